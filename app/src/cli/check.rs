@@ -1,0 +1,106 @@
+//! `chancery check MODULE`: validate a module and report what is still unknown.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use chancery_core::module::DataValue;
+use clap::Args;
+
+use super::{OverlayArgs, load_module};
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// The module folder.
+    pub module: PathBuf,
+    /// Treat warnings as errors.
+    #[arg(long)]
+    pub strict: bool,
+    /// Overlay flags.
+    #[command(flatten)]
+    pub overlay: OverlayArgs,
+}
+
+pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<i32> {
+    let module = match load_module(&args.module, &args.overlay.load_options(args.strict), err) {
+        Ok(module) => module,
+        Err(e) => {
+            writeln!(err, "{e:#}")?;
+            return Ok(1);
+        }
+    };
+    let m = &module;
+    let spaces: usize = m.places.iter().map(|p| p.def.spaces.len()).sum();
+    writeln!(
+        out,
+        "{} {} ({}): ok",
+        m.id(),
+        m.manifest.version,
+        m.manifest.name
+    )?;
+    writeln!(
+        out,
+        "  {} cards, {} zones, {} places ({spaces} spaces), {} pieces, {} unit kinds, {} boxes, {} counters, {} seats, {} scenarios",
+        m.cards.len(),
+        m.zones.len(),
+        m.places.len(),
+        m.pieces.len(),
+        m.unit_kinds.len(),
+        m.boxes.len(),
+        m.counters.len(),
+        m.seats.len(),
+        m.scenarios.len(),
+    )?;
+    writeln!(
+        out,
+        "  rules: {} states, bots: {}",
+        m.rules.states.len(),
+        if m.rules.bots.is_empty() {
+            "none".to_owned()
+        } else {
+            m.rules.bots.join(", ")
+        }
+    )?;
+    match &m.overlay {
+        Some(o) if o.present => {
+            writeln!(out, "  overlay: {} ({} values)", o.path.display(), o.values)?
+        }
+        Some(o) => writeln!(out, "  overlay: {} (not created yet)", o.path.display())?,
+        None => writeln!(out, "  overlay: none")?,
+    }
+    let unknown = m.unknown_report();
+    let total_fields = m.cards.len() * m.card_fields.len();
+    let unknown_fields: usize = unknown.iter().map(|(_, f)| f.len()).sum();
+    writeln!(
+        out,
+        "  card fields not entered: {unknown_fields} of {total_fields}, on {} of {} cards",
+        unknown.len(),
+        m.cards.len()
+    )?;
+    for (card, fields) in &unknown {
+        writeln!(out, "    {card}: {}", fields.join(", "))?;
+    }
+    let mut props = Vec::new();
+    for place in m.places.iter() {
+        for space in &place.def.spaces {
+            for (key, value) in &space.props {
+                if *value == DataValue::Unknown {
+                    props.push(format!("{}/{}: {key}", place.def.id, space.id));
+                }
+            }
+        }
+    }
+    for piece in m.pieces.iter() {
+        for (key, value) in &piece.props {
+            if *value == DataValue::Unknown {
+                props.push(format!("{}: {key}", piece.id));
+            }
+        }
+    }
+    if !props.is_empty() {
+        writeln!(out, "  properties not entered: {}", props.len())?;
+        for prop in props {
+            writeln!(out, "    {prop}")?;
+        }
+    }
+    Ok(0)
+}

@@ -1,0 +1,558 @@
+//! Games from the command line: `new`, `act`, `state`, `replay`, and the headless start.
+
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context, bail};
+use chancery_core::save::SaveFile;
+use chancery_core::session::{LogEntry, parse_controller};
+use chancery_core::view::state_json;
+use chancery_core::{
+    Choice, DiceMode, GameSpec, Input, Module, Need, SeatId, Session, SessionError, Table, Value,
+};
+use clap::Args;
+
+use super::{OpenArgs, OverlayArgs, load_module, module_dir, parse_options};
+
+/// Bot steps run after each answer before giving up (a runaway between bots).
+const BOT_STEP_LIMIT: usize = 100_000;
+
+#[derive(Args, Debug)]
+pub struct NewArgs {
+    /// The module folder.
+    pub module: PathBuf,
+    /// The scenario (default: the module's default scenario).
+    #[arg(long, value_name = "ID")]
+    pub scenario: Option<String>,
+    /// Seed of the game's dice.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Who plays a seat: SEAT=human, SEAT=bot (its default bot) or SEAT=bot:NAME.
+    #[arg(long = "seat", value_name = "SEAT=WHO")]
+    pub seats: Vec<String>,
+    /// An option for the rules' setup, KEY=VALUE.
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    pub options: Vec<String>,
+    /// Roll physical dice: the rules ask for each result.
+    #[arg(long)]
+    pub physical_dice: bool,
+    /// Answers to apply after the start, one per line ("name [arg] [| die die…]").
+    #[arg(long, value_name = "FILE")]
+    pub answers: Option<PathBuf>,
+    /// Where to save the game.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Overlay flags.
+    #[command(flatten)]
+    pub overlay: OverlayArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct ActArgs {
+    /// The saved game (written back unless --out is given).
+    pub save: PathBuf,
+    /// The action to take (its name, or its number in the list of legal actions).
+    pub action: Option<String>,
+    /// The action's argument.
+    pub arg: Option<String>,
+    /// Die results for the action, with physical dice (comma-separated).
+    #[arg(long, value_name = "N,N…", value_delimiter = ',')]
+    pub dice: Vec<i64>,
+    /// Answers to apply, one per line ("name [arg] [| die die…]").
+    #[arg(long, value_name = "FILE")]
+    pub answers: Option<PathBuf>,
+    /// The module folder (default: the one the game was saved with).
+    #[arg(long, value_name = "DIR")]
+    pub module: Option<PathBuf>,
+    /// Write the game here instead of back to the save.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Overlay flags.
+    #[command(flatten)]
+    pub overlay: OverlayArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct StateArgs {
+    /// The saved game.
+    pub save: PathBuf,
+    /// Print the state JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Show what this seat may see (hidden cards as "?").
+    #[arg(long, value_name = "SEAT")]
+    pub seat: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// The saved game.
+    pub save: PathBuf,
+    /// Replay under this module folder (default: the one the game was saved with).
+    #[arg(long, value_name = "DIR")]
+    pub module: Option<PathBuf>,
+    /// Exit with 1 if the replay differs from the saved game.
+    #[arg(long)]
+    pub expect_same: bool,
+    /// Overlay flags.
+    #[command(flatten)]
+    pub overlay: OverlayArgs,
+}
+
+/// One line of an answers file, or an action given on the command line.
+struct Answer {
+    name: String,
+    arg: Value,
+    dice: Vec<i64>,
+    line: usize,
+}
+
+fn parse_answers(path: &Path) -> anyhow::Result<Vec<Answer>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read answers {}", path.display()))?;
+    let mut answers = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let (action, dice) = match line.split_once('|') {
+            Some((action, dice)) => (action.trim(), dice.trim()),
+            None => (line, ""),
+        };
+        let mut words = action.splitn(2, char::is_whitespace);
+        let name = words.next().unwrap_or("").to_owned();
+        let arg = words
+            .next()
+            .map(|a| Value::parse_arg(a.trim()))
+            .unwrap_or(Value::Nil);
+        let dice = dice
+            .split_whitespace()
+            .map(|d| {
+                d.parse::<i64>().with_context(|| {
+                    format!("{}:{}: die '{d}' is not a number", path.display(), i + 1)
+                })
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        answers.push(Answer {
+            name,
+            arg,
+            dice,
+            line: i + 1,
+        });
+    }
+    Ok(answers)
+}
+
+fn spec_from(
+    module: &Module,
+    scenario: Option<&str>,
+    seed: u64,
+    seats: &[String],
+    options: &[String],
+) -> anyhow::Result<GameSpec> {
+    let scenario = match scenario {
+        Some(id) => id.to_owned(),
+        None => module
+            .default_scenario()
+            .map(|s| s.id.to_string())
+            .context("the module has no scenario")?,
+    };
+    let mut spec = GameSpec::new(scenario, seed);
+    for pair in seats {
+        let (seat, who) = pair
+            .split_once('=')
+            .with_context(|| format!("--seat '{pair}' is not SEAT=WHO"))?;
+        let controller = parse_controller(module, seat, who).map_err(anyhow::Error::msg)?;
+        spec.seats.insert(SeatId::from(seat), controller);
+    }
+    spec.options = parse_options(options)?;
+    Ok(spec)
+}
+
+/// Explains an error that stops a step, with what to do about it.
+fn explain(err: &SessionError, module: &Module) -> String {
+    match err.need() {
+        Some(Need::Die { sides }) => format!(
+            "the rules need a {sides}-sided die roll: give it with --dice N (or '| N' after the answer in an answers file)"
+        ),
+        Some(Need::Data(target)) => {
+            let overlay = module
+                .overlay
+                .as_ref()
+                .map(|o| o.path.display().to_string())
+                .unwrap_or_else(|| "an overlay file (--overlay FILE)".to_owned());
+            format!(
+                "{target} is not entered yet: read it off the physical game and add it to {overlay}, or enter it in the app"
+            )
+        }
+        None => err.to_string(),
+    }
+}
+
+/// Applies an answer, then lets bots play; the answer's name may be a number in the list.
+fn answer(session: &mut Session, answer: &Answer) -> Result<(), SessionError> {
+    let mut choice = Choice {
+        name: answer.name.clone(),
+        arg: answer.arg.clone(),
+    };
+    if let (Ok(n), Ok(Some(prompt))) = (answer.name.parse::<usize>(), session.prompt())
+        && !prompt.actions.iter().any(|a| a.name == answer.name)
+        && let Some(action) = n.checked_sub(1).and_then(|i| prompt.actions.get(i))
+    {
+        choice = action.choice();
+        if action.range.is_some() && !answer.arg.is_nil() {
+            choice.arg = answer.arg.clone();
+        }
+    }
+    let mut input = Input::act(choice);
+    if let Input::Act { dice, .. } = &mut input {
+        dice.clone_from(&answer.dice);
+    }
+    session.apply(input)?;
+    session.run_bots(BOT_STEP_LIMIT)?;
+    Ok(())
+}
+
+fn apply_answers(session: &mut Session, answers: &[Answer], source: &str) -> anyhow::Result<()> {
+    for a in answers {
+        if let Err(err) = answer(session, a) {
+            bail!(
+                "{source}:{}: '{}': {}",
+                a.line,
+                a.name,
+                explain(&err, session.module())
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The pending decision in words, with the legal actions numbered.
+pub fn describe_prompt(session: &Session) -> String {
+    let table = session.table();
+    let mut out = String::new();
+    let _ = writeln!(out, "Turn {}, phase '{}'.", table.turn, table.phase);
+    match session.prompt() {
+        Ok(None) => {
+            let result = table.result.clone().unwrap_or_default();
+            let winners: Vec<String> = result.winners.iter().map(|w| w.to_string()).collect();
+            let _ = writeln!(
+                out,
+                "The game is over: {}. {}",
+                if winners.is_empty() {
+                    "no winner".to_owned()
+                } else {
+                    format!("won by {}", winners.join(", "))
+                },
+                result.text
+            );
+        }
+        Ok(Some(prompt)) => {
+            let who = match &prompt.seat {
+                Some(seat) => {
+                    let name = session
+                        .module()
+                        .seats
+                        .get(seat.as_str())
+                        .map(|s| s.name.clone())
+                        .unwrap_or_default();
+                    format!(
+                        "{name} ({seat}, {})",
+                        table
+                            .seats
+                            .get(seat)
+                            .map(|c| c.to_string())
+                            .unwrap_or_default()
+                    )
+                }
+                None => "Anyone".to_owned(),
+            };
+            let _ = writeln!(
+                out,
+                "State '{}': {who} decides: {}",
+                prompt.state, prompt.text
+            );
+            for (i, action) in prompt.actions.iter().enumerate() {
+                let pick = match action.range {
+                    Some((lo, hi)) => format!("{} <{lo}..{hi}>", action.name),
+                    None => action.choice().to_string(),
+                };
+                let _ = writeln!(out, "  {:>2}. {:<28} {}", i + 1, pick, action.label);
+            }
+        }
+        Err(err) => {
+            let _ = writeln!(
+                out,
+                "The rules could not list the legal actions:\n  {err}\nThe table still works by hand."
+            );
+        }
+    }
+    out
+}
+
+/// The table in words: counters, zones, pieces, boxes.
+pub fn describe_table(table: &Table, module: &Module) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} — scenario '{}', seed {}",
+        module.manifest.name, table.scenario, table.seed
+    );
+    let counters: Vec<String> = table
+        .counters
+        .iter()
+        .map(|(id, c)| format!("{id}={}", c.value))
+        .collect();
+    let _ = writeln!(out, "Counters: {}", counters.join(", "));
+    for (id, zone) in &table.zones {
+        let shown: Vec<String> = match zone.visibility {
+            chancery_core::table::Visibility::Hidden => {
+                vec![format!("{} hidden", zone.cards.len())]
+            }
+            _ => zone.cards.iter().map(|c| c.to_string()).collect(),
+        };
+        let _ = writeln!(
+            out,
+            "Zone {id} ({}): {}",
+            zone.cards.len(),
+            shown.join(", ")
+        );
+    }
+    for (place, pieces) in &table.places {
+        if !pieces.is_empty() {
+            let at: Vec<String> = pieces.iter().map(|(p, s)| format!("{p}@{s}")).collect();
+            let _ = writeln!(out, "Place {place}: {}", at.join(", "));
+        }
+    }
+    for (boxed, units) in &table.boxes {
+        if !units.is_empty() {
+            let at: Vec<String> = units.iter().map(|(k, n)| format!("{k}×{n}")).collect();
+            let _ = writeln!(out, "Box {boxed}: {}", at.join(", "));
+        }
+    }
+    out
+}
+
+fn last_messages(log: &[LogEntry], n: usize) -> Vec<String> {
+    let lines: Vec<String> = log
+        .iter()
+        .flat_map(|e| {
+            let head = if e.index == 0 {
+                None
+            } else {
+                Some(format!("#{} {} [{}]", e.index, e.input, e.by))
+            };
+            head.into_iter()
+                .chain(e.messages.iter().map(|m| format!("   {m}")))
+        })
+        .collect();
+    lines[lines.len().saturating_sub(n)..].to_vec()
+}
+
+fn save(session: &Session, path: &Path) -> anyhow::Result<()> {
+    SaveFile::of(session)
+        .write(path)
+        .map_err(anyhow::Error::from)
+}
+
+pub fn new(args: &NewArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<i32> {
+    let module = load_module(&args.module, &args.overlay.load_options(false), err)?;
+    let mut spec = spec_from(
+        &module,
+        args.scenario.as_deref(),
+        args.seed,
+        &args.seats,
+        &args.options,
+    )?;
+    if args.physical_dice {
+        spec.dice = DiceMode::Physical;
+    }
+    let mut session = Session::new(module.clone(), spec)?;
+    session
+        .run_bots(BOT_STEP_LIMIT)
+        .map_err(|e| anyhow::anyhow!(explain(&e, &module)))?;
+    let answered = match &args.answers {
+        Some(path) => apply_answers(
+            &mut session,
+            &parse_answers(path)?,
+            &path.display().to_string(),
+        ),
+        None => Ok(()),
+    };
+    save(&session, &args.out)?;
+    answered?;
+    writeln!(
+        out,
+        "Saved {} ({} inputs).",
+        args.out.display(),
+        session.history().len()
+    )?;
+    write!(out, "{}", describe_prompt(&session))?;
+    Ok(0)
+}
+
+fn restore(
+    save: &SaveFile,
+    path: &Path,
+    module_dir: Option<&Path>,
+    overlay: &OverlayArgs,
+    err: &mut dyn Write,
+) -> anyhow::Result<Session> {
+    let dir = module_dir
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from(&save.module.dir));
+    let module = load_module(&dir, &overlay.load_options(false), err)?;
+    let (session, report) = save.restore(module, path)?;
+    if let Some(report) = report {
+        write!(
+            err,
+            "Note: the game replays differently under the module as it is now.\n{report}"
+        )?;
+    }
+    Ok(session)
+}
+
+pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<i32> {
+    let file = SaveFile::read(&args.save)?;
+    let mut session = restore(
+        &file,
+        &args.save,
+        args.module.as_deref(),
+        &args.overlay,
+        err,
+    )?;
+    let target = args.out.clone().unwrap_or_else(|| args.save.clone());
+    let mut answers = Vec::new();
+    if let Some(name) = &args.action {
+        answers.push(Answer {
+            name: name.clone(),
+            arg: args
+                .arg
+                .as_deref()
+                .map(Value::parse_arg)
+                .unwrap_or(Value::Nil),
+            dice: args.dice.clone(),
+            line: 0,
+        });
+    }
+    let result = match &args.answers {
+        Some(path) => parse_answers(path)
+            .and_then(|list| apply_answers(&mut session, &list, &path.display().to_string())),
+        None => Ok(()),
+    };
+    let result = result.and_then(|()| apply_answers(&mut session, &answers, "command line"));
+    save(&session, &target)?;
+    result?;
+    for line in last_messages(&session.log(), 12) {
+        writeln!(out, "{line}")?;
+    }
+    write!(out, "{}", describe_prompt(&session))?;
+    Ok(0)
+}
+
+pub fn state(args: &StateArgs, out: &mut dyn Write) -> anyhow::Result<i32> {
+    let file = SaveFile::read(&args.save)?;
+    let seat = args.seat.clone().map(SeatId::from);
+    if let Some(seat) = &seat
+        && !file.table.seats.contains_key(seat)
+    {
+        bail!("seat '{seat}' does not play this game");
+    }
+    if args.json {
+        let json = state_json(&file.table, &file.log, seat.as_ref(), &Value::Nil);
+        writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
+        return Ok(0);
+    }
+    let t = &file.table;
+    writeln!(
+        out,
+        "Module {} {} — scenario '{}', seed {}",
+        file.module.id, file.module.version, t.scenario, t.seed
+    )?;
+    writeln!(
+        out,
+        "Turn {}, phase '{}', state '{}', {} inputs",
+        t.turn,
+        t.phase,
+        t.top_frame().map(|f| f.state.as_str()).unwrap_or("-"),
+        file.inputs.len()
+    )?;
+    for line in last_messages(&file.log, 20) {
+        writeln!(out, "{line}")?;
+    }
+    Ok(0)
+}
+
+pub fn replay(args: &ReplayArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<i32> {
+    let file = SaveFile::read(&args.save)?;
+    let options = args.overlay.load_options(false);
+    let saved_dir = PathBuf::from(&file.module.dir);
+    let target_dir = args.module.clone().unwrap_or_else(|| saved_dir.clone());
+    let target = load_module(&target_dir, &options, err)?;
+    // With the version the game was saved with at hand, replay under it first: that gives
+    // every step's digest, so the first divergence is exact.
+    let original = Module::load(&saved_dir, &options)
+        .ok()
+        .filter(|m| m.fingerprint == file.module.fingerprint);
+    let report = match original {
+        Some(original) => {
+            let (mut session, _) = file.restore(Arc::new(original), &args.save)?;
+            Some(session.rebase(target)?)
+        }
+        None => file.restore(target, &args.save)?.1,
+    };
+    match report {
+        Some(report) if report.divergence.is_some() || report.refused.is_some() => {
+            write!(out, "{report}")?;
+            Ok(if args.expect_same { 1 } else { 0 })
+        }
+        Some(report) => {
+            write!(out, "{report}")?;
+            Ok(0)
+        }
+        None => {
+            writeln!(
+                out,
+                "Replayed {} inputs: the game is the same.",
+                file.inputs.len()
+            )?;
+            Ok(0)
+        }
+    }
+}
+
+/// The headless equivalent of opening the app: start (or load) the game, let bots play,
+/// print the table and the decision it waits for.
+pub fn headless(args: &OpenArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<i32> {
+    let session = match &args.load {
+        Some(path) => {
+            let file = SaveFile::read(path)?;
+            restore(&file, path, args.module.as_deref(), &args.overlay, err)?
+        }
+        None => {
+            let dir = module_dir(args.module.as_deref());
+            let module = load_module(&dir, &args.overlay.load_options(false), err)?;
+            let spec = spec_from(
+                &module,
+                args.scenario.as_deref(),
+                args.seed,
+                &args.seats,
+                &[],
+            )?;
+            let mut session = Session::new(module.clone(), spec)?;
+            session
+                .run_bots(BOT_STEP_LIMIT)
+                .map_err(|e| anyhow::anyhow!(explain(&e, &module)))?;
+            session
+        }
+    };
+    write!(out, "{}", describe_table(session.table(), session.module()))?;
+    for line in last_messages(&session.log(), 12) {
+        writeln!(out, "{line}")?;
+    }
+    write!(out, "{}", describe_prompt(&session))?;
+    Ok(0)
+}

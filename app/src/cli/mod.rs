@@ -1,0 +1,227 @@
+//! The `chancery` command line: argument parsing and dispatch. Every command writes its
+//! results to `out` and its diagnostics to `err`, and returns the exit code (0 success,
+//! 1 bad input, 2 usage).
+
+mod check;
+mod game;
+mod sim;
+mod test;
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::Context;
+use chancery_core::module::OverlayChoice;
+use chancery_core::{LoadOptions, Module, Value};
+use clap::{Args, Parser, Subcommand};
+
+/// The module opened when none is named.
+pub const DEFAULT_MODULE: &str = "modules/cov";
+
+const ABOUT: &str = "Chancery: a tabletop companion for card-driven strategy games";
+const LONG_ABOUT: &str = "Chancery: a tabletop companion for card-driven strategy games.
+
+With no command, opens the app on a module (modules/cov unless --module says otherwise).
+With --headless, starts the same game without a window and prints the table and the
+decision it waits for.
+
+Exit codes: 0 success, 1 bad input (module, save, answer), 2 usage.";
+
+#[derive(Parser, Debug)]
+#[command(name = "chancery", version, about = ABOUT, long_about = LONG_ABOUT)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    open: OpenArgs,
+}
+
+/// How the app (or its headless equivalent) opens.
+#[derive(Args, Debug, Clone)]
+pub struct OpenArgs {
+    /// Module folder to open.
+    #[arg(long, value_name = "DIR")]
+    pub module: Option<PathBuf>,
+    /// Scenario to start (default: the module's default scenario).
+    #[arg(long, value_name = "ID")]
+    pub scenario: Option<String>,
+    /// Seed of the game's dice.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Who plays a seat: SEAT=human, SEAT=bot (its default bot) or SEAT=bot:NAME.
+    #[arg(long = "seat", value_name = "SEAT=WHO")]
+    pub seats: Vec<String>,
+    /// Open a save instead of starting a game.
+    #[arg(long, value_name = "FILE")]
+    pub load: Option<PathBuf>,
+    /// Start without a window: print the table and the pending decision, then exit.
+    #[arg(long)]
+    pub headless: bool,
+    /// Save a screenshot of the window to FILE (PNG) and exit (needs a display).
+    #[arg(long, value_name = "FILE")]
+    pub screenshot: Option<PathBuf>,
+    /// Window size for --screenshot, as WIDTHxHEIGHT.
+    #[arg(long, value_name = "WxH", default_value = "1600x1000")]
+    pub size: String,
+    #[command(flatten)]
+    pub overlay: OverlayArgs,
+}
+
+/// Which owner's overlay to merge over the module's data.
+#[derive(Args, Debug, Clone, Default)]
+pub struct OverlayArgs {
+    /// The owner's overlay file (default: ~/.local/share/chancery/overlays/<module>.ron).
+    #[arg(long, value_name = "FILE", global = true)]
+    pub overlay: Option<PathBuf>,
+    /// Load the module without any overlay.
+    #[arg(long, global = true, conflicts_with = "overlay")]
+    pub no_overlay: bool,
+}
+
+impl OverlayArgs {
+    /// The load options these flags ask for.
+    pub fn load_options(&self, strict: bool) -> LoadOptions {
+        let overlay = match (&self.overlay, self.no_overlay) {
+            (_, true) => OverlayChoice::Off,
+            (Some(path), false) => OverlayChoice::File(path.clone()),
+            (None, false) => OverlayChoice::Default,
+        };
+        LoadOptions { overlay, strict }
+    }
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Validate a module: print its problems as file:line:col and what is still unknown.
+    Check(check::CheckArgs),
+    /// Start a game, run it to the first human decision, and save it.
+    New(game::NewArgs),
+    /// Answer the decision a saved game waits for, let bots play, and save it again.
+    Act(game::ActArgs),
+    /// Print the table of a saved game (as JSON with --json).
+    State(game::StateArgs),
+    /// Replay a saved game, under another version of its module if given, and report where
+    /// the game first differs.
+    Replay(game::ReplayArgs),
+    /// Run a module's own Lua tests (MODULE/tests/*.lua).
+    Test(test::TestArgs),
+    /// Play bot-only games headlessly and summarise them.
+    Sim(sim::SimArgs),
+    /// Print the Lua API reference (Markdown) or its LuaLS type stubs.
+    Api(ApiArgs),
+}
+
+#[derive(Args, Debug)]
+struct ApiArgs {
+    /// Print the LuaLS type stubs (scripts/chancery.d.lua) instead of the Markdown reference.
+    #[arg(long)]
+    stubs: bool,
+}
+
+/// What `run` decided to do: finish with an exit code, or open the window.
+pub enum Outcome {
+    /// Exit with this code.
+    Exit(i32),
+    /// Open the app with these arguments.
+    OpenWindow(OpenArgs),
+}
+
+/// Parses `args` and runs the command, writing to `out` and `err`.
+pub fn run(
+    args: impl IntoIterator<Item = OsString>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Outcome {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let text = e.render().to_string();
+            return match e.kind() {
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
+                    let _ = write!(out, "{text}");
+                    Outcome::Exit(0)
+                }
+                _ => {
+                    let _ = write!(err, "{text}");
+                    Outcome::Exit(2)
+                }
+            };
+        }
+    };
+    let result = match cli.command {
+        None if cli.open.headless => game::headless(&cli.open, out, err),
+        None => return Outcome::OpenWindow(cli.open),
+        Some(Command::Check(args)) => check::run(&args, out, err),
+        Some(Command::New(args)) => game::new(&args, out, err),
+        Some(Command::Act(args)) => game::act(&args, out, err),
+        Some(Command::State(args)) => game::state(&args, out),
+        Some(Command::Replay(args)) => game::replay(&args, out, err),
+        Some(Command::Test(args)) => test::run(&args, out, err),
+        Some(Command::Sim(args)) => sim::run(&args, out, err),
+        Some(Command::Api(args)) => {
+            let text = if args.stubs {
+                chancery_core::script::luals_stubs()
+            } else {
+                chancery_core::script::api_reference_markdown()
+            };
+            write!(out, "{text}")
+                .map(|_| 0)
+                .map_err(anyhow::Error::from)
+        }
+    };
+    Outcome::Exit(match result {
+        Ok(code) => code,
+        Err(e) => {
+            let _ = writeln!(err, "error: {e:#}");
+            1
+        }
+    })
+}
+
+/// Loads a module, printing its diagnostics to `err`; an error if it does not load.
+pub fn load_module(
+    dir: &Path,
+    options: &LoadOptions,
+    err: &mut dyn Write,
+) -> anyhow::Result<Arc<Module>> {
+    match Module::load(dir, options) {
+        Ok(module) => {
+            for warning in module.warnings.iter() {
+                writeln!(err, "{warning}")?;
+            }
+            Ok(Arc::new(module))
+        }
+        Err(diagnostics) => {
+            for d in diagnostics.iter() {
+                writeln!(err, "{d}")?;
+            }
+            anyhow::bail!(
+                "module '{}' has {} error(s); fix them and try again",
+                dir.display(),
+                diagnostics.error_count()
+            )
+        }
+    }
+}
+
+/// The module folder to open: `--module`, else `CHANCERY_MODULE`, else the default.
+pub fn module_dir(given: Option<&Path>) -> PathBuf {
+    given
+        .map(Path::to_path_buf)
+        .or_else(|| std::env::var_os("CHANCERY_MODULE").map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from(DEFAULT_MODULE))
+}
+
+/// Reads `KEY=VALUE` pairs into a map of plain values.
+pub fn parse_options(pairs: &[String]) -> anyhow::Result<Value> {
+    let mut map = std::collections::BTreeMap::new();
+    for pair in pairs {
+        let (key, value) = pair
+            .split_once('=')
+            .with_context(|| format!("option '{pair}' is not KEY=VALUE"))?;
+        map.insert(key.to_owned(), Value::parse_arg(value));
+    }
+    Ok(Value::Map(map))
+}

@@ -1,0 +1,5 @@
+//! chancery: the app (eframe/egui) and the command line of Chancery, a tabletop companion
+//! for card-driven strategy games. Both drive `chancery-core` by commands only.
+
+pub mod cli;
+pub mod gui;

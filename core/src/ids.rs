@@ -1,0 +1,75 @@
+//! Identifier newtypes: every id a module declares has its own type, so a zone id can never
+//! be passed where a card id is expected.
+
+use std::borrow::Borrow;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+macro_rules! id_type {
+    ($(#[$doc:meta] $name:ident),* $(,)?) => {$(
+        #[$doc]
+        #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default)]
+        #[serde(transparent)]
+        pub struct $name(pub String);
+
+        impl $name {
+            /// Wraps a string as this kind of id.
+            pub fn new(id: impl Into<String>) -> Self {
+                Self(id.into())
+            }
+
+            /// The id as a string slice.
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+
+        impl Borrow<str> for $name {
+            fn borrow(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl From<&str> for $name {
+            fn from(id: &str) -> Self {
+                Self(id.to_owned())
+            }
+        }
+
+        impl From<String> for $name {
+            fn from(id: String) -> Self {
+                Self(id)
+            }
+        }
+    )*};
+}
+
+id_type!(
+    /// A card, as declared in the module's data.
+    CardId,
+    /// A zone: an ordered pile of cards (deck, discard, hand, display).
+    ZoneId,
+    /// A place made of spaces: a track, or a map of connected spaces such as a front.
+    PlaceId,
+    /// A space within one place.
+    SpaceId,
+    /// A piece that stands on a space: a marker or a block.
+    PieceId,
+    /// A box holding counted units by kind.
+    BoxId,
+    /// A kind of unit counted in boxes.
+    UnitKindId,
+    /// A named integer counter.
+    CounterId,
+    /// A seat at the table: a power or player, controlled by a human or a bot.
+    SeatId,
+    /// A scenario of a module.
+    ScenarioId,
+);

@@ -1,0 +1,545 @@
+//! The shapes of a module's files: the `module.ron` manifest, data files, scenario files,
+//! layout hints, and the values data may hold (including `unknown`).
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::de::{self, Deserializer, Visitor};
+use serde::{Deserialize, Serialize};
+
+use crate::ids::{
+    BoxId, CardId, CounterId, PieceId, PlaceId, ScenarioId, SeatId, SpaceId, UnitKindId, ZoneId,
+};
+use crate::table::Visibility;
+use crate::value::Value;
+
+/// The module API version this engine implements.
+pub const API_VERSION: u32 = 1;
+
+/// `module.ron`: what a module is and which files make it.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(rename = "Module", deny_unknown_fields)]
+pub struct Manifest {
+    /// Short id, used in saves and overlay file names.
+    pub id: String,
+    /// Name shown to players.
+    pub name: String,
+    /// The module's own version.
+    pub version: String,
+    /// The engine API version the module was written for.
+    pub api: u32,
+    /// One paragraph about the module.
+    #[serde(default)]
+    pub description: String,
+    /// Data files (RON), relative to the module folder.
+    #[serde(default)]
+    pub data: Vec<String>,
+    /// Scenario files (RON), relative to the module folder.
+    #[serde(default)]
+    pub scenarios: Vec<String>,
+    /// Lua files, relative to the module folder; `main` must be one of them.
+    #[serde(default)]
+    pub scripts: Vec<String>,
+    /// The script that returns the rules' hook table.
+    #[serde(default = "default_main")]
+    pub main: String,
+    /// The scenario the app opens when none is named.
+    #[serde(default)]
+    pub default_scenario: Option<ScenarioId>,
+    /// How the app should arrange the table.
+    #[serde(default)]
+    pub layout: Layout,
+}
+
+fn default_main() -> String {
+    "rules/main.lua".to_owned()
+}
+
+/// Layout hints for the app: panels of components, in reading order.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Layout {
+    /// Panels, each a titled group of components.
+    #[serde(default)]
+    pub panels: Vec<Panel>,
+}
+
+/// A titled group of components shown together.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Panel {
+    /// The panel's title.
+    pub title: String,
+    /// The components, in order.
+    #[serde(default)]
+    pub items: Vec<LayoutItem>,
+}
+
+/// One component shown in a panel.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+pub enum LayoutItem {
+    /// A zone of cards.
+    Zone(ZoneId),
+    /// A track or map.
+    Place(PlaceId),
+    /// A box of units.
+    Box(BoxId),
+    /// A counter.
+    Counter(CounterId),
+}
+
+/// A data file: any of the component lists, each optional.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename = "Data", deny_unknown_fields)]
+pub struct DataFile {
+    /// The typed fields cards carry.
+    #[serde(default)]
+    pub card_fields: Vec<FieldDef>,
+    /// Cards.
+    #[serde(default)]
+    pub cards: Vec<CardDef>,
+    /// Zones of cards.
+    #[serde(default)]
+    pub zones: Vec<ZoneDef>,
+    /// Tracks and maps.
+    #[serde(default)]
+    pub places: Vec<PlaceDef>,
+    /// Markers and blocks.
+    #[serde(default)]
+    pub pieces: Vec<PieceDef>,
+    /// Kinds of counted units.
+    #[serde(default)]
+    pub unit_kinds: Vec<UnitKindDef>,
+    /// Boxes of units.
+    #[serde(default)]
+    pub boxes: Vec<BoxDef>,
+    /// Counters.
+    #[serde(default)]
+    pub counters: Vec<CounterDef>,
+    /// Seats.
+    #[serde(default)]
+    pub seats: Vec<SeatDef>,
+}
+
+/// A typed field that every card may carry.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(rename = "Field", deny_unknown_fields)]
+pub struct FieldDef {
+    /// The field's key in each card's `fields`.
+    pub id: String,
+    /// What the field means (shown in the card editor).
+    #[serde(default)]
+    pub doc: String,
+    /// The field's type.
+    #[serde(rename = "type")]
+    pub kind: FieldType,
+}
+
+/// The type of a card field or of part of one.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+pub enum FieldType {
+    /// An integer.
+    Int,
+    /// Free text.
+    Text,
+    /// `true` or `false`.
+    Bool,
+    /// One of these strings.
+    OneOf(Vec<String>),
+    /// A list of values of one type.
+    List(Box<FieldType>),
+    /// A map from string keys to values of one type.
+    Map(Box<FieldType>),
+    /// The id of a component of this kind.
+    Ref(RefKind),
+    /// Any plain value.
+    Any,
+}
+
+impl fmt::Display for FieldType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FieldType::Int => f.write_str("an integer"),
+            FieldType::Text => f.write_str("a string"),
+            FieldType::Bool => f.write_str("true or false"),
+            FieldType::OneOf(options) => write!(f, "one of {}", quoted_list(options)),
+            FieldType::List(inner) => write!(f, "a list of ({inner})"),
+            FieldType::Map(inner) => write!(f, "a map of string keys to ({inner})"),
+            FieldType::Ref(kind) => write!(f, "the id of a {}", kind.noun()),
+            FieldType::Any => f.write_str("any value"),
+        }
+    }
+}
+
+/// Formats `["a", "b"]` as `"a", "b"`.
+pub fn quoted_list(items: &[String]) -> String {
+    items
+        .iter()
+        .map(|s| format!("\"{s}\""))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Which kind of component a reference names.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+pub enum RefKind {
+    /// A card.
+    Card,
+    /// A zone.
+    Zone,
+    /// A place.
+    Place,
+    /// A piece.
+    Piece,
+    /// A box.
+    Box,
+    /// A counter.
+    Counter,
+    /// A seat.
+    Seat,
+    /// A unit kind.
+    UnitKind,
+}
+
+impl RefKind {
+    /// The component's name in messages.
+    pub fn noun(self) -> &'static str {
+        match self {
+            RefKind::Card => "card",
+            RefKind::Zone => "zone",
+            RefKind::Place => "place",
+            RefKind::Piece => "piece",
+            RefKind::Box => "box",
+            RefKind::Counter => "counter",
+            RefKind::Seat => "seat",
+            RefKind::UnitKind => "unit kind",
+        }
+    }
+}
+
+/// A value in module data, which may be `unknown` (not entered yet by the owner).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum DataValue {
+    /// The value is known.
+    Known(Value),
+    /// The value is printed on the physical component but not entered yet.
+    #[default]
+    Unknown,
+}
+
+impl DataValue {
+    /// The value, if known.
+    pub fn known(&self) -> Option<&Value> {
+        match self {
+            DataValue::Known(v) => Some(v),
+            DataValue::Unknown => None,
+        }
+    }
+}
+
+impl Serialize for DataValue {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            DataValue::Known(v) => v.serialize(serializer),
+            DataValue::Unknown => serializer.serialize_unit_struct("unknown"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for DataValue {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(DataValueVisitor)
+    }
+}
+
+struct DataValueVisitor;
+
+impl<'de> Visitor<'de> for DataValueVisitor {
+    type Value = DataValue;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a value, or `unknown`")
+    }
+
+    // RON hands every bare identifier (`unknown`) to `visit_unit`; the loader checks that
+    // the word really was `unknown`.
+    fn visit_unit<E>(self) -> Result<DataValue, E> {
+        Ok(DataValue::Unknown)
+    }
+
+    fn visit_bool<E>(self, b: bool) -> Result<DataValue, E> {
+        Ok(DataValue::Known(Value::Bool(b)))
+    }
+
+    fn visit_i64<E>(self, i: i64) -> Result<DataValue, E> {
+        Ok(DataValue::Known(Value::Int(i)))
+    }
+
+    fn visit_u64<E: de::Error>(self, u: u64) -> Result<DataValue, E> {
+        i64::try_from(u)
+            .map(|i| DataValue::Known(Value::Int(i)))
+            .map_err(|_| E::custom(format!("integer {u} is too large")))
+    }
+
+    fn visit_f64<E: de::Error>(self, f: f64) -> Result<DataValue, E> {
+        if f.is_finite() {
+            Ok(DataValue::Known(Value::Float(f)))
+        } else {
+            Err(E::custom("numbers must be finite"))
+        }
+    }
+
+    fn visit_str<E>(self, s: &str) -> Result<DataValue, E> {
+        Ok(DataValue::Known(Value::Str(s.to_owned())))
+    }
+
+    fn visit_string<E>(self, s: String) -> Result<DataValue, E> {
+        Ok(DataValue::Known(Value::Str(s)))
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<DataValue, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element::<Value>()? {
+            items.push(item);
+        }
+        Ok(DataValue::Known(Value::List(items)))
+    }
+
+    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<DataValue, A::Error> {
+        let mut m = BTreeMap::new();
+        while let Some((k, v)) = map.next_entry::<String, Value>()? {
+            m.insert(k, v);
+        }
+        Ok(DataValue::Known(Value::Map(m)))
+    }
+}
+
+/// A card.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(rename = "Card", deny_unknown_fields)]
+pub struct CardDef {
+    /// The card's id.
+    pub id: CardId,
+    /// The name printed on the card.
+    pub name: String,
+    /// The card's text, in the module's own words.
+    #[serde(default)]
+    pub text: String,
+    /// Values of the module's card fields; a declared field that is absent is unknown.
+    #[serde(default)]
+    pub fields: BTreeMap<String, DataValue>,
+}
+
+/// A zone of cards.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(rename = "Zone", deny_unknown_fields)]
+pub struct ZoneDef {
+    /// The zone's id.
+    pub id: ZoneId,
+    /// Its name.
+    pub name: String,
+    /// Who may see its cards.
+    #[serde(default = "default_visibility")]
+    pub visibility: Visibility,
+    /// The seat that owns it (a hand).
+    #[serde(default)]
+    pub owner: Option<SeatId>,
+    /// How cards lie when they enter it.
+    #[serde(default)]
+    pub face: Face,
+}
+
+fn default_visibility() -> Visibility {
+    Visibility::Public
+}
+
+/// How cards lie.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
+pub enum Face {
+    /// Face up.
+    #[default]
+    Up,
+    /// Face down.
+    Down,
+}
+
+/// A track or a map: spaces, and links between spaces.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(rename = "Place", deny_unknown_fields)]
+pub struct PlaceDef {
+    /// The place's id.
+    pub id: PlaceId,
+    /// Its name.
+    pub name: String,
+    /// Track (spaces in a row) or map (spaces joined by links).
+    #[serde(default)]
+    pub kind: PlaceKind,
+    /// The spaces, in order.
+    #[serde(default)]
+    pub spaces: Vec<SpaceDef>,
+    /// Pairs of connected spaces (both directions).
+    #[serde(default)]
+    pub links: Vec<(SpaceId, SpaceId)>,
+}
+
+/// The shape of a place.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
+pub enum PlaceKind {
+    /// Spaces in a row; each is next to the one before and after.
+    #[default]
+    Track,
+    /// Spaces joined only by the declared links.
+    Map,
+}
+
+/// A space of a place.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(rename = "Space", deny_unknown_fields)]
+pub struct SpaceDef {
+    /// The space's id, unique within its place.
+    pub id: SpaceId,
+    /// Its name.
+    #[serde(default)]
+    pub name: String,
+    /// Properties the rules read (free-form; values may be `unknown`).
+    #[serde(default)]
+    pub props: BTreeMap<String, DataValue>,
+}
+
+/// A marker or block that stands on spaces.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(rename = "Piece", deny_unknown_fields)]
+pub struct PieceDef {
+    /// The piece's id.
+    pub id: PieceId,
+    /// Its name.
+    pub name: String,
+    /// What sort of piece: "marker", "block", "pawn"… (free, for the app and the rules).
+    #[serde(default = "default_piece_kind")]
+    pub kind: String,
+    /// The seat it belongs to.
+    #[serde(default)]
+    pub owner: Option<SeatId>,
+    /// Properties the rules read.
+    #[serde(default)]
+    pub props: BTreeMap<String, DataValue>,
+}
+
+fn default_piece_kind() -> String {
+    "marker".to_owned()
+}
+
+/// A kind of counted unit.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(rename = "UnitKind", deny_unknown_fields)]
+pub struct UnitKindDef {
+    /// The kind's id.
+    pub id: UnitKindId,
+    /// Its name.
+    pub name: String,
+    /// The seat it belongs to.
+    #[serde(default)]
+    pub owner: Option<SeatId>,
+}
+
+/// A box holding counted units.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(rename = "Box", deny_unknown_fields)]
+pub struct BoxDef {
+    /// The box's id.
+    pub id: BoxId,
+    /// Its name.
+    pub name: String,
+    /// The kinds it may hold; all kinds if absent.
+    #[serde(default)]
+    pub kinds: Option<Vec<UnitKindId>>,
+}
+
+/// A named integer with bounds.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(rename = "Counter", deny_unknown_fields)]
+pub struct CounterDef {
+    /// The counter's id.
+    pub id: CounterId,
+    /// Its name.
+    pub name: String,
+    /// The lowest value.
+    #[serde(default)]
+    pub min: Option<i64>,
+    /// The highest value.
+    #[serde(default)]
+    pub max: Option<i64>,
+    /// The value a game starts with, unless the scenario sets another.
+    #[serde(default)]
+    pub initial: i64,
+}
+
+/// A seat at the table.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(rename = "Seat", deny_unknown_fields)]
+pub struct SeatDef {
+    /// The seat's id.
+    pub id: SeatId,
+    /// Its name.
+    pub name: String,
+    /// The bot that plays it when it is set to `bot`.
+    #[serde(default)]
+    pub bot: Option<String>,
+}
+
+/// A scenario: which seats play and how the table is set up before the rules' `setup`.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(rename = "Scenario", deny_unknown_fields)]
+pub struct ScenarioDef {
+    /// The scenario's id.
+    pub id: ScenarioId,
+    /// Its name.
+    pub name: String,
+    /// A paragraph about it.
+    #[serde(default)]
+    pub description: String,
+    /// The seats that play (all of the module's seats if absent).
+    #[serde(default)]
+    pub seats: Option<Vec<SeatId>>,
+    /// The turn the game starts on.
+    #[serde(default)]
+    pub turn: i64,
+    /// The phase the game starts in.
+    #[serde(default)]
+    pub phase: String,
+    /// Counter values that differ from the counters' initial values.
+    #[serde(default)]
+    pub counters: BTreeMap<CounterId, i64>,
+    /// Cards placed in zones, top first.
+    #[serde(default)]
+    pub zones: BTreeMap<ZoneId, Vec<CardId>>,
+    /// The zone that receives every card not placed by `zones` (if any).
+    #[serde(default)]
+    pub rest_to: Option<ZoneId>,
+    /// Pieces placed on spaces, by place.
+    #[serde(default)]
+    pub pieces: BTreeMap<PlaceId, BTreeMap<PieceId, SpaceId>>,
+    /// Units placed in boxes.
+    #[serde(default)]
+    pub boxes: BTreeMap<BoxId, BTreeMap<UnitKindId, i64>>,
+    /// Initial rule variables (`ctx.vars`) and anything else the module's setup reads.
+    #[serde(default)]
+    pub vars: BTreeMap<String, Value>,
+}
+
+/// An owner's overlay: data entered from the physical game, merged over the module's data.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename = "Overlay", deny_unknown_fields)]
+pub struct OverlayFile {
+    /// The id of the module this overlay completes.
+    pub module: String,
+    /// Card field values, by card id then field id.
+    #[serde(default)]
+    pub cards: BTreeMap<CardId, BTreeMap<String, DataValue>>,
+    /// Space properties, by "place/space" then property.
+    #[serde(default)]
+    pub spaces: BTreeMap<String, BTreeMap<String, DataValue>>,
+    /// Piece properties, by piece id then property.
+    #[serde(default)]
+    pub pieces: BTreeMap<PieceId, BTreeMap<String, DataValue>>,
+}

@@ -1,0 +1,453 @@
+//! Reading a module folder: the manifest, data and scenario files, scripts and the owner's
+//! overlay, merged into one [`Module`] with every problem collected into one report.
+
+use std::collections::BTreeMap;
+use std::hash::Hasher;
+use std::path::{Path, PathBuf};
+
+use serde::de::DeserializeOwned;
+
+use super::data::{DataFile, DataValue, Manifest, OverlayFile, ScenarioDef};
+use super::diag::{Diagnostic, Diagnostics};
+use super::locate::{Anchor, Locator};
+use super::{Catalog, Module, OverlayInfo, Place, RulesInfo, ScriptSource, overlay, validate};
+use crate::digest::Fnv64;
+
+/// How to load a module.
+#[derive(Clone, Debug, Default)]
+pub struct LoadOptions {
+    /// Which overlay file to merge.
+    pub overlay: OverlayChoice,
+    /// Treat warnings as errors.
+    pub strict: bool,
+}
+
+/// Which owner's overlay to merge over the module's data.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum OverlayChoice {
+    /// The overlay in the user's data folder, named after the module id.
+    #[default]
+    Default,
+    /// This file (it need not exist yet).
+    File(PathBuf),
+    /// No overlay.
+    Off,
+}
+
+/// A file read during the load, kept to point diagnostics at positions in it.
+pub(super) struct Source {
+    pub path: PathBuf,
+    pub text: String,
+    pub locator: Locator,
+}
+
+/// Collects sources and diagnostics while a module loads.
+pub(super) struct Loader {
+    pub dir: PathBuf,
+    pub sources: Vec<Source>,
+    pub diags: Diagnostics,
+    /// Which source defined each component, keyed by (kind noun, id).
+    pub origins: BTreeMap<(&'static str, String), usize>,
+    hasher: Fnv64,
+}
+
+/// The manifest is always source 0.
+pub(super) const MANIFEST: usize = 0;
+
+impl Loader {
+    /// Reads `rel` (relative to the module folder) as a new source, or reports why not at
+    /// the place in the manifest that names it.
+    fn read(&mut self, rel: &str) -> Option<usize> {
+        let path = self.dir.join(rel);
+        match std::fs::read_to_string(&path) {
+            Ok(text) => {
+                self.hasher.write(rel.as_bytes());
+                self.hasher.write(text.as_bytes());
+                self.sources.push(Source {
+                    locator: Locator::new(&text),
+                    path,
+                    text,
+                });
+                Some(self.sources.len() - 1)
+            }
+            Err(err) => {
+                let message = format!("cannot read '{}': {err}", path.display());
+                self.error(MANIFEST, &[Anchor::Str(rel)], message);
+                None
+            }
+        }
+    }
+
+    /// Parses source `idx` as RON into `T`, reporting a syntax or type error at its position.
+    fn parse<T: DeserializeOwned>(&mut self, idx: usize) -> Option<T> {
+        let options = ron::Options::default()
+            .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+        match options.from_str::<T>(&self.sources[idx].text) {
+            Ok(value) => Some(value),
+            Err(err) => {
+                let path = self.sources[idx].path.clone();
+                self.diags.push(Diagnostic::error(
+                    path,
+                    err.span.start.line,
+                    err.span.start.col,
+                    ron_message(&err.code),
+                ));
+                None
+            }
+        }
+    }
+
+    /// Reports an error at the position `anchors` find in source `idx`.
+    pub fn error(&mut self, idx: usize, anchors: &[Anchor<'_>], message: impl Into<String>) {
+        let (line, col) = self.sources[idx].locator.locate(anchors);
+        let path = self.sources[idx].path.clone();
+        self.diags.push(Diagnostic::error(path, line, col, message));
+    }
+
+    /// Reports a warning at the position `anchors` find in source `idx`.
+    pub fn warning(&mut self, idx: usize, anchors: &[Anchor<'_>], message: impl Into<String>) {
+        let (line, col) = self.sources[idx].locator.locate(anchors);
+        let path = self.sources[idx].path.clone();
+        self.diags
+            .push(Diagnostic::warning(path, line, col, message));
+    }
+
+    /// Where the component `(kind, id)` is defined, as "path:line:col".
+    pub fn origin_text(&self, kind: &'static str, id: &str) -> String {
+        match self.origins.get(&(kind, id.to_owned())) {
+            Some(&idx) => {
+                let (line, col) = self.sources[idx].locator.locate(&[Anchor::Field("id", id)]);
+                format!("{}:{line}:{col}", self.sources[idx].path.display())
+            }
+            None => "elsewhere".to_owned(),
+        }
+    }
+
+    /// Adds a definition to `catalog`, or reports a duplicate id at the second definition.
+    fn define<K, V>(
+        &mut self,
+        catalog: &mut Catalog<K, V>,
+        kind: &'static str,
+        idx: usize,
+        id: K,
+        item: V,
+    ) where
+        K: Ord + Clone + std::borrow::Borrow<str>,
+    {
+        let id_text: String = id.borrow().to_owned();
+        if catalog.contains(&id_text) {
+            let first = self.origin_text(kind, &id_text);
+            self.error(
+                idx,
+                &[Anchor::Field("id", &id_text)],
+                format!("duplicate {kind} id '{id_text}' (first defined at {first})"),
+            );
+            return;
+        }
+        self.origins.insert((kind, id_text), idx);
+        catalog.insert(id, item);
+    }
+}
+
+/// Rewords a RON error for a module designer.
+fn ron_message(code: &ron::Error) -> String {
+    let text = code.to_string();
+    match code {
+        ron::Error::ExpectedDifferentStructName { .. } | ron::Error::NoSuchStructField { .. } => {
+            text
+        }
+        _ => format!("RON: {text}"),
+    }
+}
+
+pub(super) fn load(dir: &Path, options: &LoadOptions) -> Result<Module, Diagnostics> {
+    let mut loader = Loader {
+        dir: dir.to_path_buf(),
+        sources: Vec::new(),
+        diags: Diagnostics::default(),
+        origins: BTreeMap::new(),
+        hasher: Fnv64::default(),
+    };
+    let manifest_path = dir.join("module.ron");
+    let text = std::fs::read_to_string(&manifest_path).map_err(|err| {
+        let message = if dir.is_dir() {
+            format!(
+                "cannot read module.ron: {err}; a module folder starts with a module.ron manifest"
+            )
+        } else {
+            format!(
+                "'{}' is not a folder: name a module folder that holds module.ron",
+                dir.display()
+            )
+        };
+        Diagnostics(vec![Diagnostic::error(&manifest_path, 0, 0, message)])
+    })?;
+    loader.hasher.write(text.as_bytes());
+    loader.sources.push(Source {
+        locator: Locator::new(&text),
+        path: manifest_path,
+        text,
+    });
+    let Some(manifest) = loader.parse::<Manifest>(MANIFEST) else {
+        return Err(loader.diags);
+    };
+    if manifest.api != super::API_VERSION {
+        loader.error(
+            MANIFEST,
+            &[Anchor::Ident("api")],
+            format!(
+                "module API version {} is not supported: this Chancery implements version {}",
+                manifest.api,
+                super::API_VERSION
+            ),
+        );
+    }
+
+    let mut module = Module {
+        dir: dir.to_path_buf(),
+        manifest: manifest.clone(),
+        card_fields: Vec::new(),
+        cards: Catalog::default(),
+        zones: Catalog::default(),
+        places: Catalog::default(),
+        pieces: Catalog::default(),
+        unit_kinds: Catalog::default(),
+        boxes: Catalog::default(),
+        counters: Catalog::default(),
+        seats: Catalog::default(),
+        scenarios: Catalog::default(),
+        scripts: Vec::new(),
+        rules: RulesInfo::default(),
+        overlay: None,
+        warnings: Diagnostics::default(),
+        fingerprint: 0,
+    };
+
+    for rel in &manifest.data {
+        let Some(idx) = loader.read(rel) else {
+            continue;
+        };
+        if let Some(file) = loader.parse::<DataFile>(idx) {
+            merge_data(&mut loader, &mut module, idx, file);
+        }
+    }
+    for rel in &manifest.scenarios {
+        let Some(idx) = loader.read(rel) else {
+            continue;
+        };
+        if let Some(list) = loader.parse::<Vec<ScenarioDef>>(idx) {
+            for scenario in list {
+                let id = scenario.id.clone();
+                loader.define(&mut module.scenarios, "scenario", idx, id, scenario);
+            }
+        }
+    }
+    validate::check_unknown_words(&mut loader, &module);
+
+    let overlay_path = match &options.overlay {
+        OverlayChoice::Default => overlay::default_overlay_path(&manifest.id),
+        OverlayChoice::File(path) => Some(path.clone()),
+        OverlayChoice::Off => None,
+    };
+    if let Some(path) = overlay_path {
+        module.overlay = Some(merge_overlay(&mut loader, &mut module, path));
+    }
+
+    validate::check_module(&mut loader, &module);
+    read_scripts(&mut loader, &mut module);
+    module.fingerprint = loader.hasher.finish();
+
+    if !loader.diags.has_errors() && !module.scripts.is_empty() {
+        match crate::script::inspect(&module) {
+            Ok(info) => {
+                module.rules = info;
+                validate::check_rules(&mut loader, &module);
+            }
+            Err(diags) => loader.diags.0.extend(diags.0),
+        }
+    } else if module.scripts.is_empty() && !loader.diags.has_errors() {
+        loader.error(
+            MANIFEST,
+            &[Anchor::Ident("main")],
+            format!(
+                "no rules script: add '{}' (it returns the rules' hook table)",
+                manifest.main
+            ),
+        );
+    }
+
+    if loader.diags.has_errors() || (options.strict && !loader.diags.is_empty()) {
+        return Err(loader.diags);
+    }
+    module.warnings = loader.diags;
+    Ok(module)
+}
+
+fn merge_data(loader: &mut Loader, module: &mut Module, idx: usize, file: DataFile) {
+    for field in file.card_fields {
+        if module.card_fields.iter().any(|f| f.id == field.id) {
+            loader.error(
+                idx,
+                &[Anchor::Field("id", &field.id)],
+                format!("card field '{}' is declared twice", field.id),
+            );
+        } else {
+            loader.origins.insert(("card field", field.id.clone()), idx);
+            module.card_fields.push(field);
+        }
+    }
+    for card in file.cards {
+        let id = card.id.clone();
+        loader.define(&mut module.cards, "card", idx, id, card);
+    }
+    for zone in file.zones {
+        let id = zone.id.clone();
+        loader.define(&mut module.zones, "zone", idx, id, zone);
+    }
+    for place in file.places {
+        let id = place.id.clone();
+        loader.define(&mut module.places, "place", idx, id, Place::new(place));
+    }
+    for piece in file.pieces {
+        let id = piece.id.clone();
+        loader.define(&mut module.pieces, "piece", idx, id, piece);
+    }
+    for kind in file.unit_kinds {
+        let id = kind.id.clone();
+        loader.define(&mut module.unit_kinds, "unit kind", idx, id, kind);
+    }
+    for boxed in file.boxes {
+        let id = boxed.id.clone();
+        loader.define(&mut module.boxes, "box", idx, id, boxed);
+    }
+    for counter in file.counters {
+        let id = counter.id.clone();
+        loader.define(&mut module.counters, "counter", idx, id, counter);
+    }
+    for seat in file.seats {
+        let id = seat.id.clone();
+        loader.define(&mut module.seats, "seat", idx, id, seat);
+    }
+}
+
+fn merge_overlay(loader: &mut Loader, module: &mut Module, path: PathBuf) -> OverlayInfo {
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return OverlayInfo {
+            path,
+            present: false,
+            values: 0,
+        };
+    };
+    loader.hasher.write(text.as_bytes());
+    loader.sources.push(Source {
+        locator: Locator::new(&text),
+        path: path.clone(),
+        text,
+    });
+    let idx = loader.sources.len() - 1;
+    let mut info = OverlayInfo {
+        path,
+        present: true,
+        values: 0,
+    };
+    let Some(file) = loader.parse::<OverlayFile>(idx) else {
+        return info;
+    };
+    if file.module != module.manifest.id {
+        loader.error(
+            idx,
+            &[Anchor::Ident("module")],
+            format!(
+                "this overlay completes module '{}', not '{}': use the overlay made for this module",
+                file.module, module.manifest.id
+            ),
+        );
+        return info;
+    }
+    validate::check_overlay(loader, module, idx, &file);
+    for (card_id, fields) in file.cards {
+        if let Some(card) = module.cards.get_mut(card_id.as_str()) {
+            for (field, value) in fields {
+                if matches!(value, DataValue::Known(_)) {
+                    info.values += 1;
+                }
+                card.fields.insert(field, value);
+            }
+        }
+    }
+    for (key, props) in file.spaces {
+        let Some((place_id, space_id)) = key.split_once('/') else {
+            continue;
+        };
+        if let Some(place) = module.places.get_mut(place_id)
+            && let Some(space) = place
+                .def
+                .spaces
+                .iter_mut()
+                .find(|s| s.id.as_str() == space_id)
+        {
+            info.values += props.len();
+            space.props.extend(props);
+        }
+    }
+    for (piece_id, props) in file.pieces {
+        if let Some(piece) = module.pieces.get_mut(piece_id.as_str()) {
+            info.values += props.len();
+            piece.props.extend(props);
+        }
+    }
+    info
+}
+
+fn read_scripts(loader: &mut Loader, module: &mut Module) {
+    let manifest = module.manifest.clone();
+    let mut rels = vec![manifest.main.clone()];
+    rels.extend(
+        manifest
+            .scripts
+            .iter()
+            .filter(|s| **s != manifest.main)
+            .cloned(),
+    );
+    for rel in rels {
+        if !rel.ends_with(".lua") {
+            loader.error(
+                MANIFEST,
+                &[Anchor::Str(&rel)],
+                format!("script '{rel}' must be a .lua file"),
+            );
+            continue;
+        }
+        let Some(idx) = loader.read(&rel) else {
+            continue;
+        };
+        let source = &loader.sources[idx];
+        module.scripts.push(ScriptSource {
+            rel,
+            path: source.path.clone(),
+            text: source.text.clone(),
+        });
+    }
+    // Lua files in the module's usual folders that the manifest forgets are never loaded.
+    for folder in ["rules", "bots"] {
+        let Ok(entries) = std::fs::read_dir(loader.dir.join(folder)) else {
+            continue;
+        };
+        let mut names: Vec<String> = entries
+            .filter_map(Result::ok)
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".lua"))
+            .collect();
+        names.sort();
+        for name in names {
+            let rel = format!("{folder}/{name}");
+            if !module.scripts.iter().any(|s| s.rel == rel) {
+                loader.warning(
+                    MANIFEST,
+                    &[Anchor::Ident("scripts")],
+                    format!("'{rel}' is not listed in scripts, so it is never loaded"),
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,303 @@
+//! Finds where a value sits in a RON file, so that errors found after parsing (an unknown
+//! id, a duplicate, a wrong field type) can name the exact line and column.
+//!
+//! serde hands us values without positions, so we tokenize the source once and search the
+//! token stream for a path of anchors: "the struct whose `id` is `"stadion"`, then its key
+//! `"issues"`, then the string `"holand"`". Each anchor is searched after the previous one.
+
+/// A token's kind, as far as locating needs it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Kind {
+    Ident(String),
+    Str(String),
+    Number(String),
+    Punct(char),
+}
+
+#[derive(Clone, Debug)]
+struct Token {
+    kind: Kind,
+    line: usize,
+    col: usize,
+}
+
+/// One step of a search path.
+#[derive(Clone, Debug)]
+pub enum Anchor<'a> {
+    /// A struct field `name: "value"` (the identifier, a colon, then the string).
+    Field(&'a str, &'a str),
+    /// A struct field name followed by a colon.
+    Ident(&'a str),
+    /// A map key: the string followed by a colon.
+    Key(&'a str),
+    /// Any string literal with this content.
+    Str(&'a str),
+}
+
+/// A tokenized RON source.
+#[derive(Clone, Debug, Default)]
+pub struct Locator {
+    tokens: Vec<Token>,
+}
+
+impl Locator {
+    /// Tokenizes `text`. Malformed input is tokenized as far as it goes; locating is
+    /// best-effort and only runs on files that already parsed.
+    pub fn new(text: &str) -> Self {
+        Locator {
+            tokens: tokenize(text),
+        }
+    }
+
+    /// The position (line, col) of the last anchor of `path`; if some anchor is missing,
+    /// the position of the last one found, and (1, 1) if none was.
+    pub fn locate(&self, path: &[Anchor<'_>]) -> (usize, usize) {
+        let mut from = 0;
+        let mut found = (1, 1);
+        for anchor in path {
+            match self.find(anchor, from) {
+                Some(i) => {
+                    let token = &self.tokens[self.anchor_focus(anchor, i)];
+                    found = (token.line, token.col);
+                    from = i + 1;
+                }
+                None => break,
+            }
+        }
+        found
+    }
+
+    /// The identifier right after the map key or field found by `path`, if the value there
+    /// is a bare identifier (used to tell `unknown` from a misspelling).
+    pub fn ident_after(&self, path: &[Anchor<'_>]) -> Option<String> {
+        let mut from = 0;
+        let mut last = None;
+        for anchor in path {
+            let i = self.find(anchor, from)?;
+            last = Some(i);
+            from = i + 1;
+        }
+        // The anchor is a key or field: skip it and its colon.
+        let value = self.tokens.get(last? + 2)?;
+        match &value.kind {
+            Kind::Ident(name) => Some(name.clone()),
+            _ => None,
+        }
+    }
+
+    fn anchor_focus(&self, anchor: &Anchor<'_>, start: usize) -> usize {
+        match anchor {
+            Anchor::Field(..) => start + 2,
+            _ => start,
+        }
+    }
+
+    fn find(&self, anchor: &Anchor<'_>, from: usize) -> Option<usize> {
+        let t = &self.tokens;
+        let is_colon = |i: usize| matches!(t.get(i).map(|t| &t.kind), Some(Kind::Punct(':')));
+        (from..t.len()).find(|&i| match anchor {
+            Anchor::Field(name, value) => {
+                matches!(&t[i].kind, Kind::Ident(n) if n == name)
+                    && is_colon(i + 1)
+                    && matches!(t.get(i + 2).map(|t| &t.kind), Some(Kind::Str(v)) if v == value)
+            }
+            Anchor::Ident(name) => {
+                matches!(&t[i].kind, Kind::Ident(n) if n == name) && is_colon(i + 1)
+            }
+            Anchor::Key(key) => matches!(&t[i].kind, Kind::Str(k) if k == key) && is_colon(i + 1),
+            Anchor::Str(value) => matches!(&t[i].kind, Kind::Str(v) if v == value),
+        })
+    }
+}
+
+fn tokenize(text: &str) -> Vec<Token> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut tokens = Vec::new();
+    let (mut i, mut line, mut col) = (0usize, 1usize, 1usize);
+    let advance = |i: &mut usize, line: &mut usize, col: &mut usize, chars: &[char]| {
+        if chars[*i] == '\n' {
+            *line += 1;
+            *col = 1;
+        } else {
+            *col += 1;
+        }
+        *i += 1;
+    };
+    while i < chars.len() {
+        let c = chars[i];
+        let (start_line, start_col) = (line, col);
+        if c.is_whitespace() {
+            advance(&mut i, &mut line, &mut col, &chars);
+        } else if c == '/' && chars.get(i + 1) == Some(&'/') {
+            while i < chars.len() && chars[i] != '\n' {
+                advance(&mut i, &mut line, &mut col, &chars);
+            }
+        } else if c == '/' && chars.get(i + 1) == Some(&'*') {
+            let mut depth = 0usize;
+            while i < chars.len() {
+                if chars[i] == '/' && chars.get(i + 1) == Some(&'*') {
+                    depth += 1;
+                    advance(&mut i, &mut line, &mut col, &chars);
+                } else if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
+                    depth -= 1;
+                    advance(&mut i, &mut line, &mut col, &chars);
+                    if depth == 0 {
+                        advance(&mut i, &mut line, &mut col, &chars);
+                        break;
+                    }
+                }
+                advance(&mut i, &mut line, &mut col, &chars);
+            }
+        } else if c == '"' {
+            let mut content = String::new();
+            advance(&mut i, &mut line, &mut col, &chars);
+            while i < chars.len() && chars[i] != '"' {
+                if chars[i] == '\\' && i + 1 < chars.len() {
+                    advance(&mut i, &mut line, &mut col, &chars);
+                    content.push(match chars[i] {
+                        'n' => '\n',
+                        't' => '\t',
+                        other => other,
+                    });
+                } else {
+                    content.push(chars[i]);
+                }
+                advance(&mut i, &mut line, &mut col, &chars);
+            }
+            if i < chars.len() {
+                advance(&mut i, &mut line, &mut col, &chars);
+            }
+            tokens.push(Token {
+                kind: Kind::Str(content),
+                line: start_line,
+                col: start_col,
+            });
+        } else if c == 'r' && matches!(chars.get(i + 1), Some('#') | Some('"')) {
+            // Raw string r#"..."#.
+            let mut hashes = 0;
+            advance(&mut i, &mut line, &mut col, &chars);
+            while i < chars.len() && chars[i] == '#' {
+                hashes += 1;
+                advance(&mut i, &mut line, &mut col, &chars);
+            }
+            if i < chars.len() {
+                advance(&mut i, &mut line, &mut col, &chars);
+            }
+            let mut content = String::new();
+            while i < chars.len() {
+                if chars[i] == '"' && (1..=hashes).all(|k| chars.get(i + k) == Some(&'#')) {
+                    for _ in 0..=hashes {
+                        advance(&mut i, &mut line, &mut col, &chars);
+                    }
+                    break;
+                }
+                content.push(chars[i]);
+                advance(&mut i, &mut line, &mut col, &chars);
+            }
+            tokens.push(Token {
+                kind: Kind::Str(content),
+                line: start_line,
+                col: start_col,
+            });
+        } else if c == '\'' {
+            let mut content = String::new();
+            advance(&mut i, &mut line, &mut col, &chars);
+            while i < chars.len() && chars[i] != '\'' {
+                content.push(chars[i]);
+                advance(&mut i, &mut line, &mut col, &chars);
+            }
+            if i < chars.len() {
+                advance(&mut i, &mut line, &mut col, &chars);
+            }
+            tokens.push(Token {
+                kind: Kind::Str(content),
+                line: start_line,
+                col: start_col,
+            });
+        } else if c.is_alphabetic() || c == '_' {
+            let mut name = String::new();
+            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
+                name.push(chars[i]);
+                advance(&mut i, &mut line, &mut col, &chars);
+            }
+            tokens.push(Token {
+                kind: Kind::Ident(name),
+                line: start_line,
+                col: start_col,
+            });
+        } else if c.is_ascii_digit()
+            || ((c == '-' || c == '+') && chars.get(i + 1).is_some_and(char::is_ascii_digit))
+        {
+            let mut number = String::new();
+            number.push(c);
+            advance(&mut i, &mut line, &mut col, &chars);
+            while i < chars.len()
+                && (chars[i].is_ascii_alphanumeric() || chars[i] == '.' || chars[i] == '_')
+            {
+                number.push(chars[i]);
+                advance(&mut i, &mut line, &mut col, &chars);
+            }
+            tokens.push(Token {
+                kind: Kind::Number(number),
+                line: start_line,
+                col: start_col,
+            });
+        } else {
+            tokens.push(Token {
+                kind: Kind::Punct(c),
+                line: start_line,
+                col: start_col,
+            });
+            advance(&mut i, &mut line, &mut col, &chars);
+        }
+    }
+    tokens
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SOURCE: &str = r#"Data(
+    // a comment with "stadion" in it
+    cards: [
+        Card(id: "alpha", name: "Alpha", fields: {"issues": ["stadion"]}),
+        Card(
+            id: "stadion",
+            name: "Stadion",
+            fields: {"value": 3, "issues": ["holand"], "cdg": Unknwn},
+        ),
+    ],
+)"#;
+
+    #[test]
+    fn finds_a_value_inside_the_right_struct() {
+        let loc = Locator::new(SOURCE);
+        let path = [
+            Anchor::Field("id", "stadion"),
+            Anchor::Key("issues"),
+            Anchor::Str("holand"),
+        ];
+        assert_eq!(loc.locate(&path), (8, 45));
+    }
+
+    #[test]
+    fn a_field_anchor_points_at_the_value() {
+        let loc = Locator::new(SOURCE);
+        assert_eq!(loc.locate(&[Anchor::Field("id", "stadion")]), (6, 17));
+    }
+
+    #[test]
+    fn a_missing_anchor_stops_at_the_last_found() {
+        let loc = Locator::new(SOURCE);
+        let path = [Anchor::Field("id", "stadion"), Anchor::Key("nothing")];
+        assert_eq!(loc.locate(&path), (6, 17));
+    }
+
+    #[test]
+    fn reads_a_bare_identifier_value() {
+        let loc = Locator::new(SOURCE);
+        let path = [Anchor::Field("id", "stadion"), Anchor::Key("cdg")];
+        assert_eq!(loc.ident_after(&path).as_deref(), Some("Unknwn"));
+    }
+}

@@ -1,0 +1,287 @@
+//! Modules: the manifest, RON data, scenarios, Lua sources and the owner's overlay, loaded
+//! and validated into one immutable [`Module`], with compiler-style diagnostics.
+
+mod data;
+mod diag;
+mod load;
+mod locate;
+mod overlay;
+mod validate;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+pub use data::{
+    API_VERSION, BoxDef, CardDef, CounterDef, DataFile, DataValue, Face, FieldDef, FieldType,
+    Layout, LayoutItem, Manifest, OverlayFile, Panel, PieceDef, PlaceDef, PlaceKind, RefKind,
+    ScenarioDef, SeatDef, SpaceDef, UnitKindDef, ZoneDef, quoted_list,
+};
+pub use diag::{Diagnostic, Diagnostics, Severity};
+pub use load::{LoadOptions, OverlayChoice};
+pub use locate::{Anchor, Locator};
+pub use overlay::{OverlayTarget, default_overlay_path, write_overlay_value};
+
+use crate::ids::{
+    BoxId, CardId, CounterId, PieceId, PlaceId, ScenarioId, SeatId, SpaceId, UnitKindId, ZoneId,
+};
+
+/// Definitions of one kind, in declaration order, found by id.
+#[derive(Clone, Debug)]
+pub struct Catalog<K, V> {
+    items: Vec<V>,
+    index: BTreeMap<K, usize>,
+}
+
+impl<K: Ord, V> Default for Catalog<K, V> {
+    fn default() -> Self {
+        Catalog {
+            items: Vec::new(),
+            index: BTreeMap::new(),
+        }
+    }
+}
+
+impl<K: Ord + Clone + std::borrow::Borrow<str>, V> Catalog<K, V> {
+    /// The definition with this id.
+    pub fn get(&self, id: &str) -> Option<&V> {
+        self.index.get(id).map(|&i| &self.items[i])
+    }
+
+    /// Whether an item has this id.
+    pub fn contains(&self, id: &str) -> bool {
+        self.index.contains_key(id)
+    }
+
+    /// All definitions, in declaration order.
+    pub fn iter(&self) -> impl Iterator<Item = &V> {
+        self.items.iter()
+    }
+
+    /// How many there are.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Adds `item` under `id`; returns false (and adds nothing) if the id is taken.
+    fn insert(&mut self, id: K, item: V) -> bool {
+        if self.index.contains_key(id.borrow()) {
+            return false;
+        }
+        self.index.insert(id, self.items.len());
+        self.items.push(item);
+        true
+    }
+
+    fn get_mut(&mut self, id: &str) -> Option<&mut V> {
+        let i = *self.index.get(id)?;
+        self.items.get_mut(i)
+    }
+}
+
+/// A place with its spaces indexed and its adjacency worked out.
+#[derive(Clone, Debug)]
+pub struct Place {
+    /// The definition as written.
+    pub def: PlaceDef,
+    adjacent: BTreeMap<SpaceId, Vec<SpaceId>>,
+}
+
+impl Place {
+    fn new(def: PlaceDef) -> Self {
+        let mut adjacent: BTreeMap<SpaceId, Vec<SpaceId>> = BTreeMap::new();
+        let mut link = |a: &SpaceId, b: &SpaceId| {
+            let list = adjacent.entry(a.clone()).or_default();
+            if !list.contains(b) {
+                list.push(b.clone());
+            }
+        };
+        if def.kind == PlaceKind::Track {
+            for pair in def.spaces.windows(2) {
+                link(&pair[0].id, &pair[1].id);
+                link(&pair[1].id, &pair[0].id);
+            }
+        }
+        for (a, b) in &def.links {
+            link(a, b);
+            link(b, a);
+        }
+        Place { def, adjacent }
+    }
+
+    /// The space with this id.
+    pub fn space(&self, id: &str) -> Option<&SpaceDef> {
+        self.def.spaces.iter().find(|s| s.id.as_str() == id)
+    }
+
+    /// The spaces next to `space`, in declaration order of the links.
+    pub fn neighbors(&self, space: &str) -> &[SpaceId] {
+        self.adjacent.get(space).map(Vec::as_slice).unwrap_or(&[])
+    }
+}
+
+/// A Lua source file of the module.
+#[derive(Clone, Debug)]
+pub struct ScriptSource {
+    /// The path relative to the module folder, as the manifest lists it (`rules/main.lua`).
+    pub rel: String,
+    /// The path shown in diagnostics (`modules/cov/rules/main.lua`).
+    pub path: PathBuf,
+    /// The source text.
+    pub text: String,
+}
+
+/// What the rules script declares, found when the module is loaded.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RulesInfo {
+    /// The names of the states in `states`.
+    pub states: Vec<String>,
+    /// The names of the bots in `bots`.
+    pub bots: Vec<String>,
+    /// Which optional hooks exist (`view`, `check`).
+    pub hooks: Vec<String>,
+}
+
+/// Where the owner's overlay came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OverlayInfo {
+    /// The overlay file.
+    pub path: PathBuf,
+    /// Whether the file existed when the module was loaded.
+    pub present: bool,
+    /// How many values it supplied.
+    pub values: usize,
+}
+
+/// A loaded, validated module: immutable, shared by every session that plays it.
+#[derive(Clone, Debug)]
+pub struct Module {
+    /// The module folder, as the user named it.
+    pub dir: PathBuf,
+    /// `module.ron`.
+    pub manifest: Manifest,
+    /// The typed fields cards carry.
+    pub card_fields: Vec<FieldDef>,
+    /// Cards, with the owner's overlay merged in.
+    pub cards: Catalog<CardId, CardDef>,
+    /// Zones.
+    pub zones: Catalog<ZoneId, ZoneDef>,
+    /// Tracks and maps.
+    pub places: Catalog<PlaceId, Place>,
+    /// Markers and blocks.
+    pub pieces: Catalog<PieceId, PieceDef>,
+    /// Unit kinds.
+    pub unit_kinds: Catalog<UnitKindId, UnitKindDef>,
+    /// Boxes.
+    pub boxes: Catalog<BoxId, BoxDef>,
+    /// Counters.
+    pub counters: Catalog<CounterId, CounterDef>,
+    /// Seats.
+    pub seats: Catalog<SeatId, SeatDef>,
+    /// Scenarios.
+    pub scenarios: Catalog<ScenarioId, ScenarioDef>,
+    /// Lua sources, `main` first.
+    pub scripts: Vec<ScriptSource>,
+    /// What the rules declare.
+    pub rules: RulesInfo,
+    /// The owner's overlay.
+    pub overlay: Option<OverlayInfo>,
+    /// Problems that did not stop the load.
+    pub warnings: Diagnostics,
+    /// A digest of every source file, to tell versions of a module apart.
+    pub fingerprint: u64,
+}
+
+impl Module {
+    /// Loads and validates the module in folder `dir`.
+    pub fn load(dir: impl AsRef<Path>, options: &LoadOptions) -> Result<Module, Diagnostics> {
+        load::load(dir.as_ref(), options)
+    }
+
+    /// The module's id.
+    pub fn id(&self) -> &str {
+        &self.manifest.id
+    }
+
+    /// The scenario played when none is named: the manifest's default, else the first.
+    pub fn default_scenario(&self) -> Option<&ScenarioDef> {
+        match &self.manifest.default_scenario {
+            Some(id) => self.scenarios.get(id.as_str()),
+            None => self.scenarios.iter().next(),
+        }
+    }
+
+    /// The fields of `card` that are still unknown (declared but absent, or `unknown`).
+    pub fn unknown_fields(&self, card: &CardDef) -> Vec<String> {
+        self.card_fields
+            .iter()
+            .filter(|f| !matches!(card.fields.get(&f.id), Some(DataValue::Known(_))))
+            .map(|f| f.id.clone())
+            .collect()
+    }
+
+    /// Every card that has unknown fields, with those fields, in declaration order.
+    pub fn unknown_report(&self) -> Vec<(CardId, Vec<String>)> {
+        self.cards
+            .iter()
+            .map(|c| (c.id.clone(), self.unknown_fields(c)))
+            .filter(|(_, fields)| !fields.is_empty())
+            .collect()
+    }
+
+    /// The value of `field` on `card`: `Some(Unknown)` when not entered yet, `None` when the
+    /// card or the field does not exist.
+    pub fn card_field(&self, card: &str, field: &str) -> Option<DataValue> {
+        let card = self.cards.get(card)?;
+        if !self.card_fields.iter().any(|f| f.id == field) {
+            return card.fields.get(field).cloned();
+        }
+        Some(
+            card.fields
+                .get(field)
+                .cloned()
+                .unwrap_or(DataValue::Unknown),
+        )
+    }
+
+    /// The field definition with this id.
+    pub fn field_def(&self, field: &str) -> Option<&FieldDef> {
+        self.card_fields.iter().find(|f| f.id == field)
+    }
+
+    /// Whether `id` names a component of `kind`.
+    pub fn has(&self, kind: RefKind, id: &str) -> bool {
+        match kind {
+            RefKind::Card => self.cards.contains(id),
+            RefKind::Zone => self.zones.contains(id),
+            RefKind::Place => self.places.contains(id),
+            RefKind::Piece => self.pieces.contains(id),
+            RefKind::Box => self.boxes.contains(id),
+            RefKind::Counter => self.counters.contains(id),
+            RefKind::Seat => self.seats.contains(id),
+            RefKind::UnitKind => self.unit_kinds.contains(id),
+        }
+    }
+
+    /// Whether box `boxed` may hold units of `kind`.
+    pub fn box_accepts(&self, boxed: &str, kind: &str) -> bool {
+        self.unit_kinds.contains(kind)
+            && self.boxes.get(boxed).is_some_and(|b| {
+                b.kinds
+                    .as_ref()
+                    .is_none_or(|kinds| kinds.iter().any(|k| k.as_str() == kind))
+            })
+    }
+
+    /// The seats that play `scenario`.
+    pub fn scenario_seats(&self, scenario: &ScenarioDef) -> Vec<SeatId> {
+        match &scenario.seats {
+            Some(seats) => seats.clone(),
+            None => self.seats.iter().map(|s| s.id.clone()).collect(),
+        }
+    }
+}

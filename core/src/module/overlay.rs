@@ -1,0 +1,111 @@
+//! The owner's overlay file: where it lives, and writing one value into it.
+//!
+//! The overlay holds data read off the physical game (a card's value, say). It lives
+//! outside the module folder, so that updating the module never overwrites it. Chancery
+//! rewrites the whole file when it stores an answer, so comments in it are not kept.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::data::{DataValue, OverlayFile};
+use crate::ids::{CardId, PieceId};
+use crate::save::write_atomic;
+
+/// The overlay used when none is named: `$CHANCERY_HOME/overlays/<module>.ron`, else
+/// `$XDG_DATA_HOME/chancery/overlays/<module>.ron`, else
+/// `~/.local/share/chancery/overlays/<module>.ron`.
+pub fn default_overlay_path(module_id: &str) -> Option<PathBuf> {
+    let file = format!("{module_id}.ron");
+    if let Some(home) = std::env::var_os("CHANCERY_HOME") {
+        return Some(PathBuf::from(home).join("overlays").join(file));
+    }
+    let data = match std::env::var_os("XDG_DATA_HOME") {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        _ => PathBuf::from(std::env::var_os("HOME")?).join(".local/share"),
+    };
+    Some(data.join("chancery/overlays").join(file))
+}
+
+/// What an overlay value completes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum OverlayTarget {
+    /// A card's field.
+    CardField(CardId, String),
+    /// A space's property: place, space, property.
+    SpaceProp(String, String, String),
+    /// A piece's property.
+    PieceProp(PieceId, String),
+}
+
+impl fmt::Display for OverlayTarget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OverlayTarget::CardField(card, field) => write!(f, "card '{card}': field '{field}'"),
+            OverlayTarget::SpaceProp(place, space, prop) => {
+                write!(f, "space '{place}/{space}': property '{prop}'")
+            }
+            OverlayTarget::PieceProp(piece, prop) => {
+                write!(f, "piece '{piece}': property '{prop}'")
+            }
+        }
+    }
+}
+
+/// Stores `value` for `target` in the overlay at `path` (creating it), keeping every other
+/// value. Fails without touching the file if the existing file does not parse.
+pub fn write_overlay_value(
+    path: &Path,
+    module_id: &str,
+    target: &OverlayTarget,
+    value: DataValue,
+) -> Result<(), String> {
+    let mut file = match std::fs::read_to_string(path) {
+        Ok(text) => ron::from_str::<OverlayFile>(&text).map_err(|err| {
+            format!(
+                "{}:{}:{}: the overlay does not parse ({}); fix it before new values can be stored",
+                path.display(),
+                err.span.start.line,
+                err.span.start.col,
+                err.code
+            )
+        })?,
+        Err(_) => OverlayFile {
+            module: module_id.to_owned(),
+            ..OverlayFile::default()
+        },
+    };
+    match target {
+        OverlayTarget::CardField(card, field) => {
+            file.cards
+                .entry(card.clone())
+                .or_default()
+                .insert(field.clone(), value);
+        }
+        OverlayTarget::SpaceProp(place, space, prop) => {
+            file.spaces
+                .entry(format!("{place}/{space}"))
+                .or_default()
+                .insert(prop.clone(), value);
+        }
+        OverlayTarget::PieceProp(piece, prop) => {
+            file.pieces
+                .entry(piece.clone())
+                .or_default()
+                .insert(prop.clone(), value);
+        }
+    }
+    let pretty = ron::ser::PrettyConfig::new().struct_names(true);
+    let body = ron::ser::to_string_pretty(&file, pretty).map_err(|err| err.to_string())?;
+    let text = format!(
+        "// The owner's data for module '{module_id}', read off the physical game.\n\
+         // Chancery merges it over the module's data and rewrites this file when it stores an answer.\n{body}\n"
+    );
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|err| format!("cannot create {}: {err}", dir.display()))?;
+    }
+    write_atomic(path, text.as_bytes())
+        .map_err(|err| format!("cannot write {}: {err}", path.display()))
+}

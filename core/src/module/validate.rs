@@ -1,0 +1,519 @@
+//! Checks on a merged module: every reference resolves, every value has its field's type,
+//! scenarios place each card and piece once and within bounds.
+
+use std::collections::BTreeMap;
+
+use super::data::{DataValue, FieldType, OverlayFile, RefKind, quoted_list};
+use super::load::{Loader, MANIFEST};
+use super::locate::Anchor;
+use super::{LayoutItem, Module};
+use crate::value::Value;
+
+/// Checks that a bare word in a value position was `unknown` and not a misspelling.
+pub(super) fn check_unknown_words(loader: &mut Loader, module: &Module) {
+    let mut problems = Vec::new();
+    for card in module.cards.iter() {
+        for (field, value) in &card.fields {
+            if *value == DataValue::Unknown {
+                problems.push(("card", card.id.to_string(), field.clone()));
+            }
+        }
+    }
+    for piece in module.pieces.iter() {
+        for (prop, value) in &piece.props {
+            if *value == DataValue::Unknown {
+                problems.push(("piece", piece.id.to_string(), prop.clone()));
+            }
+        }
+    }
+    for place in module.places.iter() {
+        for space in &place.def.spaces {
+            for (prop, value) in &space.props {
+                if *value == DataValue::Unknown {
+                    problems.push((
+                        "place",
+                        place.def.id.to_string(),
+                        format!("{}/{prop}", space.id),
+                    ));
+                }
+            }
+        }
+    }
+    for (kind, id, key) in problems {
+        let Some(&idx) = loader.origins.get(&(kind, id.clone())) else {
+            continue;
+        };
+        let key_anchor = key.rsplit('/').next().unwrap_or(&key).to_owned();
+        let space_anchor = key.split_once('/').map(|(s, _)| s.to_owned());
+        let mut anchors = vec![Anchor::Field("id", &id)];
+        if let Some(space) = &space_anchor {
+            anchors.push(Anchor::Field("id", space));
+        }
+        anchors.push(Anchor::Key(&key_anchor));
+        if let Some(word) = loader.sources[idx].locator.ident_after(&anchors)
+            && word != "unknown"
+        {
+            loader.error(
+                idx,
+                &anchors,
+                format!(
+                    "{kind} '{id}': '{word}' is not a value; write a number, a string, true or false, \
+                     a list, a map, or `unknown` for a value not entered yet"
+                ),
+            );
+        }
+    }
+}
+
+/// Checks `value` against `ty`; the error says what was expected and what was found.
+pub(super) fn check_value(module: &Module, value: &Value, ty: &FieldType) -> Result<(), String> {
+    let wrong = || {
+        Err(format!(
+            "expected {ty}, found {} {value}",
+            value.type_name()
+        ))
+    };
+    match (ty, value) {
+        (FieldType::Any, _) => Ok(()),
+        (FieldType::Int, Value::Int(_))
+        | (FieldType::Text, Value::Str(_))
+        | (FieldType::Bool, Value::Bool(_)) => Ok(()),
+        (FieldType::OneOf(options), Value::Str(s)) => {
+            if options.contains(s) {
+                Ok(())
+            } else {
+                Err(format!("'{s}' is not one of {}", quoted_list(options)))
+            }
+        }
+        (FieldType::List(inner), Value::List(items)) => items
+            .iter()
+            .try_for_each(|item| check_value(module, item, inner)),
+        (FieldType::Map(inner), Value::Map(map)) => map
+            .values()
+            .try_for_each(|item| check_value(module, item, inner)),
+        (FieldType::Ref(kind), Value::Str(id)) => {
+            if module.has(*kind, id) {
+                Ok(())
+            } else {
+                Err(format!("unknown {} '{id}'", kind.noun()))
+            }
+        }
+        _ => wrong(),
+    }
+}
+
+/// The offending string inside a value, to point the diagnostic at it.
+fn first_bad_string<'v>(module: &Module, value: &'v Value, ty: &FieldType) -> Option<&'v str> {
+    match (ty, value) {
+        (FieldType::OneOf(_) | FieldType::Ref(_), Value::Str(s)) => check_value(module, value, ty)
+            .is_err()
+            .then_some(s.as_str()),
+        (FieldType::List(inner), Value::List(items)) => items
+            .iter()
+            .find_map(|v| first_bad_string(module, v, inner)),
+        (FieldType::Map(inner), Value::Map(m)) => {
+            m.values().find_map(|v| first_bad_string(module, v, inner))
+        }
+        _ => None,
+    }
+}
+
+/// Checks every reference and type in a merged module.
+pub(super) fn check_module(loader: &mut Loader, module: &Module) {
+    check_cards(loader, module);
+    check_components(loader, module);
+    check_scenarios(loader, module);
+    check_layout(loader, module);
+    if let Some(id) = &module.manifest.default_scenario
+        && !module.scenarios.contains(id.as_str())
+    {
+        loader.error(
+            MANIFEST,
+            &[Anchor::Ident("default_scenario")],
+            format!("default_scenario: unknown scenario '{id}'"),
+        );
+    }
+}
+
+fn check_cards(loader: &mut Loader, module: &Module) {
+    for card in module.cards.iter() {
+        let idx = loader.origins[&("card", card.id.to_string())];
+        for (field, value) in &card.fields {
+            let id = card.id.as_str();
+            let Some(def) = module.field_def(field) else {
+                let known: Vec<String> = module.card_fields.iter().map(|f| f.id.clone()).collect();
+                loader.error(
+                    idx,
+                    &[Anchor::Field("id", id), Anchor::Key(field)],
+                    format!(
+                        "card '{id}': field '{field}' is not declared in card_fields (declared: {})",
+                        quoted_list(&known)
+                    ),
+                );
+                continue;
+            };
+            let DataValue::Known(value) = value else {
+                continue;
+            };
+            if let Err(problem) = check_value(module, value, &def.kind) {
+                let mut anchors = vec![Anchor::Field("id", id), Anchor::Key(field)];
+                if let Some(bad) = first_bad_string(module, value, &def.kind) {
+                    anchors.push(Anchor::Str(bad));
+                }
+                loader.error(
+                    idx,
+                    &anchors,
+                    format!("card '{id}': field '{field}': {problem}"),
+                );
+            }
+        }
+    }
+}
+
+fn check_components(loader: &mut Loader, module: &Module) {
+    let mut owners: Vec<(&'static str, String, String)> = Vec::new();
+    for zone in module.zones.iter() {
+        if let Some(owner) = &zone.owner {
+            owners.push(("zone", zone.id.to_string(), owner.to_string()));
+        }
+    }
+    for piece in module.pieces.iter() {
+        if let Some(owner) = &piece.owner {
+            owners.push(("piece", piece.id.to_string(), owner.to_string()));
+        }
+    }
+    for kind in module.unit_kinds.iter() {
+        if let Some(owner) = &kind.owner {
+            owners.push(("unit kind", kind.id.to_string(), owner.to_string()));
+        }
+    }
+    for (kind, id, owner) in owners {
+        if !module.seats.contains(&owner) {
+            let idx = loader.origins[&(kind, id.clone())];
+            loader.error(
+                idx,
+                &[Anchor::Field("id", &id), Anchor::Ident("owner")],
+                format!("{kind} '{id}': unknown seat '{owner}' as owner"),
+            );
+        }
+    }
+    for zone in module.zones.iter() {
+        if zone.visibility == crate::table::Visibility::Owner && zone.owner.is_none() {
+            let idx = loader.origins[&("zone", zone.id.to_string())];
+            loader.error(
+                idx,
+                &[Anchor::Field("id", zone.id.as_str())],
+                format!("zone '{}': visibility Owner needs an owner seat", zone.id),
+            );
+        }
+    }
+    for place in module.places.iter() {
+        let id = place.def.id.as_str();
+        let idx = loader.origins[&("place", id.to_owned())];
+        let mut seen = BTreeMap::new();
+        for space in &place.def.spaces {
+            if seen.insert(space.id.as_str(), ()).is_some() {
+                loader.error(
+                    idx,
+                    &[
+                        Anchor::Field("id", id),
+                        Anchor::Field("id", space.id.as_str()),
+                    ],
+                    format!("place '{id}': duplicate space id '{}'", space.id),
+                );
+            }
+        }
+        for (a, b) in &place.def.links {
+            for end in [a, b] {
+                if place.space(end.as_str()).is_none() {
+                    loader.error(
+                        idx,
+                        &[
+                            Anchor::Field("id", id),
+                            Anchor::Ident("links"),
+                            Anchor::Str(end.as_str()),
+                        ],
+                        format!("place '{id}': link names unknown space '{end}'"),
+                    );
+                }
+            }
+        }
+    }
+    for boxed in module.boxes.iter() {
+        let id = boxed.id.as_str();
+        for kind in boxed.kinds.iter().flatten() {
+            if !module.unit_kinds.contains(kind.as_str()) {
+                let idx = loader.origins[&("box", id.to_owned())];
+                loader.error(
+                    idx,
+                    &[
+                        Anchor::Field("id", id),
+                        Anchor::Ident("kinds"),
+                        Anchor::Str(kind.as_str()),
+                    ],
+                    format!("box '{id}': unknown unit kind '{kind}'"),
+                );
+            }
+        }
+    }
+    for counter in module.counters.iter() {
+        let (min, max) = (
+            counter.min.unwrap_or(i64::MIN),
+            counter.max.unwrap_or(i64::MAX),
+        );
+        if min > max || counter.initial < min || counter.initial > max {
+            let id = counter.id.as_str();
+            let idx = loader.origins[&("counter", id.to_owned())];
+            loader.error(
+                idx,
+                &[Anchor::Field("id", id)],
+                format!("counter '{id}': needs min <= initial <= max"),
+            );
+        }
+    }
+}
+
+fn check_scenarios(loader: &mut Loader, module: &Module) {
+    for scenario in module.scenarios.iter() {
+        let sid = scenario.id.as_str();
+        let idx = loader.origins[&("scenario", sid.to_owned())];
+        let err = |loader: &mut Loader, anchors: &[Anchor<'_>], message: String| {
+            let mut path = vec![Anchor::Field("id", sid)];
+            path.extend_from_slice(anchors);
+            loader.error(idx, &path, format!("scenario '{sid}': {message}"));
+        };
+        for seat in scenario.seats.iter().flatten() {
+            if !module.seats.contains(seat.as_str()) {
+                err(
+                    loader,
+                    &[Anchor::Ident("seats"), Anchor::Str(seat.as_str())],
+                    format!("unknown seat '{seat}'"),
+                );
+            }
+        }
+        for (id, value) in &scenario.counters {
+            match module.counters.get(id.as_str()) {
+                None => err(
+                    loader,
+                    &[Anchor::Ident("counters"), Anchor::Key(id.as_str())],
+                    format!("unknown counter '{id}'"),
+                ),
+                Some(def)
+                    if def.min.is_some_and(|m| *value < m)
+                        || def.max.is_some_and(|m| *value > m) =>
+                {
+                    err(
+                        loader,
+                        &[Anchor::Ident("counters"), Anchor::Key(id.as_str())],
+                        format!(
+                            "counter '{id}' = {value} is outside its bounds {:?}..={:?}",
+                            def.min, def.max
+                        ),
+                    )
+                }
+                Some(_) => {}
+            }
+        }
+        let mut placed: BTreeMap<&str, &str> = BTreeMap::new();
+        for (zone, cards) in &scenario.zones {
+            if !module.zones.contains(zone.as_str()) {
+                err(
+                    loader,
+                    &[Anchor::Ident("zones"), Anchor::Key(zone.as_str())],
+                    format!("unknown zone '{zone}'"),
+                );
+            }
+            for card in cards {
+                let anchors = [
+                    Anchor::Ident("zones"),
+                    Anchor::Key(zone.as_str()),
+                    Anchor::Str(card.as_str()),
+                ];
+                if !module.cards.contains(card.as_str()) {
+                    err(loader, &anchors, format!("unknown card '{card}'"));
+                } else if let Some(first) = placed.insert(card.as_str(), zone.as_str()) {
+                    err(
+                        loader,
+                        &anchors,
+                        format!("card '{card}' is placed twice (also in zone '{first}')"),
+                    );
+                }
+            }
+        }
+        if let Some(zone) = &scenario.rest_to
+            && !module.zones.contains(zone.as_str())
+        {
+            err(
+                loader,
+                &[Anchor::Ident("rest_to")],
+                format!("rest_to: unknown zone '{zone}'"),
+            );
+        }
+        let mut stood: BTreeMap<&str, &str> = BTreeMap::new();
+        for (place_id, pieces) in &scenario.pieces {
+            let place = module.places.get(place_id.as_str());
+            if place.is_none() {
+                err(
+                    loader,
+                    &[Anchor::Ident("pieces"), Anchor::Key(place_id.as_str())],
+                    format!("unknown place '{place_id}'"),
+                );
+            }
+            for (piece, space) in pieces {
+                let anchors = [
+                    Anchor::Ident("pieces"),
+                    Anchor::Key(place_id.as_str()),
+                    Anchor::Key(piece.as_str()),
+                ];
+                if !module.pieces.contains(piece.as_str()) {
+                    err(loader, &anchors, format!("unknown piece '{piece}'"));
+                } else if let Some(first) = stood.insert(piece.as_str(), place_id.as_str()) {
+                    err(
+                        loader,
+                        &anchors,
+                        format!("piece '{piece}' is placed twice (also on '{first}')"),
+                    );
+                }
+                if let Some(place) = place
+                    && place.space(space.as_str()).is_none()
+                {
+                    err(
+                        loader,
+                        &anchors,
+                        format!("place '{place_id}' has no space '{space}'"),
+                    );
+                }
+            }
+        }
+        for (boxed, units) in &scenario.boxes {
+            if !module.boxes.contains(boxed.as_str()) {
+                err(
+                    loader,
+                    &[Anchor::Ident("boxes"), Anchor::Key(boxed.as_str())],
+                    format!("unknown box '{boxed}'"),
+                );
+                continue;
+            }
+            for (kind, count) in units {
+                let anchors = [
+                    Anchor::Ident("boxes"),
+                    Anchor::Key(boxed.as_str()),
+                    Anchor::Key(kind.as_str()),
+                ];
+                if !module.box_accepts(boxed.as_str(), kind.as_str()) {
+                    err(
+                        loader,
+                        &anchors,
+                        format!("box '{boxed}' does not hold units of kind '{kind}'"),
+                    );
+                } else if *count < 0 {
+                    err(
+                        loader,
+                        &anchors,
+                        format!("box '{boxed}': negative count {count}"),
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn check_layout(loader: &mut Loader, module: &Module) {
+    for panel in &module.manifest.layout.panels {
+        for item in &panel.items {
+            let (kind, id) = match item {
+                LayoutItem::Zone(id) => (RefKind::Zone, id.as_str()),
+                LayoutItem::Place(id) => (RefKind::Place, id.as_str()),
+                LayoutItem::Box(id) => (RefKind::Box, id.as_str()),
+                LayoutItem::Counter(id) => (RefKind::Counter, id.as_str()),
+            };
+            if !module.has(kind, id) {
+                loader.error(
+                    MANIFEST,
+                    &[Anchor::Ident("layout"), Anchor::Str(id)],
+                    format!(
+                        "layout panel '{}': unknown {} '{id}'",
+                        panel.title,
+                        kind.noun()
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// Checks an overlay against the module it completes.
+pub(super) fn check_overlay(loader: &mut Loader, module: &Module, idx: usize, file: &OverlayFile) {
+    for (card, fields) in &file.cards {
+        if !module.cards.contains(card.as_str()) {
+            loader.error(
+                idx,
+                &[Anchor::Key(card.as_str())],
+                format!("overlay: unknown card '{card}'"),
+            );
+            continue;
+        }
+        for (field, value) in fields {
+            let anchors = [Anchor::Key(card.as_str()), Anchor::Key(field)];
+            match (module.field_def(field), value) {
+                (None, _) => loader.error(
+                    idx,
+                    &anchors,
+                    format!("overlay: card '{card}': undeclared field '{field}'"),
+                ),
+                (Some(def), DataValue::Known(v)) => {
+                    if let Err(problem) = check_value(module, v, &def.kind) {
+                        loader.error(
+                            idx,
+                            &anchors,
+                            format!("overlay: card '{card}': field '{field}': {problem}"),
+                        );
+                    }
+                }
+                (Some(_), DataValue::Unknown) => {}
+            }
+        }
+    }
+    for key in file.spaces.keys() {
+        let known = key
+            .split_once('/')
+            .and_then(|(place, space)| module.places.get(place).map(|p| p.space(space).is_some()))
+            .unwrap_or(false);
+        if !known {
+            loader.error(
+                idx,
+                &[Anchor::Key(key)],
+                format!("overlay: unknown space '{key}' (write \"place/space\")"),
+            );
+        }
+    }
+    for piece in file.pieces.keys() {
+        if !module.pieces.contains(piece.as_str()) {
+            loader.error(
+                idx,
+                &[Anchor::Key(piece.as_str())],
+                format!("overlay: unknown piece '{piece}'"),
+            );
+        }
+    }
+}
+
+/// Checks what the data says against what the rules script declares.
+pub(super) fn check_rules(loader: &mut Loader, module: &Module) {
+    for seat in module.seats.iter() {
+        if let Some(bot) = &seat.bot
+            && !module.rules.bots.contains(bot)
+        {
+            let idx = loader.origins[&("seat", seat.id.to_string())];
+            loader.error(
+                idx,
+                &[Anchor::Field("id", seat.id.as_str()), Anchor::Ident("bot")],
+                format!(
+                    "seat '{}': bot '{bot}' is not in the rules' bots (they are: {})",
+                    seat.id,
+                    quoted_list(&module.rules.bots)
+                ),
+            );
+        }
+    }
+}

@@ -1,0 +1,278 @@
+//! Saves: a game as versioned, human-readable RON — the module it was played with, the
+//! scenario, seed, seats and options, every input, and a snapshot of the table — written
+//! atomically so that a crash never leaves half a save.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::ids::{ScenarioId, SeatId};
+use crate::module::Module;
+use crate::session::{GameSpec, Input, LogEntry, RebaseReport, Session, SessionError};
+use crate::table::{Controller, DiceMode, Table};
+use crate::value::Value;
+
+/// The save format this version writes and reads.
+pub const SAVE_FORMAT: u32 = 1;
+
+/// Which module a save was played with.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SavedModule {
+    /// The module's id.
+    pub id: String,
+    /// Its version.
+    pub version: String,
+    /// The folder it was loaded from.
+    pub dir: String,
+    /// The fingerprint of its files then.
+    pub fingerprint: u64,
+}
+
+/// A save file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Save")]
+pub struct SaveFile {
+    /// The format version.
+    pub format: u32,
+    /// The module.
+    pub module: SavedModule,
+    /// The scenario.
+    pub scenario: ScenarioId,
+    /// The seed.
+    pub seed: u64,
+    /// Who played each seat at the start.
+    pub seats: BTreeMap<SeatId, Controller>,
+    /// Options given to setup.
+    pub options: Value,
+    /// Dice at the start.
+    pub dice: DiceMode,
+    /// Every input, in order.
+    pub inputs: Vec<Input>,
+    /// Undone inputs, the next to redo last.
+    pub redo: Vec<Input>,
+    /// The log as it was when saved.
+    pub log: Vec<LogEntry>,
+    /// The table when saved.
+    pub table: Table,
+}
+
+/// Why a save could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum SaveError {
+    /// The file could not be read or written.
+    #[error("{path}: {message}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What went wrong.
+        message: String,
+    },
+    /// The file is not a save this version can read.
+    #[error("{path}:{line}:{col}: {message}")]
+    Format {
+        /// The file.
+        path: String,
+        /// Line of the problem.
+        line: usize,
+        /// Column of the problem.
+        col: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The game could not be rebuilt.
+    #[error("{path}: {source}")]
+    Session {
+        /// The file.
+        path: String,
+        /// Why.
+        source: SessionError,
+    },
+}
+
+/// Writes `bytes` to `path` atomically: to a temporary file beside it, flushed to disk,
+/// then renamed over `path`.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "save".to_owned());
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut file = std::fs::File::create(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+impl SaveFile {
+    /// The save of `session`.
+    pub fn of(session: &Session) -> SaveFile {
+        let module = session.module();
+        let spec = session.spec();
+        SaveFile {
+            format: SAVE_FORMAT,
+            module: SavedModule {
+                id: module.id().to_owned(),
+                version: module.manifest.version.clone(),
+                dir: module.dir.display().to_string(),
+                fingerprint: module.fingerprint,
+            },
+            scenario: spec.scenario.clone(),
+            seed: spec.seed,
+            seats: spec.seats.clone(),
+            options: spec.options.clone(),
+            dice: spec.dice,
+            inputs: session
+                .history()
+                .records()
+                .iter()
+                .map(|r| r.input.clone())
+                .collect(),
+            redo: session.history().redo_stack().to_vec(),
+            log: session.log(),
+            table: session.table().clone(),
+        }
+    }
+
+    /// The save as RON text.
+    pub fn to_ron(&self) -> Result<String, String> {
+        let config = ron::ser::PrettyConfig::new()
+            .struct_names(true)
+            .depth_limit(6);
+        let body = ron::ser::to_string_pretty(self, config).map_err(|e| e.to_string())?;
+        Ok(format!(
+            "// A Chancery save (format {SAVE_FORMAT}): the inputs replay the game; the table is a snapshot.\n{body}\n"
+        ))
+    }
+
+    /// Writes the save to `path` atomically.
+    pub fn write(&self, path: &Path) -> Result<(), SaveError> {
+        let io = |message: String| SaveError::Io {
+            path: path.display().to_string(),
+            message,
+        };
+        let text = self.to_ron().map_err(io)?;
+        write_atomic(path, text.as_bytes()).map_err(|e| io(e.to_string()))
+    }
+
+    /// Reads a save from `path`.
+    pub fn read(path: &Path) -> Result<SaveFile, SaveError> {
+        let shown = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| SaveError::Io {
+            path: shown.clone(),
+            message: format!("cannot read the save: {e}"),
+        })?;
+        let format_error = |line, col, message: String| SaveError::Format {
+            path: shown.clone(),
+            line,
+            col,
+            message,
+        };
+        #[derive(Deserialize)]
+        struct Header {
+            format: u32,
+        }
+        let options = ron::Options::default();
+        let header: Result<Header, _> = options.from_str(&text);
+        if let Ok(header) = header
+            && header.format != SAVE_FORMAT
+        {
+            return Err(format_error(
+                1,
+                1,
+                format!(
+                    "save format {} is not one this Chancery reads (it reads format {SAVE_FORMAT})",
+                    header.format
+                ),
+            ));
+        }
+        ron::from_str::<SaveFile>(&text).map_err(|e| {
+            format_error(
+                e.span.start.line,
+                e.span.start.col,
+                format!("not a Chancery save: {}", e.code),
+            )
+        })
+    }
+
+    /// The spec the game was started from.
+    pub fn spec(&self) -> GameSpec {
+        GameSpec {
+            scenario: self.scenario.clone(),
+            seed: self.seed,
+            seats: self.seats.clone(),
+            options: self.options.clone(),
+            dice: self.dice,
+        }
+    }
+
+    /// Rebuilds the game under `module` by replaying the inputs. If `module` is not the
+    /// version the game was saved with, or the replay differs from the saved table, the
+    /// report says where; otherwise it is `None`.
+    pub fn restore(
+        &self,
+        module: Arc<Module>,
+        path: &Path,
+    ) -> Result<(Session, Option<RebaseReport>), SaveError> {
+        let session_error = |source| SaveError::Session {
+            path: path.display().to_string(),
+            source,
+        };
+        let mut session = Session::new(module.clone(), self.spec()).map_err(session_error)?;
+        let mut refused = None;
+        for (i, input) in self.inputs.iter().enumerate() {
+            if let Err(err) = session.apply(input.clone()) {
+                refused = Some((i + 1, err.to_string()));
+                break;
+            }
+        }
+        let replayed = session.history().len();
+        let mut redo = self.redo.clone();
+        redo.extend(self.inputs[replayed..].iter().rev().cloned());
+        session.push_redo(redo);
+        let same = refused.is_none() && session.table() == &self.table;
+        if same && module.fingerprint == self.module.fingerprint {
+            return Ok((session, None));
+        }
+        let divergence = (!same).then(|| {
+            let after = replayed;
+            crate::session::Divergence {
+                after,
+                input: self
+                    .inputs
+                    .get(after.saturating_sub(1))
+                    .map(|i| i.to_string())
+                    .unwrap_or_default(),
+                differences: crate::session::describe_differences(&self.table, session.table()),
+            }
+        });
+        let changes = if module.fingerprint == self.module.fingerprint {
+            Vec::new()
+        } else {
+            vec![format!(
+                "the module's files differ from those the game was saved with (saved with version {})",
+                self.module.version
+            )]
+        };
+        let report = RebaseReport {
+            changes,
+            replayed,
+            total: self.inputs.len(),
+            divergence,
+            refused,
+        };
+        Ok((session, Some(report)))
+    }
+}

@@ -1,0 +1,1085 @@
+//! The `ctx` API: the functions through which scripts read and change the table.
+//!
+//! One registry, [`API`], lists every function with its parameters, return values and
+//! documentation; it is what gets registered in the VM, and what the API reference and the
+//! LuaLS type stubs are generated from, so they cannot drift apart.
+
+use std::sync::Arc;
+
+use mlua::{Lua, MultiValue, Table as LuaTable, Value as LuaValue};
+
+use super::convert::{from_lua, to_lua};
+use super::util::script_error;
+use crate::ids::{BoxId, CardId, CounterId, PieceId, PlaceId, SeatId, SpaceId, UnitKindId, ZoneId};
+use crate::module::{DataValue, Module};
+use crate::rules::{Need, StepIo};
+use crate::table::{Controller, DiceMode, Frame, GameResult, Position, Table};
+use crate::value::Value;
+
+/// A change of the flow, handled after the hook that made it returns.
+#[derive(Clone, Debug)]
+pub(crate) enum FlowEvent {
+    /// A frame was entered (by id): run its state's `on_enter`.
+    Enter(u64),
+    /// A frame was left: run its state's `on_exit` with its last locals.
+    Exit(Frame),
+}
+
+/// What a hook call works on. Lives in the VM's app data for the length of one call.
+pub(crate) struct CallState {
+    /// The table being read or changed.
+    pub table: Table,
+    /// The module (for checking ids).
+    pub module: Arc<Module>,
+    /// Whether the hook may change the table.
+    pub writable: bool,
+    /// The hook, for messages (`prompt of state 'debate'`).
+    pub hook: String,
+    /// Flow changes made during the call.
+    pub events: Vec<FlowEvent>,
+    /// Dice and log of the step.
+    pub io: StepIo,
+    /// Set when the call needs something from the table's people.
+    pub need: Option<Need>,
+    /// The frame whose locals `ctx.locals` is.
+    pub locals_frame: Option<u64>,
+    /// Locals given directly (the frame is already gone: `on_exit`).
+    pub locals_given: Option<Value>,
+    /// `ctx.vars`, once a script has read it.
+    pub vars_table: Option<LuaTable>,
+    /// `ctx.locals`, once a script has read it.
+    pub locals_table: Option<LuaTable>,
+    /// The names of the rules' states.
+    pub states: Arc<Vec<String>>,
+}
+
+/// Parameters and results are documented as `(name, LuaLS type)`.
+pub(crate) type Params = &'static [(&'static str, &'static str)];
+
+/// One function of the `ctx` API.
+pub(crate) struct ApiEntry {
+    /// Its name: scripts call `ctx:<name>(…)`.
+    pub name: &'static str,
+    /// Its parameters after `ctx`.
+    pub params: Params,
+    /// What it returns.
+    pub returns: Params,
+    /// What it does.
+    pub doc: &'static str,
+    /// Whether it changes the table (refused in prompt, view, check and bots).
+    pub changes: bool,
+    /// The implementation.
+    pub func: fn(&Lua, &Args) -> mlua::Result<MultiValue>,
+}
+
+/// A field of `ctx` (not a function).
+pub(crate) struct ApiField {
+    /// Its name.
+    pub name: &'static str,
+    /// Its LuaLS type.
+    pub ty: &'static str,
+    /// What it holds.
+    pub doc: &'static str,
+}
+
+/// The fields of `ctx`.
+pub(crate) const FIELDS: &[ApiField] = &[
+    ApiField {
+        name: "vars",
+        ty: "table",
+        doc: "The module's rule variables: plain data kept in the table. Changes persist in setup and action hooks.",
+    },
+    ApiField {
+        name: "locals",
+        ty: "table",
+        doc: "The current state's local variables (the frame whose hook is running): plain data.",
+    },
+    ApiField {
+        name: "data",
+        ty: "ChanceryData",
+        doc: "The module's data, read-only: cards, zones, places, pieces, unit_kinds, boxes, counters, seats, scenarios (each by id, with an ordered `*_ids` list). Reading a field that is not entered yet asks the players for it.",
+    },
+    ApiField {
+        name: "scenario",
+        ty: "string",
+        doc: "The id of the scenario being played.",
+    },
+];
+
+/// Arguments of one API call (after `ctx`), with messages that name the function.
+pub(crate) struct Args {
+    name: &'static str,
+    params: Params,
+    values: Vec<LuaValue>,
+}
+
+impl Args {
+    fn new(lua: &Lua, entry: &ApiEntry, args: MultiValue) -> mlua::Result<Args> {
+        let mut values: Vec<LuaValue> = args.into_iter().collect();
+        if !matches!(values.first(), Some(LuaValue::Table(_))) {
+            return Err(script_error(
+                lua,
+                format!(
+                    "call ctx:{}(…) with a colon, so that ctx is passed first",
+                    entry.name
+                ),
+            ));
+        }
+        values.remove(0);
+        Ok(Args {
+            name: entry.name,
+            params: entry.params,
+            values,
+        })
+    }
+
+    fn get(&self, i: usize) -> &LuaValue {
+        self.values.get(i).unwrap_or(&LuaValue::Nil)
+    }
+
+    fn wrong(&self, lua: &Lua, i: usize, expected: &str) -> mlua::Error {
+        let param = self.params.get(i).map(|(n, _)| *n).unwrap_or("?");
+        script_error(
+            lua,
+            format!(
+                "ctx:{}: argument {} ({param}) must be {expected}, got {}",
+                self.name,
+                i + 1,
+                self.get(i).type_name()
+            ),
+        )
+    }
+
+    fn string(&self, lua: &Lua, i: usize) -> mlua::Result<String> {
+        match self.get(i) {
+            LuaValue::String(s) => Ok(s.to_string_lossy()),
+            _ => Err(self.wrong(lua, i, "a string")),
+        }
+    }
+
+    fn opt_string(&self, lua: &Lua, i: usize) -> mlua::Result<Option<String>> {
+        match self.get(i) {
+            LuaValue::Nil => Ok(None),
+            _ => self.string(lua, i).map(Some),
+        }
+    }
+
+    fn int(&self, lua: &Lua, i: usize) -> mlua::Result<i64> {
+        match self.get(i) {
+            LuaValue::Integer(n) => Ok(*n),
+            LuaValue::Number(f) if f.fract() == 0.0 && f.is_finite() => Ok(*f as i64),
+            _ => Err(self.wrong(lua, i, "an integer")),
+        }
+    }
+
+    fn opt_int(&self, lua: &Lua, i: usize) -> mlua::Result<Option<i64>> {
+        match self.get(i) {
+            LuaValue::Nil => Ok(None),
+            _ => self.int(lua, i).map(Some),
+        }
+    }
+
+    fn value(&self, lua: &Lua, i: usize) -> mlua::Result<Value> {
+        from_lua(
+            self.get(i),
+            &format!("ctx:{} argument {}", self.name, i + 1),
+        )
+        .map_err(|e| script_error(lua, e))
+    }
+}
+
+/// Runs `f` on the call's state; a `String` error becomes a script error at the caller's line.
+fn with<R>(lua: &Lua, f: impl FnOnce(&mut CallState) -> Result<R, String>) -> mlua::Result<R> {
+    let result = {
+        let Some(mut state) = lua.app_data_mut::<CallState>() else {
+            return Err(mlua::Error::runtime(
+                "ctx was used outside a hook call (keep no ctx between calls)",
+            ));
+        };
+        f(&mut state)
+    };
+    result.map_err(|message| script_error(lua, message))
+}
+
+fn ret(lua: &Lua, values: impl IntoIterator<Item = Value>) -> mlua::Result<MultiValue> {
+    values.into_iter().map(|v| to_lua(lua, &v)).collect()
+}
+
+fn none() -> mlua::Result<MultiValue> {
+    Ok(MultiValue::new())
+}
+
+fn ids<T: ToString>(items: impl IntoIterator<Item = T>) -> Value {
+    Value::List(
+        items
+            .into_iter()
+            .map(|i| Value::Str(i.to_string()))
+            .collect(),
+    )
+}
+
+fn check_card(st: &CallState, card: &str) -> Result<CardId, String> {
+    if st.module.cards.contains(card) {
+        Ok(CardId::from(card))
+    } else {
+        Err(format!("unknown card '{card}'"))
+    }
+}
+
+fn check_zone(st: &CallState, zone: &str) -> Result<ZoneId, String> {
+    if st.table.zones.contains_key(zone) {
+        Ok(ZoneId::from(zone))
+    } else {
+        Err(format!("unknown zone '{zone}'"))
+    }
+}
+
+fn check_piece(st: &CallState, piece: &str) -> Result<PieceId, String> {
+    if st.module.pieces.contains(piece) {
+        Ok(PieceId::from(piece))
+    } else {
+        Err(format!("unknown piece '{piece}'"))
+    }
+}
+
+fn check_space(st: &CallState, place: &str, space: &str) -> Result<(PlaceId, SpaceId), String> {
+    let Some(def) = st.module.places.get(place) else {
+        return Err(format!("unknown place '{place}'"));
+    };
+    if def.space(space).is_none() {
+        return Err(format!("place '{place}' has no space '{space}'"));
+    }
+    Ok((PlaceId::from(place), SpaceId::from(space)))
+}
+
+fn check_units(st: &CallState, boxed: &str, kind: &str) -> Result<(BoxId, UnitKindId), String> {
+    if !st.module.boxes.contains(boxed) {
+        return Err(format!("unknown box '{boxed}'"));
+    }
+    if !st.module.box_accepts(boxed, kind) {
+        return Err(format!(
+            "box '{boxed}' does not hold units of kind '{kind}'"
+        ));
+    }
+    Ok((BoxId::from(boxed), UnitKindId::from(kind)))
+}
+
+fn check_counter(st: &CallState, id: &str) -> Result<CounterId, String> {
+    if st.table.counters.contains_key(id) {
+        Ok(CounterId::from(id))
+    } else {
+        Err(format!("unknown counter '{id}'"))
+    }
+}
+
+fn check_state(st: &CallState, state: &str) -> Result<(), String> {
+    if st.states.iter().any(|s| s == state) {
+        Ok(())
+    } else {
+        Err(format!(
+            "unknown state '{state}' (states are: {})",
+            st.states.join(", ")
+        ))
+    }
+}
+
+fn push_frame(st: &mut CallState, state: String, locals: Value) -> u64 {
+    let id = st.table.next_frame_id;
+    st.table.next_frame_id += 1;
+    let locals = if locals.is_nil() {
+        Value::map()
+    } else {
+        locals
+    };
+    st.table.flow.push(Frame { id, state, locals });
+    st.events.push(FlowEvent::Enter(id));
+    id
+}
+
+fn parse_position(lua: &Lua, args: &Args, i: usize) -> mlua::Result<Position> {
+    match args.get(i) {
+        LuaValue::Nil => Ok(Position::Top),
+        LuaValue::String(s) if s.to_string_lossy() == "top" => Ok(Position::Top),
+        LuaValue::String(s) if s.to_string_lossy() == "bottom" => Ok(Position::Bottom),
+        LuaValue::Integer(n) if *n >= 1 => Ok(Position::Index(*n as usize - 1)),
+        _ => Err(args.wrong(lua, i, "\"top\", \"bottom\" or a position from 1 (the top)")),
+    }
+}
+
+fn api_counter(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let id = a.string(lua, 0)?;
+    let value = with(lua, |st| {
+        st.table
+            .counter(&check_counter(st, &id)?)
+            .map_err(|e| e.to_string())
+    })?;
+    ret(lua, [Value::Int(value)])
+}
+
+fn api_zone(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let zone = a.string(lua, 0)?;
+    let cards = with(lua, |st| {
+        Ok(st.table.zones[&check_zone(st, &zone)?].cards.clone())
+    })?;
+    ret(lua, [ids(cards)])
+}
+
+fn api_count(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let zone = a.string(lua, 0)?;
+    let n = with(lua, |st| {
+        Ok(st.table.zones[&check_zone(st, &zone)?].cards.len())
+    })?;
+    ret(lua, [Value::Int(n as i64)])
+}
+
+fn api_card_zone(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let card = a.string(lua, 0)?;
+    let found = with(lua, |st| {
+        let card = check_card(st, &card)?;
+        Ok(st
+            .table
+            .card_location(&card)
+            .map(|(z, i)| (z.to_string(), i)))
+    })?;
+    match found {
+        Some((zone, i)) => ret(lua, [Value::Str(zone), Value::Int(i as i64 + 1)]),
+        None => ret(lua, [Value::Nil]),
+    }
+}
+
+fn api_face_up(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let card = a.string(lua, 0)?;
+    let up = with(lua, |st| Ok(st.table.is_face_up(&check_card(st, &card)?)))?;
+    ret(lua, [Value::Bool(up)])
+}
+
+fn api_space_of(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let piece = a.string(lua, 0)?;
+    let found = with(lua, |st| {
+        let piece = check_piece(st, &piece)?;
+        Ok(st
+            .table
+            .piece_location(&piece)
+            .map(|(p, s)| (p.to_string(), s.to_string())))
+    })?;
+    match found {
+        Some((place, space)) => ret(lua, [Value::Str(place), Value::Str(space)]),
+        None => ret(lua, [Value::Nil]),
+    }
+}
+
+fn api_pieces_at(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let (place, space) = (a.string(lua, 0)?, a.string(lua, 1)?);
+    let pieces = with(lua, |st| {
+        let (place, space) = check_space(st, &place, &space)?;
+        st.table
+            .pieces_at(&place, &space)
+            .map_err(|e| e.to_string())
+    })?;
+    ret(lua, [ids(pieces)])
+}
+
+fn api_units(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let (boxed, kind) = (a.string(lua, 0)?, a.string(lua, 1)?);
+    let n = with(lua, |st| {
+        let (boxed, kind) = check_units(st, &boxed, &kind)?;
+        st.table.units(&boxed, &kind).map_err(|e| e.to_string())
+    })?;
+    ret(lua, [Value::Int(n)])
+}
+
+fn api_box(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let boxed = a.string(lua, 0)?;
+    let contents = with(lua, |st| {
+        st.table
+            .boxes
+            .get(boxed.as_str())
+            .map(|m| {
+                Value::Map(
+                    m.iter()
+                        .map(|(k, v)| (k.to_string(), Value::Int(*v)))
+                        .collect(),
+                )
+            })
+            .ok_or_else(|| format!("unknown box '{boxed}'"))
+    })?;
+    ret(lua, [contents])
+}
+
+fn api_neighbors(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let (place, space) = (a.string(lua, 0)?, a.string(lua, 1)?);
+    let list = with(lua, |st| {
+        check_space(st, &place, &space)?;
+        Ok(st
+            .module
+            .places
+            .get(&place)
+            .map(|p| p.neighbors(&space).to_vec())
+            .unwrap_or_default())
+    })?;
+    ret(lua, [ids(list)])
+}
+
+fn api_seats(lua: &Lua, _a: &Args) -> mlua::Result<MultiValue> {
+    let seats = with(lua, |st| {
+        Ok(st
+            .module
+            .seats
+            .iter()
+            .filter(|s| st.table.seats.contains_key(&s.id))
+            .map(|s| s.id.clone())
+            .collect::<Vec<_>>())
+    })?;
+    ret(lua, [ids(seats)])
+}
+
+fn api_controller(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let seat = a.string(lua, 0)?;
+    let controller = with(lua, |st| {
+        st.table
+            .seats
+            .get(seat.as_str())
+            .cloned()
+            .ok_or_else(|| format!("unknown seat '{seat}' (or it does not play this scenario)"))
+    })?;
+    match controller {
+        Controller::Human => ret(lua, [Value::from("human")]),
+        Controller::Bot(name) => ret(lua, [Value::from("bot"), Value::Str(name)]),
+    }
+}
+
+fn api_state(lua: &Lua, _a: &Args) -> mlua::Result<MultiValue> {
+    let state = with(lua, |st| Ok(st.table.top_frame().map(|f| f.state.clone())))?;
+    ret(lua, [state.map(Value::Str).unwrap_or(Value::Nil)])
+}
+
+fn api_turn(lua: &Lua, _a: &Args) -> mlua::Result<MultiValue> {
+    let turn = with(lua, |st| Ok(st.table.turn))?;
+    ret(lua, [Value::Int(turn)])
+}
+
+fn api_phase(lua: &Lua, _a: &Args) -> mlua::Result<MultiValue> {
+    let phase = with(lua, |st| Ok(st.table.phase.clone()))?;
+    ret(lua, [Value::Str(phase)])
+}
+
+fn api_known(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let (card, field) = (a.string(lua, 0)?, a.string(lua, 1)?);
+    let known = with(lua, |st| {
+        check_card(st, &card)?;
+        match st.module.card_field(&card, &field) {
+            Some(DataValue::Known(_)) => Ok(true),
+            Some(DataValue::Unknown) => Ok(false),
+            None => Err(format!("card '{card}' has no field '{field}'")),
+        }
+    })?;
+    ret(lua, [Value::Bool(known)])
+}
+
+fn api_move_card(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let (card, zone) = (a.string(lua, 0)?, a.string(lua, 1)?);
+    let position = parse_position(lua, a, 2)?;
+    with(lua, |st| {
+        let (card, zone) = (check_card(st, &card)?, check_zone(st, &zone)?);
+        st.table
+            .move_card(&card, &zone, position)
+            .map_err(|e| e.to_string())
+    })?;
+    none()
+}
+
+fn api_shuffle(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let zone = a.string(lua, 0)?;
+    with(lua, |st| {
+        let zone = check_zone(st, &zone)?;
+        st.table.shuffle(&zone).map_err(|e| e.to_string())
+    })?;
+    none()
+}
+
+fn api_deal(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let (from, to, n) = (a.string(lua, 0)?, a.string(lua, 1)?, a.int(lua, 2)?);
+    let dealt = with(lua, |st| {
+        let (from, to) = (check_zone(st, &from)?, check_zone(st, &to)?);
+        let n = usize::try_from(n).map_err(|_| format!("cannot deal {n} cards"))?;
+        st.table.deal(&from, &to, n).map_err(|e| e.to_string())
+    })?;
+    ret(lua, [ids(dealt)])
+}
+
+fn api_flip(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let card = a.string(lua, 0)?;
+    let face_up = match a.get(1) {
+        LuaValue::Nil => None,
+        LuaValue::Boolean(b) => Some(*b),
+        _ => return Err(a.wrong(lua, 1, "true, false or nil")),
+    };
+    let up = with(lua, |st| {
+        let card = check_card(st, &card)?;
+        st.table.flip(&card, face_up).map_err(|e| e.to_string())
+    })?;
+    ret(lua, [Value::Bool(up)])
+}
+
+fn api_place(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let (piece, place, space) = (a.string(lua, 0)?, a.string(lua, 1)?, a.string(lua, 2)?);
+    with(lua, |st| {
+        let piece = check_piece(st, &piece)?;
+        let (place, space) = check_space(st, &place, &space)?;
+        st.table
+            .place_piece(&piece, &place, &space)
+            .map_err(|e| e.to_string())
+    })?;
+    none()
+}
+
+fn api_remove_piece(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let piece = a.string(lua, 0)?;
+    let was = with(lua, |st| {
+        let piece = check_piece(st, &piece)?;
+        Ok(st.table.remove_piece(&piece))
+    })?;
+    match was {
+        Some((place, space)) => ret(lua, [Value::Str(place.0), Value::Str(space.0)]),
+        None => ret(lua, [Value::Nil]),
+    }
+}
+
+fn api_add_units(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let (boxed, kind, n) = (a.string(lua, 0)?, a.string(lua, 1)?, a.int(lua, 2)?);
+    let count = with(lua, |st| {
+        let (boxed, kind) = check_units(st, &boxed, &kind)?;
+        st.table
+            .add_units(&boxed, &kind, n)
+            .map_err(|e| e.to_string())
+    })?;
+    ret(lua, [Value::Int(count)])
+}
+
+fn api_move_units(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let (from, to, kind, n) = (
+        a.string(lua, 0)?,
+        a.string(lua, 1)?,
+        a.string(lua, 2)?,
+        a.int(lua, 3)?,
+    );
+    with(lua, |st| {
+        let (from, kind) = check_units(st, &from, &kind)?;
+        let (to, _) = check_units(st, &to, kind.as_str())?;
+        st.table
+            .move_units(&from, &to, &kind, n)
+            .map_err(|e| e.to_string())
+    })?;
+    none()
+}
+
+fn api_set_counter(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let (id, value) = (a.string(lua, 0)?, a.int(lua, 1)?);
+    let set = with(lua, |st| {
+        let id = check_counter(st, &id)?;
+        st.table.set_counter(&id, value).map_err(|e| e.to_string())
+    })?;
+    ret(lua, [Value::Int(set)])
+}
+
+fn api_add_counter(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let (id, delta) = (a.string(lua, 0)?, a.int(lua, 1)?);
+    let set = with(lua, |st| {
+        let id = check_counter(st, &id)?;
+        let now = st.table.counter(&id).map_err(|e| e.to_string())?;
+        st.table
+            .set_counter(&id, now.saturating_add(delta))
+            .map_err(|e| e.to_string())
+    })?;
+    ret(lua, [Value::Int(set)])
+}
+
+fn api_roll(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let sides = a.opt_int(lua, 0)?.unwrap_or(6);
+    let reason = a.opt_string(lua, 1)?;
+    let sides = u32::try_from(sides)
+        .ok()
+        .filter(|s| *s >= 2)
+        .ok_or_else(|| a.wrong(lua, 0, "at least 2"))?;
+    let result = with(lua, |st| {
+        let result = if let Some(&given) = st.io.dice.get(st.io.dice_used) {
+            if !(1..=i64::from(sides)).contains(&given) {
+                return Err(format!(
+                    "the die result {given} does not fit a {sides}-sided die"
+                ));
+            }
+            st.io.dice_used += 1;
+            given
+        } else if st.table.dice == DiceMode::Physical {
+            st.need = Some(Need::Die { sides });
+            return Err(format!(
+                "waiting for a {sides}-sided die roll from the table"
+            ));
+        } else {
+            i64::from(st.table.rng.roll(sides))
+        };
+        st.io.rolls.push((sides, result));
+        let what = reason.map(|r| format!(" for {r}")).unwrap_or_default();
+        st.io.log.push(format!("Rolled d{sides}{what}: {result}"));
+        Ok(result)
+    })?;
+    ret(lua, [Value::Int(result)])
+}
+
+fn api_log(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let text = match a.get(0) {
+        LuaValue::String(s) => s.to_string_lossy(),
+        LuaValue::Integer(_) | LuaValue::Number(_) => lua
+            .coerce_string(a.get(0).clone())?
+            .map(|s| s.to_string_lossy())
+            .unwrap_or_default(),
+        _ => return Err(a.wrong(lua, 0, "a string")),
+    };
+    with(lua, |st| {
+        st.io.log.push(text);
+        Ok(())
+    })?;
+    none()
+}
+
+fn api_set_turn(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let turn = a.int(lua, 0)?;
+    with(lua, |st| {
+        st.table.turn = turn;
+        Ok(())
+    })?;
+    none()
+}
+
+fn api_set_phase(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let phase = a.string(lua, 0)?;
+    with(lua, |st| {
+        st.table.phase = phase;
+        Ok(())
+    })?;
+    none()
+}
+
+fn api_push(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let state = a.string(lua, 0)?;
+    let locals = a.value(lua, 1)?;
+    with(lua, |st| {
+        check_state(st, &state)?;
+        push_frame(st, state, locals);
+        Ok(())
+    })?;
+    none()
+}
+
+fn api_replace(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let state = a.string(lua, 0)?;
+    let locals = a.value(lua, 1)?;
+    with(lua, |st| {
+        check_state(st, &state)?;
+        let Some(old) = st.table.flow.pop() else {
+            return Err("ctx:replace: the flow is empty (use ctx:push)".to_owned());
+        };
+        st.events.push(FlowEvent::Exit(old));
+        push_frame(st, state, locals);
+        Ok(())
+    })?;
+    none()
+}
+
+fn api_pop(lua: &Lua, _a: &Args) -> mlua::Result<MultiValue> {
+    with(lua, |st| {
+        let Some(old) = st.table.flow.pop() else {
+            return Err("ctx:pop: the flow is empty".to_owned());
+        };
+        st.events.push(FlowEvent::Exit(old));
+        Ok(())
+    })?;
+    none()
+}
+
+fn api_game_over(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let spec = a.value(lua, 0)?;
+    let result = with(lua, |st| {
+        let mut result = GameResult::default();
+        let seat = |v: &Value| -> Result<SeatId, String> {
+            let id = v
+                .as_str()
+                .ok_or_else(|| format!("a winner must be a seat id, got {v}"))?;
+            if st.table.seats.contains_key(id) {
+                Ok(SeatId::from(id))
+            } else {
+                Err(format!("unknown seat '{id}' as winner"))
+            }
+        };
+        match spec.get("winners") {
+            Some(Value::List(list)) => {
+                result.winners = list.iter().map(seat).collect::<Result<_, _>>()?
+            }
+            Some(other) => return Err(format!("winners must be a list of seats, got {other}")),
+            None => {}
+        }
+        if let Some(w) = spec.get("winner") {
+            result.winners.push(seat(w)?);
+        }
+        result.text = spec.get("text").map(|t| t.to_string()).unwrap_or_default();
+        if let Some(Value::Map(scores)) = spec.get("scores") {
+            for (id, v) in scores {
+                let id = seat(&Value::Str(id.clone()))?;
+                let score = v
+                    .as_int()
+                    .ok_or_else(|| format!("score of '{id}' must be an integer"))?;
+                result.scores.insert(id, score);
+            }
+        }
+        st.table.flow.clear();
+        st.table.result = Some(result.clone());
+        Ok(result)
+    })?;
+    let winners = if result.winners.is_empty() {
+        "no winner".to_owned()
+    } else {
+        result
+            .winners
+            .iter()
+            .map(|w| w.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    with(lua, |st| {
+        st.io.log.push(
+            format!("Game over ({winners}). {}", result.text)
+                .trim_end()
+                .to_owned(),
+        );
+        Ok(())
+    })?;
+    none()
+}
+
+/// Every function of the `ctx` API.
+pub(crate) const API: &[ApiEntry] = &[
+    ApiEntry {
+        name: "counter",
+        params: &[("id", "string")],
+        returns: &[("value", "integer")],
+        doc: "The value of a counter.",
+        changes: false,
+        func: api_counter,
+    },
+    ApiEntry {
+        name: "zone",
+        params: &[("zone", "string")],
+        returns: &[("cards", "string[]")],
+        doc: "The ids of the cards in a zone, top first (a copy).",
+        changes: false,
+        func: api_zone,
+    },
+    ApiEntry {
+        name: "count",
+        params: &[("zone", "string")],
+        returns: &[("n", "integer")],
+        doc: "How many cards a zone holds.",
+        changes: false,
+        func: api_count,
+    },
+    ApiEntry {
+        name: "card_zone",
+        params: &[("card", "string")],
+        returns: &[("zone", "string?"), ("index", "integer?")],
+        doc: "The zone that holds a card and its position from the top (1), or nil if the card is out of play.",
+        changes: false,
+        func: api_card_zone,
+    },
+    ApiEntry {
+        name: "face_up",
+        params: &[("card", "string")],
+        returns: &[("up", "boolean")],
+        doc: "Whether a card lies face up.",
+        changes: false,
+        func: api_face_up,
+    },
+    ApiEntry {
+        name: "space_of",
+        params: &[("piece", "string")],
+        returns: &[("place", "string?"), ("space", "string?")],
+        doc: "The place and space where a piece stands, or nil if it is off the table.",
+        changes: false,
+        func: api_space_of,
+    },
+    ApiEntry {
+        name: "pieces_at",
+        params: &[("place", "string"), ("space", "string")],
+        returns: &[("pieces", "string[]")],
+        doc: "The pieces on a space, in id order.",
+        changes: false,
+        func: api_pieces_at,
+    },
+    ApiEntry {
+        name: "units",
+        params: &[("box", "string"), ("kind", "string")],
+        returns: &[("n", "integer")],
+        doc: "How many units of a kind a box holds.",
+        changes: false,
+        func: api_units,
+    },
+    ApiEntry {
+        name: "box",
+        params: &[("box", "string")],
+        returns: &[("units", "table<string, integer>")],
+        doc: "Every kind of unit in a box with its count (kinds with none are absent).",
+        changes: false,
+        func: api_box,
+    },
+    ApiEntry {
+        name: "neighbors",
+        params: &[("place", "string"), ("space", "string")],
+        returns: &[("spaces", "string[]")],
+        doc: "The spaces next to a space: the next and previous spaces of a track, and linked spaces.",
+        changes: false,
+        func: api_neighbors,
+    },
+    ApiEntry {
+        name: "seats",
+        params: &[],
+        returns: &[("seats", "string[]")],
+        doc: "The seats that play this game, in the module's order.",
+        changes: false,
+        func: api_seats,
+    },
+    ApiEntry {
+        name: "controller",
+        params: &[("seat", "string")],
+        returns: &[("kind", "\"human\"|\"bot\""), ("bot", "string?")],
+        doc: "Who decides for a seat: \"human\", or \"bot\" and the bot's name.",
+        changes: false,
+        func: api_controller,
+    },
+    ApiEntry {
+        name: "state",
+        params: &[],
+        returns: &[("state", "string?")],
+        doc: "The name of the current state (the top of the flow), or nil.",
+        changes: false,
+        func: api_state,
+    },
+    ApiEntry {
+        name: "turn",
+        params: &[],
+        returns: &[("turn", "integer")],
+        doc: "The turn number.",
+        changes: false,
+        func: api_turn,
+    },
+    ApiEntry {
+        name: "phase",
+        params: &[],
+        returns: &[("phase", "string")],
+        doc: "The phase name.",
+        changes: false,
+        func: api_phase,
+    },
+    ApiEntry {
+        name: "known",
+        params: &[("card", "string"), ("field", "string")],
+        returns: &[("known", "boolean")],
+        doc: "Whether a card field has been entered (reading an unknown field asks the players for it).",
+        changes: false,
+        func: api_known,
+    },
+    ApiEntry {
+        name: "move_card",
+        params: &[
+            ("card", "string"),
+            ("zone", "string"),
+            ("position", "\"top\"|\"bottom\"|integer|nil"),
+        ],
+        returns: &[],
+        doc: "Moves a card into a zone (from wherever it is), on top unless told otherwise. It lies as the zone lays its cards.",
+        changes: true,
+        func: api_move_card,
+    },
+    ApiEntry {
+        name: "shuffle",
+        params: &[("zone", "string")],
+        returns: &[],
+        doc: "Shuffles a zone with the game's seeded dice.",
+        changes: true,
+        func: api_shuffle,
+    },
+    ApiEntry {
+        name: "deal",
+        params: &[("from", "string"), ("to", "string"), ("n", "integer")],
+        returns: &[("cards", "string[]")],
+        doc: "Moves the top n cards of one zone to the bottom of another and returns them; fails if there are fewer.",
+        changes: true,
+        func: api_deal,
+    },
+    ApiEntry {
+        name: "flip",
+        params: &[("card", "string"), ("face_up", "boolean?")],
+        returns: &[("up", "boolean")],
+        doc: "Turns a card face up or down (over, if not told which); returns whether it is now face up.",
+        changes: true,
+        func: api_flip,
+    },
+    ApiEntry {
+        name: "place",
+        params: &[
+            ("piece", "string"),
+            ("place", "string"),
+            ("space", "string"),
+        ],
+        returns: &[],
+        doc: "Puts a piece on a space, taking it from wherever it stood.",
+        changes: true,
+        func: api_place,
+    },
+    ApiEntry {
+        name: "remove_piece",
+        params: &[("piece", "string")],
+        returns: &[("place", "string?"), ("space", "string?")],
+        doc: "Takes a piece off the table; returns where it stood.",
+        changes: true,
+        func: api_remove_piece,
+    },
+    ApiEntry {
+        name: "add_units",
+        params: &[("box", "string"), ("kind", "string"), ("n", "integer")],
+        returns: &[("count", "integer")],
+        doc: "Adds n units of a kind to a box (a negative n removes them; never below zero); returns the new count.",
+        changes: true,
+        func: api_add_units,
+    },
+    ApiEntry {
+        name: "move_units",
+        params: &[
+            ("from", "string"),
+            ("to", "string"),
+            ("kind", "string"),
+            ("n", "integer"),
+        ],
+        returns: &[],
+        doc: "Moves n units of a kind from one box to another.",
+        changes: true,
+        func: api_move_units,
+    },
+    ApiEntry {
+        name: "set_counter",
+        params: &[("id", "string"), ("value", "integer")],
+        returns: &[("value", "integer")],
+        doc: "Sets a counter, kept within its bounds; returns the value set.",
+        changes: true,
+        func: api_set_counter,
+    },
+    ApiEntry {
+        name: "add_counter",
+        params: &[("id", "string"), ("delta", "integer")],
+        returns: &[("value", "integer")],
+        doc: "Adds to a counter, kept within its bounds; returns the new value.",
+        changes: true,
+        func: api_add_counter,
+    },
+    ApiEntry {
+        name: "roll",
+        params: &[("sides", "integer?"), ("reason", "string?")],
+        returns: &[("result", "integer")],
+        doc: "Rolls one die (6 sides unless told) and logs it. With physical dice the players are asked for the result.",
+        changes: true,
+        func: api_roll,
+    },
+    ApiEntry {
+        name: "log",
+        params: &[("text", "string")],
+        returns: &[],
+        doc: "Writes a line to the game log.",
+        changes: true,
+        func: api_log,
+    },
+    ApiEntry {
+        name: "set_turn",
+        params: &[("turn", "integer")],
+        returns: &[],
+        doc: "Sets the turn number.",
+        changes: true,
+        func: api_set_turn,
+    },
+    ApiEntry {
+        name: "set_phase",
+        params: &[("phase", "string")],
+        returns: &[],
+        doc: "Sets the phase name.",
+        changes: true,
+        func: api_set_phase,
+    },
+    ApiEntry {
+        name: "push",
+        params: &[("state", "string"), ("locals", "table?")],
+        returns: &[],
+        doc: "Enters a state on top of the current one (which resumes when it pops), with its locals.",
+        changes: true,
+        func: api_push,
+    },
+    ApiEntry {
+        name: "replace",
+        params: &[("state", "string"), ("locals", "table?")],
+        returns: &[],
+        doc: "Leaves the current state for another, with its locals.",
+        changes: true,
+        func: api_replace,
+    },
+    ApiEntry {
+        name: "pop",
+        params: &[],
+        returns: &[],
+        doc: "Leaves the current state; the one below resumes.",
+        changes: true,
+        func: api_pop,
+    },
+    ApiEntry {
+        name: "game_over",
+        params: &[(
+            "result",
+            "{winner?: string, winners?: string[], text?: string, scores?: table<string, integer>}",
+        )],
+        returns: &[],
+        doc: "Ends the game with its winners (none: a draw), a text and the final scores.",
+        changes: true,
+        func: api_game_over,
+    },
+];
+
+/// Registers every API function in `proto`, counting calls into `calls`.
+pub(crate) fn register(
+    lua: &Lua,
+    proto: &LuaTable,
+    calls: &std::rc::Rc<std::cell::RefCell<Vec<u64>>>,
+) -> mlua::Result<()> {
+    calls.borrow_mut().resize(API.len(), 0);
+    for (index, entry) in API.iter().enumerate() {
+        let calls = calls.clone();
+        let function = lua.create_function(move |lua, args: MultiValue| {
+            if let Some(count) = calls.borrow_mut().get_mut(index) {
+                *count += 1;
+            }
+            let args = Args::new(lua, entry, args)?;
+            if entry.changes {
+                let refused = {
+                    let state = lua.app_data_ref::<CallState>();
+                    state.filter(|s| !s.writable).map(|s| s.hook.clone())
+                };
+                if let Some(hook) = refused {
+                    return Err(script_error(
+                        lua,
+                        format!(
+                            "ctx:{} changes the table, which the {hook} may not do (it only reads)",
+                            entry.name
+                        ),
+                    ));
+                }
+            }
+            (entry.func)(lua, &args)
+        })?;
+        proto.raw_set(entry.name, function)?;
+    }
+    Ok(())
+}

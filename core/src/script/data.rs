@@ -1,0 +1,353 @@
+//! `ctx.data`: the module's data as read-only Lua tables, built once per VM. Reading a
+//! value that is not entered yet stops the step and asks the players for it.
+
+use std::collections::BTreeMap;
+
+use mlua::{Lua, Table, Value as LuaValue};
+
+use super::api::CallState;
+use super::convert::to_lua;
+use super::sandbox::Vm;
+use super::util::script_error;
+use crate::module::{DataValue, Face, Module, OverlayTarget, PlaceKind};
+use crate::rules::Need;
+use crate::table::Visibility;
+use crate::value::Value;
+
+/// Builds the read-only `ctx.data` table of `module`.
+pub(crate) fn build(vm: &Vm, module: &Module) -> mlua::Result<Table> {
+    let lua = &vm.lua;
+    let data = lua.create_table()?;
+
+    let cards = lua.create_table()?;
+    for card in module.cards.iter() {
+        let t = lua.create_table()?;
+        t.raw_set("id", card.id.as_str())?;
+        t.raw_set("name", card.name.as_str())?;
+        t.raw_set("text", card.text.as_str())?;
+        let unknown = module.unknown_fields(card);
+        let card_id = card.id.clone();
+        let fields = props(
+            vm,
+            &card.fields,
+            unknown,
+            &format!("card '{}' fields", card.id),
+            move |field| OverlayTarget::CardField(card_id.clone(), field.to_owned()),
+        )?;
+        t.raw_set("fields", fields)?;
+        cards.raw_set(
+            card.id.as_str(),
+            vm.readonly(t, &format!("card '{}'", card.id))?,
+        )?;
+    }
+    add(
+        vm,
+        &data,
+        "cards",
+        cards,
+        module.cards.iter().map(|c| c.id.to_string()),
+    )?;
+
+    let fields = lua.create_table()?;
+    for (i, field) in module.card_fields.iter().enumerate() {
+        let t = lua.create_table()?;
+        t.raw_set("id", field.id.as_str())?;
+        t.raw_set("doc", field.doc.as_str())?;
+        t.raw_set("type", field.kind.to_string())?;
+        fields.raw_set(i + 1, vm.readonly(t, "card field")?)?;
+    }
+    data.raw_set("card_fields", vm.readonly(fields, "card_fields")?)?;
+
+    let zones = lua.create_table()?;
+    for zone in module.zones.iter() {
+        let t = lua.create_table()?;
+        t.raw_set("id", zone.id.as_str())?;
+        t.raw_set("name", zone.name.as_str())?;
+        t.raw_set("visibility", visibility_name(zone.visibility))?;
+        t.raw_set("owner", zone.owner.as_ref().map(|o| o.to_string()))?;
+        t.raw_set("face", if zone.face == Face::Up { "up" } else { "down" })?;
+        zones.raw_set(
+            zone.id.as_str(),
+            vm.readonly(t, &format!("zone '{}'", zone.id))?,
+        )?;
+    }
+    add(
+        vm,
+        &data,
+        "zones",
+        zones,
+        module.zones.iter().map(|z| z.id.to_string()),
+    )?;
+
+    let places = lua.create_table()?;
+    for place in module.places.iter() {
+        let def = &place.def;
+        let t = lua.create_table()?;
+        t.raw_set("id", def.id.as_str())?;
+        t.raw_set("name", def.name.as_str())?;
+        t.raw_set(
+            "kind",
+            if def.kind == PlaceKind::Track {
+                "track"
+            } else {
+                "map"
+            },
+        )?;
+        let list = lua.create_table()?;
+        let by_id = lua.create_table()?;
+        for (i, space) in def.spaces.iter().enumerate() {
+            let s = lua.create_table()?;
+            s.raw_set("id", space.id.as_str())?;
+            s.raw_set("name", space.name.as_str())?;
+            s.raw_set("index", i + 1)?;
+            let unknown: Vec<String> = space
+                .props
+                .iter()
+                .filter(|(_, v)| **v == DataValue::Unknown)
+                .map(|(k, _)| k.clone())
+                .collect();
+            let (place_id, space_id) = (def.id.to_string(), space.id.to_string());
+            let label = format!("space '{}/{}' props", def.id, space.id);
+            let p = props(vm, &space.props, unknown, &label, move |prop| {
+                OverlayTarget::SpaceProp(place_id.clone(), space_id.clone(), prop.to_owned())
+            })?;
+            s.raw_set("props", p)?;
+            let s = vm.readonly(s, &format!("space '{}'", space.id))?;
+            list.raw_set(i + 1, s.clone())?;
+            by_id.raw_set(space.id.as_str(), s)?;
+        }
+        t.raw_set("spaces", vm.readonly(list, "spaces")?)?;
+        t.raw_set("space", vm.readonly(by_id, "space")?)?;
+        places.raw_set(
+            def.id.as_str(),
+            vm.readonly(t, &format!("place '{}'", def.id))?,
+        )?;
+    }
+    add(
+        vm,
+        &data,
+        "places",
+        places,
+        module.places.iter().map(|p| p.def.id.to_string()),
+    )?;
+
+    let pieces = lua.create_table()?;
+    for piece in module.pieces.iter() {
+        let t = lua.create_table()?;
+        t.raw_set("id", piece.id.as_str())?;
+        t.raw_set("name", piece.name.as_str())?;
+        t.raw_set("kind", piece.kind.as_str())?;
+        t.raw_set("owner", piece.owner.as_ref().map(|o| o.to_string()))?;
+        let unknown: Vec<String> = piece
+            .props
+            .iter()
+            .filter(|(_, v)| **v == DataValue::Unknown)
+            .map(|(k, _)| k.clone())
+            .collect();
+        let piece_id = piece.id.clone();
+        let p = props(
+            vm,
+            &piece.props,
+            unknown,
+            &format!("piece '{}' props", piece.id),
+            move |prop| OverlayTarget::PieceProp(piece_id.clone(), prop.to_owned()),
+        )?;
+        t.raw_set("props", p)?;
+        pieces.raw_set(
+            piece.id.as_str(),
+            vm.readonly(t, &format!("piece '{}'", piece.id))?,
+        )?;
+    }
+    add(
+        vm,
+        &data,
+        "pieces",
+        pieces,
+        module.pieces.iter().map(|p| p.id.to_string()),
+    )?;
+
+    let kinds = lua.create_table()?;
+    for kind in module.unit_kinds.iter() {
+        let t = lua.create_table()?;
+        t.raw_set("id", kind.id.as_str())?;
+        t.raw_set("name", kind.name.as_str())?;
+        t.raw_set("owner", kind.owner.as_ref().map(|o| o.to_string()))?;
+        kinds.raw_set(
+            kind.id.as_str(),
+            vm.readonly(t, &format!("unit kind '{}'", kind.id))?,
+        )?;
+    }
+    add(
+        vm,
+        &data,
+        "unit_kinds",
+        kinds,
+        module.unit_kinds.iter().map(|k| k.id.to_string()),
+    )?;
+
+    let boxes = lua.create_table()?;
+    for boxed in module.boxes.iter() {
+        let t = lua.create_table()?;
+        t.raw_set("id", boxed.id.as_str())?;
+        t.raw_set("name", boxed.name.as_str())?;
+        if let Some(kinds) = &boxed.kinds {
+            let list = lua.create_sequence_from(kinds.iter().map(|k| k.to_string()))?;
+            t.raw_set("kinds", vm.readonly(list, "kinds")?)?;
+        }
+        boxes.raw_set(
+            boxed.id.as_str(),
+            vm.readonly(t, &format!("box '{}'", boxed.id))?,
+        )?;
+    }
+    add(
+        vm,
+        &data,
+        "boxes",
+        boxes,
+        module.boxes.iter().map(|b| b.id.to_string()),
+    )?;
+
+    let counters = lua.create_table()?;
+    for counter in module.counters.iter() {
+        let t = lua.create_table()?;
+        t.raw_set("id", counter.id.as_str())?;
+        t.raw_set("name", counter.name.as_str())?;
+        t.raw_set("min", counter.min)?;
+        t.raw_set("max", counter.max)?;
+        t.raw_set("initial", counter.initial)?;
+        counters.raw_set(
+            counter.id.as_str(),
+            vm.readonly(t, &format!("counter '{}'", counter.id))?,
+        )?;
+    }
+    add(
+        vm,
+        &data,
+        "counters",
+        counters,
+        module.counters.iter().map(|c| c.id.to_string()),
+    )?;
+
+    let seats = lua.create_table()?;
+    for seat in module.seats.iter() {
+        let t = lua.create_table()?;
+        t.raw_set("id", seat.id.as_str())?;
+        t.raw_set("name", seat.name.as_str())?;
+        t.raw_set("bot", seat.bot.clone())?;
+        seats.raw_set(
+            seat.id.as_str(),
+            vm.readonly(t, &format!("seat '{}'", seat.id))?,
+        )?;
+    }
+    add(
+        vm,
+        &data,
+        "seats",
+        seats,
+        module.seats.iter().map(|s| s.id.to_string()),
+    )?;
+
+    let scenarios = lua.create_table()?;
+    for scenario in module.scenarios.iter() {
+        let t = lua.create_table()?;
+        t.raw_set("id", scenario.id.as_str())?;
+        t.raw_set("name", scenario.name.as_str())?;
+        t.raw_set("description", scenario.description.as_str())?;
+        let vars = to_lua(lua, &Value::Map(scenario.vars.clone()))?;
+        t.raw_set("vars", deep_readonly(vm, vars, "scenario vars")?)?;
+        scenarios.raw_set(
+            scenario.id.as_str(),
+            vm.readonly(t, &format!("scenario '{}'", scenario.id))?,
+        )?;
+    }
+    add(
+        vm,
+        &data,
+        "scenarios",
+        scenarios,
+        module.scenarios.iter().map(|s| s.id.to_string()),
+    )?;
+
+    vm.readonly(data, "ctx.data")
+}
+
+fn visibility_name(visibility: Visibility) -> &'static str {
+    visibility.as_str()
+}
+
+/// Adds `by_id` as `data[name]` and the ordered ids as `data[<singular>_ids]`.
+fn add(
+    vm: &Vm,
+    data: &Table,
+    name: &str,
+    by_id: Table,
+    ids: impl Iterator<Item = String>,
+) -> mlua::Result<()> {
+    let singular = name
+        .strip_suffix("es")
+        .filter(|s| s.ends_with('x'))
+        .unwrap_or_else(|| name.trim_end_matches('s'));
+    let list = vm.lua.create_sequence_from(ids)?;
+    data.raw_set(
+        format!("{singular}_ids"),
+        vm.readonly(list, &format!("{singular}_ids"))?,
+    )?;
+    data.raw_set(name, vm.readonly(by_id, name)?)
+}
+
+/// A read-only copy of plain data, nested tables included.
+fn deep_readonly(vm: &Vm, value: LuaValue, name: &str) -> mlua::Result<LuaValue> {
+    let LuaValue::Table(t) = value else {
+        return Ok(value);
+    };
+    let pairs: Vec<(LuaValue, LuaValue)> = t
+        .pairs::<LuaValue, LuaValue>()
+        .collect::<mlua::Result<_>>()?;
+    for (k, v) in pairs {
+        if let LuaValue::Table(_) = v {
+            t.raw_set(k, deep_readonly(vm, v, name)?)?;
+        }
+    }
+    Ok(LuaValue::Table(vm.readonly(t, name)?))
+}
+
+/// A read-only table of known values; reading one of `unknown` asks for it.
+fn props(
+    vm: &Vm,
+    values: &BTreeMap<String, DataValue>,
+    unknown: Vec<String>,
+    name: &str,
+    target: impl Fn(&str) -> OverlayTarget + 'static,
+) -> mlua::Result<LuaValue> {
+    let lua = &vm.lua;
+    let raw = lua.create_table()?;
+    for (key, value) in values {
+        if let DataValue::Known(v) = value {
+            let v = deep_readonly(vm, to_lua(lua, v)?, name)?;
+            raw.raw_set(key.as_str(), v)?;
+        }
+    }
+    if unknown.is_empty() {
+        return Ok(LuaValue::Table(vm.readonly(raw, name)?));
+    }
+    let proxy = vm.readonly(raw.clone(), name)?;
+    let Some(meta) = proxy.metatable() else {
+        return Ok(LuaValue::Table(proxy));
+    };
+    let index = lua.create_function(move |lua: &Lua, (_, key): (LuaValue, LuaValue)| {
+        if let LuaValue::String(k) = &key {
+            let k = k.to_string_lossy();
+            if unknown.contains(&k) {
+                let what = target(&k);
+                let message = format!("{what} is not entered yet: read it off the physical game");
+                if let Some(mut state) = lua.app_data_mut::<CallState>() {
+                    state.need = Some(Need::Data(what));
+                }
+                return Err(script_error(lua, message));
+            }
+        }
+        raw.raw_get::<LuaValue>(key)
+    })?;
+    meta.raw_set("__index", index)?;
+    Ok(LuaValue::Table(proxy))
+}

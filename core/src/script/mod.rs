@@ -1,0 +1,288 @@
+//! The Lua host: a sandboxed VM per module, the `ctx` API, and [`LuaRules`], the module's
+//! rules as the session sees them. This is the only part of `chancery-core` that knows Lua.
+
+mod api;
+mod budget;
+mod convert;
+mod data;
+mod diag;
+mod docs;
+mod host;
+mod pattern;
+mod prompt;
+mod sandbox;
+mod strlib;
+pub mod testing;
+mod util;
+
+use std::sync::Arc;
+
+use mlua::{MultiValue, Value as LuaValue};
+
+pub use budget::Limits;
+pub use docs::{api_reference_markdown, luals_stubs};
+pub use host::MAX_FLOW_STEPS;
+use host::{Host, Locals};
+
+use crate::ids::{ScenarioId, SeatId};
+use crate::module::{Diagnostics, Module, RulesInfo};
+use crate::rules::{BotPick, Choice, Prompt, Rules, RulesError, StepIo};
+use crate::table::Table;
+use crate::value::Value;
+
+/// Loads `module`'s scripts in a scratch VM and reports what the rules declare, or every
+/// problem with file and line. Used by the module loader.
+pub fn inspect(module: &Module) -> Result<RulesInfo, Diagnostics> {
+    Host::new(Arc::new(module.clone()), Limits::default()).map(|host| host.info())
+}
+
+/// A module's rules, run by a sandboxed Lua VM.
+pub struct LuaRules {
+    host: Host,
+}
+
+/// Swaps the table out for the length of `f` (no copy), then puts what `f` returns back.
+fn lend<R>(table: &mut Table, f: impl FnOnce(Table) -> (Table, R)) -> R {
+    let owned = std::mem::replace(table, Table::new("", ScenarioId::default(), 0));
+    let (back, result) = f(owned);
+    *table = back;
+    result
+}
+
+impl LuaRules {
+    /// Loads `module`'s rules into a fresh VM with these limits.
+    pub fn new(module: Arc<Module>, limits: Limits) -> Result<LuaRules, Diagnostics> {
+        Ok(LuaRules {
+            host: Host::new(module, limits)?,
+        })
+    }
+
+    fn script_error(&self, hook: &str, message: impl std::fmt::Display) -> RulesError {
+        RulesError::Script(format!(
+            "module '{}', {hook}: {message}",
+            self.host.module.id()
+        ))
+    }
+
+    /// Runs a changing hook on a copy of the table, then its flow events; commits the copy
+    /// only if everything succeeded.
+    fn change(
+        &self,
+        table: &mut Table,
+        io: &mut StepIo,
+        hook: String,
+        locals: Locals,
+        call: impl FnOnce(&mlua::Table) -> mlua::Result<MultiValue>,
+    ) -> Result<(), RulesError> {
+        let invoked = self.host.invoke(
+            table.clone(),
+            true,
+            hook.clone(),
+            locals,
+            std::mem::take(io),
+            call,
+        );
+        *io = invoked.io;
+        invoked.result?;
+        let (work, step_io, flow) =
+            self.host
+                .run_events(invoked.table, std::mem::take(io), invoked.events);
+        *io = step_io;
+        flow?;
+        if work.flow.is_empty() && work.result.is_none() {
+            return Err(self.script_error(
+                &hook,
+                "the flow is empty but the game is not over: enter a state with ctx:push or ctx:replace, or end the game with ctx:game_over",
+            ));
+        }
+        *table = work;
+        Ok(())
+    }
+}
+
+impl Rules for LuaRules {
+    fn setup(
+        &mut self,
+        table: &mut Table,
+        scenario: &ScenarioId,
+        options: &Value,
+        io: &mut StepIo,
+    ) -> Result<(), RulesError> {
+        let Some(setup) = self.host.hook_fn("setup") else {
+            return Err(self.script_error("setup", "the rules table has no setup function"));
+        };
+        let lua = self.host.vm.lua.clone();
+        let scenario = scenario.to_string();
+        self.change(table, io, "setup".to_owned(), Locals::None, |ctx| {
+            let data: mlua::Table = ctx.get("data")?;
+            let scenarios: mlua::Table = data.get("scenarios")?;
+            let scenario_table: LuaValue = scenarios.get(scenario.as_str())?;
+            setup.call((ctx.clone(), scenario_table, convert::to_lua(&lua, options)?))
+        })
+    }
+
+    fn prompt(&mut self, table: &mut Table) -> Result<Option<Prompt>, RulesError> {
+        if table.result.is_some() {
+            return Ok(None);
+        }
+        let Some(frame) = table.top_frame().cloned() else {
+            return Err(self.script_error("prompt", "there is no current state"));
+        };
+        let Some(prompt) = self.host.state_fn(&frame.state, "prompt") else {
+            return Err(
+                self.script_error("prompt", format!("state '{}' has no prompt", frame.state))
+            );
+        };
+        let hook = format!("prompt of state '{}'", frame.state);
+        lend(table, |owned| {
+            let invoked = self.host.invoke(
+                owned,
+                false,
+                hook.clone(),
+                Locals::Frame(frame.id),
+                StepIo::default(),
+                |ctx| prompt.call::<MultiValue>(ctx.clone()),
+            );
+            let result = invoked.result.and_then(|values| {
+                let value = values.into_iter().next().unwrap_or(LuaValue::Nil);
+                prompt::parse_prompt(
+                    &frame.state,
+                    &value,
+                    &self.host.module,
+                    &invoked.table,
+                    |name| self.host.state_fn(&frame.state, name).is_some(),
+                )
+                .map(Some)
+                .map_err(|e| self.script_error(&hook, e))
+            });
+            (invoked.table, result)
+        })
+    }
+
+    fn act(
+        &mut self,
+        table: &mut Table,
+        choice: &Choice,
+        io: &mut StepIo,
+    ) -> Result<(), RulesError> {
+        let Some(frame) = table.top_frame().cloned() else {
+            return Err(self.script_error("act", "there is no current state"));
+        };
+        let hook = format!("state '{}', action '{}'", frame.state, choice.name);
+        let Some(handler) = self.host.state_fn(&frame.state, &choice.name) else {
+            return Err(self.script_error(
+                &hook,
+                format!("state '{}' has no action '{}'", frame.state, choice.name),
+            ));
+        };
+        let lua = self.host.vm.lua.clone();
+        self.change(table, io, hook, Locals::Frame(frame.id), |ctx| {
+            handler.call((ctx.clone(), convert::to_lua(&lua, &choice.arg)?))
+        })
+    }
+
+    fn bot(
+        &mut self,
+        table: &mut Table,
+        bot: &str,
+        seat: &SeatId,
+        prompt: &Prompt,
+    ) -> Result<BotPick, RulesError> {
+        let hook = format!("bot '{bot}'");
+        let Some(function) = self.host.bot_fn(bot) else {
+            let known = self.host.info().bots.join(", ");
+            return Err(
+                self.script_error(&hook, format!("there is no bot '{bot}' (bots: {known})"))
+            );
+        };
+        let frame = table.top_frame().map(|f| f.id);
+        let lua = self.host.vm.lua.clone();
+        lend(table, |owned| {
+            let locals = frame.map_or(Locals::None, Locals::Frame);
+            let invoked = self.host.invoke(
+                owned,
+                false,
+                hook.clone(),
+                locals,
+                StepIo::default(),
+                |ctx| {
+                    let actions = prompt::actions_to_lua(&lua, &prompt.actions)?;
+                    function.call::<MultiValue>((ctx.clone(), seat.as_str(), actions))
+                },
+            );
+            let result = invoked.result.and_then(|values| {
+                let mut values = values.into_iter();
+                let choice = values.next().unwrap_or(LuaValue::Nil);
+                let reason = values.next().unwrap_or(LuaValue::Nil);
+                prompt::parse_bot_pick(&choice, &reason, &prompt.actions)
+                    .map_err(|e| self.script_error(&hook, e))
+            });
+            (invoked.table, result)
+        })
+    }
+
+    fn check(&mut self, table: &mut Table) -> Result<(), RulesError> {
+        let Some(check) = self.host.hook_fn("check") else {
+            return Ok(());
+        };
+        lend(table, |owned| {
+            let invoked = self.host.invoke(
+                owned,
+                false,
+                "check".to_owned(),
+                Locals::None,
+                StepIo::default(),
+                |ctx| check.call::<MultiValue>(ctx.clone()),
+            );
+            let result = invoked.result.and_then(|values| {
+                let mut values = values.into_iter();
+                match values.next() {
+                    Some(LuaValue::Boolean(false)) => {
+                        let why = match values.next() {
+                            Some(LuaValue::String(s)) => s.to_string_lossy(),
+                            _ => "an invariant does not hold".to_owned(),
+                        };
+                        Err(self.script_error("check", why))
+                    }
+                    _ => Ok(()),
+                }
+            });
+            (invoked.table, result)
+        })
+    }
+
+    fn view(&mut self, table: &mut Table, seat: Option<&SeatId>) -> Result<Value, RulesError> {
+        let Some(view) = self.host.hook_fn("view") else {
+            return Ok(Value::Nil);
+        };
+        let seat = seat.map(|s| s.to_string());
+        lend(table, |owned| {
+            let invoked = self.host.invoke(
+                owned,
+                false,
+                "view".to_owned(),
+                Locals::None,
+                StepIo::default(),
+                |ctx| view.call::<MultiValue>((ctx.clone(), seat.clone())),
+            );
+            let result = invoked.result.and_then(|values| {
+                let value = values.into_iter().next().unwrap_or(LuaValue::Nil);
+                convert::from_lua(&value, "view").map_err(|e| self.script_error("view", e))
+            });
+            (invoked.table, result)
+        })
+    }
+
+    fn take_output(&mut self) -> Vec<String> {
+        std::mem::take(&mut *self.host.vm.output.borrow_mut())
+    }
+
+    fn api_calls(&self) -> Vec<(&'static str, u64)> {
+        let calls = self.host.api_calls.borrow();
+        api::API
+            .iter()
+            .zip(calls.iter())
+            .map(|(entry, n)| (entry.name, *n))
+            .collect()
+    }
+}

@@ -1,0 +1,382 @@
+//! The sandboxed Lua VM: an allowlist of safe libraries, a per-chunk environment where
+//! undeclared globals are errors, read-only library tables, an instruction budget that no
+//! `pcall` or coroutine escapes, and a memory limit.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use mlua::chunk::ChunkMode;
+use mlua::{
+    Function, HookTriggers, Lua, LuaOptions, MultiValue, StdLib, Table, Value as LuaValue, VmState,
+};
+
+use super::budget::{Budget, Limits};
+use super::strlib;
+use super::util::{script_error, script_position};
+
+/// The engine's Lua library, included by modules as `include("@lib/<name>.lua")`.
+pub(crate) const LIBRARY: &[(&str, &str)] = &[
+    (
+        "@lib/flowchart.lua",
+        include_str!("../../../scripts/lib/flowchart.lua"),
+    ),
+    (
+        "@lib/deck.lua",
+        include_str!("../../../scripts/lib/deck.lua"),
+    ),
+    (
+        "@lib/util.lua",
+        include_str!("../../../scripts/lib/util.lua"),
+    ),
+];
+
+/// Lines of `print` output kept.
+const MAX_OUTPUT_LINES: usize = 10_000;
+
+/// Builds environments and read-only proxies. Runs once per VM, with the real globals.
+const PRELUDE: &str = r#"
+local G = ...
+local setmetatable, error, tostring, next, pairs = G.setmetatable, G.error, G.tostring, G.next, G.pairs
+
+local function readonly(t, name)
+  return setmetatable({}, {
+    __index = t,
+    __newindex = function(_, k)
+      error(name .. " is read-only (tried to set '" .. tostring(k) .. "')", 2)
+    end,
+    __pairs = function() return next, t, nil end,
+    __len = function() return #t end,
+    __metatable = false,
+  })
+end
+
+G.string.dump = nil
+G.math.random = nil
+G.math.randomseed = nil
+getmetatable("").__metatable = false
+
+-- Lua runs a message handler, and __gc finalizers, with hooks switched off, so neither
+-- could be stopped by the budget: handlers run after the error unwinds instead, and
+-- finalizers are refused.
+local pcall, select, unpack, pack = G.pcall, G.select, G.table.unpack, G.table.pack
+
+local function safe_xpcall(f, handler, ...)
+  local results = pack(pcall(f, ...))
+  if results[1] then
+    return unpack(results, 1, results.n)
+  end
+  return false, handler(results[2])
+end
+
+local raw_setmetatable = G.setmetatable
+local rawget = G.rawget
+local function safe_setmetatable(t, mt)
+  if G.type(mt) == "table" and rawget(mt, "__gc") ~= nil then
+    error("__gc metamethods are not allowed in modules", 2)
+  end
+  return raw_setmetatable(t, mt)
+end
+
+local base = {
+  assert = G.assert, error = G.error, ipairs = G.ipairs, next = G.next, pairs = G.pairs,
+  pcall = G.pcall, xpcall = safe_xpcall, rawequal = G.rawequal, rawget = G.rawget,
+  rawlen = G.rawlen, rawset = G.rawset, select = G.select, setmetatable = safe_setmetatable,
+  getmetatable = G.getmetatable, tonumber = G.tonumber, tostring = G.tostring, type = G.type,
+  _VERSION = G._VERSION,
+  string = readonly(G.string, "string"), table = readonly(G.table, "table"),
+  math = readonly(G.math, "math"), utf8 = readonly(G.utf8, "utf8"),
+  coroutine = readonly(G.coroutine, "coroutine"),
+}
+
+local env_meta = {
+  __index = function(_, k)
+    error("undeclared global '" .. tostring(k) .. "'", 2)
+  end,
+  __newindex = function(_, k)
+    error("assignment to undeclared global '" .. tostring(k) .. "' (declare it local)", 2)
+  end,
+  __metatable = false,
+}
+
+local function make_env(extra)
+  local env = {}
+  for k, v in pairs(base) do env[k] = v end
+  if extra then
+    for k, v in pairs(extra) do env[k] = v end
+  end
+  return setmetatable(env, env_meta)
+end
+
+for _, name in G.ipairs({"dofile", "loadfile", "load", "collectgarbage", "require", "print"}) do
+  G[name] = nil
+end
+
+return { readonly = readonly, make_env = make_env }
+"#;
+
+/// A sandboxed Lua VM with its budget.
+pub(crate) struct Vm {
+    /// The VM.
+    pub lua: Lua,
+    /// The current call's budget.
+    pub budget: Rc<Budget>,
+    /// Lines printed by scripts.
+    pub output: Rc<RefCell<Vec<String>>>,
+    readonly: Function,
+    make_env: Function,
+    extra_globals: Table,
+}
+
+impl Vm {
+    /// A fresh VM with these limits.
+    pub fn new(limits: Limits) -> mlua::Result<Vm> {
+        let libs = StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::COROUTINE | StdLib::UTF8;
+        let lua = Lua::new_with(libs, LuaOptions::default())?;
+        lua.set_memory_limit(limits.memory_bytes)?;
+        let budget = Rc::new(Budget::new(limits));
+        let globals = lua.globals();
+        let string: Table = globals.get("string")?;
+        strlib::install(&lua, &string, &budget)?;
+        guard_table_library(&lua, &globals.get::<Table>("table")?)?;
+
+        let output = Rc::new(RefCell::new(Vec::new()));
+        let out = output.clone();
+        let print = lua.create_function(move |lua, args: MultiValue| {
+            let mut parts = Vec::new();
+            for arg in args {
+                let text = match lua.coerce_string(arg.clone())? {
+                    Some(s) => s.to_string_lossy(),
+                    None => format!("{}", arg.type_name()),
+                };
+                parts.push(text);
+            }
+            let mut out = out.borrow_mut();
+            if out.len() < MAX_OUTPUT_LINES {
+                out.push(parts.join("\t"));
+            }
+            Ok(())
+        })?;
+        let extra_globals = lua.create_table()?;
+        extra_globals.set("print", print)?;
+
+        let vm_budget = budget.clone();
+        arm_hook(&lua, &vm_budget)?;
+        vm_budget.start();
+        let prelude: Table = lua
+            .load(PRELUDE)
+            .set_name("=prelude")
+            .set_mode(ChunkMode::Text)
+            .call(globals)?;
+        vm_budget.stop();
+        Ok(Vm {
+            readonly: prelude.get("readonly")?,
+            make_env: prelude.get("make_env")?,
+            lua,
+            budget,
+            output,
+            extra_globals,
+        })
+    }
+
+    /// Adds a global every chunk loaded later can see (`include`, the test API…).
+    pub fn add_global(&self, name: &str, value: impl mlua::IntoLua) -> mlua::Result<()> {
+        self.extra_globals.set(name, value)
+    }
+
+    /// A global added with [`Vm::add_global`].
+    pub fn extra<T: mlua::FromLua>(&self, name: &str) -> mlua::Result<T> {
+        self.extra_globals.get(name)
+    }
+
+    /// Runs `f` as one budgeted call: a fresh budget, the hook re-armed, and an error if the
+    /// budget ran out, even if the script caught that error itself.
+    pub fn call<R>(&self, f: impl FnOnce() -> mlua::Result<R>) -> mlua::Result<R> {
+        arm_hook(&self.lua, &self.budget)?;
+        self.budget.start();
+        let result = f();
+        self.budget.stop();
+        match self.budget.tripped() {
+            Some(trip) if result.is_ok() => Err(mlua::Error::runtime(self.budget.message(trip))),
+            _ => result,
+        }
+    }
+
+    /// A new environment for one chunk: the safe globals, and nothing else.
+    pub fn new_env(&self) -> mlua::Result<Table> {
+        self.make_env.call(self.extra_globals.clone())
+    }
+
+    /// A read-only view of `t`, named `name` in errors.
+    pub fn readonly(&self, t: Table, name: &str) -> mlua::Result<Table> {
+        self.readonly.call((t, name))
+    }
+
+    /// Compiles `text` as a text chunk named `@<name>` with its own environment.
+    pub fn compile(&self, name: &str, text: &str) -> mlua::Result<Function> {
+        self.lua
+            .load(text)
+            .set_name(format!("@{name}"))
+            .set_mode(ChunkMode::Text)
+            .set_environment(self.new_env()?)
+            .into_function()
+    }
+}
+
+/// Installs the instruction hook: every 1,000 instructions it charges the budget; once the
+/// budget is spent it fails, and re-arms itself to fail on every instruction, so that each
+/// enclosing `pcall` or coroutine fails in turn until control is back in Rust.
+fn arm_hook(lua: &Lua, budget: &Rc<Budget>) -> mlua::Result<()> {
+    let budget = budget.clone();
+    lua.set_global_hook(
+        HookTriggers::new().every_nth_instruction(1000),
+        move |lua, debug| {
+            let Some(trip) = budget.consume(1000) else {
+                return Ok(VmState::Continue);
+            };
+            let message = budget.message(trip);
+            let always = message.clone();
+            lua.set_global_hook(
+                HookTriggers::new().every_nth_instruction(1),
+                move |lua, debug| {
+                    Err(mlua::Error::runtime(format!(
+                        "{}: {always}",
+                        hook_position(lua, debug)
+                    )))
+                },
+            )?;
+            Err(mlua::Error::runtime(format!(
+                "{}: {message}",
+                hook_position(lua, debug)
+            )))
+        },
+    )
+}
+
+/// Where a hook fired: the innermost module frame (the sandbox's wrappers are skipped).
+fn hook_position(lua: &Lua, debug: &mlua::debug::Debug) -> String {
+    if let Some(position) = script_position(lua, 0) {
+        return position;
+    }
+    let file = debug
+        .source()
+        .short_src
+        .map(|s| s.into_owned())
+        .unwrap_or_default();
+    match debug.current_line() {
+        Some(line) => format!("{file}:{line}"),
+        None => file,
+    }
+}
+
+/// The position of a to-be-closed variable (`<close>`) in a script, if it has one. Lua
+/// runs `__close` handlers with hooks switched off while it unwinds from a hook's error,
+/// where no budget could stop them, so modules may not use them.
+pub(crate) fn find_close_attribute(text: &str) -> Option<(usize, usize)> {
+    for (i, line) in text.lines().enumerate() {
+        let code = line.split("--").next().unwrap_or("");
+        let mut rest = code;
+        let mut offset = 0;
+        while let Some(at) = rest.find('<') {
+            let after = rest[at + 1..].trim_start();
+            if let Some(tail) = after.strip_prefix("close")
+                && tail.trim_start().starts_with('>')
+            {
+                return Some((i + 1, code[..offset + at].chars().count() + 1));
+            }
+            offset += at + 1;
+            rest = &rest[at + 1..];
+        }
+    }
+    None
+}
+
+/// `table.sort` and `table.move` loop in C, where the hook never fires: cap their sizes.
+fn guard_table_library(lua: &Lua, table: &Table) -> mlua::Result<()> {
+    const MAX_ITEMS: i64 = 1_000_000;
+    let sort: Function = table.get("sort")?;
+    let guarded_sort = lua.create_function(move |lua, args: MultiValue| {
+        if let Some(LuaValue::Table(t)) = args.front()
+            && t.raw_len() as i64 > MAX_ITEMS
+        {
+            return Err(script_error(
+                lua,
+                format!("table.sort: more than {MAX_ITEMS} items"),
+            ));
+        }
+        sort.call::<MultiValue>(args)
+    })?;
+    table.set("sort", guarded_sort)?;
+    let moves: Function = table.get("move")?;
+    let guarded_move = lua.create_function(move |lua, args: MultiValue| {
+        let number = |i: usize| match args.get(i) {
+            Some(LuaValue::Integer(n)) => Some(*n),
+            Some(LuaValue::Number(n)) => Some(*n as i64),
+            _ => None,
+        };
+        if let (Some(from), Some(to)) = (number(1), number(2))
+            && to.saturating_sub(from) > MAX_ITEMS
+        {
+            return Err(script_error(
+                lua,
+                format!("table.move: more than {MAX_ITEMS} items"),
+            ));
+        }
+        moves.call::<MultiValue>(args)
+    })?;
+    table.set("move", guarded_move)?;
+    Ok(())
+}
+
+/// The sources `include` may load: the module's scripts by relative path, and the library.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Sources {
+    /// Relative path → (chunk name, text).
+    pub files: BTreeMap<String, String>,
+}
+
+impl Sources {
+    /// The module's scripts plus the engine library.
+    pub fn new(scripts: impl IntoIterator<Item = (String, String)>) -> Self {
+        let mut files: BTreeMap<String, String> = scripts.into_iter().collect();
+        for (name, text) in LIBRARY {
+            files.insert((*name).to_owned(), (*text).to_owned());
+        }
+        Sources { files }
+    }
+}
+
+/// Installs `include(path)`: loads one of `sources` once (each in its own environment) and
+/// returns what the chunk returned; a cycle of includes is an error.
+pub(crate) fn install_include(vm: &Rc<Vm>, sources: Sources) -> mlua::Result<()> {
+    let loaded: Rc<RefCell<BTreeMap<String, LuaValue>>> = Rc::default();
+    let loading: Rc<RefCell<Vec<String>>> = Rc::default();
+    let weak = Rc::downgrade(vm);
+    let include = vm.lua.create_function(move |lua, path: String| {
+        if let Some(value) = loaded.borrow().get(&path) {
+            return Ok(value.clone());
+        }
+        let Some(text) = sources.files.get(&path) else {
+            let known: Vec<&String> = sources.files.keys().collect();
+            return Err(script_error(
+                lua,
+                format!("include: no script '{path}' (scripts are listed in module.ron; known: {known:?})"),
+            ));
+        };
+        if loading.borrow().contains(&path) {
+            let mut chain = loading.borrow().clone();
+            chain.push(path.clone());
+            return Err(script_error(lua, format!("include cycle: {}", chain.join(" -> "))));
+        }
+        let Some(vm) = weak.upgrade() else {
+            return Err(mlua::Error::runtime("include: the VM is gone"));
+        };
+        loading.borrow_mut().push(path.clone());
+        let result = vm.compile(&path, text).and_then(|chunk| chunk.call::<LuaValue>(()));
+        loading.borrow_mut().pop();
+        let value = result?;
+        loaded.borrow_mut().insert(path, value.clone());
+        Ok(value)
+    })?;
+    vm.add_global("include", include)
+}

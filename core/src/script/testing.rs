@@ -1,0 +1,841 @@
+//! Module self-tests: `MODULE/tests/*.lua`, run by `chancery test`. Each file declares
+//! tests with `test(name, function(t) … end)`; a test starts games with `t:game{…}`, drives
+//! them like a player would, and asserts with `t:eq`, `t:ok` and `t:fails`.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use mlua::{Function, Lua, UserData, UserDataMethods, Value as LuaValue};
+
+use super::api::Params;
+use super::budget::Limits;
+use super::convert::{from_lua, to_lua};
+use super::sandbox::{Sources, Vm, install_include};
+use super::util::{describe, script_error};
+use crate::ids::{BoxId, CardId, CounterId, PieceId, PlaceId, SeatId, SpaceId, UnitKindId, ZoneId};
+use crate::module::{Diagnostic, Diagnostics, Module};
+use crate::rules::Choice;
+use crate::session::{GameSpec, Input, Manual, Session, parse_controller};
+use crate::table::{DiceMode, Position};
+use crate::value::Value;
+
+/// One documented function of the test API.
+pub(crate) struct DocEntry {
+    pub name: &'static str,
+    pub params: Params,
+    pub returns: Params,
+    pub doc: &'static str,
+}
+
+macro_rules! doc {
+    ($name:expr, [$($p:expr),*], [$($r:expr),*], $doc:expr) => {
+        DocEntry { name: $name, params: &[$($p),*], returns: &[$($r),*], doc: $doc }
+    };
+}
+
+/// The globals and `t` methods of a test file.
+pub(crate) const TEST_API: &[DocEntry] = &[
+    doc!(
+        "test",
+        [("name", "string"), ("body", "fun(t: TestContext)")],
+        [],
+        "Declares a test."
+    ),
+    doc!(
+        "t:game",
+        [(
+            "spec",
+            "{scenario?: string, seed?: integer, seats?: table<string, string>, options?: table, dice?: \"digital\"|\"physical\", check?: boolean}"
+        )],
+        [("game", "Game")],
+        "Starts a game (seats: \"human\", \"bot\" or \"bot:<name>\"); the module's check runs after every input unless check = false."
+    ),
+    doc!(
+        "t:eq",
+        [("actual", "any"), ("expected", "any"), ("what", "string?")],
+        [],
+        "Fails unless the two values are equal (tables compared deeply); the message shows both."
+    ),
+    doc!(
+        "t:ok",
+        [("condition", "any"), ("what", "string?")],
+        [],
+        "Fails unless the condition is true."
+    ),
+    doc!(
+        "t:fails",
+        [("body", "function"), ("contains", "string?")],
+        [("message", "string")],
+        "Fails unless calling body raises an error (containing the text, if given); returns the message."
+    ),
+];
+
+/// The methods of a game handle.
+pub(crate) const GAME_API: &[DocEntry] = &[
+    doc!(
+        "prompt",
+        [],
+        [("prompt", "Prompt?")],
+        "The current decision, or nil when the game is over."
+    ),
+    doc!(
+        "legal",
+        [],
+        [("choices", "string[]")],
+        "The legal actions as text (\"play stadion\"), in prompt order."
+    ),
+    doc!(
+        "act",
+        [("name", "string"), ("arg", "any"), ("dice", "integer[]?")],
+        [],
+        "Answers the prompt; fails the test if the action is refused."
+    ),
+    doc!(
+        "try",
+        [("name", "string"), ("arg", "any"), ("dice", "integer[]?")],
+        [("ok", "boolean"), ("error", "string?")],
+        "Answers the prompt; returns false and the reason instead of failing."
+    ),
+    doc!(
+        "bot",
+        [],
+        [("choice", "string?"), ("reasons", "string[]?")],
+        "Lets the bot of the deciding seat choose once; nil when no bot decides."
+    ),
+    doc!(
+        "run_bots",
+        [("limit", "integer?")],
+        [("steps", "integer")],
+        "Lets bots play until a human decides or the game ends."
+    ),
+    doc!(
+        "undo",
+        [],
+        [("undone", "boolean")],
+        "Undoes the last input."
+    ),
+    doc!(
+        "redo",
+        [],
+        [("redone", "boolean")],
+        "Redoes the last undone input."
+    ),
+    doc!(
+        "move_card",
+        [
+            ("card", "string"),
+            ("zone", "string"),
+            ("position", "\"top\"|\"bottom\"?")
+        ],
+        [],
+        "Moves a card by hand."
+    ),
+    doc!(
+        "place",
+        [
+            ("piece", "string"),
+            ("place", "string"),
+            ("space", "string")
+        ],
+        [],
+        "Puts a piece on a space by hand."
+    ),
+    doc!(
+        "add_units",
+        [("box", "string"), ("kind", "string"), ("n", "integer")],
+        [],
+        "Adds (or removes) units by hand."
+    ),
+    doc!(
+        "set_counter",
+        [("id", "string"), ("value", "integer")],
+        [],
+        "Sets a counter by hand."
+    ),
+    doc!(
+        "set_dice",
+        [("mode", "\"digital\"|\"physical\"")],
+        [],
+        "Switches between the engine's dice and physical dice."
+    ),
+    doc!(
+        "counter",
+        [("id", "string")],
+        [("value", "integer")],
+        "A counter's value."
+    ),
+    doc!(
+        "zone",
+        [("zone", "string")],
+        [("cards", "string[]")],
+        "A zone's cards, top first."
+    ),
+    doc!(
+        "space_of",
+        [("piece", "string")],
+        [("place", "string?"), ("space", "string?")],
+        "Where a piece stands."
+    ),
+    doc!(
+        "units",
+        [("box", "string"), ("kind", "string")],
+        [("n", "integer")],
+        "Units of a kind in a box."
+    ),
+    doc!(
+        "vars",
+        [],
+        [("vars", "table")],
+        "A copy of the rules' variables."
+    ),
+    doc!(
+        "state",
+        [],
+        [("state", "string?")],
+        "The current state's name."
+    ),
+    doc!("turn", [], [("turn", "integer")], "The turn number."),
+    doc!(
+        "result",
+        [],
+        [("result", "table?")],
+        "The result ({winners, text, scores}) once the game is over."
+    ),
+    doc!(
+        "log",
+        [],
+        [("lines", "string[]")],
+        "Every line the game has logged, oldest first."
+    ),
+    doc!(
+        "inputs",
+        [],
+        [("n", "integer")],
+        "How many inputs the game has had."
+    ),
+    doc!(
+        "json",
+        [("seat", "string?")],
+        [("state", "table")],
+        "The state JSON (as a seat sees it, if given)."
+    ),
+];
+
+/// The outcome of one module test.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TestResult {
+    /// The test file.
+    pub file: PathBuf,
+    /// The test's name.
+    pub name: String,
+    /// Why it failed, or `None` if it passed.
+    pub failure: Option<String>,
+    /// What it printed.
+    pub output: Vec<String>,
+}
+
+/// All outcomes, and how often the games of the tests called each `ctx` function.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TestReport {
+    /// One per test, in file and declaration order.
+    pub results: Vec<TestResult>,
+    /// Calls of each `ctx` function, summed over every game the tests started.
+    pub api_calls: BTreeMap<&'static str, u64>,
+}
+
+impl TestReport {
+    /// How many tests failed.
+    pub fn failures(&self) -> usize {
+        self.results.iter().filter(|r| r.failure.is_some()).count()
+    }
+}
+
+type Sessions = Rc<RefCell<Vec<Rc<RefCell<Session>>>>>;
+
+/// Runs `module`'s tests whose names contain `filter` (all if `None`).
+pub fn run_module_tests(
+    module: Arc<Module>,
+    filter: Option<&str>,
+) -> Result<TestReport, Diagnostics> {
+    let dir = module.dir.join("tests");
+    let mut files: Vec<PathBuf> = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "lua"))
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    files.sort();
+    let sessions: Sessions = Rc::default();
+    let mut report = TestReport::default();
+    for file in files {
+        report
+            .results
+            .extend(run_file(&module, &file, filter, &sessions)?);
+    }
+    for session in sessions.borrow().iter() {
+        for (name, n) in session.borrow().api_calls() {
+            *report.api_calls.entry(name).or_default() += n;
+        }
+    }
+    Ok(report)
+}
+
+fn run_file(
+    module: &Arc<Module>,
+    file: &PathBuf,
+    filter: Option<&str>,
+    sessions: &Sessions,
+) -> Result<Vec<TestResult>, Diagnostics> {
+    let rel = format!(
+        "tests/{}",
+        file.file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default()
+    );
+    let fix = |text: &str| text.replace(&format!("{rel}:"), &format!("{}:", file.display()));
+    let text = std::fs::read_to_string(file).map_err(|e| {
+        Diagnostics(vec![Diagnostic::error(
+            file,
+            0,
+            0,
+            format!("cannot read: {e}"),
+        )])
+    })?;
+    let limits = Limits {
+        instructions: 2_000_000_000,
+        wall_ms: 300_000,
+        memory_bytes: 512 * 1024 * 1024,
+    };
+    let start_error =
+        |e: mlua::Error| Diagnostics(vec![Diagnostic::error(file, 0, 0, describe(&e).0)]);
+    let vm = Rc::new(Vm::new(limits).map_err(start_error)?);
+    let sources = Sources::new(
+        module
+            .scripts
+            .iter()
+            .map(|s| (s.rel.clone(), s.text.clone())),
+    );
+    install_include(&vm, sources).map_err(start_error)?;
+    let declared: Rc<RefCell<Vec<(String, Function)>>> = Rc::default();
+    let list = declared.clone();
+    let test = vm
+        .lua
+        .create_function(move |lua, (name, body): (String, Function)| {
+            if list.borrow().iter().any(|(n, _)| *n == name) {
+                return Err(script_error(
+                    lua,
+                    format!("test '{name}' is declared twice"),
+                ));
+            }
+            list.borrow_mut().push((name, body));
+            Ok(())
+        })
+        .map_err(start_error)?;
+    vm.add_global("test", test).map_err(start_error)?;
+    let chunk = vm
+        .compile(&rel, &text)
+        .map_err(|e| lua_diagnostic(file, &rel, &describe(&e).0))?;
+    vm.call(|| chunk.call::<()>(()))
+        .map_err(|e| lua_diagnostic(file, &rel, &describe(&e).0))?;
+
+    let tests = declared.borrow().clone();
+    let mut results = Vec::new();
+    for (name, body) in tests {
+        if filter.is_some_and(|f| !name.contains(f)) {
+            continue;
+        }
+        let t = TestContext {
+            module: module.clone(),
+            sessions: sessions.clone(),
+        };
+        let outcome = vm.call(|| body.call::<()>(t));
+        let failure = outcome.err().map(|e| {
+            let (message, traceback) = describe(&e);
+            let mut text = fix(&message);
+            if let Some(tb) = traceback {
+                for line in tb
+                    .lines()
+                    .map(str::trim)
+                    .filter(|l| l.starts_with(&format!("{rel}:")))
+                    .skip(1)
+                {
+                    text.push_str(&format!("\n  at {}", fix(line)));
+                }
+            }
+            text
+        });
+        results.push(TestResult {
+            file: file.clone(),
+            name,
+            failure,
+            output: std::mem::take(&mut *vm.output.borrow_mut()),
+        });
+    }
+    Ok(results)
+}
+
+fn lua_diagnostic(file: &PathBuf, rel: &str, message: &str) -> Diagnostics {
+    let rest = message.strip_prefix(&format!("{rel}:")).unwrap_or(message);
+    let (line, text) = match rest.split_once(':') {
+        Some((n, text)) if n.parse::<usize>().is_ok() => (n.parse().unwrap_or(0), text.trim()),
+        _ => (0, rest),
+    };
+    Diagnostics(vec![Diagnostic::error(
+        file,
+        line,
+        if line > 0 { 1 } else { 0 },
+        text,
+    )])
+}
+
+/// `t` in a test body.
+struct TestContext {
+    module: Arc<Module>,
+    sessions: Sessions,
+}
+
+impl UserData for TestContext {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_method("game", |lua, t, spec: Option<mlua::Table>| {
+            let spec = spec
+                .map(|s| from_lua(&LuaValue::Table(s), "game spec"))
+                .transpose();
+            let spec = spec
+                .map_err(|e| script_error(lua, e))?
+                .unwrap_or_else(Value::map);
+            let (spec, check) = game_spec(&t.module, &spec).map_err(|e| script_error(lua, e))?;
+            let mut session =
+                Session::new(t.module.clone(), spec).map_err(|e| script_error(lua, e))?;
+            session.check_every_step = check;
+            let session = Rc::new(RefCell::new(session));
+            t.sessions.borrow_mut().push(session.clone());
+            Ok(Game { session })
+        });
+        methods.add_method(
+            "eq",
+            |lua, _, (actual, expected, what): (LuaValue, LuaValue, Option<String>)| {
+                if lua_equal(&actual, &expected) {
+                    return Ok(());
+                }
+                let what = what.map(|w| format!("{w}: ")).unwrap_or_default();
+                Err(script_error(
+                    lua,
+                    format!(
+                        "{what}expected {}, got {}",
+                        literal(&expected),
+                        literal(&actual)
+                    ),
+                ))
+            },
+        );
+        methods.add_method(
+            "ok",
+            |lua, _, (condition, what): (LuaValue, Option<String>)| {
+                if matches!(condition, LuaValue::Nil | LuaValue::Boolean(false)) {
+                    let what = what.unwrap_or_else(|| "condition".to_owned());
+                    return Err(script_error(
+                        lua,
+                        format!("{what}: expected true, got {}", literal(&condition)),
+                    ));
+                }
+                Ok(())
+            },
+        );
+        methods.add_method(
+            "fails",
+            |lua, _, (body, contains): (Function, Option<String>)| match body.call::<()>(()) {
+                Ok(()) => Err(script_error(
+                    lua,
+                    "expected an error, but the function succeeded",
+                )),
+                Err(err) => {
+                    let message = describe(&err).0;
+                    match contains {
+                        Some(text) if !message.contains(&text) => Err(script_error(
+                            lua,
+                            format!("expected an error containing '{text}', got: {message}"),
+                        )),
+                        _ => Ok(message),
+                    }
+                }
+            },
+        );
+    }
+}
+
+fn game_spec(module: &Module, spec: &Value) -> Result<(GameSpec, bool), String> {
+    let scenario = match spec.get("scenario") {
+        Some(Value::Str(s)) => s.clone(),
+        Some(other) => return Err(format!("scenario must be a string, got {other}")),
+        None => module
+            .default_scenario()
+            .map(|s| s.id.to_string())
+            .ok_or("the module has no scenario")?,
+    };
+    let seed = match spec.get("seed") {
+        Some(Value::Int(n)) => u64::try_from(*n).map_err(|_| "seed must not be negative")?,
+        None => 1,
+        Some(other) => return Err(format!("seed must be an integer, got {other}")),
+    };
+    let mut game = GameSpec::new(scenario, seed);
+    if let Some(Value::Map(seats)) = spec.get("seats") {
+        for (seat, who) in seats {
+            let who = who
+                .as_str()
+                .ok_or("seats map seats to \"human\", \"bot\" or \"bot:<name>\"")?;
+            game.seats.insert(
+                SeatId::from(seat.as_str()),
+                parse_controller(module, seat, who)?,
+            );
+        }
+    }
+    if let Some(options) = spec.get("options") {
+        game.options = options.clone();
+    }
+    game.dice = match spec.get("dice").and_then(Value::as_str) {
+        Some("physical") => DiceMode::Physical,
+        Some("digital") | None => DiceMode::Digital,
+        Some(other) => {
+            return Err(format!(
+                "dice must be \"digital\" or \"physical\", got {other}"
+            ));
+        }
+    };
+    let check = !matches!(spec.get("check"), Some(Value::Bool(false)));
+    Ok((game, check))
+}
+
+/// A game started by a test.
+struct Game {
+    session: Rc<RefCell<Session>>,
+}
+
+fn choice(lua: &Lua, name: String, arg: LuaValue) -> mlua::Result<Choice> {
+    let arg = from_lua(&arg, "arg").map_err(|e| script_error(lua, e))?;
+    Ok(Choice { name, arg })
+}
+
+fn dice(lua: &Lua, dice: Option<LuaValue>) -> mlua::Result<Vec<i64>> {
+    match dice
+        .map(|d| from_lua(&d, "dice"))
+        .transpose()
+        .map_err(|e| script_error(lua, e))?
+    {
+        None | Some(Value::Nil) => Ok(Vec::new()),
+        Some(Value::List(items)) => items
+            .iter()
+            .map(|v| {
+                v.as_int()
+                    .ok_or_else(|| script_error(lua, "dice must be integers"))
+            })
+            .collect(),
+        Some(other) => Err(script_error(
+            lua,
+            format!("dice must be a list of integers, got {other}"),
+        )),
+    }
+}
+
+impl Game {
+    fn manual(&self, lua: &Lua, change: Manual) -> mlua::Result<()> {
+        self.session
+            .borrow_mut()
+            .apply(Input::manual(change))
+            .map_err(|e| script_error(lua, e))
+    }
+}
+
+impl UserData for Game {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_method("prompt", |lua, g, ()| {
+            let session = g.session.borrow();
+            match session.prompt() {
+                Ok(None) => Ok(LuaValue::Nil),
+                Ok(Some(prompt)) => {
+                    let t = lua.create_table()?;
+                    t.set("state", prompt.state.as_str())?;
+                    t.set("seat", prompt.seat.as_ref().map(|s| s.to_string()))?;
+                    t.set("text", prompt.text.as_str())?;
+                    t.set(
+                        "actions",
+                        super::prompt::actions_to_lua(lua, &prompt.actions)?,
+                    )?;
+                    Ok(LuaValue::Table(t))
+                }
+                Err(err) => Err(script_error(lua, err)),
+            }
+        });
+        methods.add_method("legal", |lua, g, ()| {
+            let session = g.session.borrow();
+            let list: Vec<String> = match session.prompt() {
+                Ok(Some(prompt)) => prompt
+                    .actions
+                    .iter()
+                    .map(|a| a.choice().to_string())
+                    .collect(),
+                Ok(None) => Vec::new(),
+                Err(err) => return Err(script_error(lua, err)),
+            };
+            lua.create_sequence_from(list)
+        });
+        methods.add_method(
+            "act",
+            |lua, g, (name, arg, d): (String, LuaValue, Option<LuaValue>)| {
+                let mut input = Input::act(choice(lua, name, arg)?);
+                if let Input::Act { dice: slot, .. } = &mut input {
+                    *slot = dice(lua, d)?;
+                }
+                g.session
+                    .borrow_mut()
+                    .apply(input)
+                    .map_err(|e| script_error(lua, e))
+            },
+        );
+        methods.add_method(
+            "try",
+            |lua, g, (name, arg, d): (String, LuaValue, Option<LuaValue>)| {
+                let mut input = Input::act(choice(lua, name, arg)?);
+                if let Input::Act { dice: slot, .. } = &mut input {
+                    *slot = dice(lua, d)?;
+                }
+                match g.session.borrow_mut().apply(input) {
+                    Ok(()) => Ok((true, None)),
+                    Err(err) => Ok((false, Some(err.to_string()))),
+                }
+            },
+        );
+        methods.add_method("bot", |lua, g, ()| {
+            let pick = g
+                .session
+                .borrow_mut()
+                .bot_step()
+                .map_err(|e| script_error(lua, e))?;
+            match pick {
+                None => Ok((None, None)),
+                Some(pick) => Ok((
+                    Some(pick.choice.to_string()),
+                    Some(lua.create_sequence_from(pick.reason)?),
+                )),
+            }
+        });
+        methods.add_method("run_bots", |lua, g, limit: Option<usize>| {
+            g.session
+                .borrow_mut()
+                .run_bots(limit.unwrap_or(100_000))
+                .map_err(|e| script_error(lua, e))
+        });
+        methods.add_method("undo", |_, g, ()| Ok(g.session.borrow_mut().undo()));
+        methods.add_method("redo", |lua, g, ()| {
+            g.session
+                .borrow_mut()
+                .redo()
+                .map_err(|e| script_error(lua, e))
+        });
+        methods.add_method(
+            "move_card",
+            |lua, g, (card, zone, position): (String, String, Option<String>)| {
+                let position = match position.as_deref() {
+                    None | Some("top") => Position::Top,
+                    Some("bottom") => Position::Bottom,
+                    Some(other) => {
+                        return Err(script_error(
+                            lua,
+                            format!("position must be top or bottom, got {other}"),
+                        ));
+                    }
+                };
+                g.manual(
+                    lua,
+                    Manual::MoveCard {
+                        card: CardId::from(card),
+                        to: ZoneId::from(zone),
+                        position,
+                    },
+                )
+            },
+        );
+        methods.add_method(
+            "place",
+            |lua, g, (piece, place, space): (String, String, String)| {
+                g.manual(
+                    lua,
+                    Manual::PlacePiece {
+                        piece: PieceId::from(piece),
+                        place: PlaceId::from(place),
+                        space: SpaceId::from(space),
+                    },
+                )
+            },
+        );
+        methods.add_method(
+            "add_units",
+            |lua, g, (boxed, kind, delta): (String, String, i64)| {
+                g.manual(
+                    lua,
+                    Manual::AddUnits {
+                        boxed: BoxId::from(boxed),
+                        kind: UnitKindId::from(kind),
+                        delta,
+                    },
+                )
+            },
+        );
+        methods.add_method("set_counter", |lua, g, (counter, value): (String, i64)| {
+            g.manual(
+                lua,
+                Manual::SetCounter {
+                    counter: CounterId::from(counter),
+                    value,
+                },
+            )
+        });
+        methods.add_method("set_dice", |lua, g, mode: String| {
+            let mode = match mode.as_str() {
+                "physical" => DiceMode::Physical,
+                "digital" => DiceMode::Digital,
+                other => {
+                    return Err(script_error(
+                        lua,
+                        format!("dice must be digital or physical, got {other}"),
+                    ));
+                }
+            };
+            g.manual(lua, Manual::SetDice { mode })
+        });
+        methods.add_method("counter", |lua, g, id: String| {
+            g.session
+                .borrow()
+                .table()
+                .counter(&CounterId::from(id))
+                .map_err(|e| script_error(lua, e))
+        });
+        methods.add_method("zone", |lua, g, zone: String| {
+            let session = g.session.borrow();
+            let zone = session
+                .table()
+                .zone(&ZoneId::from(zone))
+                .map_err(|e| script_error(lua, e))?;
+            lua.create_sequence_from(zone.cards.iter().map(|c| c.to_string()))
+        });
+        methods.add_method("space_of", |_, g, piece: String| {
+            let session = g.session.borrow();
+            Ok(
+                match session.table().piece_location(&PieceId::from(piece)) {
+                    Some((place, space)) => (Some(place.to_string()), Some(space.to_string())),
+                    None => (None, None),
+                },
+            )
+        });
+        methods.add_method("units", |lua, g, (boxed, kind): (String, String)| {
+            g.session
+                .borrow()
+                .table()
+                .units(&BoxId::from(boxed), &UnitKindId::from(kind))
+                .map_err(|e| script_error(lua, e))
+        });
+        methods.add_method("vars", |lua, g, ()| {
+            to_lua(lua, &g.session.borrow().table().vars)
+        });
+        methods.add_method("state", |_, g, ()| {
+            Ok(g.session
+                .borrow()
+                .table()
+                .top_frame()
+                .map(|f| f.state.clone()))
+        });
+        methods.add_method("turn", |_, g, ()| Ok(g.session.borrow().table().turn));
+        methods.add_method("result", |lua, g, ()| {
+            let session = g.session.borrow();
+            let Some(result) = &session.table().result else {
+                return Ok(LuaValue::Nil);
+            };
+            let t = lua.create_table()?;
+            t.set(
+                "winners",
+                lua.create_sequence_from(result.winners.iter().map(|w| w.to_string()))?,
+            )?;
+            t.set("text", result.text.as_str())?;
+            let scores = lua.create_table()?;
+            for (seat, score) in &result.scores {
+                scores.set(seat.as_str(), *score)?;
+            }
+            t.set("scores", scores)?;
+            Ok(LuaValue::Table(t))
+        });
+        methods.add_method("log", |lua, g, ()| {
+            let session = g.session.borrow();
+            let lines: Vec<String> = session.log().into_iter().flat_map(|e| e.messages).collect();
+            lua.create_sequence_from(lines)
+        });
+        methods.add_method("inputs", |_, g, ()| Ok(g.session.borrow().history().len()));
+        methods.add_method("json", |lua, g, seat: Option<String>| {
+            let mut session = g.session.borrow_mut();
+            let seat = seat.map(SeatId::from);
+            let extra = session
+                .view_data(seat.as_ref())
+                .map_err(|e| script_error(lua, e))?;
+            let json =
+                crate::view::state_json(session.table(), &session.log(), seat.as_ref(), &extra);
+            let value = Value::from_json(&json).unwrap_or(Value::Nil);
+            to_lua(lua, &value)
+        });
+    }
+}
+
+/// Deep equality of plain Lua values (tables by content, regardless of metatables).
+fn lua_equal(a: &LuaValue, b: &LuaValue) -> bool {
+    match (a, b) {
+        (LuaValue::Table(x), LuaValue::Table(y)) => {
+            let pairs = |t: &mlua::Table| -> Vec<(LuaValue, LuaValue)> {
+                t.pairs::<LuaValue, LuaValue>()
+                    .filter_map(Result::ok)
+                    .collect()
+            };
+            let (px, py) = (pairs(x), pairs(y));
+            px.len() == py.len()
+                && px.iter().all(|(k, v)| {
+                    y.raw_get::<LuaValue>(k.clone())
+                        .is_ok_and(|w| lua_equal(v, &w))
+                })
+        }
+        (LuaValue::Integer(i), LuaValue::Number(f))
+        | (LuaValue::Number(f), LuaValue::Integer(i)) => (*i as f64) == *f,
+        _ => a == b,
+    }
+}
+
+/// A value written the way Lua source would write it, for failure messages.
+fn literal(value: &LuaValue) -> String {
+    match from_lua(value, "value") {
+        Ok(v) => value_literal(&v),
+        Err(_) => format!("<{}>", value.type_name()),
+    }
+}
+
+fn value_literal(value: &Value) -> String {
+    match value {
+        Value::Nil => "nil".to_owned(),
+        Value::Str(s) => format!("{s:?}"),
+        Value::List(items) => format!(
+            "{{{}}}",
+            items
+                .iter()
+                .map(value_literal)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Value::Map(m) => format!(
+            "{{{}}}",
+            m.iter()
+                .map(|(k, v)| format!("{k} = {}", value_literal(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        other => other.to_string(),
+    }
+}

@@ -1,0 +1,78 @@
+//! Small helpers of the Lua host: positions of the calling script line, and turning mlua
+//! errors into the one-line messages module designers read.
+
+use mlua::Lua;
+
+/// `file:line` of the innermost Lua function on the stack (the script line that called
+/// into Rust), or `None` when no Lua code is running.
+pub(crate) fn caller_position(lua: &Lua) -> Option<String> {
+    script_position(lua, 1)
+}
+
+/// `file:line` of the innermost module or library frame at or above stack `level`,
+/// skipping C functions and the sandbox's own prelude.
+pub(crate) fn script_position(lua: &Lua, level: usize) -> Option<String> {
+    for level in level..level + 40 {
+        let found = lua.inspect_stack(level, |debug| {
+            let source = debug.source();
+            let file = source.short_src.map(|s| s.into_owned()).unwrap_or_default();
+            if source.what == "C" || file == "prelude" {
+                return None;
+            }
+            Some(match debug.current_line() {
+                Some(line) => format!("{file}:{line}"),
+                None => file,
+            })
+        });
+        match found {
+            None => return None,
+            Some(Some(position)) => return Some(position),
+            Some(None) => continue,
+        }
+    }
+    None
+}
+
+/// A runtime error raised from Rust that names the script line that caused it.
+pub(crate) fn script_error(lua: &Lua, message: impl std::fmt::Display) -> mlua::Error {
+    match caller_position(lua) {
+        Some(position) => mlua::Error::runtime(format!("{position}: {message}")),
+        None => mlua::Error::runtime(message),
+    }
+}
+
+/// The message of an mlua error without mlua's wrapping, and the Lua traceback if any.
+pub(crate) fn describe(err: &mlua::Error) -> (String, Option<String>) {
+    let mut traceback = None;
+    let mut err = err;
+    while let mlua::Error::CallbackError {
+        cause,
+        traceback: tb,
+    } = err
+    {
+        traceback = Some(tb.clone());
+        err = cause;
+    }
+    let message = match err {
+        mlua::Error::RuntimeError(msg) => msg.clone(),
+        mlua::Error::SyntaxError { message, .. } => message.clone(),
+        mlua::Error::MemoryError(_) => {
+            "out of memory: the script tried to use more memory than a module may".to_owned()
+        }
+        mlua::Error::WithContext { context, cause } => format!("{context}: {}", describe(cause).0),
+        mlua::Error::BadArgument {
+            to,
+            pos,
+            name,
+            cause,
+        } => {
+            let what = name.clone().unwrap_or_else(|| format!("#{pos}"));
+            match to {
+                Some(to) => format!("bad argument {what} to '{to}': {}", describe(cause).0),
+                None => format!("bad argument {what}: {}", describe(cause).0),
+            }
+        }
+        other => other.to_string(),
+    };
+    (message, traceback)
+}

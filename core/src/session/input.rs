@@ -1,0 +1,375 @@
+//! Inputs: everything a game is made of besides its module, scenario and seed — every
+//! answer to a prompt (a human's or a bot's) and every move made by hand.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::ids::{BoxId, CardId, CounterId, PieceId, PlaceId, SeatId, SpaceId, UnitKindId, ZoneId};
+use crate::module::Module;
+use crate::rules::{Choice, StepIo};
+use crate::table::{Controller, DiceMode, Position, Table};
+
+/// Who made a choice.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Actor {
+    /// A person (at the app, the command line, or through an answers file).
+    Human,
+    /// A bot, with the steps of its flowchart that led to the choice.
+    Bot {
+        /// The bot's name.
+        name: String,
+        /// Its reasons, one step each.
+        reason: Vec<String>,
+    },
+}
+
+/// A change made by hand, as on a physical table: allowed at any moment, recorded like
+/// any other input.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Manual {
+    /// Moves a card into a zone.
+    MoveCard {
+        /// The card.
+        card: CardId,
+        /// The zone it goes to.
+        to: ZoneId,
+        /// Where in the zone.
+        position: Position,
+    },
+    /// Turns a card face up or down.
+    FlipCard {
+        /// The card.
+        card: CardId,
+        /// Face up after the change.
+        face_up: bool,
+    },
+    /// Shuffles a zone.
+    Shuffle {
+        /// The zone.
+        zone: ZoneId,
+    },
+    /// Puts a piece on a space.
+    PlacePiece {
+        /// The piece.
+        piece: PieceId,
+        /// The place.
+        place: PlaceId,
+        /// The space.
+        space: SpaceId,
+    },
+    /// Takes a piece off the table.
+    RemovePiece {
+        /// The piece.
+        piece: PieceId,
+    },
+    /// Adds (or with a negative delta removes) units of a kind in a box.
+    AddUnits {
+        /// The box.
+        boxed: BoxId,
+        /// The kind.
+        kind: UnitKindId,
+        /// How many to add.
+        delta: i64,
+    },
+    /// Moves units between boxes.
+    MoveUnits {
+        /// From this box.
+        from: BoxId,
+        /// To this box.
+        to: BoxId,
+        /// The kind.
+        kind: UnitKindId,
+        /// How many.
+        count: i64,
+    },
+    /// Sets a counter.
+    SetCounter {
+        /// The counter.
+        counter: CounterId,
+        /// The new value (kept within bounds).
+        value: i64,
+    },
+    /// Rolls dice for the table and logs the results.
+    Roll {
+        /// Sides of each die.
+        sides: u32,
+        /// How many dice.
+        count: u32,
+    },
+    /// Hands a seat to a human or a bot.
+    SetController {
+        /// The seat.
+        seat: SeatId,
+        /// Who controls it from now on.
+        controller: Controller,
+    },
+    /// Switches between the engine's dice and physical dice.
+    SetDice {
+        /// The new mode.
+        mode: DiceMode,
+    },
+    /// Writes a note in the log.
+    Note {
+        /// The note.
+        text: String,
+    },
+}
+
+/// One input of a game.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Input {
+    /// An answer to the current prompt.
+    Act {
+        /// The seat answering (checked against the prompt's seat when given).
+        seat: Option<SeatId>,
+        /// The action chosen.
+        choice: Choice,
+        /// Die results supplied for the step (physical dice), used in order.
+        dice: Vec<i64>,
+        /// Who chose.
+        by: Actor,
+    },
+    /// A change by hand.
+    Manual {
+        /// The seat making it, if known.
+        seat: Option<SeatId>,
+        /// The change.
+        change: Manual,
+    },
+}
+
+impl Input {
+    /// A human's answer to the prompt.
+    pub fn act(choice: Choice) -> Input {
+        Input::Act {
+            seat: None,
+            choice,
+            dice: Vec::new(),
+            by: Actor::Human,
+        }
+    }
+
+    /// A change by hand.
+    pub fn manual(change: Manual) -> Input {
+        Input::Manual { seat: None, change }
+    }
+
+    /// Who made the input, in words: "human", "bot:simple".
+    pub fn by(&self) -> String {
+        match self {
+            Input::Act {
+                by: Actor::Bot { name, .. },
+                ..
+            } => format!("bot:{name}"),
+            _ => "human".to_owned(),
+        }
+    }
+}
+
+impl fmt::Display for Input {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let seat = |s: &Option<SeatId>| s.as_ref().map(|s| format!("{s}: ")).unwrap_or_default();
+        match self {
+            Input::Act {
+                seat: s,
+                choice,
+                dice,
+                ..
+            } => {
+                write!(f, "{}{choice}", seat(s))?;
+                if !dice.is_empty() {
+                    let dice: Vec<String> = dice.iter().map(i64::to_string).collect();
+                    write!(f, " (dice {})", dice.join(", "))?;
+                }
+                Ok(())
+            }
+            Input::Manual { seat: s, change } => write!(f, "{}by hand: {change}", seat(s)),
+        }
+    }
+}
+
+impl fmt::Display for Manual {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Manual::MoveCard { card, to, position } => {
+                let at = match position {
+                    Position::Top => "top".to_owned(),
+                    Position::Bottom => "bottom".to_owned(),
+                    Position::Index(i) => format!("position {}", i + 1),
+                };
+                write!(f, "move card {card} to {to} ({at})")
+            }
+            Manual::FlipCard { card, face_up } => {
+                write!(
+                    f,
+                    "turn card {card} face {}",
+                    if *face_up { "up" } else { "down" }
+                )
+            }
+            Manual::Shuffle { zone } => write!(f, "shuffle {zone}"),
+            Manual::PlacePiece {
+                piece,
+                place,
+                space,
+            } => write!(f, "put {piece} on {place}/{space}"),
+            Manual::RemovePiece { piece } => write!(f, "take {piece} off the table"),
+            Manual::AddUnits { boxed, kind, delta } => {
+                if *delta >= 0 {
+                    write!(f, "add {delta} {kind} to {boxed}")
+                } else {
+                    write!(f, "remove {} {kind} from {boxed}", -delta)
+                }
+            }
+            Manual::MoveUnits {
+                from,
+                to,
+                kind,
+                count,
+            } => write!(f, "move {count} {kind} from {from} to {to}"),
+            Manual::SetCounter { counter, value } => write!(f, "set {counter} to {value}"),
+            Manual::Roll { sides, count } => write!(f, "roll {count}d{sides}"),
+            Manual::SetController { seat, controller } => {
+                write!(f, "{seat} is now played by {controller}")
+            }
+            Manual::SetDice { mode } => write!(
+                f,
+                "dice are now {}",
+                if *mode == DiceMode::Physical {
+                    "physical"
+                } else {
+                    "digital"
+                }
+            ),
+            Manual::Note { text } => write!(f, "note: {text}"),
+        }
+    }
+}
+
+/// Applies a change by hand to `table`, after checking it against the module's data.
+/// Writes what happened to `io.log`. Fails without changing anything.
+pub(crate) fn apply_manual(
+    module: &Module,
+    table: &mut Table,
+    change: &Manual,
+    io: &mut StepIo,
+) -> Result<(), String> {
+    let card_exists = |card: &CardId| {
+        if module.cards.contains(card.as_str()) {
+            Ok(())
+        } else {
+            Err(format!("unknown card '{card}'"))
+        }
+    };
+    let piece_exists = |piece: &PieceId| {
+        if module.pieces.contains(piece.as_str()) {
+            Ok(())
+        } else {
+            Err(format!("unknown piece '{piece}'"))
+        }
+    };
+    let units_allowed = |boxed: &BoxId, kind: &UnitKindId| {
+        if !module.boxes.contains(boxed.as_str()) {
+            Err(format!("unknown box '{boxed}'"))
+        } else if !module.box_accepts(boxed.as_str(), kind.as_str()) {
+            Err(format!(
+                "box '{boxed}' does not hold units of kind '{kind}'"
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    match change {
+        Manual::MoveCard { card, to, position } => {
+            card_exists(card)?;
+            table
+                .move_card(card, to, *position)
+                .map_err(|e| e.to_string())?;
+        }
+        Manual::FlipCard { card, face_up } => {
+            card_exists(card)?;
+            table
+                .flip(card, Some(*face_up))
+                .map_err(|e| e.to_string())?;
+        }
+        Manual::Shuffle { zone } => table.shuffle(zone).map_err(|e| e.to_string())?,
+        Manual::PlacePiece {
+            piece,
+            place,
+            space,
+        } => {
+            piece_exists(piece)?;
+            let def = module
+                .places
+                .get(place.as_str())
+                .ok_or_else(|| format!("unknown place '{place}'"))?;
+            if def.space(space.as_str()).is_none() {
+                return Err(format!("place '{place}' has no space '{space}'"));
+            }
+            table
+                .place_piece(piece, place, space)
+                .map_err(|e| e.to_string())?;
+        }
+        Manual::RemovePiece { piece } => {
+            piece_exists(piece)?;
+            table
+                .remove_piece(piece)
+                .ok_or_else(|| format!("piece '{piece}' is not on the table"))?;
+        }
+        Manual::AddUnits { boxed, kind, delta } => {
+            units_allowed(boxed, kind)?;
+            table
+                .add_units(boxed, kind, *delta)
+                .map_err(|e| e.to_string())?;
+        }
+        Manual::MoveUnits {
+            from,
+            to,
+            kind,
+            count,
+        } => {
+            units_allowed(from, kind)?;
+            units_allowed(to, kind)?;
+            table
+                .move_units(from, to, kind, *count)
+                .map_err(|e| e.to_string())?;
+        }
+        Manual::SetCounter { counter, value } => {
+            let set = table
+                .set_counter(counter, *value)
+                .map_err(|e| e.to_string())?;
+            if set != *value {
+                io.log.push(format!("{counter} stops at its bound: {set}"));
+            }
+        }
+        Manual::Roll { sides, count } => {
+            if *sides < 2 || *count == 0 || *count > 100 {
+                return Err(format!(
+                    "cannot roll {count}d{sides} (1 to 100 dice of 2 or more sides)"
+                ));
+            }
+            let rolls: Vec<String> = (0..*count)
+                .map(|_| table.rng.roll(*sides).to_string())
+                .collect();
+            io.log
+                .push(format!("Rolled {count}d{sides}: {}", rolls.join(", ")));
+        }
+        Manual::SetController { seat, controller } => {
+            if !table.seats.contains_key(seat) {
+                return Err(format!("seat '{seat}' does not play this game"));
+            }
+            if let Controller::Bot(bot) = controller
+                && !module.rules.bots.contains(bot)
+            {
+                return Err(format!(
+                    "there is no bot '{bot}' (bots: {})",
+                    module.rules.bots.join(", ")
+                ));
+            }
+            table.seats.insert(seat.clone(), controller.clone());
+        }
+        Manual::SetDice { mode } => table.dice = *mode,
+        Manual::Note { .. } => {}
+    }
+    Ok(())
+}

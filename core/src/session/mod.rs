@@ -1,0 +1,565 @@
+//! Sessions: a module, a scenario, a seed and the recorded inputs make a game. The session
+//! applies inputs through the rules, keeps the history, undoes and redoes from
+//! checkpoints, lets bots play, and rebases the game onto a reloaded module.
+
+mod input;
+mod layout;
+mod rebase;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+pub use input::{Actor, Input, Manual};
+pub use rebase::{Divergence, RebaseReport, describe_differences, module_changes};
+
+use crate::ids::{ScenarioId, SeatId};
+use crate::module::Module;
+use crate::rules::{BotPick, Choice, Need, Prompt, Rules, RulesError, StepIo};
+use crate::script::{Limits, LuaRules};
+use crate::table::{Controller, DiceMode, Table};
+use crate::value::Value;
+
+/// Inputs between two checkpoints of the history. Undo replays at most this many minus one.
+pub const CHECKPOINT_EVERY: usize = 32;
+
+/// What a game is started from, besides the module.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameSpec {
+    /// The scenario.
+    pub scenario: ScenarioId,
+    /// The seed of the game's dice.
+    pub seed: u64,
+    /// Who plays each seat (seats not named are human).
+    pub seats: BTreeMap<SeatId, Controller>,
+    /// Options handed to the rules' setup.
+    pub options: Value,
+    /// Digital or physical dice.
+    pub dice: DiceMode,
+}
+
+impl GameSpec {
+    /// A spec for `scenario` and `seed` with every seat human and no options.
+    pub fn new(scenario: impl Into<ScenarioId>, seed: u64) -> Self {
+        GameSpec {
+            scenario: scenario.into(),
+            seed,
+            seats: BTreeMap::new(),
+            options: Value::map(),
+            dice: DiceMode::Digital,
+        }
+    }
+}
+
+/// One applied input and what it did.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct InputRecord {
+    /// The input.
+    pub input: Input,
+    /// The log lines it wrote.
+    pub log: Vec<String>,
+    /// The table's digest after it.
+    pub digest: u64,
+}
+
+/// What went wrong with a session operation. The game is unchanged after any of these.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum SessionError {
+    /// The game could not start.
+    #[error("cannot start the game: {0}")]
+    Start(String),
+    /// The rules failed.
+    #[error("{0}")]
+    Rules(#[from] RulesError),
+    /// A choice that is not among the legal actions.
+    #[error("'{choice}' is not a legal action in state '{state}'; legal: {legal}")]
+    Illegal {
+        /// The choice made.
+        choice: String,
+        /// The current state.
+        state: String,
+        /// The legal actions, as a list.
+        legal: String,
+    },
+    /// The game waits for no decision (it is over, or the prompt failed).
+    #[error("no decision is pending: {0}")]
+    NoPrompt(String),
+    /// It is another seat's decision.
+    #[error("it is {expected}'s decision, not {given}'s")]
+    WrongSeat {
+        /// The seat that decides.
+        expected: SeatId,
+        /// The seat that tried.
+        given: SeatId,
+    },
+    /// A change by hand that the table refuses.
+    #[error("cannot do that by hand: {0}")]
+    Manual(String),
+}
+
+impl SessionError {
+    /// What the rules need from the table, if that is what stopped the step.
+    pub fn need(&self) -> Option<&Need> {
+        match self {
+            SessionError::Rules(RulesError::Need(need)) => Some(need),
+            _ => None,
+        }
+    }
+}
+
+/// One entry of the game log: an input (or the setup) and the lines it wrote.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LogEntry {
+    /// 0 for the setup, else the input's number from 1.
+    pub index: usize,
+    /// The input in words (empty for the setup).
+    pub input: String,
+    /// "human", or "bot:<name>".
+    pub by: String,
+    /// A bot's reasons.
+    pub reason: Vec<String>,
+    /// The lines written.
+    pub messages: Vec<String>,
+}
+
+/// The history: applied inputs, undone inputs, and checkpoints of the table.
+///
+/// Representation: `records[i]` is the i-th input applied (0-based); `checkpoints[k]` is the
+/// table after the first `k` inputs, kept for `k` = 0 and every multiple of
+/// [`CHECKPOINT_EVERY`]. The table after `n` inputs is the nearest checkpoint at or before
+/// `n` plus a replay of the inputs after it, so undo costs at most `CHECKPOINT_EVERY - 1`
+/// replayed inputs however long the game. `redo` holds undone inputs, the next one last.
+/// Limitation: a replay re-runs the rules, so a module that keeps hidden state in Lua
+/// (which the sandbox forbids but cannot fully prevent) may replay differently; the digest
+/// of each record exposes that.
+#[derive(Clone, Debug)]
+pub struct History {
+    records: Vec<InputRecord>,
+    redo: Vec<Input>,
+    start: Table,
+    checkpoints: BTreeMap<usize, Table>,
+    setup_log: Vec<String>,
+}
+
+impl History {
+    /// The applied inputs, oldest first.
+    pub fn records(&self) -> &[InputRecord] {
+        &self.records
+    }
+
+    /// The undone inputs, the next to redo last.
+    pub fn redo_stack(&self) -> &[Input] {
+        &self.redo
+    }
+
+    /// How many inputs have been applied.
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    /// The table after setup.
+    pub fn start(&self) -> &Table {
+        &self.start
+    }
+
+    /// Whether no input has been applied.
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    /// The lines the setup wrote.
+    pub fn setup_log(&self) -> &[String] {
+        &self.setup_log
+    }
+}
+
+/// A game in progress.
+pub struct Session {
+    module: Arc<Module>,
+    rules: Box<dyn Rules>,
+    spec: GameSpec,
+    table: Table,
+    history: History,
+    prompt: Result<Option<Prompt>, RulesError>,
+    /// Run the module's `check` after every input (tests and fuzzing).
+    pub check_every_step: bool,
+    /// Problems noticed while replaying (a replay that did not give the recorded table).
+    pub warnings: Vec<String>,
+}
+
+impl Session {
+    /// Starts a game of `module` as `spec` says, with default script limits.
+    pub fn new(module: Arc<Module>, spec: GameSpec) -> Result<Session, SessionError> {
+        Session::with_limits(module, spec, Limits::default())
+    }
+
+    /// Starts a game with these script limits.
+    pub fn with_limits(
+        module: Arc<Module>,
+        spec: GameSpec,
+        limits: Limits,
+    ) -> Result<Session, SessionError> {
+        let scenario =
+            layout::find_scenario(&module, &spec.scenario).map_err(SessionError::Start)?;
+        let mut table = layout::lay_out(&module, scenario, spec.seed, &spec.seats)
+            .map_err(SessionError::Start)?;
+        table.dice = spec.dice;
+        let mut rules = LuaRules::new(module.clone(), limits)
+            .map_err(|d| SessionError::Start(d.to_string()))?;
+        let mut io = StepIo::default();
+        rules.setup(&mut table, &spec.scenario, &spec.options, &mut io)?;
+        let history = History {
+            records: Vec::new(),
+            redo: Vec::new(),
+            start: table.clone(),
+            checkpoints: BTreeMap::new(),
+            setup_log: io.log,
+        };
+        let prompt = rules.prompt(&mut table);
+        Ok(Session {
+            module,
+            rules: Box::new(rules),
+            spec,
+            table,
+            history,
+            prompt,
+            check_every_step: false,
+            warnings: Vec::new(),
+        })
+    }
+
+    /// The module being played.
+    pub fn module(&self) -> &Arc<Module> {
+        &self.module
+    }
+
+    /// What the game was started from.
+    pub fn spec(&self) -> &GameSpec {
+        &self.spec
+    }
+
+    /// The table now.
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    /// The history.
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// The decision the game waits for: `Ok(None)` when it is over, an error when the
+    /// rules failed to list it (the table still works by hand).
+    pub fn prompt(&self) -> &Result<Option<Prompt>, RulesError> {
+        &self.prompt
+    }
+
+    /// The log: the setup's lines, then each input with its lines.
+    pub fn log(&self) -> Vec<LogEntry> {
+        let mut log = vec![LogEntry {
+            index: 0,
+            input: String::new(),
+            by: String::new(),
+            reason: Vec::new(),
+            messages: self.history.setup_log.clone(),
+        }];
+        for (i, record) in self.history.records.iter().enumerate() {
+            let reason = match &record.input {
+                Input::Act {
+                    by: Actor::Bot { reason, .. },
+                    ..
+                } => reason.clone(),
+                _ => Vec::new(),
+            };
+            log.push(LogEntry {
+                index: i + 1,
+                input: record.input.to_string(),
+                by: record.input.by(),
+                reason,
+                messages: record.log.clone(),
+            });
+        }
+        log
+    }
+
+    /// Module-defined view data for `seat` (the rules' `view` hook).
+    pub fn view_data(&mut self, seat: Option<&SeatId>) -> Result<Value, RulesError> {
+        self.rules.view(&mut self.table, seat)
+    }
+
+    /// Runs the module's `check` on the current table.
+    pub fn check(&mut self) -> Result<(), RulesError> {
+        self.rules.check(&mut self.table)
+    }
+
+    /// Lines printed by scripts since the last call.
+    pub fn take_output(&mut self) -> Vec<String> {
+        self.rules.take_output()
+    }
+
+    /// How often each function of the scripting API has been called (coverage of tests).
+    pub fn api_calls(&self) -> Vec<(&'static str, u64)> {
+        self.rules.api_calls()
+    }
+
+    /// Applies one input: checks it (a choice must be legal), runs it, records it.
+    pub fn apply(&mut self, input: Input) -> Result<(), SessionError> {
+        let (table, io) = self.execute(&self.table.clone(), &input, true)?;
+        self.commit(input, table, io);
+        if self.check_every_step {
+            self.rules.check(&mut self.table)?;
+        }
+        Ok(())
+    }
+
+    /// A human's answer to the prompt.
+    pub fn act(&mut self, name: &str, arg: Value) -> Result<(), SessionError> {
+        self.apply(Input::act(Choice {
+            name: name.to_owned(),
+            arg,
+        }))
+    }
+
+    fn commit(&mut self, input: Input, table: Table, io: StepIo) {
+        let digest = table.digest();
+        self.table = table;
+        match self.history.redo.last() {
+            Some(next) if *next == input => {
+                self.history.redo.pop();
+            }
+            _ => self.history.redo.clear(),
+        }
+        self.history.records.push(InputRecord {
+            input,
+            log: io.log,
+            digest,
+        });
+        let n = self.history.records.len();
+        if n.is_multiple_of(CHECKPOINT_EVERY) {
+            self.history.checkpoints.insert(n, self.table.clone());
+        }
+        self.prompt = self.rules.prompt(&mut self.table);
+    }
+
+    /// Runs `input` on a copy of `table`; returns the new table. With `check`, `table` must
+    /// be the current table, and a choice must be among the current prompt's legal actions
+    /// (a replay under the same module skips that).
+    fn execute(
+        &mut self,
+        table: &Table,
+        input: &Input,
+        check: bool,
+    ) -> Result<(Table, StepIo), SessionError> {
+        let mut work = table.clone();
+        let mut io = StepIo::default();
+        match input {
+            Input::Act {
+                seat, choice, dice, ..
+            } => {
+                if check {
+                    check_choice(&self.prompt, seat.as_ref(), choice)?;
+                }
+                io.dice = dice.clone();
+                self.rules.act(&mut work, choice, &mut io)?;
+            }
+            Input::Manual { change, .. } => {
+                input::apply_manual(&self.module, &mut work, change, &mut io)
+                    .map_err(SessionError::Manual)?;
+            }
+        }
+        Ok((work, io))
+    }
+
+    /// Drops the last input; it can be redone. Returns false when there is none.
+    pub fn undo(&mut self) -> bool {
+        let Some(record) = self.history.records.pop() else {
+            return false;
+        };
+        self.history.redo.push(record.input);
+        let n = self.history.records.len();
+        self.history.checkpoints.retain(|k, _| *k <= n);
+        self.table = self.rebuild(n);
+        self.prompt = self.rules.prompt(&mut self.table);
+        true
+    }
+
+    /// Re-applies the last undone input. Returns false when there is none.
+    pub fn redo(&mut self) -> Result<bool, SessionError> {
+        let Some(input) = self.history.redo.last().cloned() else {
+            return Ok(false);
+        };
+        self.apply(input)?;
+        Ok(true)
+    }
+
+    /// Goes back (undo) or forward (redo) to the state after `n` inputs.
+    pub fn goto(&mut self, n: usize) -> Result<(), SessionError> {
+        let len = self.history.records.len();
+        if n < len {
+            let dropped: Vec<Input> = self
+                .history
+                .records
+                .drain(n..)
+                .map(|r| r.input)
+                .rev()
+                .collect();
+            let mut redo = std::mem::take(&mut self.history.redo);
+            redo.extend(dropped);
+            self.history.redo = redo;
+            self.history.checkpoints.retain(|k, _| *k <= n);
+            self.table = self.rebuild(n);
+            self.prompt = self.rules.prompt(&mut self.table);
+        } else {
+            while self.history.records.len() < n && self.redo()? {}
+        }
+        Ok(())
+    }
+
+    /// The table after the first `n` recorded inputs, from the nearest checkpoint.
+    fn rebuild(&mut self, n: usize) -> Table {
+        let (from, mut table) = match self.history.checkpoints.range(..=n).next_back() {
+            Some((&k, checkpoint)) => (k, checkpoint.clone()),
+            None => (0, self.history.start.clone()),
+        };
+        for i in from..n {
+            let input = self.history.records[i].input.clone();
+            match self.execute(&table, &input, false) {
+                Ok((next, _)) => table = next,
+                Err(err) => {
+                    self.warnings
+                        .push(format!("replaying input {} failed: {err}", i + 1));
+                    break;
+                }
+            }
+            if table.digest() != self.history.records[i].digest {
+                self.warnings.push(format!(
+                    "replaying input {} gave a different table than when it was played: \
+                     the module keeps state outside the table, or is not deterministic",
+                    i + 1
+                ));
+            }
+        }
+        table
+    }
+
+    /// The table after the first `n` inputs (the current table if `n` is the history length).
+    pub fn table_at(&mut self, n: usize) -> Table {
+        if n >= self.history.records.len() {
+            return self.table.clone();
+        }
+        self.rebuild(n)
+    }
+
+    /// If a bot controls the seat that decides now, lets it choose and applies its choice.
+    /// Returns the bot's pick, or `None` when it is not a bot's turn.
+    pub fn bot_step(&mut self) -> Result<Option<BotPick>, SessionError> {
+        let prompt = match &self.prompt {
+            Ok(Some(prompt)) => prompt.clone(),
+            Ok(None) => return Ok(None),
+            Err(err) => return Err(SessionError::Rules(err.clone())),
+        };
+        let Some(seat) = prompt.seat.clone() else {
+            return Ok(None);
+        };
+        let Some(Controller::Bot(bot)) = self.table.seats.get(&seat).cloned() else {
+            return Ok(None);
+        };
+        let pick = self.rules.bot(&mut self.table, &bot, &seat, &prompt)?;
+        self.apply(Input::Act {
+            seat: Some(seat),
+            choice: pick.choice.clone(),
+            dice: Vec::new(),
+            by: Actor::Bot {
+                name: bot,
+                reason: pick.reason.clone(),
+            },
+        })?;
+        Ok(Some(pick))
+    }
+
+    /// Lets bots play until a human must decide, the game ends, or `limit` steps were taken.
+    /// Returns how many steps the bots took.
+    pub fn run_bots(&mut self, limit: usize) -> Result<usize, SessionError> {
+        let mut steps = 0;
+        while steps < limit && self.bot_step()?.is_some() {
+            steps += 1;
+        }
+        Ok(steps)
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.table.result.is_some()
+    }
+}
+
+/// Reads who plays a seat: "human", "bot" (the seat's default bot) or "bot:<name>".
+pub fn parse_controller(module: &Module, seat: &str, who: &str) -> Result<Controller, String> {
+    if !module.seats.contains(seat) {
+        let seats: Vec<String> = module.seats.iter().map(|s| s.id.to_string()).collect();
+        return Err(format!(
+            "unknown seat '{seat}' (seats: {})",
+            seats.join(", ")
+        ));
+    }
+    match who {
+        "human" => Ok(Controller::Human),
+        "bot" => module
+            .seats
+            .get(seat)
+            .and_then(|s| s.bot.clone())
+            .map(Controller::Bot)
+            .ok_or_else(|| format!("seat '{seat}' has no default bot: name one as bot:<name>")),
+        other => match other.strip_prefix("bot:") {
+            Some(name) if module.rules.bots.iter().any(|b| b == name) => {
+                Ok(Controller::Bot(name.to_owned()))
+            }
+            Some(name) => Err(format!(
+                "there is no bot '{name}' (bots: {})",
+                module.rules.bots.join(", ")
+            )),
+            None => Err(format!(
+                "'{other}' is not a controller: use human, bot or bot:<name>"
+            )),
+        },
+    }
+}
+
+/// Checks that `choice` is one of the prompt's legal actions (and the seat's to make).
+fn check_choice(
+    prompt: &Result<Option<Prompt>, RulesError>,
+    seat: Option<&SeatId>,
+    choice: &Choice,
+) -> Result<(), SessionError> {
+    let prompt = match prompt {
+        Ok(Some(prompt)) => prompt,
+        Ok(None) => return Err(SessionError::NoPrompt("the game is over".to_owned())),
+        Err(err) => return Err(SessionError::NoPrompt(err.to_string())),
+    };
+    if let (Some(given), Some(expected)) = (seat, &prompt.seat)
+        && given != expected
+    {
+        return Err(SessionError::WrongSeat {
+            expected: expected.clone(),
+            given: given.clone(),
+        });
+    }
+    if prompt.actions.iter().any(|a| a.admits(choice)) {
+        return Ok(());
+    }
+    let legal: Vec<String> = prompt
+        .actions
+        .iter()
+        .map(|a| match a.range {
+            Some((lo, hi)) => format!("{} {lo}..{hi}", a.name),
+            None => a.choice().to_string(),
+        })
+        .collect();
+    Err(SessionError::Illegal {
+        choice: choice.to_string(),
+        state: prompt.state.clone(),
+        legal: legal.join(", "),
+    })
+}

@@ -1,0 +1,475 @@
+//! Rebasing a game onto a reloaded module: replay its inputs under the new version, find
+//! the first point where the game differs, and say what changed in the module and on the
+//! table.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::sync::Arc;
+
+use super::{Input, Session, SessionError};
+use crate::module::{DataValue, Module};
+use crate::table::Table;
+use crate::value::Value;
+
+/// The first point where a replay under a new module differs from the game as played.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Divergence {
+    /// After how many inputs the tables first differ (0: right after setup).
+    pub after: usize,
+    /// That input in words (empty for the setup).
+    pub input: String,
+    /// What differs on the table, one line each.
+    pub differences: Vec<String>,
+}
+
+/// What a rebase did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RebaseReport {
+    /// What changed in the module, one line each.
+    pub changes: Vec<String>,
+    /// How many inputs the new version replayed.
+    pub replayed: usize,
+    /// How many inputs the game had.
+    pub total: usize,
+    /// Where the game first differs, if it does.
+    pub divergence: Option<Divergence>,
+    /// The first input the new version refused (its number from 1, and why). It and the
+    /// inputs after it wait on the redo stack.
+    pub refused: Option<(usize, String)>,
+}
+
+impl fmt::Display for RebaseReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.changes.is_empty() {
+            writeln!(f, "The module's content did not change.")?;
+        } else {
+            writeln!(f, "Changed:")?;
+            for change in &self.changes {
+                writeln!(f, "  {change}")?;
+            }
+        }
+        writeln!(f, "Replayed {} of {} inputs.", self.replayed, self.total)?;
+        match &self.divergence {
+            None => writeln!(f, "The game is the same as before.")?,
+            Some(d) if d.after == 0 => writeln!(f, "The game differs from the setup on:")?,
+            Some(d) => writeln!(
+                f,
+                "The game first differs after input {} ({}):",
+                d.after, d.input
+            )?,
+        }
+        for line in self.divergence.iter().flat_map(|d| &d.differences) {
+            writeln!(f, "  {line}")?;
+        }
+        if let Some((n, why)) = &self.refused {
+            writeln!(
+                f,
+                "Input {n} is no longer accepted ({why}); it and the rest can be redone once fixed."
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl Session {
+    /// Replays this game under `module` (a reloaded version). On success the session plays
+    /// the new version from where the replay got to, and inputs the new version refuses wait
+    /// on the redo stack. If the new version cannot even start the game, the session is
+    /// unchanged and the error says why.
+    pub fn rebase(&mut self, module: Arc<Module>) -> Result<RebaseReport, SessionError> {
+        let mut fresh = Session::new(module.clone(), self.spec.clone())?;
+        fresh.check_every_step = self.check_every_step;
+        let changes = module_changes(&self.module, &module);
+        let total = self.history.records.len();
+        let mut divergence_at =
+            (fresh.history.start.digest() != self.history.start.digest()).then_some(0);
+        let mut refused = None;
+        let mut replayed = 0;
+        for (i, record) in self.history.records.iter().enumerate() {
+            match fresh.apply(record.input.clone()) {
+                Ok(()) => {
+                    replayed += 1;
+                    if divergence_at.is_none() && fresh.table.digest() != record.digest {
+                        divergence_at = Some(i + 1);
+                    }
+                }
+                Err(err) => {
+                    refused = Some((i + 1, err.to_string()));
+                    if divergence_at.is_none() {
+                        divergence_at = Some(i);
+                    }
+                    break;
+                }
+            }
+        }
+        let divergence = match divergence_at {
+            Some(n) => {
+                let before = self.table_at(n);
+                let after = fresh.table_at(n);
+                let input = if n == 0 {
+                    String::new()
+                } else {
+                    self.history.records[n - 1].input.to_string()
+                };
+                let mut differences = describe_differences(&before, &after);
+                if let Some((k, why)) = refused.as_ref().filter(|_| differences.is_empty()) {
+                    differences.push(format!("input {k} is refused: {why}"));
+                }
+                Some(Divergence {
+                    after: n,
+                    input,
+                    differences,
+                })
+            }
+            None => None,
+        };
+        let waiting: Vec<Input> = self.history.records[replayed..]
+            .iter()
+            .map(|r| r.input.clone())
+            .rev()
+            .collect();
+        let mut redo = std::mem::take(&mut self.history.redo);
+        redo.extend(waiting);
+        fresh.push_redo(redo);
+        fresh.warnings = std::mem::take(&mut self.warnings);
+        *self = fresh;
+        Ok(RebaseReport {
+            changes,
+            replayed,
+            total,
+            divergence,
+            refused,
+        })
+    }
+
+    pub(crate) fn push_redo(&mut self, inputs: impl IntoIterator<Item = Input>) {
+        self.history.redo.extend(inputs);
+    }
+}
+
+fn show(value: &DataValue) -> String {
+    match value {
+        DataValue::Known(v) => v.to_string(),
+        DataValue::Unknown => "unknown".to_owned(),
+    }
+}
+
+/// What differs between two versions of a module, one line each: cards by field, other
+/// components by id, scripts by the functions around the changed lines.
+pub fn module_changes(old: &Module, new: &Module) -> Vec<String> {
+    let mut out = Vec::new();
+    for card in new.cards.iter() {
+        let Some(before) = old.cards.get(card.id.as_str()) else {
+            out.push(format!("card '{}' added", card.id));
+            continue;
+        };
+        let mut what = Vec::new();
+        if before.name != card.name {
+            what.push(format!("name {} → {}", before.name, card.name));
+        }
+        if before.text != card.text {
+            what.push("text".to_owned());
+        }
+        let keys: BTreeSet<&String> = before.fields.keys().chain(card.fields.keys()).collect();
+        for key in keys {
+            let (a, b) = (before.fields.get(key), card.fields.get(key));
+            if a != b {
+                let a = a.map(show).unwrap_or_else(|| "unknown".to_owned());
+                let b = b.map(show).unwrap_or_else(|| "unknown".to_owned());
+                what.push(format!("{key} {a} → {b}"));
+            }
+        }
+        if !what.is_empty() {
+            out.push(format!("card '{}': {}", card.id, what.join(", ")));
+        }
+    }
+    for card in old
+        .cards
+        .iter()
+        .filter(|c| !new.cards.contains(c.id.as_str()))
+    {
+        out.push(format!("card '{}' removed", card.id));
+    }
+    compare_ids(
+        &mut out,
+        "zone",
+        old.zones
+            .iter()
+            .map(|z| (z.id.to_string(), format!("{z:?}"))),
+        new.zones
+            .iter()
+            .map(|z| (z.id.to_string(), format!("{z:?}"))),
+    );
+    compare_ids(
+        &mut out,
+        "place",
+        old.places
+            .iter()
+            .map(|p| (p.def.id.to_string(), format!("{:?}", p.def))),
+        new.places
+            .iter()
+            .map(|p| (p.def.id.to_string(), format!("{:?}", p.def))),
+    );
+    compare_ids(
+        &mut out,
+        "piece",
+        old.pieces
+            .iter()
+            .map(|p| (p.id.to_string(), format!("{p:?}"))),
+        new.pieces
+            .iter()
+            .map(|p| (p.id.to_string(), format!("{p:?}"))),
+    );
+    compare_ids(
+        &mut out,
+        "box",
+        old.boxes
+            .iter()
+            .map(|b| (b.id.to_string(), format!("{b:?}"))),
+        new.boxes
+            .iter()
+            .map(|b| (b.id.to_string(), format!("{b:?}"))),
+    );
+    compare_ids(
+        &mut out,
+        "counter",
+        old.counters
+            .iter()
+            .map(|c| (c.id.to_string(), format!("{c:?}"))),
+        new.counters
+            .iter()
+            .map(|c| (c.id.to_string(), format!("{c:?}"))),
+    );
+    compare_ids(
+        &mut out,
+        "seat",
+        old.seats
+            .iter()
+            .map(|s| (s.id.to_string(), format!("{s:?}"))),
+        new.seats
+            .iter()
+            .map(|s| (s.id.to_string(), format!("{s:?}"))),
+    );
+    compare_ids(
+        &mut out,
+        "scenario",
+        old.scenarios
+            .iter()
+            .map(|s| (s.id.to_string(), format!("{s:?}"))),
+        new.scenarios
+            .iter()
+            .map(|s| (s.id.to_string(), format!("{s:?}"))),
+    );
+    for script in &new.scripts {
+        match old.scripts.iter().find(|s| s.rel == script.rel) {
+            None => out.push(format!("script {} added", script.rel)),
+            Some(before) if before.text != script.text => {
+                let functions = changed_functions(&before.text, &script.text);
+                if functions.is_empty() {
+                    out.push(format!("script {} changed", script.rel));
+                } else {
+                    out.push(format!(
+                        "script {} changed in {}",
+                        script.rel,
+                        functions.join(", ")
+                    ));
+                }
+            }
+            Some(_) => {}
+        }
+    }
+    for script in old
+        .scripts
+        .iter()
+        .filter(|s| !new.scripts.iter().any(|n| n.rel == s.rel))
+    {
+        out.push(format!("script {} removed", script.rel));
+    }
+    out
+}
+
+fn compare_ids(
+    out: &mut Vec<String>,
+    kind: &str,
+    old: impl Iterator<Item = (String, String)>,
+    new: impl Iterator<Item = (String, String)>,
+) {
+    let old: BTreeMap<String, String> = old.collect();
+    let new: BTreeMap<String, String> = new.collect();
+    for (id, def) in &new {
+        match old.get(id) {
+            None => out.push(format!("{kind} '{id}' added")),
+            Some(before) if before != def => out.push(format!("{kind} '{id}' changed")),
+            Some(_) => {}
+        }
+    }
+    for id in old.keys().filter(|id| !new.contains_key(*id)) {
+        out.push(format!("{kind} '{id}' removed"));
+    }
+}
+
+/// The names of the functions around the lines that differ between two versions of a
+/// script (the changed region is what lies between the common first and last lines).
+fn changed_functions(old: &str, new: &str) -> Vec<String> {
+    let a: Vec<&str> = old.lines().collect();
+    let b: Vec<&str> = new.lines().collect();
+    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let suffix = a[prefix..]
+        .iter()
+        .rev()
+        .zip(b[prefix..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let changed = prefix..b.len() - suffix;
+    let mut names = Vec::new();
+    let mut current: Option<String> = None;
+    for (i, line) in b.iter().enumerate() {
+        if let Some(name) = function_name(line) {
+            current = Some(name);
+        }
+        if changed.contains(&i) || (changed.is_empty() && i == prefix) {
+            let name = current
+                .clone()
+                .unwrap_or_else(|| "top-level code".to_owned());
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    names
+}
+
+/// `M.play` from `function M.play(ctx)`, `on_enter` from `on_enter = function(ctx)`.
+fn function_name(line: &str) -> Option<String> {
+    let line = line.trim_start();
+    let line = line.strip_prefix("local ").unwrap_or(line);
+    if let Some(rest) = line.strip_prefix("function ") {
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || "_.:".contains(*c))
+            .collect();
+        return (!name.is_empty()).then_some(name);
+    }
+    let (name, rest) = line.split_once('=')?;
+    let name = name.trim();
+    let valid = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || "_.".contains(c));
+    (valid && rest.trim_start().starts_with("function")).then(|| name.to_owned())
+}
+
+/// What differs between two tables, one line each.
+pub fn describe_differences(a: &Table, b: &Table) -> Vec<String> {
+    let mut out = Vec::new();
+    if a.turn != b.turn {
+        out.push(format!("turn {} → {}", a.turn, b.turn));
+    }
+    if a.phase != b.phase {
+        out.push(format!("phase '{}' → '{}'", a.phase, b.phase));
+    }
+    let flow = |t: &Table| {
+        t.flow
+            .iter()
+            .map(|f| f.state.clone())
+            .collect::<Vec<_>>()
+            .join(" > ")
+    };
+    if flow(a) != flow(b) {
+        out.push(format!("state {} → {}", flow(a), flow(b)));
+    }
+    for (id, counter) in &b.counters {
+        match a.counters.get(id) {
+            Some(old) if old.value != counter.value => {
+                out.push(format!("counter {id}: {} → {}", old.value, counter.value))
+            }
+            None => out.push(format!("counter {id}: new, {}", counter.value)),
+            _ => {}
+        }
+    }
+    for (id, zone) in &b.zones {
+        let old = a.zones.get(id).map(|z| z.cards.clone()).unwrap_or_default();
+        if old != zone.cards {
+            let gone: Vec<String> = old
+                .iter()
+                .filter(|c| !zone.cards.contains(c))
+                .map(|c| c.to_string())
+                .collect();
+            let came: Vec<String> = zone
+                .cards
+                .iter()
+                .filter(|c| !old.contains(c))
+                .map(|c| c.to_string())
+                .collect();
+            if gone.is_empty() && came.is_empty() {
+                out.push(format!("zone {id}: same cards in another order"));
+            } else {
+                let mut parts = Vec::new();
+                if !came.is_empty() {
+                    parts.push(format!("+{}", came.join(" +")));
+                }
+                if !gone.is_empty() {
+                    parts.push(format!("-{}", gone.join(" -")));
+                }
+                out.push(format!("zone {id}: {}", parts.join(" ")));
+            }
+        }
+    }
+    for (place, pieces) in &b.places {
+        let empty = BTreeMap::new();
+        let old = a.places.get(place).unwrap_or(&empty);
+        let ids: BTreeSet<_> = old.keys().chain(pieces.keys()).collect();
+        for piece in ids {
+            let (x, y) = (old.get(piece), pieces.get(piece));
+            if x != y {
+                let at = |s: Option<&crate::ids::SpaceId>| {
+                    s.map(|s| s.to_string()).unwrap_or_else(|| "-".to_owned())
+                };
+                out.push(format!("{place}: {piece} {} → {}", at(x), at(y)));
+            }
+        }
+    }
+    for (boxed, units) in &b.boxes {
+        let empty = BTreeMap::new();
+        let old = a.boxes.get(boxed).unwrap_or(&empty);
+        let kinds: BTreeSet<_> = old.keys().chain(units.keys()).collect();
+        for kind in kinds {
+            let (x, y) = (
+                old.get(kind).copied().unwrap_or(0),
+                units.get(kind).copied().unwrap_or(0),
+            );
+            if x != y {
+                out.push(format!("box {boxed}: {kind} {x} → {y}"));
+            }
+        }
+    }
+    if a.vars != b.vars {
+        let keys = |v: &Value| match v {
+            Value::Map(m) => m.keys().cloned().collect::<BTreeSet<_>>(),
+            _ => BTreeSet::new(),
+        };
+        let all: BTreeSet<String> = keys(&a.vars).union(&keys(&b.vars)).cloned().collect();
+        for key in all {
+            let (x, y) = (a.vars.get(&key), b.vars.get(&key));
+            if x != y {
+                let show = |v: Option<&Value>| {
+                    v.map(|v| v.to_string()).unwrap_or_else(|| "nil".to_owned())
+                };
+                out.push(format!("vars.{key}: {} → {}", show(x), show(y)));
+            }
+        }
+    }
+    if a.seats != b.seats {
+        out.push("seat controllers differ".to_owned());
+    }
+    if a.result != b.result {
+        out.push("the game's result differs".to_owned());
+    }
+    if out.is_empty() && a.rng != b.rng {
+        out.push("the dice were rolled a different number of times".to_owned());
+    }
+    if out.is_empty() && a != b {
+        out.push("card facing or frame locals differ".to_owned());
+    }
+    out
+}

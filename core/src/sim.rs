@@ -1,0 +1,261 @@
+//! Bot-only games played headlessly, many at a time, and their summary: winners, score
+//! distributions, steps, and how often each card was chosen.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use serde_json::{Value as Json, json};
+
+use crate::ids::{ScenarioId, SeatId};
+use crate::module::Module;
+use crate::rules::RulesError;
+use crate::session::{GameSpec, Input, Session};
+use crate::table::Controller;
+use crate::value::Value;
+
+/// How to run a simulation.
+#[derive(Clone, Debug)]
+pub struct SimConfig {
+    /// The scenario.
+    pub scenario: ScenarioId,
+    /// How many games.
+    pub games: usize,
+    /// The seed of the first game; game `i` uses `seed + i`.
+    pub seed: u64,
+    /// Bots by seat (seats not named play their default bot).
+    pub bots: BTreeMap<SeatId, String>,
+    /// Options handed to setup.
+    pub options: Value,
+    /// Bot steps after which a game counts as unfinished.
+    pub max_steps: usize,
+    /// Worker threads.
+    pub threads: usize,
+}
+
+/// The outcome of one simulated game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameOutcome {
+    /// Its seed.
+    pub seed: u64,
+    /// The winners (empty: a draw), or `None` if it did not finish.
+    pub winners: Option<Vec<SeatId>>,
+    /// Final scores.
+    pub scores: BTreeMap<SeatId, i64>,
+    /// Inputs played.
+    pub steps: usize,
+    /// Card ids chosen as action arguments, with counts.
+    pub card_use: BTreeMap<String, u64>,
+    /// Why it stopped early, if it did.
+    pub error: Option<String>,
+}
+
+/// A summary of all games.
+#[derive(Clone, Debug)]
+pub struct SimReport {
+    /// Every game, by seed.
+    pub outcomes: Vec<GameOutcome>,
+    /// Wall time in milliseconds.
+    pub elapsed_ms: u128,
+}
+
+impl SimConfig {
+    /// The spec of game `i`, every seat played by a bot.
+    fn spec(&self, module: &Module, i: usize) -> Result<GameSpec, String> {
+        let scenario = module
+            .scenarios
+            .get(self.scenario.as_str())
+            .ok_or_else(|| {
+                format!(
+                    "module '{}' has no scenario '{}'",
+                    module.id(),
+                    self.scenario
+                )
+            })?;
+        let mut spec = GameSpec::new(self.scenario.clone(), self.seed.wrapping_add(i as u64));
+        spec.options = self.options.clone();
+        for seat in module.scenario_seats(scenario) {
+            let bot = match self.bots.get(&seat) {
+                Some(bot) => bot.clone(),
+                None => module
+                    .seats
+                    .get(seat.as_str())
+                    .and_then(|s| s.bot.clone())
+                    .ok_or_else(|| {
+                        format!("seat '{seat}' has no default bot: name one with --bot {seat}=NAME")
+                    })?,
+            };
+            spec.seats.insert(seat, Controller::Bot(bot));
+        }
+        Ok(spec)
+    }
+}
+
+/// Plays one bot-only game to its end (or `max_steps`).
+pub fn play_one(module: &Arc<Module>, spec: GameSpec, max_steps: usize) -> GameOutcome {
+    let seed = spec.seed;
+    let mut outcome = GameOutcome {
+        seed,
+        winners: None,
+        scores: BTreeMap::new(),
+        steps: 0,
+        card_use: BTreeMap::new(),
+        error: None,
+    };
+    let mut session = match Session::new(module.clone(), spec) {
+        Ok(session) => session,
+        Err(err) => {
+            outcome.error = Some(err.to_string());
+            return outcome;
+        }
+    };
+    let result = session.run_bots(max_steps);
+    outcome.steps = session.history().len();
+    for record in session.history().records() {
+        if let Input::Act { choice, .. } = &record.input
+            && let Value::Str(arg) = &choice.arg
+            && module.cards.contains(arg)
+        {
+            *outcome.card_use.entry(arg.clone()).or_default() += 1;
+        }
+    }
+    match (result, &session.table().result, session.prompt()) {
+        (Err(err), _, _) => outcome.error = Some(err.to_string()),
+        (Ok(_), Some(result), _) => {
+            outcome.winners = Some(result.winners.clone());
+            outcome.scores = result.scores.clone();
+        }
+        (Ok(_), None, Err(err)) => outcome.error = Some(RulesError::to_string(err)),
+        (Ok(steps), None, Ok(Some(prompt))) if steps < max_steps => {
+            outcome.error = Some(format!(
+                "stopped in state '{}': seat {} is not played by a bot",
+                prompt.state,
+                prompt
+                    .seat
+                    .as_ref()
+                    .map(|s| s.to_string())
+                    .unwrap_or_else(|| "(anyone)".to_owned())
+            ));
+        }
+        (Ok(_), None, _) => outcome.error = Some(format!("unfinished after {max_steps} steps")),
+    }
+    outcome
+}
+
+/// Plays `config.games` bot-only games on `config.threads` threads. `progress` is told
+/// how many games have finished, from any thread.
+pub fn simulate(
+    module: Arc<Module>,
+    config: &SimConfig,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<SimReport, String> {
+    let specs: Vec<GameSpec> = (0..config.games)
+        .map(|i| config.spec(&module, i))
+        .collect::<Result<_, _>>()?;
+    let started = Instant::now();
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let threads = config.threads.clamp(1, 64);
+    let mut outcomes: Vec<GameOutcome> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(spec) = specs.get(i) else { break };
+                        mine.push(play_one(&module, spec.clone(), config.max_steps));
+                        progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                    }
+                    mine
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_default())
+            .collect()
+    });
+    outcomes.sort_by_key(|o| o.seed);
+    Ok(SimReport {
+        outcomes,
+        elapsed_ms: started.elapsed().as_millis(),
+    })
+}
+
+fn median(sorted: &[i64]) -> f64 {
+    match sorted.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => sorted[n / 2] as f64,
+        n => (sorted[n / 2 - 1] + sorted[n / 2]) as f64 / 2.0,
+    }
+}
+
+impl SimReport {
+    /// The summary as JSON: wins by seat (and "draw", "unfinished"), score and step
+    /// distributions, card use, errors. `timing` adds the wall time (not deterministic).
+    pub fn to_json(&self, module: &str, config: &SimConfig, timing: bool) -> Json {
+        let mut wins: BTreeMap<String, u64> = BTreeMap::new();
+        let mut scores: BTreeMap<String, Vec<i64>> = BTreeMap::new();
+        let mut steps: Vec<i64> = Vec::new();
+        let mut card_use: BTreeMap<String, u64> = BTreeMap::new();
+        let mut errors = Vec::new();
+        for outcome in &self.outcomes {
+            match &outcome.winners {
+                Some(winners) if winners.is_empty() => {
+                    *wins.entry("draw".to_owned()).or_default() += 1
+                }
+                Some(winners) => {
+                    for w in winners {
+                        *wins.entry(w.to_string()).or_default() += 1;
+                    }
+                }
+                None => *wins.entry("unfinished".to_owned()).or_default() += 1,
+            }
+            for (seat, score) in &outcome.scores {
+                scores.entry(seat.to_string()).or_default().push(*score);
+            }
+            steps.push(outcome.steps as i64);
+            for (card, n) in &outcome.card_use {
+                *card_use.entry(card.clone()).or_default() += n;
+            }
+            if let Some(error) = &outcome.error {
+                errors.push(json!({"seed": outcome.seed, "error": error}));
+            }
+        }
+        let distribution = |values: &mut Vec<i64>| {
+            values.sort_unstable();
+            let mean = if values.is_empty() {
+                0.0
+            } else {
+                values.iter().sum::<i64>() as f64 / values.len() as f64
+            };
+            json!({
+                "min": values.first(),
+                "median": median(values),
+                "mean": (mean * 100.0).round() / 100.0,
+                "max": values.last(),
+            })
+        };
+        let scores: BTreeMap<String, Json> = scores
+            .iter_mut()
+            .map(|(s, v)| (s.clone(), distribution(v)))
+            .collect();
+        let mut out = json!({
+            "module": module,
+            "scenario": config.scenario.as_str(),
+            "games": self.outcomes.len(),
+            "seed": config.seed,
+            "wins": wins,
+            "scores": scores,
+            "steps": distribution(&mut steps),
+            "card_use": card_use,
+            "errors": errors,
+        });
+        if timing && let Some(object) = out.as_object_mut() {
+            object.insert("elapsed_ms".to_owned(), json!(self.elapsed_ms));
+        }
+        out
+    }
+}

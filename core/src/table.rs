@@ -1,0 +1,605 @@
+//! The table: every mutable fact of a game, as plain serialisable data.
+//!
+//! The table knows no game. It holds zones of ordered cards, places whose spaces hold
+//! pieces, boxes of counted units, bounded counters, seats, the rules' flow stack, the
+//! module's own variables, the seeded dice and the result. It is self-contained (zones
+//! carry their visibility, counters their bounds) so that a save's state can be shown
+//! without loading its module. Checks that need the module's data (does this card exist?
+//! is this space part of that place?) are made by the callers, before they change a table.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::hash::{Hash, Hasher};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::ids::{
+    BoxId, CardId, CounterId, PieceId, PlaceId, ScenarioId, SeatId, SpaceId, UnitKindId, ZoneId,
+};
+use crate::rng::Rng;
+use crate::value::Value;
+
+/// Who may see the cards of a zone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Visibility {
+    /// Everybody sees the cards (face-down cards still hide their faces).
+    Public,
+    /// Only the zone's owner sees the cards; others see how many there are.
+    Owner,
+    /// Nobody sees the cards, only how many there are (a deck).
+    Hidden,
+}
+
+impl Visibility {
+    /// Lower-case name used in the state JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Visibility::Public => "public",
+            Visibility::Owner => "owner",
+            Visibility::Hidden => "hidden",
+        }
+    }
+}
+
+/// An ordered pile of cards. `cards[0]` is the top of the pile.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Zone {
+    /// Who may see the cards.
+    pub visibility: Visibility,
+    /// The seat that owns the zone (a hand), if any.
+    pub owner: Option<SeatId>,
+    /// Whether a card entering the zone lies face up.
+    pub face_up_on_entry: bool,
+    /// The cards, top first.
+    pub cards: Vec<CardId>,
+    /// The cards of this zone that lie face down.
+    pub face_down: BTreeSet<CardId>,
+}
+
+impl Zone {
+    /// An empty zone.
+    pub fn new(visibility: Visibility, owner: Option<SeatId>, face_up_on_entry: bool) -> Self {
+        Zone {
+            visibility,
+            owner,
+            face_up_on_entry,
+            cards: Vec::new(),
+            face_down: BTreeSet::new(),
+        }
+    }
+
+    /// Whether `seat` may see the faces of this zone's cards (`None` is the omniscient view).
+    pub fn visible_to(&self, seat: Option<&SeatId>) -> bool {
+        match (self.visibility, seat) {
+            (_, None) => true,
+            (Visibility::Public, _) => true,
+            (Visibility::Owner, Some(seat)) => self.owner.as_ref() == Some(seat),
+            (Visibility::Hidden, Some(_)) => false,
+        }
+    }
+}
+
+/// Where a card goes in a zone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Position {
+    /// On top (index 0).
+    Top,
+    /// At the bottom.
+    Bottom,
+    /// At this index from the top (0-based), clamped to the zone's size.
+    Index(usize),
+}
+
+/// A named integer with optional bounds.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Counter {
+    /// The current value, always within the bounds.
+    pub value: i64,
+    /// The lowest value, if bounded below.
+    pub min: Option<i64>,
+    /// The highest value, if bounded above.
+    pub max: Option<i64>,
+}
+
+impl Counter {
+    /// `value` brought within the bounds.
+    pub fn clamp(&self, value: i64) -> i64 {
+        let value = self.min.map_or(value, |min| value.max(min));
+        self.max.map_or(value, |max| value.min(max))
+    }
+}
+
+/// Who decides for a seat.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Controller {
+    /// A person at the table (or the command line, or an answers file).
+    Human,
+    /// The module's bot of that name.
+    Bot(String),
+}
+
+impl fmt::Display for Controller {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Controller::Human => f.write_str("human"),
+            Controller::Bot(name) => write!(f, "bot:{name}"),
+        }
+    }
+}
+
+/// One state of the rules' flow, with its locals.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Frame {
+    /// A number unique within the game, so a hook's write-back finds its own frame.
+    pub id: u64,
+    /// The state's name, a key of the module's `states`.
+    pub state: String,
+    /// The state's local variables (plain data).
+    pub locals: Value,
+}
+
+/// How dice are rolled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+pub enum DiceMode {
+    /// The engine rolls its seeded dice.
+    #[default]
+    Digital,
+    /// Players roll real dice and enter the results.
+    Physical,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+pub struct GameResult {
+    /// The winning seats (empty for a draw).
+    pub winners: Vec<SeatId>,
+    /// What happened, in words.
+    pub text: String,
+    /// Final scores by seat, if the game has scores.
+    pub scores: BTreeMap<SeatId, i64>,
+}
+
+/// Every mutable fact of one game.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Table {
+    /// The module's id.
+    pub module: String,
+    /// The scenario's id.
+    pub scenario: ScenarioId,
+    /// The seed the game started from.
+    pub seed: u64,
+    /// The turn number, as the rules set it.
+    pub turn: i64,
+    /// The phase name, as the rules set it.
+    pub phase: String,
+    /// Counters by id.
+    pub counters: BTreeMap<CounterId, Counter>,
+    /// For each place, the space of each piece on it.
+    pub places: BTreeMap<PlaceId, BTreeMap<PieceId, SpaceId>>,
+    /// Zones by id.
+    pub zones: BTreeMap<ZoneId, Zone>,
+    /// For each box, the count of each kind of unit in it (no zero entries).
+    pub boxes: BTreeMap<BoxId, BTreeMap<UnitKindId, i64>>,
+    /// Who controls each seat.
+    pub seats: BTreeMap<SeatId, Controller>,
+    /// The rules' flow: a stack of states, innermost last.
+    pub flow: Vec<Frame>,
+    /// The next frame id to hand out.
+    pub next_frame_id: u64,
+    /// The module's own rule variables (`ctx.vars`), plain data.
+    pub vars: Value,
+    /// The seeded dice.
+    pub rng: Rng,
+    /// Digital or physical dice.
+    pub dice: DiceMode,
+    /// Set when the game is over.
+    pub result: Option<GameResult>,
+}
+
+/// A change the table refused, with what was wrong.
+#[derive(Debug, Error, PartialEq, Eq, Clone)]
+pub enum TableError {
+    #[error("unknown zone '{0}'")]
+    UnknownZone(ZoneId),
+    #[error("unknown counter '{0}'")]
+    UnknownCounter(CounterId),
+    #[error("unknown place '{0}'")]
+    UnknownPlace(PlaceId),
+    #[error("unknown box '{0}'")]
+    UnknownBox(BoxId),
+    #[error("card '{0}' is in no zone")]
+    CardNowhere(CardId),
+    #[error("piece '{0}' is on no place")]
+    PieceNowhere(PieceId),
+    #[error("zone '{zone}' has {have} card(s), {need} wanted")]
+    NotEnoughCards {
+        zone: ZoneId,
+        have: usize,
+        need: usize,
+    },
+    #[error("box '{boxed}' has {have} unit(s) of kind '{kind}', {need} wanted")]
+    NotEnoughUnits {
+        boxed: BoxId,
+        kind: UnitKindId,
+        have: i64,
+        need: i64,
+    },
+    #[error("a count of units must not be negative (got {0})")]
+    NegativeCount(i64),
+}
+
+impl Table {
+    /// An empty table for a game of `module`'s `scenario` started from `seed`.
+    pub fn new(module: &str, scenario: ScenarioId, seed: u64) -> Self {
+        Table {
+            module: module.to_owned(),
+            scenario,
+            seed,
+            turn: 0,
+            phase: String::new(),
+            counters: BTreeMap::new(),
+            places: BTreeMap::new(),
+            zones: BTreeMap::new(),
+            boxes: BTreeMap::new(),
+            seats: BTreeMap::new(),
+            flow: Vec::new(),
+            next_frame_id: 1,
+            vars: Value::map(),
+            rng: Rng::from_seed(seed),
+            dice: DiceMode::Digital,
+            result: None,
+        }
+    }
+
+    /// A 64-bit digest of the whole table: equal tables give equal digests.
+    pub fn digest(&self) -> u64 {
+        let mut hasher = crate::digest::Fnv64::default();
+        self.hash(&mut hasher);
+        hasher.finish()
+    }
+
+    /// The current state's frame (the top of the flow), if any.
+    pub fn top_frame(&self) -> Option<&Frame> {
+        self.flow.last()
+    }
+
+    /// The zone holding `card` and the card's index in it (0 = top).
+    pub fn card_location(&self, card: &CardId) -> Option<(&ZoneId, usize)> {
+        self.zones.iter().find_map(|(zone_id, zone)| {
+            zone.cards
+                .iter()
+                .position(|c| c == card)
+                .map(|i| (zone_id, i))
+        })
+    }
+
+    fn zone_mut(&mut self, zone: &ZoneId) -> Result<&mut Zone, TableError> {
+        self.zones
+            .get_mut(zone)
+            .ok_or_else(|| TableError::UnknownZone(zone.clone()))
+    }
+
+    /// The zone `zone`, or an error naming it.
+    pub fn zone(&self, zone: &ZoneId) -> Result<&Zone, TableError> {
+        self.zones
+            .get(zone)
+            .ok_or_else(|| TableError::UnknownZone(zone.clone()))
+    }
+
+    /// Moves `card` (from whatever zone holds it, or from out of play) into `to` at
+    /// `position`; it lies as the new zone lays its cards.
+    pub fn move_card(
+        &mut self,
+        card: &CardId,
+        to: &ZoneId,
+        position: Position,
+    ) -> Result<(), TableError> {
+        self.zone(to)?;
+        self.take_card(card);
+        let zone = self.zone_mut(to)?;
+        let index = match position {
+            Position::Top => 0,
+            Position::Bottom => zone.cards.len(),
+            Position::Index(i) => i.min(zone.cards.len()),
+        };
+        zone.cards.insert(index, card.clone());
+        if !zone.face_up_on_entry {
+            zone.face_down.insert(card.clone());
+        }
+        Ok(())
+    }
+
+    /// Takes `card` out of whatever zone holds it (it is then out of play). Returns the zone.
+    pub fn take_card(&mut self, card: &CardId) -> Option<ZoneId> {
+        let zone_id = self.card_location(card)?.0.clone();
+        let zone = self.zones.get_mut(&zone_id)?;
+        zone.cards.retain(|c| c != card);
+        zone.face_down.remove(card);
+        Some(zone_id)
+    }
+
+    /// Shuffles the cards of `zone` with the table's dice.
+    pub fn shuffle(&mut self, zone: &ZoneId) -> Result<(), TableError> {
+        let zone = self
+            .zones
+            .get_mut(zone)
+            .ok_or_else(|| TableError::UnknownZone(zone.clone()))?;
+        self.rng.shuffle(&mut zone.cards);
+        Ok(())
+    }
+
+    /// Moves the top `count` cards of `from` to the bottom of `to`, one by one, and returns
+    /// them. Fails, changing nothing, if `from` holds fewer cards.
+    pub fn deal(
+        &mut self,
+        from: &ZoneId,
+        to: &ZoneId,
+        count: usize,
+    ) -> Result<Vec<CardId>, TableError> {
+        self.zone(to)?;
+        let have = self.zone(from)?.cards.len();
+        if have < count {
+            return Err(TableError::NotEnoughCards {
+                zone: from.clone(),
+                have,
+                need: count,
+            });
+        }
+        let dealt: Vec<CardId> = self.zone(from)?.cards[..count].to_vec();
+        for card in &dealt {
+            self.move_card(card, to, Position::Bottom)?;
+        }
+        Ok(dealt)
+    }
+
+    /// Turns `card` face up or down (`None` turns it over). Returns whether it is now face up.
+    pub fn flip(&mut self, card: &CardId, face_up: Option<bool>) -> Result<bool, TableError> {
+        let zone_id = self
+            .card_location(card)
+            .map(|(z, _)| z.clone())
+            .ok_or_else(|| TableError::CardNowhere(card.clone()))?;
+        let zone = self.zone_mut(&zone_id)?;
+        let now_up = face_up.unwrap_or_else(|| zone.face_down.contains(card));
+        if now_up {
+            zone.face_down.remove(card);
+        } else {
+            zone.face_down.insert(card.clone());
+        }
+        Ok(now_up)
+    }
+
+    /// Whether `card` lies face up (a card in no zone counts as face up).
+    pub fn is_face_up(&self, card: &CardId) -> bool {
+        match self.card_location(card) {
+            Some((zone, _)) => self
+                .zones
+                .get(zone)
+                .is_none_or(|z| !z.face_down.contains(card)),
+            None => true,
+        }
+    }
+
+    /// The place and space where `piece` stands.
+    pub fn piece_location(&self, piece: &PieceId) -> Option<(&PlaceId, &SpaceId)> {
+        self.places
+            .iter()
+            .find_map(|(place, pieces)| pieces.get(piece).map(|space| (place, space)))
+    }
+
+    /// Puts `piece` on `space` of `place`, taking it from wherever it stood.
+    pub fn place_piece(
+        &mut self,
+        piece: &PieceId,
+        place: &PlaceId,
+        space: &SpaceId,
+    ) -> Result<(), TableError> {
+        if !self.places.contains_key(place) {
+            return Err(TableError::UnknownPlace(place.clone()));
+        }
+        self.remove_piece(piece);
+        if let Some(pieces) = self.places.get_mut(place) {
+            pieces.insert(piece.clone(), space.clone());
+        }
+        Ok(())
+    }
+
+    /// Takes `piece` off the table. Returns where it stood.
+    pub fn remove_piece(&mut self, piece: &PieceId) -> Option<(PlaceId, SpaceId)> {
+        let place = self.piece_location(piece)?.0.clone();
+        let space = self.places.get_mut(&place)?.remove(piece)?;
+        Some((place, space))
+    }
+
+    /// The pieces on `space` of `place`, in id order.
+    pub fn pieces_at(&self, place: &PlaceId, space: &SpaceId) -> Result<Vec<PieceId>, TableError> {
+        let pieces = self
+            .places
+            .get(place)
+            .ok_or_else(|| TableError::UnknownPlace(place.clone()))?;
+        Ok(pieces
+            .iter()
+            .filter(|(_, s)| *s == space)
+            .map(|(p, _)| p.clone())
+            .collect())
+    }
+
+    /// How many units of `kind` are in `boxed`.
+    pub fn units(&self, boxed: &BoxId, kind: &UnitKindId) -> Result<i64, TableError> {
+        let contents = self
+            .boxes
+            .get(boxed)
+            .ok_or_else(|| TableError::UnknownBox(boxed.clone()))?;
+        Ok(contents.get(kind).copied().unwrap_or(0))
+    }
+
+    /// Adds `delta` units of `kind` to `boxed` (a negative delta removes them). Fails,
+    /// changing nothing, if fewer units are there than a removal wants. Returns the new count.
+    pub fn add_units(
+        &mut self,
+        boxed: &BoxId,
+        kind: &UnitKindId,
+        delta: i64,
+    ) -> Result<i64, TableError> {
+        let have = self.units(boxed, kind)?;
+        let count = have + delta;
+        if count < 0 {
+            return Err(TableError::NotEnoughUnits {
+                boxed: boxed.clone(),
+                kind: kind.clone(),
+                have,
+                need: -delta,
+            });
+        }
+        let contents = self
+            .boxes
+            .get_mut(boxed)
+            .ok_or_else(|| TableError::UnknownBox(boxed.clone()))?;
+        if count == 0 {
+            contents.remove(kind);
+        } else {
+            contents.insert(kind.clone(), count);
+        }
+        Ok(count)
+    }
+
+    /// Moves `count` units of `kind` from `from` to `to`.
+    pub fn move_units(
+        &mut self,
+        from: &BoxId,
+        to: &BoxId,
+        kind: &UnitKindId,
+        count: i64,
+    ) -> Result<(), TableError> {
+        if count < 0 {
+            return Err(TableError::NegativeCount(count));
+        }
+        self.units(to, kind)?;
+        self.add_units(from, kind, -count)?;
+        self.add_units(to, kind, count)?;
+        Ok(())
+    }
+
+    /// The value of counter `id`.
+    pub fn counter(&self, id: &CounterId) -> Result<i64, TableError> {
+        self.counters
+            .get(id)
+            .map(|c| c.value)
+            .ok_or_else(|| TableError::UnknownCounter(id.clone()))
+    }
+
+    /// Sets counter `id` to `value` brought within its bounds. Returns the value set.
+    pub fn set_counter(&mut self, id: &CounterId, value: i64) -> Result<i64, TableError> {
+        let counter = self
+            .counters
+            .get_mut(id)
+            .ok_or_else(|| TableError::UnknownCounter(id.clone()))?;
+        counter.value = counter.clamp(value);
+        Ok(counter.value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table() -> Table {
+        let mut t = Table::new("m", ScenarioId::from("s"), 1);
+        t.zones
+            .insert("deck".into(), Zone::new(Visibility::Hidden, None, false));
+        t.zones.insert(
+            "hand".into(),
+            Zone::new(Visibility::Owner, Some("A".into()), true),
+        );
+        for c in ["a", "b", "c"] {
+            t.move_card(&c.into(), &"deck".into(), Position::Bottom)
+                .expect("deck exists");
+        }
+        t.places.insert("track".into(), BTreeMap::new());
+        t.boxes.insert("pool".into(), BTreeMap::new());
+        t.counters.insert(
+            "vp".into(),
+            Counter {
+                value: 0,
+                min: Some(0),
+                max: Some(10),
+            },
+        );
+        t
+    }
+
+    #[test]
+    fn deal_takes_from_the_top_and_turns_cards_up_in_a_hand() {
+        let mut t = table();
+        let dealt = t
+            .deal(&"deck".into(), &"hand".into(), 2)
+            .expect("enough cards");
+        assert_eq!(dealt, vec![CardId::from("a"), CardId::from("b")]);
+        assert_eq!(
+            t.zones[&ZoneId::from("deck")].cards,
+            vec![CardId::from("c")]
+        );
+        assert!(t.is_face_up(&"a".into()));
+        assert!(!t.is_face_up(&"c".into()));
+    }
+
+    #[test]
+    fn deal_refuses_more_cards_than_the_zone_holds_and_changes_nothing() {
+        let mut t = table();
+        let before = t.clone();
+        let err = t
+            .deal(&"deck".into(), &"hand".into(), 4)
+            .expect_err("only 3 cards");
+        assert_eq!(err.to_string(), "zone 'deck' has 3 card(s), 4 wanted");
+        assert_eq!(t, before);
+    }
+
+    #[test]
+    fn units_never_go_negative() {
+        let mut t = table();
+        assert_eq!(t.add_units(&"pool".into(), &"inf".into(), 3), Ok(3));
+        let err = t
+            .add_units(&"pool".into(), &"inf".into(), -4)
+            .expect_err("only 3");
+        assert_eq!(
+            err.to_string(),
+            "box 'pool' has 3 unit(s) of kind 'inf', 4 wanted"
+        );
+        assert_eq!(t.add_units(&"pool".into(), &"inf".into(), -3), Ok(0));
+        assert!(
+            t.boxes[&BoxId::from("pool")].is_empty(),
+            "zero counts are dropped"
+        );
+    }
+
+    #[test]
+    fn counters_clamp_to_their_bounds() {
+        let mut t = table();
+        assert_eq!(t.set_counter(&"vp".into(), 14), Ok(10));
+        assert_eq!(t.set_counter(&"vp".into(), -2), Ok(0));
+    }
+
+    #[test]
+    fn a_piece_stands_in_one_place_only() {
+        let mut t = table();
+        t.places.insert("map".into(), BTreeMap::new());
+        t.place_piece(&"m".into(), &"track".into(), &"1".into())
+            .expect("place");
+        t.place_piece(&"m".into(), &"map".into(), &"x".into())
+            .expect("place");
+        assert_eq!(
+            t.piece_location(&"m".into()),
+            Some((&PlaceId::from("map"), &SpaceId::from("x")))
+        );
+        assert!(t.places[&PlaceId::from("track")].is_empty());
+    }
+
+    #[test]
+    fn digest_tells_tables_apart() {
+        let a = table();
+        let mut b = table();
+        assert_eq!(a.digest(), b.digest());
+        b.set_counter(&"vp".into(), 1).expect("counter");
+        assert_ne!(a.digest(), b.digest());
+    }
+}

@@ -1,0 +1,62 @@
+-- Chancery library: flowchart traces for bots.
+-- A bot answers with a choice and the steps it took, so a player at a physical table can
+-- follow the decision box by box. Usage:
+--   local flowchart = include("@lib/flowchart.lua")
+--   local t = flowchart.trace()
+--   if t:ask("1. Is a card worth 4 or more in hand?", best ~= nil) then
+--     return t:choose(best_index, "Play %s", best.label)
+--   end
+
+local M = {}
+
+local Trace = {}
+Trace.__index = Trace
+
+--- A new, empty trace.
+function M.trace()
+  return setmetatable({ steps = {} }, Trace)
+end
+
+--- Records one step (a `string.format` pattern and its values); returns the trace.
+function Trace:step(text, ...)
+  self.steps[#self.steps + 1] = string.format(text, ...)
+  return self
+end
+
+--- Records a yes/no question and its answer; returns the answer, so it fits in an `if`.
+function Trace:ask(question, answer)
+  self.steps[#self.steps + 1] = question .. " " .. (answer and "Yes." or "No.")
+  return answer and true or false
+end
+
+--- Records the final step and returns what a bot hook returns: the choice and the steps.
+function Trace:choose(choice, text, ...)
+  if text then
+    self:step(text, ...)
+  end
+  return choice, self.steps
+end
+
+--- The index of the first action for which `wanted(action)` is true, or nil.
+function M.first(actions, wanted)
+  for i, action in ipairs(actions) do
+    if wanted(action) then
+      return i
+    end
+  end
+  return nil
+end
+
+--- The index of the action with the highest `score(action)` (first one on ties), or nil.
+function M.best(actions, score)
+  local best, best_score = nil, nil
+  for i, action in ipairs(actions) do
+    local s = score(action)
+    if s ~= nil and (best_score == nil or s > best_score) then
+      best, best_score = i, s
+    end
+  end
+  return best, best_score
+end
+
+return M

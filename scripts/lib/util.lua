@@ -1,0 +1,60 @@
+-- Chancery library: small table helpers for plain data.
+--   local util = include("@lib/util.lua")
+
+local M = {}
+
+--- Whether `list` contains `value`.
+function M.contains(list, value)
+  for _, v in ipairs(list) do
+    if v == value then
+      return true
+    end
+  end
+  return false
+end
+
+--- The keys of `map`, sorted (so that loops over them are deterministic).
+function M.sorted_keys(map)
+  local keys = {}
+  for k in pairs(map) do
+    keys[#keys + 1] = k
+  end
+  table.sort(keys, function(a, b)
+    return tostring(a) < tostring(b)
+  end)
+  return keys
+end
+
+--- A deep copy of `value` as plain tables (module data is read-only; copy it to change it).
+function M.copy(value)
+  if type(value) ~= "table" then
+    return value
+  end
+  local out = {}
+  for k, v in pairs(value) do
+    out[k] = M.copy(v)
+  end
+  return out
+end
+
+--- How many items of `list` satisfy `wanted`.
+function M.count(list, wanted)
+  local n = 0
+  for _, v in ipairs(list) do
+    if wanted(v) then
+      n = n + 1
+    end
+  end
+  return n
+end
+
+--- The sum of `f(item)` over `list` (of the items themselves without `f`).
+function M.sum(list, f)
+  local total = 0
+  for _, v in ipairs(list) do
+    total = total + (f and f(v) or v)
+  end
+  return total
+end
+
+return M

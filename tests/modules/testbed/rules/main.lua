@@ -1,0 +1,51 @@
+-- Testbed rules: the hook table. Not a real game: two seats take turns playing numbered
+-- cards to score, may bid, roll for troops or march a block; two passes in a row end it.
+
+local turn = include("rules/turn.lua")
+local detour = include("rules/detour.lua")
+local simple = include("bots/simple.lua")
+
+local function setup(ctx, scenario, options)
+  ctx:shuffle("deck")
+  for _, seat in ipairs(ctx:seats()) do
+    ctx:deal("deck", "hand." .. seat, ctx.vars.hand_size)
+  end
+  ctx:set_phase("play")
+  ctx:set_turn(1)
+  ctx:log(string.format("Scenario %s set up (%s).", scenario.name, ctx.scenario))
+  if options.first == "B" then
+    ctx:push("turn", { seat = "B" })
+  else
+    ctx:push("turn", { seat = "A" })
+  end
+end
+
+local function view(ctx, seat)
+  return { passes = ctx.vars.passes, seat = seat }
+end
+
+-- Invariants: scores within the track, and every card somewhere on the table.
+local function check(ctx)
+  local cards = 0
+  for _, zone in ipairs(ctx.data.zone_ids) do
+    cards = cards + ctx:count(zone)
+  end
+  if cards ~= #ctx.data.card_ids then
+    return false, string.format("%d cards on the table, %d in the game", cards, #ctx.data.card_ids)
+  end
+  for _, seat in ipairs(ctx:seats()) do
+    local vp = ctx:counter("vp." .. seat)
+    if vp < 0 or vp > 10 then
+      return false, "score out of bounds"
+    end
+  end
+  return true
+end
+
+return {
+  setup = setup,
+  states = { turn = turn, detour = detour },
+  view = view,
+  check = check,
+  bots = { simple = simple },
+}

@@ -1,0 +1,139 @@
+//! Helpers for Chancery's end-to-end tests (in `tests/tests/*.rs`): where the modules are,
+//! loading them, copying one to a scratch folder to break it, and playing random legal
+//! actions.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use chancery_core::module::OverlayChoice;
+use chancery_core::{Input, LoadOptions, Module, Session, SessionError, Value};
+
+/// The repository's root folder.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The folder of one of the test modules (`tests/modules/<name>`).
+pub fn test_module(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("modules")
+        .join(name)
+}
+
+/// Load options without any owner's overlay (tests never read the user's files).
+pub fn no_overlay() -> LoadOptions {
+    LoadOptions {
+        overlay: OverlayChoice::Off,
+        strict: false,
+    }
+}
+
+/// Loads a module folder without overlay; panics with the diagnostics if it fails.
+pub fn load(dir: &Path) -> Arc<Module> {
+    match Module::load(dir, &no_overlay()) {
+        Ok(module) => Arc::new(module),
+        Err(diagnostics) => panic!("{} does not load:\n{diagnostics}", dir.display()),
+    }
+}
+
+/// A copy of a module folder in a scratch folder, to change or break it.
+pub fn copy_module(dir: &Path) -> (tempfile::TempDir, PathBuf) {
+    let scratch = tempfile::tempdir().expect("a scratch folder");
+    let target = scratch
+        .path()
+        .join(dir.file_name().expect("a module folder name"));
+    copy_dir(dir, &target);
+    (scratch, target)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create folder");
+    for entry in std::fs::read_dir(from).expect("read folder") {
+        let entry = entry.expect("folder entry");
+        let path = entry.path();
+        if path.is_dir() {
+            copy_dir(&path, &to.join(entry.file_name()));
+        } else {
+            std::fs::copy(&path, to.join(entry.file_name())).expect("copy file");
+        }
+    }
+}
+
+/// Replaces the first occurrence of `from` in a file (which must contain it).
+pub fn edit(path: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(path).expect("read file");
+    assert!(
+        text.contains(from),
+        "{} does not contain {from:?}",
+        path.display()
+    );
+    std::fs::write(path, text.replacen(from, to, 1)).expect("write file");
+}
+
+/// A small deterministic generator for picking random actions in tests.
+pub struct Picker(u64);
+
+impl Picker {
+    /// A picker from a seed.
+    pub fn new(seed: u64) -> Self {
+        Picker(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    /// A number in `0..n` (`n` > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+/// Plays up to `steps` random legal actions (numbers picked within ranges; dice supplied
+/// when the rules ask). An action that needs data not entered yet is skipped for another.
+/// Returns how many were played; stops early when the game ends or only actions that need
+/// data are left.
+pub fn random_walk(
+    session: &mut Session,
+    picker: &mut Picker,
+    steps: usize,
+) -> Result<usize, SessionError> {
+    for played in 0..steps {
+        let prompt = match session.prompt() {
+            Ok(Some(prompt)) => prompt.clone(),
+            Ok(None) => return Ok(played),
+            Err(err) => return Err(SessionError::Rules(err.clone())),
+        };
+        let mut candidates: Vec<usize> = (0..prompt.actions.len()).collect();
+        let mut applied = false;
+        while !candidates.is_empty() && !applied {
+            let action = &prompt.actions[candidates.swap_remove(picker.below(candidates.len()))];
+            let mut choice = action.choice();
+            if let Some((lo, hi)) = action.range {
+                let span = (hi - lo + 1) as usize;
+                choice.arg = Value::Int(lo + picker.below(span) as i64);
+            }
+            let mut input = Input::act(choice);
+            loop {
+                match session.apply(input.clone()) {
+                    Ok(()) => {
+                        applied = true;
+                        break;
+                    }
+                    Err(err) => match err.need() {
+                        Some(chancery_core::Need::Die { sides }) => {
+                            if let Input::Act { dice, .. } = &mut input {
+                                dice.push(1 + picker.below(*sides as usize) as i64);
+                            }
+                        }
+                        Some(chancery_core::Need::Data(_)) => break,
+                        None => return Err(err),
+                    },
+                }
+            }
+        }
+        if !applied {
+            return Ok(played);
+        }
+    }
+    Ok(steps)
+}
