@@ -181,6 +181,7 @@ impl SaveFile {
             message,
         };
         #[derive(Deserialize)]
+        #[serde(rename = "Save")]
         struct Header {
             format: u32,
         }

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
 use notify::{EventKind, RecursiveMode};
@@ -119,10 +119,7 @@ impl ModuleWatcher {
 
     /// Waits up to `timeout` for the next reload.
     pub fn wait(&self, timeout: Duration) -> Option<Reload> {
-        match self.events.recv_timeout(timeout) {
-            Ok(reload) => Some(reload),
-            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
-        }
+        self.events.recv_timeout(timeout).ok()
     }
 }
 

@@ -509,11 +509,11 @@ pub fn replay(args: &ReplayArgs, out: &mut dyn Write, err: &mut dyn Write) -> an
             write!(out, "{report}")?;
             Ok(if args.expect_same { 1 } else { 0 })
         }
-        Some(report) => {
+        Some(report) if !report.changes.is_empty() => {
             write!(out, "{report}")?;
             Ok(0)
         }
-        None => {
+        _ => {
             writeln!(
                 out,
                 "Replayed {} inputs: the game is the same.",

@@ -137,11 +137,23 @@ impl Loader {
         let id_text: String = id.borrow().to_owned();
         if catalog.contains(&id_text) {
             let first = self.origin_text(kind, &id_text);
-            self.error(
-                idx,
-                &[Anchor::Field("id", &id_text)],
+            // The duplicate is the second definition in its file if the first one is there too.
+            let same_file = self.origins.get(&(kind, id_text.clone())) == Some(&idx);
+            let all = self.sources[idx]
+                .locator
+                .locate_all(&Anchor::Field("id", &id_text));
+            let (line, col) = all
+                .get(usize::from(same_file))
+                .or(all.first())
+                .copied()
+                .unwrap_or((1, 1));
+            let path = self.sources[idx].path.clone();
+            self.diags.push(Diagnostic::error(
+                path,
+                line,
+                col,
                 format!("duplicate {kind} id '{id_text}' (first defined at {first})"),
-            );
+            ));
             return;
         }
         self.origins.insert((kind, id_text), idx);
@@ -241,6 +253,11 @@ pub(super) fn load(dir: &Path, options: &LoadOptions) -> Result<Module, Diagnost
                 loader.define(&mut module.scenarios, "scenario", idx, id, scenario);
             }
         }
+    }
+    // Files that do not parse leave holes that every reference check would trip over:
+    // report the syntax errors alone, as a compiler does.
+    if loader.diags.has_errors() {
+        return Err(loader.diags);
     }
     validate::check_unknown_words(&mut loader, &module);
 

@@ -26,7 +26,7 @@ struct Token {
 pub enum Anchor<'a> {
     /// A struct field `name: "value"` (the identifier, a colon, then the string).
     Field(&'a str, &'a str),
-    /// A struct field name followed by a colon.
+    /// A struct field name followed by a colon; as the last anchor, it points at the value.
     Ident(&'a str),
     /// A map key: the string followed by a colon.
     Key(&'a str),
@@ -85,11 +85,24 @@ impl Locator {
         }
     }
 
-    fn anchor_focus(&self, anchor: &Anchor<'_>, start: usize) -> usize {
-        match anchor {
-            Anchor::Field(..) => start + 2,
-            _ => start,
+    /// Every position of `anchor` in the file, in order.
+    pub fn locate_all(&self, anchor: &Anchor<'_>) -> Vec<(usize, usize)> {
+        let mut found = Vec::new();
+        let mut from = 0;
+        while let Some(i) = self.find(anchor, from) {
+            let token = &self.tokens[self.anchor_focus(anchor, i)];
+            found.push((token.line, token.col));
+            from = i + 1;
         }
+        found
+    }
+
+    fn anchor_focus(&self, anchor: &Anchor<'_>, start: usize) -> usize {
+        let focus = match anchor {
+            Anchor::Field(..) | Anchor::Ident(_) => start + 2,
+            _ => start,
+        };
+        focus.min(self.tokens.len().saturating_sub(1))
     }
 
     fn find(&self, anchor: &Anchor<'_>, from: usize) -> Option<usize> {

@@ -17,7 +17,8 @@ pub(crate) fn from_lua_error(module: &Module, message: &str) -> Diagnostic {
             continue;
         };
         let text = text.trim();
-        let col = column_of(&script.text, line, text);
+        let col = syntax_column(&script.rel, &script.text, line, text)
+            .unwrap_or_else(|| column_of(&script.text, line, text));
         return Diagnostic::error(&script.path, line, col, fix_paths(module, text));
     }
     Diagnostic::error(&module.dir, 0, 0, fix_paths(module, message))
@@ -52,6 +53,37 @@ pub(crate) fn at_key(module: &Module, rel: &str, key: &str, message: String) -> 
         }
     }
     at_end(module, rel, message)
+}
+
+/// For a syntax error `near 'tok'`: the column of the occurrence of `tok` on `line` where
+/// Lua stops. Lua stops at the first token it cannot parse, so cutting the source just
+/// after that occurrence gives the same error, and cutting it after an earlier one does not.
+fn syntax_column(rel: &str, source: &str, line: usize, message: &str) -> Option<usize> {
+    let token = message.rsplit_once("near '")?.1.strip_suffix('\'')?;
+    if token.is_empty() {
+        return None;
+    }
+    let line_start: usize = source
+        .split_inclusive('\n')
+        .take(line - 1)
+        .map(str::len)
+        .sum();
+    let text = source.lines().nth(line - 1)?;
+    let lua = mlua::Lua::new_with(mlua::StdLib::NONE, mlua::LuaOptions::default()).ok()?;
+    let wanted = format!("{rel}:{line}: {message}");
+    for (byte, _) in text.match_indices(token) {
+        let cut = &source[..line_start + byte + token.len()];
+        let chunk = lua
+            .load(cut)
+            .set_name(format!("@{rel}"))
+            .set_mode(mlua::chunk::ChunkMode::Text);
+        if let Err(err) = chunk.into_function()
+            && super::util::describe(&err).0 == wanted
+        {
+            return Some(text[..byte].chars().count() + 1);
+        }
+    }
+    None
 }
 
 /// The column of the token a Lua message points at on `line` of `source`: the text after

@@ -232,15 +232,14 @@ impl Host {
             ..
         } = state;
         let mut result = result.map_err(|e| self.error(&hook, &e));
-        if result.is_ok() {
-            if let Err(message) =
+        if result.is_ok()
+            && let Err(message) =
                 write_back(&mut table, writable, vars_table, locals_table, locals_frame)
-            {
-                result = Err(RulesError::Script(format!(
-                    "module '{}', {hook}: {message}",
-                    self.module.id()
-                )));
-            }
+        {
+            result = Err(RulesError::Script(format!(
+                "module '{}', {hook}: {message}",
+                self.module.id()
+            )));
         }
         if let Some(need) = need {
             result = Err(RulesError::Need(need));

@@ -147,7 +147,7 @@ impl Vm {
             for arg in args {
                 let text = match lua.coerce_string(arg.clone())? {
                     Some(s) => s.to_string_lossy(),
-                    None => format!("{}", arg.type_name()),
+                    None => arg.type_name().to_string(),
                 };
                 parts.push(text);
             }

@@ -54,7 +54,13 @@ pub(crate) fn describe(err: &mlua::Error) -> (String, Option<String>) {
         err = cause;
     }
     let message = match err {
-        mlua::Error::RuntimeError(msg) => msg.clone(),
+        mlua::Error::RuntimeError(msg) => match msg.split_once("\nstack traceback:") {
+            Some((msg, tb)) => {
+                traceback.get_or_insert_with(|| format!("stack traceback:{tb}"));
+                msg.to_owned()
+            }
+            None => msg.clone(),
+        },
         mlua::Error::SyntaxError { message, .. } => message.clone(),
         mlua::Error::MemoryError(_) => {
             "out of memory: the script tried to use more memory than a module may".to_owned()

@@ -46,7 +46,7 @@ pub(crate) fn lay_out(
         table.boxes.insert(boxed.id.clone(), BTreeMap::new());
     }
     let playing = module.scenario_seats(scenario);
-    for (seat, _) in controllers.iter().filter(|(s, _)| !playing.contains(s)) {
+    if let Some(seat) = controllers.keys().find(|s| !playing.contains(s)) {
         return Err(format!(
             "seat '{seat}' does not play scenario '{}' (its seats: {})",
             scenario.id,

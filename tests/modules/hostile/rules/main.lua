@@ -80,7 +80,7 @@ function lab.grow_table(ctx)
   local i = 0
   while true do
     i = i + 1
-    t[i] = string.rep("x", 1024 * 1024) .. i
+    t[i] = string.rep(string.rep("x", 1024), 1024) .. i
   end
 end
 

@@ -1,0 +1,74 @@
+//! The Lua API: the testbed module's tests call every `ctx` function, the committed API
+//! reference and type stubs match the registry, and random play (the fuzz smoke test)
+//! never breaks a module's rules.
+
+use std::path::Path;
+
+use chancery_core::script::testing::run_module_tests;
+use chancery_core::script::{api_reference_markdown, luals_stubs};
+use chancery_core::{GameSpec, Session};
+use chancery_tests::{Picker, load, random_walk, repo_root, test_module};
+
+#[test]
+fn the_testbed_tests_pass_and_call_every_api_function() {
+    let report = run_module_tests(load(&test_module("testbed")), None).expect("tests run");
+    let failures: Vec<_> = report
+        .results
+        .iter()
+        .filter_map(|r| r.failure.as_ref())
+        .collect();
+    assert!(failures.is_empty(), "{failures:#?}");
+    assert_eq!(report.results.len(), 14);
+    let unused: Vec<_> = report
+        .api_calls
+        .iter()
+        .filter(|(_, n)| **n == 0)
+        .map(|(name, _)| *name)
+        .collect();
+    assert!(
+        unused.is_empty(),
+        "API functions no test module calls: {unused:?}"
+    );
+    assert_eq!(report.api_calls.len(), 34, "{:?}", report.api_calls.keys());
+}
+
+fn compare_committed(path: &Path, generated: &str) {
+    if std::env::var_os("UPDATE_API_DOCS").is_some() {
+        std::fs::write(path, generated).expect("write");
+    }
+    let committed = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        committed == generated,
+        "{} is stale: run `UPDATE_API_DOCS=1 cargo test -p chancery-tests --test api` and commit it",
+        path.display()
+    );
+}
+
+#[test]
+fn the_committed_api_reference_is_current() {
+    compare_committed(
+        &repo_root().join("docs/lua-api.md"),
+        &api_reference_markdown(),
+    );
+}
+
+#[test]
+fn the_committed_type_stubs_are_current() {
+    compare_committed(&repo_root().join("scripts/chancery.d.lua"), &luals_stubs());
+}
+
+#[test]
+fn random_play_never_breaks_the_testbed() {
+    let module = load(&test_module("testbed"));
+    for seed in 0..40 {
+        for scenario in ["basic", "mystery"] {
+            let mut session =
+                Session::new(module.clone(), GameSpec::new(scenario, seed)).expect("starts");
+            session.check_every_step = true;
+            let mut picker = Picker::new(seed * 31 + 7);
+            random_walk(&mut session, &mut picker, 200)
+                .unwrap_or_else(|e| panic!("{scenario} seed {seed}: {e}"));
+            assert!(session.warnings.is_empty(), "{:?}", session.warnings);
+        }
+    }
+}

@@ -1,0 +1,239 @@
+//! The command line, run in-process: help on every command, exit codes, and a game played
+//! through `new`, `act`, `state`, `replay`, `test` and `sim`.
+
+use chancery::cli::{Outcome, run};
+use chancery_tests::{copy_module, edit, test_module};
+
+/// Runs `chancery args…`; returns the exit code, stdout and stderr.
+fn chancery(args: &[&str]) -> (i32, String, String) {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let mut argv = vec!["chancery", "--no-overlay"];
+    argv.extend_from_slice(args);
+    if args
+        .iter()
+        .any(|a| *a == "--help" || *a == "state" || *a == "api")
+    {
+        argv.remove(1);
+    }
+    let code = match run(argv.iter().map(Into::into), &mut out, &mut err) {
+        Outcome::Exit(code) => code,
+        Outcome::OpenWindow(_) => panic!("{args:?} opened a window"),
+    };
+    (
+        code,
+        String::from_utf8(out).expect("utf-8"),
+        String::from_utf8(err).expect("utf-8"),
+    )
+}
+
+fn path(p: &std::path::Path) -> &str {
+    p.to_str().expect("a utf-8 path")
+}
+
+#[test]
+fn every_command_explains_itself() {
+    for command in [
+        vec![],
+        vec!["check"],
+        vec!["new"],
+        vec!["act"],
+        vec!["state"],
+        vec!["replay"],
+        vec!["test"],
+        vec!["sim"],
+        vec!["api"],
+    ] {
+        let mut args = command.clone();
+        args.push("--help");
+        let (code, out, _) = chancery(&args);
+        assert_eq!(code, 0, "{args:?}");
+        assert!(out.contains("Usage: chancery"), "{args:?}: {out}");
+    }
+}
+
+#[test]
+fn usage_errors_exit_with_2_and_say_what_is_wrong() {
+    let (code, _, err) = chancery(&["frobnicate"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("unrecognized subcommand 'frobnicate'"),
+        "{err}"
+    );
+    let (code, _, err) = chancery(&["new", "somewhere"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--out <FILE>"), "{err}");
+}
+
+#[test]
+fn a_missing_module_is_bad_input_with_exit_1() {
+    let (code, _, err) = chancery(&["check", "/nonexistent/module"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("'/nonexistent/module' is not a folder"),
+        "{err}"
+    );
+}
+
+#[test]
+fn check_reports_what_is_still_unknown() {
+    let (code, out, _) = chancery(&["check", path(&test_module("testbed"))]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("card fields not entered: 1 of 12, on 1 of 6 cards\n    mystery: value"),
+        "{out}"
+    );
+    assert!(out.contains("land/east: vp"), "{out}");
+}
+
+#[test]
+fn a_game_played_from_the_command_line() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let save = scratch.path().join("game.ron");
+    let answers = scratch.path().join("answers.txt");
+    std::fs::write(
+        &answers,
+        "# two bids and a recruit with a die\nbid 2\nbid 1\nrecruit | 5\n",
+    )
+    .expect("write");
+    let module = test_module("testbed");
+    let (code, out, err) = chancery(&[
+        "new",
+        path(&module),
+        "--scenario",
+        "basic",
+        "--seed",
+        "3",
+        "--answers",
+        path(&answers),
+        "--out",
+        path(&save),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Saved") && out.contains("(3 inputs)"), "{out}");
+
+    let (code, out, err) = chancery(&["act", path(&save), "detour"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Set the mystery card aside? (human)"), "{out}");
+    let (code, out, _) = chancery(&["act", path(&save), "1"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Detour ends for"), "{out}");
+
+    let (code, out, _) = chancery(&["state", path(&save), "--json"]);
+    assert_eq!(code, 0);
+    let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(json["counters"]["bid"], 2);
+    assert_eq!(json["boxes"]["army.A"]["inf"], 1);
+    assert_eq!(
+        json["log"].as_array().expect("log").len(),
+        6,
+        "setup and 5 inputs"
+    );
+    assert_eq!(json["log"][3]["messages"][0], "Rolled d6 for recruits: 5");
+    let (_, seat_view, _) = chancery(&["state", path(&save), "--json", "--seat", "B"]);
+    let seat_view: serde_json::Value = serde_json::from_str(&seat_view).expect("JSON");
+    assert_eq!(
+        seat_view["zones"]["hand.A"]["cards"],
+        serde_json::json!(["?", "?"])
+    );
+
+    let (code, out, err) = chancery(&["act", path(&save), "bid", "7"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("'bid 7' is not a legal action in state 'turn'"),
+        "{err}"
+    );
+    assert!(out.is_empty());
+
+    let (code, out, _) = chancery(&["replay", path(&save), "--expect-same"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("Replayed 5 inputs: the game is the same."),
+        "{out}"
+    );
+}
+
+#[test]
+fn replay_under_a_changed_module_reports_the_first_divergence() {
+    let (_scratch, dir) = copy_module(&test_module("testbed"));
+    let scratch = tempfile::tempdir().expect("scratch");
+    let save = scratch.path().join("game.ron");
+    let answers = scratch.path().join("answers.txt");
+    std::fs::write(&answers, "bid 1\nbid 2\nbid 3\n").expect("write");
+    let (code, _, err) = chancery(&[
+        "new",
+        path(&dir),
+        "--answers",
+        path(&answers),
+        "--out",
+        path(&save),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (changed_scratch, changed) = copy_module(&dir);
+    edit(
+        &changed.join("rules/turn.lua"),
+        "math.max(n, ctx:counter(\"bid\"))",
+        "math.max(n, 2)",
+    );
+    let (code, out, _) = chancery(&[
+        "replay",
+        path(&save),
+        "--module",
+        path(&changed),
+        "--expect-same",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("script rules/turn.lua changed in turn.bid"),
+        "{out}"
+    );
+    assert!(
+        out.contains("The game first differs after input 1 (bid 1):\n  counter bid: 1 → 2"),
+        "{out}"
+    );
+    drop(changed_scratch);
+}
+
+#[test]
+fn module_tests_run_from_the_command_line() {
+    let (code, out, _) = chancery(&["test", path(&test_module("testbed"))]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("14 passed, 0 failed."), "{out}");
+}
+
+#[test]
+fn sim_is_reproducible_and_counts_every_game() {
+    let module = test_module("testbed");
+    let args = [
+        "sim",
+        path(&module),
+        "--games",
+        "40",
+        "--seed",
+        "5",
+        "--json",
+    ];
+    let (code, first, err) = chancery(&args);
+    assert_eq!(code, 0, "{err}");
+    let (_, second, _) = chancery(&args);
+    assert_eq!(first, second, "the same seed gives the same summary");
+    let json: serde_json::Value = serde_json::from_str(&first).expect("JSON");
+    let wins: u64 = json["wins"]
+        .as_object()
+        .expect("wins")
+        .values()
+        .map(|v| v.as_u64().unwrap_or(0))
+        .sum();
+    assert_eq!(wins, 40);
+    assert_eq!(json["card_use"]["five"], 40, "five is always played");
+}
+
+#[test]
+fn the_headless_start_prints_the_table_and_the_decision() {
+    let (code, out, err) = chancery(&["--module", path(&test_module("testbed")), "--headless"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Testbed — scenario 'basic', seed 1"), "{out}");
+    assert!(
+        out.contains("State 'turn': Alpha (A, human) decides"),
+        "{out}"
+    );
+}

@@ -1,0 +1,267 @@
+//! Module errors are reported compiler-style, `path:line:col: message`, for RON and Lua:
+//! each test breaks a copy of the testbed module in one place and checks the exact report.
+
+use std::path::Path;
+
+use chancery_core::module::OverlayChoice;
+use chancery_core::{Diagnostics, LoadOptions, Module};
+use chancery_tests::{copy_module, edit, no_overlay, test_module};
+
+/// Breaks a copy of the testbed with `change(dir)` and returns its diagnostics, each as
+/// `file:line:col: message` with the file relative to the module folder.
+fn broken(change: impl FnOnce(&Path)) -> Vec<String> {
+    let (_scratch, dir) = copy_module(&test_module("testbed"));
+    change(&dir);
+    let diagnostics: Diagnostics =
+        Module::load(&dir, &no_overlay()).expect_err("the broken module must not load");
+    let prefix = format!("{}/", dir.display());
+    diagnostics
+        .iter()
+        .map(|d| d.to_string().replacen(&prefix, "", 1))
+        .collect()
+}
+
+#[test]
+fn a_ron_syntax_error_names_file_line_and_column_and_nothing_else() {
+    let report = broken(|dir| {
+        edit(
+            &dir.join("data/cards.ron"),
+            r#"{"value": 2, "suit": "moon"}"#,
+            r#"{"value": 2 "suit": "moon"}"#,
+        )
+    });
+    assert_eq!(report, vec!["data/cards.ron:9:76: RON: Expected comma"]);
+}
+
+#[test]
+fn an_unknown_zone_in_a_scenario_points_at_the_zone() {
+    let report = broken(|dir| {
+        edit(
+            &dir.join("data/scenarios.ron"),
+            r#""aside": ["mystery"]"#,
+            r#""asdie": ["mystery"]"#,
+        )
+    });
+    assert_eq!(
+        report,
+        vec!["data/scenarios.ron:9:66: scenario 'basic': unknown zone 'asdie'"]
+    );
+}
+
+#[test]
+fn a_field_of_the_wrong_type_names_the_card_and_the_field() {
+    let report = broken(|dir| {
+        edit(
+            &dir.join("data/cards.ron"),
+            r#"{"value": 3, "suit": "sun"}"#,
+            r#"{"value": "3", "suit": "sun"}"#,
+        )
+    });
+    assert_eq!(
+        report,
+        vec![
+            "data/cards.ron:10:69: card 'three': field 'value': expected an integer, found string 3"
+        ]
+    );
+}
+
+#[test]
+fn a_value_outside_its_choices_points_at_the_value() {
+    let report = broken(|dir| {
+        edit(
+            &dir.join("data/cards.ron"),
+            r#"{"value": 3, "suit": "sun"}"#,
+            r#"{"value": 3, "suit": "star"}"#,
+        )
+    });
+    assert_eq!(
+        report,
+        vec![
+            r#"data/cards.ron:10:89: card 'three': field 'suit': 'star' is not one of "sun", "moon""#
+        ]
+    );
+}
+
+#[test]
+fn a_misspelled_unknown_is_not_taken_for_unknown() {
+    let report = broken(|dir| {
+        edit(
+            &dir.join("data/cards.ron"),
+            r#""value": unknown"#,
+            r#""value": unknwn"#,
+        )
+    });
+    assert_eq!(report.len(), 1, "{report:?}");
+    assert!(
+        report[0].starts_with("data/cards.ron:13:")
+            && report[0].contains("card 'mystery': 'unknwn' is not a value"),
+        "{report:?}"
+    );
+}
+
+#[test]
+fn a_duplicate_id_names_both_definitions() {
+    let report = broken(|dir| {
+        edit(
+            &dir.join("data/cards.ron"),
+            r#"Card(id: "two","#,
+            r#"Card(id: "one", name: "Again"), Card(id: "two","#,
+        )
+    });
+    assert_eq!(report.len(), 1, "{report:?}");
+    assert!(
+        report[0].starts_with("data/cards.ron:9:18: duplicate card id 'one' (first defined at "),
+        "{report:?}"
+    );
+    assert!(report[0].ends_with("data/cards.ron:8:18)"), "{report:?}");
+    assert_eq!(report[0].matches("cards.ron:").count(), 2, "{report:?}");
+}
+
+#[test]
+fn a_missing_data_file_is_reported_where_the_manifest_names_it() {
+    let report = broken(|dir| std::fs::remove_file(dir.join("data/cards.ron")).expect("remove"));
+    assert_eq!(report.len(), 1, "{report:?}");
+    assert!(
+        report[0].starts_with("module.ron:9:30: cannot read "),
+        "{report:?}"
+    );
+}
+
+#[test]
+fn a_lua_syntax_error_names_file_line_and_column() {
+    let report = broken(|dir| {
+        edit(
+            &dir.join("rules/turn.lua"),
+            "local actions = {}",
+            "local actions = = {}",
+        )
+    });
+    assert_eq!(
+        report,
+        vec!["rules/turn.lua:16:19: unexpected symbol near '='"]
+    );
+}
+
+#[test]
+fn an_undeclared_global_at_load_time_names_file_line_and_column() {
+    let report = broken(|dir| {
+        edit(
+            &dir.join("rules/main.lua"),
+            "local simple = include(\"bots/simple.lua\")",
+            "local simple = include(\"bots/simple.lua\")\nlocal helper = missing_helper",
+        )
+    });
+    assert_eq!(
+        report,
+        vec!["rules/main.lua:7:16: undeclared global 'missing_helper'"]
+    );
+}
+
+#[test]
+fn an_unknown_hook_name_is_reported_at_its_key() {
+    let report = broken(|dir| {
+        edit(
+            &dir.join("rules/main.lua"),
+            "bots = { simple = simple },",
+            "bot = { simple = simple },",
+        )
+    });
+    assert_eq!(
+        report,
+        vec![
+            "rules/main.lua:50:3: unknown hook 'bot' in the rules table (hooks are: setup, states, view, check, bots)"
+        ]
+    );
+}
+
+#[test]
+fn a_seat_naming_a_missing_bot_is_reported() {
+    let report = broken(|dir| {
+        edit(
+            &dir.join("data/table.ron"),
+            r#"name: "Beta", bot: "simple""#,
+            r#"name: "Beta", bot: "clever""#,
+        )
+    });
+    assert_eq!(
+        report,
+        vec![
+            r#"data/table.ron:5:42: seat 'B': bot 'clever' is not in the rules' bots (they are: "simple")"#
+        ]
+    );
+}
+
+#[test]
+fn an_overlay_error_points_into_the_overlay_file() {
+    let (scratch, dir) = copy_module(&test_module("testbed"));
+    let overlay = scratch.path().join("owner.ron");
+    std::fs::write(&overlay, "Overlay(\n    module: \"testbed\",\n    cards: {\"mystery\": {\"value\": 4}, \"misery\": {\"value\": 1}},\n)\n")
+        .expect("write overlay");
+    let options = LoadOptions {
+        overlay: OverlayChoice::File(overlay.clone()),
+        strict: false,
+    };
+    let diagnostics = Module::load(&dir, &options).expect_err("unknown card in overlay");
+    let report: Vec<String> = diagnostics.iter().map(|d| d.to_string()).collect();
+    assert_eq!(
+        report,
+        vec![format!(
+            "{}:3:38: overlay: unknown card 'misery'",
+            overlay.display()
+        )]
+    );
+}
+
+#[test]
+fn an_overlay_completes_unknown_fields() {
+    let (scratch, dir) = copy_module(&test_module("testbed"));
+    let overlay = scratch.path().join("owner.ron");
+    chancery_core::module::write_overlay_value(
+        &overlay,
+        "testbed",
+        &chancery_core::module::OverlayTarget::CardField("mystery".into(), "value".into()),
+        chancery_core::module::DataValue::Known(chancery_core::Value::Int(4)),
+    )
+    .expect("stored");
+    let options = LoadOptions {
+        overlay: OverlayChoice::File(overlay),
+        strict: false,
+    };
+    let module = Module::load(&dir, &options).expect("loads with the overlay");
+    assert_eq!(
+        module.card_field("mystery", "value"),
+        Some(chancery_core::module::DataValue::Known(
+            chancery_core::Value::Int(4)
+        ))
+    );
+    assert!(
+        module.unknown_report().is_empty(),
+        "{:?}",
+        module.unknown_report()
+    );
+}
+
+#[test]
+fn the_check_command_prints_diagnostics_and_exits_1() {
+    let (_scratch, dir) = copy_module(&test_module("testbed"));
+    edit(
+        &dir.join("rules/turn.lua"),
+        "local actions = {}",
+        "local actions = = {}",
+    );
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let args = [
+        "chancery",
+        "check",
+        "--no-overlay",
+        dir.to_str().expect("utf-8 path"),
+    ];
+    let outcome = chancery::cli::run(args.map(Into::into), &mut out, &mut err);
+    assert!(matches!(outcome, chancery::cli::Outcome::Exit(1)));
+    let err = String::from_utf8(err).expect("utf-8");
+    let expected = format!(
+        "{}/rules/turn.lua:16:19: unexpected symbol near '='",
+        dir.display()
+    );
+    assert!(err.lines().next() == Some(expected.as_str()), "{err}");
+}

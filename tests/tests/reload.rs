@@ -1,0 +1,226 @@
+//! Hot reload: a changed module replays the open game and reports where it first differs;
+//! a broken module is reported with its diagnostics and the game stays on the last good one.
+
+use std::time::{Duration, Instant};
+
+use chancery_core::watch::{ModuleWatcher, Reload};
+use chancery_core::{GameSpec, Module, Session, Value};
+use chancery_tests::{copy_module, edit, load, no_overlay, test_module};
+
+fn values() -> std::collections::BTreeMap<&'static str, i64> {
+    [
+        ("one", 1),
+        ("two", 2),
+        ("three", 3),
+        ("four", 4),
+        ("five", 5),
+    ]
+    .into_iter()
+    .collect()
+}
+
+#[test]
+fn a_changed_card_value_is_reported_with_the_first_divergence() {
+    let (_scratch, dir) = copy_module(&test_module("testbed"));
+    let mut session = Session::new(load(&dir), GameSpec::new("basic", 1)).expect("starts");
+    session.act("bid", Value::Int(1)).expect("bid");
+    let card = session.table().zones["hand.B"].cards[0].to_string();
+    let old = values()[card.as_str()];
+    session
+        .act("play", Value::from(card.as_str()))
+        .expect("B plays");
+    session.act("bid", Value::Int(2)).expect("bid");
+
+    let line = format!(
+        r#"Card(id: "{card}", name: "{}", text: "Score {old}.", fields: {{"value": {old},"#,
+        card[..1].to_uppercase() + &card[1..]
+    );
+    edit(
+        &dir.join("data/cards.ron"),
+        &line,
+        &line.replace(&format!("\"value\": {old},"), "\"value\": 9,"),
+    );
+    let report = session.rebase(load(&dir)).expect("rebases");
+
+    assert_eq!(
+        report.changes,
+        vec![format!("card '{card}': value {old} → 9")]
+    );
+    assert_eq!((report.replayed, report.total), (3, 3));
+    assert_eq!(report.refused, None);
+    let divergence = report.divergence.expect("the game differs");
+    assert_eq!(divergence.after, 2, "the play is the second input");
+    assert_eq!(divergence.input, format!("play {card}"));
+    assert!(
+        divergence
+            .differences
+            .contains(&format!("counter vp.B: {old} → 9")),
+        "{:?}",
+        divergence.differences
+    );
+    assert_eq!(
+        session.table().counter(&"vp.B".into()),
+        Ok(9),
+        "the open game now plays the new value"
+    );
+    assert_eq!(session.history().len(), 3);
+}
+
+#[test]
+fn a_changed_rule_is_named_by_its_function() {
+    let (_scratch, dir) = copy_module(&test_module("testbed"));
+    let mut session = Session::new(load(&dir), GameSpec::new("basic", 1)).expect("starts");
+    session.act("bid", Value::Int(2)).expect("bid");
+    edit(
+        &dir.join("rules/turn.lua"),
+        r#"ctx:set_counter("bid", math.max(n, ctx:counter("bid")))"#,
+        r#"ctx:set_counter("bid", math.max(n + 1, ctx:counter("bid")))"#,
+    );
+    let report = session.rebase(load(&dir)).expect("rebases");
+    assert_eq!(
+        report.changes,
+        vec!["script rules/turn.lua changed in turn.bid".to_owned()]
+    );
+    let divergence = report.divergence.expect("differs");
+    assert_eq!(
+        (divergence.after, divergence.differences),
+        (1, vec!["counter bid: 2 → 3".to_owned()])
+    );
+}
+
+#[test]
+fn an_input_the_new_rules_refuse_waits_on_the_redo_stack() {
+    let (_scratch, dir) = copy_module(&test_module("testbed"));
+    let mut session = Session::new(load(&dir), GameSpec::new("basic", 1)).expect("starts");
+    session.act("bid", Value::Int(1)).expect("bid");
+    session.act("detour", Value::Nil).expect("detour");
+    session.act("yes", Value::Bool(true)).expect("yes");
+    edit(
+        &dir.join("rules/turn.lua"),
+        r#"  actions[#actions + 1] = { name = "detour", label = "Take a detour" }"#,
+        "",
+    );
+    let report = session.rebase(load(&dir)).expect("rebases");
+    let (n, why) = report.refused.clone().expect("the detour is refused");
+    assert_eq!(n, 2);
+    assert!(
+        why.starts_with("'detour' is not a legal action in state 'turn'"),
+        "{why}"
+    );
+    assert_eq!(report.replayed, 1);
+    assert_eq!(session.history().len(), 1);
+    assert_eq!(
+        session.history().redo_stack().len(),
+        2,
+        "the refused inputs are kept"
+    );
+    let text = report.to_string();
+    assert!(text.contains("Input 2 is no longer accepted"), "{text}");
+}
+
+#[test]
+fn a_module_that_cannot_start_the_game_leaves_the_session_alone() {
+    let (_scratch, dir) = copy_module(&test_module("testbed"));
+    let mut session = Session::new(load(&dir), GameSpec::new("basic", 1)).expect("starts");
+    session.act("bid", Value::Int(1)).expect("bid");
+    edit(
+        &dir.join("rules/main.lua"),
+        "ctx:shuffle(\"deck\")",
+        "ctx:shuffle(\"deck\")\n  error(\"setup is broken\")",
+    );
+    let err = session.rebase(load(&dir)).expect_err("setup fails");
+    assert!(
+        err.to_string()
+            .contains("rules/main.lua:10: setup is broken"),
+        "{err}"
+    );
+    assert_eq!(session.history().len(), 1);
+    session
+        .act("bid", Value::Int(2))
+        .expect("the old version still plays");
+}
+
+fn wait_for(watcher: &ModuleWatcher) -> Reload {
+    watcher
+        .wait(Duration::from_secs(10))
+        .expect("a reload within 10 s")
+}
+
+#[test]
+fn the_watcher_reloads_keeps_the_last_good_module_on_errors_and_recovers() {
+    let (_scratch, dir) = copy_module(&test_module("testbed"));
+    let mut session = Session::new(load(&dir), GameSpec::new("basic", 1)).expect("starts");
+    session.act("bid", Value::Int(3)).expect("bid");
+    let watcher =
+        ModuleWatcher::new(&dir, no_overlay(), None, Duration::from_millis(50)).expect("watches");
+
+    // A broken edit: diagnostics, and the game goes on under the last good module.
+    let cards = dir.join("data/cards.ron");
+    let good = std::fs::read_to_string(&cards).expect("read");
+    std::fs::write(
+        &cards,
+        good.replacen(r#""value": 2, "suit""#, r#""value": 2 "suit""#, 1),
+    )
+    .expect("write");
+    let started = Instant::now();
+    match wait_for(&watcher) {
+        Reload::Failed {
+            diagnostics,
+            changed,
+        } => {
+            let first = diagnostics.iter().next().expect("a diagnostic").to_string();
+            assert!(
+                first.ends_with("data/cards.ron:9:76: RON: Expected comma"),
+                "{first}"
+            );
+            assert!(
+                changed.iter().any(|p| p.ends_with("cards.ron")),
+                "{changed:?}"
+            );
+        }
+        other => panic!("expected a failed reload, got {other:?}"),
+    }
+    assert!(started.elapsed() < Duration::from_secs(5));
+    session.act("bid", Value::Int(1)).expect("still playable");
+
+    // The fix: the new module loads and the game is rebased onto it.
+    std::fs::write(
+        &cards,
+        good.replacen(r#""value": 2, "suit""#, r#""value": 20, "suit""#, 1),
+    )
+    .expect("write");
+    let module = loop {
+        match wait_for(&watcher) {
+            Reload::Loaded { module, .. } => break module,
+            // A reload may catch the file half written; the next event brings the whole one.
+            Reload::Failed { .. } => continue,
+            Reload::WatchError(e) => panic!("{e}"),
+        }
+    };
+    let report = session.rebase(module).expect("rebases");
+    assert!(
+        report
+            .changes
+            .iter()
+            .any(|c| c.starts_with("card 'two': value 2 → 20")),
+        "{:?}",
+        report.changes
+    );
+    assert_eq!(report.replayed, 2);
+}
+
+#[test]
+fn every_test_module_loads_and_every_reference_resolves() {
+    for name in ["testbed", "hostile"] {
+        let module = Module::load(test_module(name), &no_overlay())
+            .unwrap_or_else(|d| panic!("{name}:\n{d}"));
+        assert!(module.warnings.is_empty(), "{name}: {}", module.warnings);
+    }
+    let modules = chancery_tests::repo_root().join("modules");
+    for entry in std::fs::read_dir(&modules).into_iter().flatten().flatten() {
+        if entry.path().join("module.ron").exists() {
+            Module::load(entry.path(), &no_overlay())
+                .unwrap_or_else(|d| panic!("{}:\n{d}", entry.path().display()));
+        }
+    }
+}

@@ -1,0 +1,220 @@
+//! Determinism, undo and redo, and saves: a game is (module, scenario, seed, inputs), so
+//! the same inputs give byte-identical state JSON, undo and redo walk the same states, and
+//! a save reloads into the same game.
+
+use chancery_core::save::SaveFile;
+use chancery_core::view::state_json;
+use chancery_core::{Choice, GameSpec, Input, Manual, Session, Value};
+use chancery_tests::{Picker, load, random_walk, test_module};
+
+fn json(session: &Session) -> String {
+    let view = Value::Nil;
+    serde_json::to_string(&state_json(session.table(), &session.log(), None, &view))
+        .expect("serialises")
+}
+
+fn testbed(seed: u64) -> Session {
+    let mut session =
+        Session::new(load(&test_module("testbed")), GameSpec::new("basic", seed)).expect("starts");
+    session.check_every_step = true;
+    session
+}
+
+/// One more input of a long game: bids, recruits (with their dice), detours and their
+/// answers, and now and then a unit added by hand. None of them ends the game.
+fn long_game_step(session: &mut Session, picker: &mut Picker) {
+    let input = if session.table().top_frame().map(|f| f.state.as_str()) == Some("detour") {
+        let yes = picker.below(2) == 0;
+        Input::act(Choice {
+            name: if yes { "yes" } else { "no" }.into(),
+            arg: Value::Bool(yes),
+        })
+    } else {
+        match picker.below(5) {
+            0 | 1 => Input::act(Choice {
+                name: "bid".into(),
+                arg: Value::Int(picker.below(4) as i64),
+            }),
+            2 => Input::act(Choice {
+                name: "recruit".into(),
+                arg: Value::Nil,
+            }),
+            3 => Input::act(Choice {
+                name: "detour".into(),
+                arg: Value::Nil,
+            }),
+            _ => Input::manual(Manual::AddUnits {
+                boxed: "pool".into(),
+                kind: "cav".into(),
+                delta: 1,
+            }),
+        }
+    };
+    session
+        .apply(input)
+        .expect("every input of the long game is legal");
+}
+
+fn long_game(session: &mut Session, inputs: usize) {
+    let mut picker = Picker::new(7);
+    while session.history().len() < inputs {
+        long_game_step(session, &mut picker);
+    }
+}
+
+#[test]
+fn the_same_inputs_give_byte_identical_state_json() {
+    let mut a = testbed(11);
+    let mut b = testbed(11);
+    random_walk(&mut a, &mut Picker::new(3), 40).expect("plays");
+    for record in a.history().records() {
+        b.apply(record.input.clone()).expect("replays");
+    }
+    assert_eq!(json(&a), json(&b));
+    assert!(
+        a.history().len() >= 5,
+        "the walk played {} inputs",
+        a.history().len()
+    );
+}
+
+#[test]
+fn dice_and_shuffles_come_from_the_seed() {
+    let hands = |seed| {
+        let session = testbed(seed);
+        (
+            session.table().zones["hand.A"].cards.clone(),
+            session.table().zones["hand.B"].cards.clone(),
+        )
+    };
+    assert_eq!(hands(5), hands(5));
+    let distinct: std::collections::BTreeSet<_> = (0..20).map(hands).collect();
+    assert!(
+        distinct.len() > 5,
+        "20 seeds dealt only {} different hands",
+        distinct.len()
+    );
+}
+
+#[test]
+fn bot_games_replay_identically() {
+    let spec = || {
+        let mut spec = GameSpec::new("basic", 9);
+        spec.seats
+            .insert("A".into(), chancery_core::Controller::Bot("simple".into()));
+        spec.seats
+            .insert("B".into(), chancery_core::Controller::Bot("simple".into()));
+        spec
+    };
+    let module = load(&test_module("testbed"));
+    let mut a = Session::new(module.clone(), spec()).expect("starts");
+    let mut b = Session::new(module, spec()).expect("starts");
+    a.run_bots(1000).expect("plays");
+    b.run_bots(1000).expect("plays");
+    assert!(a.is_over());
+    assert_eq!(json(&a), json(&b));
+}
+
+#[test]
+fn undo_and_redo_walk_back_and_forth_through_the_same_states() {
+    let mut session = testbed(2);
+    let mut picker = Picker::new(1);
+    let mut states = vec![json(&session)];
+    for _ in 0..90 {
+        long_game_step(&mut session, &mut picker);
+        states.push(json(&session));
+    }
+    let total = states.len() - 1;
+    assert_eq!(session.history().len(), total);
+    // Undo to the start, checking each state on the way; then redo to the end.
+    for n in (0..total).rev() {
+        assert!(session.undo());
+        assert_eq!(json(&session), states[n], "after undoing to {n} inputs");
+    }
+    assert!(!session.undo(), "nothing left to undo");
+    for (n, state) in states.iter().enumerate().skip(1) {
+        assert!(session.redo().expect("redo"));
+        assert_eq!(&json(&session), state, "after redoing to {n} inputs");
+    }
+    assert!(!session.redo().expect("redo"), "nothing left to redo");
+    session.goto(17).expect("goto");
+    assert_eq!(json(&session), states[17]);
+    session.goto(total).expect("goto");
+    assert_eq!(json(&session), states[total]);
+    assert!(session.warnings.is_empty(), "{:?}", session.warnings);
+}
+
+#[test]
+fn a_new_input_after_undo_drops_the_redo_stack() {
+    let mut session = testbed(2);
+    session.act("bid", Value::Int(1)).expect("bid");
+    session.undo();
+    session.act("bid", Value::Int(2)).expect("another bid");
+    assert!(!session.redo().expect("redo"), "the undone bid is gone");
+    assert_eq!(session.table().counter(&"bid".into()), Ok(2));
+}
+
+#[test]
+fn undo_stays_correct_after_two_thousand_inputs() {
+    let mut session = testbed(4);
+    session.check_every_step = false;
+    long_game(&mut session, 2000);
+    let before = json(&session);
+    let record = session.history().records().last().expect("inputs").clone();
+    assert!(session.undo());
+    assert_eq!(session.history().len(), 1999);
+    session.apply(record.input).expect("same input again");
+    assert_eq!(json(&session), before);
+}
+
+#[test]
+fn save_then_load_gives_the_same_game_and_it_continues_the_same() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let path = scratch.path().join("game.ron");
+    let mut played = testbed(21);
+    random_walk(&mut played, &mut Picker::new(5), 3).expect("plays");
+    played.act("bid", Value::Int(2)).ok();
+    played.undo();
+    SaveFile::of(&played).write(&path).expect("saves");
+    let leftovers: Vec<_> = std::fs::read_dir(scratch.path()).expect("list").collect();
+    assert_eq!(
+        leftovers.len(),
+        1,
+        "the atomic write left no temporary file"
+    );
+
+    let file = SaveFile::read(&path).expect("reads");
+    let (mut loaded, report) = file
+        .restore(played.module().clone(), &path)
+        .expect("restores");
+    assert!(report.is_none(), "{report:?}");
+    assert_eq!(json(&loaded), json(&played));
+    assert_eq!(
+        loaded.history().redo_stack(),
+        played.history().redo_stack(),
+        "the redo stack is saved"
+    );
+
+    let mut picker_a = Picker::new(8);
+    let mut picker_b = Picker::new(8);
+    random_walk(&mut played, &mut picker_a, 20).expect("continues");
+    random_walk(&mut loaded, &mut picker_b, 20).expect("continues");
+    assert_eq!(json(&loaded), json(&played));
+}
+
+#[test]
+fn a_save_that_is_not_one_is_refused_with_its_position() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let path = scratch.path().join("junk.ron");
+    std::fs::write(&path, "Save(\n  format: 1,\n  module: 7,\n)").expect("write");
+    let err = SaveFile::read(&path).expect_err("not a save").to_string();
+    assert!(err.starts_with(&format!("{}:3:", path.display())), "{err}");
+    std::fs::write(&path, "Save(format: 99)").expect("write");
+    let err = SaveFile::read(&path)
+        .expect_err("future format")
+        .to_string();
+    assert!(
+        err.contains("save format 99 is not one this Chancery reads (it reads format 1)"),
+        "{err}"
+    );
+}
