@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use chancery_core::module::OverlayChoice;
-use chancery_core::{Input, LoadOptions, Module, Session, SessionError, Value};
+use chancery_core::{Choice, Input, LoadOptions, Manual, Module, Session, SessionError, Value};
 
 /// The repository's root folder.
 pub fn repo_root() -> PathBuf {
@@ -136,4 +136,47 @@ pub fn random_walk(
         }
     }
     Ok(steps)
+}
+
+/// One more input of a long testbed game: bids, recruits (with their dice), detours and
+/// their answers, and now and then a unit added by hand. None of them ends the game.
+pub fn long_game_step(session: &mut Session, picker: &mut Picker) {
+    let input = if session.table().top_frame().map(|f| f.state.as_str()) == Some("detour") {
+        let yes = picker.below(2) == 0;
+        Input::act(Choice {
+            name: if yes { "yes" } else { "no" }.into(),
+            arg: Value::Bool(yes),
+        })
+    } else {
+        match picker.below(5) {
+            0 | 1 => Input::act(Choice {
+                name: "bid".into(),
+                arg: Value::Int(picker.below(4) as i64),
+            }),
+            2 => Input::act(Choice {
+                name: "recruit".into(),
+                arg: Value::Nil,
+            }),
+            3 => Input::act(Choice {
+                name: "detour".into(),
+                arg: Value::Nil,
+            }),
+            _ => Input::manual(Manual::AddUnits {
+                boxed: "pool".into(),
+                kind: "cav".into(),
+                delta: 1,
+            }),
+        }
+    };
+    session
+        .apply(input)
+        .expect("every input of the long game is legal");
+}
+
+/// Plays the long testbed game until it has `inputs` inputs.
+pub fn long_game(session: &mut Session, inputs: usize) {
+    let mut picker = Picker::new(7);
+    while session.history().len() < inputs {
+        long_game_step(session, &mut picker);
+    }
 }

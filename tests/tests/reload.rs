@@ -44,7 +44,7 @@ fn a_changed_card_value_is_reported_with_the_first_divergence() {
 
     assert_eq!(
         report.changes,
-        vec![format!("card '{card}': value {old} → 9")]
+        vec![format!("card '{card}': value {old} -> 9")]
     );
     assert_eq!((report.replayed, report.total), (3, 3));
     assert_eq!(report.refused, None);
@@ -54,7 +54,7 @@ fn a_changed_card_value_is_reported_with_the_first_divergence() {
     assert!(
         divergence
             .differences
-            .contains(&format!("counter vp.B: {old} → 9")),
+            .contains(&format!("counter vp.B: {old} -> 9")),
         "{:?}",
         divergence.differences
     );
@@ -84,7 +84,7 @@ fn a_changed_rule_is_named_by_its_function() {
     let divergence = report.divergence.expect("differs");
     assert_eq!(
         (divergence.after, divergence.differences),
-        (1, vec!["counter bid: 2 → 3".to_owned()])
+        (1, vec!["counter bid: 2 -> 3".to_owned()])
     );
 }
 
@@ -202,7 +202,7 @@ fn the_watcher_reloads_keeps_the_last_good_module_on_errors_and_recovers() {
         report
             .changes
             .iter()
-            .any(|c| c.starts_with("card 'two': value 2 → 20")),
+            .any(|c| c.starts_with("card 'two': value 2 -> 20")),
         "{:?}",
         report.changes
     );

@@ -4,8 +4,8 @@
 
 use chancery_core::save::SaveFile;
 use chancery_core::view::state_json;
-use chancery_core::{Choice, GameSpec, Input, Manual, Session, Value};
-use chancery_tests::{Picker, load, random_walk, test_module};
+use chancery_core::{GameSpec, Session, Value};
+use chancery_tests::{Picker, load, long_game, long_game_step, random_walk, test_module};
 
 fn json(session: &Session) -> String {
     let view = Value::Nil;
@@ -18,48 +18,6 @@ fn testbed(seed: u64) -> Session {
         Session::new(load(&test_module("testbed")), GameSpec::new("basic", seed)).expect("starts");
     session.check_every_step = true;
     session
-}
-
-/// One more input of a long game: bids, recruits (with their dice), detours and their
-/// answers, and now and then a unit added by hand. None of them ends the game.
-fn long_game_step(session: &mut Session, picker: &mut Picker) {
-    let input = if session.table().top_frame().map(|f| f.state.as_str()) == Some("detour") {
-        let yes = picker.below(2) == 0;
-        Input::act(Choice {
-            name: if yes { "yes" } else { "no" }.into(),
-            arg: Value::Bool(yes),
-        })
-    } else {
-        match picker.below(5) {
-            0 | 1 => Input::act(Choice {
-                name: "bid".into(),
-                arg: Value::Int(picker.below(4) as i64),
-            }),
-            2 => Input::act(Choice {
-                name: "recruit".into(),
-                arg: Value::Nil,
-            }),
-            3 => Input::act(Choice {
-                name: "detour".into(),
-                arg: Value::Nil,
-            }),
-            _ => Input::manual(Manual::AddUnits {
-                boxed: "pool".into(),
-                kind: "cav".into(),
-                delta: 1,
-            }),
-        }
-    };
-    session
-        .apply(input)
-        .expect("every input of the long game is legal");
-}
-
-fn long_game(session: &mut Session, inputs: usize) {
-    let mut picker = Picker::new(7);
-    while session.history().len() < inputs {
-        long_game_step(session, &mut picker);
-    }
 }
 
 #[test]

@@ -312,7 +312,17 @@ pub fn describe_table(table: &Table, module: &Module) -> String {
             chancery_core::table::Visibility::Hidden => {
                 vec![format!("{} hidden", zone.cards.len())]
             }
-            _ => zone.cards.iter().map(|c| c.to_string()).collect(),
+            _ => zone
+                .cards
+                .iter()
+                .map(|c| {
+                    if zone.face_down.contains(c) {
+                        format!("{c} (face down)")
+                    } else {
+                        c.to_string()
+                    }
+                })
+                .collect(),
         };
         let _ = writeln!(
             out,

@@ -125,10 +125,10 @@ impl ChanceryApp {
                 table.turn, table.phase, table.seed
             ));
             ui.separator();
-            if ui.button("⟲ Undo").on_hover_text("Ctrl+Z").clicked() {
+            if ui.button("Undo").on_hover_text("Ctrl+Z").clicked() {
                 self.session.undo();
             }
-            if ui.button("⟳ Redo").on_hover_text("Ctrl+Shift+Z").clicked()
+            if ui.button("Redo").on_hover_text("Ctrl+Shift+Z").clicked()
                 && let Err(e) = self.session.redo()
             {
                 self.error = Some(e.to_string());
@@ -154,9 +154,27 @@ impl ChanceryApp {
                     .unwrap_or_else(|| "Anyone".to_owned());
                 ui.label(RichText::new(format!("{seat}: {}", prompt.text)).strong());
                 ui.label(format!("state '{}'", prompt.state));
-                for action in &prompt.actions {
-                    if ui.button(&action.label).clicked() {
-                        chosen = Some(action.choice());
+                for (i, action) in prompt.actions.iter().enumerate() {
+                    match action.range {
+                        Some((lo, hi)) => {
+                            ui.horizontal(|ui| {
+                                let id = ui.scope_id().with(("number", &prompt.state, i));
+                                let mut n: i64 = ui.data_mut(|d| *d.get_temp_mut_or(id, lo));
+                                ui.add(egui::DragValue::new(&mut n).range(lo..=hi));
+                                ui.data_mut(|d| d.insert_temp(id, n));
+                                if ui.button(&action.label).clicked() {
+                                    chosen = Some(chancery_core::Choice {
+                                        name: action.name.clone(),
+                                        arg: chancery_core::Value::Int(n),
+                                    });
+                                }
+                            });
+                        }
+                        None => {
+                            if ui.button(&action.label).clicked() {
+                                chosen = Some(action.choice());
+                            }
+                        }
                     }
                 }
                 let bot_turn = prompt
@@ -164,7 +182,7 @@ impl ChanceryApp {
                     .as_ref()
                     .and_then(|s| self.session.table().seats.get(s))
                     .is_some_and(|c| matches!(c, chancery_core::Controller::Bot(_)));
-                if bot_turn && ui.button("▶ Bot step").clicked() {
+                if bot_turn && ui.button("Bot step").clicked() {
                     match self.session.bot_step() {
                         Ok(_) => self.error = None,
                         Err(e) => self.error = Some(e.to_string()),
@@ -242,12 +260,13 @@ impl ChanceryApp {
                     _ => z
                         .cards
                         .iter()
-                        .map(|c| {
-                            module
+                        .map(|c| match z.face_down.contains(c) {
+                            true => "(face down)".to_owned(),
+                            false => module
                                 .cards
                                 .get(c.as_str())
                                 .map(|d| d.name.clone())
-                                .unwrap_or_else(|| c.to_string())
+                                .unwrap_or_else(|| c.to_string()),
                         })
                         .collect(),
                 };

@@ -331,7 +331,7 @@ fn guard_table_library(lua: &Lua, table: &Table) -> mlua::Result<()> {
 /// The sources `include` may load: the module's scripts by relative path, and the library.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Sources {
-    /// Relative path → (chunk name, text).
+    /// Relative path -> (chunk name, text).
     pub files: BTreeMap<String, String>,
 }
 

@@ -165,7 +165,7 @@ pub fn module_changes(old: &Module, new: &Module) -> Vec<String> {
         };
         let mut what = Vec::new();
         if before.name != card.name {
-            what.push(format!("name {} → {}", before.name, card.name));
+            what.push(format!("name {} -> {}", before.name, card.name));
         }
         if before.text != card.text {
             what.push("text".to_owned());
@@ -176,7 +176,7 @@ pub fn module_changes(old: &Module, new: &Module) -> Vec<String> {
             if a != b {
                 let a = a.map(show).unwrap_or_else(|| "unknown".to_owned());
                 let b = b.map(show).unwrap_or_else(|| "unknown".to_owned());
-                what.push(format!("{key} {a} → {b}"));
+                what.push(format!("{key} {a} -> {b}"));
             }
         }
         if !what.is_empty() {
@@ -363,10 +363,10 @@ fn function_name(line: &str) -> Option<String> {
 pub fn describe_differences(a: &Table, b: &Table) -> Vec<String> {
     let mut out = Vec::new();
     if a.turn != b.turn {
-        out.push(format!("turn {} → {}", a.turn, b.turn));
+        out.push(format!("turn {} -> {}", a.turn, b.turn));
     }
     if a.phase != b.phase {
-        out.push(format!("phase '{}' → '{}'", a.phase, b.phase));
+        out.push(format!("phase '{}' -> '{}'", a.phase, b.phase));
     }
     let flow = |t: &Table| {
         t.flow
@@ -376,12 +376,12 @@ pub fn describe_differences(a: &Table, b: &Table) -> Vec<String> {
             .join(" > ")
     };
     if flow(a) != flow(b) {
-        out.push(format!("state {} → {}", flow(a), flow(b)));
+        out.push(format!("state {} -> {}", flow(a), flow(b)));
     }
     for (id, counter) in &b.counters {
         match a.counters.get(id) {
             Some(old) if old.value != counter.value => {
-                out.push(format!("counter {id}: {} → {}", old.value, counter.value))
+                out.push(format!("counter {id}: {} -> {}", old.value, counter.value))
             }
             None => out.push(format!("counter {id}: new, {}", counter.value)),
             _ => {}
@@ -425,7 +425,7 @@ pub fn describe_differences(a: &Table, b: &Table) -> Vec<String> {
                 let at = |s: Option<&crate::ids::SpaceId>| {
                     s.map(|s| s.to_string()).unwrap_or_else(|| "-".to_owned())
                 };
-                out.push(format!("{place}: {piece} {} → {}", at(x), at(y)));
+                out.push(format!("{place}: {piece} {} -> {}", at(x), at(y)));
             }
         }
     }
@@ -439,7 +439,7 @@ pub fn describe_differences(a: &Table, b: &Table) -> Vec<String> {
                 units.get(kind).copied().unwrap_or(0),
             );
             if x != y {
-                out.push(format!("box {boxed}: {kind} {x} → {y}"));
+                out.push(format!("box {boxed}: {kind} {x} -> {y}"));
             }
         }
     }
@@ -455,7 +455,7 @@ pub fn describe_differences(a: &Table, b: &Table) -> Vec<String> {
                 let show = |v: Option<&Value>| {
                     v.map(|v| v.to_string()).unwrap_or_else(|| "nil".to_owned())
                 };
-                out.push(format!("vars.{key}: {} → {}", show(x), show(y)));
+                out.push(format!("vars.{key}: {} -> {}", show(x), show(y)));
             }
         }
     }
