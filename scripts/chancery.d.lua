@@ -86,11 +86,12 @@ function Ctx:turn() end
 ---@return string phase
 function Ctx:phase() end
 
---- Whether a card field has been entered (reading an unknown field asks the players for it).
----@param card string
----@param field string
+--- Whether a value of the module's data has been entered: a card's field, a space's property (id "place/space"), a piece's property, or a table's entry. Reading an unknown value asks the players for it.
+---@param what "card"|"space"|"piece"|"table"
+---@param id string
+---@param key string
 ---@return boolean known
-function Ctx:known(card, field) end
+function Ctx:known(what, id, key) end
 
 --- Moves a card into a zone (from wherever it is), on top unless told otherwise. It lies as the zone lays its cards.
 ---@param card string

@@ -265,3 +265,56 @@ fn the_check_command_prints_diagnostics_and_exits_1() {
     );
     assert!(err.lines().next() == Some(expected.as_str()), "{err}");
 }
+
+#[test]
+fn an_overlay_completes_tables_names_cards_and_extends_maps() {
+    let (scratch, dir) = copy_module(&test_module("testbed"));
+    let overlay = scratch.path().join("owner.ron");
+    std::fs::write(
+        &overlay,
+        r#"Overlay(
+    module: "testbed",
+    cards: {"mystery": {"name": "The Unknown", "value": 4}},
+    tables: {"recruit_bonus": {"6": 2}},
+    places: {"land": PlaceOverlay(spaces: [Space(id: "west", name: "West")], links: [("west", "north")])},
+)
+"#,
+    )
+    .expect("write overlay");
+    let options = LoadOptions {
+        overlay: OverlayChoice::File(overlay.clone()),
+        strict: false,
+    };
+    let module = Module::load(&dir, &options).expect("loads with the overlay");
+    assert_eq!(
+        module.cards.get("mystery").map(|c| c.name.as_str()),
+        Some("The Unknown")
+    );
+    assert_eq!(
+        module.table_entry("recruit_bonus", "6"),
+        Some(chancery_core::module::DataValue::Known(
+            chancery_core::Value::Int(2)
+        ))
+    );
+    let land = module.places.get("land").expect("land");
+    assert_eq!(land.neighbors("north"), ["south".into(), "west".into()]);
+    assert_eq!(module.overlay.as_ref().map(|o| o.values), Some(5));
+
+    std::fs::write(
+        &overlay,
+        r#"Overlay(module: "testbed", places: {"land": PlaceOverlay(links: [("west", "north")])})"#,
+    )
+    .expect("write overlay");
+    let report: Vec<String> = Module::load(&dir, &options)
+        .expect_err("west does not exist")
+        .iter()
+        .map(|d| d.to_string())
+        .collect();
+    assert_eq!(
+        report,
+        vec![format!(
+            "{}:1:67: overlay: place 'land': link names unknown space 'west'",
+            overlay.display()
+        )]
+    );
+}

@@ -96,8 +96,11 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
             }
         }
     }
+    for (table, keys) in m.unknown_table_entries() {
+        props.push(format!("table {table}: {}", keys.join(", ")));
+    }
     if !props.is_empty() {
-        writeln!(out, "  properties not entered: {}", props.len())?;
+        writeln!(out, "  other values not entered: {}", props.len())?;
         for prop in props {
             writeln!(out, "    {prop}")?;
         }

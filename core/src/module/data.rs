@@ -119,6 +119,36 @@ pub struct DataFile {
     /// Seats.
     #[serde(default)]
     pub seats: Vec<SeatDef>,
+    /// Lookup tables the rules read (a chart, a schedule), whose entries may be unknown.
+    #[serde(default)]
+    pub tables: Vec<TableDef>,
+}
+
+/// A lookup table: entries by key, each a value or `unknown`.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(rename = "Table", deny_unknown_fields)]
+pub struct TableDef {
+    /// The table's id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// What it means and where it comes from.
+    #[serde(default)]
+    pub doc: String,
+    /// The type of its values.
+    #[serde(rename = "type", default = "any_type")]
+    pub kind: FieldType,
+    /// The keys the table has. With `open`, any other key may be asked for and is unknown
+    /// until entered.
+    #[serde(default)]
+    pub entries: BTreeMap<String, DataValue>,
+    /// Whether keys beyond `entries` exist (a chart whose rows are not all known).
+    #[serde(default)]
+    pub open: bool,
+}
+
+fn any_type() -> FieldType {
+    FieldType::Any
 }
 
 /// A typed field that every card may carry.
@@ -133,6 +163,18 @@ pub struct FieldDef {
     /// The field's type.
     #[serde(rename = "type")]
     pub kind: FieldType,
+    /// The card groups (`deck` of a card) the field applies to; all cards if absent.
+    #[serde(default)]
+    pub decks: Option<Vec<String>>,
+}
+
+impl FieldDef {
+    /// Whether cards of group `deck` carry this field.
+    pub fn applies_to(&self, deck: &str) -> bool {
+        self.decks
+            .as_ref()
+            .is_none_or(|decks| decks.iter().any(|d| d == deck))
+    }
 }
 
 /// The type of a card field or of part of one.
@@ -322,6 +364,9 @@ pub struct CardDef {
     pub id: CardId,
     /// The name printed on the card.
     pub name: String,
+    /// The card's group ("character", "event", "situation"…), which decides the fields it carries.
+    #[serde(default)]
+    pub deck: String,
     /// The card's text, in the module's own words.
     #[serde(default)]
     pub text: String,
@@ -533,7 +578,8 @@ pub struct ScenarioDef {
 pub struct OverlayFile {
     /// The id of the module this overlay completes.
     pub module: String,
-    /// Card field values, by card id then field id.
+    /// Card field values, by card id then field id (`name` and `text` set the card's name
+    /// and text).
     #[serde(default)]
     pub cards: BTreeMap<CardId, BTreeMap<String, DataValue>>,
     /// Space properties, by "place/space" then property.
@@ -542,4 +588,22 @@ pub struct OverlayFile {
     /// Piece properties, by piece id then property.
     #[serde(default)]
     pub pieces: BTreeMap<PieceId, BTreeMap<String, DataValue>>,
+    /// Table entries, by table id then key.
+    #[serde(default)]
+    pub tables: BTreeMap<String, BTreeMap<String, DataValue>>,
+    /// Spaces and links a place lacks in the module (a map the module knows only in part).
+    #[serde(default)]
+    pub places: BTreeMap<PlaceId, PlaceOverlay>,
+}
+
+/// What an overlay adds to a place.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename = "PlaceOverlay", deny_unknown_fields)]
+pub struct PlaceOverlay {
+    /// New spaces, appended.
+    #[serde(default)]
+    pub spaces: Vec<SpaceDef>,
+    /// New links between spaces.
+    #[serde(default)]
+    pub links: Vec<(SpaceId, SpaceId)>,
 }

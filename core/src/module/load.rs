@@ -228,6 +228,7 @@ pub(super) fn load(dir: &Path, options: &LoadOptions) -> Result<Module, Diagnost
         counters: Catalog::default(),
         seats: Catalog::default(),
         scenarios: Catalog::default(),
+        tables: Catalog::default(),
         scripts: Vec::new(),
         rules: RulesInfo::default(),
         overlay: None,
@@ -345,6 +346,10 @@ fn merge_data(loader: &mut Loader, module: &mut Module, idx: usize, file: DataFi
         let id = seat.id.clone();
         loader.define(&mut module.seats, "seat", idx, id, seat);
     }
+    for table in file.tables {
+        let id = table.id.clone();
+        loader.define(&mut module.tables, "table", idx, id, table);
+    }
 }
 
 fn merge_overlay(loader: &mut Loader, module: &mut Module, path: PathBuf) -> OverlayInfo {
@@ -381,15 +386,44 @@ fn merge_overlay(loader: &mut Loader, module: &mut Module, path: PathBuf) -> Ove
         );
         return info;
     }
+    let errors_before = loader.diags.error_count();
     validate::check_overlay(loader, module, idx, &file);
+    if loader.diags.error_count() > errors_before {
+        // A broken overlay merges nothing: its errors are reported, not echoed by the module.
+        return info;
+    }
     for (card_id, fields) in file.cards {
         if let Some(card) = module.cards.get_mut(card_id.as_str()) {
             for (field, value) in fields {
                 if matches!(value, DataValue::Known(_)) {
                     info.values += 1;
                 }
-                card.fields.insert(field, value);
+                match (field.as_str(), value) {
+                    ("name", DataValue::Known(crate::value::Value::Str(name))) => card.name = name,
+                    ("text", DataValue::Known(crate::value::Value::Str(text))) => card.text = text,
+                    (_, value) => {
+                        card.fields.insert(field, value);
+                    }
+                }
             }
+        }
+    }
+    for (table_id, entries) in file.tables {
+        if let Some(table) = module.tables.get_mut(&table_id) {
+            info.values += entries
+                .values()
+                .filter(|v| matches!(v, DataValue::Known(_)))
+                .count();
+            table.entries.extend(entries);
+        }
+    }
+    for (place_id, extra) in file.places {
+        if let Some(place) = module.places.get_mut(place_id.as_str()) {
+            info.values += extra.spaces.len() + extra.links.len();
+            let mut def = place.def.clone();
+            def.spaces.extend(extra.spaces);
+            def.links.extend(extra.links);
+            *place = Place::new(def);
         }
     }
     for (key, props) in file.spaces {

@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 
 pub use data::{
     API_VERSION, BoxDef, CardDef, CounterDef, DataFile, DataValue, Face, FieldDef, FieldType,
-    Layout, LayoutItem, Manifest, OverlayFile, Panel, PieceDef, PlaceDef, PlaceKind, RefKind,
-    ScenarioDef, SeatDef, SpaceDef, UnitKindDef, ZoneDef, quoted_list,
+    Layout, LayoutItem, Manifest, OverlayFile, Panel, PieceDef, PlaceDef, PlaceKind, PlaceOverlay,
+    RefKind, ScenarioDef, SeatDef, SpaceDef, TableDef, UnitKindDef, ZoneDef, quoted_list,
 };
 pub use diag::{Diagnostic, Diagnostics, Severity};
 pub use load::{LoadOptions, OverlayChoice};
@@ -184,6 +184,8 @@ pub struct Module {
     pub seats: Catalog<SeatId, SeatDef>,
     /// Scenarios.
     pub scenarios: Catalog<ScenarioId, ScenarioDef>,
+    /// Lookup tables.
+    pub tables: Catalog<String, TableDef>,
     /// Lua sources, `main` first.
     pub scripts: Vec<ScriptSource>,
     /// What the rules declare.
@@ -215,10 +217,12 @@ impl Module {
         }
     }
 
-    /// The fields of `card` that are still unknown (declared but absent, or `unknown`).
+    /// The fields of `card` that are still unknown (declared for its group but absent, or
+    /// `unknown`).
     pub fn unknown_fields(&self, card: &CardDef) -> Vec<String> {
         self.card_fields
             .iter()
+            .filter(|f| f.applies_to(&card.deck))
             .filter(|f| !matches!(card.fields.get(&f.id), Some(DataValue::Known(_))))
             .map(|f| f.id.clone())
             .collect()
@@ -237,7 +241,11 @@ impl Module {
     /// card or the field does not exist.
     pub fn card_field(&self, card: &str, field: &str) -> Option<DataValue> {
         let card = self.cards.get(card)?;
-        if !self.card_fields.iter().any(|f| f.id == field) {
+        if !self
+            .card_fields
+            .iter()
+            .any(|f| f.id == field && f.applies_to(&card.deck))
+        {
             return card.fields.get(field).cloned();
         }
         Some(
@@ -246,6 +254,33 @@ impl Module {
                 .cloned()
                 .unwrap_or(DataValue::Unknown),
         )
+    }
+
+    /// The value of `key` in table `table`: `Some(Unknown)` when it is not entered yet (or
+    /// the table is open and lacks it), `None` when there is no such table or key.
+    pub fn table_entry(&self, table: &str, key: &str) -> Option<DataValue> {
+        let table = self.tables.get(table)?;
+        match table.entries.get(key) {
+            Some(value) => Some(value.clone()),
+            None if table.open => Some(DataValue::Unknown),
+            None => None,
+        }
+    }
+
+    /// How many entries of each table are not entered yet, for tables that have any.
+    pub fn unknown_table_entries(&self) -> Vec<(String, Vec<String>)> {
+        self.tables
+            .iter()
+            .map(|t| {
+                let keys = t
+                    .entries
+                    .iter()
+                    .filter(|(_, v)| **v == DataValue::Unknown)
+                    .map(|(k, _)| k.clone());
+                (t.id.clone(), keys.collect::<Vec<_>>())
+            })
+            .filter(|(_, keys)| !keys.is_empty())
+            .collect()
     }
 
     /// The field definition with this id.

@@ -37,6 +37,8 @@ pub enum OverlayTarget {
     SpaceProp(String, String, String),
     /// A piece's property.
     PieceProp(PieceId, String),
+    /// An entry of a lookup table: table, key.
+    TableEntry(String, String),
 }
 
 impl fmt::Display for OverlayTarget {
@@ -49,6 +51,7 @@ impl fmt::Display for OverlayTarget {
             OverlayTarget::PieceProp(piece, prop) => {
                 write!(f, "piece '{piece}': property '{prop}'")
             }
+            OverlayTarget::TableEntry(table, key) => write!(f, "table '{table}': entry '{key}'"),
         }
     }
 }
@@ -94,6 +97,12 @@ pub fn write_overlay_value(
                 .entry(piece.clone())
                 .or_default()
                 .insert(prop.clone(), value);
+        }
+        OverlayTarget::TableEntry(table, key) => {
+            file.tables
+                .entry(table.clone())
+                .or_default()
+                .insert(key.clone(), value);
         }
     }
     let pretty = ron::ser::PrettyConfig::new().struct_names(true);

@@ -39,6 +39,13 @@ pub(super) fn check_unknown_words(loader: &mut Loader, module: &Module) {
             }
         }
     }
+    for table in module.tables.iter() {
+        for (key, value) in &table.entries {
+            if *value == DataValue::Unknown {
+                problems.push(("table", table.id.clone(), key.clone()));
+            }
+        }
+    }
     for (kind, id, key) in problems {
         let Some(&idx) = loader.origins.get(&(kind, id.clone())) else {
             continue;
@@ -121,6 +128,7 @@ fn first_bad_string<'v>(module: &Module, value: &'v Value, ty: &FieldType) -> Op
 /// Checks every reference and type in a merged module.
 pub(super) fn check_module(loader: &mut Loader, module: &Module) {
     check_cards(loader, module);
+    check_tables(loader, module);
     check_components(loader, module);
     check_scenarios(loader, module);
     check_layout(loader, module);
@@ -152,6 +160,18 @@ fn check_cards(loader: &mut Loader, module: &Module) {
                 );
                 continue;
             };
+            if !def.applies_to(&card.deck) {
+                loader.error(
+                    idx,
+                    &[Anchor::Field("id", id), Anchor::Key(field)],
+                    format!(
+                        "card '{id}': field '{field}' does not apply to cards of group '{}' (it applies to: {})",
+                        card.deck,
+                        quoted_list(def.decks.as_deref().unwrap_or_default())
+                    ),
+                );
+                continue;
+            }
             let DataValue::Known(value) = value else {
                 continue;
             };
@@ -164,6 +184,24 @@ fn check_cards(loader: &mut Loader, module: &Module) {
                     idx,
                     &anchors,
                     format!("card '{id}': field '{field}': {problem}"),
+                );
+            }
+        }
+    }
+}
+
+fn check_tables(loader: &mut Loader, module: &Module) {
+    for table in module.tables.iter() {
+        let idx = loader.origins[&("table", table.id.clone())];
+        for (key, value) in &table.entries {
+            let DataValue::Known(value) = value else {
+                continue;
+            };
+            if let Err(problem) = check_value(module, value, &table.kind) {
+                loader.error(
+                    idx,
+                    &[Anchor::Field("id", &table.id), Anchor::Key(key)],
+                    format!("table '{}': entry '{key}': {problem}", table.id),
                 );
             }
         }
@@ -455,6 +493,16 @@ pub(super) fn check_overlay(loader: &mut Loader, module: &Module, idx: usize, fi
         }
         for (field, value) in fields {
             let anchors = [Anchor::Key(card.as_str()), Anchor::Key(field)];
+            if field == "name" || field == "text" {
+                if !matches!(value, DataValue::Known(Value::Str(_))) {
+                    loader.error(
+                        idx,
+                        &anchors,
+                        format!("overlay: card '{card}': {field} must be a string"),
+                    );
+                }
+                continue;
+            }
             match (module.field_def(field), value) {
                 (None, _) => loader.error(
                     idx,
@@ -475,9 +523,19 @@ pub(super) fn check_overlay(loader: &mut Loader, module: &Module, idx: usize, fi
         }
     }
     for key in file.spaces.keys() {
+        let added = |place: &str, space: &str| {
+            file.places
+                .get(place)
+                .is_some_and(|extra| extra.spaces.iter().any(|s| s.id.as_str() == space))
+        };
         let known = key
             .split_once('/')
-            .and_then(|(place, space)| module.places.get(place).map(|p| p.space(space).is_some()))
+            .and_then(|(place, space)| {
+                module
+                    .places
+                    .get(place)
+                    .map(|p| p.space(space).is_some() || added(place, space))
+            })
             .unwrap_or(false);
         if !known {
             loader.error(
@@ -494,6 +552,84 @@ pub(super) fn check_overlay(loader: &mut Loader, module: &Module, idx: usize, fi
                 &[Anchor::Key(piece.as_str())],
                 format!("overlay: unknown piece '{piece}'"),
             );
+        }
+    }
+    check_overlay_tables(loader, module, idx, file);
+    check_overlay_places(loader, module, idx, file);
+}
+
+fn check_overlay_tables(loader: &mut Loader, module: &Module, idx: usize, file: &OverlayFile) {
+    for (table_id, entries) in &file.tables {
+        let Some(table) = module.tables.get(table_id) else {
+            loader.error(
+                idx,
+                &[Anchor::Key(table_id)],
+                format!("overlay: unknown table '{table_id}'"),
+            );
+            continue;
+        };
+        for (key, value) in entries {
+            let anchors = [Anchor::Key(table_id), Anchor::Key(key)];
+            if !table.open && !table.entries.contains_key(key) {
+                loader.error(
+                    idx,
+                    &anchors,
+                    format!("overlay: table '{table_id}' has no entry '{key}'"),
+                );
+            } else if let DataValue::Known(v) = value
+                && let Err(problem) = check_value(module, v, &table.kind)
+            {
+                loader.error(
+                    idx,
+                    &anchors,
+                    format!("overlay: table '{table_id}': entry '{key}': {problem}"),
+                );
+            }
+        }
+    }
+}
+
+fn check_overlay_places(loader: &mut Loader, module: &Module, idx: usize, file: &OverlayFile) {
+    for (place_id, extra) in &file.places {
+        let Some(place) = module.places.get(place_id.as_str()) else {
+            loader.error(
+                idx,
+                &[Anchor::Key(place_id.as_str())],
+                format!("overlay: unknown place '{place_id}'"),
+            );
+            continue;
+        };
+        let mut ids: Vec<&str> = place.def.spaces.iter().map(|s| s.id.as_str()).collect();
+        for space in &extra.spaces {
+            if ids.contains(&space.id.as_str()) {
+                loader.error(
+                    idx,
+                    &[
+                        Anchor::Key(place_id.as_str()),
+                        Anchor::Field("id", space.id.as_str()),
+                    ],
+                    format!(
+                        "overlay: place '{place_id}' already has a space '{}'",
+                        space.id
+                    ),
+                );
+            }
+            ids.push(space.id.as_str());
+        }
+        for (a, b) in &extra.links {
+            for end in [a, b] {
+                if !ids.contains(&end.as_str()) {
+                    loader.error(
+                        idx,
+                        &[
+                            Anchor::Key(place_id.as_str()),
+                            Anchor::Ident("links"),
+                            Anchor::Str(end.as_str()),
+                        ],
+                        format!("overlay: place '{place_id}': link names unknown space '{end}'"),
+                    );
+                }
+            }
         }
     }
 }

@@ -464,13 +464,45 @@ fn api_phase(lua: &Lua, _a: &Args) -> mlua::Result<MultiValue> {
 }
 
 fn api_known(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
-    let (card, field) = (a.string(lua, 0)?, a.string(lua, 1)?);
+    let (what, id, key) = (a.string(lua, 0)?, a.string(lua, 1)?, a.string(lua, 2)?);
     let known = with(lua, |st| {
-        check_card(st, &card)?;
-        match st.module.card_field(&card, &field) {
+        let value = match what.as_str() {
+            "card" => {
+                check_card(st, &id)?;
+                st.module.card_field(&id, &key)
+            }
+            "space" => {
+                let (place, space) = id
+                    .split_once('/')
+                    .ok_or_else(|| format!("space '{id}' must be written place/space"))?;
+                check_space(st, place, space)?;
+                let def = st.module.places.get(place).and_then(|p| p.space(space));
+                def.and_then(|s| s.props.get(&key)).cloned()
+            }
+            "piece" => {
+                check_piece(st, &id)?;
+                st.module
+                    .pieces
+                    .get(&id)
+                    .and_then(|p| p.props.get(&key))
+                    .cloned()
+            }
+            "table" => {
+                if !st.module.tables.contains(&id) {
+                    return Err(format!("unknown table '{id}'"));
+                }
+                st.module.table_entry(&id, &key)
+            }
+            other => {
+                return Err(format!(
+                    "ctx:known: '{other}' is not card, space, piece or table"
+                ));
+            }
+        };
+        match value {
             Some(DataValue::Known(_)) => Ok(true),
             Some(DataValue::Unknown) => Ok(false),
-            None => Err(format!("card '{card}' has no field '{field}'")),
+            None => Err(format!("{what} '{id}' has no '{key}'")),
         }
     })?;
     ret(lua, [Value::Bool(known)])
@@ -880,9 +912,13 @@ pub(crate) const API: &[ApiEntry] = &[
     },
     ApiEntry {
         name: "known",
-        params: &[("card", "string"), ("field", "string")],
+        params: &[
+            ("what", "\"card\"|\"space\"|\"piece\"|\"table\""),
+            ("id", "string"),
+            ("key", "string"),
+        ],
         returns: &[("known", "boolean")],
-        doc: "Whether a card field has been entered (reading an unknown field asks the players for it).",
+        doc: "Whether a value of the module's data has been entered: a card's field, a space's property (id \"place/space\"), a piece's property, or a table's entry. Reading an unknown value asks the players for it.",
         changes: false,
         func: api_known,
     },

@@ -24,6 +24,7 @@ pub(crate) fn build(vm: &Vm, module: &Module) -> mlua::Result<Table> {
         let t = lua.create_table()?;
         t.raw_set("id", card.id.as_str())?;
         t.raw_set("name", card.name.as_str())?;
+        t.raw_set("deck", card.deck.as_str())?;
         t.raw_set("text", card.text.as_str())?;
         let unknown = module.unknown_fields(card);
         let card_id = card.id.clone();
@@ -268,6 +269,33 @@ pub(crate) fn build(vm: &Vm, module: &Module) -> mlua::Result<Table> {
         module.scenarios.iter().map(|s| s.id.to_string()),
     )?;
 
+    let tables = lua.create_table()?;
+    for table in module.tables.iter() {
+        let unknown: Vec<String> = table
+            .entries
+            .iter()
+            .filter(|(_, v)| **v == DataValue::Unknown)
+            .map(|(k, _)| k.clone())
+            .collect();
+        let id = table.id.clone();
+        let proxy = table_proxy(
+            vm,
+            &table.entries,
+            unknown,
+            table.open,
+            &format!("table '{}'", table.id),
+            move |key| OverlayTarget::TableEntry(id.clone(), key.to_owned()),
+        )?;
+        tables.raw_set(table.id.as_str(), proxy)?;
+    }
+    add(
+        vm,
+        &data,
+        "tables",
+        tables,
+        module.tables.iter().map(|t| t.id.clone()),
+    )?;
+
     vm.readonly(data, "ctx.data")
 }
 
@@ -319,6 +347,19 @@ fn props(
     name: &str,
     target: impl Fn(&str) -> OverlayTarget + 'static,
 ) -> mlua::Result<LuaValue> {
+    table_proxy(vm, values, unknown, false, name, target)
+}
+
+/// A read-only table of known values; reading one of `unknown` (or, when `open`, any key
+/// not there) asks for it.
+fn table_proxy(
+    vm: &Vm,
+    values: &BTreeMap<String, DataValue>,
+    unknown: Vec<String>,
+    open: bool,
+    name: &str,
+    target: impl Fn(&str) -> OverlayTarget + 'static,
+) -> mlua::Result<LuaValue> {
     let lua = &vm.lua;
     let raw = lua.create_table()?;
     for (key, value) in values {
@@ -327,7 +368,7 @@ fn props(
             raw.raw_set(key.as_str(), v)?;
         }
     }
-    if unknown.is_empty() {
+    if unknown.is_empty() && !open {
         return Ok(LuaValue::Table(vm.readonly(raw, name)?));
     }
     let proxy = vm.readonly(raw.clone(), name)?;
@@ -337,7 +378,8 @@ fn props(
     let index = lua.create_function(move |lua: &Lua, (_, key): (LuaValue, LuaValue)| {
         if let LuaValue::String(k) = &key {
             let k = k.to_string_lossy();
-            if unknown.contains(&k) {
+            let absent = open && matches!(raw.raw_get::<LuaValue>(key.clone()), Ok(LuaValue::Nil));
+            if unknown.contains(&k) || absent {
                 let what = target(&k);
                 let message = format!("{what} is not entered yet: read it off the physical game");
                 if let Some(mut state) = lua.app_data_mut::<CallState>() {

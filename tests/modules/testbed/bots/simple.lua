@@ -5,7 +5,7 @@ local flowchart = include("@lib/flowchart.lua")
 return function(ctx, seat, actions)
   local t = flowchart.trace()
   local best = flowchart.best(actions, function(action)
-    if action.name == "play" and ctx:known(action.card, "value") then
+    if action.name == "play" and ctx:known("card", action.card, "value") then
       return ctx.data.cards[action.card].fields.value
     end
     return nil

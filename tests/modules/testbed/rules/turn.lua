@@ -68,11 +68,13 @@ function turn.bid(ctx, n)
   next_turn(ctx)
 end
 
--- Recruit: roll a die; on 4+ an infantry unit joins Alpha's army from the pool.
+-- Recruit: roll a die; on 4+ an infantry unit joins Alpha's army from the pool, with the
+-- recruit table's bonus for that roll; on a 1 a cavalry unit joins the pool.
 function turn.recruit(ctx)
   local roll = ctx:roll(6, "recruits")
   if roll >= 4 and ctx:units("pool", "inf") > 0 then
     ctx:move_units("pool", "army.A", "inf", 1)
+    ctx:add_units("army.A", "inf", ctx.data.tables.recruit_bonus[tostring(roll)])
   elseif roll == 1 then
     ctx:add_units("pool", "cav", 1)
   end

@@ -65,8 +65,16 @@ test("physical dice are asked for", function(t)
   local ok, err = g:try("recruit")
   t:eq(ok, false)
   t:ok(err:find("roll a 6-sided die", 1, true), err)
-  g:act("recruit", nil, { 6 })
+  g:act("recruit", nil, { 5 })
   t:eq(g:units("army.A", "inf"), 1)
+end)
+
+-- Rule: a roll of 6 reads the recruit table's 6 row, which is not entered: it is asked for.
+test("an unknown table entry is asked for", function(t)
+  local g = t:game { scenario = "basic", seed = 1 }
+  local ok, err = g:try("recruit", nil, { 6 })
+  t:eq(ok, false)
+  t:ok(err:find("table 'recruit_bonus': entry '6' is not entered yet", 1, true), err)
 end)
 
 -- Rule: Alpha's block marches along links; East scores its VP, which is not entered.
