@@ -72,3 +72,50 @@ fn random_play_never_breaks_the_testbed() {
         }
     }
 }
+
+/// Every module in `modules/` passes its own Lua tests.
+#[test]
+fn every_module_passes_its_own_tests() {
+    let mut ran = 0;
+    for entry in std::fs::read_dir(repo_root().join("modules"))
+        .expect("modules/")
+        .flatten()
+    {
+        if !entry.path().join("module.ron").exists() {
+            continue;
+        }
+        let report = run_module_tests(load(&entry.path()), None).expect("tests run");
+        let failures: Vec<_> = report
+            .results
+            .iter()
+            .filter(|r| r.failure.is_some())
+            .collect();
+        assert!(
+            failures.is_empty(),
+            "{}: {failures:#?}",
+            entry.path().display()
+        );
+        assert!(
+            !report.results.is_empty(),
+            "{} has no tests",
+            entry.path().display()
+        );
+        ran += 1;
+    }
+    assert!(ran >= 1, "no module found in modules/");
+}
+
+#[test]
+fn random_play_never_breaks_congress_of_vienna() {
+    let module = load(&repo_root().join("modules/cov"));
+    for scenario in module.scenarios.iter() {
+        for seed in 0..5 {
+            let mut session =
+                Session::new(module.clone(), GameSpec::new(scenario.id.clone(), seed))
+                    .expect("starts");
+            session.check_every_step = true;
+            random_walk(&mut session, &mut Picker::new(seed + 11), 60)
+                .unwrap_or_else(|e| panic!("{} seed {seed}: {e}", scenario.id));
+        }
+    }
+}

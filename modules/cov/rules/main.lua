@@ -1,0 +1,58 @@
+-- Congress of Vienna (GMT Games, 2024): the rules' hook table. Set-up follows the
+-- Playbook's scenarios (17, 18.4); the turn is played by hand on the "table" state until
+-- the turn procedure and the bots are automated.
+
+local setup = include("rules/setup.lua")
+local tbl = include("rules/table.lua")
+
+local function start(ctx, scenario, options)
+  local vars = ctx.vars
+  local seating, mode, humans = setup.options(scenario, options)
+  vars.seating = seating
+  vars.situation_mode = mode
+  vars.humans = humans
+  if seating == "two-players" and vars.two_player_vp then
+    for power, vp in pairs(vars.two_player_vp) do
+      ctx:set_counter("vp." .. power, vp)
+    end
+  end
+  setup.draw_deck(ctx)
+  setup.situation_deck(ctx, vars.situation)
+  local issues = setup.issues(ctx, vars.removed_issues)
+  local missing = setup.pools(ctx)
+  vars.pools_not_entered = missing
+  ctx:log(string.format("%s set up: %s; %d cards in the deck, %d issues on the Diplomacy Display.",
+    scenario.name, setup.SEATINGS[seating], ctx:count("deck"), issues))
+  if #missing > 0 then
+    ctx:log("Force pools are left empty for kinds whose totals are not entered: " .. table.concat(missing, ", ") .. ".")
+  end
+  ctx:push("table")
+end
+
+-- Invariants: every card is somewhere, and every army block stands on its own front.
+local function check(ctx)
+  local cards = 0
+  for _, zone in ipairs(ctx.data.zone_ids) do
+    cards = cards + ctx:count(zone)
+  end
+  if cards ~= #ctx.data.card_ids then
+    return false, string.format("%d cards on the table, %d in the game", cards, #ctx.data.card_ids)
+  end
+  for _, id in ipairs(ctx.data.piece_ids) do
+    local piece = ctx.data.pieces[id]
+    if piece.kind == "block" then
+      local place = ctx:space_of(id)
+      local front = "front." .. string.lower(piece.props.front)
+      if place ~= front then
+        return false, string.format("%s is on %s, not on %s", id, tostring(place), front)
+      end
+    end
+  end
+  return true
+end
+
+return {
+  setup = start,
+  states = { table = tbl },
+  check = check,
+}

@@ -1,0 +1,158 @@
+-- Congress of Vienna set-up (Playbook 17.1, each scenario of 17.2-17.6, and 18.4): what
+-- the scenario data cannot lay out by itself. It builds the draw deck, the Initial Situation
+-- deck and the Handicap deck, puts the issue markers on the Diplomacy Display, fills the
+-- force pools and Military Support boxes from the counter mix (once the owner has entered
+-- it), and applies the seating option (players and solitaire variants, 18.2-18.4, 20-23).
+
+local util = include("@lib/util.lua")
+
+local setup = {}
+
+-- The seatings `chancery new --option seating=...` accepts, with the Playbook section.
+setup.SEATINGS = {
+  ["four-players"] = "four players (the standard game)",
+  ["two-players"] = "two players: France against one Allied player (18.2)",
+  ["three-players"] = "three players: France, Britain, and Russia with Austria (18.3)",
+  ["solo-vs-allied-bot"] = "solitaire: France against the Allied bot (20)",
+  ["solo-vs-french-bot"] = "solitaire: the Coalition against the French bot (21)",
+  ["solo-allied-power"] = "solitaire: one Allied power against the French bot and the Allied bot (22)",
+  ["solo-fog-of-war"] = "solitaire, non-competitive, with Fog of War (23)",
+  ["solo"] = "Lützen & Bautzen solitaire: Russia and Britain against the simple French bot (18.4)",
+}
+
+-- Which powers people play in each seating (the others are bots).
+local HUMANS = {
+  ["four-players"] = { "FR", "RU", "AU", "BR" },
+  ["two-players"] = { "FR", "RU", "AU", "BR" },
+  ["three-players"] = { "FR", "RU", "AU", "BR" },
+  ["solo-vs-allied-bot"] = { "FR" },
+  ["solo-vs-french-bot"] = { "RU", "AU", "BR" },
+  ["solo-fog-of-war"] = { "FR", "RU", "AU", "BR" },
+  ["solo"] = { "RU", "BR" },
+}
+
+local SITUATION_MODES = { historic = true, random = true, A = true, B = true, C = true }
+
+local function keys_text(map)
+  return table.concat(util.sorted_keys(map), ", ")
+end
+
+-- Reads and checks the options; returns the seating, the Initial Situation mode and the
+-- powers played by people.
+function setup.options(scenario, options)
+  local lutzen = scenario.id == "lutzen-bautzen"
+  local seating = options.seating or (lutzen and "solo" or "four-players")
+  if not setup.SEATINGS[seating] then
+    error(string.format("unknown seating '%s' (seatings: %s)", tostring(seating), keys_text(setup.SEATINGS)), 0)
+  end
+  local allowed = lutzen and { solo = true, ["two-players"] = true, ["three-players"] = true }
+    or { solo = false }
+  if lutzen and not allowed[seating] then
+    error("Lützen & Bautzen is played solo, by two or by three players (seating solo, two-players or three-players)", 0)
+  elseif not lutzen and seating == "solo" then
+    error("seating 'solo' is for Lützen & Bautzen; pick one of the solitaire seatings", 0)
+  end
+  local humans = HUMANS[seating]
+  if seating == "solo-allied-power" then
+    local power = options.human
+    if power ~= "RU" and power ~= "AU" and power ~= "BR" then
+      error("seating solo-allied-power needs --option human=RU, AU or BR", 0)
+    end
+    humans = { power }
+  elseif lutzen and seating ~= "solo" then
+    humans = { "FR", "RU", "BR" }
+  end
+  local mode = options.situation or "historic"
+  if not SITUATION_MODES[mode] then
+    error(string.format("unknown Initial Situation mode '%s' (modes: %s)", tostring(mode), keys_text(SITUATION_MODES)), 0)
+  end
+  return seating, mode, humans
+end
+
+-- Every card of the common deck that the scenario did not place goes into the draw deck,
+-- which is then shuffled.
+function setup.draw_deck(ctx)
+  for _, id in ipairs(ctx.data.card_ids) do
+    if ctx.data.cards[id].deck == "common" and ctx:card_zone(id) == nil then
+      ctx:move_card(id, "deck", "bottom")
+    end
+  end
+  ctx:shuffle("deck")
+end
+
+-- The Initial Situation deck: the scenario's turns in order, each turn's versions A, B, C
+-- (or the scenario's own cards); the other situation cards are set aside.
+function setup.situation_deck(ctx, spec)
+  if spec.cards then
+    for _, id in ipairs(spec.cards) do
+      ctx:move_card(id, "situation.deck", "bottom")
+    end
+  else
+    for _, turn in ipairs(spec.turns) do
+      for _, version in ipairs(spec.versions) do
+        ctx:move_card(string.lower(version) .. "_" .. turn, "situation.deck", "bottom")
+      end
+    end
+  end
+  for _, id in ipairs(ctx.data.card_ids) do
+    local deck = ctx.data.cards[id].deck
+    if deck == "situation" and ctx:card_zone(id) == nil then
+      ctx:move_card(id, "situation.aside", "bottom")
+    elseif deck == "handicap" then
+      ctx:move_card(id, "handicap.deck", "bottom")
+    end
+  end
+  ctx:shuffle("handicap.deck")
+end
+
+-- Every issue marker goes to its space on the Diplomacy Display, except the issues the
+-- scenario removes from the game.
+function setup.issues(ctx, removed)
+  local placed = 0
+  for _, id in ipairs(ctx.data.piece_ids) do
+    local piece = ctx.data.pieces[id]
+    if piece.kind == "issue" and not util.contains(removed, piece.props.issue) then
+      ctx:place(id, "diplomacy", "display")
+      placed = placed + 1
+    end
+  end
+  return placed
+end
+
+-- Units of `kind` already on the table (in every box).
+local function units_placed(ctx, kind)
+  local total = 0
+  for _, box in ipairs(ctx.data.box_ids) do
+    total = total + (ctx:box(box)[kind] or 0)
+  end
+  return total
+end
+
+-- Each force pool holds what the counter mix has and the scenario does not place; each
+-- power's Military Support markers wait in its supports box. Kinds whose totals are not
+-- entered yet are left empty and listed in the return value.
+function setup.pools(ctx)
+  local missing = {}
+  for _, kind in ipairs(ctx.data.unit_kind_ids) do
+    local owner = ctx.data.unit_kinds[kind].owner
+    if string.find(kind, "_support", 1, true) then
+      if ctx:known("table", "military_support_markers", owner) then
+        ctx:add_units("supports." .. owner, kind, ctx.data.tables.military_support_markers[owner])
+      else
+        missing[#missing + 1] = kind
+      end
+    elseif ctx:known("table", "counter_mix", kind) then
+      local total = ctx.data.tables.counter_mix[kind]
+      local placed = units_placed(ctx, kind)
+      if total < placed then
+        error(string.format("the counter mix has %d %s, but the scenario places %d", total, kind, placed), 0)
+      end
+      ctx:add_units("pool." .. owner, kind, total - placed)
+    else
+      missing[#missing + 1] = kind
+    end
+  end
+  return missing
+end
+
+return setup
