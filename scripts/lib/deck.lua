@@ -34,6 +34,15 @@ function M.move_all(ctx, from, to)
   return cards
 end
 
+--- How many cards are in all the zones of the table together.
+function M.cards_on_table(ctx)
+  local n = 0
+  for _, zone in ipairs(ctx.data.zone_ids) do
+    n = n + ctx:count(zone)
+  end
+  return n
+end
+
 --- The index of the action named `name` (with argument `arg`, if given), or nil.
 function M.find_action(actions, name, arg)
   for i, action in ipairs(actions) do

@@ -279,6 +279,15 @@ impl DataValue {
     }
 }
 
+/// The keys of `values` whose values are not entered yet, in key order.
+pub fn unknown_keys(values: &BTreeMap<String, DataValue>) -> Vec<String> {
+    values
+        .iter()
+        .filter(|(_, v)| **v == DataValue::Unknown)
+        .map(|(k, _)| k.clone())
+        .collect()
+}
+
 impl Serialize for DataValue {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {

@@ -15,6 +15,7 @@ pub use data::{
     API_VERSION, BoxDef, CardDef, CounterDef, DataFile, DataValue, Face, FieldDef, FieldType,
     Layout, LayoutItem, Manifest, OverlayFile, Panel, PieceDef, PlaceDef, PlaceKind, PlaceOverlay,
     RefKind, ScenarioDef, SeatDef, SpaceDef, TableDef, UnitKindDef, ZoneDef, quoted_list,
+    unknown_keys,
 };
 pub use diag::{Diagnostic, Diagnostics, Severity};
 pub use load::{LoadOptions, OverlayChoice};
@@ -271,14 +272,7 @@ impl Module {
     pub fn unknown_table_entries(&self) -> Vec<(String, Vec<String>)> {
         self.tables
             .iter()
-            .map(|t| {
-                let keys = t
-                    .entries
-                    .iter()
-                    .filter(|(_, v)| **v == DataValue::Unknown)
-                    .map(|(k, _)| k.clone());
-                (t.id.clone(), keys.collect::<Vec<_>>())
-            })
+            .map(|t| (t.id.clone(), unknown_keys(&t.entries)))
             .filter(|(_, keys)| !keys.is_empty())
             .collect()
     }

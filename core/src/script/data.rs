@@ -9,7 +9,7 @@ use super::api::CallState;
 use super::convert::to_lua;
 use super::sandbox::Vm;
 use super::util::script_error;
-use crate::module::{DataValue, Face, Module, OverlayTarget, PlaceKind};
+use crate::module::{DataValue, Face, Module, OverlayTarget, PlaceKind, unknown_keys};
 use crate::rules::Need;
 use crate::table::Visibility;
 use crate::value::Value;
@@ -101,12 +101,7 @@ pub(crate) fn build(vm: &Vm, module: &Module) -> mlua::Result<Table> {
             s.raw_set("id", space.id.as_str())?;
             s.raw_set("name", space.name.as_str())?;
             s.raw_set("index", i + 1)?;
-            let unknown: Vec<String> = space
-                .props
-                .iter()
-                .filter(|(_, v)| **v == DataValue::Unknown)
-                .map(|(k, _)| k.clone())
-                .collect();
+            let unknown = unknown_keys(&space.props);
             let (place_id, space_id) = (def.id.to_string(), space.id.to_string());
             let label = format!("space '{}/{}' props", def.id, space.id);
             let p = props(vm, &space.props, unknown, &label, move |prop| {
@@ -139,12 +134,7 @@ pub(crate) fn build(vm: &Vm, module: &Module) -> mlua::Result<Table> {
         t.raw_set("name", piece.name.as_str())?;
         t.raw_set("kind", piece.kind.as_str())?;
         t.raw_set("owner", piece.owner.as_ref().map(|o| o.to_string()))?;
-        let unknown: Vec<String> = piece
-            .props
-            .iter()
-            .filter(|(_, v)| **v == DataValue::Unknown)
-            .map(|(k, _)| k.clone())
-            .collect();
+        let unknown = unknown_keys(&piece.props);
         let piece_id = piece.id.clone();
         let p = props(
             vm,
@@ -271,12 +261,7 @@ pub(crate) fn build(vm: &Vm, module: &Module) -> mlua::Result<Table> {
 
     let tables = lua.create_table()?;
     for table in module.tables.iter() {
-        let unknown: Vec<String> = table
-            .entries
-            .iter()
-            .filter(|(_, v)| **v == DataValue::Unknown)
-            .map(|(k, _)| k.clone())
-            .collect();
+        let unknown = unknown_keys(&table.entries);
         let id = table.id.clone();
         let proxy = table_proxy(
             vm,

@@ -2,6 +2,7 @@
 -- Playbook's scenarios (17, 18.4); the turn is played by hand on the "table" state until
 -- the turn procedure and the bots are automated.
 
+local deck = include("@lib/deck.lua")
 local setup = include("rules/setup.lua")
 local tbl = include("rules/table.lua")
 
@@ -31,10 +32,7 @@ end
 
 -- Invariants: every card is somewhere, and every army block stands on its own front.
 local function check(ctx)
-  local cards = 0
-  for _, zone in ipairs(ctx.data.zone_ids) do
-    cards = cards + ctx:count(zone)
-  end
+  local cards = deck.cards_on_table(ctx)
   if cards ~= #ctx.data.card_ids then
     return false, string.format("%d cards on the table, %d in the game", cards, #ctx.data.card_ids)
   end

@@ -2,15 +2,7 @@
 -- (decks, issues, pools, seatings) and the by-hand turn table. The Playbook's printed
 -- set-up numbers are checked by Chancery's own test suite (tests/tests/cov_setup.rs).
 
-local function count(list, wanted)
-  local n = 0
-  for _, v in ipairs(list) do
-    if wanted(v) then
-      n = n + 1
-    end
-  end
-  return n
-end
+local util = include("@lib/util.lua")
 
 -- Rule: the draw deck is every Character and Event card the scenario did not hand out or
 -- remove (66 cards in the deck; Playbook 17.2.3). Set-up: Spring 1813. Expected: 65 cards,
@@ -19,7 +11,7 @@ test("the draw deck holds the other 65 cards", function(t)
   local g = t:game { scenario = "napoleon-resurgent" }
   local deck = g:zone("deck")
   t:eq(#deck, 65)
-  t:eq(count(deck, function(c) return c == "kutuzov" or c == "napoleon" end), 0)
+  t:eq(util.count(deck, function(c) return c == "kutuzov" or c == "napoleon" end), 0)
   t:eq(g:zone("removed"), { "kutuzov" })
 end)
 

@@ -1,6 +1,7 @@
 -- Testbed rules: the hook table. Not a real game: two seats take turns playing numbered
 -- cards to score, may bid, roll for troops or march a block; two passes in a row end it.
 
+local deck = include("@lib/deck.lua")
 local turn = include("rules/turn.lua")
 local detour = include("rules/detour.lua")
 local simple = include("bots/simple.lua")
@@ -26,10 +27,7 @@ end
 
 -- Invariants: scores within the track, and every card somewhere on the table.
 local function check(ctx)
-  local cards = 0
-  for _, zone in ipairs(ctx.data.zone_ids) do
-    cards = cards + ctx:count(zone)
-  end
+  local cards = deck.cards_on_table(ctx)
   if cards ~= #ctx.data.card_ids then
     return false, string.format("%d cards on the table, %d in the game", cards, #ctx.data.card_ids)
   end
