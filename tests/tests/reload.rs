@@ -129,11 +129,14 @@ fn a_module_that_cannot_start_the_game_leaves_the_session_alone() {
         "ctx:shuffle(\"deck\")\n  error(\"setup is broken\")",
     );
     let err = session.rebase(load(&dir)).expect_err("setup fails");
-    assert!(
-        err.to_string()
-            .contains("rules/main.lua:10: setup is broken"),
-        "{err}"
-    );
+    let main = std::fs::read_to_string(dir.join("rules/main.lua")).expect("read");
+    let line = main
+        .lines()
+        .position(|l| l.contains("setup is broken"))
+        .expect("the broken line")
+        + 1;
+    let expected = format!("rules/main.lua:{line}: setup is broken");
+    assert!(err.to_string().contains(&expected), "{err}");
     assert_eq!(session.history().len(), 1);
     session
         .act("bid", Value::Int(2))
