@@ -138,7 +138,7 @@ pub fn random_walk(
     Ok(steps)
 }
 
-/// One more input of a long testbed game: bids, recruits (with their dice), detours and
+/// One more input of a long testbed game: bids, recruits (with a die of 1-5), detours and
 /// their answers, and now and then a unit added by hand. None of them ends the game.
 pub fn long_game_step(session: &mut Session, picker: &mut Picker) {
     let input = if session.table().top_frame().map(|f| f.state.as_str()) == Some("detour") {
@@ -153,10 +153,17 @@ pub fn long_game_step(session: &mut Session, picker: &mut Picker) {
                 name: "bid".into(),
                 arg: Value::Int(picker.below(4) as i64),
             }),
-            2 => Input::act(Choice {
-                name: "recruit".into(),
-                arg: Value::Nil,
-            }),
+            // The die is supplied (1-5): a 6 reads a row of the recruit table that is not
+            // entered, which would stop the step to ask for it.
+            2 => Input::Act {
+                seat: None,
+                choice: Choice {
+                    name: "recruit".into(),
+                    arg: Value::Nil,
+                },
+                dice: vec![1 + picker.below(5) as i64],
+                by: chancery_core::Actor::Human,
+            },
             3 => Input::act(Choice {
                 name: "detour".into(),
                 arg: Value::Nil,
