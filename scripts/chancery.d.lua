@@ -14,7 +14,7 @@ local Ctx = {}
 ---@return integer value
 function Ctx:counter(id) end
 
---- The ids of the cards in a zone, top first (a copy).
+--- The ids of the cards in a zone, top first (a copy). Bots and a seat's view see "?" for cards their seat may not see.
 ---@param zone string
 ---@return string[] cards
 function Ctx:zone(zone) end
@@ -24,7 +24,7 @@ function Ctx:zone(zone) end
 ---@return integer n
 function Ctx:count(zone) end
 
---- The zone that holds a card and its position from the top (1), or nil if the card is out of play.
+--- The zone that holds a card and its position from the top (1), or nil if the card is out of play (or, to a bot, where its seat cannot see it).
 ---@param card string
 ---@return string? zone
 ---@return integer? index
@@ -289,6 +289,12 @@ function Game:try(name, arg, dice) end
 ---@return string[]? reasons
 function Game:bot() end
 
+--- What a bot (the deciding seat's, unless named) would choose now, without playing it.
+---@param bot string?
+---@return string? choice
+---@return string[]? reasons
+function Game:bot_choice(bot) end
+
 --- Lets bots play until a human decides or the game ends.
 ---@param limit integer?
 ---@return integer steps
@@ -313,6 +319,10 @@ function Game:move_card(card, zone, position) end
 ---@param place string
 ---@param space string
 function Game:place(piece, place, space) end
+
+--- Takes a piece off the table by hand.
+---@param piece string
+function Game:remove_piece(piece) end
 
 --- Adds (or removes) units by hand.
 ---@param box string

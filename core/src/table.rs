@@ -69,6 +69,14 @@ impl Zone {
         }
     }
 
+    /// Whether `seat` sees which card `card` is: the zone must be visible to it, and a
+    /// face-down card shows only to the zone's owner (`None` is the omniscient view).
+    pub fn shows(&self, card: &CardId, seat: Option<&SeatId>) -> bool {
+        let Some(seat) = seat else { return true };
+        self.visible_to(Some(seat))
+            && (!self.face_down.contains(card) || self.owner.as_ref() == Some(seat))
+    }
+
     /// Whether `seat` may see the faces of this zone's cards (`None` is the omniscient view).
     pub fn visible_to(&self, seat: Option<&SeatId>) -> bool {
         match (self.visibility, seat) {

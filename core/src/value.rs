@@ -119,8 +119,17 @@ impl Value {
         })
     }
 
-    /// Parses a command-line argument: an integer, `true`/`false`, or else a string.
+    /// Parses a command-line argument: an integer, `true`/`false`, a JSON list or map
+    /// (`{"power": "AU"}`), or else a string.
     pub fn parse_arg(text: &str) -> Value {
+        let trimmed = text.trim_start();
+        if (trimmed.starts_with('{') || trimmed.starts_with('['))
+            && let Some(value) = serde_json::from_str(text)
+                .ok()
+                .and_then(|json| Value::from_json(&json))
+        {
+            return value;
+        }
         if let Ok(i) = text.parse::<i64>() {
             Value::Int(i)
         } else if text == "true" {
@@ -323,6 +332,18 @@ mod tests {
     fn json_conversion_round_trips() {
         let value = Value::List(vec![Value::Int(-3), Value::from("s"), Value::map()]);
         assert_eq!(Value::from_json(&value.to_json()), Some(value));
+    }
+
+    #[test]
+    fn parse_arg_reads_json_lists_and_maps() {
+        let value = Value::parse_arg(r#"{"power": "AU", "n": 2}"#);
+        assert_eq!(value.get("power"), Some(&Value::from("AU")));
+        assert_eq!(value.get("n"), Some(&Value::Int(2)));
+        assert_eq!(
+            Value::parse_arg("[1, 2]"),
+            Value::List(vec![Value::Int(1), Value::Int(2)])
+        );
+        assert_eq!(Value::parse_arg("{not json"), Value::from("{not json"));
     }
 
     #[test]

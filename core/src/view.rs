@@ -37,15 +37,15 @@ pub fn state_json(table: &Table, log: &[LogEntry], seat: Option<&SeatId>, extra:
         .zones
         .iter()
         .map(|(id, zone)| {
-            let sees_zone = zone.visible_to(seat);
             let cards: Vec<Json> = zone
                 .cards
                 .iter()
                 .map(|card| {
-                    let face_down = zone.face_down.contains(card);
-                    let owner_looks = seat.is_some() && zone.owner.as_ref() == seat;
-                    let shown = seat.is_none() || (sees_zone && (!face_down || owner_looks));
-                    json!(if shown { card.as_str() } else { HIDDEN_CARD })
+                    json!(if zone.shows(card, seat) {
+                        card.as_str()
+                    } else {
+                        HIDDEN_CARD
+                    })
                 })
                 .collect();
             let face_down: Vec<Json> = zone

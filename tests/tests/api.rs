@@ -119,3 +119,62 @@ fn random_play_never_breaks_congress_of_vienna() {
         }
     }
 }
+
+/// The engine knows no game: no line of `core/` or `app/` names a module's game.
+#[test]
+fn the_engine_and_the_app_name_no_game() {
+    let words = [
+        "congress",
+        "vienna",
+        "napoleon",
+        "metternich",
+        "grande_armee",
+        "aftermath",
+        "waterloo",
+        "modules/cov",
+    ];
+    let mut offending = Vec::new();
+    for dir in ["core/src", "app/src"] {
+        let mut stack = vec![repo_root().join(dir)];
+        while let Some(path) = stack.pop() {
+            if path.is_dir() {
+                stack.extend(
+                    std::fs::read_dir(&path)
+                        .expect("read folder")
+                        .flatten()
+                        .map(|e| e.path()),
+                );
+            } else if path.extension().is_some_and(|x| x == "rs") {
+                let text = std::fs::read_to_string(&path)
+                    .expect("read file")
+                    .to_lowercase();
+                for (n, line) in text.lines().enumerate() {
+                    if let Some(word) = words.iter().find(|w| line.contains(*w)) {
+                        offending.push(format!("{}:{}: {word}", path.display(), n + 1));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        offending.is_empty(),
+        "game words in the engine or the app:\n{}",
+        offending.join("\n")
+    );
+}
+
+#[test]
+fn random_play_never_breaks_napoleon_aftermath() {
+    let module = load(&repo_root().join("modules/aftermath"));
+    for seed in 0..8 {
+        let mut session =
+            Session::new(module.clone(), GameSpec::new("standard", seed)).expect("starts");
+        session.check_every_step = true;
+        let played = random_walk(&mut session, &mut Picker::new(seed + 3), 400)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert!(
+            session.is_over(),
+            "seed {seed}: the game did not end in {played} inputs"
+        );
+    }
+}

@@ -237,3 +237,34 @@ fn the_headless_start_prints_the_table_and_the_decision() {
         "{out}"
     );
 }
+
+#[test]
+fn aftermath_sim_counts_every_game_once_and_repeats_itself() {
+    let module = chancery_tests::repo_root().join("modules/aftermath");
+    let args = [
+        "sim",
+        path(&module),
+        "--games",
+        "24",
+        "--seed",
+        "1",
+        "--json",
+    ];
+    let (code, first, err) = chancery(&args);
+    assert_eq!(code, 0, "{err}");
+    let (_, second, _) = chancery(&args);
+    assert_eq!(first, second, "the same seed gives the same summary");
+    let json: serde_json::Value = serde_json::from_str(&first).expect("JSON");
+    let wins: u64 = json["wins"]
+        .as_object()
+        .expect("wins")
+        .values()
+        .map(|v| v.as_u64().unwrap_or(0))
+        .sum();
+    assert_eq!(wins, 24, "{}", json["wins"]);
+    assert!(
+        json["errors"].as_array().is_some_and(|e| e.is_empty()),
+        "{}",
+        json["errors"]
+    );
+}

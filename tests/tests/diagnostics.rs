@@ -162,14 +162,14 @@ fn an_unknown_hook_name_is_reported_at_its_key() {
     let report = broken(|dir| {
         edit(
             &dir.join("rules/main.lua"),
-            "bots = { simple = simple },",
-            "bot = { simple = simple },",
+            "bots = { simple = simple, peek = peek },",
+            "bot = { simple = simple, peek = peek },",
         )
     });
     assert_eq!(
         report,
         vec![
-            "rules/main.lua:48:3: unknown hook 'bot' in the rules table (hooks are: setup, states, view, check, bots)"
+            "rules/main.lua:64:3: unknown hook 'bot' in the rules table (hooks are: setup, states, view, check, bots)"
         ]
     );
 }
@@ -186,7 +186,7 @@ fn a_seat_naming_a_missing_bot_is_reported() {
     assert_eq!(
         report,
         vec![
-            r#"data/table.ron:5:42: seat 'B': bot 'clever' is not in the rules' bots (they are: "simple")"#
+            r#"data/table.ron:5:42: seat 'B': bot 'clever' is not in the rules' bots (they are: "peek", "simple")"#
         ]
     );
 }

@@ -68,7 +68,16 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
         None => writeln!(out, "  overlay: none")?,
     }
     let unknown = m.unknown_report();
-    let total_fields = m.cards.len() * m.card_fields.len();
+    let total_fields: usize = m
+        .cards
+        .iter()
+        .map(|c| {
+            m.card_fields
+                .iter()
+                .filter(|f| f.applies_to(&c.deck))
+                .count()
+        })
+        .sum();
     let unknown_fields: usize = unknown.iter().map(|(_, f)| f.len()).sum();
     writeln!(
         out,

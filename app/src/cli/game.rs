@@ -381,9 +381,17 @@ pub fn new(args: &NewArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
         spec.dice = DiceMode::Physical;
     }
     let mut session = Session::new(module.clone(), spec)?;
-    session
+    let bots = session
         .run_bots(BOT_STEP_LIMIT)
-        .map_err(|e| anyhow::anyhow!(explain(&e, &module)))?;
+        .map_err(|e| anyhow::anyhow!(explain(&e, &module)));
+    if let Err(err) = bots {
+        // Keep what was played: the save holds the game up to the step that failed.
+        save(&session, &args.out)?;
+        return Err(err.context(format!(
+            "the game so far is saved in {}",
+            args.out.display()
+        )));
+    }
     let answered = match &args.answers {
         Some(path) => apply_answers(
             &mut session,

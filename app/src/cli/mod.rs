@@ -17,13 +17,15 @@ use chancery_core::module::OverlayChoice;
 use chancery_core::{LoadOptions, Module, Value};
 use clap::{Args, Parser, Subcommand};
 
-/// The module opened when none is named.
-pub const DEFAULT_MODULE: &str = "modules/cov";
+/// The file that names the module opened when none is named (one folder name of
+/// `modules/`), so that no game is named in the app's code.
+pub const DEFAULT_MODULE_FILE: &str = "modules/DEFAULT";
 
 const ABOUT: &str = "Chancery: a tabletop companion for card-driven strategy games";
 const LONG_ABOUT: &str = "Chancery: a tabletop companion for card-driven strategy games.
 
-With no command, opens the app on a module (modules/cov unless --module says otherwise).
+With no command, opens the app on a module: --module, else $CHANCERY_MODULE, else the
+module named in modules/DEFAULT.
 With --headless, starts the same game without a window and prints the table and the
 decision it waits for.
 
@@ -206,12 +208,20 @@ pub fn load_module(
     }
 }
 
-/// The module folder to open: `--module`, else `CHANCERY_MODULE`, else the default.
+/// The module folder to open: `--module`, else `CHANCERY_MODULE`, else the folder of
+/// `modules/` that `modules/DEFAULT` names, else `modules/` itself (which then fails to load
+/// with a message saying what to pass).
 pub fn module_dir(given: Option<&Path>) -> PathBuf {
-    given
+    if let Some(dir) = given
         .map(Path::to_path_buf)
         .or_else(|| std::env::var_os("CHANCERY_MODULE").map(PathBuf::from))
-        .unwrap_or_else(|| PathBuf::from(DEFAULT_MODULE))
+    {
+        return dir;
+    }
+    match std::fs::read_to_string(DEFAULT_MODULE_FILE) {
+        Ok(name) if !name.trim().is_empty() => Path::new("modules").join(name.trim()),
+        _ => PathBuf::from("modules"),
+    }
 }
 
 /// Reads `KEY=VALUE` pairs into a map of plain values.

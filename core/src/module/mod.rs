@@ -130,7 +130,7 @@ impl Place {
 pub struct ScriptSource {
     /// The path relative to the module folder, as the manifest lists it (`rules/main.lua`).
     pub rel: String,
-    /// The path shown in diagnostics (`modules/cov/rules/main.lua`).
+    /// The path shown in diagnostics (`modules/<module>/rules/main.lua`).
     pub path: PathBuf,
     /// The source text.
     pub text: String,

@@ -15,6 +15,7 @@ use crate::module::{DataValue, Module};
 use crate::rules::{Need, StepIo};
 use crate::table::{Controller, DiceMode, Frame, GameResult, Position, Table};
 use crate::value::Value;
+use crate::view::HIDDEN_CARD;
 
 /// A change of the flow, handled after the hook that made it returns.
 #[derive(Clone, Debug)]
@@ -33,6 +34,9 @@ pub(crate) struct CallState {
     pub module: Arc<Module>,
     /// Whether the hook may change the table.
     pub writable: bool,
+    /// The seat whose eyes the hook reads the table with (bots, a seat's view): cards it
+    /// may not see read as "?" and are nowhere to be found. `None`: it sees everything.
+    pub viewer: Option<SeatId>,
     /// The hook, for messages (`prompt of state 'debate'`).
     pub hook: String,
     /// Flow changes made during the call.
@@ -319,7 +323,18 @@ fn api_counter(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
 fn api_zone(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
     let zone = a.string(lua, 0)?;
     let cards = with(lua, |st| {
-        Ok(st.table.zones[&check_zone(st, &zone)?].cards.clone())
+        let zone = &st.table.zones[&check_zone(st, &zone)?];
+        Ok(zone
+            .cards
+            .iter()
+            .map(|c| {
+                if zone.shows(c, st.viewer.as_ref()) {
+                    c.to_string()
+                } else {
+                    HIDDEN_CARD.to_owned()
+                }
+            })
+            .collect::<Vec<_>>())
     })?;
     ret(lua, [ids(cards)])
 }
@@ -336,10 +351,15 @@ fn api_card_zone(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
     let card = a.string(lua, 0)?;
     let found = with(lua, |st| {
         let card = check_card(st, &card)?;
-        Ok(st
+        let Some((zone_id, i)) = st.table.card_location(&card) else {
+            return Ok(None);
+        };
+        let shown = st
             .table
-            .card_location(&card)
-            .map(|(z, i)| (z.to_string(), i)))
+            .zones
+            .get(zone_id)
+            .is_some_and(|z| z.shows(&card, st.viewer.as_ref()));
+        Ok(shown.then(|| (zone_id.to_string(), i)))
     })?;
     match found {
         Some((zone, i)) => ret(lua, [Value::Str(zone), Value::Int(i as i64 + 1)]),
@@ -802,7 +822,7 @@ pub(crate) const API: &[ApiEntry] = &[
         name: "zone",
         params: &[("zone", "string")],
         returns: &[("cards", "string[]")],
-        doc: "The ids of the cards in a zone, top first (a copy).",
+        doc: "The ids of the cards in a zone, top first (a copy). Bots and a seat's view see \"?\" for cards their seat may not see.",
         changes: false,
         func: api_zone,
     },
@@ -818,7 +838,7 @@ pub(crate) const API: &[ApiEntry] = &[
         name: "card_zone",
         params: &[("card", "string")],
         returns: &[("zone", "string?"), ("index", "integer?")],
-        doc: "The zone that holds a card and its position from the top (1), or nil if the card is out of play.",
+        doc: "The zone that holds a card and its position from the top (1), or nil if the card is out of play (or, to a bot, where its seat cannot see it).",
         changes: false,
         func: api_card_zone,
     },

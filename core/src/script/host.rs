@@ -15,6 +15,7 @@ use super::convert::{from_lua, to_lua};
 use super::sandbox::{Sources, Vm, install_include};
 use super::util::{describe, script_error};
 use super::{data, diag};
+use crate::ids::SeatId;
 use crate::module::{Diagnostic, Diagnostics, Module, RulesInfo};
 use crate::rules::{RulesError, StepIo};
 use crate::table::Table;
@@ -26,6 +27,17 @@ pub const MAX_FLOW_STEPS: usize = 10_000;
 
 /// The top-level names a rules table may have.
 const HOOKS: &[&str] = &["setup", "states", "view", "check", "bots"];
+
+/// What a hook call may do with the table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Access {
+    /// Read and change it (setup, actions, on_enter, on_exit).
+    Change,
+    /// Read all of it (prompt, check).
+    Read,
+    /// Read what this seat may see (bots, a seat's view): cards it may not see read as "?".
+    Seat(SeatId),
+}
 
 /// Whose locals `ctx.locals` is during a call.
 pub(crate) enum Locals {
@@ -168,7 +180,7 @@ impl Host {
     pub fn invoke(
         &self,
         table: Table,
-        writable: bool,
+        access: Access,
         hook: String,
         locals: Locals,
         io: StepIo,
@@ -197,7 +209,11 @@ impl Host {
         lua.set_app_data(CallState {
             table,
             module: self.module.clone(),
-            writable,
+            writable: access == Access::Change,
+            viewer: match access {
+                Access::Seat(seat) => Some(seat),
+                _ => None,
+            },
             hook: hook.clone(),
             events: Vec::new(),
             io,
@@ -229,6 +245,7 @@ impl Host {
             vars_table,
             locals_table,
             locals_frame,
+            writable,
             ..
         } = state;
         let mut result = result.map_err(|e| self.error(&hook, &e));
@@ -288,7 +305,7 @@ impl Host {
                 continue;
             };
             let hook = format!("{which} of state '{state}'");
-            let invoked = self.invoke(table, true, hook, locals, io, |ctx| {
+            let invoked = self.invoke(table, Access::Change, hook, locals, io, |ctx| {
                 f.call::<MultiValue>(ctx.clone())
             });
             table = invoked.table;

@@ -22,7 +22,7 @@ use mlua::{MultiValue, Value as LuaValue};
 pub use budget::Limits;
 pub use docs::{api_reference_markdown, luals_stubs};
 pub use host::MAX_FLOW_STEPS;
-use host::{Host, Locals};
+use host::{Access, Host, Locals};
 
 use crate::ids::{ScenarioId, SeatId};
 use crate::module::{Diagnostics, Module, RulesInfo};
@@ -76,7 +76,7 @@ impl LuaRules {
     ) -> Result<(), RulesError> {
         let invoked = self.host.invoke(
             table.clone(),
-            true,
+            Access::Change,
             hook.clone(),
             locals,
             std::mem::take(io),
@@ -137,7 +137,7 @@ impl Rules for LuaRules {
         lend(table, |owned| {
             let invoked = self.host.invoke(
                 owned,
-                false,
+                Access::Read,
                 hook.clone(),
                 Locals::Frame(frame.id),
                 StepIo::default(),
@@ -201,7 +201,7 @@ impl Rules for LuaRules {
             let locals = frame.map_or(Locals::None, Locals::Frame);
             let invoked = self.host.invoke(
                 owned,
-                false,
+                Access::Seat(seat.clone()),
                 hook.clone(),
                 locals,
                 StepIo::default(),
@@ -228,7 +228,7 @@ impl Rules for LuaRules {
         lend(table, |owned| {
             let invoked = self.host.invoke(
                 owned,
-                false,
+                Access::Read,
                 "check".to_owned(),
                 Locals::None,
                 StepIo::default(),
@@ -259,7 +259,8 @@ impl Rules for LuaRules {
         lend(table, |owned| {
             let invoked = self.host.invoke(
                 owned,
-                false,
+                seat.clone()
+                    .map_or(Access::Read, |s| Access::Seat(SeatId::from(s))),
                 "view".to_owned(),
                 Locals::None,
                 StepIo::default(),

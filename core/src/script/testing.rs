@@ -106,6 +106,12 @@ pub(crate) const GAME_API: &[DocEntry] = &[
         "Lets the bot of the deciding seat choose once; nil when no bot decides."
     ),
     doc!(
+        "bot_choice",
+        [("bot", "string?")],
+        [("choice", "string?"), ("reasons", "string[]?")],
+        "What a bot (the deciding seat's, unless named) would choose now, without playing it."
+    ),
+    doc!(
         "run_bots",
         [("limit", "integer?")],
         [("steps", "integer")],
@@ -142,6 +148,12 @@ pub(crate) const GAME_API: &[DocEntry] = &[
         ],
         [],
         "Puts a piece on a space by hand."
+    ),
+    doc!(
+        "remove_piece",
+        [("piece", "string")],
+        [],
+        "Takes a piece off the table by hand."
     ),
     doc!(
         "add_units",
@@ -623,6 +635,20 @@ impl UserData for Game {
                 )),
             }
         });
+        methods.add_method("bot_choice", |lua, g, bot: Option<String>| {
+            let pick = g
+                .session
+                .borrow_mut()
+                .bot_preview(bot.as_deref())
+                .map_err(|e| script_error(lua, e))?;
+            match pick {
+                None => Ok((None, None)),
+                Some(pick) => Ok((
+                    Some(pick.choice.to_string()),
+                    Some(lua.create_sequence_from(pick.reason)?),
+                )),
+            }
+        });
         methods.add_method("run_bots", |lua, g, limit: Option<usize>| {
             g.session
                 .borrow_mut()
@@ -672,6 +698,14 @@ impl UserData for Game {
                 )
             },
         );
+        methods.add_method("remove_piece", |lua, g, piece: String| {
+            g.manual(
+                lua,
+                Manual::RemovePiece {
+                    piece: PieceId::from(piece),
+                },
+            )
+        });
         methods.add_method(
             "add_units",
             |lua, g, (boxed, kind, delta): (String, String, i64)| {

@@ -21,8 +21,24 @@ local function setup(ctx, scenario, options)
   end
 end
 
+-- A bot that tries to look at the other hand: it reports what it sees, to test that bots
+-- see only what their seat may see.
+local function peek(ctx, seat, actions)
+  local other = seat == "A" and "B" or "A"
+  local theirs = ctx:zone("hand." .. other)
+  local mine = ctx:zone("hand." .. seat)
+  return 1, {
+    "theirs: " .. table.concat(theirs, ","),
+    "mine: " .. table.concat(mine, ","),
+    "deck: " .. table.concat(ctx:zone("deck"), ","),
+    "where is " .. mine[1] .. ": " .. tostring(ctx:card_zone(mine[1])),
+  }
+end
+
+-- What a seat may see: the passes so far, and the other hand as that seat sees it.
 local function view(ctx, seat)
-  return { passes = ctx.vars.passes, seat = seat }
+  local other = seat == "A" and "B" or "A"
+  return { passes = ctx.vars.passes, seat = seat, other_hand = ctx:zone("hand." .. other) }
 end
 
 -- Invariants: scores within the track, and every card somewhere on the table.
@@ -45,5 +61,5 @@ return {
   states = { turn = turn, detour = detour },
   view = view,
   check = check,
-  bots = { simple = simple },
+  bots = { simple = simple, peek = peek },
 }

@@ -160,7 +160,7 @@ test("a seat sees only its own hand", function(t)
   local json = g:json("A")
   t:eq(json.zones["hand.B"].cards, { "?", "?" })
   t:eq(json.zones["hand.A"].cards, g:zone("hand.A"))
-  t:eq(json.view, { passes = 0, seat = "A" })
+  t:eq(json.view, { passes = 0, seat = "A", other_hand = { "?", "?" } })
 end)
 
 -- Rule: moves by hand are recorded like any input.

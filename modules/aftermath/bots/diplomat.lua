@@ -1,0 +1,328 @@
+-- Napoleon: Aftermath bot "diplomat": plays either seat. It values what each open province
+-- would go to (the province under the negotiation marker counts most), weighting its own
+-- great power highly, a second "decoy" power mildly (so that its play does not give its
+-- identity away), and every other power against it. Each decision compares the position
+-- before and after every legal action; its reasons say what it saw and chose, never which
+-- power it holds. It sees only what its seat may see.
+
+local flowchart = include("@lib/flowchart.lua")
+local util = include("@lib/util.lua")
+local board = include("rules/board.lua")
+local negotiation = include("rules/negotiation.lua")
+local play = include("rules/play.lua")
+
+-- Each power's decoy: the power the bot also seems to favour.
+local DECOY = { AU = "RU", BR = "AU", FR = "BR", PR = "FR", RU = "PR" }
+local OWN, ALSO, OTHER = 1.0, 0.4, -0.35
+
+local function weights(ctx, seat)
+  local own = board.seat_power(ctx, seat)
+  local w = {}
+  for _, power in ipairs(board.POWERS) do
+    w[power] = OTHER
+  end
+  if own then
+    w[own] = OWN
+    w[DECOY[own]] = ALSO
+  end
+  return w
+end
+
+-- The map as plain tables, read once per decision: each province's country and region,
+-- and each country's interested and double-valuing powers as sets.
+local function geography(ctx)
+  local geo = { country = {}, region = {}, interest = {}, double = {} }
+  for _, space in ipairs(ctx.data.places.countries.spaces) do
+    geo.interest[space.id], geo.double[space.id] = {}, {}
+    for _, power in ipairs(space.props.interests) do
+      geo.interest[space.id][power] = true
+    end
+    for _, power in ipairs(space.props.double_for) do
+      geo.double[space.id][power] = true
+    end
+  end
+  for _, space in ipairs(ctx.data.places.provinces.spaces) do
+    geo.country[space.id] = space.props.country
+    geo.region[space.id] = space.props.region
+  end
+  return geo
+end
+
+-- A copy of what the rules read: coalitions, token states, armies, marker, festivities,
+-- and the map (shared, never changed).
+local function snapshot(ctx)
+  local s = { coalition = {}, full = {}, half = {}, out = {}, army = {} }
+  for _, power in ipairs(board.POWERS) do
+    s.coalition[power], s.full[power], s.half[power], s.out[power] = board.tokens(ctx, power)
+  end
+  for _, power in ipairs(board.ARMY_POWERS) do
+    local place, space = ctx:space_of("army." .. power)
+    s.army[power] = place == "countries" and space or nil
+  end
+  s.province = negotiation.province(ctx)
+  s.holder = board.festivities_holder(ctx)
+  s.open = board.open_provinces(ctx)
+  s.geo = geography(ctx)
+  return s
+end
+
+-- A copy of a position to change (the map is shared).
+local function copy(s)
+  local geo = s.geo
+  s.geo = nil
+  local t = util.copy(s)
+  s.geo, t.geo = geo, geo
+  return t
+end
+
+-- Who would win `province` in position `s` (negations count only where `pending`); a tie
+-- goes the festivities holder's way: the bot's own best if it holds the marker, else its worst.
+local function winner(ctx, s, province, pending, w, seat)
+  local country = s.geo.country[province]
+  local interested = s.geo.interest[country]
+  local sides = { ["coalition.A"] = {}, ["coalition.B"] = {} }
+  for _, power in ipairs(board.POWERS) do
+    if s.coalition[power] then
+      table.insert(sides[s.coalition[power]], power)
+    end
+  end
+  local members = #sides["coalition.A"] >= #sides["coalition.B"] and sides["coalition.A"] or sides["coalition.B"]
+  local candidates = {}
+  for _, power in ipairs(members) do
+    if interested[power] then
+      candidates[#candidates + 1] = power
+    end
+  end
+  if #candidates == 0 then
+    candidates = members
+  end
+  local best, leaders = nil, {}
+  for _, power in ipairs(candidates) do
+    local capital = pending and (2 * s.full[power] + s.half[power]) or 2 * (s.full[power] + s.half[power] + s.out[power])
+    if s.army[power] == country then
+      capital = capital + 2
+    end
+    if best == nil or capital > best then
+      best, leaders = capital, { power }
+    elseif capital == best then
+      leaders[#leaders + 1] = power
+    end
+  end
+  table.sort(leaders, function(a, b) return w[a] > w[b] end)
+  if #leaders > 1 and s.holder ~= seat then
+    return leaders[#leaders]
+  end
+  return leaders[1]
+end
+
+-- What a province is worth to the bot if `power` takes it.
+local function worth(s, power, province, w)
+  if power == nil then
+    return 0
+  end
+  local double = s.geo.double[s.geo.country[province]][power]
+  return w[power] * (double and 2 or 1)
+end
+
+-- The value of a position: the pending province counts three times, the others once each.
+local function value(ctx, s, w, seat)
+  local total = 0
+  for _, province in ipairs(s.open) do
+    local pending = province == s.province
+    local who = winner(ctx, s, province, pending, w, seat)
+    total = total + worth(s, who, province, w) * (pending and 3 or 1)
+  end
+  return total
+end
+
+-- The position after each kind of change.
+local function moved_coalition(s, power)
+  local t = copy(s)
+  t.coalition[power] = board.other_coalition(t.coalition[power])
+  return t
+end
+
+local function moved_army(s, power, country)
+  local t = copy(s)
+  t.army[power] = country
+  return t
+end
+
+local function negated(s, target, full)
+  local t = copy(s)
+  local p = target.power
+  if target.token == "full" then
+    t.full[p] = t.full[p] - 1
+    if full then t.out[p] = t.out[p] + 1 else t.half[p] = t.half[p] + 1 end
+  else
+    t.half[p] = t.half[p] - 1
+    t.out[p] = t.out[p] + 1
+  end
+  return t
+end
+
+local function track_changes(ctx, s)
+  local t = copy(s)
+  local _, here = ctx:space_of("marker.napoleon")
+  local spaces = ctx.data.places.napoleon_track.spaces
+  for i, space in ipairs(spaces) do
+    if space.id == here and spaces[i + 1] then
+      local nxt = spaces[i + 1]
+      for power, change in pairs(nxt.props.tokens) do
+        if t.coalition[power] then
+          t.full[power] = math.max(t.full[power] + change, t.full[power] + t.half[power] + t.out[power] > 0 and 0 or 1)
+        end
+      end
+      if nxt.props.event == "return" then
+        t.army = {}
+      end
+    end
+  end
+  return t
+end
+
+-- The best destination for the negotiation marker after a capture in position `s`.
+local function best_destination(ctx, s, regions, w, seat)
+  local options = negotiation.destinations(ctx, regions, board.region_of(ctx, s.province))
+  local best, best_value = nil, nil
+  for _, province in ipairs(options) do
+    if province ~= s.province then
+      local v = worth(s, winner(ctx, s, province, false, w, seat), province, w)
+      if best_value == nil or v > best_value then
+        best, best_value = province, v
+      end
+    end
+  end
+  return best, best_value or 0
+end
+
+-- Score of playing `card` (the gain over the current position) and what it would do.
+local function score_card(ctx, card, s, w, seat)
+  local deck = ctx.data.cards[card].deck
+  local base = value(ctx, s, w, seat)
+  if deck == "region" then
+    local who = winner(ctx, s, s.province, true, w, seat)
+    local _, next_value = best_destination(ctx, s, ctx.data.cards[card].fields.regions, w, seat)
+    return 4 * worth(s, who, s.province, w) + next_value, "it settles the pending negotiation"
+  elseif deck == "napoleon" then
+    return value(ctx, track_changes(ctx, s), w, seat) - base, "it moves Napoleon along the track"
+  elseif deck == "diplomat" then
+    local best = nil
+    for _, power in ipairs(play.diplomat_moves(ctx, card)) do
+      local v = value(ctx, moved_coalition(s, power), w, seat) - base
+      best = (best == nil or v > best) and v or best
+    end
+    return best or 0, "it can change the coalitions"
+  elseif deck == "army" then
+    local best = nil
+    for _, move in ipairs(play.army_moves(ctx, card)) do
+      local v = value(ctx, moved_army(s, move.power, move.country), w, seat) - base
+      best = (best == nil or v > best) and v or best
+    end
+    return best or 0, "it can move an army"
+  elseif deck == "influence" then
+    local targets, full = play.influence_targets(ctx, card)
+    local best = nil
+    for _, target in ipairs(targets) do
+      local v = value(ctx, negated(s, target, full), w, seat) - base
+      best = (best == nil or v > best) and v or best
+    end
+    return best or 0, "it can negate a token"
+  end
+  return 0, "it has no effect"
+end
+
+-- Picks the action whose position scores best; returns its index and that score.
+local function best_action(actions, score)
+  local best, best_score = flowchart.best(actions, score)
+  return best or 1, best_score or 0
+end
+
+local bot = {}
+
+function bot.play(ctx, seat, actions, t)
+  local w = weights(ctx, seat)
+  local s = snapshot(ctx)
+  local who = winner(ctx, s, s.province, true, w, seat)
+  t:step("1. The negotiation at %s would now go to %s.", ctx.data.places.provinces.space[s.province].name, board.name(who))
+  local reasons = {}
+  local index, score = best_action(actions, function(action)
+    local v, why = score_card(ctx, action.card, s, w, seat)
+    reasons[action.card] = why
+    return v
+  end)
+  local card = actions[index].card
+  return t:choose(index, "2. Of %d cards, %s scores best (%+.1f): %s.", #actions, ctx.data.cards[card].name, score, reasons[card])
+end
+
+function bot.dispense(ctx, seat, actions, t)
+  local w = weights(ctx, seat)
+  local s = snapshot(ctx)
+  local base = value(ctx, s, w, seat)
+  t:step("1. Dispensing a marker: each choice is judged by who would win the open provinces.")
+  local index, score = best_action(actions, function(action)
+    local a = action.arg
+    if action.name == "keep_festivities" then
+      return 0.5
+    elseif action.name == "place_negotiation" then
+      local who = winner(ctx, s, a, false, w, seat)
+      return worth(s, who, a, w)
+    elseif action.name == "place_army" then
+      return value(ctx, moved_army(s, a.power, a.country), w, seat) - base
+    elseif action.name == "place_tokens" then
+      local t2 = copy(s)
+      t2.coalition[a.power] = a.coalition
+      t2.full[a.power] = 5
+      return value(ctx, t2, w, seat) - base
+    end
+    return 0
+  end)
+  return t:choose(index, "2. %s (%+.1f).", actions[index].label, score)
+end
+
+local function best_after(ctx, seat, actions, t, change)
+  local w = weights(ctx, seat)
+  local s = snapshot(ctx)
+  local base = value(ctx, s, w, seat)
+  local index, score = best_action(actions, function(action)
+    return value(ctx, change(s, action.arg), w, seat) - base
+  end)
+  return t:choose(index, "%s: the best position after it (%+.1f).", actions[index].label, score)
+end
+
+function bot.diplomat(ctx, seat, actions, t)
+  return best_after(ctx, seat, actions, t, moved_coalition)
+end
+
+function bot.army(ctx, seat, actions, t)
+  return best_after(ctx, seat, actions, t, function(s, move) return moved_army(s, move.power, move.country) end)
+end
+
+function bot.influence(ctx, seat, actions, t)
+  local _, full = play.influence_targets(ctx, ctx.locals.card)
+  return best_after(ctx, seat, actions, t, function(s, target) return negated(s, target, full) end)
+end
+
+function bot.festivities(ctx, seat, actions, t)
+  local w = weights(ctx, seat)
+  local index = best_action(actions, function(action) return w[action.arg] end)
+  return t:choose(index, "Breaking the tie: %s.", actions[index].label)
+end
+
+function bot.move_marker(ctx, seat, actions, t)
+  local w = weights(ctx, seat)
+  local s = snapshot(ctx)
+  local index, score = best_action(actions, function(action)
+    return worth(s, winner(ctx, s, action.arg, false, w, seat), action.arg, w)
+  end)
+  return t:choose(index, "%s: where the next negotiation looks best (%+.1f).", actions[index].label, score)
+end
+
+return function(ctx, seat, actions)
+  local t = flowchart.trace()
+  local decide = bot[ctx:state()]
+  if decide == nil then
+    return t:choose(1, "No plan for state %s: the first action.", tostring(ctx:state()))
+  end
+  return decide(ctx, seat, actions, t)
+end

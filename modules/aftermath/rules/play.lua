@@ -1,0 +1,313 @@
+-- Napoleon: Aftermath, the turn ("Game Play"): play a card, discard it, draw a replacement
+-- while the deck lasts; turns alternate. Every card action is mandatory. The five card
+-- types: Napoleon, Diplomat, Army, Influence (♦) and Region; "Game End" scoring.
+
+local board = include("rules/board.lua")
+local napoleon = include("rules/napoleon.lua")
+local negotiation = include("rules/negotiation.lua")
+local util = include("@lib/util.lua")
+
+local play = {}
+local states = {}
+
+local function card_name(ctx, card)
+  return ctx.data.cards[card].name
+end
+
+-- Game End: both Great Power cards are shown; the higher-scoring power's player wins; on a
+-- tie, the holder of the festivities marker wins.
+local function game_end(ctx, why)
+  local scores, powers = {}, {}
+  for _, seat in ipairs({ "P1", "P2" }) do
+    local card = ctx:zone("power." .. seat)[1]
+    ctx:move_card(card, "revealed", "bottom")
+    powers[seat] = ctx.data.cards[card].fields.power
+    scores[seat] = board.score(ctx, powers[seat])
+  end
+  local winner
+  if scores.P1 ~= scores.P2 then
+    winner = scores.P1 > scores.P2 and "P1" or "P2"
+  else
+    winner = board.festivities_holder(ctx)
+  end
+  local text = string.format("%s. P1 held %s (%d), P2 held %s (%d).", why, board.name(powers.P1), scores.P1,
+    board.name(powers.P2), scores.P2)
+  if scores.P1 == scores.P2 then
+    text = text .. " Tied: the holder of the festivities marker wins."
+  end
+  ctx:game_over({ winner = winner, scores = scores, text = text })
+end
+
+-- After a card's action: draw while the deck lasts, then the other player's turn (a player
+-- whose hand is empty is skipped; with both hands empty the game is scored).
+local function end_turn(ctx, seat)
+  ctx:set_turn(ctx:turn() + 1)
+  if ctx:count("deck") > 0 then
+    ctx:deal("deck", "hand." .. seat, 1)
+  end
+  local other = board.other_seat(seat)
+  if ctx:count("hand." .. other) > 0 then
+    ctx:replace("play", { seat = other })
+  elseif ctx:count("hand." .. seat) > 0 then
+    ctx:replace("play", { seat = seat })
+  else
+    game_end(ctx, "Every card has been played")
+  end
+end
+
+-- Diplomat: the legal moves: a listed power whose tokens may change coalition without
+-- leaving its coalition empty.
+function play.diplomat_moves(ctx, card)
+  local moves = {}
+  for _, power in ipairs(ctx.data.cards[card].fields.powers) do
+    local box = board.tokens(ctx, power)
+    if box ~= nil and #board.powers_in(ctx, box) > 1 then
+      moves[#moves + 1] = power
+    end
+  end
+  return moves
+end
+
+local function move_diplomat(ctx, power)
+  local from = board.tokens(ctx, power)
+  local to = board.other_coalition(from)
+  for _, kind in ipairs({ power, power .. "_half", power .. "_negated" }) do
+    local n = ctx:units(from, kind)
+    if n > 0 then
+      ctx:move_units(from, to, kind, n)
+    end
+  end
+  ctx:log(string.format("%s's tokens move to the other coalition.", board.name(power)))
+end
+
+-- Army: the legal moves: a listed power's army to another country of interest or Germany.
+function play.army_moves(ctx, card)
+  local moves = {}
+  for _, power in ipairs(ctx.data.cards[card].fields.powers) do
+    if util.contains(board.ARMY_POWERS, power) then
+      local _, here = ctx:space_of("army." .. power)
+      for _, country in ipairs(board.army_destinations(ctx, power)) do
+        if country ~= here then
+          moves[#moves + 1] = { power = power, country = country }
+        end
+      end
+    end
+  end
+  return moves
+end
+
+-- Influence: full negation if the negotiation marker is in a named region or country (or
+-- anywhere, for British Money), else half. The tokens that may be negated: any not fully
+-- negated, of any power the card may be used against.
+function play.influence_targets(ctx, card)
+  local fields = ctx.data.cards[card].fields
+  local province = negotiation.province(ctx)
+  local full = fields.anywhere
+    or util.contains(fields.regions, board.region_of(ctx, province))
+    or util.contains(fields.countries, board.country_of(ctx, province))
+  local targets = {}
+  for _, power in ipairs(board.POWERS) do
+    if power ~= fields.never_against then
+      local _, whole, half = board.tokens(ctx, power)
+      if whole > 0 then
+        targets[#targets + 1] = { power = power, token = "full" }
+      end
+      if half > 0 then
+        targets[#targets + 1] = { power = power, token = "half" }
+      end
+    end
+  end
+  return targets, full
+end
+
+local function negate(ctx, target, full)
+  local box = board.tokens(ctx, target.power)
+  local from = target.token == "full" and target.power or target.power .. "_half"
+  local to
+  if full or target.token == "half" then
+    to = target.power .. "_negated"
+  else
+    to = target.power .. "_half"
+  end
+  ctx:add_units(box, from, -1)
+  ctx:add_units(box, to, 1)
+  local what = target.token == "half" and "half-negated " .. board.adjective(target.power) or board.adjective(target.power)
+  local article = what:match("^[AEIOU]") and "An" or "A"
+  ctx:log(string.format("%s %s token is %s.", article, what, (full or target.token == "half") and "negated" or "half negated"))
+end
+
+-- Region: resolve the negotiation, then move the marker.
+local function after_capture(ctx, seat, card)
+  local province = negotiation.province(ctx)
+  local options = negotiation.destinations(ctx, ctx.data.cards[card].fields.regions, board.region_of(ctx, province))
+  if #options == 0 then
+    game_end(ctx, "Every province has been captured")
+  elseif #options == 1 then
+    ctx:place("marker.negotiation", "provinces", options[1])
+    ctx:log("The negotiation marker moves to " .. ctx.data.places.provinces.space[options[1]].name .. ".")
+    end_turn(ctx, seat)
+  else
+    ctx:replace("move_marker", { seat = seat, card = card })
+  end
+end
+
+local function resolve(ctx, seat, card)
+  local province = negotiation.province(ctx)
+  local _, leaders = negotiation.contest(ctx, province)
+  if #leaders > 1 then
+    ctx:replace("festivities", { seat = seat, card = card, tied = leaders })
+    return
+  end
+  negotiation.capture(ctx, province, leaders[1])
+  after_capture(ctx, seat, card)
+end
+
+-- The "play" state: the seat plays one card from its hand.
+states.play = {}
+
+function states.play.prompt(ctx)
+  local seat = ctx.locals.seat
+  local actions = {}
+  for _, card in ipairs(ctx:zone("hand." .. seat)) do
+    actions[#actions + 1] = { name = "play", arg = card, card = card }
+  end
+  return { seat = seat, text = "Play a card", actions = actions }
+end
+
+function states.play.play(ctx, card)
+  local seat = ctx.locals.seat
+  ctx:move_card(card, "discard", "top")
+  ctx:log(string.format("%s plays %s.", seat, card_name(ctx, card)))
+  local deck = ctx.data.cards[card].deck
+  if deck == "napoleon" then
+    napoleon.play(ctx)
+  elseif deck == "diplomat" then
+    local moves = play.diplomat_moves(ctx, card)
+    if #moves == 0 then
+      ctx:log("Neither power can change coalition without leaving one empty: no effect.")
+    elseif #moves == 1 then
+      move_diplomat(ctx, moves[1])
+    else
+      ctx:replace("diplomat", { seat = seat, card = card })
+      return
+    end
+  elseif deck == "army" then
+    ctx:replace("army", { seat = seat, card = card })
+    return
+  elseif deck == "influence" then
+    local targets = play.influence_targets(ctx, card)
+    if #targets == 0 then
+      ctx:log("No token can be negated: pass.")
+    else
+      ctx:replace("influence", { seat = seat, card = card })
+      return
+    end
+  elseif deck == "region" then
+    resolve(ctx, seat, card)
+    return
+  end
+  end_turn(ctx, seat)
+end
+
+states.diplomat = {}
+
+function states.diplomat.prompt(ctx)
+  local actions = {}
+  for _, power in ipairs(play.diplomat_moves(ctx, ctx.locals.card)) do
+    actions[#actions + 1] = { name = "move", arg = power, label = "Move " .. board.name(power) .. " to the other coalition" }
+  end
+  return { seat = ctx.locals.seat, text = card_name(ctx, ctx.locals.card) .. ": which power changes coalition?", actions = actions }
+end
+
+function states.diplomat.move(ctx, power)
+  move_diplomat(ctx, power)
+  end_turn(ctx, ctx.locals.seat)
+end
+
+states.army = {}
+
+function states.army.prompt(ctx)
+  local actions = {}
+  for _, move in ipairs(play.army_moves(ctx, ctx.locals.card)) do
+    actions[#actions + 1] = {
+      name = "move", arg = move, place = "countries", space = move.country,
+      label = string.format("%s army to %s", board.name(move.power), ctx.data.places.countries.space[move.country].name),
+    }
+  end
+  return { seat = ctx.locals.seat, text = card_name(ctx, ctx.locals.card) .. ": move which army where?", actions = actions }
+end
+
+function states.army.move(ctx, move)
+  ctx:place("army." .. move.power, "countries", move.country)
+  ctx:log(string.format("The %s army moves to %s.", board.name(move.power), ctx.data.places.countries.space[move.country].name))
+  end_turn(ctx, ctx.locals.seat)
+end
+
+states.influence = {}
+
+function states.influence.prompt(ctx)
+  local targets, full = play.influence_targets(ctx, ctx.locals.card)
+  local actions = {}
+  for _, target in ipairs(targets) do
+    actions[#actions + 1] = {
+      name = "negate", arg = target,
+      label = string.format("%s a %s%s token", full and "Negate" or "Half negate", board.name(target.power),
+        target.token == "half" and " half-negated" or ""),
+    }
+  end
+  local text = string.format("%s: %s one token", card_name(ctx, ctx.locals.card), full and "negate" or "half negate")
+  return { seat = ctx.locals.seat, text = text, actions = actions }
+end
+
+function states.influence.negate(ctx, target)
+  local _, full = play.influence_targets(ctx, ctx.locals.card)
+  negate(ctx, target, full)
+  end_turn(ctx, ctx.locals.seat)
+end
+
+states.festivities = {}
+
+function states.festivities.prompt(ctx)
+  local holder = board.festivities_holder(ctx)
+  local actions = {}
+  for _, power in ipairs(ctx.locals.tied) do
+    actions[#actions + 1] = { name = "award", arg = power, label = board.name(power) .. " wins the negotiation" }
+  end
+  local province = ctx.data.places.provinces.space[negotiation.province(ctx)].name
+  return { seat = holder, text = "A tie for " .. province .. ": as holder of the festivities marker, decide who wins", actions = actions }
+end
+
+function states.festivities.award(ctx, power)
+  local holder = board.festivities_holder(ctx)
+  ctx:log(string.format("%s breaks the tie for %s and hands over the festivities marker.", holder, board.name(power)))
+  ctx:place("marker.festivities", "festivities", board.other_seat(holder))
+  negotiation.capture(ctx, negotiation.province(ctx), power)
+  after_capture(ctx, ctx.locals.seat, ctx.locals.card)
+end
+
+states.move_marker = {}
+
+function states.move_marker.prompt(ctx)
+  local card = ctx.locals.card
+  local options = negotiation.destinations(ctx, ctx.data.cards[card].fields.regions,
+    board.region_of(ctx, negotiation.province(ctx)))
+  local actions = {}
+  for _, province in ipairs(options) do
+    local space = ctx.data.places.provinces.space[province]
+    actions[#actions + 1] = {
+      name = "move", arg = province, place = "provinces", space = province,
+      label = string.format("Negotiation marker to %s (%s)", space.name, ctx.data.places.countries.space[space.props.country].name),
+    }
+  end
+  return { seat = ctx.locals.seat, text = "Move the negotiation marker to an open province", actions = actions }
+end
+
+function states.move_marker.move(ctx, province)
+  ctx:place("marker.negotiation", "provinces", province)
+  ctx:log("The negotiation marker moves to " .. ctx.data.places.provinces.space[province].name .. ".")
+  end_turn(ctx, ctx.locals.seat)
+end
+
+play.states = states
+
+return play
