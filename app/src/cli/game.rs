@@ -146,7 +146,8 @@ fn parse_answers(path: &Path) -> anyhow::Result<Vec<Answer>> {
     Ok(answers)
 }
 
-fn spec_from(
+/// The game spec of a scenario, seed, `SEAT=WHO` pairs and `KEY=VALUE` options.
+pub(crate) fn spec_from(
     module: &Module,
     scenario: Option<&str>,
     seed: u64,
@@ -558,7 +559,7 @@ pub fn headless(args: &OpenArgs, out: &mut dyn Write, err: &mut dyn Write) -> an
                 args.scenario.as_deref(),
                 args.seed,
                 &args.seats,
-                &[],
+                &args.options,
             )?;
             let mut session = Session::new(module.clone(), spec)?;
             session

@@ -4,6 +4,7 @@
 
 mod check;
 mod game;
+pub(crate) use game::spec_from;
 mod sim;
 mod test;
 
@@ -55,6 +56,9 @@ pub struct OpenArgs {
     /// Who plays a seat: SEAT=human, SEAT=bot (its default bot) or SEAT=bot:NAME.
     #[arg(long = "seat", value_name = "SEAT=WHO")]
     pub seats: Vec<String>,
+    /// An option of the module's set-up, as KEY=VALUE (see the module's README).
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    pub options: Vec<String>,
     /// Open a save instead of starting a game.
     #[arg(long, value_name = "FILE")]
     pub load: Option<PathBuf>,

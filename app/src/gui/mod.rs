@@ -1,59 +1,54 @@
-//! The app window (eframe/egui). For now: the loaded module, the table as lists, the
-//! decision panel with the legal actions, bot steps, the log, undo/redo and hot reload.
-//! It changes the game only by sending commands to the session.
+//! The app window (eframe/egui): the table drawn from the module's layout hints, the decision
+//! panel, the log, hot reload, the card data editor and the launcher. It changes the game only
+//! by sending commands to the session (see `game.rs`).
 
-use std::path::PathBuf;
+mod game;
+mod launcher;
+mod prompt;
+mod side;
+mod table;
+
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, channel};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use chancery_core::save::SaveFile;
-use chancery_core::session::parse_controller;
-use chancery_core::watch::{ModuleWatcher, Reload};
-use chancery_core::{GameSpec, Input, Module, SeatId, Session};
-use egui::{Color32, RichText};
+use chancery_core::{DiceMode, Manual, Module, Session};
+use egui::{Color32, RichText, Ui};
 
-use crate::cli::{OpenArgs, module_dir};
+use crate::cli::{OpenArgs, module_dir, spec_from};
+pub use game::{DropTarget, GameOptions, GameView, Selected, Viewer};
+pub use launcher::Launcher;
 
 /// Frames drawn before a screenshot is taken (layout settles over the first frames).
 const SCREENSHOT_AFTER_FRAMES: u32 = 4;
 
 /// The app's state.
 pub struct ChanceryApp {
-    session: Session,
-    watcher: Option<ModuleWatcher>,
-    /// The last reload's report, or its diagnostics.
-    reload_text: Option<(bool, String)>,
-    /// The last error of a command.
-    error: Option<String>,
+    /// The game on the screen.
+    pub view: GameView,
+    /// The "New game / Open" window.
+    pub launcher: Launcher,
+    editor: side::Editor,
+    /// Last session's autosave, kept aside so that it can be resumed.
+    pub previous_autosave: Option<PathBuf>,
+    last_bot_step: Instant,
     screenshot: Option<PathBuf>,
     frames: u32,
     shot: Option<Receiver<Arc<egui::ColorImage>>>,
 }
 
 impl ChanceryApp {
-    /// An app playing `session`, reloading its module when its files change.
-    pub fn new(session: Session, watch: bool) -> Self {
-        let watcher = if watch {
-            let module = session.module();
-            let options = chancery_core::LoadOptions {
-                overlay: match &module.overlay {
-                    Some(o) => chancery_core::OverlayChoice::File(o.path.clone()),
-                    None => chancery_core::OverlayChoice::Off,
-                },
-                strict: false,
-            };
-            let overlay = module.overlay.as_ref().map(|o| o.path.clone());
-            ModuleWatcher::new(&module.dir, options, overlay, Duration::from_millis(150)).ok()
-        } else {
-            None
-        };
+    /// An app playing the game in `view`.
+    pub fn new(view: GameView, launcher: Launcher) -> Self {
         ChanceryApp {
-            session,
-            watcher,
-            reload_text: None,
-            error: None,
+            view,
+            launcher,
+            editor: side::Editor::default(),
+            previous_autosave: None,
+            last_bot_step: Instant::now(),
             screenshot: None,
             frames: 0,
             shot: None,
@@ -62,249 +57,201 @@ impl ChanceryApp {
 
     /// The session being played.
     pub fn session(&self) -> &Session {
-        &self.session
+        &self.view.session
     }
 
-    fn apply(&mut self, input: Input) {
-        self.error = self.session.apply(input).err().map(|e| e.to_string());
+    /// Plays `session` from now on (a new game or an opened save), keeping the view's options.
+    pub fn play(&mut self, session: Session) {
+        let mut options = self.view.options().clone();
+        if let Some(path) = &options.autosave
+            && let Some(dir) = path.parent()
+        {
+            options.autosave = Some(dir.join(format!("{}.ron", session.module().id())));
+        }
+        self.view = GameView::new(session, options);
+        self.view.autosave();
     }
 
-    fn poll_reload(&mut self) {
-        let Some(reload) = self.watcher.as_ref().and_then(ModuleWatcher::try_next) else {
-            return;
-        };
-        self.reload_text = Some(match reload {
-            Reload::Loaded {
-                module, load_ms, ..
-            } => match self.session.rebase(module) {
-                Ok(report) => (true, format!("Reloaded in {load_ms} ms.\n{report}")),
-                Err(err) => (
-                    false,
-                    format!(
-                        "The new version cannot start this game; still playing the last good one.\n{err}"
-                    ),
-                ),
-            },
-            Reload::Failed { diagnostics, .. } => (
-                false,
-                format!(
-                    "The module does not load; still playing the last good version.\n{diagnostics}"
-                ),
-            ),
-            Reload::WatchError(message) => {
-                (false, format!("Watching the module failed: {message}"))
+    /// Draws the whole window into `ui` (the eframe app and the UI tests both call this).
+    pub fn ui_in(&mut self, ui: &mut Ui) {
+        let ctx = ui.ctx().clone();
+        self.view.poll_reload();
+        self.keys(&ctx);
+        self.autoplay(&ctx);
+        egui::Panel::top("top").show(ui, |ui| self.top_ui(ui));
+        if self.view.reload_report.is_some() {
+            egui::Panel::bottom("reload").show(ui, |ui| side::reload_ui(ui, &mut self.view));
+        }
+        if self.previous_autosave.is_some() {
+            egui::Panel::bottom("resume").show(ui, |ui| self.resume_ui(ui));
+        }
+        egui::Panel::left("prompt")
+            .resizable(true)
+            .default_size(300.0)
+            .min_size(240.0)
+            .show(ui, |ui| prompt::prompt_ui(ui, &mut self.view));
+        egui::Panel::right("log")
+            .resizable(true)
+            .default_size(300.0)
+            .min_size(200.0)
+            .show(ui, |ui| side::log_ui(ui, &mut self.view));
+        egui::CentralPanel::default().show(ui, |ui| {
+            if self.view.viewer.pass_to.is_some() {
+                side::pass_ui(ui, &mut self.view);
+            } else {
+                table::table_ui(ui, &mut self.view);
             }
         });
+        if self.view.editor_open {
+            side::editor_ui(&ctx, &mut self.view, &mut self.editor);
+        }
+        if let Some(session) = self.launcher.ui(&ctx) {
+            self.play(session);
+        }
+        if self.view.watching() {
+            ctx.request_repaint_after(Duration::from_millis(250));
+        }
+        self.screenshot_step(&ctx);
     }
 
     fn keys(&mut self, ctx: &egui::Context) {
-        let (undo, redo) = ctx.input(|i| {
+        let typing = ctx.egui_wants_keyboard_input();
+        let (undo, redo, escape) = ctx.input(|i| {
             let z = i.key_pressed(egui::Key::Z) && i.modifiers.command;
-            (z && !i.modifiers.shift, z && i.modifiers.shift)
+            (z && !i.modifiers.shift, z && i.modifiers.shift, i.key_pressed(egui::Key::Escape))
         });
-        if undo {
-            self.session.undo();
+        if typing {
+            return;
         }
-        if redo && let Err(e) = self.session.redo() {
-            self.error = Some(e.to_string());
+        if undo {
+            self.view.undo();
+        }
+        if redo {
+            self.view.redo();
+        }
+        if escape {
+            self.view.selected = None;
         }
     }
 
-    fn top_ui(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal(|ui| {
-            let module = self.session.module().clone();
-            let table = self.session.table();
-            let scenario = module
-                .scenarios
-                .get(table.scenario.as_str())
-                .map(|s| s.name.clone())
-                .unwrap_or_default();
+    /// Lets the bots play on their own, one step per `autoplay_ms`, while "Play on" is ticked.
+    fn autoplay(&mut self, ctx: &egui::Context) {
+        if !self.view.autoplay || self.view.pending.is_some() || !self.view.bot_decides() {
+            return;
+        }
+        let wait = Duration::from_millis(self.view.autoplay_ms);
+        if self.last_bot_step.elapsed() >= wait {
+            self.last_bot_step = Instant::now();
+            if !self.view.bot_step() {
+                self.view.autoplay = false;
+            }
+        }
+        ctx.request_repaint_after(wait.max(Duration::from_millis(16)));
+    }
+
+    fn top_ui(&mut self, ui: &mut Ui) {
+        let module = self.view.session.module().clone();
+        let table = self.view.session.table().clone();
+        ui.horizontal_wrapped(|ui| {
+            let scenario = module.scenarios.get(table.scenario.as_str()).map(|s| s.name.clone()).unwrap_or_default();
             ui.heading(format!("{} — {scenario}", module.manifest.name));
-            ui.label(format!(
-                "Turn {} · {} · seed {}",
-                table.turn, table.phase, table.seed
-            ));
+            ui.label(RichText::new(format!("Turn {} · {}", table.turn, table.phase)).strong());
             ui.separator();
             if ui.button("Undo").on_hover_text("Ctrl+Z").clicked() {
-                self.session.undo();
+                self.view.undo();
             }
-            if ui.button("Redo").on_hover_text("Ctrl+Shift+Z").clicked()
-                && let Err(e) = self.session.redo()
-            {
-                self.error = Some(e.to_string());
+            if ui.button("Redo").on_hover_text("Ctrl+Shift+Z").clicked() {
+                self.view.redo();
             }
-            ui.label(format!("{} inputs", self.session.history().len()));
+            ui.label(format!("{} moves", self.view.session.history().len()));
+            ui.separator();
+            if ui.button("New / Open…").clicked() {
+                self.launcher.open = true;
+            }
+            ui.add(egui::TextEdit::singleline(&mut self.view.save_path).desired_width(160.0))
+                .on_hover_text("Where Save writes the game");
+            if ui.button("Save").clicked() {
+                self.view.save();
+            }
+            ui.separator();
+            let unknown: usize = module.unknown_report().iter().map(|(_, f)| f.len()).sum();
+            let label = match unknown {
+                0 => "Card data".to_owned(),
+                n => format!("Card data ({n} not entered)"),
+            };
+            if ui.button(label).on_hover_text("Complete the cards' values from the physical game").clicked() {
+                self.view.editor_open = !self.view.editor_open;
+            }
+            ui.separator();
+            self.viewer_ui(ui);
+            ui.separator();
+            self.dice_ui(ui, &table);
+            ui.separator();
+            let mut zoom = ui.ctx().zoom_factor();
+            let response = ui.add(egui::Slider::new(&mut zoom, 0.6..=2.5).text("Text size").step_by(0.1));
+            if response.changed() {
+                ui.ctx().set_zoom_factor(zoom);
+            }
         });
     }
 
-    fn prompt_ui(&mut self, ui: &mut egui::Ui) {
-        ui.heading("Decision");
-        let mut chosen = None;
-        match self.session.prompt().clone() {
-            Ok(None) => {
-                let result = self.session.table().result.clone().unwrap_or_default();
-                ui.label(RichText::new("The game is over.").strong());
-                ui.label(result.text);
+    fn viewer_ui(&mut self, ui: &mut Ui) {
+        let module = self.view.session.module().clone();
+        let seats: Vec<_> = module.seats.iter().filter(|s| self.view.session.table().seats.contains_key(&s.id)).cloned().collect();
+        let current = match (&self.view.viewer.open_hands, &self.view.viewer.seat) {
+            (true, _) => "everything (open hands)".to_owned(),
+            (false, Some(seat)) => module.seats.get(seat.as_str()).map_or_else(|| seat.to_string(), |s| s.name.clone()),
+            (false, None) => "a spectator".to_owned(),
+        };
+        egui::ComboBox::from_label("Viewing as").selected_text(current).show_ui(ui, |ui| {
+            if ui.selectable_label(self.view.viewer.open_hands, "everything (open hands)").clicked() {
+                self.view.set_open_hands(true);
             }
-            Ok(Some(prompt)) => {
-                let seat = prompt
-                    .seat
-                    .as_ref()
-                    .map(|s| s.to_string())
-                    .unwrap_or_else(|| "Anyone".to_owned());
-                ui.label(RichText::new(format!("{seat}: {}", prompt.text)).strong());
-                ui.label(format!("state '{}'", prompt.state));
-                for (i, action) in prompt.actions.iter().enumerate() {
-                    match action.range {
-                        Some((lo, hi)) => {
-                            ui.horizontal(|ui| {
-                                let id = ui.scope_id().with(("number", &prompt.state, i));
-                                let mut n: i64 = ui.data_mut(|d| *d.get_temp_mut_or(id, lo));
-                                ui.add(egui::DragValue::new(&mut n).range(lo..=hi));
-                                ui.data_mut(|d| d.insert_temp(id, n));
-                                if ui.button(&action.label).clicked() {
-                                    chosen = Some(chancery_core::Choice {
-                                        name: action.name.clone(),
-                                        arg: chancery_core::Value::Int(n),
-                                    });
-                                }
-                            });
-                        }
-                        None => {
-                            if ui.button(&action.label).clicked() {
-                                chosen = Some(action.choice());
-                            }
-                        }
-                    }
-                }
-                let bot_turn = prompt
-                    .seat
-                    .as_ref()
-                    .and_then(|s| self.session.table().seats.get(s))
-                    .is_some_and(|c| matches!(c, chancery_core::Controller::Bot(_)));
-                if bot_turn && ui.button("Bot step").clicked() {
-                    match self.session.bot_step() {
-                        Ok(_) => self.error = None,
-                        Err(e) => self.error = Some(e.to_string()),
-                    }
+            for seat in seats {
+                let selected = !self.view.viewer.open_hands && self.view.viewer.seat.as_ref() == Some(&seat.id);
+                if ui.selectable_label(selected, &seat.name).clicked() {
+                    self.view.set_open_hands(false);
+                    self.view.viewer.pass_to = Some(seat.id.clone());
                 }
             }
-            Err(err) => {
-                ui.colored_label(Color32::LIGHT_RED, err.to_string());
-                ui.label("The table still works by hand.");
+        });
+    }
+
+    fn dice_ui(&mut self, ui: &mut Ui, table: &chancery_core::Table) {
+        ui.menu_button("Roll dice", |ui| {
+            for (text, sides, count) in [("1 d6", 6, 1), ("2 d6", 6, 2), ("1 d10", 10, 1), ("1 d3", 3, 1)] {
+                if ui.button(text).clicked() {
+                    self.view.manual(Manual::Roll { sides, count });
+                    ui.close();
+                }
             }
-        }
-        if let Some(choice) = chosen {
-            self.apply(Input::act(choice));
-        }
-        if let Some(error) = &self.error {
-            ui.separator();
-            ui.colored_label(Color32::LIGHT_RED, error);
+        })
+        .response
+        .on_hover_text("A roll for the table, written in the log");
+        let mut physical = table.dice == DiceMode::Physical;
+        if ui.checkbox(&mut physical, "Physical dice").on_hover_text("Roll real dice and enter the results when the rules ask").changed() {
+            let mode = if physical { DiceMode::Physical } else { DiceMode::Digital };
+            self.view.manual(Manual::SetDice { mode });
         }
     }
 
-    fn log_ui(&mut self, ui: &mut egui::Ui) {
-        ui.heading("Log");
-        let mut go_to = None;
-        egui::ScrollArea::vertical()
-            .stick_to_bottom(true)
-            .show(ui, |ui| {
-                for entry in self.session.log() {
-                    if entry.index > 0 {
-                        let text = format!("#{} {} [{}]", entry.index, entry.input, entry.by);
-                        if ui
-                            .link(text)
-                            .on_hover_text("Go back to just after this input")
-                            .clicked()
-                        {
-                            go_to = Some(entry.index);
-                        }
-                        for reason in &entry.reason {
-                            ui.label(RichText::new(format!("   {reason}")).italics());
-                        }
+    fn resume_ui(&mut self, ui: &mut Ui) {
+        let Some(path) = self.previous_autosave.clone() else { return };
+        ui.horizontal(|ui| {
+            ui.label(RichText::new("Your last game was kept.").strong().color(Color32::LIGHT_GREEN));
+            if ui.button("Resume it").clicked() {
+                match self.launcher.open_save(&path) {
+                    Ok(session) => {
+                        self.play(session);
+                        self.previous_autosave = None;
                     }
-                    for message in &entry.messages {
-                        ui.label(format!("   {message}"));
-                    }
+                    Err(err) => self.view.error = Some(err),
                 }
-            });
-        if let Some(n) = go_to
-            && let Err(e) = self.session.goto(n)
-        {
-            self.error = Some(e.to_string());
-        }
-    }
-
-    fn table_ui(&mut self, ui: &mut egui::Ui) {
-        let module = self.session.module().clone();
-        let table = self.session.table().clone();
-        egui::ScrollArea::vertical().show(ui, |ui| {
-            ui.heading("Counters");
-            for counter in module.counters.iter() {
-                let value = table
-                    .counters
-                    .get(&counter.id)
-                    .map(|c| c.value)
-                    .unwrap_or_default();
-                ui.label(format!("{}: {value}", counter.name));
             }
-            ui.heading("Cards");
-            for zone in module.zones.iter() {
-                let Some(z) = table.zones.get(&zone.id) else {
-                    continue;
-                };
-                let names: Vec<String> = match zone.visibility {
-                    chancery_core::table::Visibility::Hidden => {
-                        vec![format!("{} face down", z.cards.len())]
-                    }
-                    _ => z
-                        .cards
-                        .iter()
-                        .map(|c| match z.face_down.contains(c) {
-                            true => "(face down)".to_owned(),
-                            false => module
-                                .cards
-                                .get(c.as_str())
-                                .map(|d| d.name.clone())
-                                .unwrap_or_else(|| c.to_string()),
-                        })
-                        .collect(),
-                };
-                ui.label(format!(
-                    "{} ({}): {}",
-                    zone.name,
-                    z.cards.len(),
-                    names.join(", ")
-                ));
+            if ui.button("Keep the new game").clicked() {
+                self.previous_autosave = None;
             }
-            ui.heading("Places");
-            for place in module.places.iter() {
-                let pieces = table.places.get(&place.def.id).cloned().unwrap_or_default();
-                let at: Vec<String> = pieces.iter().map(|(p, s)| format!("{p} @ {s}")).collect();
-                ui.label(format!(
-                    "{}: {}",
-                    place.def.name,
-                    if at.is_empty() {
-                        "—".to_owned()
-                    } else {
-                        at.join(", ")
-                    }
-                ));
-            }
-            ui.heading("Boxes");
-            for boxed in module.boxes.iter() {
-                let units = table.boxes.get(&boxed.id).cloned().unwrap_or_default();
-                let at: Vec<String> = units.iter().map(|(k, n)| format!("{k} × {n}")).collect();
-                ui.label(format!(
-                    "{}: {}",
-                    boxed.name,
-                    if at.is_empty() {
-                        "empty".to_owned()
-                    } else {
-                        at.join(", ")
-                    }
-                ));
-            }
+            ui.weak(path.display().to_string());
         });
     }
 
@@ -332,31 +279,7 @@ impl ChanceryApp {
 
 impl eframe::App for ChanceryApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
-        let ctx = ui.ctx().clone();
-        self.poll_reload();
-        self.keys(&ctx);
-        egui::Panel::top("top").show(ui, |ui| self.top_ui(ui));
-        if let Some((ok, text)) = self.reload_text.clone() {
-            egui::Panel::bottom("reload").show(ui, |ui| {
-                let color = if ok {
-                    Color32::LIGHT_GREEN
-                } else {
-                    Color32::LIGHT_RED
-                };
-                ui.colored_label(color, text);
-            });
-        }
-        egui::Panel::left("prompt")
-            .min_size(260.0)
-            .show(ui, |ui| self.prompt_ui(ui));
-        egui::Panel::right("log")
-            .min_size(300.0)
-            .show(ui, |ui| self.log_ui(ui));
-        egui::CentralPanel::default().show(ui, |ui| self.table_ui(ui));
-        if self.watcher.is_some() {
-            ctx.request_repaint_after(Duration::from_millis(250));
-        }
-        self.screenshot_step(&ctx);
+        self.ui_in(ui);
     }
 }
 
@@ -372,44 +295,62 @@ fn save_png(path: &std::path::Path, image: &egui::ColorImage) -> anyhow::Result<
     Ok(())
 }
 
+
 /// Starts the game `args` describe (or loads it), as the window will play it.
 pub fn start_session(args: &OpenArgs) -> anyhow::Result<Session> {
     let options = args.overlay.load_options(false);
     if let Some(path) = &args.load {
         let file = SaveFile::read(path)?;
-        let dir = args
-            .module
-            .clone()
-            .unwrap_or_else(|| PathBuf::from(&file.module.dir));
+        let dir = args.module.clone().unwrap_or_else(|| PathBuf::from(&file.module.dir));
         let module = Module::load(&dir, &options).map_err(|d| anyhow::anyhow!("{d}"))?;
         let (session, _) = file.restore(Arc::new(module), path)?;
         return Ok(session);
     }
     let dir = module_dir(args.module.as_deref());
     let module = Arc::new(Module::load(&dir, &options).map_err(|d| anyhow::anyhow!("{d}"))?);
-    let scenario = match &args.scenario {
-        Some(s) => s.clone(),
-        None => module
-            .default_scenario()
-            .map(|s| s.id.to_string())
-            .context("the module has no scenario")?,
-    };
-    let mut spec = GameSpec::new(scenario, args.seed);
-    for pair in &args.seats {
-        let (seat, who) = pair
-            .split_once('=')
-            .with_context(|| format!("--seat '{pair}' is not SEAT=WHO"))?;
-        spec.seats.insert(
-            SeatId::from(seat),
-            parse_controller(&module, seat, who).map_err(anyhow::Error::msg)?,
-        );
-    }
+    let spec = spec_from(&module, args.scenario.as_deref(), args.seed, &args.seats, &args.options)?;
     Ok(Session::new(module, spec)?)
+}
+
+/// The autosave of `module`'s games: `autosave/<module>.ron` in Chancery's data folder.
+pub fn autosave_path(module: &str) -> Option<PathBuf> {
+    Some(chancery_core::module::data_dir()?.join("autosave").join(format!("{module}.ron")))
+}
+
+/// Moves last session's autosave aside (so the new game does not overwrite it) and returns
+/// where it went.
+fn keep_previous(autosave: &Path) -> Option<PathBuf> {
+    if !autosave.is_file() {
+        return None;
+    }
+    let kept = autosave.with_extension("previous.ron");
+    std::fs::rename(autosave, &kept).ok()?;
+    Some(kept)
+}
+
+/// The app for `args`: the game started (or opened), with autosave and hot reload unless a
+/// screenshot is all that is wanted.
+pub fn build_app(args: &OpenArgs) -> anyhow::Result<ChanceryApp> {
+    let session = start_session(args)?;
+    let interactive = args.screenshot.is_none();
+    let autosave = autosave_path(session.module().id()).filter(|_| interactive);
+    let previous = match (&autosave, &args.load) {
+        (Some(path), None) => keep_previous(path),
+        _ => None,
+    };
+    let load_options = args.overlay.load_options(false);
+    let launcher = Launcher::new(&session.module().dir.clone(), load_options.clone());
+    let view = GameView::new(session, GameOptions { watch: interactive, autosave, load_options });
+    let mut app = ChanceryApp::new(view, launcher);
+    app.view.autosave();
+    app.previous_autosave = previous;
+    app.screenshot = args.screenshot.clone();
+    Ok(app)
 }
 
 /// Opens the window; returns the exit code.
 pub fn run(args: OpenArgs) -> anyhow::Result<i32> {
-    let session = start_session(&args)?;
+    let app = build_app(&args)?;
     let (w, h) = args
         .size
         .split_once('x')
@@ -423,18 +364,7 @@ pub fn run(args: OpenArgs) -> anyhow::Result<i32> {
             .with_min_inner_size([800.0, 500.0]),
         ..Default::default()
     };
-    let screenshot = args.screenshot.clone();
-    eframe::run_native(
-        "Chancery",
-        options,
-        Box::new(move |_cc| {
-            let mut app = ChanceryApp::new(session, screenshot.is_none());
-            app.screenshot = screenshot;
-            Ok(Box::new(app))
-        }),
-    )
-    .map_err(|e| {
-        anyhow::anyhow!("cannot open the window: {e}. Without a display, run `chancery --headless`")
-    })?;
+    eframe::run_native("Chancery", options, Box::new(move |_cc| Ok(Box::new(app))))
+        .map_err(|e| anyhow::anyhow!("cannot open the window: {e}. Without a display, run `chancery --headless`"))?;
     Ok(0)
 }

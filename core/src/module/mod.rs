@@ -20,7 +20,7 @@ pub use data::{
 pub use diag::{Diagnostic, Diagnostics, Severity};
 pub use load::{LoadOptions, OverlayChoice};
 pub use locate::{Anchor, Locator};
-pub use overlay::{OverlayTarget, default_overlay_path, write_overlay_value};
+pub use overlay::{OverlayTarget, data_dir, default_overlay_path, write_overlay_value};
 
 use crate::ids::{
     BoxId, CardId, CounterId, PieceId, PlaceId, ScenarioId, SeatId, SpaceId, UnitKindId, ZoneId,
@@ -275,6 +275,12 @@ impl Module {
             .map(|t| (t.id.clone(), unknown_keys(&t.entries)))
             .filter(|(_, keys)| !keys.is_empty())
             .collect()
+    }
+
+    /// Checks `value` against type `ty` (references must name this module's components);
+    /// the error says what was expected.
+    pub fn check_value(&self, value: &crate::value::Value, ty: &FieldType) -> Result<(), String> {
+        validate::check_value(self, value, ty)
     }
 
     /// The field definition with this id.

@@ -13,19 +13,22 @@ use super::data::{DataValue, OverlayFile};
 use crate::ids::{CardId, PieceId};
 use crate::save::write_atomic;
 
-/// The overlay used when none is named: `$CHANCERY_HOME/overlays/<module>.ron`, else
-/// `$XDG_DATA_HOME/chancery/overlays/<module>.ron`, else
-/// `~/.local/share/chancery/overlays/<module>.ron`.
-pub fn default_overlay_path(module_id: &str) -> Option<PathBuf> {
-    let file = format!("{module_id}.ron");
+/// Chancery's folder for the user's own files (overlays, autosaves): `$CHANCERY_HOME`, else
+/// `$XDG_DATA_HOME/chancery`, else `~/.local/share/chancery`.
+pub fn data_dir() -> Option<PathBuf> {
     if let Some(home) = std::env::var_os("CHANCERY_HOME") {
-        return Some(PathBuf::from(home).join("overlays").join(file));
+        return Some(PathBuf::from(home));
     }
     let data = match std::env::var_os("XDG_DATA_HOME") {
         Some(dir) if !dir.is_empty() => PathBuf::from(dir),
         _ => PathBuf::from(std::env::var_os("HOME")?).join(".local/share"),
     };
-    Some(data.join("chancery/overlays").join(file))
+    Some(data.join("chancery"))
+}
+
+/// The overlay used when none is named: `overlays/<module>.ron` in [`data_dir`].
+pub fn default_overlay_path(module_id: &str) -> Option<PathBuf> {
+    Some(data_dir()?.join("overlays").join(format!("{module_id}.ron")))
 }
 
 /// What an overlay value completes.

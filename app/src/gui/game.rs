@@ -1,0 +1,523 @@
+//! The game being played in the window: the session and what the window keeps around it
+//! (who is looking, a step waiting for a die or a value, a selected piece, autosave, hot
+//! reload). Every change goes to the session as a command.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use chancery_core::module::{DataValue, FieldType, OverlayTarget, write_overlay_value};
+use chancery_core::rules::BotPick;
+use chancery_core::save::SaveFile;
+use chancery_core::watch::{ModuleWatcher, Reload};
+use chancery_core::{
+    BoxId, CardId, Controller, Input, LoadOptions, Module, Need, PieceId, PlaceId, SeatId, Session, SpaceId,
+    Target, UnitKindId, Value, ZoneId,
+};
+
+/// Something picked on the table to move by hand, waiting for where it goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Selected {
+    /// A card: click a zone to move it there.
+    Card(CardId),
+    /// A piece: click a space to put it there.
+    Piece(PieceId),
+    /// One unit of a kind in a box: click another box to move it there.
+    Units(BoxId, UnitKindId),
+}
+
+/// A step the rules stopped to ask about: the input to retry and what it needs.
+#[derive(Clone, Debug)]
+pub struct Pending {
+    /// The input, with the dice supplied so far.
+    pub input: Input,
+    /// What the rules need.
+    pub need: Need,
+    /// The text being typed in answer.
+    pub answer: String,
+}
+
+/// Whose eyes the table is shown with (hot-seat play).
+#[derive(Clone, Debug, Default)]
+pub struct Viewer {
+    /// Show every hand and hidden card (one person at a physical table, or testing).
+    pub open_hands: bool,
+    /// The seat that last confirmed it is at the screen.
+    pub seat: Option<SeatId>,
+    /// A seat asked to take the screen; the table stays hidden until it confirms.
+    pub pass_to: Option<SeatId>,
+}
+
+/// How the game view is set up.
+#[derive(Clone, Debug, Default)]
+pub struct GameOptions {
+    /// Reload the module when its files change.
+    pub watch: bool,
+    /// Write the game here after every change.
+    pub autosave: Option<PathBuf>,
+    /// How the module was loaded (to load it again after storing a value in the overlay).
+    pub load_options: LoadOptions,
+}
+
+/// The game on the screen.
+pub struct GameView {
+    /// The game.
+    pub session: Session,
+    options: GameOptions,
+    watcher: Option<ModuleWatcher>,
+    /// The last reload: whether it went well, and its report or diagnostics.
+    pub reload_report: Option<(bool, String)>,
+    /// The last command's error.
+    pub error: Option<String>,
+    /// Who is looking.
+    pub viewer: Viewer,
+    /// A step waiting for an answer.
+    pub pending: Option<Pending>,
+    /// A piece picked to move by hand.
+    pub selected: Option<Selected>,
+    /// Only list the actions concerning this part of the table.
+    pub focus: Option<Target>,
+    /// The last bot decision, to show its reasons.
+    pub last_bot: Option<(SeatId, BotPick)>,
+    /// A bot decision previewed for a human seat.
+    pub preview: Option<BotPick>,
+    /// Let bots play on their own, one step per `autoplay_ms`.
+    pub autoplay: bool,
+    /// Milliseconds between bot steps in autoplay.
+    pub autoplay_ms: u64,
+    /// Where "Save" writes.
+    pub save_path: String,
+    /// Whether the card data editor is open.
+    pub editor_open: bool,
+    /// A short message of the last command that went well.
+    pub status: Option<String>,
+}
+
+impl GameView {
+    /// A view of `session`.
+    pub fn new(session: Session, options: GameOptions) -> Self {
+        let watcher = if options.watch {
+            let module = session.module();
+            let overlay = module.overlay.as_ref().map(|o| o.path.clone());
+            ModuleWatcher::new(&module.dir, options.load_options.clone(), overlay, Duration::from_millis(150)).ok()
+        } else {
+            None
+        };
+        let save_path = format!("{}-{}.ron", session.module().id(), session.table().scenario);
+        let mut view = GameView {
+            session,
+            options,
+            watcher,
+            reload_report: None,
+            error: None,
+            viewer: Viewer::default(),
+            pending: None,
+            selected: None,
+            focus: None,
+            last_bot: None,
+            preview: None,
+            autoplay: false,
+            autoplay_ms: 600,
+            save_path,
+            editor_open: false,
+            status: None,
+        };
+        view.update_viewer();
+        view
+    }
+
+    /// How the view was set up.
+    pub fn options(&self) -> &GameOptions {
+        &self.options
+    }
+
+    /// Whether the module's files are watched for changes.
+    pub fn watching(&self) -> bool {
+        self.watcher.is_some()
+    }
+
+    /// The seats people play.
+    pub fn human_seats(&self) -> Vec<SeatId> {
+        let table = self.session.table();
+        self.session
+            .module()
+            .seats
+            .iter()
+            .filter(|s| matches!(table.seats.get(&s.id), Some(Controller::Human)))
+            .map(|s| s.id.clone())
+            .collect()
+    }
+
+    /// The seat whose eyes show the table: `None` when every card may be shown.
+    pub fn eyes(&self) -> Option<SeatId> {
+        if self.viewer.open_hands {
+            return None;
+        }
+        Some(self.viewer.seat.clone().unwrap_or_else(|| SeatId::from("")))
+    }
+
+    /// Shows every hand (one person at the table) or only the seat's own.
+    pub fn set_open_hands(&mut self, open: bool) {
+        self.viewer.open_hands = open;
+        if open {
+            self.viewer.pass_to = None;
+        } else {
+            self.update_viewer();
+        }
+    }
+
+    /// After each change: if another person must decide now, ask them to take the screen.
+    pub fn update_viewer(&mut self) {
+        if self.viewer.open_hands {
+            return;
+        }
+        let humans = self.human_seats();
+        if humans.len() <= 1 {
+            self.viewer.seat = humans.first().cloned();
+            self.viewer.pass_to = None;
+            return;
+        }
+        let decider = match self.session.prompt() {
+            Ok(Some(prompt)) => prompt.seat.clone(),
+            _ => None,
+        };
+        if let Some(seat) = decider.filter(|s| humans.contains(s))
+            && self.viewer.seat.as_ref() != Some(&seat)
+        {
+            self.viewer.pass_to = Some(seat);
+        }
+    }
+
+    /// The seat at the screen confirms it is there.
+    pub fn confirm_viewer(&mut self) {
+        if let Some(seat) = self.viewer.pass_to.take() {
+            self.viewer.seat = Some(seat);
+        }
+    }
+
+    /// The parts of the table the prompt's actions concern (to highlight them).
+    pub fn targets(&self) -> Targets {
+        let mut targets = Targets::default();
+        if let Ok(Some(prompt)) = self.session.prompt() {
+            for action in &prompt.actions {
+                match &action.target {
+                    Some(Target::Card(c)) => {
+                        targets.cards.insert(c.clone());
+                    }
+                    Some(Target::Zone(z)) => {
+                        targets.zones.insert(z.clone());
+                    }
+                    Some(Target::Space(p, s)) => {
+                        targets.spaces.insert((p.clone(), s.clone()));
+                    }
+                    Some(Target::Piece(p)) => {
+                        targets.pieces.insert(p.clone());
+                    }
+                    Some(Target::Box(b)) => {
+                        targets.boxes.insert(b.clone());
+                    }
+                    Some(Target::Counter(c)) => {
+                        targets.counters.insert(c.to_string());
+                    }
+                    None => {}
+                }
+            }
+        }
+        targets
+    }
+
+    /// Answers the prompt with the one action about `target`, or lists them if several.
+    pub fn act_on(&mut self, target: Target) {
+        let matching: Vec<_> = match self.session.prompt() {
+            Ok(Some(prompt)) => prompt.actions.iter().filter(|a| a.target.as_ref() == Some(&target)).cloned().collect(),
+            _ => Vec::new(),
+        };
+        match matching.as_slice() {
+            [] => {}
+            [action] if action.range.is_none() => self.apply(Input::act(action.choice())),
+            _ => self.focus = Some(target),
+        }
+    }
+
+    /// Applies an input; a step that needs a die or a value waits for the answer.
+    pub fn apply(&mut self, input: Input) {
+        self.preview = None;
+        self.focus = None;
+        match self.session.apply(input.clone()) {
+            Ok(()) => {
+                self.error = None;
+                self.pending = None;
+                self.after_change();
+            }
+            Err(err) => match err.need() {
+                Some(need) => {
+                    self.pending = Some(Pending {
+                        input,
+                        need: need.clone(),
+                        answer: String::new(),
+                    })
+                }
+                None => self.error = Some(err.to_string()),
+            },
+        }
+    }
+
+    /// Applies a change by hand.
+    pub fn manual(&mut self, change: chancery_core::Manual) {
+        self.selected = None;
+        self.apply(Input::Manual {
+            seat: self.viewer.seat.clone(),
+            change,
+        });
+    }
+
+    /// Supplies a die result to the step waiting for one, and retries it.
+    pub fn answer_die(&mut self, result: i64) {
+        let Some(mut pending) = self.pending.take() else { return };
+        if let Input::Act { dice, .. } = &mut pending.input {
+            dice.push(result);
+        }
+        self.apply(pending.input);
+    }
+
+    /// Stores the answer to a value the rules need in the owner's overlay, reloads the module
+    /// with it, and retries the step.
+    pub fn answer_data(&mut self) {
+        let Some(pending) = self.pending.clone() else { return };
+        let Need::Data(target) = &pending.need else { return };
+        let ty = self.value_type(target);
+        match parse_value(self.session.module(), &pending.answer, &ty) {
+            Ok(value) => match self.store(target, value) {
+                Ok(()) => {
+                    self.pending = None;
+                    self.apply(pending.input);
+                }
+                Err(err) => self.error = Some(err),
+            },
+            Err(err) => self.error = Some(err),
+        }
+    }
+
+    /// The type a value of the module's data must have.
+    pub fn value_type(&self, target: &OverlayTarget) -> FieldType {
+        let module = self.session.module();
+        match target {
+            OverlayTarget::CardField(_, field) => module.field_def(field).map(|f| f.kind.clone()).unwrap_or(FieldType::Any),
+            OverlayTarget::TableEntry(table, _) => module.tables.get(table).map(|t| t.kind.clone()).unwrap_or(FieldType::Any),
+            OverlayTarget::SpaceProp(..) | OverlayTarget::PieceProp(..) => FieldType::Any,
+        }
+    }
+
+    /// Writes `value` for `target` into the owner's overlay and plays on under the module
+    /// reloaded with it.
+    pub fn store(&mut self, target: &OverlayTarget, value: Value) -> Result<(), String> {
+        let module = self.session.module().clone();
+        let Some(overlay) = module.overlay.as_ref() else {
+            return Err("this game was started without an overlay (--no-overlay): values cannot be stored".to_owned());
+        };
+        write_overlay_value(&overlay.path, module.id(), target, DataValue::Known(value))?;
+        let reloaded = Module::load(&module.dir, &self.options.load_options).map_err(|d| d.to_string())?;
+        self.session.rebase(Arc::new(reloaded)).map_err(|e| e.to_string())?;
+        self.status = Some(format!("{target} stored in {}", overlay.path.display()));
+        self.autosave();
+        Ok(())
+    }
+
+    /// Undoes the last input.
+    pub fn undo(&mut self) {
+        if self.session.undo() {
+            self.pending = None;
+            self.after_change();
+        }
+    }
+
+    /// Redoes the last undone input.
+    pub fn redo(&mut self) {
+        match self.session.redo() {
+            Ok(true) => self.after_change(),
+            Ok(false) => {}
+            Err(err) => self.error = Some(err.to_string()),
+        }
+    }
+
+    /// Goes back (or forward) to just after input `n`.
+    pub fn goto(&mut self, n: usize) {
+        match self.session.goto(n) {
+            Ok(()) => self.after_change(),
+            Err(err) => self.error = Some(err.to_string()),
+        }
+    }
+
+    /// Lets the bot of the deciding seat take one step; keeps its reasons to show.
+    pub fn bot_step(&mut self) -> bool {
+        let seat = match self.session.prompt() {
+            Ok(Some(prompt)) => prompt.seat.clone(),
+            _ => None,
+        };
+        match self.session.bot_step() {
+            Ok(Some(pick)) => {
+                if let Some(seat) = seat {
+                    self.last_bot = Some((seat, pick));
+                }
+                self.after_change();
+                true
+            }
+            Ok(None) => false,
+            Err(err) => {
+                self.autoplay = false;
+                match err.need() {
+                    Some(need) => {
+                        self.error = Some(format!("The bot's step needs an answer: {need}"));
+                    }
+                    None => self.error = Some(err.to_string()),
+                }
+                false
+            }
+        }
+    }
+
+    /// What the deciding seat's bot would do, without doing it.
+    pub fn preview_bot(&mut self) {
+        match self.session.bot_preview(None) {
+            Ok(pick) => self.preview = pick,
+            Err(err) => self.error = Some(err.to_string()),
+        }
+    }
+
+    fn after_change(&mut self) {
+        self.selected = None;
+        self.update_viewer();
+        self.autosave();
+    }
+
+    /// Writes the autosave, if there is one.
+    pub fn autosave(&mut self) {
+        if let Some(path) = &self.options.autosave {
+            if let Some(dir) = path.parent() {
+                let _ = std::fs::create_dir_all(dir);
+            }
+            if let Err(err) = SaveFile::of(&self.session).write(path) {
+                self.error = Some(format!("autosave failed: {err}"));
+            }
+        }
+    }
+
+    /// Saves the game to the path in `save_path`.
+    pub fn save(&mut self) {
+        let path = PathBuf::from(self.save_path.trim());
+        match SaveFile::of(&self.session).write(&path) {
+            Ok(()) => self.status = Some(format!("Saved {}", path.display())),
+            Err(err) => self.error = Some(err.to_string()),
+        }
+    }
+
+    /// Picks up a reload from the watcher and replays the game under it.
+    pub fn poll_reload(&mut self) {
+        let Some(reload) = self.watcher.as_ref().and_then(ModuleWatcher::try_next) else {
+            return;
+        };
+        self.reload_report = Some(match reload {
+            Reload::Loaded { module, load_ms, .. } => {
+                if module.fingerprint == self.session.module().fingerprint {
+                    return;
+                }
+                match self.session.rebase(module) {
+                    Ok(report) => {
+                        self.after_change();
+                        (true, format!("Reloaded in {load_ms} ms.\n{report}"))
+                    }
+                    Err(err) => (false, format!("The new version cannot start this game; still playing the last good one.\n{err}")),
+                }
+            }
+            Reload::Failed { diagnostics, .. } => (
+                false,
+                format!("The module does not load; still playing the last good version.\n{diagnostics}"),
+            ),
+            Reload::WatchError(message) => (false, format!("Watching the module failed: {message}")),
+        });
+    }
+
+    /// Whether the deciding seat is played by a bot.
+    pub fn bot_decides(&self) -> bool {
+        match self.session.prompt() {
+            Ok(Some(prompt)) => prompt
+                .seat
+                .as_ref()
+                .and_then(|s| self.session.table().seats.get(s))
+                .is_some_and(|c| matches!(c, Controller::Bot(_))),
+            _ => false,
+        }
+    }
+
+    /// A change by hand that moves the selected thing to a zone, space or box.
+    pub fn drop_selected_on(&mut self, target: DropTarget) {
+        let Some(selected) = self.selected.clone() else { return };
+        let change = match (selected, target) {
+            (Selected::Card(card), DropTarget::Zone(to)) => chancery_core::Manual::MoveCard {
+                card,
+                to,
+                position: chancery_core::Position::Top,
+            },
+            (Selected::Piece(piece), DropTarget::Space(place, space)) => {
+                chancery_core::Manual::PlacePiece { piece, place, space }
+            }
+            (Selected::Units(from, kind), DropTarget::Box(to)) if from != to => chancery_core::Manual::MoveUnits {
+                from,
+                to,
+                kind,
+                count: 1,
+            },
+            _ => return,
+        };
+        self.manual(change);
+    }
+}
+
+/// Where a selected or dragged thing can go.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DropTarget {
+    /// A zone, for a card.
+    Zone(ZoneId),
+    /// A space, for a piece.
+    Space(PlaceId, SpaceId),
+    /// A box, for units.
+    Box(BoxId),
+}
+
+/// The parts of the table the prompt's actions concern.
+#[derive(Clone, Debug, Default)]
+pub struct Targets {
+    /// Cards.
+    pub cards: BTreeSet<CardId>,
+    /// Zones.
+    pub zones: BTreeSet<ZoneId>,
+    /// Spaces.
+    pub spaces: BTreeSet<(PlaceId, SpaceId)>,
+    /// Pieces.
+    pub pieces: BTreeSet<PieceId>,
+    /// Boxes.
+    pub boxes: BTreeSet<BoxId>,
+    /// Counters.
+    pub counters: BTreeSet<String>,
+}
+
+/// Reads a typed value from what the user typed.
+pub fn parse_value(module: &Module, text: &str, ty: &FieldType) -> Result<Value, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err("type a value first".to_owned());
+    }
+    let value = match ty {
+        FieldType::Int => Value::Int(text.parse().map_err(|_| format!("'{text}' is not a whole number"))?),
+        FieldType::Bool => match text.to_lowercase().as_str() {
+            "true" | "yes" | "y" => Value::Bool(true),
+            "false" | "no" | "n" => Value::Bool(false),
+            _ => return Err(format!("'{text}' is not yes or no")),
+        },
+        FieldType::Text | FieldType::OneOf(_) | FieldType::Ref(_) => Value::Str(text.to_owned()),
+        FieldType::List(_) | FieldType::Map(_) | FieldType::Any => Value::parse_arg(text),
+    };
+    module.check_value(&value, ty)?;
+    Ok(value)
+}

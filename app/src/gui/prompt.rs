@@ -1,0 +1,230 @@
+//! The decision panel: what the rules wait for and the legal answers, a step waiting for a
+//! die or a value from the physical game, and the bots (one step at a time, with reasons).
+
+use chancery_core::module::OverlayTarget;
+use chancery_core::{Choice, Controller, Input, Need, Target, Value};
+use egui::{Color32, RichText, Ui};
+
+use super::game::GameView;
+use super::table::{TARGET, UNKNOWN};
+
+/// Draws the decision panel.
+pub fn prompt_ui(ui: &mut Ui, view: &mut GameView) {
+    egui::ScrollArea::vertical().id_salt("prompt").show(ui, |ui| {
+        if view.pending.is_some() {
+            need_ui(ui, view);
+            ui.separator();
+        }
+        decision_ui(ui, view);
+        if let Some(status) = &view.status {
+            ui.separator();
+            ui.colored_label(Color32::LIGHT_GREEN, status);
+        }
+        if let Some(error) = view.error.clone() {
+            ui.separator();
+            ui.colored_label(Color32::LIGHT_RED, &error);
+            if ui.small_button("Dismiss").clicked() {
+                view.error = None;
+            }
+        }
+        if let Some((seat, pick)) = &view.last_bot {
+            ui.separator();
+            ui.label(RichText::new(format!("{seat}'s bot chose: {}", pick.choice)).strong());
+            reasons(ui, &pick.reason);
+        }
+    });
+}
+
+fn reasons(ui: &mut Ui, reasons: &[String]) {
+    if reasons.is_empty() {
+        ui.weak("(the bot gave no reason)");
+    }
+    for reason in reasons {
+        ui.label(RichText::new(reason).italics());
+    }
+}
+
+fn decision_ui(ui: &mut Ui, view: &mut GameView) {
+    ui.heading("Decision");
+    let prompt = match view.session.prompt().clone() {
+        Ok(Some(prompt)) => prompt,
+        Ok(None) => {
+            let result = view.session.table().result.clone().unwrap_or_default();
+            ui.label(RichText::new("The game is over.").strong());
+            ui.label(result.text);
+            return;
+        }
+        Err(err) => {
+            ui.colored_label(Color32::LIGHT_RED, err.to_string());
+            ui.label("The rules cannot go on from here; the table still works by hand, and Undo goes back.");
+            return;
+        }
+    };
+    let seat_name = prompt
+        .seat
+        .as_ref()
+        .map(|s| view.session.module().seats.get(s.as_str()).map_or_else(|| s.to_string(), |d| d.name.clone()))
+        .unwrap_or_else(|| "Anyone".to_owned());
+    let controller = prompt.seat.as_ref().and_then(|s| view.session.table().seats.get(s)).cloned();
+    let bot = matches!(controller, Some(Controller::Bot(_)));
+    ui.label(RichText::new(format!("{seat_name} decides")).strong().size(16.0));
+    ui.label(&prompt.text);
+    if bot {
+        bot_ui(ui, view);
+        ui.collapsing("Answer for the bot by hand", |ui| actions_ui(ui, view, &prompt));
+        return;
+    }
+    if view.viewer.pass_to.is_some() {
+        ui.label("Waiting for the screen to be passed.");
+        return;
+    }
+    actions_ui(ui, view, &prompt);
+    if !view.session.module().rules.bots.is_empty() {
+        ui.separator();
+        if ui.button("What would a bot do?").on_hover_text("Shows the bot's choice and reasons; plays nothing").clicked() {
+            view.preview_bot();
+        }
+        if let Some(pick) = view.preview.clone() {
+            ui.label(RichText::new(format!("A bot would choose: {}", pick.choice)).strong());
+            reasons(ui, &pick.reason);
+            if ui.button("Do that").clicked() {
+                view.apply(Input::act(pick.choice));
+            }
+        }
+    }
+}
+
+fn bot_ui(ui: &mut Ui, view: &mut GameView) {
+    ui.horizontal(|ui| {
+        if ui.button("Bot: next step").on_hover_text("The bot takes one decision and says why").clicked() {
+            view.bot_step();
+        }
+        ui.checkbox(&mut view.autoplay, "Play on").on_hover_text("Let the bots play until a person decides");
+    });
+    if view.autoplay {
+        ui.add(egui::Slider::new(&mut view.autoplay_ms, 0..=3000).text("ms per step"));
+    }
+}
+
+fn actions_ui(ui: &mut Ui, view: &mut GameView, prompt: &chancery_core::Prompt) {
+    let mut chosen: Option<Choice> = None;
+    if let Some(focus) = view.focus.clone() {
+        ui.horizontal(|ui| {
+            ui.label(RichText::new(format!("Only what concerns {}", target_text(&focus))).color(TARGET));
+            if ui.small_button("Show all").clicked() {
+                view.focus = None;
+            }
+        });
+    }
+    let on_table = prompt.actions.iter().filter(|a| a.target.is_some()).count();
+    if on_table > 0 && view.focus.is_none() {
+        ui.weak(format!("{on_table} of these are highlighted on the table: click them there, or here."));
+    }
+    for (i, action) in prompt.actions.iter().enumerate() {
+        if view.focus.is_some() && action.target != view.focus {
+            continue;
+        }
+        let label = if action.label.is_empty() { action.choice().to_string() } else { action.label.clone() };
+        match action.range {
+            Some((lo, hi)) => {
+                ui.horizontal(|ui| {
+                    let id = ui.make_persistent_id(("number", &prompt.state, i));
+                    let mut n: i64 = ui.data_mut(|d| *d.get_temp_mut_or(id, lo));
+                    n = n.clamp(lo, hi);
+                    let number = ui.add(egui::DragValue::new(&mut n).range(lo..=hi));
+                    number.widget_info(|| egui::WidgetInfo::labeled(egui::Role::SpinButton, true, format!("Number for {label}")));
+                    ui.data_mut(|d| d.insert_temp(id, n));
+                    if ui.button(&label).on_hover_text(format!("Choose a number from {lo} to {hi}, then click")).clicked() {
+                        chosen = Some(Choice { name: action.name.clone(), arg: Value::Int(n) });
+                    }
+                });
+            }
+            None => {
+                let text = match action.target.is_some() {
+                    true => RichText::new(&label).color(TARGET),
+                    false => RichText::new(&label),
+                };
+                let button = ui.add(egui::Button::new(text).wrap());
+                if button.clicked() {
+                    chosen = Some(action.choice());
+                }
+            }
+        }
+    }
+    if let Some(choice) = chosen {
+        let seat = prompt.seat.clone();
+        view.apply(Input::Act { seat, choice, dice: Vec::new(), by: chancery_core::Actor::Human });
+    }
+}
+
+fn target_text(target: &Target) -> String {
+    match target {
+        Target::Card(c) => format!("card {c}"),
+        Target::Zone(z) => format!("zone {z}"),
+        Target::Space(p, s) => format!("{p}: {s}"),
+        Target::Piece(p) => format!("piece {p}"),
+        Target::Box(b) => format!("box {b}"),
+        Target::Counter(c) => format!("counter {c}"),
+    }
+}
+
+/// A step waiting for a die or a value read off the physical game.
+fn need_ui(ui: &mut Ui, view: &mut GameView) {
+    let Some(pending) = view.pending.clone() else { return };
+    egui::Frame::group(ui.style()).stroke(egui::Stroke::new(2.0, UNKNOWN)).show(ui, |ui| {
+        match &pending.need {
+            Need::Die { sides } => {
+                ui.label(RichText::new(format!("Roll a {sides}-sided die")).strong().color(UNKNOWN));
+                ui.label("Roll your physical die and click its result:");
+                ui.horizontal_wrapped(|ui| {
+                    for n in 1..=i64::from(*sides) {
+                        if ui.button(n.to_string()).on_hover_text(format!("The die shows {n}")).clicked() {
+                            view.answer_die(n);
+                        }
+                    }
+                });
+                if ui.button("Roll it in the app instead").clicked() {
+                    view.answer_die(roll(*sides));
+                }
+            }
+            Need::Data(target) => {
+                ui.label(RichText::new("A value is not entered yet").strong().color(UNKNOWN));
+                ui.label(format!("The rules need {target}. Read it off the physical game and type it here."));
+                if let OverlayTarget::CardField(card, _) = target
+                    && let Some(def) = view.session.module().cards.get(card.as_str())
+                {
+                    ui.label(RichText::new(format!("Card: {}", def.name)).strong());
+                }
+                let ty = view.value_type(target);
+                ui.weak(format!("Expected: {ty}"));
+                let mut answer = pending.answer.clone();
+                let edit = ui
+                    .horizontal(|ui| {
+                        let label = ui.label("Value read off the game:");
+                        ui.add(egui::TextEdit::singleline(&mut answer).desired_width(160.0)).labelled_by(label.id)
+                    })
+                    .inner;
+                if let Some(p) = view.pending.as_mut() {
+                    p.answer = answer;
+                }
+                let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                if ui.button("Store and go on").on_hover_text("Written to your overlay file: asked only once").clicked() || enter {
+                    view.answer_data();
+                }
+            }
+        }
+        if ui.small_button("Cancel this step").clicked() {
+            view.pending = None;
+        }
+    });
+}
+
+/// A die roll for a step the rules asked a person to roll (recorded in the input, so replays
+/// see the same number).
+fn roll(sides: u32) -> i64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(7);
+    i64::from(nanos % sides.max(1)) + 1
+}

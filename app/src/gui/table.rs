@@ -1,0 +1,574 @@
+//! The table in the middle of the window, drawn from the module's layout hints: each panel a
+//! titled group of zones, tracks and maps, boxes and counters. Everything can be moved by
+//! hand: drag it, or click it and then click where it goes. The prompt's targets are
+//! highlighted and answer the prompt when clicked.
+
+use std::sync::Arc;
+
+use chancery_core::module::{CardDef, DataValue, LayoutItem, Module, PlaceKind};
+use chancery_core::table::Visibility;
+use chancery_core::{BoxId, CardId, CounterId, Manual, PieceId, PlaceId, Position, Table, Target, ZoneId};
+use egui::{Color32, RichText, Stroke, Ui};
+
+use super::game::{DropTarget, GameView, Selected, Targets};
+
+/// Width of the column a panel needs to stay readable.
+const COLUMN_WIDTH: f32 = 520.0;
+/// Size of a card in the viewer's hand.
+const HAND_CARD: [f32; 2] = [190.0, 250.0];
+/// The colour of the prompt's targets.
+pub const TARGET: Color32 = Color32::from_rgb(240, 200, 60);
+/// The colour of a piece picked to move.
+pub const SELECTED: Color32 = Color32::from_rgb(90, 170, 255);
+/// The colour of values not entered yet.
+pub const UNKNOWN: Color32 = Color32::from_rgb(255, 150, 60);
+
+/// What a click on the table asks for, carried out after drawing.
+enum Click {
+    Act(Target),
+    Select(Selected),
+    Drop(DropTarget),
+    Manual(Manual),
+}
+
+/// Draws the table in columns that fit the width (one on a laptop, three on a wall screen).
+pub fn table_ui(ui: &mut Ui, view: &mut GameView) {
+    let module = view.session.module().clone();
+    let table = view.session.table().clone();
+    let targets = view.targets();
+    let mut clicks = Vec::new();
+    let eyes = view.eyes();
+    let ctx = Draw {
+        module: &module,
+        table: &table,
+        targets: &targets,
+        selected: view.selected.as_ref(),
+        eyes: eyes.as_ref(),
+    };
+    if let Some(selected) = &view.selected {
+        ui.horizontal(|ui| {
+            ui.colored_label(SELECTED, format!("Moving {}: click where it goes, or", ctx.describe(selected)));
+            if ui.button("Cancel").clicked() {
+                clicks.push(Click::Select(selected.clone()));
+            }
+        });
+    }
+    let columns = ((ui.available_width() / COLUMN_WIDTH).floor() as usize).clamp(1, 4);
+    egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+        let panels = &module.manifest.layout.panels;
+        if panels.is_empty() {
+            ui.label("This module has no layout hints: every component is listed below.");
+        }
+        ui.columns(columns, |cols| {
+            for (i, panel) in panels.iter().enumerate() {
+                let ui = &mut cols[i % columns];
+                egui::CollapsingHeader::new(RichText::new(&panel.title).heading())
+                    .id_salt(("panel", i))
+                    .default_open(true)
+                    .show(ui, |ui| {
+                        for item in &panel.items {
+                            ctx.item(ui, item, &mut clicks);
+                        }
+                    });
+            }
+            if panels.is_empty() {
+                let ui = &mut cols[0];
+                for zone in module.zones.iter() {
+                    ctx.item(ui, &LayoutItem::Zone(zone.id.clone()), &mut clicks);
+                }
+                for place in module.places.iter() {
+                    ctx.item(ui, &LayoutItem::Place(place.def.id.clone()), &mut clicks);
+                }
+                for boxed in module.boxes.iter() {
+                    ctx.item(ui, &LayoutItem::Box(boxed.id.clone()), &mut clicks);
+                }
+                for counter in module.counters.iter() {
+                    ctx.item(ui, &LayoutItem::Counter(counter.id.clone()), &mut clicks);
+                }
+            }
+        });
+    });
+    for click in clicks {
+        match click {
+            Click::Act(target) => view.act_on(target),
+            Click::Select(selected) => {
+                view.selected = if view.selected.as_ref() == Some(&selected) { None } else { Some(selected) };
+            }
+            Click::Drop(target) => view.drop_selected_on(target),
+            Click::Manual(change) => view.manual(change),
+        }
+    }
+}
+
+/// What drawing needs to know.
+struct Draw<'a> {
+    module: &'a Arc<Module>,
+    table: &'a Table,
+    targets: &'a Targets,
+    selected: Option<&'a Selected>,
+    eyes: Option<&'a chancery_core::SeatId>,
+}
+
+impl Draw<'_> {
+    fn item(&self, ui: &mut Ui, item: &LayoutItem, clicks: &mut Vec<Click>) {
+        match item {
+            LayoutItem::Counter(id) => self.counter(ui, id, clicks),
+            LayoutItem::Place(id) => self.place(ui, id, clicks),
+            LayoutItem::Box(id) => self.boxed(ui, id, clicks),
+            LayoutItem::Zone(id) => self.zone(ui, id, clicks),
+        }
+        ui.add_space(4.0);
+    }
+
+    fn describe(&self, selected: &Selected) -> String {
+        match selected {
+            Selected::Card(card) => match self.eyes_see_card(card) {
+                true => self.card_name(card),
+                false => "a face-down card".to_owned(),
+            },
+            Selected::Piece(piece) => self.module.pieces.get(piece.as_str()).map_or_else(|| piece.to_string(), |p| p.name.clone()),
+            Selected::Units(boxed, kind) => format!("1 {} from {}", self.kind_name(kind.as_str()), self.box_name(boxed)),
+        }
+    }
+
+    fn card_name(&self, card: &CardId) -> String {
+        self.module.cards.get(card.as_str()).map_or_else(|| card.to_string(), |c| c.name.clone())
+    }
+
+    fn kind_name(&self, kind: &str) -> String {
+        self.module.unit_kinds.get(kind).map_or_else(|| kind.to_owned(), |k| k.name.clone())
+    }
+
+    fn box_name(&self, boxed: &BoxId) -> String {
+        self.module.boxes.get(boxed.as_str()).map_or_else(|| boxed.to_string(), |b| b.name.clone())
+    }
+
+    fn eyes_see_card(&self, card: &CardId) -> bool {
+        self.table.zones.values().find(|z| z.cards.contains(card)).is_none_or(|z| z.shows(card, self.eyes))
+    }
+
+    fn counter(&self, ui: &mut Ui, id: &CounterId, clicks: &mut Vec<Click>) {
+        let Some(def) = self.module.counters.get(id.as_str()) else { return };
+        let value = self.table.counters.get(id).map(|c| c.value).unwrap_or_default();
+        let target = self.targets.counters.contains(id.as_str());
+        ui.horizontal(|ui| {
+            let name = if target { RichText::new(&def.name).color(TARGET).strong() } else { RichText::new(&def.name) };
+            if ui.add(egui::Label::new(name).sense(egui::Sense::click())).clicked() && target {
+                clicks.push(Click::Act(Target::Counter(id.clone())));
+            }
+            if named(ui.small_button("-"), &format!("{} minus 1", def.name)).clicked() {
+                clicks.push(Click::Manual(Manual::SetCounter { counter: id.clone(), value: value - 1 }));
+            }
+            ui.label(RichText::new(value.to_string()).strong().monospace());
+            if named(ui.small_button("+"), &format!("{} plus 1", def.name)).clicked() {
+                clicks.push(Click::Manual(Manual::SetCounter { counter: id.clone(), value: value + 1 }));
+            }
+        });
+    }
+
+    fn place(&self, ui: &mut Ui, id: &PlaceId, clicks: &mut Vec<Click>) {
+        let Some(place) = self.module.places.get(id.as_str()) else { return };
+        let pieces = self.table.places.get(id).cloned().unwrap_or_default();
+        ui.label(RichText::new(&place.def.name).strong());
+        let moving_piece = matches!(self.selected, Some(Selected::Piece(_)));
+        ui.horizontal_wrapped(|ui| {
+            for space in &place.def.spaces {
+                let key = (id.clone(), space.id.clone());
+                let target = self.targets.spaces.contains(&key);
+                let here: Vec<&PieceId> = pieces.iter().filter(|(_, s)| **s == space.id).map(|(p, _)| p).collect();
+                let frame = egui::Frame::group(ui.style()).stroke(match target {
+                    true => Stroke::new(2.0, TARGET),
+                    false => ui.visuals().widgets.noninteractive.bg_stroke,
+                });
+                let (inner, dropped) = ui.dnd_drop_zone::<Selected, _>(frame, |ui| {
+                    ui.vertical(|ui| {
+                        let title = RichText::new(&space.name).small();
+                        let response = ui.add(egui::Label::new(match target {
+                            true => title.color(TARGET).strong(),
+                            false => title,
+                        }).sense(egui::Sense::click()));
+                        let response = response.on_hover_ui(|ui| self.space_tooltip(ui, id, space));
+                        if response.clicked() {
+                            if moving_piece {
+                                clicks.push(Click::Drop(DropTarget::Space(id.clone(), space.id.clone())));
+                            } else if target {
+                                clicks.push(Click::Act(Target::Space(id.clone(), space.id.clone())));
+                            }
+                        }
+                        for piece in here {
+                            self.piece(ui, piece, clicks);
+                        }
+                        if moving_piece && ui.small_button("Put here").clicked() {
+                            clicks.push(Click::Drop(DropTarget::Space(id.clone(), space.id.clone())));
+                        }
+                    });
+                });
+                if let Some(payload) = dropped {
+                    clicks.push(Click::Select((*payload).clone()));
+                    clicks.push(Click::Drop(DropTarget::Space(id.clone(), space.id.clone())));
+                }
+                let _ = inner;
+            }
+        });
+        if place.def.kind == PlaceKind::Map && !place.def.links.is_empty() {
+            ui.collapsing(format!("Connections of {}", place.def.name), |ui| {
+                for (a, b) in &place.def.links {
+                    let name = |s: &str| place.space(s).map_or_else(|| s.to_owned(), |d| d.name.clone());
+                    ui.label(format!("{} — {}", name(a.as_str()), name(b.as_str())));
+                }
+            });
+        }
+    }
+
+    fn space_tooltip(&self, ui: &mut Ui, place: &PlaceId, space: &chancery_core::module::SpaceDef) {
+        ui.label(RichText::new(&space.name).strong());
+        let place_def = self.module.places.get(place.as_str());
+        if let Some(place_def) = place_def {
+            let near: Vec<String> = place_def
+                .neighbors(space.id.as_str())
+                .iter()
+                .map(|s| place_def.space(s.as_str()).map_or_else(|| s.to_string(), |d| d.name.clone()))
+                .collect();
+            if !near.is_empty() {
+                ui.label(format!("Next to: {}", near.join(", ")));
+            }
+        }
+        for (key, value) in &space.props {
+            data_line(ui, key, value);
+        }
+    }
+
+    fn piece(&self, ui: &mut Ui, piece: &PieceId, clicks: &mut Vec<Click>) {
+        let def = self.module.pieces.get(piece.as_str());
+        let name = def.map_or_else(|| piece.to_string(), |p| p.name.clone());
+        let target = self.targets.pieces.contains(piece);
+        let selected = self.selected == Some(&Selected::Piece(piece.clone()));
+        let text = RichText::new(&name);
+        let text = match (target, selected) {
+            (_, true) => text.color(SELECTED).strong(),
+            (true, _) => text.color(TARGET).strong(),
+            _ => text,
+        };
+        let response = ui.add(egui::Button::selectable(selected, text).sense(egui::Sense::click_and_drag()));
+        let response = draggable(ui, response, Selected::Piece(piece.clone()), &name);
+        let response = response.on_hover_ui(|ui| {
+            ui.label(RichText::new(&name).strong());
+            if let Some(def) = def {
+                if let Some(owner) = &def.owner {
+                    ui.label(format!("Belongs to {owner}"));
+                }
+                for (key, value) in &def.props {
+                    data_line(ui, key, value);
+                }
+            }
+            ui.label(match target {
+                true => "Click: answer the decision with this piece. Drag: move it by hand.",
+                false => "Click, then click a space: move it by hand (or drag it).",
+            });
+        });
+        if response.clicked() {
+            clicks.push(match target {
+                true => Click::Act(Target::Piece(piece.clone())),
+                false => Click::Select(Selected::Piece(piece.clone())),
+            });
+        }
+        response.context_menu(|ui| {
+            if ui.button("Move by hand").clicked() {
+                clicks.push(Click::Select(Selected::Piece(piece.clone())));
+                ui.close();
+            }
+            if ui.button("Take off the table").clicked() {
+                clicks.push(Click::Manual(Manual::RemovePiece { piece: piece.clone() }));
+                ui.close();
+            }
+        });
+    }
+
+    fn boxed(&self, ui: &mut Ui, id: &BoxId, clicks: &mut Vec<Click>) {
+        let Some(def) = self.module.boxes.get(id.as_str()) else { return };
+        let units = self.table.boxes.get(id).cloned().unwrap_or_default();
+        let target = self.targets.boxes.contains(id);
+        let moving_units = matches!(self.selected, Some(Selected::Units(from, _)) if from != id);
+        let frame = egui::Frame::group(ui.style()).stroke(match target {
+            true => Stroke::new(2.0, TARGET),
+            false => ui.visuals().widgets.noninteractive.bg_stroke,
+        });
+        let (_, dropped) = ui.dnd_drop_zone::<Selected, _>(frame, |ui| {
+            ui.set_min_width(ui.available_width());
+            ui.horizontal_wrapped(|ui| {
+                let title = RichText::new(&def.name).strong();
+                let title = if target { title.color(TARGET) } else { title };
+                if ui.add(egui::Label::new(title).sense(egui::Sense::click())).clicked() && target {
+                    clicks.push(Click::Act(Target::Box(id.clone())));
+                }
+                if units.values().all(|n| *n == 0) {
+                    ui.weak("empty");
+                }
+                for (kind, count) in units.iter().filter(|(_, n)| **n != 0) {
+                    let selected = self.selected == Some(&Selected::Units(id.clone(), kind.clone()));
+                    let label = format!("{} × {count}", self.kind_name(kind.as_str()));
+                    let response = ui.add(egui::Button::selectable(selected, label.clone()).sense(egui::Sense::click_and_drag()));
+                    let response = draggable(ui, response, Selected::Units(id.clone(), kind.clone()), &label)
+                        .on_hover_text(format!(
+                            "Click, then click another box (or drag): move one {} there. Right-click: add or remove.",
+                            self.kind_name(kind.as_str())
+                        ));
+                    if response.clicked() {
+                        clicks.push(Click::Select(Selected::Units(id.clone(), kind.clone())));
+                    }
+                    response.context_menu(|ui| {
+                        for (text, delta) in [("Add 1", 1), ("Remove 1", -1), ("Add 5", 5), ("Remove all", -count)] {
+                            if ui.button(text).clicked() {
+                                clicks.push(Click::Manual(Manual::AddUnits { boxed: id.clone(), kind: kind.clone(), delta }));
+                                ui.close();
+                            }
+                        }
+                    });
+                }
+                if moving_units && ui.small_button("Move 1 here").clicked() {
+                    clicks.push(Click::Drop(DropTarget::Box(id.clone())));
+                }
+                ui.menu_button("+", |ui| {
+                    ui.label("Add one unit of:");
+                    for kind in self.module.unit_kinds.iter().filter(|k| self.module.box_accepts(id.as_str(), k.id.as_str())) {
+                        if ui.button(&kind.name).clicked() {
+                            clicks.push(Click::Manual(Manual::AddUnits { boxed: id.clone(), kind: kind.id.clone(), delta: 1 }));
+                            ui.close();
+                        }
+                    }
+                })
+                .response
+                .on_hover_text(format!("Add units to {}", def.name));
+            });
+        });
+        if let Some(payload) = dropped
+            && matches!(*payload, Selected::Units(..))
+        {
+            clicks.push(Click::Select((*payload).clone()));
+            clicks.push(Click::Drop(DropTarget::Box(id.clone())));
+        }
+    }
+
+    fn zone(&self, ui: &mut Ui, id: &ZoneId, clicks: &mut Vec<Click>) {
+        let (Some(def), Some(zone)) = (self.module.zones.get(id.as_str()), self.table.zones.get(id)) else { return };
+        let target = self.targets.zones.contains(id);
+        let moving_card = matches!(self.selected, Some(Selected::Card(_)));
+        let mine = self.eyes.is_some() && def.owner.as_ref() == self.eyes;
+        let frame = egui::Frame::group(ui.style()).stroke(match target {
+            true => Stroke::new(2.0, TARGET),
+            false => ui.visuals().widgets.noninteractive.bg_stroke,
+        });
+        let (_, dropped) = ui.dnd_drop_zone::<Selected, _>(frame, |ui| {
+            ui.set_min_width(ui.available_width());
+            ui.horizontal(|ui| {
+                let title = format!("{} · {}", def.name, plural(zone.cards.len(), "card"));
+                let title = RichText::new(title).strong();
+                let title = if target { title.color(TARGET) } else { title };
+                let response = ui.add(egui::Label::new(title).sense(egui::Sense::click()));
+                if response.clicked() && target {
+                    clicks.push(Click::Act(Target::Zone(id.clone())));
+                }
+                if mine {
+                    ui.label(RichText::new("your hand").color(SELECTED));
+                }
+                if moving_card && ui.small_button("Put on top here").clicked() {
+                    clicks.push(Click::Drop(DropTarget::Zone(id.clone())));
+                }
+                if zone.cards.len() > 1 && ui.small_button("Shuffle").on_hover_text(format!("Shuffle {}", def.name)).clicked() {
+                    clicks.push(Click::Manual(Manual::Shuffle { zone: id.clone() }));
+                }
+            });
+            let visible = zone.visible_to(self.eyes);
+            let all_down = zone.cards.iter().all(|c| zone.face_down.contains(c));
+            if zone.cards.is_empty() {
+                ui.weak("no cards");
+            } else if !visible || (all_down && !mine && def.visibility != Visibility::Owner) {
+                // A deck or someone else's hand: a stack, whose top card can be taken.
+                let top = zone.cards[0].clone();
+                let text = match def.visibility {
+                    Visibility::Owner if !visible => format!("{}, hidden from you", plural(zone.cards.len(), "card")),
+                    _ => format!("{} face down", plural(zone.cards.len(), "card")),
+                };
+                self.card_drag(ui, &top, clicks, |ui| ui.add(egui::Button::new(text).min_size(egui::vec2(120.0, 40.0))))
+                    .on_hover_text("Click, then click a zone (or drag): move the top card there.");
+            } else {
+                ui.horizontal_wrapped(|ui| {
+                    for card in &zone.cards {
+                        let shown = zone.shows(card, self.eyes);
+                        self.card(ui, card, shown, mine, clicks);
+                    }
+                });
+            }
+        });
+        if let Some(payload) = dropped
+            && matches!(*payload, Selected::Card(_))
+        {
+            clicks.push(Click::Select((*payload).clone()));
+            clicks.push(Click::Drop(DropTarget::Zone(id.clone())));
+        }
+    }
+
+    fn card_drag(
+        &self,
+        ui: &mut Ui,
+        card: &CardId,
+        clicks: &mut Vec<Click>,
+        body: impl FnOnce(&mut Ui) -> egui::Response,
+    ) -> egui::Response {
+        let response = body(ui).interact(egui::Sense::click_and_drag());
+        let response = draggable(ui, response, Selected::Card(card.clone()), "the top card");
+        if response.clicked() {
+            clicks.push(Click::Select(Selected::Card(card.clone())));
+        }
+        response
+    }
+
+    fn card(&self, ui: &mut Ui, card: &CardId, shown: bool, large: bool, clicks: &mut Vec<Click>) {
+        let def = self.module.cards.get(card.as_str());
+        let target = self.targets.cards.contains(card);
+        let selected = self.selected == Some(&Selected::Card(card.clone()));
+        let stroke = match (selected, target) {
+            (true, _) => Stroke::new(2.5, SELECTED),
+            (_, true) => Stroke::new(2.5, TARGET),
+            _ => Stroke::new(1.0, ui.visuals().widgets.inactive.fg_stroke.color),
+        };
+        let size = if large { HAND_CARD } else { [120.0, 56.0] };
+        let response = egui::Frame::new()
+            .stroke(stroke)
+            .corner_radius(6.0)
+            .inner_margin(6.0)
+            .fill(ui.visuals().extreme_bg_color)
+            .show(ui, |ui| {
+                ui.set_min_size(size.into());
+                ui.set_max_width(size[0]);
+                match (shown, def) {
+                    (true, Some(def)) => card_face(ui, self.module, def, large),
+                    (true, None) => {
+                        ui.label(card.to_string());
+                    }
+                    (false, _) => {
+                        ui.weak("face down");
+                    }
+                }
+            })
+            .response
+            .interact(egui::Sense::click_and_drag());
+        let title = match (shown, def) {
+            (true, Some(def)) => def.name.clone(),
+            _ => "a face-down card".to_owned(),
+        };
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &title));
+        let response = draggable(ui, response, Selected::Card(card.clone()), &title);
+        let response = match (shown, def) {
+            (true, Some(def)) => response.on_hover_ui(|ui| {
+                ui.set_max_width(360.0);
+                card_face(ui, self.module, def, true);
+                ui.separator();
+                ui.weak(match target {
+                    true => "Click: play it for the decision. Drag: move it by hand.",
+                    false => "Click, then click a zone (or drag): move it by hand. Right-click: more.",
+                });
+            }),
+            _ => response,
+        };
+        if response.clicked() {
+            clicks.push(match target {
+                true => Click::Act(Target::Card(card.clone())),
+                false => Click::Select(Selected::Card(card.clone())),
+            });
+        }
+        response.context_menu(|ui| {
+            if ui.button("Move by hand").clicked() {
+                clicks.push(Click::Select(Selected::Card(card.clone())));
+                ui.close();
+            }
+            let face_up = !self.table.zones.values().any(|z| z.face_down.contains(card));
+            if ui.button(if face_up { "Turn face down" } else { "Turn face up" }).clicked() {
+                clicks.push(Click::Manual(Manual::FlipCard { card: card.clone(), face_up: !face_up }));
+                ui.close();
+            }
+            ui.menu_button("Move to", |ui| {
+                for zone in self.module.zones.iter() {
+                    if ui.button(&zone.name).clicked() {
+                        clicks.push(Click::Manual(Manual::MoveCard {
+                            card: card.clone(),
+                            to: zone.id.clone(),
+                            position: Position::Top,
+                        }));
+                        ui.close();
+                    }
+                }
+            });
+        });
+    }
+}
+
+/// A card's face: name, fields (unknown ones marked "not entered") and text.
+pub fn card_face(ui: &mut Ui, module: &Module, card: &CardDef, full: bool) {
+    ui.label(RichText::new(&card.name).strong());
+    let fields: Vec<_> = module
+        .card_fields
+        .iter()
+        .filter(|f| f.applies_to(&card.deck))
+        .filter_map(|f| Some((f, card.fields.get(&f.id)?)))
+        .collect();
+    if !full {
+        let summary: Vec<String> = fields.iter().take(2).filter_map(|(f, v)| Some(format!("{} {}", f.id, v.known()?))).collect();
+        if !summary.is_empty() {
+            ui.label(RichText::new(summary.join(" · ")).small());
+        }
+        return;
+    }
+    for (field, value) in fields {
+        data_line(ui, &field.id, value);
+    }
+    if !card.text.is_empty() {
+        ui.separator();
+        ui.label(&card.text);
+    }
+}
+
+/// One `key: value` line of module data; an unknown value says "not entered".
+pub fn data_line(ui: &mut Ui, key: &str, value: &DataValue) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new(format!("{key}:")).weak());
+        match value.known() {
+            Some(v) => ui.label(v.to_string()),
+            None => ui.label(RichText::new("not entered").color(UNKNOWN)),
+        };
+    });
+}
+
+/// Gives a small button a name for screen readers and UI tests, also shown on hover.
+fn named(response: egui::Response, name: &str) -> egui::Response {
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, name));
+    response.on_hover_text(name)
+}
+
+/// Lets a click-and-drag widget be dragged onto a drop zone: while dragged, the payload is
+/// set and its name follows the pointer.
+fn draggable(ui: &Ui, response: egui::Response, payload: Selected, name: &str) -> egui::Response {
+    if response.drag_started() {
+        egui::DragAndDrop::set_payload(ui.ctx(), payload);
+    }
+    if response.dragged()
+        && let Some(pos) = ui.ctx().pointer_interact_pos()
+    {
+        ui.ctx().set_cursor_icon(egui::CursorIcon::Grabbing);
+        let painter = ui.ctx().layer_painter(egui::LayerId::new(egui::Order::Tooltip, response.id));
+        let font = egui::TextStyle::Button.resolve(ui.style());
+        let galley = painter.layout_no_wrap(name.to_owned(), font, SELECTED);
+        let rect = egui::Rect::from_min_size(pos + egui::vec2(12.0, 8.0), galley.size()).expand(4.0);
+        painter.rect_filled(rect, 4.0, ui.visuals().extreme_bg_color);
+        painter.galley(rect.min + egui::vec2(4.0, 4.0), galley, SELECTED);
+    }
+    response.on_hover_cursor(egui::CursorIcon::Grab)
+}
+
+/// "1 card", "3 cards".
+fn plural(n: usize, thing: &str) -> String {
+    match n {
+        1 => format!("1 {thing}"),
+        n => format!("{n} {thing}s"),
+    }
+}

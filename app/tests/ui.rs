@@ -1,0 +1,283 @@
+//! The app driven headlessly with egui_kittest, through its widgets as a user would: start a
+//! scenario from the launcher, move units by hand and undo, answer the rules' prompt (with a
+//! physical die and a value read off the game), hot-seat hands, and hot reload.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use chancery::gui::{ChanceryApp, GameOptions, GameView, Launcher};
+use chancery_core::{BoxId, GameSpec, LoadOptions, Module, OverlayChoice, Session, UnitKindId};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// A copy of the testbed module in a scratch folder (edited by the reload tests), and an
+/// overlay file next to it.
+struct Scratch {
+    _dir: tempfile::TempDir,
+    module: PathBuf,
+    overlay: PathBuf,
+    autosave: PathBuf,
+}
+
+fn scratch() -> Scratch {
+    let dir = tempfile::tempdir().expect("scratch dir");
+    let module = dir.path().join("testbed");
+    copy_dir(&repo().join("tests/modules/testbed"), &module);
+    Scratch {
+        overlay: dir.path().join("overlay.ron"),
+        autosave: dir.path().join("autosave/testbed.ron"),
+        module,
+        _dir: dir,
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read dir") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).expect("copy");
+        }
+    }
+}
+
+fn options(s: &Scratch, watch: bool) -> (LoadOptions, GameOptions) {
+    let load = LoadOptions { overlay: OverlayChoice::File(s.overlay.clone()), strict: false };
+    let game = GameOptions { watch, autosave: Some(s.autosave.clone()), load_options: load.clone() };
+    (load, game)
+}
+
+/// The app on the testbed's `basic` scenario with both seats human, seen with open hands
+/// unless `hot_seat`.
+fn app(s: &Scratch, watch: bool, hot_seat: bool) -> ChanceryApp {
+    let (load, game) = options(s, watch);
+    let module = Arc::new(Module::load(&s.module, &load).expect("testbed loads"));
+    let session = Session::new(module, GameSpec::new("basic", 7)).expect("starts");
+    let mut view = GameView::new(session, game);
+    view.set_open_hands(!hot_seat);
+    ChanceryApp::new(view, Launcher::new(&s.module, load))
+}
+
+fn harness(app: ChanceryApp) -> Harness<'static, ChanceryApp> {
+    Harness::builder()
+        .with_size(egui::vec2(1600.0, 1000.0))
+        .with_max_steps(32)
+        .build_ui_state(|ui, app: &mut ChanceryApp| app.ui_in(ui), app)
+}
+
+fn units(h: &Harness<'_, ChanceryApp>, boxed: &str, kind: &str) -> i64 {
+    let table = h.state().session().table();
+    table.boxes.get(&BoxId::from(boxed)).and_then(|b| b.get(&UnitKindId::from(kind))).copied().unwrap_or(0)
+}
+
+/// Runs frames until `done` holds (hot reload arrives from another thread).
+fn run_until(h: &mut Harness<'_, ChanceryApp>, what: &str, done: impl Fn(&ChanceryApp) -> bool) {
+    let start = Instant::now();
+    while !done(h.state()) {
+        assert!(start.elapsed() < Duration::from_secs(20), "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(50));
+        h.step();
+    }
+    h.step();
+}
+
+/// Types `text` into the text field labelled `label`.
+fn type_into(h: &mut Harness<'_, ChanceryApp>, label: &str, text: &str) {
+    h.get_by_role_and_label(egui::Role::TextInput, label).focus();
+    h.run();
+    h.get_by_role_and_label(egui::Role::TextInput, label).type_text(text);
+    h.run();
+}
+
+#[test]
+fn a_scenario_is_started_from_the_launcher() {
+    let s = scratch();
+    let mut h = harness(app(&s, false, false));
+    h.run();
+    h.get_by_label("New / Open…").click();
+    h.run();
+    // The launcher offers the module's scenarios; pick "Mystery" and start it.
+    h.get_by_value("Basic").click();
+    h.run();
+    h.get_by_label("Mystery").click();
+    h.run();
+    h.get_by_label("Start").click();
+    h.run();
+    let table = h.state().session().table();
+    assert_eq!(table.scenario.as_str(), "mystery");
+    assert_eq!(table.counters[&chancery_core::CounterId::from("vp.B")].value, 2, "the scenario's set-up");
+    assert!(h.query_by_label("New game or open a save").is_none(), "the launcher closes");
+    assert!(s.autosave.is_file(), "the new game is autosaved at once");
+}
+
+#[test]
+fn units_are_moved_by_hand_and_the_move_is_undone() {
+    let s = scratch();
+    let mut h = harness(app(&s, false, false));
+    h.run();
+    assert_eq!((units(&h, "pool", "inf"), units(&h, "army.A", "inf")), (3, 0));
+    // Click the infantry in the pool, then "Move 1 here" on Alpha's army.
+    h.get_by_label("Infantry × 3").click();
+    h.run();
+    h.get_by_label("Move 1 here").click();
+    h.run();
+    assert_eq!((units(&h, "pool", "inf"), units(&h, "army.A", "inf")), (2, 1), "one unit moved");
+    assert_eq!(h.state().session().history().len(), 1, "the move is recorded");
+    let saved = std::fs::read_to_string(&s.autosave).expect("autosaved after the move");
+    assert!(saved.contains("MoveUnits"), "the autosave holds the move: {saved}");
+
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    assert_eq!((units(&h, "pool", "inf"), units(&h, "army.A", "inf")), (3, 0), "Ctrl+Z undoes it");
+    h.key_press_modifiers(egui::Modifiers::COMMAND | egui::Modifiers::SHIFT, egui::Key::Z);
+    h.run();
+    assert_eq!(units(&h, "army.A", "inf"), 1, "Ctrl+Shift+Z redoes it");
+    h.get_by_label("Undo").click();
+    h.run();
+    assert_eq!(units(&h, "army.A", "inf"), 0, "the Undo button too");
+}
+
+#[test]
+fn a_counter_and_a_piece_are_changed_by_hand() {
+    let s = scratch();
+    let mut h = harness(app(&s, false, false));
+    h.run();
+    h.get_by_label("Alpha's VP plus 1").click();
+    h.run();
+    assert_eq!(h.state().session().table().counters[&chancery_core::CounterId::from("vp.A")].value, 1);
+    // Pick Alpha's marker up and put it on the second space of the score track.
+    h.get_by_label("Alpha's marker").click();
+    h.run();
+    h.get_all_by_label("Put here").nth(1).expect("a second space").click();
+    h.run();
+    let score = &h.state().session().table().places[&chancery_core::PlaceId::from("score")];
+    assert_eq!(score[&chancery_core::PieceId::from("marker.A")].as_str(), "1");
+}
+
+#[test]
+fn the_prompt_is_answered_with_a_physical_die_and_a_value_read_off_the_game() {
+    let s = scratch();
+    let mut h = harness(app(&s, false, false));
+    h.run();
+    assert!(h.query_by_label_contains("Alpha decides").is_some(), "the prompt names who decides");
+    h.get_by_label("Physical dice").click();
+    h.run();
+    h.get_by_label("Roll for troops").click();
+    h.run();
+    assert!(h.query_by_label("Roll a 6-sided die").is_some(), "the rules ask for the die");
+    h.get_by_role_and_label(egui::Role::Button, "6").click();
+    h.run();
+    // A 6 needs the recruit table's 6 row, which is not entered: the app asks for it.
+    assert!(h.query_by_label("A value is not entered yet").is_some());
+    type_into(&mut h, "Value read off the game:", "2");
+    h.get_by_label("Store and go on").click();
+    h.run();
+    assert_eq!(units(&h, "army.A", "inf"), 3, "one recruit plus the bonus of 2 entered");
+    let overlay = std::fs::read_to_string(&s.overlay).expect("the overlay was written");
+    assert!(overlay.contains("recruit_bonus") && overlay.contains("\"6\": 2"), "{overlay}");
+    assert!(h.query_by_label_contains("Beta decides").is_some(), "the turn passed");
+}
+
+#[test]
+fn a_range_action_takes_a_number() {
+    let s = scratch();
+    let mut h = harness(app(&s, false, false));
+    h.run();
+    h.get_by_label("bid (0–3)").click();
+    h.run();
+    let log = h.state().session().log();
+    assert!(log.iter().any(|e| e.input.contains("bid 0")), "the default of the range is sent: {log:?}");
+}
+
+#[test]
+fn hot_seat_hides_the_next_hand_until_it_is_claimed() {
+    let s = scratch();
+    let mut h = harness(app(&s, false, true));
+    h.run();
+    assert!(h.query_by_label("Pass the screen to Alpha").is_some(), "two people: the first is asked to take the screen");
+    h.get_by_label("I am Alpha: show my hand").click();
+    h.run();
+    assert!(h.query_by_label("your hand").is_some(), "Alpha sees their hand");
+    h.get_by_label("Pass").click();
+    h.run();
+    assert!(h.query_by_label("Pass the screen to Beta").is_some());
+    assert!(h.query_by_label("your hand").is_none(), "no hand is shown while the screen is passed");
+}
+
+#[test]
+fn a_bot_step_shows_its_reasons() {
+    let s = scratch();
+    let (load, game) = options(&s, false);
+    let module = Arc::new(Module::load(&s.module, &load).expect("loads"));
+    let mut spec = GameSpec::new("basic", 7);
+    spec.seats.insert("A".into(), chancery_core::Controller::Bot("simple".into()));
+    let session = Session::new(module, spec).expect("starts");
+    let mut h = harness(ChanceryApp::new(GameView::new(session, game), Launcher::new(&s.module, load)));
+    h.run();
+    h.get_by_label("Bot: next step").click();
+    h.run();
+    assert_eq!(h.state().session().history().len(), 1, "the bot took one step");
+    assert!(h.query_by_label_contains("'s bot chose").is_some(), "its choice is shown");
+    let reason = h.state().view.last_bot.as_ref().and_then(|(_, p)| p.reason.first().cloned()).expect("a reason");
+    let shown = h.query_all_by_label_contains(&reason).count();
+    assert_eq!(shown, 2, "its reason is shown in the decision panel and in the log: {reason}");
+}
+
+#[test]
+fn a_changed_module_is_reloaded_and_a_broken_one_keeps_the_game() {
+    let s = scratch();
+    let mut h = harness(app(&s, true, false));
+    h.run();
+    h.get_by_label("Pass").click();
+    h.run();
+    // A playtester renames a card in their editor and saves.
+    let cards = s.module.join("data/cards.ron");
+    let text = std::fs::read_to_string(&cards).expect("cards");
+    let first_name = text.split("name: \"").nth(1).and_then(|t| t.split('"').next()).expect("a card name").to_owned();
+    std::fs::write(&cards, text.replacen(&format!("name: \"{first_name}\""), "name: \"Renamed\"", 1)).expect("edit");
+    run_until(&mut h, "the reload", |app| app.view.reload_report.is_some());
+    let (ok, report) = h.state().view.reload_report.clone().expect("a report");
+    assert!(ok, "{report}");
+    assert!(report.contains("Renamed") || report.contains("card"), "the report says what changed: {report}");
+    assert!(h.query_by_label("Module reloaded").is_some());
+    assert_eq!(h.state().session().history().len(), 1, "the game was replayed under the new version");
+
+    // A broken edit: the diagnostics name the file and line; the game goes on.
+    let rules = s.module.join("rules/turn.lua");
+    let lua = std::fs::read_to_string(&rules).expect("rules");
+    std::fs::write(&rules, lua.replacen("local actions = {}", "local actions = {", 1)).expect("break");
+    run_until(&mut h, "the failed reload", |app| app.view.reload_report.as_ref().is_some_and(|(ok, _)| !ok));
+    let (_, report) = h.state().view.reload_report.clone().expect("a report");
+    assert!(report.contains("rules/turn.lua:"), "file:line:col in {report}");
+    assert!(h.query_by_label("Module not reloaded").is_some());
+    h.get_by_label("Pass").click();
+    h.run();
+    assert!(h.state().session().is_over(), "the last good version still plays");
+}
+
+#[test]
+fn the_card_editor_stores_a_value_in_the_overlay() {
+    let s = scratch();
+    let mut h = harness(app(&s, false, false));
+    h.run();
+    let unknown_before: usize = h.state().session().module().unknown_report().iter().map(|(_, f)| f.len()).sum();
+    assert!(unknown_before > 0, "the testbed has an unknown card field");
+    h.get_by_label_contains("Card data").click();
+    h.run();
+    h.get_by_label("Mystery (1 not entered)").click();
+    h.run();
+    type_into(&mut h, "value", "4");
+    h.get_all_by_label("Store").next().expect("a Store button for the value").click();
+    h.run();
+    let unknown_after: usize = h.state().session().module().unknown_report().iter().map(|(_, f)| f.len()).sum();
+    assert_eq!(unknown_after, unknown_before - 1, "the value is now known");
+    assert!(std::fs::read_to_string(&s.overlay).expect("overlay").contains('4'));
+}
