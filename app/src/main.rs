@@ -9,7 +9,7 @@ fn main() -> ExitCode {
     let mut err = std::io::stderr();
     let code = match cli::run(std::env::args_os(), &mut out, &mut err) {
         Outcome::Exit(code) => code,
-        Outcome::OpenWindow(args) => match chancery::gui::run(args) {
+        Outcome::OpenWindow(args) => match chancery::gui::run(*args) {
             Ok(code) => code,
             Err(e) => {
                 eprintln!("error: {e:#}");

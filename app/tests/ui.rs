@@ -50,8 +50,15 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 fn options(s: &Scratch, watch: bool) -> (LoadOptions, GameOptions) {
-    let load = LoadOptions { overlay: OverlayChoice::File(s.overlay.clone()), strict: false };
-    let game = GameOptions { watch, autosave: Some(s.autosave.clone()), load_options: load.clone() };
+    let load = LoadOptions {
+        overlay: OverlayChoice::File(s.overlay.clone()),
+        strict: false,
+    };
+    let game = GameOptions {
+        watch,
+        autosave: Some(s.autosave.clone()),
+        load_options: load.clone(),
+    };
     (load, game)
 }
 
@@ -75,14 +82,22 @@ fn harness(app: ChanceryApp) -> Harness<'static, ChanceryApp> {
 
 fn units(h: &Harness<'_, ChanceryApp>, boxed: &str, kind: &str) -> i64 {
     let table = h.state().session().table();
-    table.boxes.get(&BoxId::from(boxed)).and_then(|b| b.get(&UnitKindId::from(kind))).copied().unwrap_or(0)
+    table
+        .boxes
+        .get(&BoxId::from(boxed))
+        .and_then(|b| b.get(&UnitKindId::from(kind)))
+        .copied()
+        .unwrap_or(0)
 }
 
 /// Runs frames until `done` holds (hot reload arrives from another thread).
 fn run_until(h: &mut Harness<'_, ChanceryApp>, what: &str, done: impl Fn(&ChanceryApp) -> bool) {
     let start = Instant::now();
     while !done(h.state()) {
-        assert!(start.elapsed() < Duration::from_secs(20), "timed out waiting for {what}");
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "timed out waiting for {what}"
+        );
         std::thread::sleep(Duration::from_millis(50));
         h.step();
     }
@@ -91,9 +106,11 @@ fn run_until(h: &mut Harness<'_, ChanceryApp>, what: &str, done: impl Fn(&Chance
 
 /// Types `text` into the text field labelled `label`.
 fn type_into(h: &mut Harness<'_, ChanceryApp>, label: &str, text: &str) {
-    h.get_by_role_and_label(egui::Role::TextInput, label).focus();
+    h.get_by_role_and_label(egui::Role::TextInput, label)
+        .focus();
     h.run();
-    h.get_by_role_and_label(egui::Role::TextInput, label).type_text(text);
+    h.get_by_role_and_label(egui::Role::TextInput, label)
+        .type_text(text);
     h.run();
 }
 
@@ -113,8 +130,15 @@ fn a_scenario_is_started_from_the_launcher() {
     h.run();
     let table = h.state().session().table();
     assert_eq!(table.scenario.as_str(), "mystery");
-    assert_eq!(table.counters[&chancery_core::CounterId::from("vp.B")].value, 2, "the scenario's set-up");
-    assert!(h.query_by_label("New game or open a save").is_none(), "the launcher closes");
+    assert_eq!(
+        table.counters[&chancery_core::CounterId::from("vp.B")].value,
+        2,
+        "the scenario's set-up"
+    );
+    assert!(
+        h.query_by_label("New game or open a save").is_none(),
+        "the launcher closes"
+    );
     assert!(s.autosave.is_file(), "the new game is autosaved at once");
 }
 
@@ -123,21 +147,42 @@ fn units_are_moved_by_hand_and_the_move_is_undone() {
     let s = scratch();
     let mut h = harness(app(&s, false, false));
     h.run();
-    assert_eq!((units(&h, "pool", "inf"), units(&h, "army.A", "inf")), (3, 0));
+    assert_eq!(
+        (units(&h, "pool", "inf"), units(&h, "army.A", "inf")),
+        (3, 0)
+    );
     // Click the infantry in the pool, then "Move 1 here" on Alpha's army.
     h.get_by_label("Infantry × 3").click();
     h.run();
     h.get_by_label("Move 1 here").click();
     h.run();
-    assert_eq!((units(&h, "pool", "inf"), units(&h, "army.A", "inf")), (2, 1), "one unit moved");
-    assert_eq!(h.state().session().history().len(), 1, "the move is recorded");
+    assert_eq!(
+        (units(&h, "pool", "inf"), units(&h, "army.A", "inf")),
+        (2, 1),
+        "one unit moved"
+    );
+    assert_eq!(
+        h.state().session().history().len(),
+        1,
+        "the move is recorded"
+    );
     let saved = std::fs::read_to_string(&s.autosave).expect("autosaved after the move");
-    assert!(saved.contains("MoveUnits"), "the autosave holds the move: {saved}");
+    assert!(
+        saved.contains("MoveUnits"),
+        "the autosave holds the move: {saved}"
+    );
 
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     h.run();
-    assert_eq!((units(&h, "pool", "inf"), units(&h, "army.A", "inf")), (3, 0), "Ctrl+Z undoes it");
-    h.key_press_modifiers(egui::Modifiers::COMMAND | egui::Modifiers::SHIFT, egui::Key::Z);
+    assert_eq!(
+        (units(&h, "pool", "inf"), units(&h, "army.A", "inf")),
+        (3, 0),
+        "Ctrl+Z undoes it"
+    );
+    h.key_press_modifiers(
+        egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
+        egui::Key::Z,
+    );
     h.run();
     assert_eq!(units(&h, "army.A", "inf"), 1, "Ctrl+Shift+Z redoes it");
     h.get_by_label("Undo").click();
@@ -152,14 +197,23 @@ fn a_counter_and_a_piece_are_changed_by_hand() {
     h.run();
     h.get_by_label("Alpha's VP plus 1").click();
     h.run();
-    assert_eq!(h.state().session().table().counters[&chancery_core::CounterId::from("vp.A")].value, 1);
+    assert_eq!(
+        h.state().session().table().counters[&chancery_core::CounterId::from("vp.A")].value,
+        1
+    );
     // Pick Alpha's marker up and put it on the second space of the score track.
     h.get_by_label("Alpha's marker").click();
     h.run();
-    h.get_all_by_label("Put here").nth(1).expect("a second space").click();
+    h.get_all_by_label("Put here")
+        .nth(1)
+        .expect("a second space")
+        .click();
     h.run();
     let score = &h.state().session().table().places[&chancery_core::PlaceId::from("score")];
-    assert_eq!(score[&chancery_core::PieceId::from("marker.A")].as_str(), "1");
+    assert_eq!(
+        score[&chancery_core::PieceId::from("marker.A")].as_str(),
+        "1"
+    );
 }
 
 #[test]
@@ -167,12 +221,18 @@ fn the_prompt_is_answered_with_a_physical_die_and_a_value_read_off_the_game() {
     let s = scratch();
     let mut h = harness(app(&s, false, false));
     h.run();
-    assert!(h.query_by_label_contains("Alpha decides").is_some(), "the prompt names who decides");
+    assert!(
+        h.query_by_label_contains("Alpha decides").is_some(),
+        "the prompt names who decides"
+    );
     h.get_by_label("Physical dice").click();
     h.run();
     h.get_by_label("Roll for troops").click();
     h.run();
-    assert!(h.query_by_label("Roll a 6-sided die").is_some(), "the rules ask for the die");
+    assert!(
+        h.query_by_label("Roll a 6-sided die").is_some(),
+        "the rules ask for the die"
+    );
     h.get_by_role_and_label(egui::Role::Button, "6").click();
     h.run();
     // A 6 needs the recruit table's 6 row, which is not entered: the app asks for it.
@@ -180,10 +240,20 @@ fn the_prompt_is_answered_with_a_physical_die_and_a_value_read_off_the_game() {
     type_into(&mut h, "Value read off the game:", "2");
     h.get_by_label("Store and go on").click();
     h.run();
-    assert_eq!(units(&h, "army.A", "inf"), 3, "one recruit plus the bonus of 2 entered");
+    assert_eq!(
+        units(&h, "army.A", "inf"),
+        3,
+        "one recruit plus the bonus of 2 entered"
+    );
     let overlay = std::fs::read_to_string(&s.overlay).expect("the overlay was written");
-    assert!(overlay.contains("recruit_bonus") && overlay.contains("\"6\": 2"), "{overlay}");
-    assert!(h.query_by_label_contains("Beta decides").is_some(), "the turn passed");
+    assert!(
+        overlay.contains("recruit_bonus") && overlay.contains("\"6\": 2"),
+        "{overlay}"
+    );
+    assert!(
+        h.query_by_label_contains("Beta decides").is_some(),
+        "the turn passed"
+    );
 }
 
 #[test]
@@ -194,7 +264,10 @@ fn a_range_action_takes_a_number() {
     h.get_by_label("bid (0–3)").click();
     h.run();
     let log = h.state().session().log();
-    assert!(log.iter().any(|e| e.input.contains("bid 0")), "the default of the range is sent: {log:?}");
+    assert!(
+        log.iter().any(|e| e.input.contains("bid 0")),
+        "the default of the range is sent: {log:?}"
+    );
 }
 
 #[test]
@@ -202,14 +275,23 @@ fn hot_seat_hides_the_next_hand_until_it_is_claimed() {
     let s = scratch();
     let mut h = harness(app(&s, false, true));
     h.run();
-    assert!(h.query_by_label("Pass the screen to Alpha").is_some(), "two people: the first is asked to take the screen");
+    assert!(
+        h.query_by_label("Pass the screen to Alpha").is_some(),
+        "two people: the first is asked to take the screen"
+    );
     h.get_by_label("I am Alpha: show my hand").click();
     h.run();
-    assert!(h.query_by_label("your hand").is_some(), "Alpha sees their hand");
+    assert!(
+        h.query_by_label("your hand").is_some(),
+        "Alpha sees their hand"
+    );
     h.get_by_label("Pass").click();
     h.run();
     assert!(h.query_by_label("Pass the screen to Beta").is_some());
-    assert!(h.query_by_label("your hand").is_none(), "no hand is shown while the screen is passed");
+    assert!(
+        h.query_by_label("your hand").is_none(),
+        "no hand is shown while the screen is passed"
+    );
 }
 
 #[test]
@@ -218,17 +300,37 @@ fn a_bot_step_shows_its_reasons() {
     let (load, game) = options(&s, false);
     let module = Arc::new(Module::load(&s.module, &load).expect("loads"));
     let mut spec = GameSpec::new("basic", 7);
-    spec.seats.insert("A".into(), chancery_core::Controller::Bot("simple".into()));
+    spec.seats
+        .insert("A".into(), chancery_core::Controller::Bot("simple".into()));
     let session = Session::new(module, spec).expect("starts");
-    let mut h = harness(ChanceryApp::new(GameView::new(session, game), Launcher::new(&s.module, load)));
+    let mut h = harness(ChanceryApp::new(
+        GameView::new(session, game),
+        Launcher::new(&s.module, load),
+    ));
     h.run();
     h.get_by_label("Bot: next step").click();
     h.run();
-    assert_eq!(h.state().session().history().len(), 1, "the bot took one step");
-    assert!(h.query_by_label_contains("'s bot chose").is_some(), "its choice is shown");
-    let reason = h.state().view.last_bot.as_ref().and_then(|(_, p)| p.reason.first().cloned()).expect("a reason");
+    assert_eq!(
+        h.state().session().history().len(),
+        1,
+        "the bot took one step"
+    );
+    assert!(
+        h.query_by_label_contains("'s bot chose").is_some(),
+        "its choice is shown"
+    );
+    let reason = h
+        .state()
+        .view
+        .last_bot
+        .as_ref()
+        .and_then(|(_, p)| p.reason.first().cloned())
+        .expect("a reason");
     let shown = h.query_all_by_label_contains(&reason).count();
-    assert_eq!(shown, 2, "its reason is shown in the decision panel and in the log: {reason}");
+    assert_eq!(
+        shown, 2,
+        "its reason is shown in the decision panel and in the log: {reason}"
+    );
 }
 
 #[test]
@@ -241,26 +343,54 @@ fn a_changed_module_is_reloaded_and_a_broken_one_keeps_the_game() {
     // A playtester renames a card in their editor and saves.
     let cards = s.module.join("data/cards.ron");
     let text = std::fs::read_to_string(&cards).expect("cards");
-    let first_name = text.split("name: \"").nth(1).and_then(|t| t.split('"').next()).expect("a card name").to_owned();
-    std::fs::write(&cards, text.replacen(&format!("name: \"{first_name}\""), "name: \"Renamed\"", 1)).expect("edit");
+    let first_name = text
+        .split("name: \"")
+        .nth(1)
+        .and_then(|t| t.split('"').next())
+        .expect("a card name")
+        .to_owned();
+    std::fs::write(
+        &cards,
+        text.replacen(&format!("name: \"{first_name}\""), "name: \"Renamed\"", 1),
+    )
+    .expect("edit");
     run_until(&mut h, "the reload", |app| app.view.reload_report.is_some());
     let (ok, report) = h.state().view.reload_report.clone().expect("a report");
     assert!(ok, "{report}");
-    assert!(report.contains("Renamed") || report.contains("card"), "the report says what changed: {report}");
+    assert!(
+        report.contains("Renamed") || report.contains("card"),
+        "the report says what changed: {report}"
+    );
     assert!(h.query_by_label("Module reloaded").is_some());
-    assert_eq!(h.state().session().history().len(), 1, "the game was replayed under the new version");
+    assert_eq!(
+        h.state().session().history().len(),
+        1,
+        "the game was replayed under the new version"
+    );
 
     // A broken edit: the diagnostics name the file and line; the game goes on.
     let rules = s.module.join("rules/turn.lua");
     let lua = std::fs::read_to_string(&rules).expect("rules");
-    std::fs::write(&rules, lua.replacen("local actions = {}", "local actions = {", 1)).expect("break");
-    run_until(&mut h, "the failed reload", |app| app.view.reload_report.as_ref().is_some_and(|(ok, _)| !ok));
+    std::fs::write(
+        &rules,
+        lua.replacen("local actions = {}", "local actions = {", 1),
+    )
+    .expect("break");
+    run_until(&mut h, "the failed reload", |app| {
+        app.view.reload_report.as_ref().is_some_and(|(ok, _)| !ok)
+    });
     let (_, report) = h.state().view.reload_report.clone().expect("a report");
-    assert!(report.contains("rules/turn.lua:"), "file:line:col in {report}");
+    assert!(
+        report.contains("rules/turn.lua:"),
+        "file:line:col in {report}"
+    );
     assert!(h.query_by_label("Module not reloaded").is_some());
     h.get_by_label("Pass").click();
     h.run();
-    assert!(h.state().session().is_over(), "the last good version still plays");
+    assert!(
+        h.state().session().is_over(),
+        "the last good version still plays"
+    );
 }
 
 #[test]
@@ -268,16 +398,37 @@ fn the_card_editor_stores_a_value_in_the_overlay() {
     let s = scratch();
     let mut h = harness(app(&s, false, false));
     h.run();
-    let unknown_before: usize = h.state().session().module().unknown_report().iter().map(|(_, f)| f.len()).sum();
+    let unknown_before: usize = h
+        .state()
+        .session()
+        .module()
+        .unknown_report()
+        .iter()
+        .map(|(_, f)| f.len())
+        .sum();
     assert!(unknown_before > 0, "the testbed has an unknown card field");
     h.get_by_label_contains("Card data").click();
     h.run();
     h.get_by_label("Mystery (1 not entered)").click();
     h.run();
     type_into(&mut h, "value", "4");
-    h.get_all_by_label("Store").next().expect("a Store button for the value").click();
+    h.get_all_by_label("Store")
+        .next()
+        .expect("a Store button for the value")
+        .click();
     h.run();
-    let unknown_after: usize = h.state().session().module().unknown_report().iter().map(|(_, f)| f.len()).sum();
+    let unknown_after: usize = h
+        .state()
+        .session()
+        .module()
+        .unknown_report()
+        .iter()
+        .map(|(_, f)| f.len())
+        .sum();
     assert_eq!(unknown_after, unknown_before - 1, "the value is now known");
-    assert!(std::fs::read_to_string(&s.overlay).expect("overlay").contains('4'));
+    assert!(
+        std::fs::read_to_string(&s.overlay)
+            .expect("overlay")
+            .contains('4')
+    );
 }

@@ -65,6 +65,9 @@ pub struct OpenArgs {
     /// Start without a window: print the table and the pending decision, then exit.
     #[arg(long)]
     pub headless: bool,
+    /// Show every hand and face-down card (one person playing every seat, or testing).
+    #[arg(long)]
+    pub open_hands: bool,
     /// Save a screenshot of the window to FILE (PNG) and exit (needs a display).
     #[arg(long, value_name = "FILE")]
     pub screenshot: Option<PathBuf>,
@@ -131,7 +134,7 @@ pub enum Outcome {
     /// Exit with this code.
     Exit(i32),
     /// Open the app with these arguments.
-    OpenWindow(OpenArgs),
+    OpenWindow(Box<OpenArgs>),
 }
 
 /// Parses `args` and runs the command, writing to `out` and `err`.
@@ -158,7 +161,7 @@ pub fn run(
     };
     let result = match cli.command {
         None if cli.open.headless => game::headless(&cli.open, out, err),
-        None => return Outcome::OpenWindow(cli.open),
+        None => return Outcome::OpenWindow(Box::new(cli.open)),
         Some(Command::Check(args)) => check::run(&args, out, err),
         Some(Command::New(args)) => game::new(&args, out, err),
         Some(Command::Act(args)) => game::act(&args, out, err),

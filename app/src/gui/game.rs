@@ -12,8 +12,8 @@ use chancery_core::rules::BotPick;
 use chancery_core::save::SaveFile;
 use chancery_core::watch::{ModuleWatcher, Reload};
 use chancery_core::{
-    BoxId, CardId, Controller, Input, LoadOptions, Module, Need, PieceId, PlaceId, SeatId, Session, SpaceId,
-    Target, UnitKindId, Value, ZoneId,
+    BoxId, CardId, Controller, Input, LoadOptions, Module, Need, PieceId, PlaceId, SeatId, Session,
+    SpaceId, Target, UnitKindId, Value, ZoneId,
 };
 
 /// Something picked on the table to move by hand, waiting for where it goes.
@@ -100,7 +100,13 @@ impl GameView {
         let watcher = if options.watch {
             let module = session.module();
             let overlay = module.overlay.as_ref().map(|o| o.path.clone());
-            ModuleWatcher::new(&module.dir, options.load_options.clone(), overlay, Duration::from_millis(150)).ok()
+            ModuleWatcher::new(
+                &module.dir,
+                options.load_options.clone(),
+                overlay,
+                Duration::from_millis(150),
+            )
+            .ok()
         } else {
             None
         };
@@ -230,7 +236,12 @@ impl GameView {
     /// Answers the prompt with the one action about `target`, or lists them if several.
     pub fn act_on(&mut self, target: Target) {
         let matching: Vec<_> = match self.session.prompt() {
-            Ok(Some(prompt)) => prompt.actions.iter().filter(|a| a.target.as_ref() == Some(&target)).cloned().collect(),
+            Ok(Some(prompt)) => prompt
+                .actions
+                .iter()
+                .filter(|a| a.target.as_ref() == Some(&target))
+                .cloned()
+                .collect(),
             _ => Vec::new(),
         };
         match matching.as_slice() {
@@ -274,7 +285,9 @@ impl GameView {
 
     /// Supplies a die result to the step waiting for one, and retries it.
     pub fn answer_die(&mut self, result: i64) {
-        let Some(mut pending) = self.pending.take() else { return };
+        let Some(mut pending) = self.pending.take() else {
+            return;
+        };
         if let Input::Act { dice, .. } = &mut pending.input {
             dice.push(result);
         }
@@ -284,8 +297,12 @@ impl GameView {
     /// Stores the answer to a value the rules need in the owner's overlay, reloads the module
     /// with it, and retries the step.
     pub fn answer_data(&mut self) {
-        let Some(pending) = self.pending.clone() else { return };
-        let Need::Data(target) = &pending.need else { return };
+        let Some(pending) = self.pending.clone() else {
+            return;
+        };
+        let Need::Data(target) = &pending.need else {
+            return;
+        };
         let ty = self.value_type(target);
         match parse_value(self.session.module(), &pending.answer, &ty) {
             Ok(value) => match self.store(target, value) {
@@ -303,8 +320,15 @@ impl GameView {
     pub fn value_type(&self, target: &OverlayTarget) -> FieldType {
         let module = self.session.module();
         match target {
-            OverlayTarget::CardField(_, field) => module.field_def(field).map(|f| f.kind.clone()).unwrap_or(FieldType::Any),
-            OverlayTarget::TableEntry(table, _) => module.tables.get(table).map(|t| t.kind.clone()).unwrap_or(FieldType::Any),
+            OverlayTarget::CardField(_, field) => module
+                .field_def(field)
+                .map(|f| f.kind.clone())
+                .unwrap_or(FieldType::Any),
+            OverlayTarget::TableEntry(table, _) => module
+                .tables
+                .get(table)
+                .map(|t| t.kind.clone())
+                .unwrap_or(FieldType::Any),
             OverlayTarget::SpaceProp(..) | OverlayTarget::PieceProp(..) => FieldType::Any,
         }
     }
@@ -314,11 +338,17 @@ impl GameView {
     pub fn store(&mut self, target: &OverlayTarget, value: Value) -> Result<(), String> {
         let module = self.session.module().clone();
         let Some(overlay) = module.overlay.as_ref() else {
-            return Err("this game was started without an overlay (--no-overlay): values cannot be stored".to_owned());
+            return Err(
+                "this game was started without an overlay (--no-overlay): values cannot be stored"
+                    .to_owned(),
+            );
         };
         write_overlay_value(&overlay.path, module.id(), target, DataValue::Known(value))?;
-        let reloaded = Module::load(&module.dir, &self.options.load_options).map_err(|d| d.to_string())?;
-        self.session.rebase(Arc::new(reloaded)).map_err(|e| e.to_string())?;
+        let reloaded =
+            Module::load(&module.dir, &self.options.load_options).map_err(|d| d.to_string())?;
+        self.session
+            .rebase(Arc::new(reloaded))
+            .map_err(|e| e.to_string())?;
         self.status = Some(format!("{target} stored in {}", overlay.path.display()));
         self.autosave();
         Ok(())
@@ -418,7 +448,9 @@ impl GameView {
             return;
         };
         self.reload_report = Some(match reload {
-            Reload::Loaded { module, load_ms, .. } => {
+            Reload::Loaded {
+                module, load_ms, ..
+            } => {
                 if module.fingerprint == self.session.module().fingerprint {
                     return;
                 }
@@ -427,14 +459,23 @@ impl GameView {
                         self.after_change();
                         (true, format!("Reloaded in {load_ms} ms.\n{report}"))
                     }
-                    Err(err) => (false, format!("The new version cannot start this game; still playing the last good one.\n{err}")),
+                    Err(err) => (
+                        false,
+                        format!(
+                            "The new version cannot start this game; still playing the last good one.\n{err}"
+                        ),
+                    ),
                 }
             }
             Reload::Failed { diagnostics, .. } => (
                 false,
-                format!("The module does not load; still playing the last good version.\n{diagnostics}"),
+                format!(
+                    "The module does not load; still playing the last good version.\n{diagnostics}"
+                ),
             ),
-            Reload::WatchError(message) => (false, format!("Watching the module failed: {message}")),
+            Reload::WatchError(message) => {
+                (false, format!("Watching the module failed: {message}"))
+            }
         });
     }
 
@@ -452,7 +493,9 @@ impl GameView {
 
     /// A change by hand that moves the selected thing to a zone, space or box.
     pub fn drop_selected_on(&mut self, target: DropTarget) {
-        let Some(selected) = self.selected.clone() else { return };
+        let Some(selected) = self.selected.clone() else {
+            return;
+        };
         let change = match (selected, target) {
             (Selected::Card(card), DropTarget::Zone(to)) => chancery_core::Manual::MoveCard {
                 card,
@@ -460,14 +503,20 @@ impl GameView {
                 position: chancery_core::Position::Top,
             },
             (Selected::Piece(piece), DropTarget::Space(place, space)) => {
-                chancery_core::Manual::PlacePiece { piece, place, space }
+                chancery_core::Manual::PlacePiece {
+                    piece,
+                    place,
+                    space,
+                }
             }
-            (Selected::Units(from, kind), DropTarget::Box(to)) if from != to => chancery_core::Manual::MoveUnits {
-                from,
-                to,
-                kind,
-                count: 1,
-            },
+            (Selected::Units(from, kind), DropTarget::Box(to)) if from != to => {
+                chancery_core::Manual::MoveUnits {
+                    from,
+                    to,
+                    kind,
+                    count: 1,
+                }
+            }
             _ => return,
         };
         self.manual(change);
@@ -509,7 +558,10 @@ pub fn parse_value(module: &Module, text: &str, ty: &FieldType) -> Result<Value,
         return Err("type a value first".to_owned());
     }
     let value = match ty {
-        FieldType::Int => Value::Int(text.parse().map_err(|_| format!("'{text}' is not a whole number"))?),
+        FieldType::Int => Value::Int(
+            text.parse()
+                .map_err(|_| format!("'{text}' is not a whole number"))?,
+        ),
         FieldType::Bool => match text.to_lowercase().as_str() {
             "true" | "yes" | "y" => Value::Bool(true),
             "false" | "no" | "n" => Value::Bool(false),

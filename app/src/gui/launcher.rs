@@ -52,24 +52,48 @@ impl Launcher {
     }
 
     fn module(&mut self) -> Result<Arc<Module>, String> {
-        if self.loaded.as_ref().is_none_or(|(dir, _)| *dir != self.module_dir) {
-            let loaded = Module::load(self.module_dir.trim(), &self.load_options).map(Arc::new).map_err(|d| d.to_string());
+        if self
+            .loaded
+            .as_ref()
+            .is_none_or(|(dir, _)| *dir != self.module_dir)
+        {
+            let loaded = Module::load(self.module_dir.trim(), &self.load_options)
+                .map(Arc::new)
+                .map_err(|d| d.to_string());
             if let Ok(module) = &loaded {
-                self.scenario = module.default_scenario().map(|s| s.id.to_string()).unwrap_or_default();
+                self.scenario = module
+                    .default_scenario()
+                    .map(|s| s.id.to_string())
+                    .unwrap_or_default();
                 self.seats.clear();
             }
             self.loaded = Some((self.module_dir.clone(), loaded));
         }
-        self.loaded.as_ref().map(|(_, m)| m.clone()).unwrap_or_else(|| Err("no module".to_owned()))
+        self.loaded
+            .as_ref()
+            .map(|(_, m)| m.clone())
+            .unwrap_or_else(|| Err("no module".to_owned()))
     }
 
     /// Starts the game the fields describe.
     pub fn start(&mut self) -> Result<Session, String> {
         let module = self.module()?;
-        let seats: Vec<String> = self.seats.iter().filter(|(_, who)| *who != "human").map(|(s, who)| format!("{s}={who}")).collect();
-        let options: Vec<String> = self.options.lines().map(str::trim).filter(|l| !l.is_empty()).map(str::to_owned).collect();
+        let seats: Vec<String> = self
+            .seats
+            .iter()
+            .filter(|(_, who)| *who != "human")
+            .map(|(s, who)| format!("{s}={who}"))
+            .collect();
+        let options: Vec<String> = self
+            .options
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(str::to_owned)
+            .collect();
         parse_options(&options).map_err(|e| e.to_string())?;
-        let spec = spec_from(&module, Some(&self.scenario), self.seed, &seats, &options).map_err(|e| e.to_string())?;
+        let spec = spec_from(&module, Some(&self.scenario), self.seed, &seats, &options)
+            .map_err(|e| e.to_string())?;
         Session::new(module, spec).map_err(|e| e.to_string())
     }
 
@@ -77,18 +101,27 @@ impl Launcher {
     pub fn open_save(&mut self, path: &Path) -> Result<Session, String> {
         let file = SaveFile::read(path).map_err(|e| e.to_string())?;
         let dir = PathBuf::from(&file.module.dir);
-        let dir = if dir.is_dir() { dir } else { PathBuf::from(self.module_dir.trim()) };
+        let dir = if dir.is_dir() {
+            dir
+        } else {
+            PathBuf::from(self.module_dir.trim())
+        };
         let module = Module::load(&dir, &self.load_options).map_err(|d| d.to_string())?;
-        file.restore(Arc::new(module), path).map(|(s, _)| s).map_err(|e| e.to_string())
+        file.restore(Arc::new(module), path)
+            .map(|(s, _)| s)
+            .map_err(|e| e.to_string())
     }
 
     /// Draws the window; returns a session to play when one was started or opened.
     pub fn ui(&mut self, ctx: &egui::Context) -> Option<Session> {
         let mut open = self.open;
         let mut started = None;
-        egui::Window::new("New game or open a save").open(&mut open).default_width(520.0).show(ctx, |ui| {
-            started = self.body(ui);
-        });
+        egui::Window::new("New game or open a save")
+            .open(&mut open)
+            .default_width(520.0)
+            .show(ctx, |ui| {
+                started = self.body(ui);
+            });
         self.open = open && started.is_none();
         started
     }
@@ -98,17 +131,32 @@ impl Launcher {
         ui.heading("New game");
         ui.horizontal(|ui| {
             let label = ui.label("Module folder");
-            ui.add(egui::TextEdit::singleline(&mut self.module_dir).desired_width(300.0)).labelled_by(label.id);
+            ui.add(egui::TextEdit::singleline(&mut self.module_dir).desired_width(300.0))
+                .labelled_by(label.id);
         });
         match self.module() {
             Err(diagnostics) => {
-                ui.colored_label(Color32::LIGHT_RED, "This folder does not hold a module that loads:");
+                ui.colored_label(
+                    Color32::LIGHT_RED,
+                    "This folder does not hold a module that loads:",
+                );
                 ui.label(RichText::new(diagnostics).monospace());
             }
             Ok(module) => {
-                ui.label(RichText::new(format!("{} {}", module.manifest.name, module.manifest.version)).strong());
+                ui.label(
+                    RichText::new(format!(
+                        "{} {}",
+                        module.manifest.name, module.manifest.version
+                    ))
+                    .strong(),
+                );
                 egui::ComboBox::from_label("Scenario")
-                    .selected_text(module.scenarios.get(&self.scenario).map_or(self.scenario.clone(), |s| s.name.clone()))
+                    .selected_text(
+                        module
+                            .scenarios
+                            .get(&self.scenario)
+                            .map_or(self.scenario.clone(), |s| s.name.clone()),
+                    )
                     .show_ui(ui, |ui| {
                         for s in module.scenarios.iter() {
                             ui.selectable_value(&mut self.scenario, s.id.to_string(), &s.name);
@@ -121,9 +169,15 @@ impl Launcher {
                     who_options.extend(module.rules.bots.iter().map(|b| format!("bot:{b}")));
                     egui::Grid::new("seats").num_columns(2).show(ui, |ui| {
                         for seat in module.scenario_seats(s) {
-                            let name = module.seats.get(seat.as_str()).map_or_else(|| seat.to_string(), |d| d.name.clone());
+                            let name = module
+                                .seats
+                                .get(seat.as_str())
+                                .map_or_else(|| seat.to_string(), |d| d.name.clone());
                             let label = ui.label(name);
-                            let who = self.seats.entry(seat.to_string()).or_insert_with(|| "human".to_owned());
+                            let who = self
+                                .seats
+                                .entry(seat.to_string())
+                                .or_insert_with(|| "human".to_owned());
                             egui::ComboBox::from_id_salt(("who", seat.as_str()))
                                 .selected_text(who.clone())
                                 .show_ui(ui, |ui| {
@@ -139,10 +193,18 @@ impl Launcher {
                 }
                 ui.horizontal(|ui| {
                     let label = ui.label("Seed");
-                    ui.add(egui::DragValue::new(&mut self.seed)).labelled_by(label.id);
+                    ui.add(egui::DragValue::new(&mut self.seed))
+                        .labelled_by(label.id);
                 });
-                let label = ui.label("Options for the module's set-up (KEY=VALUE, one per line; see its README):");
-                ui.add(egui::TextEdit::multiline(&mut self.options).desired_rows(2).desired_width(400.0)).labelled_by(label.id);
+                let label = ui.label(
+                    "Options for the module's set-up (KEY=VALUE, one per line; see its README):",
+                );
+                ui.add(
+                    egui::TextEdit::multiline(&mut self.options)
+                        .desired_rows(2)
+                        .desired_width(400.0),
+                )
+                .labelled_by(label.id);
                 if ui.button(RichText::new("Start").strong()).clicked() {
                     match self.start() {
                         Ok(session) => started = Some(session),
@@ -155,8 +217,12 @@ impl Launcher {
         ui.heading("Open a save");
         ui.horizontal(|ui| {
             let label = ui.label("Save file");
-            ui.add(egui::TextEdit::singleline(&mut self.load_path).hint_text("path/to/game.ron").desired_width(300.0))
-                .labelled_by(label.id);
+            ui.add(
+                egui::TextEdit::singleline(&mut self.load_path)
+                    .hint_text("path/to/game.ron")
+                    .desired_width(300.0),
+            )
+            .labelled_by(label.id);
             if ui.button("Open").clicked() {
                 match self.open_save(&PathBuf::from(self.load_path.trim())) {
                     Ok(session) => started = Some(session),
@@ -167,7 +233,10 @@ impl Launcher {
         if let Some(dir) = chancery_core::module::data_dir().map(|d| d.join("autosave"))
             && let Ok(entries) = std::fs::read_dir(&dir)
         {
-            let mut files: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "ron")).collect();
+            let mut files: Vec<PathBuf> = entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+                .collect();
             files.sort();
             if !files.is_empty() {
                 ui.label("Autosaves:");

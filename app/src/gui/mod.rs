@@ -118,7 +118,11 @@ impl ChanceryApp {
         let typing = ctx.egui_wants_keyboard_input();
         let (undo, redo, escape) = ctx.input(|i| {
             let z = i.key_pressed(egui::Key::Z) && i.modifiers.command;
-            (z && !i.modifiers.shift, z && i.modifiers.shift, i.key_pressed(egui::Key::Escape))
+            (
+                z && !i.modifiers.shift,
+                z && i.modifiers.shift,
+                i.key_pressed(egui::Key::Escape),
+            )
         });
         if typing {
             return;
@@ -153,7 +157,11 @@ impl ChanceryApp {
         let module = self.view.session.module().clone();
         let table = self.view.session.table().clone();
         ui.horizontal_wrapped(|ui| {
-            let scenario = module.scenarios.get(table.scenario.as_str()).map(|s| s.name.clone()).unwrap_or_default();
+            let scenario = module
+                .scenarios
+                .get(table.scenario.as_str())
+                .map(|s| s.name.clone())
+                .unwrap_or_default();
             ui.heading(format!("{} — {scenario}", module.manifest.name));
             ui.label(RichText::new(format!("Turn {} · {}", table.turn, table.phase)).strong());
             ui.separator();
@@ -179,7 +187,11 @@ impl ChanceryApp {
                 0 => "Card data".to_owned(),
                 n => format!("Card data ({n} not entered)"),
             };
-            if ui.button(label).on_hover_text("Complete the cards' values from the physical game").clicked() {
+            if ui
+                .button(label)
+                .on_hover_text("Complete the cards' values from the physical game")
+                .clicked()
+            {
                 self.view.editor_open = !self.view.editor_open;
             }
             ui.separator();
@@ -187,39 +199,70 @@ impl ChanceryApp {
             ui.separator();
             self.dice_ui(ui, &table);
             ui.separator();
-            let mut zoom = ui.ctx().zoom_factor();
-            let response = ui.add(egui::Slider::new(&mut zoom, 0.6..=2.5).text("Text size").step_by(0.1));
-            if response.changed() {
-                ui.ctx().set_zoom_factor(zoom);
+            let zoom = ui.ctx().zoom_factor();
+            ui.label("Text size");
+            if ui
+                .small_button("A-")
+                .on_hover_text("Smaller (Ctrl+Minus)")
+                .clicked()
+            {
+                ui.ctx().set_zoom_factor((zoom - 0.1).max(0.5));
+            }
+            ui.label(format!("{:.0}%", zoom * 100.0));
+            if ui
+                .small_button("A+")
+                .on_hover_text("Larger, for a shared screen (Ctrl+Plus)")
+                .clicked()
+            {
+                ui.ctx().set_zoom_factor((zoom + 0.1).min(3.0));
             }
         });
     }
 
     fn viewer_ui(&mut self, ui: &mut Ui) {
         let module = self.view.session.module().clone();
-        let seats: Vec<_> = module.seats.iter().filter(|s| self.view.session.table().seats.contains_key(&s.id)).cloned().collect();
+        let seats: Vec<_> = module
+            .seats
+            .iter()
+            .filter(|s| self.view.session.table().seats.contains_key(&s.id))
+            .cloned()
+            .collect();
         let current = match (&self.view.viewer.open_hands, &self.view.viewer.seat) {
             (true, _) => "everything (open hands)".to_owned(),
-            (false, Some(seat)) => module.seats.get(seat.as_str()).map_or_else(|| seat.to_string(), |s| s.name.clone()),
+            (false, Some(seat)) => module
+                .seats
+                .get(seat.as_str())
+                .map_or_else(|| seat.to_string(), |s| s.name.clone()),
             (false, None) => "a spectator".to_owned(),
         };
-        egui::ComboBox::from_label("Viewing as").selected_text(current).show_ui(ui, |ui| {
-            if ui.selectable_label(self.view.viewer.open_hands, "everything (open hands)").clicked() {
-                self.view.set_open_hands(true);
-            }
-            for seat in seats {
-                let selected = !self.view.viewer.open_hands && self.view.viewer.seat.as_ref() == Some(&seat.id);
-                if ui.selectable_label(selected, &seat.name).clicked() {
-                    self.view.set_open_hands(false);
-                    self.view.viewer.pass_to = Some(seat.id.clone());
+        egui::ComboBox::from_label("Viewing as")
+            .selected_text(current)
+            .show_ui(ui, |ui| {
+                if ui
+                    .selectable_label(self.view.viewer.open_hands, "everything (open hands)")
+                    .clicked()
+                {
+                    self.view.set_open_hands(true);
                 }
-            }
-        });
+                for seat in seats {
+                    let selected = !self.view.viewer.open_hands
+                        && self.view.viewer.seat.as_ref() == Some(&seat.id);
+                    if ui.selectable_label(selected, &seat.name).clicked() {
+                        self.view.set_open_hands(false);
+                        self.view.viewer.pass_to = Some(seat.id.clone());
+                    }
+                }
+            });
     }
 
     fn dice_ui(&mut self, ui: &mut Ui, table: &chancery_core::Table) {
         ui.menu_button("Roll dice", |ui| {
-            for (text, sides, count) in [("1 d6", 6, 1), ("2 d6", 6, 2), ("1 d10", 10, 1), ("1 d3", 3, 1)] {
+            for (text, sides, count) in [
+                ("1 d6", 6, 1),
+                ("2 d6", 6, 2),
+                ("1 d10", 10, 1),
+                ("1 d3", 3, 1),
+            ] {
                 if ui.button(text).clicked() {
                     self.view.manual(Manual::Roll { sides, count });
                     ui.close();
@@ -229,16 +272,30 @@ impl ChanceryApp {
         .response
         .on_hover_text("A roll for the table, written in the log");
         let mut physical = table.dice == DiceMode::Physical;
-        if ui.checkbox(&mut physical, "Physical dice").on_hover_text("Roll real dice and enter the results when the rules ask").changed() {
-            let mode = if physical { DiceMode::Physical } else { DiceMode::Digital };
+        if ui
+            .checkbox(&mut physical, "Physical dice")
+            .on_hover_text("Roll real dice and enter the results when the rules ask")
+            .changed()
+        {
+            let mode = if physical {
+                DiceMode::Physical
+            } else {
+                DiceMode::Digital
+            };
             self.view.manual(Manual::SetDice { mode });
         }
     }
 
     fn resume_ui(&mut self, ui: &mut Ui) {
-        let Some(path) = self.previous_autosave.clone() else { return };
+        let Some(path) = self.previous_autosave.clone() else {
+            return;
+        };
         ui.horizontal(|ui| {
-            ui.label(RichText::new("Your last game was kept.").strong().color(Color32::LIGHT_GREEN));
+            ui.label(
+                RichText::new("Your last game was kept.")
+                    .strong()
+                    .color(Color32::LIGHT_GREEN),
+            );
             if ui.button("Resume it").clicked() {
                 match self.launcher.open_save(&path) {
                     Ok(session) => {
@@ -295,26 +352,38 @@ fn save_png(path: &std::path::Path, image: &egui::ColorImage) -> anyhow::Result<
     Ok(())
 }
 
-
 /// Starts the game `args` describe (or loads it), as the window will play it.
 pub fn start_session(args: &OpenArgs) -> anyhow::Result<Session> {
     let options = args.overlay.load_options(false);
     if let Some(path) = &args.load {
         let file = SaveFile::read(path)?;
-        let dir = args.module.clone().unwrap_or_else(|| PathBuf::from(&file.module.dir));
+        let dir = args
+            .module
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(&file.module.dir));
         let module = Module::load(&dir, &options).map_err(|d| anyhow::anyhow!("{d}"))?;
         let (session, _) = file.restore(Arc::new(module), path)?;
         return Ok(session);
     }
     let dir = module_dir(args.module.as_deref());
     let module = Arc::new(Module::load(&dir, &options).map_err(|d| anyhow::anyhow!("{d}"))?);
-    let spec = spec_from(&module, args.scenario.as_deref(), args.seed, &args.seats, &args.options)?;
+    let spec = spec_from(
+        &module,
+        args.scenario.as_deref(),
+        args.seed,
+        &args.seats,
+        &args.options,
+    )?;
     Ok(Session::new(module, spec)?)
 }
 
 /// The autosave of `module`'s games: `autosave/<module>.ron` in Chancery's data folder.
 pub fn autosave_path(module: &str) -> Option<PathBuf> {
-    Some(chancery_core::module::data_dir()?.join("autosave").join(format!("{module}.ron")))
+    Some(
+        chancery_core::module::data_dir()?
+            .join("autosave")
+            .join(format!("{module}.ron")),
+    )
 }
 
 /// Moves last session's autosave aside (so the new game does not overwrite it) and returns
@@ -340,8 +409,16 @@ pub fn build_app(args: &OpenArgs) -> anyhow::Result<ChanceryApp> {
     };
     let load_options = args.overlay.load_options(false);
     let launcher = Launcher::new(&session.module().dir.clone(), load_options.clone());
-    let view = GameView::new(session, GameOptions { watch: interactive, autosave, load_options });
+    let view = GameView::new(
+        session,
+        GameOptions {
+            watch: interactive,
+            autosave,
+            load_options,
+        },
+    );
     let mut app = ChanceryApp::new(view, launcher);
+    app.view.set_open_hands(args.open_hands);
     app.view.autosave();
     app.previous_autosave = previous;
     app.screenshot = args.screenshot.clone();
@@ -364,7 +441,12 @@ pub fn run(args: OpenArgs) -> anyhow::Result<i32> {
             .with_min_inner_size([800.0, 500.0]),
         ..Default::default()
     };
-    eframe::run_native("Chancery", options, Box::new(move |_cc| Ok(Box::new(app))))
-        .map_err(|e| anyhow::anyhow!("cannot open the window: {e}. Without a display, run `chancery --headless`"))?;
+    eframe::run_native("Chancery", options, Box::new(move |_cc| Ok(Box::new(app)))).map_err(
+        |e| {
+            anyhow::anyhow!(
+                "cannot open the window: {e}. Without a display, run `chancery --headless`"
+            )
+        },
+    )?;
     Ok(0)
 }

@@ -10,29 +10,31 @@ use super::table::{TARGET, UNKNOWN};
 
 /// Draws the decision panel.
 pub fn prompt_ui(ui: &mut Ui, view: &mut GameView) {
-    egui::ScrollArea::vertical().id_salt("prompt").show(ui, |ui| {
-        if view.pending.is_some() {
-            need_ui(ui, view);
-            ui.separator();
-        }
-        decision_ui(ui, view);
-        if let Some(status) = &view.status {
-            ui.separator();
-            ui.colored_label(Color32::LIGHT_GREEN, status);
-        }
-        if let Some(error) = view.error.clone() {
-            ui.separator();
-            ui.colored_label(Color32::LIGHT_RED, &error);
-            if ui.small_button("Dismiss").clicked() {
-                view.error = None;
+    egui::ScrollArea::vertical()
+        .id_salt("prompt")
+        .show(ui, |ui| {
+            if view.pending.is_some() {
+                need_ui(ui, view);
+                ui.separator();
             }
-        }
-        if let Some((seat, pick)) = &view.last_bot {
-            ui.separator();
-            ui.label(RichText::new(format!("{seat}'s bot chose: {}", pick.choice)).strong());
-            reasons(ui, &pick.reason);
-        }
-    });
+            decision_ui(ui, view);
+            if let Some(status) = &view.status {
+                ui.separator();
+                ui.colored_label(Color32::LIGHT_GREEN, status);
+            }
+            if let Some(error) = view.error.clone() {
+                ui.separator();
+                ui.colored_label(Color32::LIGHT_RED, &error);
+                if ui.small_button("Dismiss").clicked() {
+                    view.error = None;
+                }
+            }
+            if let Some((seat, pick)) = &view.last_bot {
+                ui.separator();
+                ui.label(RichText::new(format!("{seat}'s bot chose: {}", pick.choice)).strong());
+                reasons(ui, &pick.reason);
+            }
+        });
 }
 
 fn reasons(ui: &mut Ui, reasons: &[String]) {
@@ -63,15 +65,31 @@ fn decision_ui(ui: &mut Ui, view: &mut GameView) {
     let seat_name = prompt
         .seat
         .as_ref()
-        .map(|s| view.session.module().seats.get(s.as_str()).map_or_else(|| s.to_string(), |d| d.name.clone()))
+        .map(|s| {
+            view.session
+                .module()
+                .seats
+                .get(s.as_str())
+                .map_or_else(|| s.to_string(), |d| d.name.clone())
+        })
         .unwrap_or_else(|| "Anyone".to_owned());
-    let controller = prompt.seat.as_ref().and_then(|s| view.session.table().seats.get(s)).cloned();
+    let controller = prompt
+        .seat
+        .as_ref()
+        .and_then(|s| view.session.table().seats.get(s))
+        .cloned();
     let bot = matches!(controller, Some(Controller::Bot(_)));
-    ui.label(RichText::new(format!("{seat_name} decides")).strong().size(16.0));
+    ui.label(
+        RichText::new(format!("{seat_name} decides"))
+            .strong()
+            .size(16.0),
+    );
     ui.label(&prompt.text);
     if bot {
         bot_ui(ui, view);
-        ui.collapsing("Answer for the bot by hand", |ui| actions_ui(ui, view, &prompt));
+        ui.collapsing("Answer for the bot by hand", |ui| {
+            actions_ui(ui, view, &prompt)
+        });
         return;
     }
     if view.viewer.pass_to.is_some() {
@@ -81,7 +99,11 @@ fn decision_ui(ui: &mut Ui, view: &mut GameView) {
     actions_ui(ui, view, &prompt);
     if !view.session.module().rules.bots.is_empty() {
         ui.separator();
-        if ui.button("What would a bot do?").on_hover_text("Shows the bot's choice and reasons; plays nothing").clicked() {
+        if ui
+            .button("What would a bot do?")
+            .on_hover_text("Shows the bot's choice and reasons; plays nothing")
+            .clicked()
+        {
             view.preview_bot();
         }
         if let Some(pick) = view.preview.clone() {
@@ -96,10 +118,15 @@ fn decision_ui(ui: &mut Ui, view: &mut GameView) {
 
 fn bot_ui(ui: &mut Ui, view: &mut GameView) {
     ui.horizontal(|ui| {
-        if ui.button("Bot: next step").on_hover_text("The bot takes one decision and says why").clicked() {
+        if ui
+            .button("Bot: next step")
+            .on_hover_text("The bot takes one decision and says why")
+            .clicked()
+        {
             view.bot_step();
         }
-        ui.checkbox(&mut view.autoplay, "Play on").on_hover_text("Let the bots play until a person decides");
+        ui.checkbox(&mut view.autoplay, "Play on")
+            .on_hover_text("Let the bots play until a person decides");
     });
     if view.autoplay {
         ui.add(egui::Slider::new(&mut view.autoplay_ms, 0..=3000).text("ms per step"));
@@ -110,7 +137,9 @@ fn actions_ui(ui: &mut Ui, view: &mut GameView, prompt: &chancery_core::Prompt) 
     let mut chosen: Option<Choice> = None;
     if let Some(focus) = view.focus.clone() {
         ui.horizontal(|ui| {
-            ui.label(RichText::new(format!("Only what concerns {}", target_text(&focus))).color(TARGET));
+            ui.label(
+                RichText::new(format!("Only what concerns {}", target_text(&focus))).color(TARGET),
+            );
             if ui.small_button("Show all").clicked() {
                 view.focus = None;
             }
@@ -118,13 +147,19 @@ fn actions_ui(ui: &mut Ui, view: &mut GameView, prompt: &chancery_core::Prompt) 
     }
     let on_table = prompt.actions.iter().filter(|a| a.target.is_some()).count();
     if on_table > 0 && view.focus.is_none() {
-        ui.weak(format!("{on_table} of these are highlighted on the table: click them there, or here."));
+        ui.weak(format!(
+            "{on_table} of these are highlighted on the table: click them there, or here."
+        ));
     }
     for (i, action) in prompt.actions.iter().enumerate() {
         if view.focus.is_some() && action.target != view.focus {
             continue;
         }
-        let label = if action.label.is_empty() { action.choice().to_string() } else { action.label.clone() };
+        let label = if action.label.is_empty() {
+            action.choice().to_string()
+        } else {
+            action.label.clone()
+        };
         match action.range {
             Some((lo, hi)) => {
                 ui.horizontal(|ui| {
@@ -132,10 +167,23 @@ fn actions_ui(ui: &mut Ui, view: &mut GameView, prompt: &chancery_core::Prompt) 
                     let mut n: i64 = ui.data_mut(|d| *d.get_temp_mut_or(id, lo));
                     n = n.clamp(lo, hi);
                     let number = ui.add(egui::DragValue::new(&mut n).range(lo..=hi));
-                    number.widget_info(|| egui::WidgetInfo::labeled(egui::Role::SpinButton, true, format!("Number for {label}")));
+                    number.widget_info(|| {
+                        egui::WidgetInfo::labeled(
+                            egui::Role::SpinButton,
+                            true,
+                            format!("Number for {label}"),
+                        )
+                    });
                     ui.data_mut(|d| d.insert_temp(id, n));
-                    if ui.button(&label).on_hover_text(format!("Choose a number from {lo} to {hi}, then click")).clicked() {
-                        chosen = Some(Choice { name: action.name.clone(), arg: Value::Int(n) });
+                    if ui
+                        .button(&label)
+                        .on_hover_text(format!("Choose a number from {lo} to {hi}, then click"))
+                        .clicked()
+                    {
+                        chosen = Some(Choice {
+                            name: action.name.clone(),
+                            arg: Value::Int(n),
+                        });
                     }
                 });
             }
@@ -153,7 +201,12 @@ fn actions_ui(ui: &mut Ui, view: &mut GameView, prompt: &chancery_core::Prompt) 
     }
     if let Some(choice) = chosen {
         let seat = prompt.seat.clone();
-        view.apply(Input::Act { seat, choice, dice: Vec::new(), by: chancery_core::Actor::Human });
+        view.apply(Input::Act {
+            seat,
+            choice,
+            dice: Vec::new(),
+            by: chancery_core::Actor::Human,
+        });
     }
 }
 
@@ -170,53 +223,77 @@ fn target_text(target: &Target) -> String {
 
 /// A step waiting for a die or a value read off the physical game.
 fn need_ui(ui: &mut Ui, view: &mut GameView) {
-    let Some(pending) = view.pending.clone() else { return };
-    egui::Frame::group(ui.style()).stroke(egui::Stroke::new(2.0, UNKNOWN)).show(ui, |ui| {
-        match &pending.need {
-            Need::Die { sides } => {
-                ui.label(RichText::new(format!("Roll a {sides}-sided die")).strong().color(UNKNOWN));
-                ui.label("Roll your physical die and click its result:");
-                ui.horizontal_wrapped(|ui| {
-                    for n in 1..=i64::from(*sides) {
-                        if ui.button(n.to_string()).on_hover_text(format!("The die shows {n}")).clicked() {
-                            view.answer_die(n);
+    let Some(pending) = view.pending.clone() else {
+        return;
+    };
+    egui::Frame::group(ui.style())
+        .stroke(egui::Stroke::new(2.0, UNKNOWN))
+        .show(ui, |ui| {
+            match &pending.need {
+                Need::Die { sides } => {
+                    ui.label(
+                        RichText::new(format!("Roll a {sides}-sided die"))
+                            .strong()
+                            .color(UNKNOWN),
+                    );
+                    ui.label("Roll your physical die and click its result:");
+                    ui.horizontal_wrapped(|ui| {
+                        for n in 1..=i64::from(*sides) {
+                            if ui
+                                .button(n.to_string())
+                                .on_hover_text(format!("The die shows {n}"))
+                                .clicked()
+                            {
+                                view.answer_die(n);
+                            }
                         }
+                    });
+                    if ui.button("Roll it in the app instead").clicked() {
+                        view.answer_die(roll(*sides));
                     }
-                });
-                if ui.button("Roll it in the app instead").clicked() {
-                    view.answer_die(roll(*sides));
+                }
+                Need::Data(target) => {
+                    ui.label(
+                        RichText::new("A value is not entered yet")
+                            .strong()
+                            .color(UNKNOWN),
+                    );
+                    ui.label(format!(
+                        "The rules need {target}. Read it off the physical game and type it here."
+                    ));
+                    if let OverlayTarget::CardField(card, _) = target
+                        && let Some(def) = view.session.module().cards.get(card.as_str())
+                    {
+                        ui.label(RichText::new(format!("Card: {}", def.name)).strong());
+                    }
+                    let ty = view.value_type(target);
+                    ui.weak(format!("Expected: {ty}"));
+                    let mut answer = pending.answer.clone();
+                    let edit = ui
+                        .horizontal(|ui| {
+                            let label = ui.label("Value read off the game:");
+                            ui.add(egui::TextEdit::singleline(&mut answer).desired_width(160.0))
+                                .labelled_by(label.id)
+                        })
+                        .inner;
+                    if let Some(p) = view.pending.as_mut() {
+                        p.answer = answer;
+                    }
+                    let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                    if ui
+                        .button("Store and go on")
+                        .on_hover_text("Written to your overlay file: asked only once")
+                        .clicked()
+                        || enter
+                    {
+                        view.answer_data();
+                    }
                 }
             }
-            Need::Data(target) => {
-                ui.label(RichText::new("A value is not entered yet").strong().color(UNKNOWN));
-                ui.label(format!("The rules need {target}. Read it off the physical game and type it here."));
-                if let OverlayTarget::CardField(card, _) = target
-                    && let Some(def) = view.session.module().cards.get(card.as_str())
-                {
-                    ui.label(RichText::new(format!("Card: {}", def.name)).strong());
-                }
-                let ty = view.value_type(target);
-                ui.weak(format!("Expected: {ty}"));
-                let mut answer = pending.answer.clone();
-                let edit = ui
-                    .horizontal(|ui| {
-                        let label = ui.label("Value read off the game:");
-                        ui.add(egui::TextEdit::singleline(&mut answer).desired_width(160.0)).labelled_by(label.id)
-                    })
-                    .inner;
-                if let Some(p) = view.pending.as_mut() {
-                    p.answer = answer;
-                }
-                let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-                if ui.button("Store and go on").on_hover_text("Written to your overlay file: asked only once").clicked() || enter {
-                    view.answer_data();
-                }
+            if ui.small_button("Cancel this step").clicked() {
+                view.pending = None;
             }
-        }
-        if ui.small_button("Cancel this step").clicked() {
-            view.pending = None;
-        }
-    });
+        });
 }
 
 /// A die roll for a step the rules asked a person to roll (recorded in the input, so replays

@@ -12,29 +12,47 @@ pub fn log_ui(ui: &mut Ui, view: &mut GameView) {
     ui.weak("Click an entry to go back to just after it; Redo goes forward again.");
     let mut go_to = None;
     let current = view.session.history().len();
-    egui::ScrollArea::vertical().id_salt("log").stick_to_bottom(true).auto_shrink([false, false]).show(ui, |ui| {
-        for entry in view.session.log() {
-            if entry.index > 0 {
-                let text = format!("#{} {} [{}]", entry.index, entry.input, entry.by);
-                let text = if entry.index == current { RichText::new(text).strong() } else { RichText::new(text) };
-                if ui.link(text).on_hover_text("Go back to just after this input").clicked() {
-                    go_to = Some(entry.index);
+    egui::ScrollArea::vertical()
+        .id_salt("log")
+        .stick_to_bottom(true)
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            for entry in view.session.log() {
+                if entry.index > 0 {
+                    let text = format!("#{} {} [{}]", entry.index, entry.input, entry.by);
+                    let text = if entry.index == current {
+                        RichText::new(text).strong()
+                    } else {
+                        RichText::new(text)
+                    };
+                    if ui
+                        .link(text)
+                        .on_hover_text("Go back to just after this input")
+                        .clicked()
+                    {
+                        go_to = Some(entry.index);
+                    }
+                    for reason in &entry.reason {
+                        ui.label(RichText::new(format!("   {reason}")).italics());
+                    }
+                } else if ui
+                    .link("Set-up")
+                    .on_hover_text("Go back to the start")
+                    .clicked()
+                {
+                    go_to = Some(0);
                 }
-                for reason in &entry.reason {
-                    ui.label(RichText::new(format!("   {reason}")).italics());
+                for message in &entry.messages {
+                    ui.label(format!("   {message}"));
                 }
-            } else if ui.link("Set-up").on_hover_text("Go back to the start").clicked() {
-                go_to = Some(0);
             }
-            for message in &entry.messages {
-                ui.label(format!("   {message}"));
+            let undone = view.session.history().redo_stack().len();
+            if undone > 0 {
+                ui.weak(format!(
+                    "{undone} undone input(s) can be redone (Ctrl+Shift+Z)."
+                ));
             }
-        }
-        let undone = view.session.history().redo_stack().len();
-        if undone > 0 {
-            ui.weak(format!("{undone} undone input(s) can be redone (Ctrl+Shift+Z)."));
-        }
-    });
+        });
     if let Some(n) = go_to {
         view.goto(n);
     }
@@ -42,30 +60,57 @@ pub fn log_ui(ui: &mut Ui, view: &mut GameView) {
 
 /// The last reload: what changed and where the game now differs, or the diagnostics.
 pub fn reload_ui(ui: &mut Ui, view: &mut GameView) {
-    let Some((ok, text)) = view.reload_report.clone() else { return };
+    let Some((ok, text)) = view.reload_report.clone() else {
+        return;
+    };
     ui.horizontal(|ui| {
-        let title = if ok { "Module reloaded" } else { "Module not reloaded" };
-        let color = if ok { Color32::LIGHT_GREEN } else { Color32::LIGHT_RED };
+        let title = if ok {
+            "Module reloaded"
+        } else {
+            "Module not reloaded"
+        };
+        let color = if ok {
+            Color32::LIGHT_GREEN
+        } else {
+            Color32::LIGHT_RED
+        };
         ui.label(RichText::new(title).strong().color(color));
         if ui.small_button("Close").clicked() {
             view.reload_report = None;
         }
     });
-    egui::ScrollArea::vertical().id_salt("reload").max_height(160.0).show(ui, |ui| {
-        ui.label(RichText::new(text).monospace());
-    });
+    egui::ScrollArea::vertical()
+        .id_salt("reload")
+        .max_height(160.0)
+        .show(ui, |ui| {
+            ui.label(RichText::new(text).monospace());
+        });
 }
 
 /// The hot-seat screen: the table stays hidden until the next person confirms they are at it.
 pub fn pass_ui(ui: &mut Ui, view: &mut GameView) {
-    let Some(seat) = view.viewer.pass_to.clone() else { return };
-    let name = view.session.module().seats.get(seat.as_str()).map_or_else(|| seat.to_string(), |s| s.name.clone());
+    let Some(seat) = view.viewer.pass_to.clone() else {
+        return;
+    };
+    let name = view
+        .session
+        .module()
+        .seats
+        .get(seat.as_str())
+        .map_or_else(|| seat.to_string(), |s| s.name.clone());
     ui.vertical_centered(|ui| {
         ui.add_space(ui.available_height() / 3.0);
-        ui.label(RichText::new(format!("Pass the screen to {name}")).size(28.0).strong());
+        ui.label(
+            RichText::new(format!("Pass the screen to {name}"))
+                .size(28.0)
+                .strong(),
+        );
         ui.label("Their hand is hidden until they confirm they are at the screen.");
         ui.add_space(12.0);
-        if ui.button(RichText::new(format!("I am {name}: show my hand")).size(18.0)).clicked() {
+        if ui
+            .button(RichText::new(format!("I am {name}: show my hand")).size(18.0))
+            .clicked()
+        {
             view.confirm_viewer();
         }
     });
@@ -88,79 +133,150 @@ pub struct Editor {
 /// Draws the editor window.
 pub fn editor_ui(ctx: &egui::Context, view: &mut GameView, editor: &mut Editor) {
     let mut open = view.editor_open;
-    egui::Window::new("Card data").open(&mut open).default_size([760.0, 560.0]).show(ctx, |ui| {
-        let module = view.session.module().clone();
-        match &module.overlay {
-            Some(o) => ui.weak(format!("Values you enter are stored in {}", o.path.display())),
-            None => ui.colored_label(Color32::LIGHT_RED, "Started with --no-overlay: values cannot be stored."),
-        };
-        let report = module.unknown_report();
-        let unknown_total: usize = report.iter().map(|(_, f)| f.len()).sum();
-        ui.label(format!("{unknown_total} field(s) not entered, on {} card(s).", report.iter().filter(|(_, f)| !f.is_empty()).count()));
-        ui.horizontal(|ui| {
-            ui.checkbox(&mut editor.only_unknown, "Only cards with values not entered");
-            ui.add(egui::TextEdit::singleline(&mut editor.filter).hint_text("filter by name").desired_width(160.0));
-        });
-        ui.separator();
-        egui::Panel::left("editor_cards").resizable(true).default_size(240.0).show(ui, |ui| {
-            egui::ScrollArea::vertical().id_salt("editor_list").show(ui, |ui| {
-                let filter = editor.filter.to_lowercase();
-                for card in module.cards.iter() {
-                    let unknown = module.unknown_fields(card).len();
-                    if (editor.only_unknown && unknown == 0) || (!filter.is_empty() && !card.name.to_lowercase().contains(&filter)) {
-                        continue;
-                    }
-                    let text = match unknown {
-                        0 => RichText::new(&card.name),
-                        n => RichText::new(format!("{} ({n} not entered)", card.name)).color(UNKNOWN),
-                    };
-                    let selected = editor.card.as_deref() == Some(card.id.as_str());
-                    if ui.selectable_label(selected, text).clicked() {
-                        editor.card = Some(card.id.to_string());
-                        editor.edits.clear();
-                    }
-                }
-            });
-        });
-        egui::CentralPanel::default().show(ui, |ui| {
-            let Some(card) = editor.card.clone().and_then(|c| module.cards.get(&c).cloned()) else {
-                ui.label("Pick a card on the left.");
-                return;
+    egui::Window::new("Card data")
+        .open(&mut open)
+        .default_size([760.0, 560.0])
+        .show(ctx, |ui| {
+            let module = view.session.module().clone();
+            match &module.overlay {
+                Some(o) => ui.weak(format!(
+                    "Values you enter are stored in {}",
+                    o.path.display()
+                )),
+                None => ui.colored_label(
+                    Color32::LIGHT_RED,
+                    "Started with --no-overlay: values cannot be stored.",
+                ),
             };
-            egui::ScrollArea::vertical().id_salt("editor_card").show(ui, |ui| {
-                card_face(ui, &module, &card, false);
-                ui.weak(format!("id {} · deck {}", card.id, card.deck));
-                let mut store = None;
-                egui::Grid::new("fields").num_columns(3).striped(true).show(ui, |ui| {
-                    for field in module.card_fields.iter().filter(|f| f.applies_to(&card.deck)) {
-                        let value = card.fields.get(&field.id).cloned().unwrap_or(DataValue::Unknown);
-                        let name = RichText::new(&field.id);
-                        let label = ui
-                            .label(if value == DataValue::Unknown { name.color(UNKNOWN) } else { name })
-                            .on_hover_text(format!("{}\nType: {}", field.doc, field.kind));
-                        let edit = editor.edits.entry(field.id.clone()).or_insert_with(|| match value.known() {
-                            Some(v) => v.to_string(),
-                            None => String::new(),
+            let report = module.unknown_report();
+            let unknown_total: usize = report.iter().map(|(_, f)| f.len()).sum();
+            ui.label(format!(
+                "{unknown_total} field(s) not entered, on {} card(s).",
+                report.iter().filter(|(_, f)| !f.is_empty()).count()
+            ));
+            ui.horizontal(|ui| {
+                ui.checkbox(
+                    &mut editor.only_unknown,
+                    "Only cards with values not entered",
+                );
+                ui.add(
+                    egui::TextEdit::singleline(&mut editor.filter)
+                        .hint_text("filter by name")
+                        .desired_width(160.0),
+                );
+            });
+            ui.separator();
+            egui::Panel::left("editor_cards")
+                .resizable(true)
+                .default_size(240.0)
+                .show(ui, |ui| {
+                    egui::ScrollArea::vertical()
+                        .id_salt("editor_list")
+                        .show(ui, |ui| {
+                            let filter = editor.filter.to_lowercase();
+                            for card in module.cards.iter() {
+                                let unknown = module.unknown_fields(card).len();
+                                if (editor.only_unknown && unknown == 0)
+                                    || (!filter.is_empty()
+                                        && !card.name.to_lowercase().contains(&filter))
+                                {
+                                    continue;
+                                }
+                                let text = match unknown {
+                                    0 => RichText::new(&card.name),
+                                    n => RichText::new(format!("{} ({n} not entered)", card.name))
+                                        .color(UNKNOWN),
+                                };
+                                let selected = editor.card.as_deref() == Some(card.id.as_str());
+                                if ui.selectable_label(selected, text).clicked() {
+                                    editor.card = Some(card.id.to_string());
+                                    editor.edits.clear();
+                                }
+                            }
                         });
-                        ui.add(egui::TextEdit::singleline(edit).hint_text("not entered").desired_width(220.0))
-                            .labelled_by(label.id);
-                        if ui.button("Store").on_hover_text(format!("Store {} in your overlay", field.id)).clicked() {
-                            store = Some((field.id.clone(), edit.clone(), field.kind.clone()));
-                        }
-                        ui.end_row();
-                    }
                 });
-                ui.separator();
-                ui.label(&card.text);
-                if let Some((field, text, ty)) = store {
-                    let target = OverlayTarget::CardField(card.id.clone(), field);
-                    match parse_value(&module, &text, &ty).and_then(|value| view.store(&target, value)) {
-                        Ok(()) => view.error = None,
-                        Err(err) => view.error = Some(format!("{target}: {err}")),
-                    }
-                }
+            egui::CentralPanel::default().show(ui, |ui| {
+                let Some(card) = editor
+                    .card
+                    .clone()
+                    .and_then(|c| module.cards.get(&c).cloned())
+                else {
+                    ui.label("Pick a card on the left.");
+                    return;
+                };
+                egui::ScrollArea::vertical()
+                    .id_salt("editor_card")
+                    .show(ui, |ui| {
+                        card_face(ui, &module, &card, false);
+                        ui.weak(format!("id {} · deck {}", card.id, card.deck));
+                        let mut store = None;
+                        egui::Grid::new("fields")
+                            .num_columns(3)
+                            .striped(true)
+                            .show(ui, |ui| {
+                                for field in module
+                                    .card_fields
+                                    .iter()
+                                    .filter(|f| f.applies_to(&card.deck))
+                                {
+                                    let value = card
+                                        .fields
+                                        .get(&field.id)
+                                        .cloned()
+                                        .unwrap_or(DataValue::Unknown);
+                                    let name = RichText::new(&field.id);
+                                    let label =
+                                        ui.label(if value == DataValue::Unknown {
+                                            name.color(UNKNOWN)
+                                        } else {
+                                            name
+                                        })
+                                        .on_hover_text(
+                                            format!("{}\nType: {}", field.doc, field.kind),
+                                        );
+                                    let edit =
+                                        editor.edits.entry(field.id.clone()).or_insert_with(|| {
+                                            match value.known() {
+                                                Some(v) => v.to_string(),
+                                                None => String::new(),
+                                            }
+                                        });
+                                    ui.add(
+                                        egui::TextEdit::singleline(edit)
+                                            .hint_text("not entered")
+                                            .desired_width(220.0),
+                                    )
+                                    .labelled_by(label.id);
+                                    if ui
+                                        .button("Store")
+                                        .on_hover_text(format!(
+                                            "Store {} in your overlay",
+                                            field.id
+                                        ))
+                                        .clicked()
+                                    {
+                                        store = Some((
+                                            field.id.clone(),
+                                            edit.clone(),
+                                            field.kind.clone(),
+                                        ));
+                                    }
+                                    ui.end_row();
+                                }
+                            });
+                        ui.separator();
+                        ui.label(&card.text);
+                        if let Some((field, text, ty)) = store {
+                            let target = OverlayTarget::CardField(card.id.clone(), field);
+                            match parse_value(&module, &text, &ty)
+                                .and_then(|value| view.store(&target, value))
+                            {
+                                Ok(()) => view.error = None,
+                                Err(err) => view.error = Some(format!("{target}: {err}")),
+                            }
+                        }
+                    });
             });
         });
-    });
     view.editor_open = open;
 }

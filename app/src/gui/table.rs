@@ -7,13 +7,15 @@ use std::sync::Arc;
 
 use chancery_core::module::{CardDef, DataValue, LayoutItem, Module, PlaceKind};
 use chancery_core::table::Visibility;
-use chancery_core::{BoxId, CardId, CounterId, Manual, PieceId, PlaceId, Position, Table, Target, ZoneId};
+use chancery_core::{
+    BoxId, CardId, CounterId, Manual, PieceId, PlaceId, Position, Table, Target, ZoneId,
+};
 use egui::{Color32, RichText, Stroke, Ui};
 
 use super::game::{DropTarget, GameView, Selected, Targets};
 
 /// Width of the column a panel needs to stay readable.
-const COLUMN_WIDTH: f32 = 520.0;
+const COLUMN_WIDTH: f32 = 440.0;
 /// Size of a card in the viewer's hand.
 const HAND_CARD: [f32; 2] = [190.0, 250.0];
 /// The colour of the prompt's targets.
@@ -47,52 +49,61 @@ pub fn table_ui(ui: &mut Ui, view: &mut GameView) {
     };
     if let Some(selected) = &view.selected {
         ui.horizontal(|ui| {
-            ui.colored_label(SELECTED, format!("Moving {}: click where it goes, or", ctx.describe(selected)));
+            ui.colored_label(
+                SELECTED,
+                format!("Moving {}: click where it goes, or", ctx.describe(selected)),
+            );
             if ui.button("Cancel").clicked() {
                 clicks.push(Click::Select(selected.clone()));
             }
         });
     }
     let columns = ((ui.available_width() / COLUMN_WIDTH).floor() as usize).clamp(1, 4);
-    egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-        let panels = &module.manifest.layout.panels;
-        if panels.is_empty() {
-            ui.label("This module has no layout hints: every component is listed below.");
-        }
-        ui.columns(columns, |cols| {
-            for (i, panel) in panels.iter().enumerate() {
-                let ui = &mut cols[i % columns];
-                egui::CollapsingHeader::new(RichText::new(&panel.title).heading())
-                    .id_salt(("panel", i))
-                    .default_open(true)
-                    .show(ui, |ui| {
-                        for item in &panel.items {
-                            ctx.item(ui, item, &mut clicks);
-                        }
-                    });
-            }
+    egui::ScrollArea::vertical()
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            let panels = &module.manifest.layout.panels;
             if panels.is_empty() {
-                let ui = &mut cols[0];
-                for zone in module.zones.iter() {
-                    ctx.item(ui, &LayoutItem::Zone(zone.id.clone()), &mut clicks);
-                }
-                for place in module.places.iter() {
-                    ctx.item(ui, &LayoutItem::Place(place.def.id.clone()), &mut clicks);
-                }
-                for boxed in module.boxes.iter() {
-                    ctx.item(ui, &LayoutItem::Box(boxed.id.clone()), &mut clicks);
-                }
-                for counter in module.counters.iter() {
-                    ctx.item(ui, &LayoutItem::Counter(counter.id.clone()), &mut clicks);
-                }
+                ui.label("This module has no layout hints: every component is listed below.");
             }
+            ui.columns(columns, |cols| {
+                for (i, panel) in panels.iter().enumerate() {
+                    let ui = &mut cols[i % columns];
+                    egui::CollapsingHeader::new(RichText::new(&panel.title).heading())
+                        .id_salt(("panel", i))
+                        .default_open(true)
+                        .show(ui, |ui| {
+                            for item in &panel.items {
+                                ctx.item(ui, item, &mut clicks);
+                            }
+                        });
+                }
+                if panels.is_empty() {
+                    let ui = &mut cols[0];
+                    for zone in module.zones.iter() {
+                        ctx.item(ui, &LayoutItem::Zone(zone.id.clone()), &mut clicks);
+                    }
+                    for place in module.places.iter() {
+                        ctx.item(ui, &LayoutItem::Place(place.def.id.clone()), &mut clicks);
+                    }
+                    for boxed in module.boxes.iter() {
+                        ctx.item(ui, &LayoutItem::Box(boxed.id.clone()), &mut clicks);
+                    }
+                    for counter in module.counters.iter() {
+                        ctx.item(ui, &LayoutItem::Counter(counter.id.clone()), &mut clicks);
+                    }
+                }
+            });
         });
-    });
     for click in clicks {
         match click {
             Click::Act(target) => view.act_on(target),
             Click::Select(selected) => {
-                view.selected = if view.selected.as_ref() == Some(&selected) { None } else { Some(selected) };
+                view.selected = if view.selected.as_ref() == Some(&selected) {
+                    None
+                } else {
+                    Some(selected)
+                };
             }
             Click::Drop(target) => view.drop_selected_on(target),
             Click::Manual(change) => view.manual(change),
@@ -126,97 +137,210 @@ impl Draw<'_> {
                 true => self.card_name(card),
                 false => "a face-down card".to_owned(),
             },
-            Selected::Piece(piece) => self.module.pieces.get(piece.as_str()).map_or_else(|| piece.to_string(), |p| p.name.clone()),
-            Selected::Units(boxed, kind) => format!("1 {} from {}", self.kind_name(kind.as_str()), self.box_name(boxed)),
+            Selected::Piece(piece) => self
+                .module
+                .pieces
+                .get(piece.as_str())
+                .map_or_else(|| piece.to_string(), |p| p.name.clone()),
+            Selected::Units(boxed, kind) => format!(
+                "1 {} from {}",
+                self.kind_name(kind.as_str()),
+                self.box_name(boxed)
+            ),
         }
     }
 
     fn card_name(&self, card: &CardId) -> String {
-        self.module.cards.get(card.as_str()).map_or_else(|| card.to_string(), |c| c.name.clone())
+        self.module
+            .cards
+            .get(card.as_str())
+            .map_or_else(|| card.to_string(), |c| c.name.clone())
     }
 
     fn kind_name(&self, kind: &str) -> String {
-        self.module.unit_kinds.get(kind).map_or_else(|| kind.to_owned(), |k| k.name.clone())
+        self.module
+            .unit_kinds
+            .get(kind)
+            .map_or_else(|| kind.to_owned(), |k| k.name.clone())
     }
 
     fn box_name(&self, boxed: &BoxId) -> String {
-        self.module.boxes.get(boxed.as_str()).map_or_else(|| boxed.to_string(), |b| b.name.clone())
+        self.module
+            .boxes
+            .get(boxed.as_str())
+            .map_or_else(|| boxed.to_string(), |b| b.name.clone())
     }
 
     fn eyes_see_card(&self, card: &CardId) -> bool {
-        self.table.zones.values().find(|z| z.cards.contains(card)).is_none_or(|z| z.shows(card, self.eyes))
+        self.table
+            .zones
+            .values()
+            .find(|z| z.cards.contains(card))
+            .is_none_or(|z| z.shows(card, self.eyes))
     }
 
     fn counter(&self, ui: &mut Ui, id: &CounterId, clicks: &mut Vec<Click>) {
-        let Some(def) = self.module.counters.get(id.as_str()) else { return };
-        let value = self.table.counters.get(id).map(|c| c.value).unwrap_or_default();
+        let Some(def) = self.module.counters.get(id.as_str()) else {
+            return;
+        };
+        let value = self
+            .table
+            .counters
+            .get(id)
+            .map(|c| c.value)
+            .unwrap_or_default();
         let target = self.targets.counters.contains(id.as_str());
         ui.horizontal(|ui| {
-            let name = if target { RichText::new(&def.name).color(TARGET).strong() } else { RichText::new(&def.name) };
-            if ui.add(egui::Label::new(name).sense(egui::Sense::click())).clicked() && target {
+            let name = if target {
+                RichText::new(&def.name).color(TARGET).strong()
+            } else {
+                RichText::new(&def.name)
+            };
+            if ui
+                .add(egui::Label::new(name).sense(egui::Sense::click()))
+                .clicked()
+                && target
+            {
                 clicks.push(Click::Act(Target::Counter(id.clone())));
             }
             if named(ui.small_button("-"), &format!("{} minus 1", def.name)).clicked() {
-                clicks.push(Click::Manual(Manual::SetCounter { counter: id.clone(), value: value - 1 }));
+                clicks.push(Click::Manual(Manual::SetCounter {
+                    counter: id.clone(),
+                    value: value - 1,
+                }));
             }
             ui.label(RichText::new(value.to_string()).strong().monospace());
             if named(ui.small_button("+"), &format!("{} plus 1", def.name)).clicked() {
-                clicks.push(Click::Manual(Manual::SetCounter { counter: id.clone(), value: value + 1 }));
+                clicks.push(Click::Manual(Manual::SetCounter {
+                    counter: id.clone(),
+                    value: value + 1,
+                }));
             }
         });
     }
 
     fn place(&self, ui: &mut Ui, id: &PlaceId, clicks: &mut Vec<Click>) {
-        let Some(place) = self.module.places.get(id.as_str()) else { return };
+        let Some(place) = self.module.places.get(id.as_str()) else {
+            return;
+        };
         let pieces = self.table.places.get(id).cloned().unwrap_or_default();
         ui.label(RichText::new(&place.def.name).strong());
         let moving_piece = matches!(self.selected, Some(Selected::Piece(_)));
-        ui.horizontal_wrapped(|ui| {
-            for space in &place.def.spaces {
-                let key = (id.clone(), space.id.clone());
-                let target = self.targets.spaces.contains(&key);
-                let here: Vec<&PieceId> = pieces.iter().filter(|(_, s)| **s == space.id).map(|(p, _)| p).collect();
-                let frame = egui::Frame::group(ui.style()).stroke(match target {
-                    true => Stroke::new(2.0, TARGET),
-                    false => ui.visuals().widgets.noninteractive.bg_stroke,
-                });
-                let (inner, dropped) = ui.dnd_drop_zone::<Selected, _>(frame, |ui| {
-                    ui.vertical(|ui| {
-                        let title = RichText::new(&space.name).small();
-                        let response = ui.add(egui::Label::new(match target {
-                            true => title.color(TARGET).strong(),
-                            false => title,
-                        }).sense(egui::Sense::click()));
-                        let response = response.on_hover_ui(|ui| self.space_tooltip(ui, id, space));
-                        if response.clicked() {
-                            if moving_piece {
-                                clicks.push(Click::Drop(DropTarget::Space(id.clone(), space.id.clone())));
-                            } else if target {
-                                clicks.push(Click::Act(Target::Space(id.clone(), space.id.clone())));
-                            }
-                        }
-                        for piece in here {
-                            self.piece(ui, piece, clicks);
-                        }
-                        if moving_piece && ui.small_button("Put here").clicked() {
-                            clicks.push(Click::Drop(DropTarget::Space(id.clone(), space.id.clone())));
-                        }
-                    });
-                });
-                if let Some(payload) = dropped {
-                    clicks.push(Click::Select((*payload).clone()));
-                    clicks.push(Click::Drop(DropTarget::Space(id.clone(), space.id.clone())));
-                }
-                let _ = inner;
+        // Spaces in rows of equal cells that fit the column; a crowded space takes two cells.
+        let gap = ui.spacing().item_spacing.x;
+        let width = ui.available_width() - 8.0;
+        let n = place.def.spaces.len().max(1) as f32;
+        let cell = ((width - gap * (n - 1.0)) / n).clamp(90.0, 160.0);
+        let per_row = (((width + gap) / (cell + gap)).floor() as usize).max(2);
+        let mut rows: Vec<Vec<(&chancery_core::module::SpaceDef, Vec<&PieceId>)>> =
+            vec![Vec::new()];
+        let mut used = 0;
+        for space in &place.def.spaces {
+            let here: Vec<&PieceId> = pieces
+                .iter()
+                .filter(|(_, s)| **s == space.id)
+                .map(|(p, _)| p)
+                .collect();
+            let slots = if here.len() > 4 { 2 } else { 1 };
+            if used + slots > per_row && used > 0 {
+                rows.push(Vec::new());
+                used = 0;
             }
-        });
+            used += slots;
+            rows.last_mut().expect("a row").push((space, here));
+        }
+        for row in rows {
+            ui.horizontal_top(|ui| {
+                for (space, here) in row {
+                    let inner_width = if here.len() > 4 {
+                        2.0 * cell + gap
+                    } else {
+                        cell
+                    } - 14.0;
+                    self.space(ui, id, space, &here, inner_width, moving_piece, clicks);
+                }
+            });
+        }
         if place.def.kind == PlaceKind::Map && !place.def.links.is_empty() {
             ui.collapsing(format!("Connections of {}", place.def.name), |ui| {
                 for (a, b) in &place.def.links {
-                    let name = |s: &str| place.space(s).map_or_else(|| s.to_owned(), |d| d.name.clone());
+                    let name = |s: &str| {
+                        place
+                            .space(s)
+                            .map_or_else(|| s.to_owned(), |d| d.name.clone())
+                    };
                     ui.label(format!("{} — {}", name(a.as_str()), name(b.as_str())));
                 }
             });
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn space(
+        &self,
+        ui: &mut Ui,
+        id: &PlaceId,
+        space: &chancery_core::module::SpaceDef,
+        here: &[&PieceId],
+        width: f32,
+        moving_piece: bool,
+        clicks: &mut Vec<Click>,
+    ) {
+        let target = self
+            .targets
+            .spaces
+            .contains(&(id.clone(), space.id.clone()));
+        let frame = egui::Frame::group(ui.style())
+            .inner_margin(6.0)
+            .stroke(match target {
+                true => Stroke::new(2.0, TARGET),
+                false => ui.visuals().widgets.noninteractive.bg_stroke,
+            });
+        let (_, dropped) = ui.dnd_drop_zone::<Selected, _>(frame, |ui| {
+            ui.set_width(width);
+            ui.vertical(|ui| self.space_body(ui, id, space, here, target, moving_piece, clicks));
+        });
+        if let Some(payload) = dropped {
+            clicks.push(Click::Select((*payload).clone()));
+            clicks.push(Click::Drop(DropTarget::Space(id.clone(), space.id.clone())));
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn space_body(
+        &self,
+        ui: &mut Ui,
+        id: &PlaceId,
+        space: &chancery_core::module::SpaceDef,
+        here: &[&PieceId],
+        target: bool,
+        moving_piece: bool,
+        clicks: &mut Vec<Click>,
+    ) {
+        {
+            let title = RichText::new(&space.name).small();
+            let title = if target {
+                title.color(TARGET).strong()
+            } else {
+                title
+            };
+            let response = ui.add(egui::Label::new(title).sense(egui::Sense::click()));
+            let response = response.on_hover_ui(|ui| self.space_tooltip(ui, id, space));
+            if response.clicked() {
+                if moving_piece {
+                    clicks.push(Click::Drop(DropTarget::Space(id.clone(), space.id.clone())));
+                } else if target {
+                    clicks.push(Click::Act(Target::Space(id.clone(), space.id.clone())));
+                }
+            }
+            ui.horizontal_wrapped(|ui| {
+                for piece in here {
+                    self.piece(ui, piece, clicks);
+                }
+            });
+            if moving_piece && ui.small_button("Put here").clicked() {
+                clicks.push(Click::Drop(DropTarget::Space(id.clone(), space.id.clone())));
+            }
         }
     }
 
@@ -227,7 +351,11 @@ impl Draw<'_> {
             let near: Vec<String> = place_def
                 .neighbors(space.id.as_str())
                 .iter()
-                .map(|s| place_def.space(s.as_str()).map_or_else(|| s.to_string(), |d| d.name.clone()))
+                .map(|s| {
+                    place_def
+                        .space(s.as_str())
+                        .map_or_else(|| s.to_string(), |d| d.name.clone())
+                })
                 .collect();
             if !near.is_empty() {
                 ui.label(format!("Next to: {}", near.join(", ")));
@@ -249,7 +377,8 @@ impl Draw<'_> {
             (true, _) => text.color(TARGET).strong(),
             _ => text,
         };
-        let response = ui.add(egui::Button::selectable(selected, text).sense(egui::Sense::click_and_drag()));
+        let response =
+            ui.add(egui::Button::selectable(selected, text).sense(egui::Sense::click_and_drag()));
         let response = draggable(ui, response, Selected::Piece(piece.clone()), &name);
         let response = response.on_hover_ui(|ui| {
             ui.label(RichText::new(&name).strong());
@@ -278,14 +407,18 @@ impl Draw<'_> {
                 ui.close();
             }
             if ui.button("Take off the table").clicked() {
-                clicks.push(Click::Manual(Manual::RemovePiece { piece: piece.clone() }));
+                clicks.push(Click::Manual(Manual::RemovePiece {
+                    piece: piece.clone(),
+                }));
                 ui.close();
             }
         });
     }
 
     fn boxed(&self, ui: &mut Ui, id: &BoxId, clicks: &mut Vec<Click>) {
-        let Some(def) = self.module.boxes.get(id.as_str()) else { return };
+        let Some(def) = self.module.boxes.get(id.as_str()) else {
+            return;
+        };
         let units = self.table.boxes.get(id).cloned().unwrap_or_default();
         let target = self.targets.boxes.contains(id);
         let moving_units = matches!(self.selected, Some(Selected::Units(from, _)) if from != id);
@@ -350,7 +483,11 @@ impl Draw<'_> {
     }
 
     fn zone(&self, ui: &mut Ui, id: &ZoneId, clicks: &mut Vec<Click>) {
-        let (Some(def), Some(zone)) = (self.module.zones.get(id.as_str()), self.table.zones.get(id)) else { return };
+        let (Some(def), Some(zone)) =
+            (self.module.zones.get(id.as_str()), self.table.zones.get(id))
+        else {
+            return;
+        };
         let target = self.targets.zones.contains(id);
         let moving_card = matches!(self.selected, Some(Selected::Card(_)));
         let mine = self.eyes.is_some() && def.owner.as_ref() == self.eyes;
@@ -374,7 +511,12 @@ impl Draw<'_> {
                 if moving_card && ui.small_button("Put on top here").clicked() {
                     clicks.push(Click::Drop(DropTarget::Zone(id.clone())));
                 }
-                if zone.cards.len() > 1 && ui.small_button("Shuffle").on_hover_text(format!("Shuffle {}", def.name)).clicked() {
+                if zone.cards.len() > 1
+                    && ui
+                        .small_button("Shuffle")
+                        .on_hover_text(format!("Shuffle {}", def.name))
+                        .clicked()
+                {
                     clicks.push(Click::Manual(Manual::Shuffle { zone: id.clone() }));
                 }
             });
@@ -386,11 +528,15 @@ impl Draw<'_> {
                 // A deck or someone else's hand: a stack, whose top card can be taken.
                 let top = zone.cards[0].clone();
                 let text = match def.visibility {
-                    Visibility::Owner if !visible => format!("{}, hidden from you", plural(zone.cards.len(), "card")),
+                    Visibility::Owner if !visible => {
+                        format!("{}, hidden from you", plural(zone.cards.len(), "card"))
+                    }
                     _ => format!("{} face down", plural(zone.cards.len(), "card")),
                 };
-                self.card_drag(ui, &top, clicks, |ui| ui.add(egui::Button::new(text).min_size(egui::vec2(120.0, 40.0))))
-                    .on_hover_text("Click, then click a zone (or drag): move the top card there.");
+                self.card_drag(ui, &top, clicks, |ui| {
+                    ui.add(egui::Button::new(text).min_size(egui::vec2(120.0, 40.0)))
+                })
+                .on_hover_text("Click, then click a zone (or drag): move the top card there.");
             } else {
                 ui.horizontal_wrapped(|ui| {
                     for card in &zone.cards {
@@ -466,7 +612,9 @@ impl Draw<'_> {
                 ui.separator();
                 ui.weak(match target {
                     true => "Click: play it for the decision. Drag: move it by hand.",
-                    false => "Click, then click a zone (or drag): move it by hand. Right-click: more.",
+                    false => {
+                        "Click, then click a zone (or drag): move it by hand. Right-click: more."
+                    }
                 });
             }),
             _ => response,
@@ -482,9 +630,23 @@ impl Draw<'_> {
                 clicks.push(Click::Select(Selected::Card(card.clone())));
                 ui.close();
             }
-            let face_up = !self.table.zones.values().any(|z| z.face_down.contains(card));
-            if ui.button(if face_up { "Turn face down" } else { "Turn face up" }).clicked() {
-                clicks.push(Click::Manual(Manual::FlipCard { card: card.clone(), face_up: !face_up }));
+            let face_up = !self
+                .table
+                .zones
+                .values()
+                .any(|z| z.face_down.contains(card));
+            if ui
+                .button(if face_up {
+                    "Turn face down"
+                } else {
+                    "Turn face up"
+                })
+                .clicked()
+            {
+                clicks.push(Click::Manual(Manual::FlipCard {
+                    card: card.clone(),
+                    face_up: !face_up,
+                }));
                 ui.close();
             }
             ui.menu_button("Move to", |ui| {
@@ -513,7 +675,11 @@ pub fn card_face(ui: &mut Ui, module: &Module, card: &CardDef, full: bool) {
         .filter_map(|f| Some((f, card.fields.get(&f.id)?)))
         .collect();
     if !full {
-        let summary: Vec<String> = fields.iter().take(2).filter_map(|(f, v)| Some(format!("{} {}", f.id, v.known()?))).collect();
+        let summary: Vec<String> = fields
+            .iter()
+            .take(2)
+            .filter_map(|(f, v)| Some(format!("{} {}", f.id, v.known()?)))
+            .collect();
         if !summary.is_empty() {
             ui.label(RichText::new(summary.join(" · ")).small());
         }
@@ -555,10 +721,13 @@ fn draggable(ui: &Ui, response: egui::Response, payload: Selected, name: &str) -
         && let Some(pos) = ui.ctx().pointer_interact_pos()
     {
         ui.ctx().set_cursor_icon(egui::CursorIcon::Grabbing);
-        let painter = ui.ctx().layer_painter(egui::LayerId::new(egui::Order::Tooltip, response.id));
+        let painter = ui
+            .ctx()
+            .layer_painter(egui::LayerId::new(egui::Order::Tooltip, response.id));
         let font = egui::TextStyle::Button.resolve(ui.style());
         let galley = painter.layout_no_wrap(name.to_owned(), font, SELECTED);
-        let rect = egui::Rect::from_min_size(pos + egui::vec2(12.0, 8.0), galley.size()).expand(4.0);
+        let rect =
+            egui::Rect::from_min_size(pos + egui::vec2(12.0, 8.0), galley.size()).expand(4.0);
         painter.rect_filled(rect, 4.0, ui.visuals().extreme_bg_color);
         painter.galley(rect.min + egui::vec2(4.0, 4.0), galley, SELECTED);
     }

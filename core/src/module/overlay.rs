@@ -28,7 +28,11 @@ pub fn data_dir() -> Option<PathBuf> {
 
 /// The overlay used when none is named: `overlays/<module>.ron` in [`data_dir`].
 pub fn default_overlay_path(module_id: &str) -> Option<PathBuf> {
-    Some(data_dir()?.join("overlays").join(format!("{module_id}.ron")))
+    Some(
+        data_dir()?
+            .join("overlays")
+            .join(format!("{module_id}.ron")),
+    )
 }
 
 /// What an overlay value completes.
