@@ -432,3 +432,38 @@ fn the_card_editor_stores_a_value_in_the_overlay() {
             .contains('4')
     );
 }
+
+#[test]
+fn units_are_dragged_from_one_box_to_another() {
+    let s = scratch();
+    let mut h = harness(app(&s, false, false));
+    h.run();
+    let from = h.get_by_label("Infantry × 3").rect().center();
+    // The "+" of Alpha's army box lies inside that box's drop zone (the pool's comes first).
+    let to = h
+        .get_all_by_label("+")
+        .nth(1)
+        .expect("Alpha's army box")
+        .rect()
+        .center();
+    h.hover_at(from);
+    h.run();
+    h.drag_at(from);
+    h.run();
+    for step in 1..=6 {
+        h.hover_at(from + (to - from) * (step as f32 / 6.0));
+        h.run();
+    }
+    h.drop_at(to);
+    h.run();
+    assert_eq!(
+        (units(&h, "pool", "inf"), units(&h, "army.A", "inf")),
+        (2, 1),
+        "one unit dragged across"
+    );
+    assert_eq!(
+        h.state().session().history().len(),
+        1,
+        "the drag is one recorded move"
+    );
+}

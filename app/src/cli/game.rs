@@ -543,31 +543,35 @@ pub fn replay(args: &ReplayArgs, out: &mut dyn Write, err: &mut dyn Write) -> an
     }
 }
 
+/// The game `args` describe: the save `--load` names, or a new game of the module and
+/// scenario (the module's diagnostics go to `err`).
+pub(crate) fn open_session(args: &OpenArgs, err: &mut dyn Write) -> anyhow::Result<Session> {
+    if let Some(path) = &args.load {
+        let file = SaveFile::read(path)?;
+        return restore(&file, path, args.module.as_deref(), &args.overlay, err);
+    }
+    let dir = module_dir(args.module.as_deref());
+    let module = load_module(&dir, &args.overlay.load_options(false), err)?;
+    let spec = spec_from(
+        &module,
+        args.scenario.as_deref(),
+        args.seed,
+        &args.seats,
+        &args.options,
+    )?;
+    Ok(Session::new(module, spec)?)
+}
+
 /// The headless equivalent of opening the app: start (or load) the game, let bots play,
 /// print the table and the decision it waits for.
 pub fn headless(args: &OpenArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<i32> {
-    let session = match &args.load {
-        Some(path) => {
-            let file = SaveFile::read(path)?;
-            restore(&file, path, args.module.as_deref(), &args.overlay, err)?
-        }
-        None => {
-            let dir = module_dir(args.module.as_deref());
-            let module = load_module(&dir, &args.overlay.load_options(false), err)?;
-            let spec = spec_from(
-                &module,
-                args.scenario.as_deref(),
-                args.seed,
-                &args.seats,
-                &args.options,
-            )?;
-            let mut session = Session::new(module.clone(), spec)?;
-            session
-                .run_bots(BOT_STEP_LIMIT)
-                .map_err(|e| anyhow::anyhow!(explain(&e, &module)))?;
-            session
-        }
-    };
+    let mut session = open_session(args, err)?;
+    if args.load.is_none() {
+        let module = session.module().clone();
+        session
+            .run_bots(BOT_STEP_LIMIT)
+            .map_err(|e| anyhow::anyhow!(explain(&e, &module)))?;
+    }
     write!(out, "{}", describe_table(session.table(), session.module()))?;
     for line in last_messages(&session.log(), 12) {
         writeln!(out, "{line}")?;

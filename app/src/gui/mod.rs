@@ -14,11 +14,10 @@ use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use chancery_core::save::SaveFile;
-use chancery_core::{DiceMode, Manual, Module, Session};
+use chancery_core::{DiceMode, Manual, Session};
 use egui::{Color32, RichText, Ui};
 
-use crate::cli::{OpenArgs, module_dir, spec_from};
+use crate::cli::{OpenArgs, open_session};
 pub use game::{DropTarget, GameOptions, GameView, Selected, Viewer};
 pub use launcher::Launcher;
 
@@ -171,7 +170,10 @@ impl ChanceryApp {
             if ui.button("Redo").on_hover_text("Ctrl+Shift+Z").clicked() {
                 self.view.redo();
             }
-            ui.label(format!("{} moves", self.view.session.history().len()));
+            ui.label(match self.view.session.history().len() {
+                1 => "1 move".to_owned(),
+                n => format!("{n} moves"),
+            });
             ui.separator();
             if ui.button("New / Open…").clicked() {
                 self.launcher.open = true;
@@ -354,27 +356,7 @@ fn save_png(path: &std::path::Path, image: &egui::ColorImage) -> anyhow::Result<
 
 /// Starts the game `args` describe (or loads it), as the window will play it.
 pub fn start_session(args: &OpenArgs) -> anyhow::Result<Session> {
-    let options = args.overlay.load_options(false);
-    if let Some(path) = &args.load {
-        let file = SaveFile::read(path)?;
-        let dir = args
-            .module
-            .clone()
-            .unwrap_or_else(|| PathBuf::from(&file.module.dir));
-        let module = Module::load(&dir, &options).map_err(|d| anyhow::anyhow!("{d}"))?;
-        let (session, _) = file.restore(Arc::new(module), path)?;
-        return Ok(session);
-    }
-    let dir = module_dir(args.module.as_deref());
-    let module = Arc::new(Module::load(&dir, &options).map_err(|d| anyhow::anyhow!("{d}"))?);
-    let spec = spec_from(
-        &module,
-        args.scenario.as_deref(),
-        args.seed,
-        &args.seats,
-        &args.options,
-    )?;
-    Ok(Session::new(module, spec)?)
+    open_session(args, &mut std::io::stderr())
 }
 
 /// The autosave of `module`'s games: `autosave/<module>.ron` in Chancery's data folder.

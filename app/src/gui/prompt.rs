@@ -31,7 +31,13 @@ pub fn prompt_ui(ui: &mut Ui, view: &mut GameView) {
             }
             if let Some((seat, pick)) = &view.last_bot {
                 ui.separator();
-                ui.label(RichText::new(format!("{seat}'s bot chose: {}", pick.choice)).strong());
+                let name = view
+                    .session
+                    .module()
+                    .seats
+                    .get(seat.as_str())
+                    .map_or_else(|| seat.to_string(), |s| s.name.clone());
+                ui.label(RichText::new(format!("{name}'s bot chose: {}", pick.choice)).strong());
                 reasons(ui, &pick.reason);
             }
         });

@@ -267,7 +267,7 @@ impl Draw<'_> {
                     let name = |s: &str| {
                         place
                             .space(s)
-                            .map_or_else(|| s.to_owned(), |d| d.name.clone())
+                            .map_or_else(|| s.to_owned(), |d| space_name(d).to_owned())
                     };
                     ui.label(format!("{} — {}", name(a.as_str()), name(b.as_str())));
                 }
@@ -318,7 +318,7 @@ impl Draw<'_> {
         clicks: &mut Vec<Click>,
     ) {
         {
-            let title = RichText::new(&space.name).small();
+            let title = RichText::new(space_name(space)).small();
             let title = if target {
                 title.color(TARGET).strong()
             } else {
@@ -345,7 +345,7 @@ impl Draw<'_> {
     }
 
     fn space_tooltip(&self, ui: &mut Ui, place: &PlaceId, space: &chancery_core::module::SpaceDef) {
-        ui.label(RichText::new(&space.name).strong());
+        ui.label(RichText::new(space_name(space)).strong());
         let place_def = self.module.places.get(place.as_str());
         if let Some(place_def) = place_def {
             let near: Vec<String> = place_def
@@ -354,7 +354,7 @@ impl Draw<'_> {
                 .map(|s| {
                     place_def
                         .space(s.as_str())
-                        .map_or_else(|| s.to_string(), |d| d.name.clone())
+                        .map_or_else(|| s.to_string(), |d| space_name(d).to_owned())
                 })
                 .collect();
             if !near.is_empty() {
@@ -529,7 +529,10 @@ impl Draw<'_> {
                 let top = zone.cards[0].clone();
                 let text = match def.visibility {
                     Visibility::Owner if !visible => {
-                        format!("{}, hidden from you", plural(zone.cards.len(), "card"))
+                        format!(
+                            "{}, hidden from you (see Viewing as)",
+                            plural(zone.cards.len(), "card")
+                        )
                     }
                     _ => format!("{} face down", plural(zone.cards.len(), "card")),
                 };
@@ -587,7 +590,7 @@ impl Draw<'_> {
             .show(ui, |ui| {
                 ui.set_min_size(size.into());
                 ui.set_max_width(size[0]);
-                match (shown, def) {
+                ui.vertical(|ui| match (shown, def) {
                     (true, Some(def)) => card_face(ui, self.module, def, large),
                     (true, None) => {
                         ui.label(card.to_string());
@@ -595,7 +598,7 @@ impl Draw<'_> {
                     (false, _) => {
                         ui.weak("face down");
                     }
-                }
+                });
             })
             .response
             .interact(egui::Sense::click_and_drag());
@@ -739,5 +742,14 @@ fn plural(n: usize, thing: &str) -> String {
     match n {
         1 => format!("1 {thing}"),
         n => format!("{n} {thing}s"),
+    }
+}
+
+/// A space's name, or its id when it has none (the spaces of a numbered track).
+fn space_name(space: &chancery_core::module::SpaceDef) -> &str {
+    if space.name.is_empty() {
+        space.id.as_str()
+    } else {
+        &space.name
     }
 }
