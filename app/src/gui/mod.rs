@@ -2,6 +2,7 @@
 //! panel, the log, hot reload, the card data editor and the launcher. It changes the game only
 //! by sending commands to the session (see `game.rs`).
 
+mod cards;
 mod game;
 mod launcher;
 mod prompt;

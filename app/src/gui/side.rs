@@ -3,8 +3,9 @@
 use chancery_core::module::{DataValue, OverlayTarget};
 use egui::{Color32, RichText, Ui};
 
+use super::cards::card_face;
 use super::game::{GameView, parse_value};
-use super::table::{UNKNOWN, card_face};
+use super::table::UNKNOWN;
 
 /// The log: every input with its messages and a bot's reasons; click an input to go back to it.
 pub fn log_ui(ui: &mut Ui, view: &mut GameView) {

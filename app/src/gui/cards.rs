@@ -1,0 +1,251 @@
+//! Zones of cards on the table: decks and other people's hands as stacks, the viewer's hand
+//! as large cards, every card's face with its data on hover, and moves of cards by hand.
+
+use chancery_core::module::{CardDef, DataValue, Module};
+use chancery_core::table::Visibility;
+use chancery_core::{CardId, Manual, Position, Target, ZoneId};
+use egui::{RichText, Stroke, Ui};
+
+use super::game::{DropTarget, Selected};
+use super::table::{Click, Draw, HAND_CARD, SELECTED, TARGET, UNKNOWN, draggable};
+
+impl Draw<'_> {
+    pub(super) fn zone(&self, ui: &mut Ui, id: &ZoneId, clicks: &mut Vec<Click>) {
+        let (Some(def), Some(zone)) =
+            (self.module.zones.get(id.as_str()), self.table.zones.get(id))
+        else {
+            return;
+        };
+        let target = self.targets.zones.contains(id);
+        let moving_card = matches!(self.selected, Some(Selected::Card(_)));
+        let mine = self.eyes.is_some() && def.owner.as_ref() == self.eyes;
+        let frame = egui::Frame::group(ui.style()).stroke(match target {
+            true => Stroke::new(2.0, TARGET),
+            false => ui.visuals().widgets.noninteractive.bg_stroke,
+        });
+        let (_, dropped) = ui.dnd_drop_zone::<Selected, _>(frame, |ui| {
+            ui.set_min_width(ui.available_width());
+            ui.horizontal(|ui| {
+                let title = format!("{} · {}", def.name, plural(zone.cards.len(), "card"));
+                let title = RichText::new(title).strong();
+                let title = if target { title.color(TARGET) } else { title };
+                let response = ui.add(egui::Label::new(title).sense(egui::Sense::click()));
+                if response.clicked() && target {
+                    clicks.push(Click::Act(Target::Zone(id.clone())));
+                }
+                if mine {
+                    ui.label(RichText::new("your hand").color(SELECTED));
+                }
+                if moving_card && ui.small_button("Put on top here").clicked() {
+                    clicks.push(Click::Drop(DropTarget::Zone(id.clone())));
+                }
+                if zone.cards.len() > 1
+                    && ui
+                        .small_button("Shuffle")
+                        .on_hover_text(format!("Shuffle {}", def.name))
+                        .clicked()
+                {
+                    clicks.push(Click::Manual(Manual::Shuffle { zone: id.clone() }));
+                }
+            });
+            let visible = zone.visible_to(self.eyes);
+            let all_down = zone.cards.iter().all(|c| zone.face_down.contains(c));
+            if zone.cards.is_empty() {
+                ui.weak("no cards");
+            } else if !visible || (all_down && !mine && def.visibility != Visibility::Owner) {
+                // A deck or someone else's hand: a stack, whose top card can be taken.
+                let top = zone.cards[0].clone();
+                let text = match def.visibility {
+                    Visibility::Owner if !visible => {
+                        format!(
+                            "{}, hidden from you (see Viewing as)",
+                            plural(zone.cards.len(), "card")
+                        )
+                    }
+                    _ => format!("{} face down", plural(zone.cards.len(), "card")),
+                };
+                self.card_drag(ui, &top, clicks, |ui| {
+                    ui.add(egui::Button::new(text).min_size(egui::vec2(120.0, 40.0)))
+                })
+                .on_hover_text("Click, then click a zone (or drag): move the top card there.");
+            } else {
+                ui.horizontal_wrapped(|ui| {
+                    for card in &zone.cards {
+                        let shown = zone.shows(card, self.eyes);
+                        self.card(ui, card, shown, mine, clicks);
+                    }
+                });
+            }
+        });
+        if let Some(payload) = dropped
+            && matches!(*payload, Selected::Card(_))
+        {
+            clicks.push(Click::Select((*payload).clone()));
+            clicks.push(Click::Drop(DropTarget::Zone(id.clone())));
+        }
+    }
+
+    pub(super) fn card_drag(
+        &self,
+        ui: &mut Ui,
+        card: &CardId,
+        clicks: &mut Vec<Click>,
+        body: impl FnOnce(&mut Ui) -> egui::Response,
+    ) -> egui::Response {
+        let response = body(ui).interact(egui::Sense::click_and_drag());
+        let response = draggable(ui, response, Selected::Card(card.clone()), "the top card");
+        if response.clicked() {
+            clicks.push(Click::Select(Selected::Card(card.clone())));
+        }
+        response
+    }
+
+    pub(super) fn card(
+        &self,
+        ui: &mut Ui,
+        card: &CardId,
+        shown: bool,
+        large: bool,
+        clicks: &mut Vec<Click>,
+    ) {
+        let def = self.module.cards.get(card.as_str());
+        let target = self.targets.cards.contains(card);
+        let selected = self.selected == Some(&Selected::Card(card.clone()));
+        let stroke = match (selected, target) {
+            (true, _) => Stroke::new(2.5, SELECTED),
+            (_, true) => Stroke::new(2.5, TARGET),
+            _ => Stroke::new(1.0, ui.visuals().widgets.inactive.fg_stroke.color),
+        };
+        let size = if large { HAND_CARD } else { [120.0, 56.0] };
+        let response = egui::Frame::new()
+            .stroke(stroke)
+            .corner_radius(6.0)
+            .inner_margin(6.0)
+            .fill(ui.visuals().extreme_bg_color)
+            .show(ui, |ui| {
+                ui.set_min_size(size.into());
+                ui.set_max_width(size[0]);
+                ui.vertical(|ui| match (shown, def) {
+                    (true, Some(def)) => card_face(ui, self.module, def, large),
+                    (true, None) => {
+                        ui.label(card.to_string());
+                    }
+                    (false, _) => {
+                        ui.weak("face down");
+                    }
+                });
+            })
+            .response
+            .interact(egui::Sense::click_and_drag());
+        let title = match (shown, def) {
+            (true, Some(def)) => def.name.clone(),
+            _ => "a face-down card".to_owned(),
+        };
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &title));
+        let response = draggable(ui, response, Selected::Card(card.clone()), &title);
+        let response = match (shown, def) {
+            (true, Some(def)) => response.on_hover_ui(|ui| {
+                ui.set_max_width(360.0);
+                card_face(ui, self.module, def, true);
+                ui.separator();
+                ui.weak(match target {
+                    true => "Click: play it for the decision. Drag: move it by hand.",
+                    false => {
+                        "Click, then click a zone (or drag): move it by hand. Right-click: more."
+                    }
+                });
+            }),
+            _ => response,
+        };
+        if response.clicked() {
+            clicks.push(match target {
+                true => Click::Act(Target::Card(card.clone())),
+                false => Click::Select(Selected::Card(card.clone())),
+            });
+        }
+        response.context_menu(|ui| {
+            if ui.button("Move by hand").clicked() {
+                clicks.push(Click::Select(Selected::Card(card.clone())));
+                ui.close();
+            }
+            let face_up = !self
+                .table
+                .zones
+                .values()
+                .any(|z| z.face_down.contains(card));
+            if ui
+                .button(if face_up {
+                    "Turn face down"
+                } else {
+                    "Turn face up"
+                })
+                .clicked()
+            {
+                clicks.push(Click::Manual(Manual::FlipCard {
+                    card: card.clone(),
+                    face_up: !face_up,
+                }));
+                ui.close();
+            }
+            ui.menu_button("Move to", |ui| {
+                for zone in self.module.zones.iter() {
+                    if ui.button(&zone.name).clicked() {
+                        clicks.push(Click::Manual(Manual::MoveCard {
+                            card: card.clone(),
+                            to: zone.id.clone(),
+                            position: Position::Top,
+                        }));
+                        ui.close();
+                    }
+                }
+            });
+        });
+    }
+}
+/// A card's face: name, fields (unknown ones marked "not entered") and text.
+pub fn card_face(ui: &mut Ui, module: &Module, card: &CardDef, full: bool) {
+    ui.label(RichText::new(&card.name).strong());
+    let fields: Vec<_> = module
+        .card_fields
+        .iter()
+        .filter(|f| f.applies_to(&card.deck))
+        .filter_map(|f| Some((f, card.fields.get(&f.id)?)))
+        .collect();
+    if !full {
+        let summary: Vec<String> = fields
+            .iter()
+            .take(2)
+            .filter_map(|(f, v)| Some(format!("{} {}", f.id, v.known()?)))
+            .collect();
+        if !summary.is_empty() {
+            ui.label(RichText::new(summary.join(" · ")).small());
+        }
+        return;
+    }
+    for (field, value) in fields {
+        data_line(ui, &field.id, value);
+    }
+    if !card.text.is_empty() {
+        ui.separator();
+        ui.label(&card.text);
+    }
+}
+
+/// One `key: value` line of module data; an unknown value says "not entered".
+pub fn data_line(ui: &mut Ui, key: &str, value: &DataValue) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new(format!("{key}:")).weak());
+        match value.known() {
+            Some(v) => ui.label(v.to_string()),
+            None => ui.label(RichText::new("not entered").color(UNKNOWN)),
+        };
+    });
+}
+
+/// "1 card", "3 cards".
+fn plural(n: usize, thing: &str) -> String {
+    match n {
+        1 => format!("1 {thing}"),
+        n => format!("{n} {thing}s"),
+    }
+}
