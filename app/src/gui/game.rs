@@ -551,6 +551,14 @@ pub struct Targets {
     pub counters: BTreeSet<String>,
 }
 
+/// A seat's name, or its id when the module gives none.
+pub fn seat_name(module: &Module, seat: &SeatId) -> String {
+    module
+        .seats
+        .get(seat.as_str())
+        .map_or_else(|| seat.to_string(), |s| s.name.clone())
+}
+
 /// Reads a typed value from what the user typed.
 pub fn parse_value(module: &Module, text: &str, ty: &FieldType) -> Result<Value, String> {
     let text = text.trim();

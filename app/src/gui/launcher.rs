@@ -9,6 +9,7 @@ use chancery_core::save::SaveFile;
 use chancery_core::{LoadOptions, Module, Session};
 use egui::{Color32, RichText, Ui};
 
+use super::game::seat_name;
 use crate::cli::{parse_options, spec_from};
 
 /// The launcher's fields.
@@ -169,11 +170,7 @@ impl Launcher {
                     who_options.extend(module.rules.bots.iter().map(|b| format!("bot:{b}")));
                     egui::Grid::new("seats").num_columns(2).show(ui, |ui| {
                         for seat in module.scenario_seats(s) {
-                            let name = module
-                                .seats
-                                .get(seat.as_str())
-                                .map_or_else(|| seat.to_string(), |d| d.name.clone());
-                            let label = ui.label(name);
+                            let label = ui.label(seat_name(&module, &seat));
                             let who = self
                                 .seats
                                 .entry(seat.to_string())

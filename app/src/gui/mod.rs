@@ -232,10 +232,7 @@ impl ChanceryApp {
             .collect();
         let current = match (&self.view.viewer.open_hands, &self.view.viewer.seat) {
             (true, _) => "everything (open hands)".to_owned(),
-            (false, Some(seat)) => module
-                .seats
-                .get(seat.as_str())
-                .map_or_else(|| seat.to_string(), |s| s.name.clone()),
+            (false, Some(seat)) => game::seat_name(&module, seat),
             (false, None) => "a spectator".to_owned(),
         };
         egui::ComboBox::from_label("Viewing as")

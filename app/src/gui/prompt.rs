@@ -5,7 +5,7 @@ use chancery_core::module::OverlayTarget;
 use chancery_core::{Choice, Controller, Input, Need, Target, Value};
 use egui::{Color32, RichText, Ui};
 
-use super::game::GameView;
+use super::game::{GameView, seat_name};
 use super::table::{TARGET, UNKNOWN};
 
 /// Draws the decision panel.
@@ -31,12 +31,7 @@ pub fn prompt_ui(ui: &mut Ui, view: &mut GameView) {
             }
             if let Some((seat, pick)) = &view.last_bot {
                 ui.separator();
-                let name = view
-                    .session
-                    .module()
-                    .seats
-                    .get(seat.as_str())
-                    .map_or_else(|| seat.to_string(), |s| s.name.clone());
+                let name = seat_name(view.session.module(), seat);
                 ui.label(RichText::new(format!("{name}'s bot chose: {}", pick.choice)).strong());
                 reasons(ui, &pick.reason);
             }
@@ -68,16 +63,10 @@ fn decision_ui(ui: &mut Ui, view: &mut GameView) {
             return;
         }
     };
-    let seat_name = prompt
+    let decider = prompt
         .seat
         .as_ref()
-        .map(|s| {
-            view.session
-                .module()
-                .seats
-                .get(s.as_str())
-                .map_or_else(|| s.to_string(), |d| d.name.clone())
-        })
+        .map(|s| seat_name(view.session.module(), s))
         .unwrap_or_else(|| "Anyone".to_owned());
     let controller = prompt
         .seat
@@ -86,7 +75,7 @@ fn decision_ui(ui: &mut Ui, view: &mut GameView) {
         .cloned();
     let bot = matches!(controller, Some(Controller::Bot(_)));
     ui.label(
-        RichText::new(format!("{seat_name} decides"))
+        RichText::new(format!("{decider} decides"))
             .strong()
             .size(16.0),
     );

@@ -4,7 +4,7 @@ use chancery_core::module::{DataValue, OverlayTarget};
 use egui::{Color32, RichText, Ui};
 
 use super::cards::card_face;
-use super::game::{GameView, parse_value};
+use super::game::{GameView, parse_value, seat_name};
 use super::table::UNKNOWN;
 
 /// The log: every input with its messages and a bot's reasons; click an input to go back to it.
@@ -93,12 +93,7 @@ pub fn pass_ui(ui: &mut Ui, view: &mut GameView) {
     let Some(seat) = view.viewer.pass_to.clone() else {
         return;
     };
-    let name = view
-        .session
-        .module()
-        .seats
-        .get(seat.as_str())
-        .map_or_else(|| seat.to_string(), |s| s.name.clone());
+    let name = seat_name(view.session.module(), &seat);
     ui.vertical_centered(|ui| {
         ui.add_space(ui.available_height() / 3.0);
         ui.label(
