@@ -104,6 +104,20 @@ fn run_until(h: &mut Harness<'_, ChanceryApp>, what: &str, done: impl Fn(&Chance
     h.step();
 }
 
+/// Drags with the mouse from `from` to `to`, in small steps as a hand would.
+fn drag(h: &mut Harness<'_, ChanceryApp>, from: egui::Pos2, to: egui::Pos2) {
+    h.hover_at(from);
+    h.run();
+    h.drag_at(from);
+    h.run();
+    for step in 1..=6 {
+        h.hover_at(from + (to - from) * (step as f32 / 6.0));
+        h.run();
+    }
+    h.drop_at(to);
+    h.run();
+}
+
 /// Types `text` into the text field labelled `label`.
 fn type_into(h: &mut Harness<'_, ChanceryApp>, label: &str, text: &str) {
     h.get_by_role_and_label(egui::Role::TextInput, label)
@@ -446,16 +460,7 @@ fn units_are_dragged_from_one_box_to_another() {
         .expect("Alpha's army box")
         .rect()
         .center();
-    h.hover_at(from);
-    h.run();
-    h.drag_at(from);
-    h.run();
-    for step in 1..=6 {
-        h.hover_at(from + (to - from) * (step as f32 / 6.0));
-        h.run();
-    }
-    h.drop_at(to);
-    h.run();
+    drag(&mut h, from, to);
     assert_eq!(
         (units(&h, "pool", "inf"), units(&h, "army.A", "inf")),
         (2, 1),
@@ -466,4 +471,28 @@ fn units_are_dragged_from_one_box_to_another() {
         1,
         "the drag is one recorded move"
     );
+}
+
+#[test]
+fn a_piece_picked_up_by_a_click_can_still_be_dragged() {
+    let s = scratch();
+    let mut h = harness(app(&s, false, false));
+    h.run();
+    // Click Alpha's marker (it is now picked up), then drag it onto space 3 instead.
+    h.get_by_label("Alpha's marker").click();
+    h.run();
+    let from = h.get_by_label("Alpha's marker").rect().center();
+    let to = h
+        .get_all_by_label("Put here")
+        .nth(3)
+        .expect("space 3")
+        .rect()
+        .center();
+    drag(&mut h, from, to);
+    let score = &h.state().session().table().places[&chancery_core::PlaceId::from("score")];
+    assert_eq!(
+        score[&chancery_core::PieceId::from("marker.A")].as_str(),
+        "3"
+    );
+    assert!(h.state().view.selected.is_none(), "nothing stays picked up");
 }

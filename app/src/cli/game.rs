@@ -10,7 +10,8 @@ use chancery_core::save::SaveFile;
 use chancery_core::session::{LogEntry, parse_controller};
 use chancery_core::view::state_json;
 use chancery_core::{
-    Choice, DiceMode, GameSpec, Input, Module, Need, SeatId, Session, SessionError, Table, Value,
+    Choice, DiceMode, GameSpec, Input, LoadOptions, Module, Need, SeatId, Session, SessionError,
+    Table, Value,
 };
 use clap::Args;
 
@@ -413,17 +414,19 @@ pub fn new(args: &NewArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
     Ok(0)
 }
 
-fn restore(
+/// The game of `save` under the module in `module_dir` (default: the folder the save names);
+/// the module's diagnostics, and how the game now replays differently, go to `err`.
+pub(crate) fn restore(
     save: &SaveFile,
     path: &Path,
     module_dir: Option<&Path>,
-    overlay: &OverlayArgs,
+    options: &LoadOptions,
     err: &mut dyn Write,
 ) -> anyhow::Result<Session> {
     let dir = module_dir
         .map(Path::to_path_buf)
         .unwrap_or_else(|| PathBuf::from(&save.module.dir));
-    let module = load_module(&dir, &overlay.load_options(false), err)?;
+    let module = load_module(&dir, options, err)?;
     let (session, report) = save.restore(module, path)?;
     if let Some(report) = report {
         write!(
@@ -440,7 +443,7 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
         &file,
         &args.save,
         args.module.as_deref(),
-        &args.overlay,
+        &args.overlay.load_options(false),
         err,
     )?;
     let target = args.out.clone().unwrap_or_else(|| args.save.clone());
@@ -548,7 +551,8 @@ pub fn replay(args: &ReplayArgs, out: &mut dyn Write, err: &mut dyn Write) -> an
 pub(crate) fn open_session(args: &OpenArgs, err: &mut dyn Write) -> anyhow::Result<Session> {
     if let Some(path) = &args.load {
         let file = SaveFile::read(path)?;
-        return restore(&file, path, args.module.as_deref(), &args.overlay, err);
+        let options = args.overlay.load_options(false);
+        return restore(&file, path, args.module.as_deref(), &options, err);
     }
     let dir = module_dir(args.module.as_deref());
     let module = load_module(&dir, &args.overlay.load_options(false), err)?;

@@ -77,11 +77,8 @@ impl Draw<'_> {
                 });
             }
         });
-        if let Some(payload) = dropped
-            && matches!(*payload, Selected::Card(_))
-        {
-            clicks.push(Click::Select((*payload).clone()));
-            clicks.push(Click::Drop(DropTarget::Zone(id.clone())));
+        if let Some(thing) = dropped {
+            clicks.push(Click::Move((*thing).clone(), DropTarget::Zone(id.clone())));
         }
     }
 

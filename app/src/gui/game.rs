@@ -12,8 +12,8 @@ use chancery_core::rules::BotPick;
 use chancery_core::save::SaveFile;
 use chancery_core::watch::{ModuleWatcher, Reload};
 use chancery_core::{
-    BoxId, CardId, Controller, Input, LoadOptions, Module, Need, PieceId, PlaceId, SeatId, Session,
-    SpaceId, Target, UnitKindId, Value, ZoneId,
+    BoxId, CardId, Controller, CounterId, Input, LoadOptions, Module, Need, PieceId, PlaceId,
+    SeatId, Session, SpaceId, Target, UnitKindId, Value, ZoneId,
 };
 
 /// Something picked on the table to move by hand, waiting for where it goes.
@@ -92,6 +92,8 @@ pub struct GameView {
     pub editor_open: bool,
     /// A short message of the last command that went well.
     pub status: Option<String>,
+    /// How many card fields of the module are not entered (counted once per module version).
+    unknown_fields: usize,
 }
 
 impl GameView {
@@ -128,7 +130,9 @@ impl GameView {
             save_path,
             editor_open: false,
             status: None,
+            unknown_fields: 0,
         };
+        view.count_unknown_fields();
         view.update_viewer();
         view
     }
@@ -143,6 +147,16 @@ impl GameView {
         self.watcher.is_some()
     }
 
+    /// How many card fields of the module are not entered yet.
+    pub fn unknown_fields(&self) -> usize {
+        self.unknown_fields
+    }
+
+    fn count_unknown_fields(&mut self) {
+        let report = self.session.module().unknown_report();
+        self.unknown_fields = report.iter().map(|(_, fields)| fields.len()).sum();
+    }
+
     /// The seats people play.
     pub fn human_seats(&self) -> Vec<SeatId> {
         let table = self.session.table();
@@ -155,7 +169,8 @@ impl GameView {
             .collect()
     }
 
-    /// The seat whose eyes show the table: `None` when every card may be shown.
+    /// The seat whose eyes show the table: `None` when every card may be shown. Nobody at
+    /// the screen yet (a spectator) is a seat id that owns no zone, so only public cards show.
     pub fn eyes(&self) -> Option<SeatId> {
         if self.viewer.open_hands {
             return None;
@@ -224,7 +239,7 @@ impl GameView {
                         targets.boxes.insert(b.clone());
                     }
                     Some(Target::Counter(c)) => {
-                        targets.counters.insert(c.to_string());
+                        targets.counters.insert(c.clone());
                     }
                     None => {}
                 }
@@ -350,6 +365,7 @@ impl GameView {
             .rebase(Arc::new(reloaded))
             .map_err(|e| e.to_string())?;
         self.status = Some(format!("{target} stored in {}", overlay.path.display()));
+        self.count_unknown_fields();
         self.autosave();
         Ok(())
     }
@@ -456,6 +472,7 @@ impl GameView {
                 }
                 match self.session.rebase(module) {
                     Ok(report) => {
+                        self.count_unknown_fields();
                         self.after_change();
                         (true, format!("Reloaded in {load_ms} ms.\n{report}"))
                     }
@@ -491,12 +508,10 @@ impl GameView {
         }
     }
 
-    /// A change by hand that moves the selected thing to a zone, space or box.
-    pub fn drop_selected_on(&mut self, target: DropTarget) {
-        let Some(selected) = self.selected.clone() else {
-            return;
-        };
-        let change = match (selected, target) {
+    /// Moves `thing` by hand to a zone, space or box (a card to a zone, a piece to a space,
+    /// one unit to another box); any other pairing is ignored.
+    pub fn move_by_hand(&mut self, thing: Selected, target: DropTarget) {
+        let change = match (thing, target) {
             (Selected::Card(card), DropTarget::Zone(to)) => chancery_core::Manual::MoveCard {
                 card,
                 to,
@@ -548,7 +563,7 @@ pub struct Targets {
     /// Boxes.
     pub boxes: BTreeSet<BoxId>,
     /// Counters.
-    pub counters: BTreeSet<String>,
+    pub counters: BTreeSet<CounterId>,
 }
 
 /// A seat's name, or its id when the module gives none.

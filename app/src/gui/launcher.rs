@@ -10,7 +10,10 @@ use chancery_core::{LoadOptions, Module, Session};
 use egui::{Color32, RichText, Ui};
 
 use super::game::seat_name;
-use crate::cli::{parse_options, spec_from};
+use crate::cli::{restore, spec_from};
+
+/// A game started or opened, with what loading and replaying it had to say (often nothing).
+pub type Opened = (Session, String);
 
 /// The launcher's fields.
 pub struct Launcher {
@@ -92,29 +95,28 @@ impl Launcher {
             .filter(|l| !l.is_empty())
             .map(str::to_owned)
             .collect();
-        parse_options(&options).map_err(|e| e.to_string())?;
         let spec = spec_from(&module, Some(&self.scenario), self.seed, &seats, &options)
             .map_err(|e| e.to_string())?;
         Session::new(module, spec).map_err(|e| e.to_string())
     }
 
-    /// Opens the save at `path`, under the module it names (or the one typed above).
-    pub fn open_save(&mut self, path: &Path) -> Result<Session, String> {
-        let file = SaveFile::read(path).map_err(|e| e.to_string())?;
-        let dir = PathBuf::from(&file.module.dir);
-        let dir = if dir.is_dir() {
-            dir
-        } else {
-            PathBuf::from(self.module_dir.trim())
-        };
-        let module = Module::load(&dir, &self.load_options).map_err(|d| d.to_string())?;
-        file.restore(Arc::new(module), path)
-            .map(|(s, _)| s)
-            .map_err(|e| e.to_string())
+    /// Opens the save at `path`, under the module it names (or the one typed above when that
+    /// folder is gone). Also returns what the module's loader and the replay had to say.
+    pub fn open_save(&mut self, path: &Path) -> Result<Opened, String> {
+        let file = SaveFile::read(path).map_err(|e| format!("{e:#}"))?;
+        let typed = PathBuf::from(self.module_dir.trim());
+        let module_dir = (!Path::new(&file.module.dir).is_dir()).then_some(typed.as_path());
+        let mut notes = Vec::new();
+        let opened = restore(&file, path, module_dir, &self.load_options, &mut notes);
+        let notes = String::from_utf8_lossy(&notes).into_owned();
+        match opened {
+            Ok(session) => Ok((session, notes)),
+            Err(err) => Err(format!("{notes}{err:#}")),
+        }
     }
 
     /// Draws the window; returns a session to play when one was started or opened.
-    pub fn ui(&mut self, ctx: &egui::Context) -> Option<Session> {
+    pub fn ui(&mut self, ctx: &egui::Context) -> Option<Opened> {
         let mut open = self.open;
         let mut started = None;
         egui::Window::new("New game or open a save")
@@ -127,7 +129,7 @@ impl Launcher {
         started
     }
 
-    fn body(&mut self, ui: &mut Ui) -> Option<Session> {
+    fn body(&mut self, ui: &mut Ui) -> Option<Opened> {
         let mut started = None;
         ui.heading("New game");
         ui.horizontal(|ui| {
@@ -204,7 +206,7 @@ impl Launcher {
                 .labelled_by(label.id);
                 if ui.button(RichText::new("Start").strong()).clicked() {
                     match self.start() {
-                        Ok(session) => started = Some(session),
+                        Ok(session) => started = Some((session, String::new())),
                         Err(err) => self.message = Some(err),
                     }
                 }
@@ -222,7 +224,7 @@ impl Launcher {
             .labelled_by(label.id);
             if ui.button("Open").clicked() {
                 match self.open_save(&PathBuf::from(self.load_path.trim())) {
-                    Ok(session) => started = Some(session),
+                    Ok(opened) => started = Some(opened),
                     Err(err) => self.message = Some(err),
                 }
             }
@@ -241,7 +243,7 @@ impl Launcher {
             for file in files {
                 if ui.link(file.display().to_string()).clicked() {
                     match self.open_save(&file) {
-                        Ok(session) => started = Some(session),
+                        Ok(opened) => started = Some(opened),
                         Err(err) => self.message = Some(err),
                     }
                 }

@@ -60,8 +60,9 @@ impl ChanceryApp {
         &self.view.session
     }
 
-    /// Plays `session` from now on (a new game or an opened save), keeping the view's options.
-    pub fn play(&mut self, session: Session) {
+    /// Plays `session` from now on (a new game or an opened save), keeping the view's options;
+    /// `notes` (how an opened save now replays differently, say) show as a report.
+    pub fn play(&mut self, (session, notes): launcher::Opened) {
         let mut options = self.view.options().clone();
         if let Some(path) = &options.autosave
             && let Some(dir) = path.parent()
@@ -69,6 +70,9 @@ impl ChanceryApp {
             options.autosave = Some(dir.join(format!("{}.ron", session.module().id())));
         }
         self.view = GameView::new(session, options);
+        if !notes.is_empty() {
+            self.view.reload_report = Some((true, notes));
+        }
         self.view.autosave();
     }
 
@@ -105,8 +109,8 @@ impl ChanceryApp {
         if self.view.editor_open {
             side::editor_ui(&ctx, &mut self.view, &mut self.editor);
         }
-        if let Some(session) = self.launcher.ui(&ctx) {
-            self.play(session);
+        if let Some(opened) = self.launcher.ui(&ctx) {
+            self.play(opened);
         }
         if self.view.watching() {
             ctx.request_repaint_after(Duration::from_millis(250));
@@ -155,15 +159,17 @@ impl ChanceryApp {
 
     fn top_ui(&mut self, ui: &mut Ui) {
         let module = self.view.session.module().clone();
-        let table = self.view.session.table().clone();
+        let table = self.view.session.table();
+        let scenario = module
+            .scenarios
+            .get(table.scenario.as_str())
+            .map(|s| s.name.clone())
+            .unwrap_or_default();
+        let turn = format!("Turn {} · {}", table.turn, table.phase);
+        let dice = table.dice;
         ui.horizontal_wrapped(|ui| {
-            let scenario = module
-                .scenarios
-                .get(table.scenario.as_str())
-                .map(|s| s.name.clone())
-                .unwrap_or_default();
             ui.heading(format!("{} — {scenario}", module.manifest.name));
-            ui.label(RichText::new(format!("Turn {} · {}", table.turn, table.phase)).strong());
+            ui.label(RichText::new(turn).strong());
             ui.separator();
             if ui.button("Undo").on_hover_text("Ctrl+Z").clicked() {
                 self.view.undo();
@@ -185,8 +191,7 @@ impl ChanceryApp {
                 self.view.save();
             }
             ui.separator();
-            let unknown: usize = module.unknown_report().iter().map(|(_, f)| f.len()).sum();
-            let label = match unknown {
+            let label = match self.view.unknown_fields() {
                 0 => "Card data".to_owned(),
                 n => format!("Card data ({n} not entered)"),
             };
@@ -200,7 +205,7 @@ impl ChanceryApp {
             ui.separator();
             self.viewer_ui(ui);
             ui.separator();
-            self.dice_ui(ui, &table);
+            self.dice_ui(ui, dice);
             ui.separator();
             let zoom = ui.ctx().zoom_factor();
             ui.label("Text size");
@@ -255,7 +260,7 @@ impl ChanceryApp {
             });
     }
 
-    fn dice_ui(&mut self, ui: &mut Ui, table: &chancery_core::Table) {
+    fn dice_ui(&mut self, ui: &mut Ui, dice: DiceMode) {
         ui.menu_button("Roll dice", |ui| {
             for (text, sides, count) in [
                 ("1 d6", 6, 1),
@@ -271,7 +276,7 @@ impl ChanceryApp {
         })
         .response
         .on_hover_text("A roll for the table, written in the log");
-        let mut physical = table.dice == DiceMode::Physical;
+        let mut physical = dice == DiceMode::Physical;
         if ui
             .checkbox(&mut physical, "Physical dice")
             .on_hover_text("Roll real dice and enter the results when the rules ask")
@@ -298,8 +303,8 @@ impl ChanceryApp {
             );
             if ui.button("Resume it").clicked() {
                 match self.launcher.open_save(&path) {
-                    Ok(session) => {
-                        self.play(session);
+                    Ok(opened) => {
+                        self.play(opened);
                         self.previous_autosave = None;
                     }
                     Err(err) => self.view.error = Some(err),

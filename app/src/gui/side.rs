@@ -144,11 +144,15 @@ pub fn editor_ui(ctx: &egui::Context, view: &mut GameView, editor: &mut Editor) 
                     "Started with --no-overlay: values cannot be stored.",
                 ),
             };
-            let report = module.unknown_report();
-            let unknown_total: usize = report.iter().map(|(_, f)| f.len()).sum();
+            let missing: std::collections::BTreeMap<_, usize> = module
+                .unknown_report()
+                .into_iter()
+                .map(|(card, fields)| (card, fields.len()))
+                .collect();
             ui.label(format!(
-                "{unknown_total} field(s) not entered, on {} card(s).",
-                report.iter().filter(|(_, f)| !f.is_empty()).count()
+                "{} field(s) not entered, on {} card(s).",
+                view.unknown_fields(),
+                missing.len()
             ));
             ui.horizontal(|ui| {
                 ui.checkbox(
@@ -171,7 +175,7 @@ pub fn editor_ui(ctx: &egui::Context, view: &mut GameView, editor: &mut Editor) 
                         .show(ui, |ui| {
                             let filter = editor.filter.to_lowercase();
                             for card in module.cards.iter() {
-                                let unknown = module.unknown_fields(card).len();
+                                let unknown = missing.get(&card.id).copied().unwrap_or(0);
                                 if (editor.only_unknown && unknown == 0)
                                     || (!filter.is_empty()
                                         && !card.name.to_lowercase().contains(&filter))

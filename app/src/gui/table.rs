@@ -25,22 +25,27 @@ pub const UNKNOWN: Color32 = Color32::from_rgb(255, 150, 60);
 
 /// What a click on the table asks for, carried out after drawing.
 pub(super) enum Click {
+    /// Answer the prompt with the action about this part of the table.
     Act(Target),
+    /// Pick this up (or put it back down if it is already picked up).
     Select(Selected),
+    /// Move the picked-up thing here.
     Drop(DropTarget),
+    /// Move this thing here (a drag and drop).
+    Move(Selected, DropTarget),
+    /// A change by hand.
     Manual(Manual),
 }
 
 /// Draws the table in columns that fit the width (one on a laptop, three on a wall screen).
 pub fn table_ui(ui: &mut Ui, view: &mut GameView) {
     let module = view.session.module().clone();
-    let table = view.session.table().clone();
     let targets = view.targets();
     let mut clicks = Vec::new();
     let eyes = view.eyes();
     let ctx = Draw {
         module: &module,
-        table: &table,
+        table: view.session.table(),
         targets: &targets,
         selected: view.selected.as_ref(),
         eyes: eyes.as_ref(),
@@ -103,7 +108,12 @@ pub fn table_ui(ui: &mut Ui, view: &mut GameView) {
                     Some(selected)
                 };
             }
-            Click::Drop(target) => view.drop_selected_on(target),
+            Click::Drop(target) => {
+                if let Some(thing) = view.selected.take() {
+                    view.move_by_hand(thing, target);
+                }
+            }
+            Click::Move(thing, target) => view.move_by_hand(thing, target),
             Click::Manual(change) => view.manual(change),
         }
     }
@@ -187,7 +197,7 @@ impl Draw<'_> {
             .get(id)
             .map(|c| c.value)
             .unwrap_or_default();
-        let target = self.targets.counters.contains(id.as_str());
+        let target = self.targets.counters.contains(id);
         ui.horizontal(|ui| {
             let name = if target {
                 RichText::new(&def.name).color(TARGET).strong()
@@ -300,9 +310,11 @@ impl Draw<'_> {
             ui.set_width(width);
             ui.vertical(|ui| self.space_body(ui, id, space, here, target, moving_piece, clicks));
         });
-        if let Some(payload) = dropped {
-            clicks.push(Click::Select((*payload).clone()));
-            clicks.push(Click::Drop(DropTarget::Space(id.clone(), space.id.clone())));
+        if let Some(thing) = dropped {
+            clicks.push(Click::Move(
+                (*thing).clone(),
+                DropTarget::Space(id.clone(), space.id.clone()),
+            ));
         }
     }
 
@@ -317,30 +329,28 @@ impl Draw<'_> {
         moving_piece: bool,
         clicks: &mut Vec<Click>,
     ) {
-        {
-            let title = RichText::new(space_name(space)).small();
-            let title = if target {
-                title.color(TARGET).strong()
-            } else {
-                title
-            };
-            let response = ui.add(egui::Label::new(title).sense(egui::Sense::click()));
-            let response = response.on_hover_ui(|ui| self.space_tooltip(ui, id, space));
-            if response.clicked() {
-                if moving_piece {
-                    clicks.push(Click::Drop(DropTarget::Space(id.clone(), space.id.clone())));
-                } else if target {
-                    clicks.push(Click::Act(Target::Space(id.clone(), space.id.clone())));
-                }
-            }
-            ui.horizontal_wrapped(|ui| {
-                for piece in here {
-                    self.piece(ui, piece, clicks);
-                }
-            });
-            if moving_piece && ui.small_button("Put here").clicked() {
+        let title = RichText::new(space_name(space)).small();
+        let title = if target {
+            title.color(TARGET).strong()
+        } else {
+            title
+        };
+        let response = ui.add(egui::Label::new(title).sense(egui::Sense::click()));
+        let response = response.on_hover_ui(|ui| self.space_tooltip(ui, id, space));
+        if response.clicked() {
+            if moving_piece {
                 clicks.push(Click::Drop(DropTarget::Space(id.clone(), space.id.clone())));
+            } else if target {
+                clicks.push(Click::Act(Target::Space(id.clone(), space.id.clone())));
             }
+        }
+        ui.horizontal_wrapped(|ui| {
+            for piece in here {
+                self.piece(ui, piece, clicks);
+            }
+        });
+        if moving_piece && ui.small_button("Put here").clicked() {
+            clicks.push(Click::Drop(DropTarget::Space(id.clone(), space.id.clone())));
         }
     }
 
@@ -474,11 +484,8 @@ impl Draw<'_> {
                 .on_hover_text(format!("Add units to {}", def.name));
             });
         });
-        if let Some(payload) = dropped
-            && matches!(*payload, Selected::Units(..))
-        {
-            clicks.push(Click::Select((*payload).clone()));
-            clicks.push(Click::Drop(DropTarget::Box(id.clone())));
+        if let Some(thing) = dropped {
+            clicks.push(Click::Move((*thing).clone(), DropTarget::Box(id.clone())));
         }
     }
 }
