@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chancery::gui::{ChanceryApp, GameOptions, GameView, Launcher};
-use chancery_core::{BoxId, GameSpec, LoadOptions, Module, OverlayChoice, Session, UnitKindId};
+use chancery_core::{BoxId, GameSpec, LoadOptions, OverlayChoice, UnitKindId};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
@@ -66,8 +66,8 @@ fn options(s: &Scratch, watch: bool) -> (LoadOptions, GameOptions) {
 /// unless `hot_seat`.
 fn app(s: &Scratch, watch: bool, hot_seat: bool) -> ChanceryApp {
     let (load, game) = options(s, watch);
-    let module = Arc::new(Module::load(&s.module, &load).expect("testbed loads"));
-    let session = Session::new(module, GameSpec::new("basic", 7)).expect("starts");
+    let module = Arc::new(chancery_core::load_module(&s.module, &load).expect("testbed loads"));
+    let session = chancery_core::start_game(module, GameSpec::new("basic", 7)).expect("starts");
     let mut view = GameView::new(session, game);
     view.set_open_hands(!hot_seat);
     ChanceryApp::new(view, Launcher::new(&s.module, load))
@@ -312,11 +312,11 @@ fn hot_seat_hides_the_next_hand_until_it_is_claimed() {
 fn a_bot_step_shows_its_reasons() {
     let s = scratch();
     let (load, game) = options(&s, false);
-    let module = Arc::new(Module::load(&s.module, &load).expect("loads"));
+    let module = Arc::new(chancery_core::load_module(&s.module, &load).expect("loads"));
     let mut spec = GameSpec::new("basic", 7);
     spec.seats
         .insert("A".into(), chancery_core::Controller::Bot("simple".into()));
-    let session = Session::new(module, spec).expect("starts");
+    let session = chancery_core::start_game(module, spec).expect("starts");
     let mut h = harness(ChanceryApp::new(
         GameView::new(session, game),
         Launcher::new(&s.module, load),
@@ -338,7 +338,7 @@ fn a_bot_step_shows_its_reasons() {
         .view
         .last_bot
         .as_ref()
-        .and_then(|(_, p)| p.reason.first().cloned())
+        .and_then(|(_, p, _)| p.reason.first().cloned())
         .expect("a reason");
     let shown = h.query_all_by_label_contains(&reason).count();
     assert_eq!(

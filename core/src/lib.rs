@@ -3,7 +3,9 @@
 //! data and sandboxed Lua rules), runs sessions (inputs, undo, redo, bots, replay, rebase
 //! onto a reloaded module), saves them, and watches module folders for hot reload.
 
+pub mod devtools;
 pub mod digest;
+pub mod files;
 pub mod ids;
 pub mod module;
 pub mod rng;
@@ -21,8 +23,20 @@ pub use ids::{
     BoxId, CardId, CounterId, PieceId, PlaceId, ScenarioId, SeatId, SpaceId, UnitKindId, ZoneId,
 };
 pub use module::{Diagnostic, Diagnostics, LoadOptions, Module, OverlayChoice};
-pub use rules::{Action, BotPick, Choice, Need, Prompt, RulesError, Target};
+pub use rules::{
+    Action, Ask, BotPick, Choice, Decision, LogLine, Need, Prompt, Rules, RulesError, Target,
+};
 pub use save::SaveFile;
+pub use script::{LuaRules, load_module};
 pub use session::{Actor, GameSpec, Input, Manual, RebaseReport, Session, SessionError};
 pub use table::{Controller, DiceMode, Position, Table};
 pub use value::Value;
+
+use std::sync::Arc;
+
+/// Starts a game of `module` as `spec` says, played by the module's Lua rules with the
+/// default limits (the usual way to start one; [`Session::new`] takes any [`Rules`]).
+pub fn start_game(module: Arc<Module>, spec: GameSpec) -> Result<Session, SessionError> {
+    let rules = LuaRules::boxed(&module)?;
+    Session::new(module, spec, rules)
+}

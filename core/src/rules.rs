@@ -2,26 +2,105 @@
 //! actions, apply one, let a bot choose, check invariants), without knowing they are Lua.
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::ids::{BoxId, CardId, CounterId, PieceId, PlaceId, ScenarioId, SeatId, SpaceId, ZoneId};
-use crate::module::OverlayTarget;
+use crate::module::{Module, OverlayTarget};
+pub use crate::table::Choice;
 use crate::table::Table;
 use crate::value::Value;
+
+/// How the seats of a decision answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Decision {
+    /// One seat (or anyone at the table) decides.
+    One,
+    /// Several seats choose at once, in secret: each answer stays hidden from the other
+    /// seats, and the rules see them together once every seat has answered (a wager).
+    Simultaneous,
+    /// A reaction window: the seats are asked one at a time in the order the rules give,
+    /// each answers or passes, and the first answer closes the window (a debate).
+    Window,
+}
+
+/// The name of the action the engine adds to every seat's choices in a reaction window.
+pub const PASS: &str = "pass";
+
+/// What one seat may answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ask {
+    /// The seat that answers (`None`: anyone at the table).
+    pub seat: Option<SeatId>,
+    /// Its legal actions. Never empty.
+    pub actions: Vec<Action>,
+}
 
 /// A decision the game is waiting for: the current state, who decides, and every legal action.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Prompt {
     /// The state's name.
     pub state: String,
-    /// The seat that decides (`None`: anyone at the table).
-    pub seat: Option<SeatId>,
     /// What is being decided, in words.
     pub text: String,
-    /// The legal actions. Never empty while the game is not over.
-    pub actions: Vec<Action>,
+    /// How the seats answer.
+    pub decision: Decision,
+    /// The seats that may answer now, each with its legal actions: one for a single
+    /// decision or a reaction window (the seat asked now), several for a simultaneous one
+    /// (every seat that has not answered yet). Never empty while the game is not over.
+    pub asks: Vec<Ask>,
+    /// The seats that have answered already (committed in secret, or passed).
+    pub answered: Vec<SeatId>,
+}
+
+impl Prompt {
+    /// The ask that `seat` answers. Without a seat, the only ask there is; an error says
+    /// why when there is none (not this seat's decision, or several seats decide at once).
+    pub fn ask_for(&self, seat: Option<&SeatId>) -> Result<&Ask, String> {
+        let seats = || {
+            self.asks
+                .iter()
+                .map(|a| {
+                    a.seat
+                        .as_ref()
+                        .map_or("anyone".to_owned(), |s| s.to_string())
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match seat {
+            Some(seat) => self
+                .asks
+                .iter()
+                .find(|a| a.seat.as_ref().is_none_or(|s| s == seat))
+                .ok_or_else(|| {
+                    if self.answered.contains(seat) {
+                        format!("{seat} has answered already; waiting for {}", seats())
+                    } else {
+                        format!("it is {}'s decision, not {seat}'s", seats())
+                    }
+                }),
+            None => match self.asks.as_slice() {
+                [only] => Ok(only),
+                _ => Err(format!(
+                    "several seats decide at once ({}): say which seat answers",
+                    seats()
+                )),
+            },
+        }
+    }
+
+    /// The seats that decide now, in the order of the asks.
+    pub fn deciders(&self) -> impl Iterator<Item = &SeatId> {
+        self.asks.iter().filter_map(|a| a.seat.as_ref())
+    }
+
+    /// Whether answers stay hidden from the other seats.
+    pub fn is_secret(&self) -> bool {
+        self.decision == Decision::Simultaneous
+    }
 }
 
 /// One legal action of a prompt.
@@ -76,24 +155,6 @@ pub enum Target {
     Box(BoxId),
     /// A counter.
     Counter(CounterId),
-}
-
-/// A picked action: its name and argument. This is what an input records.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Choice {
-    /// The action's name.
-    pub name: String,
-    /// Its argument.
-    pub arg: Value,
-}
-
-impl fmt::Display for Choice {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.arg {
-            Value::Nil => f.write_str(&self.name),
-            arg => write!(f, "{} {arg}", self.name),
-        }
-    }
 }
 
 /// A bot's pick and its reasons: the flowchart steps it took, in order.
@@ -159,7 +220,35 @@ pub struct StepIo {
     /// Every die rolled in the step: (sides, result).
     pub rolls: Vec<(u32, i64)>,
     /// Log lines the step wrote.
-    pub log: Vec<String>,
+    pub log: Vec<LogLine>,
+}
+
+/// One line of the game log, with who may read it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct LogLine {
+    /// The text.
+    pub text: String,
+    /// The only seat that may read it (besides the omniscient view); `None`: everybody.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<SeatId>,
+}
+
+impl LogLine {
+    /// A line everybody may read.
+    pub fn public(text: impl Into<String>) -> Self {
+        LogLine {
+            text: text.into(),
+            to: None,
+        }
+    }
+
+    /// Whether `seat` may read this line (`None` is the omniscient view).
+    pub fn shown_to(&self, seat: Option<&SeatId>) -> bool {
+        match (&self.to, seat) {
+            (None, _) | (_, None) => true,
+            (Some(to), Some(seat)) => to == seat,
+        }
+    }
 }
 
 /// A module's rules, as the session uses them.
@@ -181,21 +270,23 @@ pub trait Rules {
     /// The decision the game waits for, or `None` when it is over. Changes nothing.
     fn prompt(&mut self, table: &mut Table) -> Result<Option<Prompt>, RulesError>;
 
-    /// Applies a legal choice of the current prompt (the caller has checked it is legal).
+    /// Applies a legal choice of the current prompt, answered by `seat` (the caller has
+    /// checked it is legal; a replay may not know the seat of a single decision).
     fn act(
         &mut self,
         table: &mut Table,
+        seat: Option<&SeatId>,
         choice: &Choice,
         io: &mut StepIo,
     ) -> Result<(), RulesError>;
 
-    /// Lets the bot `bot` pick one of `prompt`'s actions for `seat`.
+    /// Lets the bot `bot` pick one of `actions` (the ask of `seat` in the current prompt).
     fn bot(
         &mut self,
         table: &mut Table,
         bot: &str,
         seat: &SeatId,
-        prompt: &Prompt,
+        actions: &[Action],
     ) -> Result<BotPick, RulesError>;
 
     /// Checks the module's invariants on `table`.
@@ -203,6 +294,9 @@ pub trait Rules {
 
     /// Extra, module-defined view data for `seat` (`None`: the omniscient view).
     fn view(&mut self, table: &mut Table, seat: Option<&SeatId>) -> Result<Value, RulesError>;
+
+    /// Rules of the same kind, with the same limits, for `module` (a reloaded version).
+    fn reload(&self, module: Arc<Module>) -> Result<Box<dyn Rules>, RulesError>;
 
     /// Lines the rules printed for the designer since the last call.
     fn take_output(&mut self) -> Vec<String> {

@@ -3,14 +3,15 @@
 //! atomically so that a crash never leaves half a save.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::files::write_atomic;
 use crate::ids::{ScenarioId, SeatId};
 use crate::module::Module;
+use crate::script::LuaRules;
 use crate::session::{GameSpec, Input, LogEntry, RebaseReport, Session, SessionError};
 use crate::table::{Controller, DiceMode, Table};
 use crate::value::Value;
@@ -90,30 +91,6 @@ pub enum SaveError {
         /// Why.
         source: SessionError,
     },
-}
-
-/// Writes `bytes` to `path` atomically: to a temporary file beside it, flushed to disk,
-/// then renamed over `path`.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "save".to_owned());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
 }
 
 impl SaveFile {
@@ -231,7 +208,9 @@ impl SaveFile {
             path: path.display().to_string(),
             source,
         };
-        let mut session = Session::new(module.clone(), self.spec()).map_err(session_error)?;
+        let rules = LuaRules::boxed(&module).map_err(|e| session_error(e.into()))?;
+        let mut session =
+            Session::new(module.clone(), self.spec(), rules).map_err(session_error)?;
         let mut refused = None;
         for (i, input) in self.inputs.iter().enumerate() {
             if let Err(err) = session.apply(input.clone()) {

@@ -11,7 +11,8 @@ use serde_json::{Value as Json, json};
 use crate::ids::{ScenarioId, SeatId};
 use crate::module::Module;
 use crate::rules::RulesError;
-use crate::session::{GameSpec, Input, Session};
+use crate::script::LuaRules;
+use crate::session::{GameSpec, Input, Session, SessionError};
 use crate::table::Controller;
 use crate::value::Value;
 
@@ -103,7 +104,10 @@ pub fn play_one(module: &Arc<Module>, spec: GameSpec, max_steps: usize) -> GameO
         card_use: BTreeMap::new(),
         error: None,
     };
-    let mut session = match Session::new(module.clone(), spec) {
+    let session = LuaRules::boxed(module)
+        .map_err(SessionError::from)
+        .and_then(|rules| Session::new(module.clone(), spec, rules));
+    let mut session = match session {
         Ok(session) => session,
         Err(err) => {
             outcome.error = Some(err.to_string());
@@ -129,13 +133,17 @@ pub fn play_one(module: &Arc<Module>, spec: GameSpec, max_steps: usize) -> GameO
         (Ok(_), None, Err(err)) => outcome.error = Some(RulesError::to_string(err)),
         (Ok(steps), None, Ok(Some(prompt))) if steps < max_steps => {
             outcome.error = Some(format!(
-                "stopped in state '{}': seat {} is not played by a bot",
+                "stopped in state '{}': {} not played by a bot",
                 prompt.state,
                 prompt
-                    .seat
-                    .as_ref()
-                    .map(|s| s.to_string())
-                    .unwrap_or_else(|| "(anyone)".to_owned())
+                    .asks
+                    .iter()
+                    .map(|a| a
+                        .seat
+                        .as_ref()
+                        .map_or("(anyone)".to_owned(), |s| format!("seat {s}")))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ));
         }
         (Ok(_), None, _) => outcome.error = Some(format!("unfinished after {max_steps} steps")),

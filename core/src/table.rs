@@ -20,6 +20,9 @@ use crate::ids::{
 use crate::rng::Rng;
 use crate::value::Value;
 
+/// What a card shows where a seat may not see which card it is (a seat's view, a bot).
+pub const HIDDEN_CARD: &str = "?";
+
 /// Who may see the cards of a zone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Visibility {
@@ -143,8 +146,32 @@ pub struct Frame {
     pub id: u64,
     /// The state's name, a key of the module's `states`.
     pub state: String,
-    /// The state's local variables (plain data).
+    /// The state's local variables (plain data, which every seat may read).
     pub locals: Value,
+    /// The answers given so far to the state's shared decision: each seat's secret choice
+    /// in a simultaneous decision, or its pass in a reaction window. Only the engine and
+    /// the omniscient view read them; the rules get them all at once when they are revealed.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub answers: BTreeMap<SeatId, Choice>,
+}
+
+/// A picked action: its name and argument. This is what an input records (the rules'
+/// interface re-exports it).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Choice {
+    /// The action's name.
+    pub name: String,
+    /// Its argument.
+    pub arg: Value,
+}
+
+impl fmt::Display for Choice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.arg {
+            Value::Nil => f.write_str(&self.name),
+            arg => write!(f, "{} {arg}", self.name),
+        }
+    }
 }
 
 /// How dice are rolled.
@@ -195,8 +222,12 @@ pub struct Table {
     pub flow: Vec<Frame>,
     /// The next frame id to hand out.
     pub next_frame_id: u64,
-    /// The module's own rule variables (`ctx.vars`), plain data.
+    /// The module's own rule variables (`ctx.vars`), plain data that every seat may read.
     pub vars: Value,
+    /// Each seat's private variables (`ctx.private[seat]`), plain data that only that seat
+    /// (and the omniscient view) may read.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub private: BTreeMap<SeatId, Value>,
     /// The seeded dice.
     pub rng: Rng,
     /// Digital or physical dice.
@@ -254,6 +285,7 @@ impl Table {
             flow: Vec::new(),
             next_frame_id: 1,
             vars: Value::map(),
+            private: BTreeMap::new(),
             rng: Rng::from_seed(seed),
             dice: DiceMode::Digital,
             result: None,

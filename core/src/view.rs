@@ -1,21 +1,21 @@
 //! The state JSON: the table as tools and tests read it, with stable keys (`module`,
 //! `scenario`, `seed`, `turn`, `phase`, `counters`, `tracks`, `zones`, `boxes`, `log`, …),
-//! for everybody (the omniscient view) or for one seat (hidden cards shown as "?").
+//! for everybody (the omniscient view) or for one seat, which sees what that seat may see:
+//! hidden cards as "?", only its own private state, no other seat's secret answer, and
+//! only the log lines it may read.
 
 use serde_json::{Map, Value as Json, json};
 
 use crate::ids::SeatId;
 use crate::session::LogEntry;
-use crate::table::Table;
+use crate::table::{HIDDEN_CARD, Table};
 use crate::value::Value;
 
-/// What a hidden card shows in a seat's view.
-pub const HIDDEN_CARD: &str = "?";
-
 /// The state JSON of `table` with its `log`, as `seat` sees it (`None`: everything).
-/// A seat's view leaves out the rules' variables and state locals, which may hold hidden
-/// information; the module shows what a seat may know through its `view` hook.
-/// `extra` is the module's own view data (its `view` hook), shown under `view` if not nil.
+/// The rules' variables and state locals are public; private state shows only to its
+/// seat, and the answers of a shared decision only to the omniscient view (a seat sees
+/// who has answered). `extra` is the module's own view data (its `view` hook), shown under
+/// `view` if not nil.
 pub fn state_json(table: &Table, log: &[LogEntry], seat: Option<&SeatId>, extra: &Value) -> Json {
     let counters: Map<String, Json> = table
         .counters
@@ -89,14 +89,29 @@ pub fn state_json(table: &Table, log: &[LogEntry], seat: Option<&SeatId>, extra:
     let log: Vec<Json> = log
         .iter()
         .map(|entry| {
+            let entry = entry.seen_by(seat);
+            let messages: Vec<Json> = entry
+                .messages
+                .iter()
+                .map(|line| match (&line.to, seat) {
+                    (Some(to), None) => json!(format!("[to {to}] {}", line.text)),
+                    _ => json!(line.text),
+                })
+                .collect();
             json!({
                 "index": entry.index,
                 "input": entry.input,
                 "by": entry.by,
                 "reason": entry.reason,
-                "messages": entry.messages,
+                "messages": messages,
             })
         })
+        .collect();
+    let private: Map<String, Json> = table
+        .private
+        .iter()
+        .filter(|(s, _)| seat.is_none_or(|seat| seat == *s))
+        .map(|(s, v)| (s.to_string(), v.to_json()))
         .collect();
     let result = table.result.as_ref().map(|r| {
         let scores: Map<String, Json> = r
@@ -120,9 +135,16 @@ pub fn state_json(table: &Table, log: &[LogEntry], seat: Option<&SeatId>, extra:
         "flow": table
             .flow
             .iter()
-            .map(|f| match seat {
-                None => json!({"state": f.state, "locals": f.locals.to_json()}),
-                Some(_) => json!({"state": f.state}),
+            .map(|f| {
+                let answers: Map<String, Json> = f
+                    .answers
+                    .iter()
+                    .map(|(s, c)| {
+                        let shown = if seat.is_none() { json!(c.to_string()) } else { json!("answered") };
+                        (s.to_string(), shown)
+                    })
+                    .collect();
+                json!({"state": f.state, "locals": f.locals.to_json(), "answers": answers})
             })
             .collect::<Vec<_>>(),
         "counters": counters,
@@ -131,7 +153,8 @@ pub fn state_json(table: &Table, log: &[LogEntry], seat: Option<&SeatId>, extra:
         "boxes": boxes,
         "seats": seats,
         "dice": if table.dice == crate::table::DiceMode::Physical { "physical" } else { "digital" },
-        "vars": if seat.is_none() { table.vars.to_json() } else { Json::Null },
+        "vars": table.vars.to_json(),
+        "private": private,
         "result": result,
         "log": log,
     });

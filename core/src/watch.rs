@@ -72,7 +72,7 @@ impl ModuleWatcher {
                         return;
                     }
                     let started = Instant::now();
-                    match Module::load(&module_dir, &options) {
+                    match crate::script::load_module(&module_dir, &options) {
                         Ok(module) => Reload::Loaded {
                             module: Arc::new(module),
                             changed,

@@ -29,6 +29,17 @@ function Trace:ask(question, answer)
   return answer and true or false
 end
 
+--- Records an explained sum (from `@lib/modifiers.lua`) as a step, after `text` (a
+--- `string.format` pattern and its values) if given; returns the sum's total.
+function Trace:sum(sum, text, ...)
+  local line = sum:reason()
+  if text then
+    line = string.format(text, ...) .. " " .. line
+  end
+  self.steps[#self.steps + 1] = line
+  return sum:total()
+end
+
 --- Records the final step and returns what a bot hook returns: the choice and the steps.
 function Trace:choose(choice, text, ...)
   if text then

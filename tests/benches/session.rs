@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use chancery_core::{GameSpec, Module, Session};
+use chancery_core::GameSpec;
 use chancery_tests::{Picker, load, long_game, long_game_step, no_overlay, test_module};
 
 const INPUTS: usize = 2_000;
@@ -26,7 +26,8 @@ fn show(name: &str, samples: Vec<Duration>) -> Duration {
 
 fn main() {
     let module = load(&test_module("testbed"));
-    let mut session = Session::new(module.clone(), GameSpec::new("basic", 4)).expect("starts");
+    let mut session =
+        chancery_core::start_game(module.clone(), GameSpec::new("basic", 4)).expect("starts");
     let started = Instant::now();
     long_game(&mut session, INPUTS);
     println!(
@@ -84,7 +85,7 @@ fn main() {
     let mut loads = Vec::new();
     for _ in 0..21 {
         let t = Instant::now();
-        Module::load(test_module("testbed"), &no_overlay()).expect("loads");
+        chancery_core::load_module(test_module("testbed"), &no_overlay()).expect("loads");
         loads.push(t.elapsed());
     }
     show("load and check the testbed module", loads);

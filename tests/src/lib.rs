@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use chancery_core::module::OverlayChoice;
-use chancery_core::{Choice, Input, LoadOptions, Manual, Module, Session, SessionError, Value};
+use chancery_core::{
+    Choice, GameSpec, Input, LoadOptions, Manual, Module, Session, SessionError, Value,
+};
 
 /// The repository's root folder.
 pub fn repo_root() -> PathBuf {
@@ -28,9 +30,14 @@ pub fn no_overlay() -> LoadOptions {
     }
 }
 
+/// Starts a game of `module` with its Lua rules; panics if it cannot start.
+pub fn start(module: &Arc<Module>, spec: GameSpec) -> Session {
+    chancery_core::start_game(module.clone(), spec).expect("the game starts")
+}
+
 /// Loads a module folder without overlay; panics with the diagnostics if it fails.
 pub fn load(dir: &Path) -> Arc<Module> {
-    match Module::load(dir, &no_overlay()) {
+    match chancery_core::load_module(dir, &no_overlay()) {
         Ok(module) => Arc::new(module),
         Err(diagnostics) => panic!("{} does not load:\n{diagnostics}", dir.display()),
     }
@@ -103,16 +110,23 @@ pub fn random_walk(
             Ok(None) => return Ok(played),
             Err(err) => return Err(SessionError::Rules(err.clone())),
         };
-        let mut candidates: Vec<usize> = (0..prompt.actions.len()).collect();
+        // Several seats may decide at once: any of them answers, picked at random too.
+        let ask = &prompt.asks[picker.below(prompt.asks.len())];
+        let mut candidates: Vec<usize> = (0..ask.actions.len()).collect();
         let mut applied = false;
         while !candidates.is_empty() && !applied {
-            let action = &prompt.actions[candidates.swap_remove(picker.below(candidates.len()))];
+            let action = &ask.actions[candidates.swap_remove(picker.below(candidates.len()))];
             let mut choice = action.choice();
             if let Some((lo, hi)) = action.range {
                 let span = (hi - lo + 1) as usize;
                 choice.arg = Value::Int(lo + picker.below(span) as i64);
             }
-            let mut input = Input::act(choice);
+            let mut input = Input::Act {
+                seat: ask.seat.clone(),
+                choice,
+                dice: Vec::new(),
+                by: chancery_core::Actor::Human,
+            };
             loop {
                 match session.apply(input.clone()) {
                     Ok(()) => {

@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
-use chancery_core::script::testing::run_module_tests;
-use chancery_core::script::{api_reference_markdown, luals_stubs};
-use chancery_core::{GameSpec, Session};
+use chancery_core::GameSpec;
+use chancery_core::devtools::testing::run_module_tests;
+use chancery_core::devtools::{api_reference_markdown, luals_stubs};
 use chancery_tests::{Picker, load, random_walk, repo_root, test_module};
 
 #[test]
@@ -18,7 +18,7 @@ fn the_testbed_tests_pass_and_call_every_api_function() {
         .filter_map(|r| r.failure.as_ref())
         .collect();
     assert!(failures.is_empty(), "{failures:#?}");
-    assert_eq!(report.results.len(), 15);
+    assert_eq!(report.results.len(), 25);
     let unused: Vec<_> = report
         .api_calls
         .iter()
@@ -29,7 +29,7 @@ fn the_testbed_tests_pass_and_call_every_api_function() {
         unused.is_empty(),
         "API functions no test module calls: {unused:?}"
     );
-    assert_eq!(report.api_calls.len(), 34, "{:?}", report.api_calls.keys());
+    assert_eq!(report.api_calls.len(), 38, "{:?}", report.api_calls.keys());
 }
 
 fn compare_committed(path: &Path, generated: &str) {
@@ -63,7 +63,8 @@ fn random_play_never_breaks_the_testbed() {
     for seed in 0..40 {
         for scenario in ["basic", "mystery"] {
             let mut session =
-                Session::new(module.clone(), GameSpec::new(scenario, seed)).expect("starts");
+                chancery_core::start_game(module.clone(), GameSpec::new(scenario, seed))
+                    .expect("starts");
             session.check_every_step = true;
             let mut picker = Picker::new(seed * 31 + 7);
             random_walk(&mut session, &mut picker, 200)
@@ -111,7 +112,7 @@ fn random_play_never_breaks_congress_of_vienna() {
     for scenario in module.scenarios.iter() {
         for seed in 0..5 {
             let mut session =
-                Session::new(module.clone(), GameSpec::new(scenario.id.clone(), seed))
+                chancery_core::start_game(module.clone(), GameSpec::new(scenario.id.clone(), seed))
                     .expect("starts");
             session.check_every_step = true;
             random_walk(&mut session, &mut Picker::new(seed + 11), 60)
@@ -168,7 +169,8 @@ fn random_play_never_breaks_napoleon_aftermath() {
     let module = load(&repo_root().join("modules/aftermath"));
     for seed in 0..8 {
         let mut session =
-            Session::new(module.clone(), GameSpec::new("standard", seed)).expect("starts");
+            chancery_core::start_game(module.clone(), GameSpec::new("standard", seed))
+                .expect("starts");
         session.check_every_step = true;
         let played = random_walk(&mut session, &mut Picker::new(seed + 3), 400)
             .unwrap_or_else(|e| panic!("seed {seed}: {e}"));

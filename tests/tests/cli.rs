@@ -42,6 +42,7 @@ fn every_command_explains_itself() {
         vec!["test"],
         vec!["sim"],
         vec!["api"],
+        vec!["record"],
     ] {
         let mut args = command.clone();
         args.push("--help");
@@ -187,7 +188,7 @@ fn replay_under_a_changed_module_reports_the_first_divergence() {
         "{out}"
     );
     assert!(
-        out.contains("The game first differs after input 1 (bid 1):\n  counter bid: 1 -> 2"),
+        out.contains("The game first differs after input 1 (A: bid 1):\n  counter bid: 1 -> 2"),
         "{out}"
     );
     drop(changed_scratch);
@@ -197,7 +198,7 @@ fn replay_under_a_changed_module_reports_the_first_divergence() {
 fn module_tests_run_from_the_command_line() {
     let (code, out, _) = chancery(&["test", path(&test_module("testbed"))]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("15 passed, 0 failed."), "{out}");
+    assert!(out.contains("25 passed, 0 failed."), "{out}");
 }
 
 #[test]
@@ -267,4 +268,74 @@ fn aftermath_sim_counts_every_game_once_and_repeats_itself() {
         "{}",
         json["errors"]
     );
+}
+
+/// A secret choice through the command line: each seat answers with `act --seat`, sees only
+/// its own choices, and `state --json --seat` shows neither another seat's private state
+/// nor its secret answer. Then the game is recorded and the recording passes `chancery test`.
+#[test]
+fn seats_answer_a_secret_choice_with_act_seat_and_see_only_their_own() {
+    let (_scratch, dir) = copy_module(&test_module("testbed"));
+    let save = dir.join("game.ron");
+    let (code, out, err) = chancery(&[
+        "new",
+        path(&dir),
+        "--scenario",
+        "basic",
+        "--seed",
+        "4",
+        "--out",
+        path(&save),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, err) = chancery(&["act", path(&save), "council"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("Answer as one seat with --seat SEAT"), "{out}");
+    let (code, out, err) = chancery(&["act", path(&save), "commit", "five"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.contains("several seats decide at once"), "{err}");
+    let (code, out, err) = chancery(&["act", path(&save), "--seat", "A", "commit", "five"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("#2 A: commit five"),
+        "Alpha sees its own answer: {out}"
+    );
+    let (code, out, _) = chancery(&["act", path(&save), "--seat", "B"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("#2 A: a secret answer"), "{out}");
+    assert!(out.contains("Your choices as Beta (B, human)"), "{out}");
+    assert!(!out.contains("five"), "Beta sees Alpha's wager: {out}");
+    let (code, json, _) = chancery(&["state", path(&save), "--json", "--seat", "B"]);
+    assert_eq!(code, 0);
+    assert!(!json.contains("five"), "{json}");
+    assert!(json.contains("\"A\": \"answered\""), "{json}");
+    assert!(
+        !json.contains("\"A\": {"),
+        "Alpha's private state shows: {json}"
+    );
+    let (code, json, _) = chancery(&["state", path(&save), "--json"]);
+    assert_eq!(code, 0);
+    assert!(
+        json.contains("commit five"),
+        "the omniscient view shows all: {json}"
+    );
+
+    let (code, out, err) = chancery(&["act", path(&save), "--seat", "B", "commit", "three"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("Alpha's wager: 5 Five + 1 favour + 1 card effect = 7"),
+        "{out}"
+    );
+    let replay = dir.join("tests/replays/cli.ron");
+    let (code, out, err) = chancery(&["record", path(&save), "--out", path(&replay)]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("Recorded 3 inputs"), "{out}");
+    let (code, out, err) = chancery(&[
+        "test",
+        path(&dir),
+        "--filter",
+        "replay tests/replays/cli.ron",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("ok    replay tests/replays/cli.ron"), "{out}");
 }

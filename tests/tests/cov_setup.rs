@@ -482,10 +482,10 @@ fn an_owners_counter_mix_fills_the_force_pools() {
         strict: false,
     };
     let module = std::sync::Arc::new(
-        chancery_core::Module::load(repo_root().join("modules/cov"), &options).expect("loads"),
+        chancery_core::load_module(repo_root().join("modules/cov"), &options).expect("loads"),
     );
     let session =
-        chancery_core::Session::new(module, chancery_core::GameSpec::new("clash-of-armies", 1))
+        chancery_core::start_game(module, chancery_core::GameSpec::new("clash-of-armies", 1))
             .expect("starts");
     let table = session.table();
     // Clash places 13 + 7 + 5 + 4 + 1 + 3 = 33 French units, and 8 + 3 = 11 Russian.

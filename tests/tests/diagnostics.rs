@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use chancery_core::module::OverlayChoice;
-use chancery_core::{Diagnostics, LoadOptions, Module};
+use chancery_core::{Diagnostics, LoadOptions};
 use chancery_tests::{copy_module, edit, no_overlay, test_module};
 
 /// Breaks a copy of the testbed with `change(dir)` and returns its diagnostics, each as
@@ -12,8 +12,8 @@ use chancery_tests::{copy_module, edit, no_overlay, test_module};
 fn broken(change: impl FnOnce(&Path)) -> Vec<String> {
     let (_scratch, dir) = copy_module(&test_module("testbed"));
     change(&dir);
-    let diagnostics: Diagnostics =
-        Module::load(&dir, &no_overlay()).expect_err("the broken module must not load");
+    let diagnostics: Diagnostics = chancery_core::load_module(&dir, &no_overlay())
+        .expect_err("the broken module must not load");
     let prefix = format!("{}/", dir.display());
     diagnostics
         .iter()
@@ -138,7 +138,7 @@ fn a_lua_syntax_error_names_file_line_and_column() {
     });
     assert_eq!(
         report,
-        vec!["rules/turn.lua:16:19: unexpected symbol near '='"]
+        vec!["rules/turn.lua:18:19: unexpected symbol near '='"]
     );
 }
 
@@ -153,7 +153,7 @@ fn an_undeclared_global_at_load_time_names_file_line_and_column() {
     });
     assert_eq!(
         report,
-        vec!["rules/main.lua:8:16: undeclared global 'missing_helper'"]
+        vec!["rules/main.lua:9:16: undeclared global 'missing_helper'"]
     );
 }
 
@@ -162,14 +162,14 @@ fn an_unknown_hook_name_is_reported_at_its_key() {
     let report = broken(|dir| {
         edit(
             &dir.join("rules/main.lua"),
-            "bots = { simple = simple, peek = peek },",
-            "bot = { simple = simple, peek = peek },",
+            "bots = { simple = simple, peek = peek, spy = spy },",
+            "bot = { simple = simple, peek = peek, spy = spy },",
         )
     });
     assert_eq!(
         report,
         vec![
-            "rules/main.lua:64:3: unknown hook 'bot' in the rules table (hooks are: setup, states, view, check, bots)"
+            "rules/main.lua:85:3: unknown hook 'bot' in the rules table (hooks are: setup, states, view, check, bots, effects)"
         ]
     );
 }
@@ -186,7 +186,7 @@ fn a_seat_naming_a_missing_bot_is_reported() {
     assert_eq!(
         report,
         vec![
-            r#"data/table.ron:5:42: seat 'B': bot 'clever' is not in the rules' bots (they are: "peek", "simple")"#
+            r#"data/table.ron:5:42: seat 'B': bot 'clever' is not in the rules' bots (they are: "peek", "simple", "spy")"#
         ]
     );
 }
@@ -201,7 +201,8 @@ fn an_overlay_error_points_into_the_overlay_file() {
         overlay: OverlayChoice::File(overlay.clone()),
         strict: false,
     };
-    let diagnostics = Module::load(&dir, &options).expect_err("unknown card in overlay");
+    let diagnostics =
+        chancery_core::load_module(&dir, &options).expect_err("unknown card in overlay");
     let report: Vec<String> = diagnostics.iter().map(|d| d.to_string()).collect();
     assert_eq!(
         report,
@@ -227,7 +228,7 @@ fn an_overlay_completes_unknown_fields() {
         overlay: OverlayChoice::File(overlay),
         strict: false,
     };
-    let module = Module::load(&dir, &options).expect("loads with the overlay");
+    let module = chancery_core::load_module(&dir, &options).expect("loads with the overlay");
     assert_eq!(
         module.card_field("mystery", "value"),
         Some(chancery_core::module::DataValue::Known(
@@ -260,7 +261,7 @@ fn the_check_command_prints_diagnostics_and_exits_1() {
     assert!(matches!(outcome, chancery::cli::Outcome::Exit(1)));
     let err = String::from_utf8(err).expect("utf-8");
     let expected = format!(
-        "{}/rules/turn.lua:16:19: unexpected symbol near '='",
+        "{}/rules/turn.lua:18:19: unexpected symbol near '='",
         dir.display()
     );
     assert!(err.lines().next() == Some(expected.as_str()), "{err}");
@@ -285,7 +286,7 @@ fn an_overlay_completes_tables_names_cards_and_extends_maps() {
         overlay: OverlayChoice::File(overlay.clone()),
         strict: false,
     };
-    let module = Module::load(&dir, &options).expect("loads with the overlay");
+    let module = chancery_core::load_module(&dir, &options).expect("loads with the overlay");
     assert_eq!(
         module.cards.get("mystery").map(|c| c.name.as_str()),
         Some("The Unknown")
@@ -305,7 +306,7 @@ fn an_overlay_completes_tables_names_cards_and_extends_maps() {
         r#"Overlay(module: "testbed", places: {"land": PlaceOverlay(links: [("west", "north")])})"#,
     )
     .expect("write overlay");
-    let report: Vec<String> = Module::load(&dir, &options)
+    let report: Vec<String> = chancery_core::load_module(&dir, &options)
         .expect_err("west does not exist")
         .iter()
         .map(|d| d.to_string())

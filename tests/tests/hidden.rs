@@ -1,13 +1,15 @@
 //! Hidden information: a bot reads the table as its own seat sees it, so it cannot peek at
 //! the other hand, the deck, or where a hidden card lies.
 
-use chancery_core::{GameSpec, Session};
+use chancery_core::view::state_json;
+use chancery_core::{Actor, Choice, GameSpec, Input, Session, Value};
 use chancery_tests::{load, test_module};
 
 #[test]
 fn a_bot_sees_only_what_its_seat_may_see() {
     let mut session =
-        Session::new(load(&test_module("testbed")), GameSpec::new("basic", 1)).expect("starts");
+        chancery_core::start_game(load(&test_module("testbed")), GameSpec::new("basic", 1))
+            .expect("starts");
     let table = session.table();
     let mine: Vec<String> = table.zones["hand.A"]
         .cards
@@ -16,7 +18,7 @@ fn a_bot_sees_only_what_its_seat_may_see() {
         .collect();
     let theirs = table.zones["hand.B"].cards[0].clone();
     let pick = session
-        .bot_preview(Some("peek"))
+        .bot_preview(Some("peek"), None)
         .expect("the bot runs")
         .expect("A decides");
     assert_eq!(
@@ -26,6 +28,7 @@ fn a_bot_sees_only_what_its_seat_may_see() {
             format!("mine: {}", mine.join(",")),
             "deck: ?".to_owned(),
             format!("where is {}: hand.A", mine[0]),
+            "answered: ".to_owned(),
         ]
     );
     assert!(
@@ -38,7 +41,8 @@ fn a_bot_sees_only_what_its_seat_may_see() {
 #[test]
 fn a_seats_view_hook_is_masked_and_the_omniscient_one_is_not() {
     let mut session =
-        Session::new(load(&test_module("testbed")), GameSpec::new("basic", 1)).expect("starts");
+        chancery_core::start_game(load(&test_module("testbed")), GameSpec::new("basic", 1))
+            .expect("starts");
     let hand = |session: &Session, zone: &str| -> chancery_core::Value {
         let cards = session.table().zones[zone].cards.iter();
         chancery_core::Value::List(
@@ -62,4 +66,91 @@ fn a_seats_view_hook_is_masked_and_the_omniscient_one_is_not() {
     // The omniscient view (no seat; the testbed then shows hand A) hides nothing.
     let all = session.view_data(None).expect("view");
     assert_eq!(all.get("other_hand"), Some(&hand(&session, "hand.A")));
+}
+
+/// A council from seed 4 (Alpha holds Five and Four): Alpha calls it and wagers Five in
+/// secret; Beta has not answered yet.
+fn wager_committed() -> Session {
+    let mut session =
+        chancery_core::start_game(load(&test_module("testbed")), GameSpec::new("basic", 4))
+            .expect("starts");
+    session.act("council", Value::Nil).expect("council");
+    session
+        .apply(Input::Act {
+            seat: Some("A".into()),
+            choice: Choice {
+                name: "commit".into(),
+                arg: Value::from("five"),
+            },
+            dice: Vec::new(),
+            by: Actor::Human,
+        })
+        .expect("Alpha wagers");
+    session
+}
+
+#[test]
+fn a_bot_answering_a_secret_choice_cannot_see_the_other_answers() {
+    let mut session = wager_committed();
+    let pick = session
+        .bot_preview(Some("peek"), Some(&"B".into()))
+        .expect("the bot runs")
+        .expect("B decides");
+    assert!(
+        pick.reason.contains(&"answered: A".to_owned()),
+        "the bot knows that Alpha has answered: {:?}",
+        pick.reason
+    );
+    assert!(
+        pick.reason.contains(&"theirs: ?,?".to_owned()),
+        "{:?}",
+        pick.reason
+    );
+    assert!(
+        !pick.reason.iter().any(|r| r.contains("five")),
+        "the bot saw Alpha's wager: {:?}",
+        pick.reason
+    );
+    let err = session
+        .bot_preview(Some("spy"), Some(&"B".into()))
+        .expect_err("the spy bot may not read Alpha's private state");
+    let text = err.to_string();
+    assert!(
+        text.contains("tests/modules/testbed/rules/main.lua:")
+            && text.contains("may not see seat A's private state"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_seats_state_json_hides_other_seats_private_state_and_secret_answers() {
+    let session = wager_committed();
+    let as_b = state_json(
+        session.table(),
+        &session.log(),
+        Some(&"B".into()),
+        &Value::Nil,
+    );
+    let text = serde_json::to_string(&as_b).expect("json");
+    assert!(
+        !text.contains("five"),
+        "Beta's view shows Alpha's wager: {text}"
+    );
+    assert!(
+        !text.contains("favour\":1"),
+        "Beta's view shows Alpha's favour: {text}"
+    );
+    assert_eq!(as_b["private"], serde_json::json!({"B": {"favour": 2}}));
+    assert_eq!(
+        as_b["flow"][3]["answers"],
+        serde_json::json!({"A": "answered"})
+    );
+    let last = &as_b["log"][2];
+    assert_eq!(last["input"], "A: a secret answer");
+    let all = state_json(session.table(), &session.log(), None, &Value::Nil);
+    assert_eq!(
+        all["flow"][3]["answers"],
+        serde_json::json!({"A": "commit five"})
+    );
+    assert_eq!(all["log"][2]["input"], "A: commit five");
 }

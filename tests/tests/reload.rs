@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use chancery_core::watch::{ModuleWatcher, Reload};
-use chancery_core::{GameSpec, Module, Session, Value};
+use chancery_core::{GameSpec, Value};
 use chancery_tests::{copy_module, edit, load, no_overlay, test_module};
 
 fn values() -> std::collections::BTreeMap<&'static str, i64> {
@@ -22,7 +22,8 @@ fn values() -> std::collections::BTreeMap<&'static str, i64> {
 #[test]
 fn a_changed_card_value_is_reported_with_the_first_divergence() {
     let (_scratch, dir) = copy_module(&test_module("testbed"));
-    let mut session = Session::new(load(&dir), GameSpec::new("basic", 1)).expect("starts");
+    let mut session =
+        chancery_core::start_game(load(&dir), GameSpec::new("basic", 1)).expect("starts");
     session.act("bid", Value::Int(1)).expect("bid");
     let card = session.table().zones["hand.B"].cards[0].to_string();
     let old = values()[card.as_str()];
@@ -50,7 +51,7 @@ fn a_changed_card_value_is_reported_with_the_first_divergence() {
     assert_eq!(report.refused, None);
     let divergence = report.divergence.expect("the game differs");
     assert_eq!(divergence.after, 2, "the play is the second input");
-    assert_eq!(divergence.input, format!("play {card}"));
+    assert_eq!(divergence.input, format!("B: play {card}"));
     assert!(
         divergence
             .differences
@@ -69,7 +70,8 @@ fn a_changed_card_value_is_reported_with_the_first_divergence() {
 #[test]
 fn a_changed_rule_is_named_by_its_function() {
     let (_scratch, dir) = copy_module(&test_module("testbed"));
-    let mut session = Session::new(load(&dir), GameSpec::new("basic", 1)).expect("starts");
+    let mut session =
+        chancery_core::start_game(load(&dir), GameSpec::new("basic", 1)).expect("starts");
     session.act("bid", Value::Int(2)).expect("bid");
     edit(
         &dir.join("rules/turn.lua"),
@@ -91,7 +93,8 @@ fn a_changed_rule_is_named_by_its_function() {
 #[test]
 fn an_input_the_new_rules_refuse_waits_on_the_redo_stack() {
     let (_scratch, dir) = copy_module(&test_module("testbed"));
-    let mut session = Session::new(load(&dir), GameSpec::new("basic", 1)).expect("starts");
+    let mut session =
+        chancery_core::start_game(load(&dir), GameSpec::new("basic", 1)).expect("starts");
     session.act("bid", Value::Int(1)).expect("bid");
     session.act("detour", Value::Nil).expect("detour");
     session.act("yes", Value::Bool(true)).expect("yes");
@@ -121,7 +124,8 @@ fn an_input_the_new_rules_refuse_waits_on_the_redo_stack() {
 #[test]
 fn a_module_that_cannot_start_the_game_leaves_the_session_alone() {
     let (_scratch, dir) = copy_module(&test_module("testbed"));
-    let mut session = Session::new(load(&dir), GameSpec::new("basic", 1)).expect("starts");
+    let mut session =
+        chancery_core::start_game(load(&dir), GameSpec::new("basic", 1)).expect("starts");
     session.act("bid", Value::Int(1)).expect("bid");
     edit(
         &dir.join("rules/main.lua"),
@@ -152,7 +156,8 @@ fn wait_for(watcher: &ModuleWatcher) -> Reload {
 #[test]
 fn the_watcher_reloads_keeps_the_last_good_module_on_errors_and_recovers() {
     let (_scratch, dir) = copy_module(&test_module("testbed"));
-    let mut session = Session::new(load(&dir), GameSpec::new("basic", 1)).expect("starts");
+    let mut session =
+        chancery_core::start_game(load(&dir), GameSpec::new("basic", 1)).expect("starts");
     session.act("bid", Value::Int(3)).expect("bid");
     let watcher =
         ModuleWatcher::new(&dir, no_overlay(), None, Duration::from_millis(50)).expect("watches");
@@ -215,14 +220,14 @@ fn the_watcher_reloads_keeps_the_last_good_module_on_errors_and_recovers() {
 #[test]
 fn every_test_module_loads_and_every_reference_resolves() {
     for name in ["testbed", "hostile"] {
-        let module = Module::load(test_module(name), &no_overlay())
+        let module = chancery_core::load_module(test_module(name), &no_overlay())
             .unwrap_or_else(|d| panic!("{name}:\n{d}"));
         assert!(module.warnings.is_empty(), "{name}: {}", module.warnings);
     }
     let modules = chancery_tests::repo_root().join("modules");
     for entry in std::fs::read_dir(&modules).into_iter().flatten().flatten() {
         if entry.path().join("module.ron").exists() {
-            Module::load(entry.path(), &no_overlay())
+            chancery_core::load_module(entry.path(), &no_overlay())
                 .unwrap_or_else(|d| panic!("{}:\n{d}", entry.path().display()));
         }
     }

@@ -2,6 +2,7 @@
 //! the same inputs give byte-identical state JSON, undo and redo walk the same states, and
 //! a save reloads into the same game.
 
+use chancery_core::devtools::testing::run_module_tests;
 use chancery_core::save::SaveFile;
 use chancery_core::view::state_json;
 use chancery_core::{GameSpec, Session, Value};
@@ -15,7 +16,8 @@ fn json(session: &Session) -> String {
 
 fn testbed(seed: u64) -> Session {
     let mut session =
-        Session::new(load(&test_module("testbed")), GameSpec::new("basic", seed)).expect("starts");
+        chancery_core::start_game(load(&test_module("testbed")), GameSpec::new("basic", seed))
+            .expect("starts");
     session.check_every_step = true;
     session
 }
@@ -65,8 +67,8 @@ fn bot_games_replay_identically() {
         spec
     };
     let module = load(&test_module("testbed"));
-    let mut a = Session::new(module.clone(), spec()).expect("starts");
-    let mut b = Session::new(module, spec()).expect("starts");
+    let mut a = chancery_core::start_game(module.clone(), spec()).expect("starts");
+    let mut b = chancery_core::start_game(module, spec()).expect("starts");
     a.run_bots(1000).expect("plays");
     b.run_bots(1000).expect("plays");
     assert!(a.is_over());
@@ -174,5 +176,38 @@ fn a_save_that_is_not_one_is_refused_with_its_position() {
     assert!(
         err.contains("save format 99 is not one this Chancery reads (it reads format 1)"),
         "{err}"
+    );
+}
+
+/// A recorded game that no longer gives what it expects fails, naming the input and the
+/// first value that differs, with both values.
+#[test]
+fn a_golden_replay_names_the_input_and_the_first_value_that_differs() {
+    let (_scratch, dir) = chancery_tests::copy_module(&test_module("testbed"));
+    let replay = dir.join("tests/replays/council.ron");
+    chancery_tests::edit(
+        &replay,
+        "counters: {\"vp.A\": 4}",
+        "counters: {\"vp.A\": 5}",
+    );
+    let report = run_module_tests(load(&dir), Some("replay")).expect("tests run");
+    let failure = report.results[0].failure.clone().expect("the replay fails");
+    assert_eq!(
+        failure,
+        "after input 9 (A: pass): counter 'vp.A' is 4, expected 5"
+    );
+
+    // A change to the rules shows at the first expectation it breaks.
+    let (_scratch, dir) = chancery_tests::copy_module(&test_module("testbed"));
+    chancery_tests::edit(
+        &dir.join("rules/main.lua"),
+        "ctx.private[seat] = { favour = i }",
+        "ctx.private[seat] = { favour = 2 * i }",
+    );
+    let report = run_module_tests(load(&dir), Some("replay")).expect("tests run");
+    let failure = report.results[0].failure.clone().expect("the replay fails");
+    assert_eq!(
+        failure,
+        "after input 3 (A: commit five): the log does not say \"Alpha's wager: 5 Five + 1 favour + 1 card effect = 7\" (in that order)"
     );
 }

@@ -9,7 +9,7 @@ use chancery_tests::{load, test_module};
 
 fn lab() -> Session {
     let module = load(&test_module("hostile"));
-    Session::new(module, GameSpec::new("lab", 1)).expect("the lab starts")
+    chancery_core::start_game(module, GameSpec::new("lab", 1)).expect("the lab starts")
 }
 
 /// Runs `action`, expects it to fail quickly with a message containing every one of
@@ -193,7 +193,7 @@ fn to_be_closed_variables_are_refused_when_the_module_loads() {
     );
     std::fs::write(&main, text).expect("write");
     let diagnostics =
-        chancery_core::Module::load(&dir, &chancery_tests::no_overlay()).expect_err("refused");
+        chancery_core::load_module(&dir, &chancery_tests::no_overlay()).expect_err("refused");
     let first = diagnostics
         .iter()
         .next()

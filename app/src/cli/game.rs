@@ -6,12 +6,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context, bail};
+use chancery_core::devtools::recording::Recording;
 use chancery_core::save::SaveFile;
-use chancery_core::session::{LogEntry, parse_controller};
+use chancery_core::session::{Answer, LogEntry, parse_controller};
 use chancery_core::view::state_json;
 use chancery_core::{
-    Choice, DiceMode, GameSpec, Input, LoadOptions, Module, Need, SeatId, Session, SessionError,
-    Table, Value,
+    DiceMode, GameSpec, LoadOptions, Module, Need, Prompt, SeatId, Session, SessionError, Table,
+    Value, load_module as load_module_quietly, start_game,
 };
 use clap::Args;
 
@@ -39,7 +40,7 @@ pub struct NewArgs {
     /// Roll physical dice: the rules ask for each result.
     #[arg(long)]
     pub physical_dice: bool,
-    /// Answers to apply after the start, one per line ("name [arg] [| die die…]").
+    /// Answers to apply after the start, one per line ("[SEAT:] name [arg] [| die die…]").
     #[arg(long, value_name = "FILE")]
     pub answers: Option<PathBuf>,
     /// Where to save the game.
@@ -61,9 +62,13 @@ pub struct ActArgs {
     /// Die results for the action, with physical dice (comma-separated).
     #[arg(long, value_name = "N,N…", value_delimiter = ',')]
     pub dice: Vec<i64>,
-    /// Answers to apply, one per line ("name [arg] [| die die…]").
+    /// Answers to apply, one per line ("[SEAT:] name [arg] [| die die…]").
     #[arg(long, value_name = "FILE")]
     pub answers: Option<PathBuf>,
+    /// Answer as this seat (needed where several seats decide at once, as in a secret
+    /// choice); the decision and the log are then shown as that seat may see them.
+    #[arg(long, value_name = "SEAT")]
+    pub seat: Option<String>,
     /// The module folder (default: the one the game was saved with).
     #[arg(long, value_name = "DIR")]
     pub module: Option<PathBuf>,
@@ -102,15 +107,32 @@ pub struct ReplayArgs {
     pub overlay: OverlayArgs,
 }
 
-/// One line of an answers file, or an action given on the command line.
-struct Answer {
-    name: String,
-    arg: Value,
-    dice: Vec<i64>,
+#[derive(Args, Debug)]
+pub struct RecordArgs {
+    /// The saved game to record.
+    pub save: PathBuf,
+    /// Where to write the recording (usually MODULE/tests/replays/NAME.ron).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Also expect the table after every N inputs, not only at the end.
+    #[arg(long, value_name = "N")]
+    pub every: Option<usize>,
+    /// The module folder (default: the one the game was saved with).
+    #[arg(long, value_name = "DIR")]
+    pub module: Option<PathBuf>,
+    /// Overlay flags (a recording is made without the owner's overlay unless one is named,
+    /// as `chancery test` runs it).
+    #[command(flatten)]
+    pub overlay: OverlayArgs,
+}
+
+/// One answer, with the line of the answers file it came from (0: the command line).
+struct Line {
+    answer: Answer,
     line: usize,
 }
 
-fn parse_answers(path: &Path) -> anyhow::Result<Vec<Answer>> {
+fn parse_answers(path: &Path) -> anyhow::Result<Vec<Line>> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read answers {}", path.display()))?;
     let mut answers = Vec::new();
@@ -119,28 +141,10 @@ fn parse_answers(path: &Path) -> anyhow::Result<Vec<Answer>> {
         if line.is_empty() {
             continue;
         }
-        let (action, dice) = match line.split_once('|') {
-            Some((action, dice)) => (action.trim(), dice.trim()),
-            None => (line, ""),
-        };
-        let mut words = action.splitn(2, char::is_whitespace);
-        let name = words.next().unwrap_or("").to_owned();
-        let arg = words
-            .next()
-            .map(|a| Value::parse_arg(a.trim()))
-            .unwrap_or(Value::Nil);
-        let dice = dice
-            .split_whitespace()
-            .map(|d| {
-                d.parse::<i64>().with_context(|| {
-                    format!("{}:{}: die '{d}' is not a number", path.display(), i + 1)
-                })
-            })
-            .collect::<anyhow::Result<Vec<_>>>()?;
-        answers.push(Answer {
-            name,
-            arg,
-            dice,
+        let answer = Answer::parse(line)
+            .map_err(|e| anyhow::anyhow!("{}:{}: {e}", path.display(), i + 1))?;
+        answers.push(Line {
+            answer,
             line: i + 1,
         });
     }
@@ -194,37 +198,35 @@ fn explain(err: &SessionError, module: &Module) -> String {
     }
 }
 
-/// Applies an answer, then lets bots play; the answer's name may be a number in the list.
+/// Applies an answer, then lets bots play; the answer's name may be a number in the list
+/// of the seat's legal actions.
 fn answer(session: &mut Session, answer: &Answer) -> Result<(), SessionError> {
-    let mut choice = Choice {
-        name: answer.name.clone(),
-        arg: answer.arg.clone(),
-    };
+    let mut answer = answer.clone();
     if let (Ok(n), Ok(Some(prompt))) = (answer.name.parse::<usize>(), session.prompt())
-        && !prompt.actions.iter().any(|a| a.name == answer.name)
-        && let Some(action) = n.checked_sub(1).and_then(|i| prompt.actions.get(i))
+        && let Ok(ask) = prompt.ask_for(answer.seat.as_ref())
+        && !ask.actions.iter().any(|a| a.name == answer.name)
+        && let Some(action) = n.checked_sub(1).and_then(|i| ask.actions.get(i))
     {
-        choice = action.choice();
-        if action.range.is_some() && !answer.arg.is_nil() {
-            choice.arg = answer.arg.clone();
-        }
+        let arg = std::mem::take(&mut answer.arg);
+        answer.name.clone_from(&action.name);
+        answer.arg = if action.range.is_some() && !arg.is_nil() {
+            arg
+        } else {
+            action.arg.clone()
+        };
     }
-    let mut input = Input::act(choice);
-    if let Input::Act { dice, .. } = &mut input {
-        dice.clone_from(&answer.dice);
-    }
-    session.apply(input)?;
+    session.apply(answer.input())?;
     session.run_bots(BOT_STEP_LIMIT)?;
     Ok(())
 }
 
-fn apply_answers(session: &mut Session, answers: &[Answer], source: &str) -> anyhow::Result<()> {
+fn apply_answers(session: &mut Session, answers: &[Line], source: &str) -> anyhow::Result<()> {
     for a in answers {
-        if let Err(err) = answer(session, a) {
+        if let Err(err) = answer(session, &a.answer) {
             bail!(
                 "{source}:{}: '{}': {}",
                 a.line,
-                a.name,
+                a.answer.name,
                 explain(&err, session.module())
             );
         }
@@ -232,8 +234,26 @@ fn apply_answers(session: &mut Session, answers: &[Answer], source: &str) -> any
     Ok(())
 }
 
-/// The pending decision in words, with the legal actions numbered.
-pub fn describe_prompt(session: &Session) -> String {
+/// A seat in words: its name, id and who plays it ("Alpha (A, human)").
+fn seat_text(session: &Session, seat: &SeatId) -> String {
+    let name = session
+        .module()
+        .seats
+        .get(seat.as_str())
+        .map(|s| s.name.clone())
+        .unwrap_or_default();
+    let controller = session
+        .table()
+        .seats
+        .get(seat)
+        .map(|c| c.to_string())
+        .unwrap_or_default();
+    format!("{name} ({seat}, {controller})")
+}
+
+/// The pending decision in words, with the legal actions numbered, as `seat` may see it
+/// (`None`: every seat's actions, except where several seats choose in secret).
+pub fn describe_prompt(session: &Session, seat: Option<&SeatId>) -> String {
     let table = session.table();
     let mut out = String::new();
     let _ = writeln!(out, "Turn {}, phase '{}'.", table.turn, table.phase);
@@ -252,39 +272,7 @@ pub fn describe_prompt(session: &Session) -> String {
                 result.text
             );
         }
-        Ok(Some(prompt)) => {
-            let who = match &prompt.seat {
-                Some(seat) => {
-                    let name = session
-                        .module()
-                        .seats
-                        .get(seat.as_str())
-                        .map(|s| s.name.clone())
-                        .unwrap_or_default();
-                    format!(
-                        "{name} ({seat}, {})",
-                        table
-                            .seats
-                            .get(seat)
-                            .map(|c| c.to_string())
-                            .unwrap_or_default()
-                    )
-                }
-                None => "Anyone".to_owned(),
-            };
-            let _ = writeln!(
-                out,
-                "State '{}': {who} decides: {}",
-                prompt.state, prompt.text
-            );
-            for (i, action) in prompt.actions.iter().enumerate() {
-                let pick = match action.range {
-                    Some((lo, hi)) => format!("{} <{lo}..{hi}>", action.name),
-                    None => action.choice().to_string(),
-                };
-                let _ = writeln!(out, "  {:>2}. {:<28} {}", i + 1, pick, action.label);
-            }
-        }
+        Ok(Some(prompt)) => describe_asks(&mut out, session, prompt, seat),
         Err(err) => {
             let _ = writeln!(
                 out,
@@ -293,6 +281,70 @@ pub fn describe_prompt(session: &Session) -> String {
         }
     }
     out
+}
+
+fn describe_asks(out: &mut String, session: &Session, prompt: &Prompt, seat: Option<&SeatId>) {
+    let list = |out: &mut String, actions: &[chancery_core::Action]| {
+        for (i, action) in actions.iter().enumerate() {
+            let pick = match action.range {
+                Some((lo, hi)) => format!("{} <{lo}..{hi}>", action.name),
+                None => action.choice().to_string(),
+            };
+            let _ = writeln!(out, "  {:>2}. {:<28} {}", i + 1, pick, action.label);
+        }
+    };
+    if let [ask] = prompt.asks.as_slice()
+        && !prompt.is_secret()
+    {
+        let who = match &ask.seat {
+            Some(seat) => seat_text(session, seat),
+            None => "Anyone".to_owned(),
+        };
+        let window = if prompt.decision == chancery_core::Decision::Window {
+            " (each seat in turn may answer or pass)"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "State '{}': {who} decides{window}: {}",
+            prompt.state, prompt.text
+        );
+        list(out, &ask.actions);
+        return;
+    }
+    let waiting: Vec<String> = prompt.deciders().map(|s| seat_text(session, s)).collect();
+    let _ = writeln!(
+        out,
+        "State '{}': several seats choose at once, in secret: {}",
+        prompt.state, prompt.text
+    );
+    let _ = writeln!(out, "Waiting for: {}.", waiting.join(", "));
+    if !prompt.answered.is_empty() {
+        let done: Vec<String> = prompt.answered.iter().map(|s| s.to_string()).collect();
+        let _ = writeln!(
+            out,
+            "Answered (hidden until revealed): {}.",
+            done.join(", ")
+        );
+    }
+    match seat {
+        Some(seat) => match prompt.ask_for(Some(seat)) {
+            Ok(ask) => {
+                let _ = writeln!(out, "Your choices as {}:", seat_text(session, seat));
+                list(out, &ask.actions);
+            }
+            Err(why) => {
+                let _ = writeln!(out, "{why}.");
+            }
+        },
+        None => {
+            let _ = writeln!(
+                out,
+                "Answer as one seat with --seat SEAT (each seat sees only its own choices)."
+            );
+        }
+    }
 }
 
 /// The table in words: counters, zones, pieces, boxes.
@@ -348,17 +400,26 @@ pub fn describe_table(table: &Table, module: &Module) -> String {
     out
 }
 
-fn last_messages(log: &[LogEntry], n: usize) -> Vec<String> {
+/// The last `n` lines of the log as `seat` may read it (`None`: all of it).
+fn last_messages(log: &[LogEntry], seat: Option<&SeatId>, n: usize) -> Vec<String> {
     let lines: Vec<String> = log
         .iter()
+        .map(|e| e.seen_by(seat))
         .flat_map(|e| {
             let head = if e.index == 0 {
                 None
             } else {
                 Some(format!("#{} {} [{}]", e.index, e.input, e.by))
             };
-            head.into_iter()
-                .chain(e.messages.iter().map(|m| format!("   {m}")))
+            let body: Vec<String> = e
+                .messages
+                .iter()
+                .map(|m| match (&m.to, seat) {
+                    (Some(to), None) => format!("   [to {to}] {}", m.text),
+                    _ => format!("   {}", m.text),
+                })
+                .collect();
+            head.into_iter().chain(body)
         })
         .collect();
     lines[lines.len().saturating_sub(n)..].to_vec()
@@ -382,7 +443,7 @@ pub fn new(args: &NewArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
     if args.physical_dice {
         spec.dice = DiceMode::Physical;
     }
-    let mut session = Session::new(module.clone(), spec)?;
+    let mut session = start_game(module.clone(), spec)?;
     let bots = session
         .run_bots(BOT_STEP_LIMIT)
         .map_err(|e| anyhow::anyhow!(explain(&e, &module)));
@@ -410,7 +471,7 @@ pub fn new(args: &NewArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
         args.out.display(),
         session.history().len()
     )?;
-    write!(out, "{}", describe_prompt(&session))?;
+    write!(out, "{}", describe_prompt(&session, None))?;
     Ok(0)
 }
 
@@ -447,31 +508,82 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
         err,
     )?;
     let target = args.out.clone().unwrap_or_else(|| args.save.clone());
+    let seat = args.seat.clone().map(SeatId::from);
+    if let Some(seat) = &seat
+        && !session.table().seats.contains_key(seat)
+    {
+        bail!("seat '{seat}' does not play this game");
+    }
     let mut answers = Vec::new();
     if let Some(name) = &args.action {
-        answers.push(Answer {
-            name: name.clone(),
-            arg: args
-                .arg
-                .as_deref()
-                .map(Value::parse_arg)
-                .unwrap_or(Value::Nil),
-            dice: args.dice.clone(),
+        answers.push(Line {
+            answer: Answer {
+                seat: seat.clone(),
+                name: name.clone(),
+                arg: args
+                    .arg
+                    .as_deref()
+                    .map(Value::parse_arg)
+                    .unwrap_or(Value::Nil),
+                dice: args.dice.clone(),
+            },
             line: 0,
         });
     }
     let result = match &args.answers {
-        Some(path) => parse_answers(path)
-            .and_then(|list| apply_answers(&mut session, &list, &path.display().to_string())),
+        Some(path) => parse_answers(path).and_then(|mut list| {
+            for line in &mut list {
+                if line.answer.seat.is_none() {
+                    line.answer.seat.clone_from(&seat);
+                }
+            }
+            apply_answers(&mut session, &list, &path.display().to_string())
+        }),
         None => Ok(()),
     };
     let result = result.and_then(|()| apply_answers(&mut session, &answers, "command line"));
     save(&session, &target)?;
     result?;
-    for line in last_messages(&session.log(), 12) {
+    for line in last_messages(&session.log(), seat.as_ref(), 12) {
         writeln!(out, "{line}")?;
     }
-    write!(out, "{}", describe_prompt(&session))?;
+    write!(out, "{}", describe_prompt(&session, seat.as_ref()))?;
+    Ok(0)
+}
+
+pub fn record(args: &RecordArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<i32> {
+    let file = SaveFile::read(&args.save)?;
+    let mut overlay = args.overlay.clone();
+    if overlay.overlay.is_none() {
+        overlay.no_overlay = true;
+    }
+    let mut session = restore(
+        &file,
+        &args.save,
+        args.module.as_deref(),
+        &overlay.load_options(false),
+        err,
+    )?;
+    let recording = Recording::of(&mut session, args.every);
+    let header = format!(
+        "Recorded by `chancery record` from {}: scenario '{}', seed {}, {} inputs.\n\
+         `chancery test` replays it and checks the expectations below; keep the ones that\n\
+         matter and say here what the game shows.",
+        args.save.display(),
+        recording.scenario,
+        recording.seed,
+        recording.inputs.len()
+    );
+    let text = recording.to_ron(&header).map_err(anyhow::Error::msg)?;
+    chancery_core::files::write_atomic(&args.out, text.as_bytes())
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    writeln!(
+        out,
+        "Recorded {} inputs and {} expectation(s) in {}.",
+        recording.inputs.len(),
+        recording.expect.len(),
+        args.out.display()
+    )?;
     Ok(0)
 }
 
@@ -502,7 +614,7 @@ pub fn state(args: &StateArgs, out: &mut dyn Write) -> anyhow::Result<i32> {
         t.top_frame().map(|f| f.state.as_str()).unwrap_or("-"),
         file.inputs.len()
     )?;
-    for line in last_messages(&file.log, 20) {
+    for line in last_messages(&file.log, seat.as_ref(), 20) {
         writeln!(out, "{line}")?;
     }
     Ok(0)
@@ -516,7 +628,7 @@ pub fn replay(args: &ReplayArgs, out: &mut dyn Write, err: &mut dyn Write) -> an
     let target = load_module(&target_dir, &options, err)?;
     // With the version the game was saved with at hand, replay under it first: that gives
     // every step's digest, so the first divergence is exact.
-    let original = Module::load(&saved_dir, &options)
+    let original = load_module_quietly(&saved_dir, &options)
         .ok()
         .filter(|m| m.fingerprint == file.module.fingerprint);
     let report = match original {
@@ -563,7 +675,7 @@ pub(crate) fn open_session(args: &OpenArgs, err: &mut dyn Write) -> anyhow::Resu
         &args.seats,
         &args.options,
     )?;
-    Ok(Session::new(module, spec)?)
+    Ok(start_game(module, spec)?)
 }
 
 /// The headless equivalent of opening the app: start (or load) the game, let bots play,
@@ -577,9 +689,9 @@ pub fn headless(args: &OpenArgs, out: &mut dyn Write, err: &mut dyn Write) -> an
             .map_err(|e| anyhow::anyhow!(explain(&e, &module)))?;
     }
     write!(out, "{}", describe_table(session.table(), session.module()))?;
-    for line in last_messages(&session.log(), 12) {
+    for line in last_messages(&session.log(), None, 12) {
         writeln!(out, "{line}")?;
     }
-    write!(out, "{}", describe_prompt(&session))?;
+    write!(out, "{}", describe_prompt(&session, None))?;
     Ok(0)
 }

@@ -114,8 +114,12 @@ enum Command {
     /// Replay a saved game, under another version of its module if given, and report where
     /// the game first differs.
     Replay(game::ReplayArgs),
-    /// Run a module's own Lua tests (MODULE/tests/*.lua).
+    /// Run a module's own tests: its Lua tests (MODULE/tests/*.lua) and recorded games
+    /// (MODULE/tests/*.ron, MODULE/tests/replays/*.ron).
     Test(test::TestArgs),
+    /// Write a recorded game (a golden replay) from a saved game, with what its table holds
+    /// at the end (and every N inputs) as the expectations `chancery test` checks.
+    Record(game::RecordArgs),
     /// Play bot-only games headlessly and summarise them.
     Sim(sim::SimArgs),
     /// Print the Lua API reference (Markdown) or its LuaLS type stubs.
@@ -168,12 +172,13 @@ pub fn run(
         Some(Command::State(args)) => game::state(&args, out),
         Some(Command::Replay(args)) => game::replay(&args, out, err),
         Some(Command::Test(args)) => test::run(&args, out, err),
+        Some(Command::Record(args)) => game::record(&args, out, err),
         Some(Command::Sim(args)) => sim::run(&args, out, err),
         Some(Command::Api(args)) => {
             let text = if args.stubs {
-                chancery_core::script::luals_stubs()
+                chancery_core::devtools::luals_stubs()
             } else {
-                chancery_core::script::api_reference_markdown()
+                chancery_core::devtools::api_reference_markdown()
             };
             write!(out, "{text}")
                 .map(|_| 0)
@@ -195,7 +200,7 @@ pub fn load_module(
     options: &LoadOptions,
     err: &mut dyn Write,
 ) -> anyhow::Result<Arc<Module>> {
-    match Module::load(dir, options) {
+    match chancery_core::load_module(dir, options) {
         Ok(module) => {
             for warning in module.warnings.iter() {
                 writeln!(err, "{warning}")?;

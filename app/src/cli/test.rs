@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use chancery_core::script::testing::run_module_tests;
+use chancery_core::devtools::testing::run_module_tests;
 use clap::Args;
 
 use super::{OverlayArgs, load_module};

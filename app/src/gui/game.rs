@@ -12,7 +12,7 @@ use chancery_core::rules::BotPick;
 use chancery_core::save::SaveFile;
 use chancery_core::watch::{ModuleWatcher, Reload};
 use chancery_core::{
-    BoxId, CardId, Controller, CounterId, Input, LoadOptions, Module, Need, PieceId, PlaceId,
+    Ask, BoxId, CardId, Controller, CounterId, Input, LoadOptions, Module, Need, PieceId, PlaceId,
     SeatId, Session, SpaceId, Target, UnitKindId, Value, ZoneId,
 };
 
@@ -78,8 +78,8 @@ pub struct GameView {
     pub selected: Option<Selected>,
     /// Only list the actions concerning this part of the table.
     pub focus: Option<Target>,
-    /// The last bot decision, to show its reasons.
-    pub last_bot: Option<(SeatId, BotPick)>,
+    /// The last bot decision, to show its reasons, and whether it was a secret answer.
+    pub last_bot: Option<(SeatId, BotPick, bool)>,
     /// A bot decision previewed for a human seat.
     pub preview: Option<BotPick>,
     /// Let bots play on their own, one step per `autoplay_ms`.
@@ -199,15 +199,45 @@ impl GameView {
             self.viewer.pass_to = None;
             return;
         }
-        let decider = match self.session.prompt() {
-            Ok(Some(prompt)) => prompt.seat.clone(),
-            _ => None,
+        // The people who decide now: one, or several choosing at once (each in turn at the
+        // screen, so that nobody sees another's choices).
+        let deciders: Vec<SeatId> = match self.session.prompt() {
+            Ok(Some(prompt)) => prompt
+                .deciders()
+                .filter(|s| humans.contains(s))
+                .cloned()
+                .collect(),
+            _ => Vec::new(),
         };
-        if let Some(seat) = decider.filter(|s| humans.contains(s))
-            && self.viewer.seat.as_ref() != Some(&seat)
+        let at_screen = self.viewer.seat.as_ref();
+        if let Some(seat) = deciders.first()
+            && !at_screen.is_some_and(|s| deciders.contains(s))
         {
-            self.viewer.pass_to = Some(seat);
+            self.viewer.pass_to = Some(seat.clone());
         }
+    }
+
+    /// The ask the person at the screen answers: the seat at the screen's, when it decides
+    /// now; with open hands, the first that a person plays; otherwise the only ask, when it
+    /// is a person's (or anyone's).
+    pub fn my_ask(&self) -> Option<Ask> {
+        let Ok(Some(prompt)) = self.session.prompt() else {
+            return None;
+        };
+        let human = |ask: &&Ask| {
+            ask.seat.as_ref().is_none_or(|s| {
+                matches!(self.session.table().seats.get(s), Some(Controller::Human))
+            })
+        };
+        if let Some(seat) = &self.viewer.seat
+            && let Some(ask) = prompt.asks.iter().find(|a| a.seat.as_ref() == Some(seat))
+        {
+            return Some(ask.clone());
+        }
+        if self.viewer.open_hands || !prompt.is_secret() {
+            return prompt.asks.iter().find(human).cloned();
+        }
+        None
     }
 
     /// The seat at the screen confirms it is there.
@@ -220,8 +250,8 @@ impl GameView {
     /// The parts of the table the prompt's actions concern (to highlight them).
     pub fn targets(&self) -> Targets {
         let mut targets = Targets::default();
-        if let Ok(Some(prompt)) = self.session.prompt() {
-            for action in &prompt.actions {
+        if let Some(ask) = self.my_ask() {
+            for action in &ask.actions {
                 match &action.target {
                     Some(Target::Card(c)) => {
                         targets.cards.insert(c.clone());
@@ -250,20 +280,32 @@ impl GameView {
 
     /// Answers the prompt with the one action about `target`, or lists them if several.
     pub fn act_on(&mut self, target: Target) {
-        let matching: Vec<_> = match self.session.prompt() {
-            Ok(Some(prompt)) => prompt
-                .actions
-                .iter()
-                .filter(|a| a.target.as_ref() == Some(&target))
-                .cloned()
-                .collect(),
-            _ => Vec::new(),
+        let Some(ask) = self.my_ask() else {
+            return;
         };
+        let matching: Vec<_> = ask
+            .actions
+            .iter()
+            .filter(|a| a.target.as_ref() == Some(&target))
+            .collect();
         match matching.as_slice() {
             [] => {}
-            [action] if action.range.is_none() => self.apply(Input::act(action.choice())),
+            [action] if action.range.is_none() => {
+                let choice = action.choice();
+                self.answer(ask.seat.clone(), choice);
+            }
             _ => self.focus = Some(target),
         }
+    }
+
+    /// A person's answer for `seat` (the seat of the ask it answers).
+    pub fn answer(&mut self, seat: Option<SeatId>, choice: chancery_core::Choice) {
+        self.apply(Input::Act {
+            seat,
+            choice,
+            dice: Vec::new(),
+            by: chancery_core::Actor::Human,
+        });
     }
 
     /// Applies an input; a step that needs a die or a value waits for the answer.
@@ -359,8 +401,8 @@ impl GameView {
             );
         };
         write_overlay_value(&overlay.path, module.id(), target, DataValue::Known(value))?;
-        let reloaded =
-            Module::load(&module.dir, &self.options.load_options).map_err(|d| d.to_string())?;
+        let reloaded = chancery_core::load_module(&module.dir, &self.options.load_options)
+            .map_err(|d| d.to_string())?;
         self.session
             .rebase(Arc::new(reloaded))
             .map_err(|e| e.to_string())?;
@@ -395,17 +437,12 @@ impl GameView {
         }
     }
 
-    /// Lets the bot of the deciding seat take one step; keeps its reasons to show.
+    /// Lets the bot of a deciding seat take one step; keeps its reasons to show.
     pub fn bot_step(&mut self) -> bool {
-        let seat = match self.session.prompt() {
-            Ok(Some(prompt)) => prompt.seat.clone(),
-            _ => None,
-        };
+        let secret = matches!(self.session.prompt(), Ok(Some(p)) if p.is_secret());
         match self.session.bot_step() {
-            Ok(Some(pick)) => {
-                if let Some(seat) = seat {
-                    self.last_bot = Some((seat, pick));
-                }
+            Ok(Some((seat, pick))) => {
+                self.last_bot = Some((seat, pick, secret));
                 self.after_change();
                 true
             }
@@ -423,9 +460,11 @@ impl GameView {
         }
     }
 
-    /// What the deciding seat's bot would do, without doing it.
+    /// What the bot of the seat at the screen (or the deciding seat) would do, without
+    /// doing it.
     pub fn preview_bot(&mut self) {
-        match self.session.bot_preview(None) {
+        let seat = self.my_ask().and_then(|a| a.seat);
+        match self.session.bot_preview(None, seat.as_ref()) {
             Ok(pick) => self.preview = pick,
             Err(err) => self.error = Some(err.to_string()),
         }
@@ -496,14 +535,12 @@ impl GameView {
         });
     }
 
-    /// Whether the deciding seat is played by a bot.
+    /// Whether a seat that decides now is played by a bot.
     pub fn bot_decides(&self) -> bool {
         match self.session.prompt() {
             Ok(Some(prompt)) => prompt
-                .seat
-                .as_ref()
-                .and_then(|s| self.session.table().seats.get(s))
-                .is_some_and(|c| matches!(c, Controller::Bot(_))),
+                .deciders()
+                .any(|s| matches!(self.session.table().seats.get(s), Some(Controller::Bot(_)))),
             _ => false,
         }
     }

@@ -61,7 +61,7 @@ impl Launcher {
             .as_ref()
             .is_none_or(|(dir, _)| *dir != self.module_dir)
         {
-            let loaded = Module::load(self.module_dir.trim(), &self.load_options)
+            let loaded = chancery_core::load_module(self.module_dir.trim(), &self.load_options)
                 .map(Arc::new)
                 .map_err(|d| d.to_string());
             if let Ok(module) = &loaded {
@@ -97,7 +97,7 @@ impl Launcher {
             .collect();
         let spec = spec_from(&module, Some(&self.scenario), self.seed, &seats, &options)
             .map_err(|e| e.to_string())?;
-        Session::new(module, spec).map_err(|e| e.to_string())
+        chancery_core::start_game(module, spec).map_err(|e| e.to_string())
     }
 
     /// Opens the save at `path`, under the module it names (or the one typed above when that

@@ -2,7 +2,7 @@
 //! die or a value from the physical game, and the bots (one step at a time, with reasons).
 
 use chancery_core::module::OverlayTarget;
-use chancery_core::{Choice, Controller, Input, Need, Target, Value};
+use chancery_core::{Ask, Choice, Controller, Decision, Need, Target, Value};
 use egui::{Color32, RichText, Ui};
 
 use super::game::{GameView, seat_name};
@@ -29,11 +29,20 @@ pub fn prompt_ui(ui: &mut Ui, view: &mut GameView) {
                     view.error = None;
                 }
             }
-            if let Some((seat, pick)) = &view.last_bot {
+            if let Some((seat, pick, secret)) = &view.last_bot {
                 ui.separator();
                 let name = seat_name(view.session.module(), seat);
-                ui.label(RichText::new(format!("{name}'s bot chose: {}", pick.choice)).strong());
-                reasons(ui, &pick.reason);
+                let shown = !*secret || view.eyes().is_none_or(|eyes| eyes == *seat);
+                if shown {
+                    ui.label(
+                        RichText::new(format!("{name}'s bot chose: {}", pick.choice)).strong(),
+                    );
+                    reasons(ui, &pick.reason);
+                } else {
+                    ui.label(
+                        RichText::new(format!("{name}'s bot has chosen, in secret.")).strong(),
+                    );
+                }
             }
         });
 }
@@ -63,36 +72,59 @@ fn decision_ui(ui: &mut Ui, view: &mut GameView) {
             return;
         }
     };
-    let decider = prompt
-        .seat
-        .as_ref()
-        .map(|s| seat_name(view.session.module(), s))
-        .unwrap_or_else(|| "Anyone".to_owned());
-    let controller = prompt
-        .seat
-        .as_ref()
-        .and_then(|s| view.session.table().seats.get(s))
-        .cloned();
-    let bot = matches!(controller, Some(Controller::Bot(_)));
-    ui.label(
-        RichText::new(format!("{decider} decides"))
-            .strong()
-            .size(16.0),
-    );
+    let module = view.session.module().clone();
+    let names: Vec<String> = prompt.deciders().map(|s| seat_name(&module, s)).collect();
+    let seats = &view.session.table().seats;
+    let bot_decides = prompt
+        .deciders()
+        .any(|s| matches!(seats.get(s), Some(Controller::Bot(_))));
+    let heading = match (prompt.decision, names.as_slice()) {
+        (_, []) => "Anyone decides".to_owned(),
+        (Decision::Simultaneous, _) => format!("{} choose at once, in secret", names.join(", ")),
+        (Decision::Window, [name, ..]) => format!("{name} may answer or pass"),
+        (Decision::One, [name, ..]) => format!("{name} decides"),
+    };
+    ui.label(RichText::new(heading).strong().size(16.0));
     ui.label(&prompt.text);
-    if bot {
-        bot_ui(ui, view);
-        ui.collapsing("Answer for the bot by hand", |ui| {
-            actions_ui(ui, view, &prompt)
-        });
-        return;
+    if !prompt.answered.is_empty() {
+        let done: Vec<String> = prompt
+            .answered
+            .iter()
+            .map(|s| seat_name(&module, s))
+            .collect();
+        let what = if prompt.is_secret() {
+            "Chosen already (hidden until revealed)"
+        } else {
+            "Passed already"
+        };
+        ui.weak(format!("{what}: {}", done.join(", ")));
     }
+    if bot_decides {
+        bot_ui(ui, view);
+    }
+    let Some(ask) = view.my_ask() else {
+        // A bot's single decision may still be answered by hand (never a secret one).
+        if let [ask] = prompt.asks.as_slice()
+            && bot_decides
+            && !prompt.is_secret()
+        {
+            ui.collapsing("Answer for the bot by hand", |ui| {
+                actions_ui(ui, view, &prompt.state, ask)
+            });
+        }
+        return;
+    };
     if view.viewer.pass_to.is_some() {
         ui.label("Waiting for the screen to be passed.");
         return;
     }
-    actions_ui(ui, view, &prompt);
-    if !view.session.module().rules.bots.is_empty() {
+    if prompt.asks.len() > 1
+        && let Some(seat) = &ask.seat
+    {
+        ui.label(RichText::new(format!("Choices of {}:", seat_name(&module, seat))).strong());
+    }
+    actions_ui(ui, view, &prompt.state, &ask);
+    if !module.rules.bots.is_empty() {
         ui.separator();
         if ui
             .button("What would a bot do?")
@@ -105,7 +137,7 @@ fn decision_ui(ui: &mut Ui, view: &mut GameView) {
             ui.label(RichText::new(format!("A bot would choose: {}", pick.choice)).strong());
             reasons(ui, &pick.reason);
             if ui.button("Do that").clicked() {
-                view.apply(Input::act(pick.choice));
+                view.answer(ask.seat.clone(), pick.choice);
             }
         }
     }
@@ -128,7 +160,7 @@ fn bot_ui(ui: &mut Ui, view: &mut GameView) {
     }
 }
 
-fn actions_ui(ui: &mut Ui, view: &mut GameView, prompt: &chancery_core::Prompt) {
+fn actions_ui(ui: &mut Ui, view: &mut GameView, state: &str, ask: &Ask) {
     let mut chosen: Option<Choice> = None;
     if let Some(focus) = view.focus.clone() {
         ui.horizontal(|ui| {
@@ -140,13 +172,13 @@ fn actions_ui(ui: &mut Ui, view: &mut GameView, prompt: &chancery_core::Prompt) 
             }
         });
     }
-    let on_table = prompt.actions.iter().filter(|a| a.target.is_some()).count();
+    let on_table = ask.actions.iter().filter(|a| a.target.is_some()).count();
     if on_table > 0 && view.focus.is_none() {
         ui.weak(format!(
             "{on_table} of these are highlighted on the table: click them there, or here."
         ));
     }
-    for (i, action) in prompt.actions.iter().enumerate() {
+    for (i, action) in ask.actions.iter().enumerate() {
         if view.focus.is_some() && action.target != view.focus {
             continue;
         }
@@ -158,7 +190,7 @@ fn actions_ui(ui: &mut Ui, view: &mut GameView, prompt: &chancery_core::Prompt) 
         match action.range {
             Some((lo, hi)) => {
                 ui.horizontal(|ui| {
-                    let id = ui.make_persistent_id(("number", &prompt.state, i));
+                    let id = ui.make_persistent_id(("number", state, i));
                     let mut n: i64 = ui.data_mut(|d| *d.get_temp_mut_or(id, lo));
                     n = n.clamp(lo, hi);
                     let number = ui.add(egui::DragValue::new(&mut n).range(lo..=hi));
@@ -195,13 +227,7 @@ fn actions_ui(ui: &mut Ui, view: &mut GameView, prompt: &chancery_core::Prompt) 
         }
     }
     if let Some(choice) = chosen {
-        let seat = prompt.seat.clone();
-        view.apply(Input::Act {
-            seat,
-            choice,
-            dice: Vec::new(),
-            by: chancery_core::Actor::Human,
-        });
+        view.answer(ask.seat.clone(), choice);
     }
 }
 

@@ -18,7 +18,9 @@ pub fn log_ui(ui: &mut Ui, view: &mut GameView) {
         .stick_to_bottom(true)
         .auto_shrink([false, false])
         .show(ui, |ui| {
+            let eyes = view.eyes();
             for entry in view.session.log() {
+                let entry = entry.seen_by(eyes.as_ref());
                 if entry.index > 0 {
                     let text = format!("#{} {} [{}]", entry.index, entry.input, entry.by);
                     let text = if entry.index == current {
@@ -44,7 +46,13 @@ pub fn log_ui(ui: &mut Ui, view: &mut GameView) {
                     go_to = Some(0);
                 }
                 for message in &entry.messages {
-                    ui.label(format!("   {message}"));
+                    match &message.to {
+                        Some(to) if eyes.is_none() => {
+                            let name = seat_name(view.session.module(), to);
+                            ui.label(format!("   [to {name}] {}", message.text))
+                        }
+                        _ => ui.label(format!("   {}", message.text)),
+                    };
                 }
             }
             let undone = view.session.history().redo_stack().len();

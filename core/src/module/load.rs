@@ -172,7 +172,15 @@ fn ron_message(code: &ron::Error) -> String {
     }
 }
 
-pub(super) fn load(dir: &Path, options: &LoadOptions) -> Result<Module, Diagnostics> {
+/// Reads a module's scripts and says what its rules declare, or every problem with file and
+/// line. The script layer supplies it (loading Lua is its business, not the data's).
+pub type Inspect<'a> = &'a dyn Fn(&Module) -> Result<RulesInfo, Diagnostics>;
+
+pub(super) fn load(
+    dir: &Path,
+    options: &LoadOptions,
+    inspect: Inspect<'_>,
+) -> Result<Module, Diagnostics> {
     let mut loader = Loader {
         dir: dir.to_path_buf(),
         sources: Vec::new(),
@@ -276,7 +284,7 @@ pub(super) fn load(dir: &Path, options: &LoadOptions) -> Result<Module, Diagnost
     module.fingerprint = loader.hasher.finish();
 
     if !loader.diags.has_errors() && !module.scripts.is_empty() {
-        match crate::script::inspect(&module) {
+        match inspect(&module) {
             Ok(info) => {
                 module.rules = info;
                 validate::check_rules(&mut loader, &module);

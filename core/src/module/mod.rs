@@ -18,7 +18,7 @@ pub use data::{
     unknown_keys,
 };
 pub use diag::{Diagnostic, Diagnostics, Severity};
-pub use load::{LoadOptions, OverlayChoice};
+pub use load::{Inspect, LoadOptions, OverlayChoice};
 pub use locate::{Anchor, Locator};
 pub use overlay::{OverlayTarget, data_dir, default_overlay_path, write_overlay_value};
 
@@ -145,6 +145,24 @@ pub struct RulesInfo {
     pub bots: Vec<String>,
     /// Which optional hooks exist (`view`, `check`).
     pub hooks: Vec<String>,
+    /// The ids of the module's data that have registered effects, with their hooks.
+    pub effects: BTreeMap<String, Vec<String>>,
+}
+
+/// How many single-letter edits turn `a` into `b` (Levenshtein distance).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous + usize::from(ca != *cb);
+            previous = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
+        }
+    }
+    row[b.len()]
 }
 
 /// Where the owner's overlay came from.
@@ -200,9 +218,14 @@ pub struct Module {
 }
 
 impl Module {
-    /// Loads and validates the module in folder `dir`.
-    pub fn load(dir: impl AsRef<Path>, options: &LoadOptions) -> Result<Module, Diagnostics> {
-        load::load(dir.as_ref(), options)
+    /// Loads and validates the module in folder `dir`; `inspect` reads its scripts and says
+    /// what the rules declare (`chancery_core::load_module` passes the Lua host's).
+    pub fn load_with(
+        dir: impl AsRef<Path>,
+        options: &LoadOptions,
+        inspect: Inspect<'_>,
+    ) -> Result<Module, Diagnostics> {
+        load::load(dir.as_ref(), options, inspect)
     }
 
     /// The module's id.
@@ -300,6 +323,61 @@ impl Module {
             RefKind::Seat => self.seats.contains(id),
             RefKind::UnitKind => self.unit_kinds.contains(id),
         }
+    }
+
+    /// Every id of the module's data that an effect may be keyed by: cards, card groups,
+    /// pieces, zones, places, boxes, counters, seats, unit kinds, tables and scenarios.
+    pub fn data_ids(&self) -> std::collections::BTreeSet<&str> {
+        let mut ids = std::collections::BTreeSet::new();
+        ids.extend(self.cards.iter().map(|c| c.id.as_str()));
+        ids.extend(self.cards.iter().map(|c| c.deck.as_str()));
+        ids.extend(self.pieces.iter().map(|p| p.id.as_str()));
+        ids.extend(self.zones.iter().map(|z| z.id.as_str()));
+        ids.extend(self.places.iter().map(|p| p.def.id.as_str()));
+        ids.extend(self.boxes.iter().map(|b| b.id.as_str()));
+        ids.extend(self.counters.iter().map(|c| c.id.as_str()));
+        ids.extend(self.seats.iter().map(|s| s.id.as_str()));
+        ids.extend(self.unit_kinds.iter().map(|k| k.id.as_str()));
+        ids.extend(self.tables.iter().map(|t| t.id.as_str()));
+        ids.extend(self.scenarios.iter().map(|s| s.id.as_str()));
+        ids.remove("");
+        ids
+    }
+
+    /// Whether `id` names anything of the module's data (see [`Module::data_ids`]).
+    pub fn names_anything(&self, id: &str) -> bool {
+        self.data_ids().contains(id)
+    }
+
+    /// The id of the module's data most like `id`, when one differs by at most a third of
+    /// its letters (for "did you mean").
+    pub fn closest_id(&self, id: &str) -> Option<String> {
+        let limit = id.chars().count().div_ceil(3);
+        self.data_ids()
+            .into_iter()
+            .map(|candidate| (edit_distance(id, candidate), candidate))
+            .filter(|(d, _)| *d <= limit)
+            .min()
+            .map(|(_, c)| c.to_owned())
+    }
+
+    /// The cards whose text (or an `effect: true` field) promises an effect that no code of
+    /// the rules' `effects` carries (by the card's id or its group's), in declaration order.
+    pub fn cards_without_effects(&self) -> Vec<&CardDef> {
+        self.cards
+            .iter()
+            .filter(|c| {
+                !c.text.trim().is_empty()
+                    || matches!(
+                        c.fields.get("effect"),
+                        Some(DataValue::Known(crate::value::Value::Bool(true)))
+                    )
+            })
+            .filter(|c| {
+                !self.rules.effects.contains_key(c.id.as_str())
+                    && !self.rules.effects.contains_key(c.deck.as_str())
+            })
+            .collect()
     }
 
     /// Whether box `boxed` may hold units of `kind`.

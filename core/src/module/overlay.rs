@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::data::{DataValue, OverlayFile};
+use crate::files::write_atomic;
 use crate::ids::{CardId, PieceId};
-use crate::save::write_atomic;
 
 /// Chancery's folder for the user's own files (overlays, autosaves): `$CHANCERY_HOME`, else
 /// `$XDG_DATA_HOME/chancery`, else `~/.local/share/chancery`.

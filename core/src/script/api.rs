@@ -4,6 +4,7 @@
 //! documentation; it is what gets registered in the VM, and what the API reference and the
 //! LuaLS type stubs are generated from, so they cannot drift apart.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use mlua::{Lua, MultiValue, Table as LuaTable, Value as LuaValue};
@@ -12,10 +13,10 @@ use super::convert::{from_lua, to_lua};
 use super::util::script_error;
 use crate::ids::{BoxId, CardId, CounterId, PieceId, PlaceId, SeatId, SpaceId, UnitKindId, ZoneId};
 use crate::module::{DataValue, Module};
-use crate::rules::{Need, StepIo};
-use crate::table::{Controller, DiceMode, Frame, GameResult, Position, Table};
+use crate::rng::Rng;
+use crate::rules::{LogLine, Need, StepIo};
+use crate::table::{Controller, DiceMode, Frame, GameResult, HIDDEN_CARD, Position, Table};
 use crate::value::Value;
-use crate::view::HIDDEN_CARD;
 
 /// A change of the flow, handled after the hook that made it returns.
 #[derive(Clone, Debug)]
@@ -24,6 +25,9 @@ pub(crate) enum FlowEvent {
     Enter(u64),
     /// A frame was left: run its state's `on_exit` with its last locals.
     Exit(Frame),
+    /// A sub-procedure returned to the frame with this id: run its state's `on_resume`
+    /// with the result.
+    Resume(u64, Value),
 }
 
 /// What a hook call works on. Lives in the VM's app data for the length of one call.
@@ -34,6 +38,8 @@ pub(crate) struct CallState {
     pub module: Arc<Module>,
     /// Whether the hook may change the table.
     pub writable: bool,
+    /// Whether the hook is a bot (which may draw from its own random stream).
+    pub bot: bool,
     /// The seat whose eyes the hook reads the table with (bots, a seat's view): cards it
     /// may not see read as "?" and are nowhere to be found. `None`: it sees everything.
     pub viewer: Option<SeatId>,
@@ -53,6 +59,12 @@ pub(crate) struct CallState {
     pub vars_table: Option<LuaTable>,
     /// `ctx.locals`, once a script has read it.
     pub locals_table: Option<LuaTable>,
+    /// `ctx.private[seat]` for each seat a script has read or set.
+    pub private_tables: BTreeMap<SeatId, LuaTable>,
+    /// A bot's random stream, once it has drawn.
+    pub bot_rng: Option<Rng>,
+    /// What a bot drew, as lines for its reasons.
+    pub bot_draws: Vec<String>,
     /// The names of the rules' states.
     pub states: Arc<Vec<String>>,
 }
@@ -91,12 +103,17 @@ pub(crate) const FIELDS: &[ApiField] = &[
     ApiField {
         name: "vars",
         ty: "table",
-        doc: "The module's rule variables: plain data kept in the table. Changes persist in setup and action hooks.",
+        doc: "The module's rule variables: plain data kept in the table, which every seat may read. Changes persist in hooks that change the table.",
     },
     ApiField {
         name: "locals",
         ty: "table",
-        doc: "The current state's local variables (the frame whose hook is running): plain data.",
+        doc: "The current state's local variables (the frame whose hook is running): plain data, which every seat may read.",
+    },
+    ApiField {
+        name: "private",
+        ty: "table<string, table>",
+        doc: "Each seat's private state, indexed by seat (`ctx.private.AU.plan = 2`): plain data that only that seat's bot and view (and the rules) may read; reading another seat's from a bot or a seat's view is an error.",
     },
     ApiField {
         name: "data",
@@ -295,7 +312,12 @@ fn push_frame(st: &mut CallState, state: String, locals: Value) -> u64 {
     } else {
         locals
     };
-    st.table.flow.push(Frame { id, state, locals });
+    st.table.flow.push(Frame {
+        id,
+        state,
+        locals,
+        answers: BTreeMap::new(),
+    });
     st.events.push(FlowEvent::Enter(id));
     id
 }
@@ -672,7 +694,9 @@ fn api_roll(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
         };
         st.io.rolls.push((sides, result));
         let what = reason.map(|r| format!(" for {r}")).unwrap_or_default();
-        st.io.log.push(format!("Rolled d{sides}{what}: {result}"));
+        st.io
+            .log
+            .push(LogLine::public(format!("Rolled d{sides}{what}: {result}")));
         Ok(result)
     })?;
     ret(lua, [Value::Int(result)])
@@ -688,10 +712,69 @@ fn api_log(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
         _ => return Err(a.wrong(lua, 0, "a string")),
     };
     with(lua, |st| {
-        st.io.log.push(text);
+        st.io.log.push(LogLine::public(text));
         Ok(())
     })?;
     none()
+}
+
+fn api_tell(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let (seat, text) = (a.string(lua, 0)?, a.string(lua, 1)?);
+    with(lua, |st| {
+        let seat = SeatId::from(seat);
+        if !st.table.seats.contains_key(&seat) {
+            return Err(format!("ctx:tell: '{seat}' is not a seat of this game"));
+        }
+        st.io.log.push(LogLine {
+            text,
+            to: Some(seat),
+        });
+        Ok(())
+    })?;
+    none()
+}
+
+fn api_answered(lua: &Lua, _a: &Args) -> mlua::Result<MultiValue> {
+    let seats = with(lua, |st| {
+        Ok(st
+            .table
+            .top_frame()
+            .map(|f| f.answers.keys().cloned().collect::<Vec<_>>())
+            .unwrap_or_default())
+    })?;
+    ret(lua, [ids(seats)])
+}
+
+fn api_random(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let n = a.int(lua, 0)?;
+    let reason = a.opt_string(lua, 1)?;
+    let n = u32::try_from(n)
+        .ok()
+        .filter(|n| *n >= 1)
+        .ok_or_else(|| a.wrong(lua, 0, "a whole number from 1"))?;
+    let result = with(lua, |st| {
+        if !st.bot {
+            return Err(
+                "ctx:random is for bots (a fate die, a choice at random); the rules roll dice with ctx:roll"
+                    .to_owned(),
+            );
+        }
+        let table = &st.table;
+        let viewer = st.viewer.clone().unwrap_or_default();
+        let rng = st.bot_rng.get_or_insert_with(|| {
+            // A stream of the bot's own: the same position and seat give the same draws, so
+            // a bot game replays exactly, and a preview draws what the bot will draw.
+            let mut hasher = crate::digest::Fnv64::default();
+            std::hash::Hash::hash(&(table.digest(), viewer.as_str(), "bot"), &mut hasher);
+            Rng::from_seed(std::hash::Hasher::finish(&hasher))
+        });
+        let result = i64::from(rng.roll(n));
+        let what = reason.map(|r| format!(" for {r}")).unwrap_or_default();
+        st.bot_draws
+            .push(format!("Drew {result} of 1-{n} at random{what}."));
+        Ok(result)
+    })?;
+    ret(lua, [Value::Int(result)])
 }
 
 fn api_set_turn(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
@@ -728,9 +811,7 @@ fn api_replace(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
     let locals = a.value(lua, 1)?;
     with(lua, |st| {
         check_state(st, &state)?;
-        let Some(old) = st.table.flow.pop() else {
-            return Err("ctx:replace: the flow is empty (use ctx:push)".to_owned());
-        };
+        let old = take_top(st, "replace")?;
         st.events.push(FlowEvent::Exit(old));
         push_frame(st, state, locals);
         Ok(())
@@ -738,15 +819,36 @@ fn api_replace(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
     none()
 }
 
-fn api_pop(lua: &Lua, _a: &Args) -> mlua::Result<MultiValue> {
+fn api_pop(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let result = a.value(lua, 0)?;
     with(lua, |st| {
-        let Some(old) = st.table.flow.pop() else {
-            return Err("ctx:pop: the flow is empty".to_owned());
-        };
+        let old = take_top(st, "pop")?;
         st.events.push(FlowEvent::Exit(old));
+        if let Some(caller) = st.table.top_frame() {
+            st.events.push(FlowEvent::Resume(caller.id, result));
+        }
         Ok(())
     })?;
     none()
+}
+
+/// Takes the top frame off the flow, with the locals the running hook gave it so far (so
+/// that its `on_exit` sees them).
+fn take_top(st: &mut CallState, function: &str) -> Result<Frame, String> {
+    let Some(mut old) = st.table.flow.pop() else {
+        return Err(format!(
+            "ctx:{function}: the flow is empty (enter a state with ctx:call)"
+        ));
+    };
+    if st.locals_frame == Some(old.id)
+        && let Some(locals) = st.locals_table.take()
+    {
+        old.locals = from_lua(&LuaValue::Table(locals), "ctx.locals")?;
+        if matches!(&old.locals, Value::List(l) if l.is_empty()) {
+            old.locals = Value::map();
+        }
+    }
+    Ok(old)
 }
 
 fn api_game_over(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
@@ -798,11 +900,9 @@ fn api_game_over(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
             .join(", ")
     };
     with(lua, |st| {
-        st.io.log.push(
-            format!("Game over ({winners}). {}", result.text)
-                .trim_end()
-                .to_owned(),
-        );
+        st.io.log.push(LogLine::public(
+            format!("Game over ({winners}). {}", result.text).trim_end(),
+        ));
         Ok(())
     })?;
     none()
@@ -1052,6 +1152,30 @@ pub(crate) const API: &[ApiEntry] = &[
         func: api_log,
     },
     ApiEntry {
+        name: "tell",
+        params: &[("seat", "string"), ("text", "string")],
+        returns: &[],
+        doc: "Writes a line to the game log that only this seat (and the omniscient view) may read.",
+        changes: true,
+        func: api_tell,
+    },
+    ApiEntry {
+        name: "answered",
+        params: &[],
+        returns: &[("seats", "string[]")],
+        doc: "The seats that have answered the current shared decision so far (committed in secret, or passed); what they answered stays hidden until the rules reveal it.",
+        changes: false,
+        func: api_answered,
+    },
+    ApiEntry {
+        name: "random",
+        params: &[("n", "integer"), ("reason", "string?")],
+        returns: &[("result", "integer")],
+        doc: "For bots only: a number from 1 to n drawn from the bot's own seeded stream (a fate die, a choice at random). The same position gives the same draws, so bot games replay exactly; each draw is added to the bot's reasons.",
+        changes: false,
+        func: api_random,
+    },
+    ApiEntry {
         name: "set_turn",
         params: &[("turn", "integer")],
         returns: &[],
@@ -1068,10 +1192,18 @@ pub(crate) const API: &[ApiEntry] = &[
         func: api_set_phase,
     },
     ApiEntry {
+        name: "call",
+        params: &[("state", "string"), ("locals", "table?")],
+        returns: &[],
+        doc: "Runs a sub-procedure: enters a state on top of the current one, with its locals. When it pops, the current state resumes: its on_resume(ctx, result) runs with the value handed to ctx:pop.",
+        changes: true,
+        func: api_push,
+    },
+    ApiEntry {
         name: "push",
         params: &[("state", "string"), ("locals", "table?")],
         returns: &[],
-        doc: "Enters a state on top of the current one (which resumes when it pops), with its locals.",
+        doc: "Enters a state on top of the current one, which resumes when it pops (the same as ctx:call).",
         changes: true,
         func: api_push,
     },
@@ -1085,9 +1217,9 @@ pub(crate) const API: &[ApiEntry] = &[
     },
     ApiEntry {
         name: "pop",
-        params: &[],
+        params: &[("result", "any")],
         returns: &[],
-        doc: "Leaves the current state; the one below resumes.",
+        doc: "Leaves the current state and hands `result` (plain data, or nil) back: the state below resumes, and its on_resume(ctx, result) runs.",
         changes: true,
         func: api_pop,
     },

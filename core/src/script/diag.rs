@@ -55,6 +55,32 @@ pub(crate) fn at_key(module: &Module, rel: &str, key: &str, message: String) -> 
     at_end(module, rel, message)
 }
 
+/// A diagnostic where a Lua function is defined: the line of its `function`, at the first
+/// mention of `token` (the key it is stored under) on that line or the few lines before it.
+pub(crate) fn at_function(
+    module: &Module,
+    info: &mlua::function::FunctionInfo,
+    token: &str,
+    message: String,
+) -> Diagnostic {
+    let chunk = info.source.as_deref().unwrap_or("").trim_start_matches('@');
+    let Some(script) = module.scripts.iter().find(|s| s.rel == chunk) else {
+        return Diagnostic::error(&module.dir, 0, 0, message);
+    };
+    let line = info.line_defined.unwrap_or(1).max(1);
+    let lines: Vec<&str> = script.text.lines().collect();
+    for at in (line.saturating_sub(3).max(1)..=line).rev() {
+        if let Some(byte) = lines.get(at - 1).and_then(|text| text.find(token)) {
+            let col = lines[at - 1][..byte].chars().count() + 1;
+            return Diagnostic::error(&script.path, at, col, message);
+        }
+    }
+    let col = lines.get(line - 1).map_or(1, |text| {
+        text.chars().take_while(|c| c.is_whitespace()).count() + 1
+    });
+    Diagnostic::error(&script.path, line, col, message)
+}
+
 /// For a syntax error `near 'tok'`: the column of the occurrence of `tok` on `line` where
 /// Lua stops. Lua stops at the first token it cannot parse, so cutting the source just
 /// after that occurrence gives the same error, and cutting it after an earlier one does not.

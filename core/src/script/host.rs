@@ -11,13 +11,14 @@ use mlua::{Function, Lua, MultiValue, Table as LuaTable, Value as LuaValue};
 
 use super::api::{self, CallState, FlowEvent};
 use super::budget::Limits;
+use super::convert;
 use super::convert::{from_lua, to_lua};
 use super::sandbox::{Sources, Vm, install_include};
 use super::util::{describe, script_error};
 use super::{data, diag};
 use crate::ids::SeatId;
 use crate::module::{Diagnostic, Diagnostics, Module, RulesInfo};
-use crate::rules::{RulesError, StepIo};
+use crate::rules::{Decision, RulesError, StepIo};
 use crate::table::Table;
 use crate::value::Value;
 
@@ -26,7 +27,18 @@ use crate::value::Value;
 pub const MAX_FLOW_STEPS: usize = 10_000;
 
 /// The top-level names a rules table may have.
-const HOOKS: &[&str] = &["setup", "states", "view", "check", "bots"];
+const HOOKS: &[&str] = &["setup", "states", "view", "check", "bots", "effects"];
+
+/// The functions of a state table that are hooks, not actions.
+pub(crate) const STATE_HOOKS: &[&str] = &[
+    "prompt",
+    "run",
+    "on_enter",
+    "on_exit",
+    "on_resume",
+    "reveal",
+    "all_passed",
+];
 
 /// What a hook call may do with the table.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,8 +47,12 @@ pub(crate) enum Access {
     Change,
     /// Read all of it (prompt, check).
     Read,
-    /// Read what this seat may see (bots, a seat's view): cards it may not see read as "?".
+    /// Read what this seat may see (a seat's view): cards it may not see read as "?", and
+    /// another seat's private state may not be read.
     Seat(SeatId),
+    /// Read what this seat may see, as its bot: as `Seat`, and it may draw from the bot's
+    /// own random stream.
+    Bot(SeatId),
 }
 
 /// Whose locals `ctx.locals` is during a call.
@@ -54,7 +70,25 @@ pub(crate) struct Invoked {
     pub table: Table,
     pub io: StepIo,
     pub events: Vec<FlowEvent>,
+    /// What a bot drew from its random stream, as lines for its reasons.
+    pub bot_draws: Vec<String>,
     pub result: Result<MultiValue, RulesError>,
+}
+
+/// A runaway flow, stopped in the state on top.
+fn runaway(table: Table, io: StepIo) -> (Table, StepIo, Result<(), RulesError>) {
+    let state = table
+        .top_frame()
+        .map(|f| f.state.clone())
+        .unwrap_or_default();
+    (
+        table,
+        io,
+        Err(RulesError::Runaway {
+            limit: MAX_FLOW_STEPS,
+            state,
+        }),
+    )
 }
 
 /// A module's scripts loaded in a VM, with its hook table.
@@ -64,6 +98,8 @@ pub(crate) struct Host {
     pub hooks: LuaTable,
     ctx_meta: LuaTable,
     pub states: Arc<Vec<String>>,
+    /// The ids that have effects, with their hook names.
+    pub effects: std::collections::BTreeMap<String, Vec<String>>,
     pub api_calls: Rc<RefCell<Vec<u64>>>,
 }
 
@@ -119,7 +155,7 @@ impl Host {
                 )]));
             }
         };
-        let states = check_hooks(&module, &hooks)?;
+        let declared = check_hooks(&module, &hooks)?;
 
         let api_calls = Rc::new(RefCell::new(Vec::new()));
         let ctx_meta = vm
@@ -130,7 +166,8 @@ impl Host {
             module,
             hooks,
             ctx_meta,
-            states: Arc::new(states),
+            states: Arc::new(declared.states),
+            effects: declared.effects,
             api_calls,
         })
     }
@@ -155,6 +192,7 @@ impl Host {
             states: self.states.to_vec(),
             bots,
             hooks,
+            effects: self.effects.clone(),
         }
     }
 
@@ -197,6 +235,7 @@ impl Host {
                     table,
                     io,
                     events: Vec::new(),
+                    bot_draws: Vec::new(),
                     result: Err(self.error(&hook, &err)),
                 };
             }
@@ -210,8 +249,9 @@ impl Host {
             table,
             module: self.module.clone(),
             writable: access == Access::Change,
+            bot: matches!(access, Access::Bot(_)),
             viewer: match access {
-                Access::Seat(seat) => Some(seat),
+                Access::Seat(seat) | Access::Bot(seat) => Some(seat),
                 _ => None,
             },
             hook: hook.clone(),
@@ -222,6 +262,9 @@ impl Host {
             locals_given,
             vars_table: None,
             locals_table: None,
+            private_tables: std::collections::BTreeMap::new(),
+            bot_draws: Vec::new(),
+            bot_rng: None,
             states: self.states.clone(),
         });
         let result = self.vm.call(|| call(&ctx));
@@ -231,6 +274,7 @@ impl Host {
                 table: Table::new(&self.module.manifest.id, Default::default(), 0),
                 io: StepIo::default(),
                 events: Vec::new(),
+                bot_draws: Vec::new(),
                 result: Err(RulesError::Script(format!(
                     "module '{}', {hook}: the table was lost",
                     self.module.id()
@@ -245,13 +289,20 @@ impl Host {
             vars_table,
             locals_table,
             locals_frame,
+            private_tables,
+            bot_draws,
             writable,
             ..
         } = state;
         let mut result = result.map_err(|e| self.error(&hook, &e));
+        let written = WrittenBack {
+            vars: vars_table,
+            locals: locals_table,
+            frame_id: locals_frame,
+            private: private_tables,
+        };
         if result.is_ok()
-            && let Err(message) =
-                write_back(&mut table, writable, vars_table, locals_table, locals_frame)
+            && let Err(message) = write_back(&mut table, writable, written)
         {
             result = Err(RulesError::Script(format!(
                 "module '{}', {hook}: {message}",
@@ -265,12 +316,28 @@ impl Host {
             table,
             io,
             events,
+            bot_draws,
             result,
         }
     }
 
-    /// Runs `on_exit` and `on_enter` for each flow change, until none is left.
-    pub fn run_events(
+    /// How the state `state` is decided: a state with `reveal` is a simultaneous choice,
+    /// one with `all_passed` a reaction window, any other a single decision.
+    pub fn decision(&self, state: &str) -> Decision {
+        if self.state_fn(state, "reveal").is_some() {
+            Decision::Simultaneous
+        } else if self.state_fn(state, "all_passed").is_some() {
+            Decision::Window
+        } else {
+            Decision::One
+        }
+    }
+
+    /// Settles the flow after a hook: runs `on_exit`, `on_enter` and `on_resume` for each
+    /// flow change, and the `run` hook of every automatic state that comes to the top, until
+    /// a state that waits for a decision is on top (or the game is over). More than
+    /// [`MAX_FLOW_STEPS`] of these in one step is a runaway flow.
+    pub fn settle(
         &self,
         mut table: Table,
         mut io: StepIo,
@@ -278,36 +345,87 @@ impl Host {
     ) -> (Table, StepIo, Result<(), RulesError>) {
         let mut queue: VecDeque<FlowEvent> = events.into();
         let mut steps = 0;
-        while let Some(event) = queue.pop_front() {
+        loop {
+            let Some(event) = queue.pop_front() else {
+                // Every change is handled: an automatic state on top runs now.
+                if table.result.is_some() {
+                    break;
+                }
+                let Some(frame) = table.top_frame() else {
+                    break;
+                };
+                let Some(run) = self.state_fn(&frame.state, "run") else {
+                    break;
+                };
+                let (id, state) = (frame.id, frame.state.clone());
+                steps += 1;
+                if steps > MAX_FLOW_STEPS {
+                    return runaway(table, io);
+                }
+                let hook = format!("run of state '{state}'");
+                let invoked = self.invoke(
+                    table,
+                    Access::Change,
+                    hook.clone(),
+                    Locals::Frame(id),
+                    io,
+                    |ctx| run.call::<MultiValue>(ctx.clone()),
+                );
+                table = invoked.table;
+                io = invoked.io;
+                if let Err(err) = invoked.result {
+                    return (table, io, Err(err));
+                }
+                if invoked.events.is_empty() && table.result.is_none() {
+                    let message = format!(
+                        "module '{}', {hook}: an automatic state must move the flow (ctx:call, ctx:replace or ctx:pop) or end the game, but it did neither",
+                        self.module.id()
+                    );
+                    return (table, io, Err(RulesError::Script(message)));
+                }
+                queue.extend(invoked.events);
+                continue;
+            };
             steps += 1;
             if steps > MAX_FLOW_STEPS {
-                let state = table
-                    .top_frame()
-                    .map(|f| f.state.clone())
-                    .unwrap_or_default();
-                return (
-                    table,
-                    io,
-                    Err(RulesError::Runaway {
-                        limit: MAX_FLOW_STEPS,
-                        state,
-                    }),
-                );
+                return runaway(table, io);
             }
-            let (state, which, locals) = match event {
+            let (state, which, locals, result) = match event {
                 FlowEvent::Enter(id) => match table.flow.iter().find(|f| f.id == id) {
-                    Some(frame) => (frame.state.clone(), "on_enter", Locals::Frame(id)),
+                    Some(frame) => (frame.state.clone(), "on_enter", Locals::Frame(id), None),
                     None => continue,
                 },
-                FlowEvent::Exit(frame) => (frame.state, "on_exit", Locals::Given(frame.locals)),
+                FlowEvent::Exit(frame) => {
+                    (frame.state, "on_exit", Locals::Given(frame.locals), None)
+                }
+                FlowEvent::Resume(id, result) => match table.flow.iter().find(|f| f.id == id) {
+                    Some(frame) => (
+                        frame.state.clone(),
+                        "on_resume",
+                        Locals::Frame(id),
+                        Some(result),
+                    ),
+                    None => continue,
+                },
             };
             let Some(f) = self.state_fn(&state, which) else {
                 continue;
             };
             let hook = format!("{which} of state '{state}'");
-            let invoked = self.invoke(table, Access::Change, hook, locals, io, |ctx| {
-                f.call::<MultiValue>(ctx.clone())
-            });
+            let lua = self.vm.lua.clone();
+            let invoked = self.invoke(
+                table,
+                Access::Change,
+                hook,
+                locals,
+                io,
+                |ctx| match &result {
+                    Some(value) => {
+                        f.call::<MultiValue>((ctx.clone(), convert::to_lua(&lua, value)?))
+                    }
+                    None => f.call::<MultiValue>(ctx.clone()),
+                },
+            );
             table = invoked.table;
             io = invoked.io;
             if let Err(err) = invoked.result {
@@ -349,36 +467,40 @@ impl Host {
     }
 }
 
-/// Stores `ctx.vars` and `ctx.locals` back into the table after a call; a read-only hook
-/// that changed them is an error.
-fn write_back(
-    table: &mut Table,
-    writable: bool,
+/// The Lua tables a hook call read, to store back into the table after it.
+struct WrittenBack {
     vars: Option<LuaTable>,
     locals: Option<LuaTable>,
     frame_id: Option<u64>,
-) -> Result<(), String> {
-    if let Some(vars) = vars {
-        let value = from_lua(&LuaValue::Table(vars), "ctx.vars")?;
-        let value = if matches!(&value, Value::List(l) if l.is_empty()) {
-            Value::map()
-        } else {
-            value
-        };
+    private: std::collections::BTreeMap<SeatId, LuaTable>,
+}
+
+/// Plain data from a Lua table; an empty table is an empty map.
+fn plain(t: LuaTable, what: &str) -> Result<Value, String> {
+    let value = from_lua(&LuaValue::Table(t), what)?;
+    Ok(if matches!(&value, Value::List(l) if l.is_empty()) {
+        Value::map()
+    } else {
+        value
+    })
+}
+
+/// Stores `ctx.vars`, `ctx.locals` and `ctx.private` back into the table after a call; a
+/// read-only hook that changed them is an error.
+fn write_back(table: &mut Table, writable: bool, written: WrittenBack) -> Result<(), String> {
+    if let Some(vars) = written.vars {
+        let value = plain(vars, "ctx.vars")?;
         if writable {
             table.vars = value;
         } else if value != table.vars {
             return Err("changed ctx.vars, but it may only read them".to_owned());
         }
     }
-    if let Some(locals) = locals {
-        let value = from_lua(&LuaValue::Table(locals), "ctx.locals")?;
-        let value = if matches!(&value, Value::List(l) if l.is_empty()) {
-            Value::map()
-        } else {
-            value
-        };
-        let frame = frame_id.and_then(|id| table.flow.iter_mut().find(|f| f.id == id));
+    if let Some(locals) = written.locals {
+        let value = plain(locals, "ctx.locals")?;
+        let frame = written
+            .frame_id
+            .and_then(|id| table.flow.iter_mut().find(|f| f.id == id));
         match frame {
             Some(frame) if writable => frame.locals = value,
             Some(frame) if frame.locals != value => {
@@ -387,11 +509,35 @@ fn write_back(
             _ => {}
         }
     }
+    for (seat, t) in written.private {
+        let value = plain(t, &format!("ctx.private.{seat}"))?;
+        let empty = matches!(&value, Value::Map(m) if m.is_empty());
+        let before = table.private.get(&seat).cloned().unwrap_or_else(Value::map);
+        if writable {
+            if empty {
+                table.private.remove(&seat);
+            } else {
+                table.private.insert(seat, value);
+            }
+        } else if value != before {
+            return Err(format!(
+                "changed ctx.private.{seat}, but it may only read it"
+            ));
+        }
+    }
     Ok(())
 }
 
-/// Checks the rules table's shape; returns the state names, sorted.
-fn check_hooks(module: &Module, hooks: &LuaTable) -> Result<Vec<String>, Diagnostics> {
+/// What the rules table declares, found by [`check_hooks`].
+struct Declared {
+    /// The state names, sorted.
+    states: Vec<String>,
+    /// The ids that have effects, with their hook names.
+    effects: std::collections::BTreeMap<String, Vec<String>>,
+}
+
+/// Checks the rules table's shape: its hooks, states, bots and effects.
+fn check_hooks(module: &Module, hooks: &LuaTable) -> Result<Declared, Diagnostics> {
     let main = &module.manifest.main;
     let mut diags = Diagnostics::default();
     let mut err = |key: &str, message: String| diags.push(diag::at_key(module, main, key, message));
@@ -448,16 +594,41 @@ fn check_hooks(module: &Module, hooks: &LuaTable) -> Result<Vec<String>, Diagnos
                     );
                     continue;
                 };
-                if !matches!(state.get::<LuaValue>("prompt"), Ok(LuaValue::Function(_))) {
-                    err(
-                        &name,
-                        format!("state '{name}' needs a function prompt(ctx)"),
-                    );
-                }
                 for (key, v) in state.pairs::<String, LuaValue>().filter_map(Result::ok) {
                     if !matches!(v, LuaValue::Function(_)) {
                         err(&key, format!("state '{name}': '{key}' must be a function"));
                     }
+                }
+                let has =
+                    |hook: &str| matches!(state.get::<LuaValue>(hook), Ok(LuaValue::Function(_)));
+                match (has("prompt"), has("run")) {
+                    (false, false) => err(
+                        &name,
+                        format!(
+                            "state '{name}' needs a function prompt(ctx) (a decision) or run(ctx) (an automatic state)"
+                        ),
+                    ),
+                    (true, true) => err(
+                        &name,
+                        format!(
+                            "state '{name}' has both prompt and run: a state either waits for a decision (prompt) or moves on by itself (run)"
+                        ),
+                    ),
+                    (false, true) if has("reveal") || has("all_passed") => err(
+                        &name,
+                        format!(
+                            "state '{name}' runs by itself (run), so nobody answers it: reveal and all_passed belong to states with a prompt"
+                        ),
+                    ),
+                    _ => {}
+                }
+                if has("reveal") && has("all_passed") {
+                    err(
+                        &name,
+                        format!(
+                            "state '{name}' has both reveal (a simultaneous choice) and all_passed (a reaction window): it can be only one"
+                        ),
+                    );
                 }
                 names.push(name);
             }
@@ -471,11 +642,103 @@ fn check_hooks(module: &Module, hooks: &LuaTable) -> Result<Vec<String>, Diagnos
         ),
     }
     names.sort();
+    let effects = check_effects(module, hooks, &mut diags);
     if diags.has_errors() {
         Err(diags)
     } else {
-        Ok(names)
+        Ok(Declared {
+            states: names,
+            effects,
+        })
     }
+}
+
+/// Checks `effects`: a table keyed by ids of the module's data, each a table of hook
+/// functions. An id that names nothing is an error at the line of its first function.
+fn check_effects(
+    module: &Module,
+    hooks: &LuaTable,
+    diags: &mut Diagnostics,
+) -> std::collections::BTreeMap<String, Vec<String>> {
+    let main = &module.manifest.main;
+    let mut found = std::collections::BTreeMap::new();
+    let effects = match hooks.get::<LuaValue>("effects") {
+        Ok(LuaValue::Nil) => return found,
+        Ok(LuaValue::Table(t)) => t,
+        _ => {
+            diags.push(diag::at_key(
+                module,
+                main,
+                "effects",
+                "'effects' must be a table keyed by ids of the module's data (effects.<id>.<hook> = function(ctx, …))".to_owned(),
+            ));
+            return found;
+        }
+    };
+    for (id, value) in effects.pairs::<LuaValue, LuaValue>().filter_map(Result::ok) {
+        let LuaValue::String(id) = id else {
+            diags.push(diag::at_key(
+                module,
+                main,
+                "effects",
+                format!(
+                    "effects: a key must be an id (a string), not a {}",
+                    id.type_name()
+                ),
+            ));
+            continue;
+        };
+        let id = id.to_string_lossy();
+        let LuaValue::Table(hooks) = value else {
+            diags.push(diag::at_key(
+                module,
+                main,
+                &id,
+                format!("effects.{id} must be a table of functions (effects.{id}.<hook> = function(ctx, …))"),
+            ));
+            continue;
+        };
+        let mut names = Vec::new();
+        let mut first: Option<Function> = None;
+        for (hook, f) in hooks.pairs::<LuaValue, LuaValue>().filter_map(Result::ok) {
+            let hook = match hook {
+                LuaValue::String(h) => h.to_string_lossy(),
+                other => format!("{other:?}"),
+            };
+            match f {
+                LuaValue::Function(f) => {
+                    first.get_or_insert(f);
+                    names.push(hook);
+                }
+                other => diags.push(diag::at_key(
+                    module,
+                    main,
+                    &id,
+                    format!(
+                        "effects.{id}.{hook} must be a function, not a {}",
+                        other.type_name()
+                    ),
+                )),
+            }
+        }
+        names.sort();
+        if !module.names_anything(&id) {
+            let message = format!(
+                "effect for '{id}', but no card, card group, piece, zone, place, box, counter, seat, unit kind, table or scenario has that id{}",
+                module
+                    .closest_id(&id)
+                    .map(|c| format!(" (did you mean '{c}'?)"))
+                    .unwrap_or_default()
+            );
+            diags.push(match first.map(|f| f.info()) {
+                Some(info) => diag::at_function(module, &info, &id, message),
+                None => diag::at_key(module, main, &id, message),
+            });
+            continue;
+        }
+        found.insert(id, names);
+    }
+    found
 }
 
 /// Builds the metatable of ctx tables, whose `__index` is the prototype holding the API
@@ -503,10 +766,124 @@ fn build_ctx(vm: &Vm, module: &Module, calls: &Rc<RefCell<Vec<u64>>>) -> mlua::R
         })?,
     )?;
     meta.raw_set("__metatable", false)?;
+    lua.set_named_registry_value(PRIVATE_META, private_meta(lua)?)?;
     Ok(meta)
 }
 
-/// `ctx.vars`, `ctx.locals` and `ctx.scenario`, made on first use in a call.
+/// The registry key of the metatable of `ctx.private`.
+const PRIVATE_META: &str = "chancery.private";
+
+/// The metatable of `ctx.private`: indexing it by a seat gives that seat's private state
+/// (made on first use in a call), refused when the call reads as another seat.
+fn private_meta(lua: &Lua) -> mlua::Result<LuaTable> {
+    let meta = lua.create_table()?;
+    meta.raw_set(
+        "__index",
+        lua.create_function(|lua, (_, seat): (LuaValue, LuaValue)| private_state(lua, &seat))?,
+    )?;
+    meta.raw_set(
+        "__newindex",
+        lua.create_function(
+            |lua, (_, seat, value): (LuaValue, LuaValue, LuaValue)| -> mlua::Result<()> {
+                let seat = private_seat(lua, &seat)?;
+                let table = match value {
+                    LuaValue::Table(t) => t,
+                    LuaValue::Nil => lua.create_table()?,
+                    other => {
+                        return Err(script_error(
+                            lua,
+                            format!(
+                                "ctx.private.{seat} must be a table of plain data, not a {}",
+                                other.type_name()
+                            ),
+                        ));
+                    }
+                };
+                let Some(mut state) = lua.app_data_mut::<CallState>() else {
+                    return Err(mlua::Error::runtime("ctx was used outside a hook call"));
+                };
+                if !state.writable {
+                    let hook = state.hook.clone();
+                    drop(state);
+                    return Err(script_error(
+                        lua,
+                        format!("the {hook} may not set ctx.private.{seat} (it only reads)"),
+                    ));
+                }
+                state.private_tables.insert(seat, table);
+                Ok(())
+            },
+        )?,
+    )?;
+    meta.raw_set("__metatable", false)?;
+    Ok(meta)
+}
+
+/// The seat a script indexes `ctx.private` with, checked: it plays this game, and a call
+/// that reads as a seat may read only that seat's private state.
+fn private_seat(lua: &Lua, seat: &LuaValue) -> mlua::Result<SeatId> {
+    let LuaValue::String(name) = seat else {
+        return Err(script_error(
+            lua,
+            format!(
+                "ctx.private is indexed by a seat id, not a {}",
+                seat.type_name()
+            ),
+        ));
+    };
+    let seat = SeatId::from(name.to_string_lossy());
+    let refused = {
+        let Some(state) = lua.app_data_ref::<CallState>() else {
+            return Err(mlua::Error::runtime("ctx was used outside a hook call"));
+        };
+        if !state.table.seats.contains_key(&seat) {
+            Some(format!("ctx.private: '{seat}' is not a seat of this game"))
+        } else {
+            match &state.viewer {
+                Some(viewer) if *viewer != seat => Some(format!(
+                    "ctx.private.{seat}: the {} reads as seat {viewer}, which may not see seat {seat}'s private state",
+                    state.hook
+                )),
+                _ => None,
+            }
+        }
+    };
+    match refused {
+        Some(message) => Err(script_error(lua, message)),
+        None => Ok(seat),
+    }
+}
+
+/// `ctx.private[seat]`, made on first use in a call.
+fn private_state(lua: &Lua, seat: &LuaValue) -> mlua::Result<LuaValue> {
+    let seat = private_seat(lua, seat)?;
+    let value = {
+        let Some(state) = lua.app_data_ref::<CallState>() else {
+            return Err(mlua::Error::runtime("ctx was used outside a hook call"));
+        };
+        if let Some(t) = state.private_tables.get(&seat) {
+            return Ok(LuaValue::Table(t.clone()));
+        }
+        state
+            .table
+            .private
+            .get(&seat)
+            .cloned()
+            .unwrap_or_else(Value::map)
+    };
+    let LuaValue::Table(t) = to_lua(lua, &value)? else {
+        return Err(script_error(
+            lua,
+            format!("ctx.private.{seat} is not a table"),
+        ));
+    };
+    if let Some(mut state) = lua.app_data_mut::<CallState>() {
+        state.private_tables.insert(seat, t.clone());
+    }
+    Ok(LuaValue::Table(t))
+}
+
+/// `ctx.vars`, `ctx.locals`, `ctx.private` and `ctx.scenario`, made on first use in a call.
 fn lazy_field(lua: &Lua, key: &str) -> mlua::Result<LuaValue> {
     let unknown = || script_error(lua, format!("ctx has no field or function '{key}'"));
     let cached = {
@@ -530,6 +907,13 @@ fn lazy_field(lua: &Lua, key: &str) -> mlua::Result<LuaValue> {
                 Some((state.locals_table.clone(), value))
             }
             "scenario" => return to_lua(lua, &Value::Str(state.table.scenario.to_string())),
+            "private" => {
+                drop(state);
+                let proxy = lua.create_table()?;
+                let meta: LuaTable = lua.named_registry_value(PRIVATE_META)?;
+                proxy.set_metatable(Some(meta))?;
+                return Ok(LuaValue::Table(proxy));
+            }
             _ => None,
         }
     };

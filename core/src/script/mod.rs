@@ -1,44 +1,51 @@
 //! The Lua host: a sandboxed VM per module, the `ctx` API, and [`LuaRules`], the module's
 //! rules as the session sees them. This is the only part of `chancery-core` that knows Lua.
 
-mod api;
+pub(crate) mod api;
 mod budget;
-mod convert;
+pub(crate) mod convert;
 mod data;
 mod diag;
-mod docs;
 mod host;
 mod pattern;
-mod prompt;
-mod sandbox;
+pub(crate) mod prompt;
+pub(crate) mod sandbox;
 mod strlib;
-pub mod testing;
-mod util;
+pub(crate) mod util;
 
+use std::path::Path;
 use std::sync::Arc;
 
 use mlua::{MultiValue, Value as LuaValue};
 
 pub use budget::Limits;
-pub use docs::{api_reference_markdown, luals_stubs};
 pub use host::MAX_FLOW_STEPS;
 use host::{Access, Host, Locals};
 
 use crate::ids::{ScenarioId, SeatId};
-use crate::module::{Diagnostics, Module, RulesInfo};
-use crate::rules::{BotPick, Choice, Prompt, Rules, RulesError, StepIo};
+use crate::module::{Diagnostics, LoadOptions, Module, RulesInfo};
+use crate::rules::{
+    Action, BotPick, Choice, Decision, LogLine, PASS, Prompt, Rules, RulesError, StepIo,
+};
 use crate::table::Table;
 use crate::value::Value;
 
 /// Loads `module`'s scripts in a scratch VM and reports what the rules declare, or every
-/// problem with file and line. Used by the module loader.
+/// problem with file and line.
 pub fn inspect(module: &Module) -> Result<RulesInfo, Diagnostics> {
     Host::new(Arc::new(module.clone()), Limits::default()).map(|host| host.info())
+}
+
+/// Loads and validates the module in folder `dir`, its Lua rules included: every problem
+/// of its data and scripts is a diagnostic with file and line.
+pub fn load_module(dir: impl AsRef<Path>, options: &LoadOptions) -> Result<Module, Diagnostics> {
+    Module::load_with(dir, options, &inspect)
 }
 
 /// A module's rules, run by a sandboxed Lua VM.
 pub struct LuaRules {
     host: Host,
+    limits: Limits,
 }
 
 /// Swaps the table out for the length of `f` (no copy), then puts what `f` returns back.
@@ -54,7 +61,15 @@ impl LuaRules {
     pub fn new(module: Arc<Module>, limits: Limits) -> Result<LuaRules, Diagnostics> {
         Ok(LuaRules {
             host: Host::new(module, limits)?,
+            limits,
         })
+    }
+
+    /// `module`'s rules with the default limits, ready to hand to a session.
+    pub fn boxed(module: &Arc<Module>) -> Result<Box<dyn Rules>, RulesError> {
+        LuaRules::new(module.clone(), Limits::default())
+            .map(|rules| Box::new(rules) as Box<dyn Rules>)
+            .map_err(|d| RulesError::Script(d.to_string()))
     }
 
     fn script_error(&self, hook: &str, message: impl std::fmt::Display) -> RulesError {
@@ -86,7 +101,7 @@ impl LuaRules {
         invoked.result?;
         let (work, step_io, flow) =
             self.host
-                .run_events(invoked.table, std::mem::take(io), invoked.events);
+                .settle(invoked.table, std::mem::take(io), invoked.events);
         *io = step_io;
         flow?;
         if work.flow.is_empty() && work.result.is_none() {
@@ -95,6 +110,134 @@ impl LuaRules {
                 "the flow is empty but the game is not over: enter a state with ctx:push or ctx:replace, or end the game with ctx:game_over",
             ));
         }
+        *table = work;
+        Ok(())
+    }
+}
+
+impl LuaRules {
+    /// The current decision as the rules list it, with the seats that have answered a
+    /// shared decision left out (so it may have no ask left); `None` when the game is over.
+    fn read_prompt(&mut self, table: &mut Table) -> Result<Option<Prompt>, RulesError> {
+        if table.result.is_some() {
+            return Ok(None);
+        }
+        let Some(frame) = table.top_frame().cloned() else {
+            return Err(self.script_error("prompt", "there is no current state"));
+        };
+        let Some(prompt) = self.host.state_fn(&frame.state, "prompt") else {
+            let why = if self.host.state_fn(&frame.state, "run").is_some() {
+                format!(
+                    "state '{}' is automatic (it has run, not prompt) but waits on top of the flow",
+                    frame.state
+                )
+            } else {
+                format!("state '{}' has no prompt", frame.state)
+            };
+            return Err(self.script_error("prompt", why));
+        };
+        let decision = self.host.decision(&frame.state);
+        let hook = format!("prompt of state '{}'", frame.state);
+        lend(table, |owned| {
+            let invoked = self.host.invoke(
+                owned,
+                Access::Read,
+                hook.clone(),
+                Locals::Frame(frame.id),
+                StepIo::default(),
+                |ctx| prompt.call::<MultiValue>(ctx.clone()),
+            );
+            let result = invoked.result.and_then(|values| {
+                let value = values.into_iter().next().unwrap_or(LuaValue::Nil);
+                prompt::parse_prompt(
+                    &frame.state,
+                    &value,
+                    &self.host.module,
+                    &invoked.table,
+                    // Secret choices are kept by the engine and handed to `reveal`:
+                    // their actions need no handler of their own.
+                    |name| {
+                        decision == Decision::Simultaneous
+                            || self.host.state_fn(&frame.state, name).is_some()
+                    },
+                    decision,
+                    &frame.answers,
+                )
+                .map(Some)
+                .map_err(|e| self.script_error(&hook, e))
+            });
+            (invoked.table, result)
+        })
+    }
+
+    /// Records a seat's answer to a shared decision: a secret choice, or a pass in a
+    /// reaction window. When the last seat has answered, the rules get them all: `reveal`
+    /// with every choice, or `all_passed`.
+    fn answer(
+        &mut self,
+        table: &mut Table,
+        seat: &SeatId,
+        choice: &Choice,
+        io: &mut StepIo,
+        decision: Decision,
+    ) -> Result<(), RulesError> {
+        let mut work = table.clone();
+        let Some(frame) = work.flow.last_mut() else {
+            return Err(self.script_error("act", "there is no current state"));
+        };
+        frame.answers.insert(seat.clone(), choice.clone());
+        let (id, state) = (frame.id, frame.state.clone());
+        let name = self
+            .host
+            .module
+            .seats
+            .get(seat.as_str())
+            .map_or_else(|| seat.to_string(), |s| s.name.clone());
+        io.log
+            .push(LogLine::public(if decision == Decision::Simultaneous {
+                format!("{name} has chosen, in secret.")
+            } else {
+                format!("{name} passes.")
+            }));
+        let still_open = self
+            .read_prompt(&mut work)?
+            .is_some_and(|p| !p.asks.is_empty());
+        if still_open {
+            *table = work;
+            return Ok(());
+        }
+        let answers = work
+            .flow
+            .last_mut()
+            .map(|f| std::mem::take(&mut f.answers))
+            .unwrap_or_default();
+        let (which, hook) = if decision == Decision::Simultaneous {
+            ("reveal", format!("reveal of state '{state}'"))
+        } else {
+            ("all_passed", format!("all_passed of state '{state}'"))
+        };
+        let Some(f) = self.host.state_fn(&state, which) else {
+            return Err(self.script_error(&hook, format!("state '{state}' has no {which}")));
+        };
+        let choices = Value::Map(
+            answers
+                .into_iter()
+                .map(|(seat, c)| {
+                    let mut m = std::collections::BTreeMap::new();
+                    m.insert("name".to_owned(), Value::Str(c.name));
+                    m.insert("arg".to_owned(), c.arg);
+                    (seat.to_string(), Value::Map(m))
+                })
+                .collect(),
+        );
+        let lua = self.host.vm.lua.clone();
+        self.change(&mut work, io, hook, Locals::Frame(id), |ctx| {
+            if decision == Decision::Simultaneous {
+                f.call((ctx.clone(), convert::to_lua(&lua, &choices)?))
+            } else {
+                f.call(ctx.clone())
+            }
+        })?;
         *table = work;
         Ok(())
     }
@@ -122,46 +265,22 @@ impl Rules for LuaRules {
     }
 
     fn prompt(&mut self, table: &mut Table) -> Result<Option<Prompt>, RulesError> {
-        if table.result.is_some() {
-            return Ok(None);
+        let prompt = self.read_prompt(table)?;
+        if let Some(p) = &prompt
+            && p.asks.is_empty()
+        {
+            return Err(self.script_error(
+                &format!("prompt of state '{}'", p.state),
+                "every seat has answered, but the decision is still open (the prompt now asks for fewer seats than it did)",
+            ));
         }
-        let Some(frame) = table.top_frame().cloned() else {
-            return Err(self.script_error("prompt", "there is no current state"));
-        };
-        let Some(prompt) = self.host.state_fn(&frame.state, "prompt") else {
-            return Err(
-                self.script_error("prompt", format!("state '{}' has no prompt", frame.state))
-            );
-        };
-        let hook = format!("prompt of state '{}'", frame.state);
-        lend(table, |owned| {
-            let invoked = self.host.invoke(
-                owned,
-                Access::Read,
-                hook.clone(),
-                Locals::Frame(frame.id),
-                StepIo::default(),
-                |ctx| prompt.call::<MultiValue>(ctx.clone()),
-            );
-            let result = invoked.result.and_then(|values| {
-                let value = values.into_iter().next().unwrap_or(LuaValue::Nil);
-                prompt::parse_prompt(
-                    &frame.state,
-                    &value,
-                    &self.host.module,
-                    &invoked.table,
-                    |name| self.host.state_fn(&frame.state, name).is_some(),
-                )
-                .map(Some)
-                .map_err(|e| self.script_error(&hook, e))
-            });
-            (invoked.table, result)
-        })
+        Ok(prompt)
     }
 
     fn act(
         &mut self,
         table: &mut Table,
+        seat: Option<&SeatId>,
         choice: &Choice,
         io: &mut StepIo,
     ) -> Result<(), RulesError> {
@@ -169,6 +288,21 @@ impl Rules for LuaRules {
             return Err(self.script_error("act", "there is no current state"));
         };
         let hook = format!("state '{}', action '{}'", frame.state, choice.name);
+        let decision = self.host.decision(&frame.state);
+        if decision != Decision::One {
+            let Some(seat) = seat else {
+                return Err(self.script_error(
+                    &hook,
+                    format!(
+                        "state '{}' is a shared decision: the answer must name its seat",
+                        frame.state
+                    ),
+                ));
+            };
+            if decision == Decision::Simultaneous || choice.name == PASS {
+                return self.answer(table, seat, choice, io, decision);
+            }
+        }
         let Some(handler) = self.host.state_fn(&frame.state, &choice.name) else {
             return Err(self.script_error(
                 &hook,
@@ -176,8 +310,9 @@ impl Rules for LuaRules {
             ));
         };
         let lua = self.host.vm.lua.clone();
+        let seat = seat.map(|s| s.to_string());
         self.change(table, io, hook, Locals::Frame(frame.id), |ctx| {
-            handler.call((ctx.clone(), convert::to_lua(&lua, &choice.arg)?))
+            handler.call((ctx.clone(), convert::to_lua(&lua, &choice.arg)?, seat))
         })
     }
 
@@ -186,7 +321,7 @@ impl Rules for LuaRules {
         table: &mut Table,
         bot: &str,
         seat: &SeatId,
-        prompt: &Prompt,
+        actions: &[Action],
     ) -> Result<BotPick, RulesError> {
         let hook = format!("bot '{bot}'");
         let Some(function) = self.host.bot_fn(bot) else {
@@ -201,20 +336,25 @@ impl Rules for LuaRules {
             let locals = frame.map_or(Locals::None, Locals::Frame);
             let invoked = self.host.invoke(
                 owned,
-                Access::Seat(seat.clone()),
+                Access::Bot(seat.clone()),
                 hook.clone(),
                 locals,
                 StepIo::default(),
                 |ctx| {
-                    let actions = prompt::actions_to_lua(&lua, &prompt.actions)?;
+                    let actions = prompt::actions_to_lua(&lua, actions)?;
                     function.call::<MultiValue>((ctx.clone(), seat.as_str(), actions))
                 },
             );
+            let draws = invoked.bot_draws;
             let result = invoked.result.and_then(|values| {
                 let mut values = values.into_iter();
                 let choice = values.next().unwrap_or(LuaValue::Nil);
                 let reason = values.next().unwrap_or(LuaValue::Nil);
-                prompt::parse_bot_pick(&choice, &reason, &prompt.actions)
+                prompt::parse_bot_pick(&choice, &reason, actions)
+                    .map(|mut pick| {
+                        pick.reason.extend(draws);
+                        pick
+                    })
                     .map_err(|e| self.script_error(&hook, e))
             });
             (invoked.table, result)
@@ -272,6 +412,12 @@ impl Rules for LuaRules {
             });
             (invoked.table, result)
         })
+    }
+
+    fn reload(&self, module: Arc<Module>) -> Result<Box<dyn Rules>, RulesError> {
+        LuaRules::new(module, self.limits)
+            .map(|rules| Box::new(rules) as Box<dyn Rules>)
+            .map_err(|d| RulesError::Script(d.to_string()))
     }
 
     fn take_output(&mut self) -> Vec<String> {

@@ -1,49 +1,35 @@
 //! Reading what hooks return: a prompt's legal actions, a bot's pick and reasons, and
 //! actions handed to bots as Lua tables.
 
+use std::collections::BTreeMap;
+
 use mlua::{Lua, Table as LuaTable, Value as LuaValue};
 
 use super::convert::{from_lua, to_lua};
+use super::host::STATE_HOOKS;
+use crate::ids::SeatId;
 use crate::module::Module;
-use crate::rules::{Action, BotPick, Choice, Prompt, Target};
+use crate::rules::{Action, Ask, BotPick, Choice, Decision, PASS, Prompt, Target};
 use crate::table::Table;
 use crate::value::Value;
 
-/// The action names a state table may hold besides its actions.
-const STATE_HOOKS: &[&str] = &["prompt", "on_enter", "on_exit"];
-
 /// Reads the value returned by `states.<state>.prompt`. `has_action(name)` tells whether
-/// the state has a handler of that name.
+/// the state has a handler of that name; `decision` is how the state is decided, and
+/// `answers` what its seats have answered so far (they are asked no more).
 pub(crate) fn parse_prompt(
     state: &str,
     value: &LuaValue,
     module: &Module,
     table: &Table,
     has_action: impl Fn(&str) -> bool,
+    decision: Decision,
+    answers: &BTreeMap<SeatId, Choice>,
 ) -> Result<Prompt, String> {
     let LuaValue::Table(t) = value else {
         return Err(format!(
             "prompt must return a table {{seat = …, text = …, actions = {{…}}}}, got a {}",
             value.type_name()
         ));
-    };
-    let seat = match t.get::<LuaValue>("seat").map_err(|e| e.to_string())? {
-        LuaValue::Nil => None,
-        LuaValue::String(s) => {
-            let id = s.to_string_lossy();
-            if !table.seats.contains_key(id.as_str()) {
-                return Err(format!(
-                    "prompt names seat '{id}', which does not play this game"
-                ));
-            }
-            Some(id.into())
-        }
-        other => {
-            return Err(format!(
-                "prompt seat must be a seat id, got a {}",
-                other.type_name()
-            ));
-        }
     };
     let text = match t.get::<LuaValue>("text").map_err(|e| e.to_string())? {
         LuaValue::Nil => String::new(),
@@ -55,34 +41,174 @@ pub(crate) fn parse_prompt(
             ));
         }
     };
+    let listed = t.get::<LuaValue>("asks").map_err(|e| e.to_string())?;
+    let asks = match (decision, listed) {
+        (Decision::One, LuaValue::Nil) => {
+            let seat = parse_seat(
+                &t.get::<LuaValue>("seat").map_err(|e| e.to_string())?,
+                table,
+                false,
+            )?;
+            let actions = parse_actions(t, state, module, &has_action, "")?;
+            vec![Ask { seat, actions }]
+        }
+        (Decision::One, _) => {
+            return Err(format!(
+                "prompt lists asks, but state '{state}' decides one seat at a time: return seat and actions, or give the state reveal(ctx, choices) (a simultaneous choice) or all_passed(ctx) (a reaction window)"
+            ));
+        }
+        (_, LuaValue::Table(list)) => {
+            parse_asks(&list, state, module, table, &has_action, decision, answers)?
+        }
+        (_, other) => {
+            let kind = if decision == Decision::Simultaneous {
+                "a simultaneous choice (it has reveal)"
+            } else {
+                "a reaction window (it has all_passed)"
+            };
+            return Err(format!(
+                "state '{state}' is {kind}: its prompt returns asks = {{{{seat = …, actions = {{…}}}}, …}}, not a {}",
+                other.type_name()
+            ));
+        }
+    };
+    Ok(Prompt {
+        state: state.to_owned(),
+        text,
+        decision,
+        asks,
+        answered: answers.keys().cloned().collect(),
+    })
+}
+
+/// A prompt's seat: a seat of this game (nil: anyone, unless `required`).
+fn parse_seat(value: &LuaValue, table: &Table, required: bool) -> Result<Option<SeatId>, String> {
+    match value {
+        LuaValue::Nil if !required => Ok(None),
+        LuaValue::String(s) => {
+            let id = s.to_string_lossy();
+            if !table.seats.contains_key(id.as_str()) {
+                return Err(format!(
+                    "prompt names seat '{id}', which does not play this game"
+                ));
+            }
+            Ok(Some(id.into()))
+        }
+        other => Err(format!(
+            "prompt seat must be a seat id, got a {}",
+            other.type_name()
+        )),
+    }
+}
+
+/// The asks of a shared decision: every listed seat that has not answered (a simultaneous
+/// choice), or the first of them (a reaction window, with the engine's pass added).
+fn parse_asks(
+    list: &LuaTable,
+    state: &str,
+    module: &Module,
+    table: &Table,
+    has_action: &impl Fn(&str) -> bool,
+    decision: Decision,
+    answers: &BTreeMap<SeatId, Choice>,
+) -> Result<Vec<Ask>, String> {
+    let mut asks: Vec<Ask> = Vec::new();
+    for (i, item) in list.sequence_values::<LuaValue>().enumerate() {
+        let item = item.map_err(|e| e.to_string())?;
+        let LuaValue::Table(ask) = item else {
+            return Err(format!(
+                "ask {} must be a table {{seat = …, actions = {{…}}}}, got a {}",
+                i + 1,
+                item.type_name()
+            ));
+        };
+        let seat = parse_seat(
+            &ask.get::<LuaValue>("seat").map_err(|e| e.to_string())?,
+            table,
+            true,
+        )
+        .map_err(|e| format!("ask {}: {e}", i + 1))?;
+        let Some(seat) = seat else { continue };
+        if asks.iter().any(|a| a.seat.as_ref() == Some(&seat)) {
+            return Err(format!("ask {}: seat '{seat}' is asked twice", i + 1));
+        }
+        let mut actions = parse_actions(
+            &ask,
+            state,
+            module,
+            has_action,
+            &format!("ask {} ({seat}): ", i + 1),
+        )?;
+        if decision == Decision::Window {
+            if let Some(n) = actions.iter().position(|a| a.name == PASS) {
+                return Err(format!(
+                    "ask {} ({seat}): action {} is named '{PASS}', which the engine adds to every seat of a reaction window itself",
+                    i + 1,
+                    n + 1
+                ));
+            }
+            actions.push(Action {
+                name: PASS.to_owned(),
+                arg: Value::Nil,
+                label: "Pass".to_owned(),
+                target: None,
+                range: None,
+            });
+        }
+        asks.push(Ask {
+            seat: Some(seat),
+            actions,
+        });
+    }
+    if asks.is_empty() {
+        return Err(format!(
+            "state '{state}' asks no seat: a dead end (end the game with ctx:game_over, or ask a seat)"
+        ));
+    }
+    // Seats that have answered are asked no more: once none is left, the rules take the
+    // answers (and the prompt has no ask).
+    asks.retain(|a| a.seat.as_ref().is_none_or(|s| !answers.contains_key(s)));
+    if decision == Decision::Window {
+        asks.truncate(1);
+    }
+    Ok(asks)
+}
+
+/// The `actions` list of a prompt or an ask; `context` prefixes errors ("ask 2 (AU): ").
+fn parse_actions(
+    t: &LuaTable,
+    state: &str,
+    module: &Module,
+    has_action: &impl Fn(&str) -> bool,
+    context: &str,
+) -> Result<Vec<Action>, String> {
     let list = match t.get::<LuaValue>("actions").map_err(|e| e.to_string())? {
         LuaValue::Table(list) => list,
-        LuaValue::Nil => return Err("prompt has no actions list".to_owned()),
+        LuaValue::Nil => return Err(format!("{context}prompt has no actions list")),
         other => {
             return Err(format!(
-                "prompt actions must be a list, got a {}",
+                "{context}prompt actions must be a list, got a {}",
                 other.type_name()
             ));
         }
     };
     let mut actions: Vec<Action> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for (i, item) in list.sequence_values::<LuaValue>().enumerate() {
         let item = item.map_err(|e| e.to_string())?;
-        let action = parse_action(&item, module).map_err(|e| format!("action {}: {e}", i + 1))?;
+        let action =
+            parse_action(&item, module).map_err(|e| format!("{context}action {}: {e}", i + 1))?;
         if STATE_HOOKS.contains(&action.name.as_str()) || !has_action(&action.name) {
             return Err(format!(
-                "action {} is '{}', but state '{state}' has no function '{}' to apply it",
+                "{context}action {} is '{}', but state '{state}' has no function '{}' to apply it",
                 i + 1,
                 action.name,
                 action.name
             ));
         }
-        if actions
-            .iter()
-            .any(|a| a.name == action.name && a.arg == action.arg && a.range == action.range)
-        {
+        if !seen.insert((action.name.clone(), action.arg.clone(), action.range)) {
             return Err(format!(
-                "action {} ('{} {}') is listed twice",
+                "{context}action {} ('{} {}') is listed twice",
                 i + 1,
                 action.name,
                 action.arg
@@ -92,15 +218,10 @@ pub(crate) fn parse_prompt(
     }
     if actions.is_empty() {
         return Err(format!(
-            "state '{state}' lists no legal action: a dead end (end the game with ctx:game_over, or list an action)"
+            "{context}state '{state}' lists no legal action: a dead end (end the game with ctx:game_over, or list an action)"
         ));
     }
-    Ok(Prompt {
-        state: state.to_owned(),
-        seat,
-        text,
-        actions,
-    })
+    Ok(actions)
 }
 
 fn get_string(t: &LuaTable, key: &str) -> Result<Option<String>, String> {

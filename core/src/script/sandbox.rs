@@ -29,6 +29,10 @@ pub(crate) const LIBRARY: &[(&str, &str)] = &[
         "@lib/util.lua",
         include_str!("../../../scripts/lib/util.lua"),
     ),
+    (
+        "@lib/modifiers.lua",
+        include_str!("../../../scripts/lib/modifiers.lua"),
+    ),
 ];
 
 /// Lines of `print` output kept.

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::ids::{BoxId, CardId, CounterId, PieceId, PlaceId, SeatId, SpaceId, UnitKindId, ZoneId};
 use crate::module::Module;
-use crate::rules::{Choice, StepIo};
+use crate::rules::{Choice, LogLine, StepIo};
 use crate::table::{Controller, DiceMode, Position, Table};
 
 /// Who made a choice.
@@ -153,6 +153,13 @@ impl Input {
     /// A change by hand.
     pub fn manual(change: Manual) -> Input {
         Input::Manual { seat: None, change }
+    }
+
+    /// The seat that made the input, if known.
+    pub fn seat(&self) -> Option<&SeatId> {
+        match self {
+            Input::Act { seat, .. } | Input::Manual { seat, .. } => seat.as_ref(),
+        }
     }
 
     /// Who made the input, in words: "human", "bot:simple".
@@ -339,7 +346,9 @@ pub(crate) fn apply_manual(
                 .set_counter(counter, *value)
                 .map_err(|e| e.to_string())?;
             if set != *value {
-                io.log.push(format!("{counter} stops at its bound: {set}"));
+                io.log.push(LogLine::public(format!(
+                    "{counter} stops at its bound: {set}"
+                )));
             }
         }
         Manual::Roll { sides, count } => {
@@ -351,8 +360,10 @@ pub(crate) fn apply_manual(
             let rolls: Vec<String> = (0..*count)
                 .map(|_| table.rng.roll(*sides).to_string())
                 .collect();
-            io.log
-                .push(format!("Rolled {count}d{sides}: {}", rolls.join(", ")));
+            io.log.push(LogLine::public(format!(
+                "Rolled {count}d{sides}: {}",
+                rolls.join(", ")
+            )));
         }
         Manual::SetController { seat, controller } => {
             if !table.seats.contains_key(seat) {

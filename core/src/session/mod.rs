@@ -2,6 +2,7 @@
 //! applies inputs through the rules, keeps the history, undoes and redoes from
 //! checkpoints, lets bots play, and rebases the game onto a reloaded module.
 
+mod answer;
 mod input;
 mod layout;
 mod rebase;
@@ -12,13 +13,13 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+pub use answer::Answer;
 pub use input::{Actor, Input, Manual};
 pub use rebase::{Divergence, RebaseReport, describe_differences, module_changes};
 
 use crate::ids::{ScenarioId, SeatId};
 use crate::module::Module;
-use crate::rules::{BotPick, Choice, Need, Prompt, Rules, RulesError, StepIo};
-use crate::script::{Limits, LuaRules};
+use crate::rules::{BotPick, Choice, LogLine, Need, Prompt, Rules, RulesError, StepIo};
 use crate::table::{Controller, DiceMode, Table};
 use crate::value::Value;
 
@@ -59,7 +60,10 @@ pub struct InputRecord {
     /// The input.
     pub input: Input,
     /// The log lines it wrote.
-    pub log: Vec<String>,
+    pub log: Vec<LogLine>,
+    /// Whether the input is a secret answer (to a simultaneous decision), which only its
+    /// seat may read in the log.
+    pub secret: bool,
     /// The table's digest after it.
     pub digest: u64,
 }
@@ -86,14 +90,9 @@ pub enum SessionError {
     /// The game waits for no decision (it is over, or the prompt failed).
     #[error("no decision is pending: {0}")]
     NoPrompt(String),
-    /// It is another seat's decision.
-    #[error("it is {expected}'s decision, not {given}'s")]
-    WrongSeat {
-        /// The seat that decides.
-        expected: SeatId,
-        /// The seat that tried.
-        given: SeatId,
-    },
+    /// The seat given may not answer now, or no seat was given where several decide.
+    #[error("{0}")]
+    WrongSeat(String),
     /// A change by hand that the table refuses.
     #[error("cannot do that by hand: {0}")]
     Manual(String),
@@ -120,8 +119,48 @@ pub struct LogEntry {
     pub by: String,
     /// A bot's reasons.
     pub reason: Vec<String>,
-    /// The lines written.
-    pub messages: Vec<String>,
+    /// The lines written, each with who may read it.
+    pub messages: Vec<LogLine>,
+    /// The seat that answered, if known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<SeatId>,
+    /// Whether the answer is a secret (a simultaneous decision): only its seat may read
+    /// what was chosen and why.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub secret: bool,
+}
+
+impl LogEntry {
+    /// The entry as `seat` may read it (`None`: the omniscient view, everything): lines for
+    /// other seats are left out, and another seat's secret answer shows only that it was given.
+    pub fn seen_by(&self, seat: Option<&SeatId>) -> LogEntry {
+        let hidden = self.secret && seat.is_some() && seat != self.seat.as_ref();
+        LogEntry {
+            index: self.index,
+            input: if hidden {
+                format!(
+                    "{}: a secret answer",
+                    self.seat.as_ref().map(SeatId::as_str).unwrap_or("a seat")
+                )
+            } else {
+                self.input.clone()
+            },
+            by: self.by.clone(),
+            reason: if hidden {
+                Vec::new()
+            } else {
+                self.reason.clone()
+            },
+            messages: self
+                .messages
+                .iter()
+                .filter(|l| l.shown_to(seat))
+                .cloned()
+                .collect(),
+            seat: self.seat.clone(),
+            secret: self.secret,
+        }
+    }
 }
 
 /// The history: applied inputs, undone inputs, and checkpoints of the table.
@@ -140,7 +179,7 @@ pub struct History {
     redo: Vec<Input>,
     start: Table,
     checkpoints: BTreeMap<usize, Table>,
-    setup_log: Vec<String>,
+    setup_log: Vec<LogLine>,
 }
 
 impl History {
@@ -170,7 +209,7 @@ impl History {
     }
 
     /// The lines the setup wrote.
-    pub fn setup_log(&self) -> &[String] {
+    pub fn setup_log(&self) -> &[LogLine] {
         &self.setup_log
     }
 }
@@ -190,24 +229,18 @@ pub struct Session {
 }
 
 impl Session {
-    /// Starts a game of `module` as `spec` says, with default script limits.
-    pub fn new(module: Arc<Module>, spec: GameSpec) -> Result<Session, SessionError> {
-        Session::with_limits(module, spec, Limits::default())
-    }
-
-    /// Starts a game with these script limits.
-    pub fn with_limits(
+    /// Starts a game of `module` as `spec` says, played by `rules` (the module's rules, as
+    /// any implementation of [`Rules`] gives them; `chancery_core::start_game` uses Lua's).
+    pub fn new(
         module: Arc<Module>,
         spec: GameSpec,
-        limits: Limits,
+        mut rules: Box<dyn Rules>,
     ) -> Result<Session, SessionError> {
         let scenario =
             layout::find_scenario(&module, &spec.scenario).map_err(SessionError::Start)?;
         let mut table = layout::lay_out(&module, scenario, spec.seed, &spec.seats)
             .map_err(SessionError::Start)?;
         table.dice = spec.dice;
-        let mut rules = LuaRules::new(module.clone(), limits)
-            .map_err(|d| SessionError::Start(d.to_string()))?;
         let mut io = StepIo::default();
         rules.setup(&mut table, &spec.scenario, &spec.options, &mut io)?;
         let history = History {
@@ -220,7 +253,7 @@ impl Session {
         let prompt = rules.prompt(&mut table);
         Ok(Session {
             module,
-            rules: Box::new(rules),
+            rules,
             spec,
             table,
             history,
@@ -264,6 +297,8 @@ impl Session {
             by: String::new(),
             reason: Vec::new(),
             messages: self.history.setup_log.clone(),
+            seat: None,
+            secret: false,
         }];
         for (i, record) in self.history.records.iter().enumerate() {
             let reason = match &record.input {
@@ -279,6 +314,8 @@ impl Session {
                 by: record.input.by(),
                 reason,
                 messages: record.log.clone(),
+                seat: record.input.seat().cloned(),
+                secret: record.secret,
             });
         }
         log
@@ -304,13 +341,22 @@ impl Session {
         self.rules.api_calls()
     }
 
-    /// Applies one input: checks it (a choice must be legal), runs it, records it.
-    pub fn apply(&mut self, input: Input) -> Result<(), SessionError> {
-        let (table, io) = self.execute(&self.table.clone(), &input, true)?;
+    /// Applies one input: checks it (a choice must be legal, and its seat's to make), runs
+    /// it, records it. An answer that names no seat is recorded with the seat that decides.
+    pub fn apply(&mut self, mut input: Input) -> Result<(), SessionError> {
+        let mut secret = false;
+        if let Input::Act { seat, choice, .. } = &mut input {
+            let ask = check_choice(&self.prompt, seat.as_ref(), choice)?;
+            if seat.is_none() {
+                seat.clone_from(&ask.0);
+            }
+            secret = ask.1;
+        }
+        let (table, io) = self.execute(&self.table.clone(), &input)?;
         // Invariants are the rules' business: a table being rearranged by hand may pass
         // through states the rules would never make, so only rule actions are checked.
         let ruled = matches!(input, Input::Act { .. });
-        self.commit(input, table, io);
+        self.commit(input, table, io, secret);
         if self.check_every_step && ruled {
             self.rules.check(&mut self.table)?;
         }
@@ -325,7 +371,7 @@ impl Session {
         }))
     }
 
-    fn commit(&mut self, input: Input, table: Table, io: StepIo) {
+    fn commit(&mut self, input: Input, table: Table, io: StepIo, secret: bool) {
         let digest = table.digest();
         self.table = table;
         match self.history.redo.last() {
@@ -337,6 +383,7 @@ impl Session {
         self.history.records.push(InputRecord {
             input,
             log: io.log,
+            secret,
             digest,
         });
         let n = self.history.records.len();
@@ -346,26 +393,18 @@ impl Session {
         self.prompt = self.rules.prompt(&mut self.table);
     }
 
-    /// Runs `input` on a copy of `table`; returns the new table. With `check`, `table` must
-    /// be the current table, and a choice must be among the current prompt's legal actions
-    /// (a replay under the same module skips that).
-    fn execute(
-        &mut self,
-        table: &Table,
-        input: &Input,
-        check: bool,
-    ) -> Result<(Table, StepIo), SessionError> {
+    /// Runs `input` on a copy of `table`; returns the new table. A choice is not checked
+    /// against the prompt here: `apply` checks it, and a replay under the same module
+    /// repeats what was checked when it was played.
+    fn execute(&mut self, table: &Table, input: &Input) -> Result<(Table, StepIo), SessionError> {
         let mut work = table.clone();
         let mut io = StepIo::default();
         match input {
             Input::Act {
                 seat, choice, dice, ..
             } => {
-                if check {
-                    check_choice(&self.prompt, seat.as_ref(), choice)?;
-                }
                 io.dice = dice.clone();
-                self.rules.act(&mut work, choice, &mut io)?;
+                self.rules.act(&mut work, seat.as_ref(), choice, &mut io)?;
             }
             Input::Manual { change, .. } => {
                 input::apply_manual(&self.module, &mut work, change, &mut io)
@@ -428,7 +467,7 @@ impl Session {
         };
         for i in from..n {
             let input = self.history.records[i].input.clone();
-            match self.execute(&table, &input, false) {
+            match self.execute(&table, &input) {
                 Ok((next, _)) => table = next,
                 Err(err) => {
                     self.warnings
@@ -455,23 +494,35 @@ impl Session {
         self.rebuild(n)
     }
 
-    /// If a bot controls the seat that decides now, lets it choose and applies its choice.
-    /// Returns the bot's pick, or `None` when it is not a bot's turn.
-    pub fn bot_step(&mut self) -> Result<Option<BotPick>, SessionError> {
+    /// The first seat that decides now and is played by a bot, with the bot's name and
+    /// that seat's legal actions.
+    fn bot_to_play(&self) -> Result<Option<(SeatId, String, Prompt)>, SessionError> {
         let prompt = match &self.prompt {
-            Ok(Some(prompt)) => prompt.clone(),
+            Ok(Some(prompt)) => prompt,
             Ok(None) => return Ok(None),
             Err(err) => return Err(SessionError::Rules(err.clone())),
         };
-        let Some(seat) = prompt.seat.clone() else {
+        Ok(prompt
+            .deciders()
+            .find_map(|seat| match self.table.seats.get(seat) {
+                Some(Controller::Bot(bot)) => Some((seat.clone(), bot.clone(), prompt.clone())),
+                _ => None,
+            }))
+    }
+
+    /// If a bot plays a seat that decides now, lets it choose and applies its choice (in a
+    /// simultaneous decision, the first such seat in the prompt's order). Returns the seat
+    /// and the bot's pick, or `None` when no bot is to answer.
+    pub fn bot_step(&mut self) -> Result<Option<(SeatId, BotPick)>, SessionError> {
+        let Some((seat, bot, prompt)) = self.bot_to_play()? else {
             return Ok(None);
         };
-        let Some(Controller::Bot(bot)) = self.table.seats.get(&seat).cloned() else {
-            return Ok(None);
-        };
-        let pick = self.rules.bot(&mut self.table, &bot, &seat, &prompt)?;
+        let ask = prompt
+            .ask_for(Some(&seat))
+            .map_err(SessionError::WrongSeat)?;
+        let pick = self.rules.bot(&mut self.table, &bot, &seat, &ask.actions)?;
         self.apply(Input::Act {
-            seat: Some(seat),
+            seat: Some(seat.clone()),
             choice: pick.choice.clone(),
             dice: Vec::new(),
             by: Actor::Bot {
@@ -479,19 +530,26 @@ impl Session {
                 reason: pick.reason.clone(),
             },
         })?;
-        Ok(Some(pick))
+        Ok(Some((seat, pick)))
     }
 
-    /// What bot `bot` would choose for the seat that decides now (its default bot, or the
-    /// bot controlling it, when `bot` is `None`), without applying it. `None` when no seat
-    /// decides or no bot is named or known for it.
-    pub fn bot_preview(&mut self, bot: Option<&str>) -> Result<Option<BotPick>, SessionError> {
+    /// What bot `bot` would choose for `seat` now (its default bot, or the bot controlling
+    /// it, when `bot` is `None`; the only seat that decides, when `seat` is `None`), without
+    /// applying it. `None` when that seat does not decide now or no bot is named or known.
+    pub fn bot_preview(
+        &mut self,
+        bot: Option<&str>,
+        seat: Option<&SeatId>,
+    ) -> Result<Option<BotPick>, SessionError> {
         let prompt = match &self.prompt {
             Ok(Some(prompt)) => prompt.clone(),
             Ok(None) => return Ok(None),
             Err(err) => return Err(SessionError::Rules(err.clone())),
         };
-        let Some(seat) = prompt.seat.clone() else {
+        let Ok(ask) = prompt.ask_for(seat) else {
+            return Ok(None);
+        };
+        let Some(seat) = ask.seat.clone() else {
             return Ok(None);
         };
         let name = match (bot, self.table.seats.get(&seat)) {
@@ -511,7 +569,7 @@ impl Session {
             &mut self.table,
             &name,
             &seat,
-            &prompt,
+            &ask.actions,
         )?))
     }
 
@@ -563,29 +621,26 @@ pub fn parse_controller(module: &Module, seat: &str, who: &str) -> Result<Contro
     }
 }
 
-/// Checks that `choice` is one of the prompt's legal actions (and the seat's to make).
+/// Checks that `choice` is one of the legal actions of the ask `seat` answers (with no
+/// seat, the only ask). Returns the seat that answers and whether its answer is secret.
 fn check_choice(
     prompt: &Result<Option<Prompt>, RulesError>,
     seat: Option<&SeatId>,
     choice: &Choice,
-) -> Result<(), SessionError> {
+) -> Result<(Option<SeatId>, bool), SessionError> {
     let prompt = match prompt {
         Ok(Some(prompt)) => prompt,
         Ok(None) => return Err(SessionError::NoPrompt("the game is over".to_owned())),
         Err(err) => return Err(SessionError::NoPrompt(err.to_string())),
     };
-    if let (Some(given), Some(expected)) = (seat, &prompt.seat)
-        && given != expected
-    {
-        return Err(SessionError::WrongSeat {
-            expected: expected.clone(),
-            given: given.clone(),
-        });
+    let ask = prompt.ask_for(seat).map_err(SessionError::WrongSeat)?;
+    if ask.actions.iter().any(|a| a.admits(choice)) {
+        return Ok((
+            ask.seat.clone().or_else(|| seat.cloned()),
+            prompt.is_secret(),
+        ));
     }
-    if prompt.actions.iter().any(|a| a.admits(choice)) {
-        return Ok(());
-    }
-    let legal: Vec<String> = prompt
+    let legal: Vec<String> = ask
         .actions
         .iter()
         .map(|a| match a.range {

@@ -77,7 +77,8 @@ impl Session {
     /// on the redo stack. If the new version cannot even start the game, the session is
     /// unchanged and the error says why.
     pub fn rebase(&mut self, module: Arc<Module>) -> Result<RebaseReport, SessionError> {
-        let mut fresh = Session::new(module.clone(), self.spec.clone())?;
+        let rules = self.rules.reload(module.clone())?;
+        let mut fresh = Session::new(module.clone(), self.spec.clone(), rules)?;
         fresh.check_every_step = self.check_every_step;
         let changes = module_changes(&self.module, &module);
         let total = self.history.records.len();

@@ -244,7 +244,8 @@ function bot.play(ctx, seat, actions, t)
   local w = weights(ctx, seat)
   local s = snapshot(ctx)
   local who = winner(ctx, s, s.province, true, w, seat)
-  t:step("1. The negotiation at %s would now go to %s.", ctx.data.places.provinces.space[s.province].name, board.name(who))
+  t:sum(negotiation.capital(ctx, who, s.geo.country[s.province]), "1. The negotiation at %s would now go to %s:",
+    ctx.data.places.provinces.space[s.province].name, board.name(who))
   local reasons = {}
   local index, score = best_action(actions, function(action)
     local v, why = score_card(ctx, action.card, s, w, seat)

@@ -193,13 +193,10 @@ function board.festivities_holder(ctx)
   return nil
 end
 
---- The Great Power a seat holds, if this caller may see it (nil otherwise).
+--- The Great Power a seat holds: its private state, which only that seat (and the rules)
+--- may read.
 function board.seat_power(ctx, seat)
-  local card = ctx:zone("power." .. seat)[1]
-  if card == nil or card == "?" then
-    return nil
-  end
-  return ctx.data.cards[card].fields.power
+  return ctx.private[seat].power
 end
 
 --- A power's score: one per captured province, two where its country counts double.

@@ -19,6 +19,31 @@ local function setup(ctx, scenario, options)
   ctx:shuffle("powers.aside")
   ctx:deal("powers.aside", "power.P1", 1)
   ctx:deal("powers.aside", "power.P2", 1)
+  -- `powers = {P1 = "RU", P2 = "FR"}` deals those Great Powers instead (tests, teaching).
+  local wanted = options.powers or {}
+  if next(wanted) ~= nil then
+    for _, seat in ipairs({ "P1", "P2" }) do
+      ctx:move_card(ctx:zone("power." .. seat)[1], "powers.aside", "bottom")
+    end
+    for seat, power in pairs(wanted) do
+      local card = "power." .. tostring(power)
+      if ctx.data.cards[card] == nil or (seat ~= "P1" and seat ~= "P2") or ctx:card_zone(card) ~= "powers.aside" then
+        error("powers maps P1 and P2 to two of AU, BR, FR, PR and RU, not " .. tostring(seat) .. " = " .. tostring(power), 0)
+      end
+      ctx:move_card(card, "power." .. seat)
+    end
+    for _, seat in ipairs({ "P1", "P2" }) do
+      if ctx:count("power." .. seat) == 0 then
+        ctx:deal("powers.aside", "power." .. seat, 1)
+      end
+    end
+  end
+  -- Each player's identity is private: only that seat (and its bot) knows it.
+  for _, seat in ipairs({ "P1", "P2" }) do
+    local card = ctx:zone("power." .. seat)[1]
+    ctx.private[seat] = { power = ctx.data.cards[card].fields.power }
+    ctx:tell(seat, "Your Great Power is " .. ctx.data.cards[card].name .. ".")
+  end
   ctx:shuffle("deck")
   ctx:deal("deck", "hand.P1", 5)
   ctx:deal("deck", "hand.P2", 5)
@@ -41,6 +66,12 @@ end
 local function check(ctx)
   if deck.cards_on_table(ctx) ~= #ctx.data.card_ids then
     return false, "a card is missing from the table"
+  end
+  for _, seat in ipairs({ "P1", "P2" }) do
+    local card = ctx:zone("power." .. seat)[1]
+    if card and ctx.data.cards[card].fields.power ~= ctx.private[seat].power then
+      return false, seat .. "'s private Great Power is not the card it holds"
+    end
   end
   for _, power in ipairs(board.POWERS) do
     local a = ctx:box("coalition.A")
@@ -72,6 +103,7 @@ states.dispense = dispense
 return {
   setup = setup,
   states = states,
+  effects = play.effects,
   view = view,
   check = check,
   bots = { diplomat = diplomat },

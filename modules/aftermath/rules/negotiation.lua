@@ -6,6 +6,7 @@
 -- a token of the winner captures the province.
 
 local board = include("rules/board.lua")
+local modifiers = include("@lib/modifiers.lua")
 local util = include("@lib/util.lua")
 
 local negotiation = {}
@@ -14,6 +15,21 @@ local negotiation = {}
 function negotiation.province(ctx)
   local _, province = ctx:space_of("marker.negotiation")
   return province
+end
+
+--- A power's diplomatic capital in `country` as an explained sum: each full token 1, each
+--- half-negated token ½, negated tokens nothing, and its army in the country 1.
+function negotiation.capital(ctx, power, country)
+  local _, full, half = board.tokens(ctx, power)
+  local sum = modifiers.sum(string.format("%s's capital in %s", board.name(power),
+    ctx.data.places.countries.space[country].name))
+  sum:add(full, full == 1 and "token" or "tokens")
+  sum:add_if(half > 0, half / 2, "for " .. half .. " half-negated")
+  if util.contains(board.ARMY_POWERS, power) then
+    local place, space = ctx:space_of("army." .. power)
+    sum:add_if(place == "countries" and space == country, 1, "army")
+  end
+  return sum
 end
 
 --- The candidates of the negotiation at `province`, and those with the most capital.

@@ -22,7 +22,7 @@ local function game_end(ctx, why)
     local card = ctx:zone("power." .. seat)[1]
     ctx:move_card(card, "revealed", "bottom")
     powers[seat] = ctx.data.cards[card].fields.power
-    scores[seat] = board.score(ctx, powers[seat])
+    scores[seat] = play.effects.power.score(ctx, powers[seat])
   end
   local winner
   if scores.P1 ~= scores.P2 then
@@ -153,7 +153,10 @@ end
 
 local function resolve(ctx, seat, card)
   local province = negotiation.province(ctx)
-  local _, leaders = negotiation.contest(ctx, province)
+  local candidates, leaders = negotiation.contest(ctx, province)
+  for _, power in ipairs(candidates) do
+    negotiation.capital(ctx, power, board.country_of(ctx, province)):log(ctx)
+  end
   if #leaders > 1 then
     ctx:replace("festivities", { seat = seat, card = card, tied = leaders })
     return
@@ -178,36 +181,75 @@ function states.play.play(ctx, card)
   local seat = ctx.locals.seat
   ctx:move_card(card, "discard", "top")
   ctx:log(string.format("%s plays %s.", seat, card_name(ctx, card)))
-  local deck = ctx.data.cards[card].deck
-  if deck == "napoleon" then
-    napoleon.play(ctx)
-  elseif deck == "diplomat" then
-    local moves = play.diplomat_moves(ctx, card)
-    if #moves == 0 then
-      ctx:log("Neither power can change coalition without leaving one empty: no effect.")
-    elseif #moves == 1 then
-      move_diplomat(ctx, moves[1])
-    else
-      ctx:replace("diplomat", { seat = seat, card = card })
-      return
-    end
-  elseif deck == "army" then
-    ctx:replace("army", { seat = seat, card = card })
-    return
-  elseif deck == "influence" then
-    local targets = play.influence_targets(ctx, card)
-    if #targets == 0 then
-      ctx:log("No token can be negated: pass.")
-    else
-      ctx:replace("influence", { seat = seat, card = card })
-      return
-    end
-  elseif deck == "region" then
-    resolve(ctx, seat, card)
-    return
+  local effect = play.effects[ctx.data.cards[card].deck]
+  if effect and effect.play(ctx, seat, card) then
+    return -- the card goes on in a state of its own, which ends the turn
   end
   end_turn(ctx, seat)
 end
+
+-- The effects of the five card types, registered by card group; each `play` returns true
+-- when the card goes on in a state of its own (a choice to make), which ends the turn.
+play.effects = {
+  -- Napoleon: the Napoleon marker moves one space along its track, and the space's changes
+  -- to the circle happen.
+  napoleon = {
+    play = function(ctx)
+      napoleon.play(ctx)
+      return false
+    end,
+  },
+  -- Diplomat: one of the two named powers moves all its tokens to the other coalition,
+  -- if that leaves no coalition empty.
+  diplomat = {
+    play = function(ctx, seat, card)
+      local moves = play.diplomat_moves(ctx, card)
+      if #moves == 0 then
+        ctx:log("Neither power can change coalition without leaving one empty: no effect.")
+      elseif #moves == 1 then
+        move_diplomat(ctx, moves[1])
+      else
+        ctx:replace("diplomat", { seat = seat, card = card })
+        return true
+      end
+      return false
+    end,
+  },
+  -- Army: one of the named powers' armies moves to another country where that power has
+  -- an interest, or to Germany.
+  army = {
+    play = function(ctx, seat, card)
+      ctx:replace("army", { seat = seat, card = card })
+      return true
+    end,
+  },
+  -- Influence: negate one token (fully where the card names the negotiation's region or
+  -- country, else half), of any power the card may be used against.
+  influence = {
+    play = function(ctx, seat, card)
+      if #play.influence_targets(ctx, card) == 0 then
+        ctx:log("No token can be negated: pass.")
+        return false
+      end
+      ctx:replace("influence", { seat = seat, card = card })
+      return true
+    end,
+  },
+  -- Region: the negotiation under the marker is resolved, then the marker moves to an open
+  -- province of a named region.
+  region = {
+    play = function(ctx, seat, card)
+      resolve(ctx, seat, card)
+      return true
+    end,
+  },
+  -- Great Power: a player's secret identity; at the end it scores its provinces.
+  power = {
+    score = function(ctx, power)
+      return board.score(ctx, power)
+    end,
+  },
+}
 
 states.diplomat = {}
 

@@ -8,8 +8,8 @@ local util = include("@lib/util.lua")
 -- negotiation marker goes to Warsaw; the Austrian and Prussian armies to Germany, the
 -- Russian army to Poland; Austria and Britain join France (coalition A), Prussia joins
 -- Russia (coalition B). P1 is then to play.
-local function ready(t, seed)
-  local g = t:game { seed = seed or 1, options = { first = "P1" } }
+local function ready(t, seed, powers)
+  local g = t:game { seed = seed or 1, options = { first = "P1", powers = powers } }
   g:act("keep_festivities")
   g:act("place_negotiation", "warsaw")
   g:act("place_army", { power = "AU", country = "germany" })
@@ -469,14 +469,6 @@ test("German provinces count double for Prussia", function(t)
   t:eq(g:json().view.scores_by_power.PR, 5)
 end)
 
--- Gives P1 and P2 these Great Powers, by hand.
-local function powers(g, p1, p2)
-  g:move_card(g:zone("power.P1")[1], "powers.aside")
-  g:move_card(g:zone("power.P2")[1], "powers.aside")
-  g:move_card(p1, "power.P1")
-  g:move_card(p2, "power.P2")
-end
-
 -- Captures every province but Warsaw for Britain and leaves Russia to take Warsaw.
 local function last_negotiation(g)
   for _, space in ipairs({ "rhineland", "westphalia", "hanover", "belgium", "atlantic_trade", "the_channel",
@@ -489,8 +481,7 @@ end
 
 -- Rule: at the end the Great Powers are shown; the player of the higher-scoring power wins.
 test("the player of the higher-scoring Great Power wins", function(t)
-  local g = ready(t)
-  powers(g, "power.RU", "power.FR")
+  local g = ready(t, 1, { P1 = "RU", P2 = "FR" })
   last_negotiation(g)
   local result = g:result()
   t:eq(result.scores, { P1 = 2, P2 = 0 }, "Russia took Warsaw, which counts double for it")
@@ -500,8 +491,7 @@ end)
 
 -- Rule: in case of a tie, the player with the festivities marker wins.
 test("a scoring tie goes to the holder of the festivities marker", function(t)
-  local g = ready(t)
-  powers(g, "power.AU", "power.PR")
+  local g = ready(t, 1, { P1 = "AU", P2 = "PR" })
   g:place("marker.festivities", "festivities", "P2")
   last_negotiation(g)
   local result = g:result()
@@ -527,15 +517,31 @@ test("the bot plays both seats to the end and explains every decision", function
   end
 end)
 
--- The bot keeps hidden information hidden: changing the opponent's face-down Great Power
--- does not change what the bot would do, nor what it says.
+-- The bot keeps hidden information hidden: dealing the opponent another Great Power does
+-- not change what the bot would do, nor what it says; and reading the opponent's private
+-- identity is an error.
 test("the bot cannot see its opponent's Great Power", function(t)
-  local g = ready(t, 5)
+  local g = ready(t, 5, { P1 = "RU", P2 = "FR" })
   local before = { g:bot_choice("diplomat") }
-  local theirs = g:zone("power.P2")[1]
-  local other = g:zone("powers.aside")[1]
-  g:move_card(theirs, "powers.aside")
-  g:move_card(other, "power.P2")
-  local after = { g:bot_choice("diplomat") }
+  local other = ready(t, 5, { P1 = "RU", P2 = "AU" })
+  local after = { other:bot_choice("diplomat") }
   t:eq(after, before)
+  t:eq(g:private("P1"), { power = "RU" })
+  t:eq(g:json("P1").private, { P1 = { power = "RU" } }, "P1 sees its own identity only")
+end)
+
+-- Each player is told its Great Power in a line of the log that only it may read.
+test("each player alone is told its Great Power", function(t)
+  local g = ready(t, 2, { P1 = "BR", P2 = "PR" })
+  local function told(seat)
+    local lines = {}
+    for _, line in ipairs(g:log(seat)) do
+      if line:find("Your Great Power", 1, true) then
+        lines[#lines + 1] = line
+      end
+    end
+    return lines
+  end
+  t:eq(told("P1"), { "Your Great Power is Britain." })
+  t:eq(told("P2"), { "Your Great Power is Prussia." })
 end)

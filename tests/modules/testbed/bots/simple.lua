@@ -1,15 +1,34 @@
--- Testbed bot "simple": plays its highest known card; otherwise passes.
+-- Testbed bot "simple": plays (or wagers) its highest known card; otherwise passes. In an
+-- objection it rolls its own fate die and objects on a 6.
 
 local flowchart = include("@lib/flowchart.lua")
 
-return function(ctx, seat, actions)
-  local t = flowchart.trace()
-  local best = flowchart.best(actions, function(action)
-    if action.name == "play" and ctx:known("card", action.card, "value") then
+local function highest(ctx, actions, name)
+  return flowchart.best(actions, function(action)
+    if action.name == name and ctx:known("card", action.card, "value") then
       return ctx.data.cards[action.card].fields.value
     end
     return nil
   end)
+end
+
+return function(ctx, seat, actions)
+  local t = flowchart.trace()
+  if actions[1].name == "commit" then
+    local best = highest(ctx, actions, "commit")
+    local favour = ctx.private[seat].favour or 0
+    t:step("1. My favour adds %d to whatever I wager.", favour)
+    return t:choose(best or 1, "2. Wager %s, the highest.", actions[best or 1].label)
+  end
+  if actions[1].name == "object" then
+    local die = ctx:random(6, "the objection die")
+    if t:ask("1. Does the objection die show 6?", die == 6) then
+      return t:choose(1, "2. Object.")
+    end
+    local pass = flowchart.first(actions, function(a) return a.name == "pass" end)
+    return t:choose(pass, "2. Pass.")
+  end
+  local best = highest(ctx, actions, "play")
   if t:ask("1. Is there a card with a known value to play?", best ~= nil) then
     return t:choose(best, "2. Play %s, the highest.", actions[best].label)
   end

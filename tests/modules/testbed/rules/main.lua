@@ -4,12 +4,18 @@
 local deck = include("@lib/deck.lua")
 local turn = include("rules/turn.lua")
 local detour = include("rules/detour.lua")
+local council = include("rules/council.lua")
 local simple = include("bots/simple.lua")
 
 local function setup(ctx, scenario, options)
   ctx:shuffle("deck")
   for _, seat in ipairs(ctx:seats()) do
     ctx:deal("deck", "hand." .. seat, ctx.vars.hand_size)
+  end
+  -- Each seat's favour in a council's wagers is private: only that seat (and its bot) knows it.
+  for i, seat in ipairs(ctx:seats()) do
+    ctx.private[seat] = { favour = i }
+    ctx:tell(seat, string.format("Your favour in wagers is %d.", i))
   end
   ctx:set_phase("play")
   ctx:set_turn(1)
@@ -32,7 +38,14 @@ local function peek(ctx, seat, actions)
     "mine: " .. table.concat(mine, ","),
     "deck: " .. table.concat(ctx:zone("deck"), ","),
     "where is " .. mine[1] .. ": " .. tostring(ctx:card_zone(mine[1])),
+    "answered: " .. table.concat(ctx:answered(), ","),
   }
+end
+
+-- A bot that tries to read the other seat's private state: reading it is an error.
+local function spy(ctx, seat, actions)
+  local other = seat == "A" and "B" or "A"
+  return 1, { "their favour: " .. tostring(ctx.private[other].favour) }
 end
 
 -- What a seat may see: the passes so far, and the other hand as that seat sees it.
@@ -58,8 +71,16 @@ end
 
 return {
   setup = setup,
-  states = { turn = turn, detour = detour },
+  states = {
+    turn = turn,
+    detour = detour,
+    council = council.council,
+    round = council.round,
+    wager = council.wager,
+    objection = council.objection,
+  },
+  effects = council.effects,
   view = view,
   check = check,
-  bots = { simple = simple, peek = peek },
+  bots = { simple = simple, peek = peek, spy = spy },
 }

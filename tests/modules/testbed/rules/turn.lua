@@ -1,5 +1,7 @@
 -- Testbed rules: the "turn" state, where a seat plays a card, passes, bids, rolls or marches.
 
+local modifiers = include("@lib/modifiers.lua")
+
 local turn = {}
 
 local function other(seat)
@@ -27,6 +29,7 @@ function turn.prompt(ctx)
     end
   end
   actions[#actions + 1] = { name = "detour", label = "Take a detour" }
+  actions[#actions + 1] = { name = "council", label = "Call a council" }
   return { seat = seat, text = "Play a card, pass, bid, recruit or march", actions = actions }
 end
 
@@ -97,6 +100,27 @@ end
 -- Detour: a state pushed on top of this one, which resumes after it.
 function turn.detour(ctx)
   ctx:push("detour", { from = ctx.locals.seat })
+end
+
+-- Council: a procedure that returns the points each seat won; they are scored, then the
+-- turn passes.
+function turn.council(ctx)
+  ctx:call("council")
+end
+
+function turn.on_resume(ctx, won)
+  if won == nil then
+    return -- back from a detour: the same seat goes on
+  end
+  for _, seat in ipairs(ctx:seats()) do
+    if won[seat] > 0 then
+      local sum = modifiers.sum(ctx.data.seats[seat].name .. "'s score")
+      sum:add(ctx:counter("vp." .. seat), "before")
+      sum:add(won[seat], "won in council")
+      ctx:set_counter("vp." .. seat, sum:log(ctx))
+    end
+  end
+  next_turn(ctx)
 end
 
 return turn

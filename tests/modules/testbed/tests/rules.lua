@@ -80,7 +80,7 @@ end)
 -- Rule: Alpha's block marches along links; East scores its VP, which is not entered.
 test("marching east asks for the unknown VP of East", function(t)
   local g = t:game { scenario = "basic", seed = 1 }
-  t:eq(g:legal()[#g:legal() - 1], "march south")
+  t:eq(g:legal()[#g:legal() - 2], "march south")
   g:act("march", "south")
   local _, space = g:space_of("block.A")
   t:eq(space, "south")
@@ -174,4 +174,192 @@ test("moves by hand are inputs", function(t)
   t:eq(g:units("pool", "cav"), 3)
   t:eq(g:zone("discard"), { "mystery" })
   t:eq(g:inputs(), 4)
+end)
+
+-- A council from Alpha's first turn, seed 1: the hands are dealt from the shuffled deck.
+local function council(t)
+  local g = t:game { scenario = "basic", seed = 1 }
+  g:act("council")
+  return g
+end
+
+-- Rule: a council is a phase (automatic) that calls rounds (automatic), each calling a
+-- wager: both seats are asked at once, in secret.
+-- Set-up: basic, seed 1; Alpha calls a council. Expected: the wager waits for both seats.
+test("a council calls a round, which asks both seats to wager at once", function(t)
+  local g = council(t)
+  local p = g:prompt()
+  t:eq(p.state, "wager")
+  t:eq(p.decision, "simultaneous")
+  t:eq(#p.asks, 2, "both seats are asked")
+  t:eq({ p.asks[1].seat, p.asks[2].seat }, { "A", "B" })
+  t:eq(#p.answered, 0)
+  local flow = {}
+  for _, frame in ipairs(g:json().flow) do
+    flow[#flow + 1] = frame.state
+  end
+  t:eq(flow, { "turn", "council", "round", "wager" }, "turn -> council -> round -> wager")
+end)
+
+-- Rule: a secret answer stays hidden from the other seat in the state JSON and the log
+-- until the rules reveal it; the seat that answered cannot answer twice.
+-- Set-up: Alpha calls a council and wagers its first card. Expected: Beta sees only that
+-- Alpha has answered.
+test("a committed wager is hidden from the other seat", function(t)
+  local g = council(t)
+  local card = g:zone("hand.A")[1]
+  g:act_as("A", "commit", card)
+  local p = g:prompt()
+  t:eq(p.answered, { "A" })
+  t:eq(#p.asks, 1, "only Beta is still asked")
+  t:eq(p.asks[1].seat, "B")
+  t:eq(p.text, "Round 1: wager a card, face down (one seat has chosen)")
+  local as_b = g:json("B")
+  local top = as_b.flow[#as_b.flow]
+  t:eq(top.answers, { A = "answered" }, "Beta sees that Alpha answered, not what")
+  local entry = as_b.log[#as_b.log]
+  t:eq(entry.input, "A: a secret answer")
+  t:eq(g:json().flow[4].answers.A, "commit " .. card, "the omniscient view shows it")
+  t:eq(g:json("A").log[#as_b.log].input, "A: commit " .. card, "Alpha sees its own answer")
+  local ok, err = g:try("commit", card)
+  t:eq(ok, false)
+  t:ok(err:find("several seats decide at once", 1, true) or err:find("not a legal", 1, true), err)
+  t:fails(function() g:act_as("A", "commit", g:zone("hand.A")[2]) end, "A has answered already")
+end)
+
+-- Rule: when both have wagered, the cards are revealed, each wager is an explained sum (the
+-- card's value, the seat's private favour and the Five's effect), and the higher wins the
+-- difference; then the loser is asked first whether to object.
+-- Set-up: basic, seed 1; the hands are arranged by hand so that Alpha wagers Five and Beta
+-- Two. Expected: "5 Five + 1 favour + 1 card effect = 7" against "2 Two + 2 favour = 4".
+test("the wager reveals both cards and explains each sum", function(t)
+  local g = t:game { scenario = "basic", seed = 1 }
+  g:move_card("five", "hand.A")
+  g:move_card("two", "hand.B")
+  g:act("council")
+  g:act_as("B", "commit", "two")
+  g:act_as("A", "commit", "five")
+  local log = g:log()
+  local text = table.concat(log, "\n")
+  t:ok(text:find("Alpha's wager: 5 Five + 1 favour + 1 card effect = 7", 1, true), text)
+  t:ok(text:find("Beta's wager: 2 Two + 2 favour = 4", 1, true), text)
+  t:ok(text:find("Alpha wins the wager by 3.", 1, true), text)
+  local p = g:prompt()
+  t:eq(p.state, "objection")
+  t:eq(p.decision, "window")
+  t:eq(p.seat, "B", "the loser is asked first")
+  t:eq(#p.asks, 1, "one seat at a time")
+  t:eq(g:legal(), { "object", "pass" })
+end)
+
+-- Rule: in the objection window each seat may object or pass, in turn; when all pass, the
+-- round stands. After two rounds the council returns the points won, and the turn scores
+-- them (an explained sum) and passes to Beta.
+-- Set-up: as above; both pass in both rounds. Expected: Alpha scores 3 for round 1.
+test("a council scores the points its rounds return", function(t)
+  local g = t:game { scenario = "basic", seed = 1 }
+  g:move_card("five", "hand.A")
+  g:move_card("two", "hand.B")
+  g:act("council")
+  g:act_as("B", "commit", "two")
+  g:act_as("A", "commit", "five")
+  g:act("pass")
+  t:eq(g:prompt().seat, "A", "then the winner")
+  g:act("pass")
+  t:eq(g:state(), "wager", "round 2")
+  local a, b = g:zone("hand.A"), g:zone("hand.B")
+  g:act_as("A", "commit", a[1])
+  g:act_as("B", "commit", b[1])
+  while g:state() == "objection" do
+    g:act("pass")
+  end
+  t:eq(g:state(), "turn")
+  t:eq(g:prompt().seat, "B", "the turn passes")
+  t:ok(g:counter("vp.A") >= 3, "Alpha scored its 3 points of round 1")
+  local text = table.concat(g:log(), "\n")
+  t:ok(text:find("Alpha's score: 0 before + ", 1, true), text)
+end)
+
+-- Rule: an objection voids the round and costs the objector a point.
+-- Set-up: as above; Beta objects. Expected: the round is void; Beta's VP stay at 0 (bounded).
+test("an objection voids the round", function(t)
+  local g = t:game { scenario = "basic", seed = 1 }
+  g:set_counter("vp.B", 2)
+  g:move_card("five", "hand.A")
+  g:move_card("two", "hand.B")
+  g:act("council")
+  g:act_as("B", "commit", "two")
+  g:act_as("A", "commit", "five")
+  g:act("object")
+  t:eq(g:counter("vp.B"), 1)
+  local text = table.concat(g:log(), "\n")
+  t:ok(text:find("Round 1 is void: Beta objected.", 1, true), text)
+  t:eq(g:state(), "wager", "round 2 begins")
+end)
+
+-- Rule: private state is seen by its seat only; a private log line likewise.
+-- Set-up: basic, seed 1. Expected: Alpha's favour is 1, Beta's 2; each is told only its own.
+test("private state and private log lines reach only their seat", function(t)
+  local g = t:game { scenario = "basic", seed = 1 }
+  t:eq(g:private("A"), { favour = 1 })
+  t:eq(g:json("A").private, { A = { favour = 1 } })
+  t:eq(g:json("B").private, { B = { favour = 2 } })
+  t:eq(g:json().private, { A = { favour = 1 }, B = { favour = 2 } })
+  local function told(seat)
+    local found = {}
+    for _, line in ipairs(g:log(seat)) do
+      if line:find("favour", 1, true) then
+        found[#found + 1] = line
+      end
+    end
+    return found
+  end
+  t:eq(told("A"), { "Your favour in wagers is 1." })
+  t:eq(told("B"), { "Your favour in wagers is 2." })
+end)
+
+-- Rule: a bot reads its own private state but not another seat's: trying is an error
+-- that names the file and line.
+-- Set-up: a council; the spy bot answers for Alpha. Expected: an error at rules/main.lua.
+test("a bot may not read another seat's private state", function(t)
+  local g = council(t)
+  local choice, reasons = g:bot_choice("simple", "A")
+  t:eq(reasons[1], "1. My favour adds 1 to whatever I wager.")
+  t:fails(function() g:bot_choice("spy", "A") end, "rules/main.lua:")
+  t:fails(function() g:bot_choice("spy", "A") end, "may not see seat B's private state")
+end)
+
+-- Rule: bots answer a simultaneous decision one seat at a time, and draw from their own
+-- seeded random stream, shown in their reasons; the same position gives the same draw.
+-- Set-up: both seats bots; Alpha calls a council by hand. Expected: the objection die is in
+-- the reasons, and a preview draws what the bot then draws.
+test("bots wager in secret and roll their own fate die", function(t)
+  local g = t:game { scenario = "basic", seed = 1, seats = { A = "human", B = "bot" } }
+  g:act("council")
+  local choice, reasons, seat = g:bot()
+  t:eq(seat, "B", "the bot answers for its seat")
+  t:eq(g:prompt().answered, { "B" })
+  g:act_as("A", "commit", g:zone("hand.A")[1])
+  while g:state() == "objection" and g:prompt().seat == "A" do
+    g:act("pass")
+  end
+  if g:state() == "objection" then
+    local preview, preview_reasons = g:bot_choice()
+    local played, played_reasons = g:bot()
+    t:eq(played, preview)
+    t:eq(played_reasons, preview_reasons)
+    t:ok(played_reasons[#played_reasons]:find("at random for the objection die", 1, true), played_reasons[#played_reasons])
+  end
+end)
+
+-- Rule: a module test may start from a position: a recorded game, cut after some inputs,
+-- then more answers.
+-- Set-up: the council recording, after its first input (Alpha calls the council), then
+-- Alpha wagers. Expected: the wager waits for Beta only.
+test("a test starts from a recorded position", function(t)
+  local g = t:game { from = "tests/replays/council.ron", after = 1, inputs = { "A: commit five" } }
+  t:eq(g:inputs(), 2)
+  t:eq(g:state(), "wager")
+  t:eq(g:prompt().answered, { "A" })
+  t:fails(function() t:game { from = "../outside.ron" } end, "inside the module folder")
 end)

@@ -3,8 +3,8 @@
 
 use std::fmt::Write;
 
-use super::api::{API, FIELDS};
 use super::testing::{GAME_API, TEST_API};
+use crate::script::api::{API, FIELDS};
 
 fn signature(params: &[(&str, &str)]) -> String {
     params

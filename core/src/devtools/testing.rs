@@ -1,6 +1,7 @@
-//! Module self-tests: `MODULE/tests/*.lua`, run by `chancery test`. Each file declares
-//! tests with `test(name, function(t) … end)`; a test starts games with `t:game{…}`, drives
-//! them like a player would, and asserts with `t:eq`, `t:ok` and `t:fails`.
+//! Module self-tests, run by `chancery test`: `MODULE/tests/*.lua`, where each file declares
+//! tests with `test(name, function(t) … end)` (a test starts games with `t:game{…}`, drives
+//! them like a player would, and asserts with `t:eq`, `t:ok` and `t:fails`), and the
+//! recorded games of `MODULE/tests/*.ron` and `MODULE/tests/replays/*.ron`.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -10,15 +11,19 @@ use std::sync::Arc;
 
 use mlua::{Function, Lua, UserData, UserDataMethods, Value as LuaValue};
 
-use super::api::Params;
-use super::budget::Limits;
-use super::convert::{from_lua, to_lua};
-use super::sandbox::{Sources, Vm, install_include};
-use super::util::{describe, script_error};
+use super::recording::{self, Recording};
 use crate::ids::{BoxId, CardId, CounterId, PieceId, PlaceId, SeatId, SpaceId, UnitKindId, ZoneId};
 use crate::module::{Diagnostic, Diagnostics, Module};
-use crate::rules::Choice;
-use crate::session::{GameSpec, Input, Manual, Session, parse_controller};
+use crate::rules::{Choice, Prompt};
+use crate::save::SaveFile;
+use crate::script::Limits;
+use crate::script::LuaRules;
+use crate::script::api::Params;
+use crate::script::convert::{from_lua, to_lua};
+use crate::script::prompt::actions_to_lua;
+use crate::script::sandbox::{Sources, Vm, install_include};
+use crate::script::util::{describe, script_error};
+use crate::session::{Answer, GameSpec, Input, Manual, Session, parse_controller};
 use crate::table::{DiceMode, Position};
 use crate::value::Value;
 
@@ -48,10 +53,10 @@ pub(crate) const TEST_API: &[DocEntry] = &[
         "t:game",
         [(
             "spec",
-            "{scenario?: string, seed?: integer, seats?: table<string, string>, options?: table, dice?: \"digital\"|\"physical\", check?: boolean}"
+            "{scenario?: string, seed?: integer, seats?: table<string, string>, options?: table, dice?: \"digital\"|\"physical\", check?: boolean, from?: string, after?: integer, inputs?: string[]}"
         )],
         [("game", "Game")],
-        "Starts a game (seats: \"human\", \"bot\" or \"bot:<name>\"); the module's check runs after every input unless check = false."
+        "Starts a game (seats: \"human\", \"bot\" or \"bot:<name>\"); the module's check runs after every input unless check = false. To start from a position: `from` names a recorded game or a save in the module folder (`tests/replays/opening.ron`), whose game is replayed (its first `after` inputs only, if given); then `inputs` are answered, each written `[SEAT:] name [arg] [| dice]`."
     ),
     doc!(
         "t:eq",
@@ -79,7 +84,7 @@ pub(crate) const GAME_API: &[DocEntry] = &[
         "prompt",
         [],
         [("prompt", "Prompt?")],
-        "The current decision, or nil when the game is over."
+        "The current decision, or nil when the game is over: state, text, decision (\"one\", \"simultaneous\" or \"window\"), asks (each {seat, actions}), answered, and seat and actions of the first ask."
     ),
     doc!(
         "legal",
@@ -94,6 +99,17 @@ pub(crate) const GAME_API: &[DocEntry] = &[
         "Answers the prompt; fails the test if the action is refused."
     ),
     doc!(
+        "act_as",
+        [
+            ("seat", "string"),
+            ("name", "string"),
+            ("arg", "any"),
+            ("dice", "integer[]?")
+        ],
+        [],
+        "Answers as a seat (where several seats decide at once); fails the test if refused."
+    ),
+    doc!(
         "try",
         [("name", "string"), ("arg", "any"), ("dice", "integer[]?")],
         [("ok", "boolean"), ("error", "string?")],
@@ -102,14 +118,18 @@ pub(crate) const GAME_API: &[DocEntry] = &[
     doc!(
         "bot",
         [],
-        [("choice", "string?"), ("reasons", "string[]?")],
-        "Lets the bot of the deciding seat choose once; nil when no bot decides."
+        [
+            ("choice", "string?"),
+            ("reasons", "string[]?"),
+            ("seat", "string?")
+        ],
+        "Lets the bot of a deciding seat choose once; nil when no bot decides."
     ),
     doc!(
         "bot_choice",
-        [("bot", "string?")],
+        [("bot", "string?"), ("seat", "string?")],
         [("choice", "string?"), ("reasons", "string[]?")],
-        "What a bot (the deciding seat's, unless named) would choose now, without playing it."
+        "What a bot (the seat's own, unless named) would choose now for a seat (the only one deciding, unless named), without playing it."
     ),
     doc!(
         "run_bots",
@@ -204,6 +224,12 @@ pub(crate) const GAME_API: &[DocEntry] = &[
         "A copy of the rules' variables."
     ),
     doc!(
+        "private",
+        [("seat", "string")],
+        [("state", "table")],
+        "A copy of a seat's private state."
+    ),
+    doc!(
         "state",
         [],
         [("state", "string?")],
@@ -218,9 +244,9 @@ pub(crate) const GAME_API: &[DocEntry] = &[
     ),
     doc!(
         "log",
-        [],
+        [("seat", "string?")],
         [("lines", "string[]")],
-        "Every line the game has logged, oldest first."
+        "Every line the game has logged, oldest first (only those a seat may read, if given)."
     ),
     doc!(
         "inputs",
@@ -288,6 +314,22 @@ pub fn run_module_tests(
         report
             .results
             .extend(run_file(&module, &file, filter, &sessions)?);
+    }
+    for path in recording::find_recordings(&module.dir)? {
+        let name = format!("replay {}", recording::relative(&module.dir, &path));
+        if filter.is_some_and(|f| !name.contains(f)) {
+            continue;
+        }
+        let failure = match Recording::read(&path) {
+            Ok(rec) => rec.check(&module).err(),
+            Err(diagnostic) => return Err(Diagnostics(vec![diagnostic])),
+        };
+        report.results.push(TestResult {
+            file: path,
+            name,
+            failure,
+            output: Vec::new(),
+        });
     }
     for session in sessions.borrow().iter() {
         for (name, n) in session.borrow().api_calls() {
@@ -420,10 +462,20 @@ impl UserData for TestContext {
             let spec = spec
                 .map_err(|e| script_error(lua, e))?
                 .unwrap_or_else(Value::map);
-            let (spec, check) = game_spec(&t.module, &spec).map_err(|e| script_error(lua, e))?;
-            let mut session =
-                Session::new(t.module.clone(), spec).map_err(|e| script_error(lua, e))?;
-            session.check_every_step = check;
+            let start = game_spec(&t.module, &spec).map_err(|e| script_error(lua, e))?;
+            let rules = LuaRules::boxed(&t.module).map_err(|e| script_error(lua, e))?;
+            let mut session = Session::new(t.module.clone(), start.spec, rules)
+                .map_err(|e| script_error(lua, e))?;
+            session.check_every_step = start.check;
+            for (i, input) in start.inputs.into_iter().enumerate() {
+                let shown = input.to_string();
+                session.apply(input).map_err(|e| {
+                    script_error(
+                        lua,
+                        format!("the position's input {} ({shown}) is refused: {e}", i + 1),
+                    )
+                })?;
+            }
             let session = Rc::new(RefCell::new(session));
             t.sessions.borrow_mut().push(session.clone());
             Ok(Game { session })
@@ -480,21 +532,50 @@ impl UserData for TestContext {
     }
 }
 
-fn game_spec(module: &Module, spec: &Value) -> Result<(GameSpec, bool), String> {
-    let scenario = match spec.get("scenario") {
-        Some(Value::Str(s)) => s.clone(),
+/// What a test's game starts from: the spec, whether to check invariants after every
+/// input, and the inputs that lead to the position it starts in.
+struct GameStart {
+    spec: GameSpec,
+    check: bool,
+    inputs: Vec<Input>,
+}
+
+fn game_spec(module: &Module, spec: &Value) -> Result<GameStart, String> {
+    let (mut game, mut inputs) = match spec.get("from") {
+        Some(Value::Str(path)) => position(module, path)?,
+        Some(other) => return Err(format!("from must be a file of the module, got {other}")),
+        None => (GameSpec::new(default_scenario(module)?, 1), Vec::new()),
+    };
+    match spec.get("after") {
+        Some(Value::Int(n)) if *n >= 0 && spec.get("from").is_some() => {
+            let n = usize::try_from(*n).unwrap_or(usize::MAX);
+            if n > inputs.len() {
+                return Err(format!(
+                    "after = {n}, but the game in from has {} inputs",
+                    inputs.len()
+                ));
+            }
+            inputs.truncate(n);
+        }
+        Some(other) => {
+            return Err(format!(
+                "after must be a count of inputs of the game in from, got {other}"
+            ));
+        }
+        None => {}
+    }
+    match spec.get("scenario") {
+        Some(Value::Str(s)) => game.scenario = s.clone().into(),
         Some(other) => return Err(format!("scenario must be a string, got {other}")),
-        None => module
-            .default_scenario()
-            .map(|s| s.id.to_string())
-            .ok_or("the module has no scenario")?,
-    };
-    let seed = match spec.get("seed") {
-        Some(Value::Int(n)) => u64::try_from(*n).map_err(|_| "seed must not be negative")?,
-        None => 1,
+        None => {}
+    }
+    match spec.get("seed") {
+        Some(Value::Int(n)) => {
+            game.seed = u64::try_from(*n).map_err(|_| "seed must not be negative")?
+        }
+        None => {}
         Some(other) => return Err(format!("seed must be an integer, got {other}")),
-    };
-    let mut game = GameSpec::new(scenario, seed);
+    }
     if let Some(Value::Map(seats)) = spec.get("seats") {
         for (seat, who) in seats {
             let who = who
@@ -509,17 +590,56 @@ fn game_spec(module: &Module, spec: &Value) -> Result<(GameSpec, bool), String> 
     if let Some(options) = spec.get("options") {
         game.options = options.clone();
     }
-    game.dice = match spec.get("dice").and_then(Value::as_str) {
-        Some("physical") => DiceMode::Physical,
-        Some("digital") | None => DiceMode::Digital,
+    match spec.get("dice").and_then(Value::as_str) {
+        Some("physical") => game.dice = DiceMode::Physical,
+        Some("digital") => game.dice = DiceMode::Digital,
+        None => {}
         Some(other) => {
             return Err(format!(
                 "dice must be \"digital\" or \"physical\", got {other}"
             ));
         }
-    };
+    }
+    match spec.get("inputs") {
+        Some(Value::List(lines)) => {
+            for (i, line) in lines.iter().enumerate() {
+                let text = line.as_str().ok_or_else(|| {
+                    format!("inputs[{}] must be a string like \"A: play one\"", i + 1)
+                })?;
+                let answer =
+                    Answer::parse(text).map_err(|e| format!("inputs[{}] '{text}': {e}", i + 1))?;
+                inputs.push(answer.input());
+            }
+        }
+        Some(other) => return Err(format!("inputs must be a list of answers, got {other}")),
+        None => {}
+    }
     let check = !matches!(spec.get("check"), Some(Value::Bool(false)));
-    Ok((game, check))
+    Ok(GameStart {
+        spec: game,
+        check,
+        inputs,
+    })
+}
+
+fn default_scenario(module: &Module) -> Result<String, String> {
+    module
+        .default_scenario()
+        .map(|s| s.id.to_string())
+        .ok_or_else(|| "the module has no scenario".to_owned())
+}
+
+/// The game a recorded game or a save in the module folder holds: its spec and inputs.
+fn position(module: &Module, path: &str) -> Result<(GameSpec, Vec<Input>), String> {
+    let file = recording::inside_module(&module.dir, path)?;
+    let text = std::fs::read_to_string(&file)
+        .map_err(|e| format!("from: cannot read {}: {e}", file.display()))?;
+    if recording::is_recording(&text) {
+        let rec = Recording::read(&file).map_err(|d| d.to_string())?;
+        return Ok((rec.spec(), rec.inputs));
+    }
+    let save = SaveFile::read(&file).map_err(|e| format!("from: {e}"))?;
+    Ok((save.spec(), save.inputs))
 }
 
 /// A game started by a test.
@@ -568,17 +688,7 @@ impl UserData for Game {
             let session = g.session.borrow();
             match session.prompt() {
                 Ok(None) => Ok(LuaValue::Nil),
-                Ok(Some(prompt)) => {
-                    let t = lua.create_table()?;
-                    t.set("state", prompt.state.as_str())?;
-                    t.set("seat", prompt.seat.as_ref().map(|s| s.to_string()))?;
-                    t.set("text", prompt.text.as_str())?;
-                    t.set(
-                        "actions",
-                        super::prompt::actions_to_lua(lua, &prompt.actions)?,
-                    )?;
-                    Ok(LuaValue::Table(t))
-                }
+                Ok(Some(prompt)) => prompt_to_lua(lua, prompt).map(LuaValue::Table),
                 Err(err) => Err(script_error(lua, err)),
             }
         });
@@ -586,9 +696,17 @@ impl UserData for Game {
             let session = g.session.borrow();
             let list: Vec<String> = match session.prompt() {
                 Ok(Some(prompt)) => prompt
-                    .actions
+                    .asks
                     .iter()
-                    .map(|a| a.choice().to_string())
+                    .flat_map(|ask| {
+                        let seat = match (prompt.asks.len(), &ask.seat) {
+                            (2.., Some(seat)) => format!("{seat}: "),
+                            _ => String::new(),
+                        };
+                        ask.actions
+                            .iter()
+                            .map(move |a| format!("{seat}{}", a.choice()))
+                    })
                     .collect(),
                 Ok(None) => Vec::new(),
                 Err(err) => return Err(script_error(lua, err)),
@@ -602,6 +720,21 @@ impl UserData for Game {
                 if let Input::Act { dice: slot, .. } = &mut input {
                     *slot = dice(lua, d)?;
                 }
+                g.session
+                    .borrow_mut()
+                    .apply(input)
+                    .map_err(|e| script_error(lua, e))
+            },
+        );
+        methods.add_method(
+            "act_as",
+            |lua, g, (seat, name, arg, d): (String, String, LuaValue, Option<LuaValue>)| {
+                let input = Input::Act {
+                    seat: Some(SeatId::from(seat)),
+                    choice: choice(lua, name, arg)?,
+                    dice: dice(lua, d)?,
+                    by: crate::session::Actor::Human,
+                };
                 g.session
                     .borrow_mut()
                     .apply(input)
@@ -628,27 +761,32 @@ impl UserData for Game {
                 .bot_step()
                 .map_err(|e| script_error(lua, e))?;
             match pick {
-                None => Ok((None, None)),
-                Some(pick) => Ok((
+                None => Ok((None, None, None)),
+                Some((seat, pick)) => Ok((
                     Some(pick.choice.to_string()),
                     Some(lua.create_sequence_from(pick.reason)?),
+                    Some(seat.to_string()),
                 )),
             }
         });
-        methods.add_method("bot_choice", |lua, g, bot: Option<String>| {
-            let pick = g
-                .session
-                .borrow_mut()
-                .bot_preview(bot.as_deref())
-                .map_err(|e| script_error(lua, e))?;
-            match pick {
-                None => Ok((None, None)),
-                Some(pick) => Ok((
-                    Some(pick.choice.to_string()),
-                    Some(lua.create_sequence_from(pick.reason)?),
-                )),
-            }
-        });
+        methods.add_method(
+            "bot_choice",
+            |lua, g, (bot, seat): (Option<String>, Option<String>)| {
+                let seat = seat.map(SeatId::from);
+                let pick = g
+                    .session
+                    .borrow_mut()
+                    .bot_preview(bot.as_deref(), seat.as_ref())
+                    .map_err(|e| script_error(lua, e))?;
+                match pick {
+                    None => Ok((None, None)),
+                    Some(pick) => Ok((
+                        Some(pick.choice.to_string()),
+                        Some(lua.create_sequence_from(pick.reason)?),
+                    )),
+                }
+            },
+        );
         methods.add_method("run_bots", |lua, g, limit: Option<usize>| {
             g.session
                 .borrow_mut()
@@ -775,6 +913,16 @@ impl UserData for Game {
         methods.add_method("vars", |lua, g, ()| {
             to_lua(lua, &g.session.borrow().table().vars)
         });
+        methods.add_method("private", |lua, g, seat: String| {
+            let session = g.session.borrow();
+            let value = session
+                .table()
+                .private
+                .get(seat.as_str())
+                .cloned()
+                .unwrap_or_else(Value::map);
+            to_lua(lua, &value)
+        });
         methods.add_method("state", |_, g, ()| {
             Ok(g.session
                 .borrow()
@@ -801,9 +949,15 @@ impl UserData for Game {
             t.set("scores", scores)?;
             Ok(LuaValue::Table(t))
         });
-        methods.add_method("log", |lua, g, ()| {
+        methods.add_method("log", |lua, g, seat: Option<String>| {
             let session = g.session.borrow();
-            let lines: Vec<String> = session.log().into_iter().flat_map(|e| e.messages).collect();
+            let seat = seat.map(SeatId::from);
+            let lines: Vec<String> = session
+                .log()
+                .iter()
+                .flat_map(|e| e.seen_by(seat.as_ref()).messages)
+                .map(|l| l.text)
+                .collect();
             lua.create_sequence_from(lines)
         });
         methods.add_method("inputs", |_, g, ()| Ok(g.session.borrow().history().len()));
@@ -819,6 +973,39 @@ impl UserData for Game {
             to_lua(lua, &value)
         });
     }
+}
+
+/// A prompt as the test API shows it: state, text, decision, asks, answered, and the seat
+/// and actions of the first ask (a single decision's).
+fn prompt_to_lua(lua: &Lua, prompt: &Prompt) -> mlua::Result<mlua::Table> {
+    let t = lua.create_table()?;
+    t.set("state", prompt.state.as_str())?;
+    t.set("text", prompt.text.as_str())?;
+    t.set(
+        "decision",
+        match prompt.decision {
+            crate::rules::Decision::One => "one",
+            crate::rules::Decision::Simultaneous => "simultaneous",
+            crate::rules::Decision::Window => "window",
+        },
+    )?;
+    let asks = lua.create_table()?;
+    for (i, ask) in prompt.asks.iter().enumerate() {
+        let a = lua.create_table()?;
+        a.set("seat", ask.seat.as_ref().map(|s| s.to_string()))?;
+        a.set("actions", actions_to_lua(lua, &ask.actions)?)?;
+        asks.set(i + 1, a)?;
+    }
+    t.set("asks", asks)?;
+    t.set(
+        "answered",
+        lua.create_sequence_from(prompt.answered.iter().map(|s| s.to_string()))?,
+    )?;
+    if let Some(first) = prompt.asks.first() {
+        t.set("seat", first.seat.as_ref().map(|s| s.to_string()))?;
+        t.set("actions", actions_to_lua(lua, &first.actions)?)?;
+    }
+    Ok(t)
 }
 
 /// Deep equality of plain Lua values (tables by content, regardless of metatables).
