@@ -6,7 +6,7 @@
 ---@field vars table The module's rule variables: plain data kept in the table, which every seat may read. Changes persist in hooks that change the table.
 ---@field locals table The current state's local variables (the frame whose hook is running): plain data, which every seat may read.
 ---@field private table<string, table> Each seat's private state, indexed by seat (`ctx.private.AU.plan = 2`): plain data that only that seat's bot and view (and the rules) may read; reading another seat's from a bot or a seat's view is an error.
----@field data ChanceryData The module's data, read-only: cards, zones, places, pieces, unit_kinds, boxes, counters, seats, scenarios (each by id, with an ordered `*_ids` list). Reading a field that is not entered yet asks the players for it.
+---@field data ChanceryData The module's data, read-only: cards, zones, places, pieces, unit_kinds, boxes, counters, seats, scenarios and tables (each by id, with an ordered `*_ids` list; see `ctx.data` below). Reading a value that is not entered yet asks the players for it.
 ---@field scenario string The id of the scenario being played.
 local Ctx = {}
 
@@ -212,25 +212,94 @@ function Ctx:pop(result) end
 function Ctx:game_over(result) end
 
 ---@class ChanceryData
----@field cards table<string, {id: string, name: string, text: string, fields: table}>
+---@field cards table<string, ChanceryCard> A card: `fields` holds the values of the module's card fields (reading one not entered yet asks for it).
 ---@field card_ids string[]
----@field card_fields {id: string, doc: string, type: string}[]
----@field zones table<string, {id: string, name: string, visibility: string, owner: string?, face: string}>
+---@field zones table<string, ChanceryZone> A zone of cards.
 ---@field zone_ids string[]
----@field places table<string, {id: string, name: string, kind: string, spaces: {id: string, name: string, index: integer, props: table}[], space: table<string, table>}>
+---@field places table<string, ChanceryPlace> A track or map: its spaces in order, and by id.
 ---@field place_ids string[]
----@field pieces table<string, {id: string, name: string, kind: string, owner: string?, props: table}>
+---@field pieces table<string, ChanceryPiece> A marker or block; `props` as the module gives them.
 ---@field piece_ids string[]
----@field unit_kinds table<string, {id: string, name: string, owner: string?}>
+---@field unit_kinds table<string, ChanceryUnitKind> A kind of unit counted in boxes.
 ---@field unit_kind_ids string[]
----@field boxes table<string, {id: string, name: string, kinds: string[]?}>
+---@field boxes table<string, ChanceryBox> A box of units; `kinds` lists the kinds it holds (all, if absent).
 ---@field box_ids string[]
----@field counters table<string, {id: string, name: string, min: integer?, max: integer?, initial: integer}>
+---@field counters table<string, ChanceryCounter> A named number with optional bounds.
 ---@field counter_ids string[]
----@field seats table<string, {id: string, name: string, bot: string?}>
+---@field seats table<string, ChancerySeat> A seat; `bot` is its default bot.
 ---@field seat_ids string[]
----@field scenarios table<string, {id: string, name: string, description: string, vars: table}>
+---@field scenarios table<string, ChanceryScenario> A scenario; `vars` are its rule variables.
 ---@field scenario_ids string[]
+---@field tables table<string, table<string, any>> A lookup table: its entries by key (reading one not entered yet asks for it).
+---@field table_ids string[]
+---@field card_fields ChanceryCardField[]
+
+---@class ChanceryCard
+---@field id string
+---@field name string
+---@field deck string
+---@field text string
+---@field fields table<string, any>
+
+---@class ChanceryZone
+---@field id string
+---@field name string
+---@field visibility "public"|"owner"|"hidden"
+---@field owner string?
+---@field face "up"|"down"
+
+---@class ChanceryPlace
+---@field id string
+---@field name string
+---@field kind "track"|"map"
+---@field spaces ChancerySpace[]
+---@field space table<string, ChancerySpace>
+
+---@class ChanceryPiece
+---@field id string
+---@field name string
+---@field kind string
+---@field owner string?
+---@field props table<string, any>
+
+---@class ChanceryUnitKind
+---@field id string
+---@field name string
+---@field owner string?
+
+---@class ChanceryBox
+---@field id string
+---@field name string
+---@field kinds string[]?
+
+---@class ChanceryCounter
+---@field id string
+---@field name string
+---@field min integer?
+---@field max integer?
+---@field initial integer
+
+---@class ChancerySeat
+---@field id string
+---@field name string
+---@field bot string?
+
+---@class ChanceryScenario
+---@field id string
+---@field name string
+---@field description string
+---@field vars table<string, any>
+
+---@class ChancerySpace
+---@field id string
+---@field name string
+---@field index integer
+---@field props table<string, any>
+
+---@class ChanceryCardField
+---@field id string
+---@field doc string
+---@field type string
 
 ---@class Action
 ---@field name string the handler `states.<state>.<name>` that applies it
@@ -246,15 +315,180 @@ function Ctx:game_over(result) end
 ---@field min integer? for a number choice
 ---@field max integer?
 
+---@class Ask
+---@field seat string the seat asked
+---@field actions Action[] its legal actions
+
 ---@class Prompt
----@field seat string? the seat that decides
+---@field seat string? the seat that decides (one seat)
 ---@field text string what is being decided
----@field actions Action[] every legal action
+---@field actions Action[]? every legal action (one seat)
+---@field asks Ask[]? the seats asked (a shared decision)
+---@field decision "one"|"simultaneous"|"window"? in a module test: how the seats answer
+---@field answered string[]? in a module test: the seats that have answered
 
 --- Loads another script of the module (or `@lib/<name>.lua`) once and returns what it returned.
 ---@param path string
 ---@return any
 function include(path) end
+
+---@class LibFlowchart
+local LibFlowchart = {}
+
+--- A new, empty trace.
+function LibFlowchart.trace() end
+
+--- The index of the first action for which `wanted(action)` is true, or nil.
+---@param actions any
+---@param wanted any
+function LibFlowchart.first(actions, wanted) end
+
+--- The index of the action with the highest `score(action)` (first one on ties), or nil.
+---@param actions any
+---@param score any
+function LibFlowchart.best(actions, score) end
+
+---@class LibFlowchartTrace
+local LibFlowchartTrace = {}
+
+--- Records one step (a `string.format` pattern and its values); returns the trace.
+---@param text any
+---@param ... any
+function LibFlowchartTrace:step(text, ...) end
+
+--- Records a yes/no question and its answer; returns the answer, so it fits in an `if`.
+---@param question any
+---@param answer any
+function LibFlowchartTrace:ask(question, answer) end
+
+--- Records an explained sum (from `@lib/modifiers.lua`) as a step, after `text` (a `string.format` pattern and its values) if given; returns the sum's total.
+---@param sum any
+---@param text any
+---@param ... any
+function LibFlowchartTrace:sum(sum, text, ...) end
+
+--- Records the final step and returns what a bot hook returns: the choice and the steps.
+---@param choice any
+---@param text any
+---@param ... any
+function LibFlowchartTrace:choose(choice, text, ...) end
+
+---@class LibFlowchart
+local LibFlowchart = {}
+
+--- A new, empty trace.
+function LibFlowchart.trace() end
+
+--- The index of the first action for which `wanted(action)` is true, or nil.
+---@param actions any
+---@param wanted any
+function LibFlowchart.first(actions, wanted) end
+
+--- The index of the action with the highest `score(action)` (first one on ties), or nil.
+---@param actions any
+---@param score any
+function LibFlowchart.best(actions, score) end
+
+---@class LibDeck
+local LibDeck = {}
+
+--- Draws `n` cards from zone `from` into zone `to`. When `from` runs out and a `discard` zone is given, the discard is shuffled into `from` first. Returns the cards drawn (fewer than `n` if both run out).
+---@param ctx any
+---@param from any
+---@param to any
+---@param n any
+---@param discard any
+function LibDeck.draw(ctx, from, to, n, discard) end
+
+--- Moves every card of zone `from` to zone `to` (top card first, keeping their order).
+---@param ctx any
+---@param from any
+---@param to any
+function LibDeck.move_all(ctx, from, to) end
+
+--- How many cards are in all the zones of the table together.
+---@param ctx any
+function LibDeck.cards_on_table(ctx) end
+
+--- The index of the action named `name` (with argument `arg`, if given), or nil.
+---@param actions any
+---@param name any
+---@param arg any
+function LibDeck.find_action(actions, name, arg) end
+
+---@class LibUtil
+local LibUtil = {}
+
+--- Whether `list` contains `value`.
+---@param list any
+---@param value any
+function LibUtil.contains(list, value) end
+
+--- The keys of `map`, sorted (so that loops over them are deterministic).
+---@param map any
+function LibUtil.sorted_keys(map) end
+
+--- A deep copy of `value` as plain tables (module data is read-only; copy it to change it).
+---@param value any
+function LibUtil.copy(value) end
+
+--- How many items of `list` satisfy `wanted`.
+---@param list any
+---@param wanted any
+function LibUtil.count(list, wanted) end
+
+--- The sum of `f(item)` over `list` (of the items themselves without `f`).
+---@param list any
+---@param f any
+function LibUtil.sum(list, f) end
+
+---@class LibModifiers
+local LibModifiers = {}
+
+--- A new sum with no terms; `title` (optional) names it in the log ("battle DRM").
+---@param title any
+function LibModifiers.sum(title) end
+
+---@class LibModifiersSum
+local LibModifiersSum = {}
+
+--- Adds a term: a number and what it is ("DAVOUT", "supports"); returns the sum.
+---@param value any
+---@param label any
+function LibModifiersSum:add(value, label) end
+
+--- Adds a term only when `condition` holds; returns the sum.
+---@param condition any
+---@param value any
+---@param label any
+function LibModifiersSum:add_if(condition, value, label) end
+
+--- Adds `each(item)` for every item of `list` that gives a number, labelled `label(item)` (or the item itself); returns the sum.
+---@param list any
+---@param each any
+---@param label any
+function LibModifiersSum:add_each(list, each, label) end
+
+--- Keeps the total at or above `low` and at or below `high` (either may be nil), as a printed limit on a DRM does; the explanation says when it applies. Returns the sum.
+---@param low any
+---@param high any
+function LibModifiersSum:clamp(low, high) end
+
+--- The terms, in the order they were added: a list of {value = n, label = text}.
+function LibModifiersSum:terms() end
+
+--- The value: the sum of the terms, within the limits set by `clamp`.
+function LibModifiersSum:total() end
+
+--- The breakdown in words: "5 DAVOUT − 2 against the Allies + 1 debate = 4" (a sum with no terms reads "nothing = 0").
+function LibModifiersSum:explain() end
+
+--- Writes the breakdown to the game log (after the sum's title, if it has one); returns the total.
+---@param ctx any
+function LibModifiersSum:log(ctx) end
+
+--- The breakdown after the sum's title, as a line for a bot's reasons.
+function LibModifiersSum:reason() end
 
 ---@class TestContext
 local TestContext = {}

@@ -192,6 +192,17 @@ fn a_seat_naming_a_missing_bot_is_reported() {
 }
 
 #[test]
+fn an_effect_for_an_id_that_names_nothing_is_reported_where_it_is_written() {
+    let report = broken(|dir| edit(&dir.join("rules/council.lua"), "  five = {", "  fiev = {"));
+    assert_eq!(
+        report,
+        vec![
+            "rules/council.lua:171:3: effect for 'fiev', but no card, card group, piece, zone, place, box, counter, seat, unit kind, table or scenario has that id (did you mean 'five'?)"
+        ]
+    );
+}
+
+#[test]
 fn an_overlay_error_points_into_the_overlay_file() {
     let (scratch, dir) = copy_module(&test_module("testbed"));
     let overlay = scratch.path().join("owner.ron");

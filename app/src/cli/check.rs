@@ -60,6 +60,27 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
             m.rules.bots.join(", ")
         }
     )?;
+    let promised = m
+        .cards
+        .iter()
+        .filter(|c| chancery_core::Module::promises_effect(c))
+        .count();
+    let by_hand = m.cards_without_effects();
+    let hooks: usize = m.rules.effects.values().map(Vec::len).sum();
+    writeln!(
+        out,
+        "  effects: {hooks} hook(s) on {} id(s); {} of {promised} card(s) that promise an effect have code{}",
+        m.rules.effects.len(),
+        promised.saturating_sub(by_hand.len()),
+        if by_hand.is_empty() {
+            String::new()
+        } else {
+            format!(", {} are played by hand:", by_hand.len())
+        }
+    )?;
+    for card in &by_hand {
+        writeln!(out, "    {} ({})", card.id, card.name)?;
+    }
     match &m.overlay {
         Some(o) if o.present => {
             writeln!(out, "  overlay: {} ({} values)", o.path.display(), o.values)?

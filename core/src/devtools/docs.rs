@@ -1,10 +1,103 @@
 //! The Lua API reference (Markdown) and LuaLS type stubs, generated from the API's own
-//! registries so that they always match what the host registers.
+//! registries (the `ctx` functions and fields, the shape of `ctx.data`, the test API) and
+//! from the engine's Lua library itself, so that they always match what the host registers.
 
 use std::fmt::Write;
 
 use super::testing::{GAME_API, TEST_API};
 use crate::script::api::{API, FIELDS};
+use crate::script::data::{CARD_FIELD_FIELDS, DATA, SPACE_FIELDS};
+use crate::script::sandbox::LIBRARY;
+
+/// A function of the Lua library, read from its source: the `---` comment lines above a
+/// `function M.name(…)` or `function Class:name(…)`.
+struct LibFunction {
+    /// How it is called: `M.sum(title)`, `Sum:add(value, label)`.
+    signature: String,
+    /// The class it belongs to (`M` for the module table).
+    owner: String,
+    /// The name alone.
+    name: String,
+    /// The parameters.
+    params: Vec<String>,
+    /// The comment, joined.
+    doc: String,
+}
+
+/// A file of the library: its name, what its opening comment says, and its functions.
+struct LibFile {
+    name: &'static str,
+    about: String,
+    functions: Vec<LibFunction>,
+}
+
+/// Reads every library file's opening comment and documented functions.
+fn library() -> Vec<LibFile> {
+    LIBRARY
+        .iter()
+        .map(|(name, text)| {
+            let about = text
+                .lines()
+                .take_while(|l| l.starts_with("--"))
+                .map(|l| l.trim_start_matches('-').trim())
+                .take_while(|l| !l.starts_with("local ") && !l.starts_with("Usage"))
+                .collect::<Vec<_>>()
+                .join(" ");
+            let about = about
+                .trim_end_matches("Usage:")
+                .trim_end()
+                .trim_end_matches(':');
+            let about = format!("{}.", about.trim_end_matches('.'));
+            let mut functions = Vec::new();
+            let mut doc: Vec<String> = Vec::new();
+            for line in text.lines() {
+                if let Some(comment) = line.strip_prefix("---") {
+                    doc.push(comment.trim().to_owned());
+                    continue;
+                }
+                if let Some(rest) = line.strip_prefix("function ")
+                    && !doc.is_empty()
+                    && let Some((path, args)) = rest.split_once('(')
+                {
+                    let (owner, name) = path
+                        .split_once(['.', ':'])
+                        .map(|(o, n)| (o.to_owned(), n.to_owned()))
+                        .unwrap_or_else(|| ("M".to_owned(), path.to_owned()));
+                    let params: Vec<String> = args
+                        .trim_end_matches(')')
+                        .split(',')
+                        .map(|p| p.trim().to_owned())
+                        .filter(|p| !p.is_empty())
+                        .collect();
+                    functions.push(LibFunction {
+                        signature: format!("{path}({})", params.join(", ")),
+                        owner,
+                        name,
+                        params,
+                        doc: doc.join(" "),
+                    });
+                }
+                doc.clear();
+            }
+            LibFile {
+                name,
+                about,
+                functions,
+            }
+        })
+        .collect()
+}
+
+/// The LuaLS class of the table a library file returns (`@lib/modifiers.lua` →
+/// `LibModifiers`), or of another of its classes (`Sum` → `LibModifiersSum`).
+fn lib_class(file: &str, owner: &str) -> String {
+    let stem = file.trim_start_matches("@lib/").trim_end_matches(".lua");
+    let mut class = format!("Lib{}{}", stem[..1].to_uppercase(), &stem[1..]);
+    if owner != "M" {
+        class.push_str(owner);
+    }
+    class
+}
 
 fn signature(params: &[(&str, &str)]) -> String {
     params
@@ -40,7 +133,7 @@ pub fn api_reference_markdown() -> String {
         );
     }
     out.push_str("\n## `ctx` functions\n\nCall them with a colon: `ctx:move_card(card, zone)`. ");
-    out.push_str("Functions marked *changes* may only be called from `setup`, actions, `on_enter` and `on_exit`; ");
+    out.push_str("Functions marked *changes* may only be called from `setup`, actions, `run`, `on_enter`, `on_exit`, `on_resume`, `reveal` and `all_passed`; ");
     out.push_str("`prompt`, `view`, `check` and bots only read.\n\n");
     for entry in API {
         let kind = if entry.changes { " — *changes*" } else { "" };
@@ -60,6 +153,46 @@ pub fn api_reference_markdown() -> String {
             let _ = writeln!(out, "Parameters: {}. ", params.join(", "));
         }
         let _ = writeln!(out, "Returns: {}.\n", returns(entry.returns));
+    }
+    out.push_str(DATA_TEXT);
+    for collection in DATA {
+        let fields: Vec<String> = collection
+            .fields
+            .iter()
+            .map(|(n, t)| format!("`{n}: {t}`"))
+            .collect();
+        let fields = if fields.is_empty() {
+            "entries by key".to_owned()
+        } else {
+            fields.join(", ")
+        };
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {fields} |",
+            collection.name, collection.doc
+        );
+    }
+    let list = |fields: &[(&str, &str)]| {
+        fields
+            .iter()
+            .map(|(n, t)| format!("`{n}: {t}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let _ = writeln!(
+        out,
+        "\nA space (in `places[id].spaces` and `.space`) has {}. `ctx.data.card_fields` lists the module's card fields, each with {}.",
+        list(SPACE_FIELDS),
+        list(CARD_FIELD_FIELDS)
+    );
+    out.push_str(
+        "\n## The Lua library\n\nModules load these with `include(\"@lib/<name>.lua\")`.\n",
+    );
+    for file in library() {
+        let _ = writeln!(out, "\n### `{}`\n\n{}\n", file.name, file.about);
+        for f in &file.functions {
+            let _ = writeln!(out, "- `{}`: {}", f.signature, f.doc);
+        }
     }
     out.push_str("\n## Module tests (`tests/*.lua`, run by `chancery test`)\n\n");
     for entry in TEST_API {
@@ -81,8 +214,26 @@ pub fn api_reference_markdown() -> String {
             entry.doc
         );
     }
+    out.push_str(RECORDING_TEXT);
     out
 }
+
+const DATA_TEXT: &str = "\n## `ctx.data`\n\nThe module's data, read-only. Each collection holds its items by id, in a table `ctx.data.<name>`, and their ids in declaration order in `ctx.data.<singular>_ids` (`card_ids`, `box_ids`, …). Reading a value that is not entered yet stops the step and asks the players for it.\n\n| collection | what an item is | fields |\n|---|---|---|\n";
+
+const RECORDING_TEXT: &str = r#"
+## Recorded games (`tests/*.ron`, `tests/replays/*.ron`, run by `chancery test`)
+
+A recorded game is a RON file that starts `Recording(`: `scenario`, `seed`, `seats` (seat
+to `Human` or `Bot("name")`), `options`, `dice`, `inputs` (as a save writes them) and
+`expect`, a list of `Expect(after: N, …)` (after N inputs; without `after`, at the end)
+with any of `state`, `turn`, `phase`, `counters`, `zones` (cards, top first), `pieces`
+(`"place/space"`, or `None` off the table), `units`, `vars`, `private`, `log` (lines the
+input wrote, in order) and `result` (`Result(winners: […], scores: {…})`). Only what is
+written is checked. With `check_bots: true` (the default) every input a bot made must still
+be what that bot chooses. `chancery test` replays it and names the input and the first
+expected value that differs; `chancery record SAVE --out FILE [--every N]` writes one from
+a saved game, with everything on its table at the end (and every N inputs) as expectations.
+"#;
 
 const HOOK_TEXT: &str = r#"## The rules table
 
@@ -90,24 +241,48 @@ const HOOK_TEXT: &str = r#"## The rules table
 
 | hook | when |
 |---|---|
-| `setup(ctx, scenario, options)` | a new game, after the scenario's data is laid out; ends by entering the first state (`ctx:push`) |
-| `states.<name>.prompt(ctx)` | the engine needs the legal actions: return `{seat = …, text = …, actions = {…}}`; changes nothing |
-| `states.<name>.<action>(ctx, arg)` | a legal action was chosen: change the table, move the flow |
+| `setup(ctx, scenario, options)` | a new game, after the scenario's data is laid out; ends by entering the first state (`ctx:call`) |
+| `states.<name>.prompt(ctx)` | a state that waits for a decision: return what is asked (below); changes nothing |
+| `states.<name>.<action>(ctx, arg, seat)` | a legal action was chosen (by `seat`): change the table, move the flow |
+| `states.<name>.run(ctx)` | an automatic state (no prompt): runs whenever it is on top of the flow, and must move the flow (`ctx:call`, `ctx:replace`, `ctx:pop`) or end the game |
 | `states.<name>.on_enter(ctx)` / `on_exit(ctx)` | optional, after a hook entered or left the state |
+| `states.<name>.on_resume(ctx, result)` | optional: a sub-procedure this state called has returned `result` (the value given to `ctx:pop`) |
+| `states.<name>.reveal(ctx, choices)` | makes the state a simultaneous secret choice: once every asked seat has answered, `choices` maps each seat to its `{name, arg}` |
+| `states.<name>.all_passed(ctx)` | makes the state a reaction window: every asked seat passed |
+| `effects.<id>.<hook>(ctx, …)` | optional: card (or issue, or any data) effects, keyed by ids of the module's data; the loader refuses an id that names nothing, and `chancery check` lists cards with text but no effect |
 | `view(ctx, seat)` | optional: module data a seat may see, added to its state JSON |
 | `check(ctx)` | optional: invariants; return `false, why` or raise an error when one fails |
 | `bots.<name>(ctx, seat, actions)` | return the chosen action (its index, or `{name, arg}`) and the reasons (a list of steps) |
+
+A prompt returns `{seat = …, text = …, actions = {…}}` for one seat (no seat: anyone). A
+shared decision returns `{text = …, asks = {{seat = …, actions = {…}}, …}}`: in a
+simultaneous choice (a state with `reveal`) every seat that has not answered is asked at
+once and each answer stays hidden from the other seats, in every view and in the log, until
+`reveal` has them all; in a reaction window (a state with `all_passed`) the seats are asked
+one at a time in the order listed, each may answer (its action's handler runs, with the
+seat) or pass (the engine adds `pass`), and the rules close the window. Bots answer for
+their seats and see only what their seat may see.
 
 An action in a prompt is a table: `name` (the handler's name), `arg` (plain data handed to
 it), `label` (what a button says), a target to highlight (`card`, `zone`, `piece`, `box`,
 `counter`, or `place` and `space`), and for a number choice `min` and `max`.
 
+Procedures: `ctx:call(state, locals)` runs a sub-procedure on top of the current state;
+when it calls `ctx:pop(result)`, the caller's `on_resume(ctx, result)` runs and the caller
+goes on (an automatic caller's `run` runs again). So a turn can nest as turn → phase →
+round → play → debate, all plain data in the table (saves, undo and reload work), and a
+flow that changes state more than 10,000 times in one step is stopped as a runaway.
+
+Privacy: `ctx.vars` and state locals are public; `ctx.private[seat]` is seen by that seat
+only (and the rules); `ctx:tell(seat, text)` writes a log line for one seat. A bot, a
+seat's `view` and `chancery state --json --seat S` see exactly what that seat may see, and
+reading another seat's private state from a bot is an error at the line that tried.
+
 Scripts see only safe globals (`string`, `table`, `math` without `random`, `utf8`,
 `coroutine`, base functions without `load`, `dofile`, `collectgarbage`), `print` (shown to
 the designer) and `include(path)`, which loads another script of the module (or the
-engine's library: `@lib/flowchart.lua`, `@lib/deck.lua`, `@lib/util.lua`). Reading or
-setting an undeclared global is an error. Every call runs under an instruction budget and
-a memory limit.
+engine's library, below). Reading or setting an undeclared global is an error. Every call
+runs under an instruction budget and a memory limit.
 "#;
 
 fn stub_function(
@@ -148,28 +323,38 @@ pub fn luals_stubs() -> String {
             entry.doc,
         );
     }
-    out.push_str(
-        "---@class ChanceryData\n\
-         ---@field cards table<string, {id: string, name: string, text: string, fields: table}>\n\
-         ---@field card_ids string[]\n\
-         ---@field card_fields {id: string, doc: string, type: string}[]\n\
-         ---@field zones table<string, {id: string, name: string, visibility: string, owner: string?, face: string}>\n\
-         ---@field zone_ids string[]\n\
-         ---@field places table<string, {id: string, name: string, kind: string, spaces: {id: string, name: string, index: integer, props: table}[], space: table<string, table>}>\n\
-         ---@field place_ids string[]\n\
-         ---@field pieces table<string, {id: string, name: string, kind: string, owner: string?, props: table}>\n\
-         ---@field piece_ids string[]\n\
-         ---@field unit_kinds table<string, {id: string, name: string, owner: string?}>\n\
-         ---@field unit_kind_ids string[]\n\
-         ---@field boxes table<string, {id: string, name: string, kinds: string[]?}>\n\
-         ---@field box_ids string[]\n\
-         ---@field counters table<string, {id: string, name: string, min: integer?, max: integer?, initial: integer}>\n\
-         ---@field counter_ids string[]\n\
-         ---@field seats table<string, {id: string, name: string, bot: string?}>\n\
-         ---@field seat_ids string[]\n\
-         ---@field scenarios table<string, {id: string, name: string, description: string, vars: table}>\n\
-         ---@field scenario_ids string[]\n\n",
-    );
+    out.push_str("---@class ChanceryData\n");
+    for collection in DATA {
+        let singular = collection
+            .name
+            .strip_suffix("es")
+            .filter(|s| s.ends_with('x'))
+            .unwrap_or_else(|| collection.name.trim_end_matches('s'));
+        let item = if collection.fields.is_empty() {
+            "table<string, any>".to_owned()
+        } else {
+            collection.class.to_owned()
+        };
+        let _ = writeln!(
+            out,
+            "---@field {} table<string, {item}> {}",
+            collection.name, collection.doc
+        );
+        let _ = writeln!(out, "---@field {singular}_ids string[]");
+    }
+    out.push_str("---@field card_fields ChanceryCardField[]\n\n");
+    let class = |out: &mut String, name: &str, fields: &[(&str, &str)]| {
+        let _ = writeln!(out, "---@class {name}");
+        for (n, t) in fields {
+            let _ = writeln!(out, "---@field {n} {t}");
+        }
+        out.push('\n');
+    };
+    for collection in DATA.iter().filter(|c| !c.fields.is_empty()) {
+        class(&mut out, collection.class, collection.fields);
+    }
+    class(&mut out, "ChancerySpace", SPACE_FIELDS);
+    class(&mut out, "ChanceryCardField", CARD_FIELD_FIELDS);
     out.push_str(
         "---@class Action\n\
          ---@field name string the handler `states.<state>.<name>` that applies it\n\
@@ -184,15 +369,43 @@ pub fn luals_stubs() -> String {
          ---@field space string?\n\
          ---@field min integer? for a number choice\n\
          ---@field max integer?\n\n\
+         ---@class Ask\n\
+         ---@field seat string the seat asked\n\
+         ---@field actions Action[] its legal actions\n\n\
          ---@class Prompt\n\
-         ---@field seat string? the seat that decides\n\
+         ---@field seat string? the seat that decides (one seat)\n\
          ---@field text string what is being decided\n\
-         ---@field actions Action[] every legal action\n\n\
+         ---@field actions Action[]? every legal action (one seat)\n\
+         ---@field asks Ask[]? the seats asked (a shared decision)\n\
+         ---@field decision \"one\"|\"simultaneous\"|\"window\"? in a module test: how the seats answer\n\
+         ---@field answered string[]? in a module test: the seats that have answered\n\n\
          --- Loads another script of the module (or `@lib/<name>.lua`) once and returns what it returned.\n\
          ---@param path string\n\
          ---@return any\n\
          function include(path) end\n\n",
     );
+    for file in library() {
+        let mut owners: Vec<&str> = file.functions.iter().map(|f| f.owner.as_str()).collect();
+        owners.dedup();
+        for owner in owners {
+            let class = lib_class(file.name, owner);
+            let _ = writeln!(out, "---@class {class}");
+            let _ = writeln!(out, "local {class} = {{}}\n");
+            for f in file.functions.iter().filter(|f| f.owner == owner) {
+                let _ = writeln!(out, "--- {}", f.doc);
+                for p in &f.params {
+                    let _ = writeln!(out, "---@param {p} any");
+                }
+                let sep = if owner == "M" { "." } else { ":" };
+                let _ = writeln!(
+                    out,
+                    "function {class}{sep}{}({}) end\n",
+                    f.name,
+                    f.params.join(", ")
+                );
+            }
+        }
+    }
     out.push_str("---@class TestContext\nlocal TestContext = {}\n\n");
     for entry in TEST_API.iter().filter(|e| e.name.starts_with("t:")) {
         let name = entry.name.trim_start_matches("t:");

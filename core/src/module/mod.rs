@@ -361,18 +361,21 @@ impl Module {
             .map(|(_, c)| c.to_owned())
     }
 
-    /// The cards whose text (or an `effect: true` field) promises an effect that no code of
-    /// the rules' `effects` carries (by the card's id or its group's), in declaration order.
+    /// Whether a card promises an effect: it has text, or an `effect: true` field.
+    pub fn promises_effect(card: &CardDef) -> bool {
+        !card.text.trim().is_empty()
+            || matches!(
+                card.fields.get("effect"),
+                Some(DataValue::Known(crate::value::Value::Bool(true)))
+            )
+    }
+
+    /// The cards that promise an effect (see [`Module::promises_effect`]) that no code of the
+    /// rules' `effects` carries (by the card's id or its group's), in declaration order.
     pub fn cards_without_effects(&self) -> Vec<&CardDef> {
         self.cards
             .iter()
-            .filter(|c| {
-                !c.text.trim().is_empty()
-                    || matches!(
-                        c.fields.get("effect"),
-                        Some(DataValue::Known(crate::value::Value::Bool(true)))
-                    )
-            })
+            .filter(|c| Module::promises_effect(c))
             .filter(|c| {
                 !self.rules.effects.contains_key(c.id.as_str())
                     && !self.rules.effects.contains_key(c.deck.as_str())

@@ -118,7 +118,7 @@ pub(crate) const FIELDS: &[ApiField] = &[
     ApiField {
         name: "data",
         ty: "ChanceryData",
-        doc: "The module's data, read-only: cards, zones, places, pieces, unit_kinds, boxes, counters, seats, scenarios (each by id, with an ordered `*_ids` list). Reading a field that is not entered yet asks the players for it.",
+        doc: "The module's data, read-only: cards, zones, places, pieces, unit_kinds, boxes, counters, seats, scenarios and tables (each by id, with an ordered `*_ids` list; see `ctx.data` below). Reading a value that is not entered yet asks the players for it.",
     },
     ApiField {
         name: "scenario",

@@ -378,3 +378,210 @@ fn table_proxy(
     meta.raw_set("__index", index)?;
     Ok(LuaValue::Table(proxy))
 }
+
+/// One collection of `ctx.data`: its name, the LuaLS class of an item, and the item's
+/// fields as `(name, LuaLS type)` (a type ending in `?` may be absent). The type stubs and
+/// the API reference are generated from this list; a test builds `ctx.data` and checks it
+/// against it, so the two cannot drift apart.
+pub(crate) struct DataCollection {
+    /// The collection's key in `ctx.data` (`cards`); items by id, and `<singular>_ids`.
+    pub name: &'static str,
+    /// The LuaLS class of an item (`ChanceryCard`).
+    pub class: &'static str,
+    /// What an item is, for the reference.
+    pub doc: &'static str,
+    /// The item's fields.
+    pub fields: &'static [(&'static str, &'static str)],
+}
+
+/// Every collection of `ctx.data`, in the order the reference lists them.
+pub(crate) const DATA: &[DataCollection] = &[
+    DataCollection {
+        name: "cards",
+        class: "ChanceryCard",
+        doc: "A card: `fields` holds the values of the module's card fields (reading one not entered yet asks for it).",
+        fields: &[
+            ("id", "string"),
+            ("name", "string"),
+            ("deck", "string"),
+            ("text", "string"),
+            ("fields", "table<string, any>"),
+        ],
+    },
+    DataCollection {
+        name: "zones",
+        class: "ChanceryZone",
+        doc: "A zone of cards.",
+        fields: &[
+            ("id", "string"),
+            ("name", "string"),
+            ("visibility", "\"public\"|\"owner\"|\"hidden\""),
+            ("owner", "string?"),
+            ("face", "\"up\"|\"down\""),
+        ],
+    },
+    DataCollection {
+        name: "places",
+        class: "ChanceryPlace",
+        doc: "A track or map: its spaces in order, and by id.",
+        fields: &[
+            ("id", "string"),
+            ("name", "string"),
+            ("kind", "\"track\"|\"map\""),
+            ("spaces", "ChancerySpace[]"),
+            ("space", "table<string, ChancerySpace>"),
+        ],
+    },
+    DataCollection {
+        name: "pieces",
+        class: "ChanceryPiece",
+        doc: "A marker or block; `props` as the module gives them.",
+        fields: &[
+            ("id", "string"),
+            ("name", "string"),
+            ("kind", "string"),
+            ("owner", "string?"),
+            ("props", "table<string, any>"),
+        ],
+    },
+    DataCollection {
+        name: "unit_kinds",
+        class: "ChanceryUnitKind",
+        doc: "A kind of unit counted in boxes.",
+        fields: &[("id", "string"), ("name", "string"), ("owner", "string?")],
+    },
+    DataCollection {
+        name: "boxes",
+        class: "ChanceryBox",
+        doc: "A box of units; `kinds` lists the kinds it holds (all, if absent).",
+        fields: &[("id", "string"), ("name", "string"), ("kinds", "string[]?")],
+    },
+    DataCollection {
+        name: "counters",
+        class: "ChanceryCounter",
+        doc: "A named number with optional bounds.",
+        fields: &[
+            ("id", "string"),
+            ("name", "string"),
+            ("min", "integer?"),
+            ("max", "integer?"),
+            ("initial", "integer"),
+        ],
+    },
+    DataCollection {
+        name: "seats",
+        class: "ChancerySeat",
+        doc: "A seat; `bot` is its default bot.",
+        fields: &[("id", "string"), ("name", "string"), ("bot", "string?")],
+    },
+    DataCollection {
+        name: "scenarios",
+        class: "ChanceryScenario",
+        doc: "A scenario; `vars` are its rule variables.",
+        fields: &[
+            ("id", "string"),
+            ("name", "string"),
+            ("description", "string"),
+            ("vars", "table<string, any>"),
+        ],
+    },
+    DataCollection {
+        name: "tables",
+        class: "ChanceryLookupTable",
+        doc: "A lookup table: its entries by key (reading one not entered yet asks for it).",
+        fields: &[],
+    },
+];
+
+/// A space of a place, as `ctx.data.places[id].spaces` lists it.
+pub(crate) const SPACE_FIELDS: &[(&str, &str)] = &[
+    ("id", "string"),
+    ("name", "string"),
+    ("index", "integer"),
+    ("props", "table<string, any>"),
+];
+
+/// A field of the module's cards, as `ctx.data.card_fields` lists them.
+pub(crate) const CARD_FIELD_FIELDS: &[(&str, &str)] =
+    &[("id", "string"), ("doc", "string"), ("type", "string")];
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use crate::script::budget::Limits;
+
+    /// The keys of a (read-only, proxied) table, as Lua's own `pairs` walks them.
+    fn keys(lua: &Lua, t: &Table) -> BTreeSet<String> {
+        let walk: mlua::Function = lua
+            .load("local t = ...; local keys = {}; for k in pairs(t) do keys[#keys + 1] = k end; return keys")
+            .into_function()
+            .expect("compiles");
+        let list: Vec<String> = walk.call(t.clone()).expect("walks");
+        list.into_iter().collect()
+    }
+
+    /// Checks that an item's keys are among `fields`, and every field not marked optional
+    /// is there.
+    fn check(lua: &Lua, what: &str, item: &Table, fields: &[(&str, &str)]) {
+        let found = keys(lua, item);
+        let declared: BTreeSet<String> = fields.iter().map(|(n, _)| (*n).to_owned()).collect();
+        let required: BTreeSet<String> = fields
+            .iter()
+            .filter(|(_, ty)| !ty.ends_with('?'))
+            .map(|(n, _)| (*n).to_owned())
+            .collect();
+        assert!(
+            found.is_subset(&declared),
+            "{what} has fields the registry lacks: {:?}",
+            found.difference(&declared).collect::<Vec<_>>()
+        );
+        assert!(
+            required.is_subset(&found),
+            "{what} lacks fields the registry promises: {:?}",
+            required.difference(&found).collect::<Vec<_>>()
+        );
+    }
+
+    /// `ctx.data` of a module that has every kind of component matches the registry the
+    /// stubs and the reference are generated from.
+    #[test]
+    fn ctx_data_has_exactly_the_fields_the_registry_documents() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/modules/testbed");
+        let options = crate::module::LoadOptions {
+            overlay: crate::module::OverlayChoice::Off,
+            strict: false,
+        };
+        let module = crate::script::load_module(&dir, &options).expect("the testbed loads");
+        let vm = Vm::new(Limits::default()).expect("a VM");
+        let data = build(&vm, &module).expect("ctx.data");
+        let mut expected: BTreeSet<String> = BTreeSet::from(["card_fields".to_owned()]);
+        for collection in DATA {
+            let singular = collection
+                .name
+                .strip_suffix("es")
+                .filter(|s| s.ends_with('x'))
+                .unwrap_or_else(|| collection.name.trim_end_matches('s'));
+            expected.insert(collection.name.to_owned());
+            expected.insert(format!("{singular}_ids"));
+            let items: Table = data.get(collection.name).expect("a collection");
+            let ids: Table = data.get(format!("{singular}_ids")).expect("its ids");
+            let first: String = ids.get(1).expect("the testbed has one of each");
+            if collection.fields.is_empty() {
+                continue;
+            }
+            let item: Table = items.get(first.as_str()).expect("an item");
+            check(&vm.lua, collection.name, &item, collection.fields);
+            if collection.name == "places" {
+                let spaces: Table = item.get("spaces").expect("spaces");
+                let space = spaces.get::<Table>(1).expect("a space");
+                check(&vm.lua, "a space", &space, SPACE_FIELDS);
+            }
+        }
+        let fields: Table = data.get("card_fields").expect("card_fields");
+        let field = fields.get::<Table>(1).expect("a field");
+        check(&vm.lua, "a card field", &field, CARD_FIELD_FIELDS);
+        assert_eq!(keys(&vm.lua, &data), expected);
+    }
+}

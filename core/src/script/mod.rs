@@ -4,7 +4,7 @@
 pub(crate) mod api;
 mod budget;
 pub(crate) mod convert;
-mod data;
+pub(crate) mod data;
 mod diag;
 mod host;
 mod pattern;

@@ -1,0 +1,181 @@
+//! The parts of `core` depend on each other one way only. Every `crate::<part>` path in a
+//! file of `core/src` is an import of that part by the file's part; the imports must follow
+//! the layering ARCHITECTURE.md draws (a part imports only parts below it, or beside it in
+//! the same layer), and no parts may import each other in a circle.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use chancery_tests::repo_root;
+
+/// The layers of `core`, lowest first. A part may import the parts of lower layers, and
+/// parts of its own layer (as long as no circle forms).
+const LAYERS: &[&[&str]] = &[
+    &["ids", "value", "rng", "digest", "files"],
+    &["table"],
+    &["module"],
+    &["rules"],
+    &["script"],
+    &["session"],
+    &["save", "view", "sim", "watch"],
+    &["devtools"],
+];
+
+fn layer(part: &str) -> Option<usize> {
+    LAYERS.iter().position(|l| l.contains(&part))
+}
+
+/// Every file of `dir` (recursively) ending in `.rs`.
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("read folder").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|x| x == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The parts a piece of Rust names as `crate::<part>` (and `crate::{a, b}`), outside
+/// comments.
+fn imported_parts(text: &str) -> BTreeSet<String> {
+    let mut parts = BTreeSet::new();
+    for line in text.lines() {
+        let code = line.split("//").next().unwrap_or("");
+        let mut rest = code;
+        while let Some(at) = rest.find("crate::") {
+            rest = &rest[at + "crate::".len()..];
+            if let Some(group) = rest.strip_prefix('{') {
+                let inner = group.split('}').next().unwrap_or("");
+                for item in inner.split(',') {
+                    let name: String = item
+                        .trim()
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    if !name.is_empty() {
+                        parts.insert(name);
+                    }
+                }
+            } else {
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                parts.insert(name);
+            }
+        }
+    }
+    parts
+}
+
+/// Which part imports which, from the files of `core/src` (the crate root, `lib.rs`, is the
+/// facade over all of them and belongs to none).
+fn import_graph() -> BTreeMap<String, BTreeMap<String, Vec<String>>> {
+    let src = repo_root().join("core/src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut graph: BTreeMap<String, BTreeMap<String, Vec<String>>> = BTreeMap::new();
+    for file in files {
+        let rel = file.strip_prefix(&src).expect("inside core/src");
+        let first = rel
+            .components()
+            .next()
+            .expect("a path")
+            .as_os_str()
+            .to_string_lossy()
+            .trim_end_matches(".rs")
+            .to_owned();
+        if first == "lib" {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).expect("read file");
+        let entry = graph.entry(first.clone()).or_default();
+        for part in imported_parts(&text) {
+            if part != first {
+                entry
+                    .entry(part)
+                    .or_default()
+                    .push(rel.display().to_string());
+            }
+        }
+    }
+    graph
+}
+
+#[test]
+fn the_parts_of_core_import_each_other_one_way_only() {
+    let graph = import_graph();
+    assert!(graph.len() >= 15, "found only {:?}", graph.keys());
+    let mut wrong = Vec::new();
+    for (part, imports) in &graph {
+        let Some(mine) = layer(part) else {
+            wrong.push(format!(
+                "part '{part}' is in no layer: add it to LAYERS here and to ARCHITECTURE.md"
+            ));
+            continue;
+        };
+        for (other, files) in imports {
+            match layer(other) {
+                Some(theirs) if theirs <= mine => {}
+                Some(_) => wrong.push(format!(
+                    "{part} imports {other}, a higher layer (in {})",
+                    files.join(", ")
+                )),
+                None => wrong.push(format!("{part} imports '{other}', which is in no layer")),
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn no_parts_of_core_import_each_other_in_a_circle() {
+    let graph = import_graph();
+    // Depth-first search for a back edge; the circle is reported part by part.
+    fn visit<'a>(
+        part: &'a str,
+        graph: &'a BTreeMap<String, BTreeMap<String, Vec<String>>>,
+        path: &mut Vec<&'a str>,
+        done: &mut BTreeSet<&'a str>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = path.iter().position(|p| *p == part) {
+            let mut circle: Vec<String> = path[at..].iter().map(|p| p.to_string()).collect();
+            circle.push(part.to_owned());
+            return Some(circle);
+        }
+        if done.contains(part) {
+            return None;
+        }
+        path.push(part);
+        for next in graph.get(part).into_iter().flat_map(|m| m.keys()) {
+            if let Some(circle) = visit(next, graph, path, done) {
+                return Some(circle);
+            }
+        }
+        path.pop();
+        done.insert(part);
+        None
+    }
+    let mut done = BTreeSet::new();
+    for part in graph.keys() {
+        if let Some(circle) = visit(part, &graph, &mut Vec::new(), &mut done) {
+            panic!(
+                "parts of core import each other in a circle: {}",
+                circle.join(" -> ")
+            );
+        }
+    }
+}
+
+#[test]
+fn the_import_reader_sees_grouped_and_inline_paths() {
+    let parts = imported_parts(
+        "use crate::{table::Table, module};\nlet x = crate::view::state_json(); // crate::sim\n",
+    );
+    assert_eq!(
+        parts,
+        BTreeSet::from(["table".to_owned(), "module".to_owned(), "view".to_owned()])
+    );
+}
