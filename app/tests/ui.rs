@@ -308,6 +308,57 @@ fn hot_seat_hides_the_next_hand_until_it_is_claimed() {
     );
 }
 
+/// A secret choice at one screen: each person wagers in turn, the screen passed between
+/// them, and nobody sees what the other chose until both have.
+#[test]
+fn hot_seat_wagers_are_made_in_turn_and_stay_secret() {
+    let s = scratch();
+    let mut h = harness(app(&s, false, true));
+    h.run();
+    h.get_by_label("I am Alpha: show my hand").click();
+    h.run();
+    h.get_by_label("Call a council").click();
+    h.run();
+    assert!(
+        h.query_by_label("Alpha and Beta choose at once, in secret")
+            .is_some(),
+        "both seats are asked"
+    );
+    assert!(h.query_by_label("Choices of Alpha:").is_some());
+    h.get_by_label("commit: Four").click();
+    h.run();
+    assert!(
+        h.query_by_label("Pass the screen to Beta").is_some(),
+        "the screen goes to the other person"
+    );
+    h.get_by_label("I am Beta: show my hand").click();
+    h.run();
+    assert!(h.query_by_label("Choices of Beta:").is_some());
+    assert!(
+        h.query_by_label_contains("A: a secret answer").is_some(),
+        "Beta sees that Alpha has chosen"
+    );
+    assert!(
+        h.query_by_label_contains("commit four").is_none(),
+        "Beta does not see what Alpha chose"
+    );
+    assert!(h.query_by_label("commit: Four").is_none());
+    h.get_by_label("commit: One").click();
+    h.run();
+    assert!(
+        h.query_by_label_contains("Alpha reveals Four.").is_some(),
+        "both wagers are revealed once both are in"
+    );
+    assert_eq!(
+        h.state()
+            .session()
+            .table()
+            .top_frame()
+            .map(|f| f.state.as_str()),
+        Some("objection")
+    );
+}
+
 #[test]
 fn a_bot_step_shows_its_reasons() {
     let s = scratch();

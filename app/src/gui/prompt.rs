@@ -80,7 +80,18 @@ fn decision_ui(ui: &mut Ui, view: &mut GameView) {
         .any(|s| matches!(seats.get(s), Some(Controller::Bot(_))));
     let heading = match (prompt.decision, names.as_slice()) {
         (_, []) => "Anyone decides".to_owned(),
-        (Decision::Simultaneous, _) => format!("{} choose at once, in secret", names.join(", ")),
+        (Decision::Simultaneous, _) => {
+            // Everybody in the decision, those who have chosen too, in the module's order.
+            let all: Vec<String> = module
+                .seats
+                .iter()
+                .filter(|s| {
+                    prompt.answered.contains(&s.id) || prompt.deciders().any(|d| *d == s.id)
+                })
+                .map(|s| s.name.clone())
+                .collect();
+            format!("{} choose at once, in secret", and_list(&all))
+        }
         (Decision::Window, [name, ..]) => format!("{name} may answer or pass"),
         (Decision::One, [name, ..]) => format!("{name} decides"),
     };
@@ -118,7 +129,7 @@ fn decision_ui(ui: &mut Ui, view: &mut GameView) {
         ui.label("Waiting for the screen to be passed.");
         return;
     }
-    if prompt.asks.len() > 1
+    if (prompt.is_secret() || prompt.asks.len() > 1)
         && let Some(seat) = &ask.seat
     {
         ui.label(RichText::new(format!("Choices of {}:", seat_name(&module, seat))).strong());
@@ -140,6 +151,15 @@ fn decision_ui(ui: &mut Ui, view: &mut GameView) {
                 view.answer(ask.seat.clone(), pick.choice);
             }
         }
+    }
+}
+
+/// "Alpha", "Alpha and Beta", "Alpha, Beta and Gamma".
+fn and_list(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }
 
