@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use super::testing::{GAME_API, TEST_API};
 use crate::script::api::{API, FIELDS};
-use crate::script::data::{CARD_FIELD_FIELDS, DATA, SPACE_FIELDS};
+use crate::script::data::{CARD_FIELD_FIELDS, DATA, SPACE_FIELDS, singular};
 use crate::script::sandbox::LIBRARY;
 
 /// A function of the Lua library, read from its source: the `---` comment lines above a
@@ -325,11 +325,7 @@ pub fn luals_stubs() -> String {
     }
     out.push_str("---@class ChanceryData\n");
     for collection in DATA {
-        let singular = collection
-            .name
-            .strip_suffix("es")
-            .filter(|s| s.ends_with('x'))
-            .unwrap_or_else(|| collection.name.trim_end_matches('s'));
+        let singular = singular(collection.name);
         let item = if collection.fields.is_empty() {
             "table<string, any>".to_owned()
         } else {

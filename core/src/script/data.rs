@@ -296,16 +296,20 @@ fn add(
     by_id: Table,
     ids: impl Iterator<Item = String>,
 ) -> mlua::Result<()> {
-    let singular = name
-        .strip_suffix("es")
-        .filter(|s| s.ends_with('x'))
-        .unwrap_or_else(|| name.trim_end_matches('s'));
+    let singular = singular(name);
     let list = vm.lua.create_sequence_from(ids)?;
     data.raw_set(
         format!("{singular}_ids"),
         vm.readonly(list, &format!("{singular}_ids"))?,
     )?;
     data.raw_set(name, vm.readonly(by_id, name)?)
+}
+
+/// The singular of a collection's name, for its `<singular>_ids` list (`boxes` → `box`).
+pub(crate) fn singular(name: &str) -> &str {
+    name.strip_suffix("es")
+        .filter(|s| s.ends_with('x'))
+        .unwrap_or_else(|| name.trim_end_matches('s'))
 }
 
 /// A read-only copy of plain data, nested tables included.
@@ -558,11 +562,7 @@ mod tests {
         let data = build(&vm, &module).expect("ctx.data");
         let mut expected: BTreeSet<String> = BTreeSet::from(["card_fields".to_owned()]);
         for collection in DATA {
-            let singular = collection
-                .name
-                .strip_suffix("es")
-                .filter(|s| s.ends_with('x'))
-                .unwrap_or_else(|| collection.name.trim_end_matches('s'));
+            let singular = singular(collection.name);
             expected.insert(collection.name.to_owned());
             expected.insert(format!("{singular}_ids"));
             let items: Table = data.get(collection.name).expect("a collection");

@@ -98,6 +98,10 @@ pub(crate) struct Host {
     pub hooks: LuaTable,
     ctx_meta: LuaTable,
     pub states: Arc<Vec<String>>,
+    /// The rules' `states` table.
+    state_table: LuaTable,
+    /// How each state is decided, and whether it is automatic, as declared at load.
+    kinds: std::collections::BTreeMap<String, (Decision, bool)>,
     /// The ids that have effects, with their hook names.
     pub effects: std::collections::BTreeMap<String, Vec<String>>,
     pub api_calls: Rc<RefCell<Vec<u64>>>,
@@ -161,12 +165,17 @@ impl Host {
         let ctx_meta = vm
             .call(|| build_ctx(&vm, &module, &api_calls))
             .map_err(|e| fail(format!("cannot build ctx: {}", describe(&e).0)))?;
+        let state_table: LuaTable = hooks
+            .get("states")
+            .map_err(|e| fail(format!("cannot read states: {}", describe(&e).0)))?;
         Ok(Host {
             vm,
             module,
             hooks,
             ctx_meta,
             states: Arc::new(declared.states),
+            state_table,
+            kinds: declared.kinds,
             effects: declared.effects,
             api_calls,
         })
@@ -198,9 +207,13 @@ impl Host {
 
     /// The function `states[state][name]`, if there is one.
     pub fn state_fn(&self, state: &str, name: &str) -> Option<Function> {
-        let states: LuaTable = self.hooks.get("states").ok()?;
-        let st: LuaTable = states.get(state).ok()?;
+        let st: LuaTable = self.state_table.get(state).ok()?;
         st.get::<Option<Function>>(name).ok().flatten()
+    }
+
+    /// Whether `state` is automatic (it has `run`), as the rules table declared at load.
+    pub fn is_automatic(&self, state: &str) -> bool {
+        self.kinds.get(state).is_some_and(|k| k.1)
     }
 
     /// The function `hooks[name]` (or `hooks.bots[name]` when `bot`), if there is one.
@@ -324,13 +337,7 @@ impl Host {
     /// How the state `state` is decided: a state with `reveal` is a simultaneous choice,
     /// one with `all_passed` a reaction window, any other a single decision.
     pub fn decision(&self, state: &str) -> Decision {
-        if self.state_fn(state, "reveal").is_some() {
-            Decision::Simultaneous
-        } else if self.state_fn(state, "all_passed").is_some() {
-            Decision::Window
-        } else {
-            Decision::One
-        }
+        self.kinds.get(state).map_or(Decision::One, |k| k.0)
     }
 
     /// Settles the flow after a hook: runs `on_exit`, `on_enter` and `on_resume` for each
@@ -354,6 +361,9 @@ impl Host {
                 let Some(frame) = table.top_frame() else {
                     break;
                 };
+                if !self.is_automatic(&frame.state) {
+                    break;
+                }
                 let Some(run) = self.state_fn(&frame.state, "run") else {
                     break;
                 };
@@ -532,6 +542,8 @@ fn write_back(table: &mut Table, writable: bool, written: WrittenBack) -> Result
 struct Declared {
     /// The state names, sorted.
     states: Vec<String>,
+    /// How each state is decided, and whether it is automatic.
+    kinds: std::collections::BTreeMap<String, (Decision, bool)>,
     /// The ids that have effects, with their hook names.
     effects: std::collections::BTreeMap<String, Vec<String>>,
 }
@@ -584,6 +596,7 @@ fn check_hooks(module: &Module, hooks: &LuaTable) -> Result<Declared, Diagnostic
         _ => err("bots", "'bots' must be a table of functions".to_owned()),
     }
     let mut names = Vec::new();
+    let mut kinds = std::collections::BTreeMap::new();
     match hooks.get::<LuaValue>("states") {
         Ok(LuaValue::Table(states)) => {
             for (name, value) in states.pairs::<String, LuaValue>().filter_map(Result::ok) {
@@ -622,6 +635,14 @@ fn check_hooks(module: &Module, hooks: &LuaTable) -> Result<Declared, Diagnostic
                     ),
                     _ => {}
                 }
+                let decision = if has("reveal") {
+                    Decision::Simultaneous
+                } else if has("all_passed") {
+                    Decision::Window
+                } else {
+                    Decision::One
+                };
+                kinds.insert(name.clone(), (decision, has("run")));
                 if has("reveal") && has("all_passed") {
                     err(
                         &name,
@@ -648,6 +669,7 @@ fn check_hooks(module: &Module, hooks: &LuaTable) -> Result<Declared, Diagnostic
     } else {
         Ok(Declared {
             states: names,
+            kinds,
             effects,
         })
     }

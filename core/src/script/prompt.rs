@@ -193,7 +193,6 @@ fn parse_actions(
         }
     };
     let mut actions: Vec<Action> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
     for (i, item) in list.sequence_values::<LuaValue>().enumerate() {
         let item = item.map_err(|e| e.to_string())?;
         let action =
@@ -206,7 +205,11 @@ fn parse_actions(
                 action.name
             ));
         }
-        if !seen.insert((action.name.clone(), action.arg.clone(), action.range)) {
+        actions.push(action);
+    }
+    let mut seen = std::collections::HashSet::with_capacity(actions.len());
+    for (i, action) in actions.iter().enumerate() {
+        if !seen.insert((action.name.as_str(), &action.arg, action.range)) {
             return Err(format!(
                 "{context}action {} ('{} {}') is listed twice",
                 i + 1,
@@ -214,7 +217,6 @@ fn parse_actions(
                 action.arg
             ));
         }
-        actions.push(action);
     }
     if actions.is_empty() {
         return Err(format!(
