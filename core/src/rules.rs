@@ -223,14 +223,59 @@ pub struct StepIo {
     pub log: Vec<LogLine>,
 }
 
-/// One line of the game log, with who may read it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// One line of the game log, with who may read it. A line everybody may read is written
+/// (in saves) as its text alone, as saves of earlier versions hold every line; a private
+/// line as `{"to": seat, "text": …}`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct LogLine {
     /// The text.
     pub text: String,
     /// The only seat that may read it (besides the omniscient view); `None`: everybody.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to: Option<SeatId>,
+}
+
+/// How a log line is written: its text alone, or with the seat it is for.
+#[derive(Serialize, Deserialize)]
+#[serde(untagged)]
+enum LogLineRepr {
+    Public(String),
+    /// `{"to": …, "text": …}` (a map, which every format reads back without knowing its type).
+    Private(std::collections::BTreeMap<String, String>),
+}
+
+impl Serialize for LogLine {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match &self.to {
+            None => LogLineRepr::Public(self.text.clone()),
+            Some(to) => LogLineRepr::Private(
+                [
+                    ("to".to_owned(), to.to_string()),
+                    ("text".to_owned(), self.text.clone()),
+                ]
+                .into(),
+            ),
+        }
+        .serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for LogLine {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(match LogLineRepr::deserialize(deserializer)? {
+            LogLineRepr::Public(text) => LogLine { text, to: None },
+            LogLineRepr::Private(mut map) => {
+                let (Some(to), Some(text)) = (map.remove("to"), map.remove("text")) else {
+                    return Err(serde::de::Error::custom(
+                        "a private log line needs \"to\" and \"text\"",
+                    ));
+                };
+                LogLine {
+                    text,
+                    to: Some(SeatId::from(to)),
+                }
+            }
+        })
+    }
 }
 
 impl LogLine {

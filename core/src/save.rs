@@ -256,3 +256,40 @@ impl SaveFile {
         Ok((session, Some(report)))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::LogLine;
+    use crate::session::LogEntry;
+
+    /// Public lines are written as plain text (as saves of earlier versions hold them, so
+    /// those still read), private lines with their seat; both read back.
+    #[test]
+    fn log_lines_round_trip_and_old_plain_lines_still_read() {
+        let entry = LogEntry {
+            index: 1,
+            input: "A: commit five".to_owned(),
+            by: "human".to_owned(),
+            reason: Vec::new(),
+            messages: vec![
+                LogLine::public("Alpha has chosen, in secret."),
+                LogLine {
+                    text: "Your favour is 1.".to_owned(),
+                    to: Some("A".into()),
+                },
+            ],
+            seat: Some("A".into()),
+            secret: true,
+        };
+        let config = ron::ser::PrettyConfig::new().struct_names(true);
+        let text = ron::ser::to_string_pretty(&entry, config).expect("writes");
+        assert!(text.contains("\"Alpha has chosen, in secret.\""), "{text}");
+        let back: LogEntry = ron::from_str(&text).expect(&text);
+        assert_eq!(back, entry);
+        let old =
+            r#"LogEntry(index: 2, input: "bid 1", by: "human", reason: [], messages: ["A line."])"#;
+        let read: LogEntry = ron::from_str(old).expect("an earlier save's entry reads");
+        assert_eq!(read.messages, vec![LogLine::public("A line.")]);
+        assert_eq!((read.seat, read.secret), (None, false));
+    }
+}
