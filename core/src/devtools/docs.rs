@@ -258,7 +258,7 @@ A prompt returns `{seat = …, text = …, actions = {…}}` for one seat (no se
 shared decision returns `{text = …, asks = {{seat = …, actions = {…}}, …}}`: in a
 simultaneous choice (a state with `reveal`) every seat that has not answered is asked at
 once and each answer stays hidden from the other seats, in every view and in the log, until
-`reveal` has them all; in a reaction window (a state with `all_passed`) the seats are asked
+`reveal` has them all (so its actions need no handlers of their own); in a reaction window (a state with `all_passed`) the seats are asked
 one at a time in the order listed, each may answer (its action's handler runs, with the
 seat) or pass (the engine adds `pass`), and the rules close the window. Bots answer for
 their seats and see only what their seat may see.
