@@ -227,18 +227,28 @@ test("a committed wager is hidden from the other seat", function(t)
   t:fails(function() g:act_as("A", "commit", g:zone("hand.A")[2]) end, "A has answered already")
 end)
 
+-- A council (basic, seed 1) with the hands arranged by hand (after `arrange`, if given) so
+-- that Alpha wagers Five and Beta Two, both wagered.
+local function wagered(t, arrange)
+  local g = t:game { scenario = "basic", seed = 1 }
+  if arrange then
+    arrange(g)
+  end
+  g:move_card("five", "hand.A")
+  g:move_card("two", "hand.B")
+  g:act("council")
+  g:act_as("B", "commit", "two")
+  g:act_as("A", "commit", "five")
+  return g
+end
+
 -- Rule: when both have wagered, the cards are revealed, each wager is an explained sum (the
 -- card's value, the seat's private favour and the Five's effect), and the higher wins the
 -- difference; then the loser is asked first whether to object.
 -- Set-up: basic, seed 1; the hands are arranged by hand so that Alpha wagers Five and Beta
 -- Two. Expected: "5 Five + 1 favour + 1 card effect = 7" against "2 Two + 2 favour = 4".
 test("the wager reveals both cards and explains each sum", function(t)
-  local g = t:game { scenario = "basic", seed = 1 }
-  g:move_card("five", "hand.A")
-  g:move_card("two", "hand.B")
-  g:act("council")
-  g:act_as("B", "commit", "two")
-  g:act_as("A", "commit", "five")
+  local g = wagered(t)
   local log = g:log()
   local text = table.concat(log, "\n")
   t:ok(text:find("Alpha's wager: 5 Five + 1 favour + 1 card effect = 7", 1, true), text)
@@ -257,12 +267,7 @@ end)
 -- them (an explained sum) and passes to Beta.
 -- Set-up: as above; both pass in both rounds. Expected: Alpha scores 3 for round 1.
 test("a council scores the points its rounds return", function(t)
-  local g = t:game { scenario = "basic", seed = 1 }
-  g:move_card("five", "hand.A")
-  g:move_card("two", "hand.B")
-  g:act("council")
-  g:act_as("B", "commit", "two")
-  g:act_as("A", "commit", "five")
+  local g = wagered(t)
   g:act("pass")
   t:eq(g:prompt().seat, "A", "then the winner")
   g:act("pass")
@@ -283,13 +288,7 @@ end)
 -- Rule: an objection voids the round and costs the objector a point.
 -- Set-up: as above; Beta objects. Expected: the round is void; Beta's VP stay at 0 (bounded).
 test("an objection voids the round", function(t)
-  local g = t:game { scenario = "basic", seed = 1 }
-  g:set_counter("vp.B", 2)
-  g:move_card("five", "hand.A")
-  g:move_card("two", "hand.B")
-  g:act("council")
-  g:act_as("B", "commit", "two")
-  g:act_as("A", "commit", "five")
+  local g = wagered(t, function(g) g:set_counter("vp.B", 2) end)
   g:act("object")
   t:eq(g:counter("vp.B"), 1)
   local text = table.concat(g:log(), "\n")
