@@ -236,12 +236,7 @@ fn apply_answers(session: &mut Session, answers: &[Line], source: &str) -> anyho
 
 /// A seat in words: its name, id and who plays it ("Alpha (A, human)").
 fn seat_text(session: &Session, seat: &SeatId) -> String {
-    let name = session
-        .module()
-        .seats
-        .get(seat.as_str())
-        .map(|s| s.name.clone())
-        .unwrap_or_default();
+    let name = session.module().seat_name(seat);
     let controller = session
         .table()
         .seats

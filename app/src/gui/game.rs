@@ -605,10 +605,7 @@ pub struct Targets {
 
 /// A seat's name, or its id when the module gives none.
 pub fn seat_name(module: &Module, seat: &SeatId) -> String {
-    module
-        .seats
-        .get(seat.as_str())
-        .map_or_else(|| seat.to_string(), |s| s.name.clone())
+    module.seat_name(seat)
 }
 
 /// Reads a typed value from what the user typed.

@@ -393,6 +393,13 @@ impl Module {
             })
     }
 
+    /// A seat's name, or its id when the module gives none.
+    pub fn seat_name(&self, seat: &SeatId) -> String {
+        self.seats
+            .get(seat.as_str())
+            .map_or_else(|| seat.to_string(), |s| s.name.clone())
+    }
+
     /// The seats that play `scenario`.
     pub fn scenario_seats(&self, scenario: &ScenarioDef) -> Vec<SeatId> {
         match &scenario.seats {

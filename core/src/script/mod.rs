@@ -67,7 +67,13 @@ impl LuaRules {
 
     /// `module`'s rules with the default limits, ready to hand to a session.
     pub fn boxed(module: &Arc<Module>) -> Result<Box<dyn Rules>, RulesError> {
-        LuaRules::new(module.clone(), Limits::default())
+        LuaRules::boxed_with(module.clone(), Limits::default())
+    }
+
+    /// `module`'s rules with these limits, ready to hand to a session; a module whose
+    /// scripts do not load is a script error with its diagnostics.
+    fn boxed_with(module: Arc<Module>, limits: Limits) -> Result<Box<dyn Rules>, RulesError> {
+        LuaRules::new(module, limits)
             .map(|rules| Box::new(rules) as Box<dyn Rules>)
             .map_err(|d| RulesError::Script(d.to_string()))
     }
@@ -187,12 +193,7 @@ impl LuaRules {
         };
         frame.answers.insert(seat.clone(), choice.clone());
         let (id, state) = (frame.id, frame.state.clone());
-        let name = self
-            .host
-            .module
-            .seats
-            .get(seat.as_str())
-            .map_or_else(|| seat.to_string(), |s| s.name.clone());
+        let name = self.host.module.seat_name(seat);
         io.log
             .push(LogLine::public(if decision == Decision::Simultaneous {
                 format!("{name} has chosen, in secret.")
@@ -415,9 +416,7 @@ impl Rules for LuaRules {
     }
 
     fn reload(&self, module: Arc<Module>) -> Result<Box<dyn Rules>, RulesError> {
-        LuaRules::new(module, self.limits)
-            .map(|rules| Box::new(rules) as Box<dyn Rules>)
-            .map_err(|d| RulesError::Script(d.to_string()))
+        LuaRules::boxed_with(module, self.limits)
     }
 
     fn take_output(&mut self) -> Vec<String> {

@@ -494,13 +494,19 @@ impl Session {
         self.rebuild(n)
     }
 
+    /// The decision pending (`None` when the game is over), or the rules' error listing it.
+    fn pending(&self) -> Result<Option<&Prompt>, SessionError> {
+        self.prompt
+            .as_ref()
+            .map(Option::as_ref)
+            .map_err(|err| SessionError::Rules(err.clone()))
+    }
+
     /// The first seat that decides now and is played by a bot, with the bot's name and
     /// that seat's legal actions.
     fn bot_to_play(&self) -> Result<Option<(SeatId, String, Prompt)>, SessionError> {
-        let prompt = match &self.prompt {
-            Ok(Some(prompt)) => prompt,
-            Ok(None) => return Ok(None),
-            Err(err) => return Err(SessionError::Rules(err.clone())),
+        let Some(prompt) = self.pending()? else {
+            return Ok(None);
         };
         Ok(prompt
             .deciders()
@@ -541,10 +547,8 @@ impl Session {
         bot: Option<&str>,
         seat: Option<&SeatId>,
     ) -> Result<Option<BotPick>, SessionError> {
-        let prompt = match &self.prompt {
-            Ok(Some(prompt)) => prompt.clone(),
-            Ok(None) => return Ok(None),
-            Err(err) => return Err(SessionError::Rules(err.clone())),
+        let Some(prompt) = self.pending()?.cloned() else {
+            return Ok(None);
         };
         let Ok(ask) = prompt.ask_for(seat) else {
             return Ok(None);
