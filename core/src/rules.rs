@@ -209,6 +209,15 @@ pub enum RulesError {
     },
 }
 
+/// The longest text module code may hand the engine in one string (a log line, a reason,
+/// an argument of a `ctx` call), in bytes.
+pub const MAX_TEXT_BYTES: usize = 10_000;
+/// The most log lines one step may write, and the most reasons one bot pick may give.
+pub const MAX_STEP_LINES: usize = 1_000;
+/// The most log text (lines and bot reasons) one game keeps, in bytes; lines past it are
+/// left out, with a note saying so.
+pub const MAX_GAME_LOG_BYTES: usize = 16 * 1024 * 1024;
+
 /// Input and output of one step beyond the table: dice supplied, messages written.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct StepIo {
@@ -221,6 +230,19 @@ pub struct StepIo {
     pub rolls: Vec<(u32, i64)>,
     /// Log lines the step wrote.
     pub log: Vec<LogLine>,
+}
+
+impl StepIo {
+    /// Adds a line to the step's log; more than [`MAX_STEP_LINES`] in one step is an error.
+    pub fn write(&mut self, line: LogLine) -> Result<(), String> {
+        if self.log.len() >= MAX_STEP_LINES {
+            return Err(format!(
+                "more than {MAX_STEP_LINES} log lines in one step (a ctx:log in an endless loop?)"
+            ));
+        }
+        self.log.push(line);
+        Ok(())
+    }
 }
 
 /// One line of the game log, with who may read it. A line everybody may read is written

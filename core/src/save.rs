@@ -12,7 +12,7 @@ use crate::files::write_atomic;
 use crate::ids::{ScenarioId, SeatId};
 use crate::module::Module;
 use crate::script::LuaRules;
-use crate::session::{GameSpec, Input, LogEntry, RebaseReport, Session, SessionError};
+use crate::session::{Actor, GameSpec, Input, LogEntry, RebaseReport, Session, SessionError};
 use crate::table::{Controller, DiceMode, Table};
 use crate::value::Value;
 
@@ -118,7 +118,15 @@ impl SaveFile {
                 .map(|r| r.input.clone())
                 .collect(),
             redo: session.history().redo_stack().to_vec(),
-            log: session.log(),
+            // A bot's reasons are kept once, with its input.
+            log: session
+                .log()
+                .into_iter()
+                .map(|entry| LogEntry {
+                    reason: Vec::new(),
+                    ..entry
+                })
+                .collect(),
             table: session.table().clone(),
         }
     }
@@ -176,13 +184,29 @@ impl SaveFile {
                 ),
             ));
         }
-        ron::from_str::<SaveFile>(&text).map_err(|e| {
+        let mut save = ron::from_str::<SaveFile>(&text).map_err(|e| {
             format_error(
                 e.span.start.line,
                 e.span.start.col,
                 format!("not a Chancery save: {}", e.code),
             )
-        })
+        })?;
+        save.restore_reasons();
+        Ok(save)
+    }
+
+    /// Puts each bot's reasons back into the log from its input, where the save keeps them.
+    fn restore_reasons(&mut self) {
+        for entry in &mut self.log {
+            if entry.reason.is_empty()
+                && let Some(Input::Act {
+                    by: Actor::Bot { reason, .. },
+                    ..
+                }) = entry.index.checked_sub(1).and_then(|i| self.inputs.get(i))
+            {
+                entry.reason.clone_from(reason);
+            }
+        }
     }
 
     /// The spec the game was started from.

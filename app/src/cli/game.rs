@@ -470,6 +470,14 @@ pub fn new(args: &NewArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
     Ok(0)
 }
 
+/// Whether two paths name the same file (or would, once written).
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
 /// The game of `save` under the module in `module_dir` (default: the folder the save names);
 /// the module's diagnostics, and how the game now replays differently, go to `err`.
 pub(crate) fn restore(
@@ -503,6 +511,24 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
         err,
     )?;
     let target = args.out.clone().unwrap_or_else(|| args.save.clone());
+    let replayed = session.history().len();
+    if replayed < file.inputs.len() && same_file(&target, &args.save) {
+        // Answering now would drop the inputs that no longer fit: never shorten a save.
+        let input = file
+            .inputs
+            .get(replayed)
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        bail!(
+            "{}: input {} ('{input}') no longer fits the module, so the game stops after {replayed} of its {} inputs. \
+             The save is left as it was. Write the shorter game to a new file with --out FILE, \
+             or see what changed with `chancery replay {}`.",
+            args.save.display(),
+            replayed + 1,
+            file.inputs.len(),
+            args.save.display()
+        );
+    }
     let seat = args.seat.clone().map(SeatId::from);
     if let Some(seat) = &seat
         && !session.table().seats.contains_key(seat)

@@ -236,7 +236,10 @@ impl Launcher {
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|p| p.extension().is_some_and(|x| x == "ron"))
                 .collect();
-            files.sort();
+            // The newest first: the game just played, then the games kept before it.
+            files.sort_by_key(|p| {
+                std::cmp::Reverse(std::fs::metadata(p).and_then(|m| m.modified()).ok())
+            });
             if !files.is_empty() {
                 ui.label("Autosaves:");
             }

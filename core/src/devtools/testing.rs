@@ -360,11 +360,7 @@ fn run_file(
             format!("cannot read: {e}"),
         )])
     })?;
-    let limits = Limits {
-        instructions: 2_000_000_000,
-        wall_ms: 300_000,
-        memory_bytes: 512 * 1024 * 1024,
-    };
+    let limits = Limits::default();
     let start_error =
         |e: mlua::Error| Diagnostics(vec![Diagnostic::error(file, 0, 0, describe(&e).0)]);
     let vm = Rc::new(Vm::new(limits).map_err(start_error)?);
@@ -375,18 +371,32 @@ fn run_file(
             .map(|s| (s.rel.clone(), s.text.clone())),
     );
     install_include(&vm, sources).map_err(start_error)?;
-    let declared: Rc<RefCell<Vec<(String, Function)>>> = Rc::default();
+    let declared: Rc<RefCell<Vec<(String, Limits, Function)>>> = Rc::default();
     let list = declared.clone();
     let test = vm
         .lua
-        .create_function(move |lua, (name, body): (String, Function)| {
-            if list.borrow().iter().any(|(n, _)| *n == name) {
+        .create_function(move |lua, (name, a, b): (String, LuaValue, LuaValue)| {
+            if list.borrow().iter().any(|(n, _, _)| *n == name) {
                 return Err(script_error(
                     lua,
                     format!("test '{name}' is declared twice"),
                 ));
             }
-            list.borrow_mut().push((name, body));
+            let (limits, body) = match (a, b) {
+                (LuaValue::Function(body), LuaValue::Nil) => (limits, body),
+                (LuaValue::Table(options), LuaValue::Function(body)) => {
+                    (test_limits(&options, limits).map_err(|e| script_error(lua, e))?, body)
+                }
+                _ => {
+                    return Err(script_error(
+                        lua,
+                        format!(
+                            "test '{name}': write test(name, function(t) … end), or test(name, {{instructions = N, seconds = S}}, function(t) … end)"
+                        ),
+                    ));
+                }
+            };
+            list.borrow_mut().push((name, limits, body));
             Ok(())
         })
         .map_err(start_error)?;
@@ -399,7 +409,7 @@ fn run_file(
 
     let tests = declared.borrow().clone();
     let mut results = Vec::new();
-    for (name, body) in tests {
+    for (name, limits, body) in tests {
         if filter.is_some_and(|f| !name.contains(f)) {
             continue;
         }
@@ -407,7 +417,7 @@ fn run_file(
             module: module.clone(),
             sessions: sessions.clone(),
         };
-        let outcome = vm.call(|| body.call::<()>(t));
+        let outcome = vm.call_with(limits, || body.call::<()>(t));
         let failure = outcome.err().map(|e| {
             let (message, traceback) = describe(&e);
             let mut text = fix(&message);
@@ -431,6 +441,31 @@ fn run_file(
         });
     }
     Ok(results)
+}
+
+/// A test's own limits: `{instructions = N, seconds = S}`, each optional, in place of the
+/// limits every call into module code runs under. Time spent in the rules of the games the
+/// test plays is not counted (each of their calls has its own limits).
+fn test_limits(options: &mlua::Table, default: Limits) -> Result<Limits, String> {
+    let mut limits = default;
+    for pair in options.pairs::<String, LuaValue>() {
+        let (key, value) = pair.map_err(|e| format!("test options: {e}"))?;
+        let number = match value {
+            LuaValue::Integer(n) if n > 0 => n as u64,
+            LuaValue::Number(n) if n > 0.0 && n.is_finite() => n as u64,
+            _ => return Err(format!("test options: '{key}' must be a positive number")),
+        };
+        match key.as_str() {
+            "instructions" => limits.instructions = number,
+            "seconds" => limits.wall_ms = number.saturating_mul(1000),
+            _ => {
+                return Err(format!(
+                    "test options: unknown option '{key}' (known: instructions, seconds)"
+                ));
+            }
+        }
+    }
+    Ok(limits)
 }
 
 fn lua_diagnostic(file: &PathBuf, rel: &str, message: &str) -> Diagnostics {
@@ -1008,10 +1043,23 @@ fn prompt_to_lua(lua: &Lua, prompt: &Prompt) -> mlua::Result<mlua::Table> {
     Ok(t)
 }
 
-/// Deep equality of plain Lua values (tables by content, regardless of metatables).
+/// Deep equality of plain Lua values (tables by content, regardless of metatables). Each
+/// pair of tables is compared once: a pair met again (a cycle, or a sub-table shared in
+/// several places) is taken as equal while its first comparison decides.
 fn lua_equal(a: &LuaValue, b: &LuaValue) -> bool {
+    equal_in(a, b, &mut std::collections::HashSet::new())
+}
+
+fn equal_in(
+    a: &LuaValue,
+    b: &LuaValue,
+    seen: &mut std::collections::HashSet<(*const std::ffi::c_void, *const std::ffi::c_void)>,
+) -> bool {
     match (a, b) {
         (LuaValue::Table(x), LuaValue::Table(y)) => {
+            if !seen.insert((x.to_pointer(), y.to_pointer())) {
+                return true;
+            }
             let pairs = |t: &mlua::Table| -> Vec<(LuaValue, LuaValue)> {
                 t.pairs::<LuaValue, LuaValue>()
                     .filter_map(Result::ok)
@@ -1021,7 +1069,7 @@ fn lua_equal(a: &LuaValue, b: &LuaValue) -> bool {
             px.len() == py.len()
                 && px.iter().all(|(k, v)| {
                     y.raw_get::<LuaValue>(k.clone())
-                        .is_ok_and(|w| lua_equal(v, &w))
+                        .is_ok_and(|w| equal_in(v, &w, seen))
                 })
         }
         (LuaValue::Integer(i), LuaValue::Number(f))

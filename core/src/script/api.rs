@@ -14,7 +14,7 @@ use super::util::script_error;
 use crate::ids::{BoxId, CardId, CounterId, PieceId, PlaceId, SeatId, SpaceId, UnitKindId, ZoneId};
 use crate::module::{DataValue, Module};
 use crate::rng::Rng;
-use crate::rules::{LogLine, Need, StepIo};
+use crate::rules::{LogLine, MAX_STEP_LINES, MAX_TEXT_BYTES, Need, StepIo};
 use crate::table::{Controller, DiceMode, Frame, GameResult, HIDDEN_CARD, Position, Table};
 use crate::value::Value;
 
@@ -173,6 +173,15 @@ impl Args {
 
     fn string(&self, lua: &Lua, i: usize) -> mlua::Result<String> {
         match self.get(i) {
+            LuaValue::String(s) if s.as_bytes().len() > MAX_TEXT_BYTES => Err(script_error(
+                lua,
+                format!(
+                    "ctx:{} argument {}: a string of {} bytes is too long (at most {MAX_TEXT_BYTES})",
+                    self.name,
+                    i + 1,
+                    s.as_bytes().len()
+                ),
+            )),
             LuaValue::String(s) => Ok(s.to_string_lossy()),
             _ => Err(self.wrong(lua, i, "a string")),
         }
@@ -695,8 +704,7 @@ fn api_roll(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
         st.io.rolls.push((sides, result));
         let what = reason.map(|r| format!(" for {r}")).unwrap_or_default();
         st.io
-            .log
-            .push(LogLine::public(format!("Rolled d{sides}{what}: {result}")));
+            .write(LogLine::public(format!("Rolled d{sides}{what}: {result}")))?;
         Ok(result)
     })?;
     ret(lua, [Value::Int(result)])
@@ -704,17 +712,14 @@ fn api_roll(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
 
 fn api_log(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
     let text = match a.get(0) {
-        LuaValue::String(s) => s.to_string_lossy(),
+        LuaValue::String(_) => a.string(lua, 0)?,
         LuaValue::Integer(_) | LuaValue::Number(_) => lua
             .coerce_string(a.get(0).clone())?
             .map(|s| s.to_string_lossy())
             .unwrap_or_default(),
         _ => return Err(a.wrong(lua, 0, "a string")),
     };
-    with(lua, |st| {
-        st.io.log.push(LogLine::public(text));
-        Ok(())
-    })?;
+    with(lua, |st| st.io.write(LogLine::public(text)))?;
     none()
 }
 
@@ -725,11 +730,10 @@ fn api_tell(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
         if !st.table.seats.contains_key(&seat) {
             return Err(format!("ctx:tell: '{seat}' is not a seat of this game"));
         }
-        st.io.log.push(LogLine {
+        st.io.write(LogLine {
             text,
             to: Some(seat),
-        });
-        Ok(())
+        })
     })?;
     none()
 }
@@ -769,6 +773,11 @@ fn api_random(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
             Rng::from_seed(std::hash::Hasher::finish(&hasher))
         });
         let result = i64::from(rng.roll(n));
+        if st.bot_draws.len() >= MAX_STEP_LINES {
+            return Err(format!(
+                "ctx:random: more than {MAX_STEP_LINES} draws in one pick (an endless loop?)"
+            ));
+        }
         let what = reason.map(|r| format!(" for {r}")).unwrap_or_default();
         st.bot_draws
             .push(format!("Drew {result} of 1-{n} at random{what}."));
@@ -900,10 +909,9 @@ fn api_game_over(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
             .join(", ")
     };
     with(lua, |st| {
-        st.io.log.push(LogLine::public(
+        st.io.write(LogLine::public(
             format!("Game over ({winners}). {}", result.text).trim_end(),
-        ));
-        Ok(())
+        ))
     })?;
     none()
 }

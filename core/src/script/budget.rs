@@ -1,8 +1,17 @@
 //! The limits every call into a module runs under: an instruction budget (deterministic),
 //! a wall-clock deadline (a safety net) and a memory limit (set on the VM).
+//!
+//! A call's clock stops while a budgeted call of another VM runs inside it (a module test
+//! playing a game): each is held to its own limits.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::time::{Duration, Instant};
+
+thread_local! {
+    /// For each budgeted call running on this thread, outermost first: the time spent in
+    /// the budgeted calls nested directly inside it.
+    static NESTED: RefCell<Vec<Duration>> = const { RefCell::new(Vec::new()) };
+}
 
 /// Limits for each call into module code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,7 +48,7 @@ pub enum Trip {
 pub struct Budget {
     limits: Cell<Limits>,
     used: Cell<u64>,
-    deadline: Cell<Option<Instant>>,
+    started: Cell<Option<Instant>>,
     tripped: Cell<Option<Trip>>,
 }
 
@@ -49,7 +58,7 @@ impl Budget {
         Budget {
             limits: Cell::new(limits),
             used: Cell::new(0),
-            deadline: Cell::new(None),
+            started: Cell::new(None),
             tripped: Cell::new(None),
         }
     }
@@ -58,13 +67,43 @@ impl Budget {
     pub fn start(&self) {
         self.used.set(0);
         self.tripped.set(None);
-        let wall = Duration::from_millis(self.limits.get().wall_ms);
-        self.deadline.set(Some(Instant::now() + wall));
+        self.started.set(Some(Instant::now()));
+        NESTED.with_borrow_mut(|nested| nested.push(Duration::ZERO));
     }
 
-    /// Ends the call: no deadline until the next start.
+    /// Ends the call: no deadline until the next start. Its time is left out of the clock
+    /// of the call it ran inside.
     pub fn stop(&self) {
-        self.deadline.set(None);
+        let Some(started) = self.started.take() else {
+            return;
+        };
+        NESTED.with_borrow_mut(|nested| {
+            nested.pop();
+            if let Some(outer) = nested.last_mut() {
+                *outer += started.elapsed();
+            }
+        });
+    }
+
+    /// The limits calls run under.
+    pub fn limits(&self) -> Limits {
+        self.limits.get()
+    }
+
+    /// Changes the limits for the calls that follow.
+    pub fn set_limits(&self, limits: Limits) {
+        self.limits.set(limits);
+    }
+
+    /// Whether the current call has run past its wall-clock limit, not counting the budgeted
+    /// calls nested inside it.
+    fn late(&self) -> bool {
+        let Some(started) = self.started.get() else {
+            return false;
+        };
+        let nested = NESTED.with_borrow(|nested| nested.last().copied().unwrap_or_default());
+        let own = started.elapsed().saturating_sub(nested);
+        own > Duration::from_millis(self.limits.get().wall_ms)
     }
 
     /// Counts `steps` more; returns the reason if the call must stop. Once tripped, a call
@@ -77,13 +116,18 @@ impl Budget {
         self.used.set(used);
         let trip = if used > self.limits.get().instructions {
             Some(Trip::Instructions)
-        } else if self.deadline.get().is_some_and(|d| Instant::now() > d) {
+        } else if self.late() {
             Some(Trip::Time)
         } else {
             None
         };
         self.tripped.set(trip);
         trip
+    }
+
+    /// The memory the whole VM may hold, in bytes.
+    pub fn memory_limit(&self) -> usize {
+        self.limits.get().memory_bytes
     }
 
     /// Whether the current call has been stopped.

@@ -1,14 +1,21 @@
 //! Converting between plain data ([`Value`]) and Lua values, refusing anything that is not
-//! plain data (functions, userdata, coroutines, metatables, mixed keys, cycles).
+//! plain data (functions, userdata, coroutines, metatables, mixed keys, cycles) and anything
+//! too large to copy: a sub-table reused many times over is copied in full each time, so the
+//! conversion counts every value and byte it copies and stops at a bound.
 
 use std::collections::BTreeMap;
+use std::ffi::c_void;
 
 use mlua::{Lua, Table, Value as LuaValue};
 
 use crate::value::Value;
 
-/// How deep plain data may nest (deeper is taken for a cycle).
+/// How deep plain data may nest.
 const MAX_DEPTH: usize = 64;
+/// How many values (tables, strings, numbers…) one conversion may copy.
+pub(crate) const MAX_VALUES: usize = 100_000;
+/// How many bytes of strings and keys one conversion may copy.
+pub(crate) const MAX_BYTES: usize = 16 * 1024 * 1024;
 
 /// Builds the Lua value for `value`.
 pub(crate) fn to_lua(lua: &Lua, value: &Value) -> mlua::Result<LuaValue> {
@@ -37,77 +44,135 @@ pub(crate) fn to_lua(lua: &Lua, value: &Value) -> mlua::Result<LuaValue> {
 
 /// Reads `value` as plain data; `path` names it in errors (`ctx.vars.round`).
 pub(crate) fn from_lua(value: &LuaValue, path: &str) -> Result<Value, String> {
-    convert(value, path, 0)
+    Converter::default().convert(value, path)
 }
 
-fn convert(value: &LuaValue, path: &str, depth: usize) -> Result<Value, String> {
-    if depth > MAX_DEPTH {
-        return Err(format!(
-            "{path}: nested more than {MAX_DEPTH} deep (a table that contains itself?)"
-        ));
-    }
-    match value {
-        LuaValue::Nil => Ok(Value::Nil),
-        LuaValue::Boolean(b) => Ok(Value::Bool(*b)),
-        LuaValue::Integer(i) => Ok(Value::Int(*i)),
-        LuaValue::Number(f) if f.is_finite() => Ok(Value::Float(*f)),
-        LuaValue::Number(f) => Err(format!("{path}: the number {f} is not finite")),
-        LuaValue::String(s) => s
-            .to_str()
-            .map(|s| Value::Str(s.to_string()))
-            .map_err(|_| format!("{path}: strings must be UTF-8 text")),
-        LuaValue::Table(t) => convert_table(t, path, depth),
-        other => Err(format!(
-            "{path}: a {} is not plain data (only nil, booleans, numbers, strings and tables of them)",
-            other.type_name()
-        )),
-    }
+/// One conversion's running counts and the tables on the current path (a table met again
+/// on its own path is a cycle).
+#[derive(Default)]
+struct Converter {
+    values: usize,
+    bytes: usize,
+    open: Vec<(*const c_void, String)>,
 }
 
-fn convert_table(t: &Table, path: &str, depth: usize) -> Result<Value, String> {
-    if t.metatable().is_some() {
-        return Err(format!(
-            "{path}: a table with a metatable is not plain data (copy module data into a new table first)"
-        ));
+impl Converter {
+    fn count(&mut self, path: &str, bytes: usize) -> Result<(), String> {
+        self.values += 1;
+        self.bytes = self.bytes.saturating_add(bytes);
+        if self.values > MAX_VALUES {
+            return Err(format!(
+                "{path}: more than {MAX_VALUES} values to copy (plain data is copied in full, \
+                 and a sub-table used in several places is copied each time: keep it smaller)"
+            ));
+        }
+        if self.bytes > MAX_BYTES {
+            return Err(format!(
+                "{path}: more than {} MiB of text to copy (keep plain data smaller)",
+                MAX_BYTES / (1024 * 1024)
+            ));
+        }
+        Ok(())
     }
-    let mut ints: BTreeMap<i64, Value> = BTreeMap::new();
-    let mut strings: BTreeMap<String, Value> = BTreeMap::new();
-    for pair in t.pairs::<LuaValue, LuaValue>() {
-        let (k, v) = pair.map_err(|e| format!("{path}: {e}"))?;
-        match k {
+
+    fn convert(&mut self, value: &LuaValue, path: &str) -> Result<Value, String> {
+        match value {
+            LuaValue::Nil => Ok(Value::Nil),
+            LuaValue::Boolean(b) => {
+                self.count(path, 0)?;
+                Ok(Value::Bool(*b))
+            }
             LuaValue::Integer(i) => {
-                let item = convert(&v, &format!("{path}[{i}]"), depth + 1)?;
-                ints.insert(i, item);
+                self.count(path, 0)?;
+                Ok(Value::Int(*i))
             }
+            LuaValue::Number(f) if f.is_finite() => {
+                self.count(path, 0)?;
+                Ok(Value::Float(*f))
+            }
+            LuaValue::Number(f) => Err(format!(
+                "{path}: the number {f} is not finite (plain data holds finite numbers only)"
+            )),
             LuaValue::String(s) => {
-                let key = s
-                    .to_str()
-                    .map_err(|_| format!("{path}: keys must be UTF-8 text"))?
-                    .to_string();
-                let item = convert(&v, &format!("{path}.{key}"), depth + 1)?;
-                strings.insert(key, item);
+                let bytes = s.as_bytes();
+                self.count(path, bytes.len())?;
+                std::str::from_utf8(&bytes)
+                    .map(|s| Value::Str(s.to_owned()))
+                    .map_err(|_| format!("{path}: strings must be UTF-8 text"))
             }
-            other => {
-                return Err(format!(
-                    "{path}: a {} key is not allowed (keys are strings, or 1..n for a list)",
-                    other.type_name()
-                ));
-            }
+            LuaValue::Table(t) => self.convert_table(t, path),
+            other => Err(format!(
+                "{path}: a {} is not plain data (only nil, booleans, numbers, strings and tables of them)",
+                other.type_name()
+            )),
         }
     }
-    match (ints.is_empty(), strings.is_empty()) {
-        (true, false) => Ok(Value::Map(strings)),
-        (_, true) => {
-            let n = ints.len() as i64;
-            if ints.keys().copied().eq(1..=n) {
-                Ok(Value::List(ints.into_values().collect()))
-            } else {
-                Err(format!(
-                    "{path}: a list must use the keys 1..n without holes"
-                ))
+
+    fn convert_table(&mut self, t: &Table, path: &str) -> Result<Value, String> {
+        let id = t.to_pointer();
+        if let Some((_, first)) = self.open.iter().find(|(open, _)| *open == id) {
+            return Err(format!(
+                "{path}: the table contains itself (it is {first}); plain data cannot be cyclic"
+            ));
+        }
+        if self.open.len() >= MAX_DEPTH {
+            return Err(format!(
+                "{path}: nested more than {MAX_DEPTH} deep (plain data must be flatter)"
+            ));
+        }
+        if t.metatable().is_some() {
+            return Err(format!(
+                "{path}: a table with a metatable is not plain data (copy module data into a new table first)"
+            ));
+        }
+        self.count(path, 0)?;
+        self.open.push((id, path.to_owned()));
+        let result = self.table_entries(t, path);
+        self.open.pop();
+        result
+    }
+
+    fn table_entries(&mut self, t: &Table, path: &str) -> Result<Value, String> {
+        let mut ints: BTreeMap<i64, Value> = BTreeMap::new();
+        let mut strings: BTreeMap<String, Value> = BTreeMap::new();
+        for pair in t.pairs::<LuaValue, LuaValue>() {
+            let (k, v) = pair.map_err(|e| format!("{path}: {e}"))?;
+            match k {
+                LuaValue::Integer(i) => {
+                    let item = self.convert(&v, &format!("{path}[{i}]"))?;
+                    ints.insert(i, item);
+                }
+                LuaValue::String(s) => {
+                    let bytes = s.as_bytes();
+                    self.count(path, bytes.len())?;
+                    let key = std::str::from_utf8(&bytes)
+                        .map_err(|_| format!("{path}: keys must be UTF-8 text"))?
+                        .to_owned();
+                    let item = self.convert(&v, &format!("{path}.{key}"))?;
+                    strings.insert(key, item);
+                }
+                other => {
+                    return Err(format!(
+                        "{path}: a {} key is not allowed (keys are strings, or 1..n for a list)",
+                        other.type_name()
+                    ));
+                }
             }
         }
-        (false, false) => Err(format!("{path}: a table must be a list or a map, not both")),
+        match (ints.is_empty(), strings.is_empty()) {
+            (true, false) => Ok(Value::Map(strings)),
+            (_, true) => {
+                let n = ints.len() as i64;
+                if ints.keys().copied().eq(1..=n) {
+                    Ok(Value::List(ints.into_values().collect()))
+                } else {
+                    Err(format!(
+                        "{path}: a list must use the keys 1..n without holes"
+                    ))
+                }
+            }
+            (false, false) => Err(format!("{path}: a table must be a list or a map, not both")),
+        }
     }
 }
 
@@ -130,6 +195,21 @@ mod tests {
     }
 
     #[test]
+    fn a_table_shared_in_two_places_is_copied_twice() {
+        let lua = Lua::new();
+        let value: LuaValue = lua
+            .load("local t = {1}; return {a = t, b = t}")
+            .eval()
+            .expect("valid Lua");
+        let one = Value::List(vec![Value::Int(1)]);
+        let expected = Value::Map(BTreeMap::from([
+            ("a".to_owned(), one.clone()),
+            ("b".to_owned(), one),
+        ]));
+        assert_eq!(from_lua(&value, "v"), Ok(expected));
+    }
+
+    #[test]
     fn refuses_what_is_not_plain_data() {
         let lua = Lua::new();
         let cases = [
@@ -147,8 +227,18 @@ mod tests {
             ),
             (
                 "local t = {}; t.t = t; return t",
+                "v.t: the table contains itself (it is v)",
+            ),
+            (
+                "local t = {}; for i = 1, 60 do t = {a = t, b = t} end; return t",
+                "more than 100000 values to copy",
+            ),
+            (
+                "local t = {}; for i = 1, 70 do t = {t} end; return t",
                 "nested more than 64 deep",
             ),
+            ("return {x = 0/0}", "v.x: the number NaN is not finite"),
+            ("return {x = '\\xff'}", "v.x: strings must be UTF-8 text"),
             (
                 "return setmetatable({}, {})",
                 "v: a table with a metatable is not plain data",

@@ -9,7 +9,9 @@ use super::convert::{from_lua, to_lua};
 use super::host::STATE_HOOKS;
 use crate::ids::SeatId;
 use crate::module::Module;
-use crate::rules::{Action, Ask, BotPick, Choice, Decision, PASS, Prompt, Target};
+use crate::rules::{
+    Action, Ask, BotPick, Choice, Decision, MAX_STEP_LINES, MAX_TEXT_BYTES, PASS, Prompt, Target,
+};
 use crate::table::Table;
 use crate::value::Value;
 
@@ -174,6 +176,9 @@ fn parse_asks(
     Ok(asks)
 }
 
+/// The most actions one decision may offer.
+pub(crate) const MAX_ACTIONS: usize = 10_000;
+
 /// The `actions` list of a prompt or an ask; `context` prefixes errors ("ask 2 (AU): ").
 fn parse_actions(
     t: &LuaTable,
@@ -192,6 +197,13 @@ fn parse_actions(
             ));
         }
     };
+    if list.raw_len() > MAX_ACTIONS {
+        return Err(format!(
+            "{context}prompt lists {} actions, more than the {MAX_ACTIONS} a decision may offer \
+             (offer a number as one action with min and max, or split the decision in steps)",
+            list.raw_len()
+        ));
+    }
     let mut actions: Vec<Action> = Vec::new();
     for (i, item) in list.sequence_values::<LuaValue>().enumerate() {
         let item = item.map_err(|e| e.to_string())?;
@@ -370,20 +382,37 @@ pub(crate) fn parse_bot_pick(
             ));
         }
     };
+    let text = |s: &mlua::LuaString| {
+        let bytes = s.as_bytes();
+        if bytes.len() > MAX_TEXT_BYTES {
+            return Err(format!(
+                "a reason of {} bytes is too long (at most {MAX_TEXT_BYTES} each)",
+                bytes.len()
+            ));
+        }
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    };
     let reason = match reason {
         LuaValue::Nil => Vec::new(),
-        LuaValue::String(s) => vec![s.to_string_lossy()],
-        LuaValue::Table(list) => list
-            .sequence_values::<LuaValue>()
-            .map(|v| match v {
-                Ok(LuaValue::String(s)) => Ok(s.to_string_lossy()),
-                Ok(other) => Err(format!(
-                    "reasons must be strings, got a {}",
-                    other.type_name()
-                )),
-                Err(e) => Err(e.to_string()),
-            })
-            .collect::<Result<_, _>>()?,
+        LuaValue::String(s) => vec![text(s)?],
+        LuaValue::Table(list) => {
+            if list.raw_len() > MAX_STEP_LINES {
+                return Err(format!(
+                    "{} reasons are too many (at most {MAX_STEP_LINES} for one pick)",
+                    list.raw_len()
+                ));
+            }
+            list.sequence_values::<LuaValue>()
+                .map(|v| match v {
+                    Ok(LuaValue::String(s)) => text(&s),
+                    Ok(other) => Err(format!(
+                        "reasons must be strings, got a {}",
+                        other.type_name()
+                    )),
+                    Err(e) => Err(e.to_string()),
+                })
+                .collect::<Result<_, _>>()?
+        }
         other => {
             return Err(format!(
                 "a bot's reasons must be a string or a list, got a {}",

@@ -14,6 +14,7 @@ use mlua::{
 use super::budget::{Budget, Limits};
 use super::strlib;
 use super::util::{script_error, script_position};
+use crate::rules::MAX_TEXT_BYTES;
 
 /// The engine's Lua library, included by modules as `include("@lib/<name>.lua")`.
 pub(crate) const LIBRARY: &[(&str, &str)] = &[
@@ -147,18 +148,26 @@ impl Vm {
         let output = Rc::new(RefCell::new(Vec::new()));
         let out = output.clone();
         let print = lua.create_function(move |lua, args: MultiValue| {
-            let mut parts = Vec::new();
-            for arg in args {
-                let text = match lua.coerce_string(arg.clone())? {
-                    Some(s) => s.to_string_lossy(),
-                    None => arg.type_name().to_string(),
-                };
-                parts.push(text);
-            }
             let mut out = out.borrow_mut();
-            if out.len() < MAX_OUTPUT_LINES {
-                out.push(parts.join("\t"));
+            if out.len() >= MAX_OUTPUT_LINES {
+                return Ok(());
             }
+            // A line is cut at MAX_TEXT_BYTES before it is copied out of the VM.
+            let mut line: Vec<u8> = Vec::new();
+            for (i, arg) in args.into_iter().enumerate() {
+                if i > 0 {
+                    line.push(b'\t');
+                }
+                let room = MAX_TEXT_BYTES.saturating_sub(line.len());
+                match lua.coerce_string(arg.clone())? {
+                    Some(s) => line.extend(s.as_bytes().iter().take(room)),
+                    None => line.extend(arg.type_name().bytes().take(room)),
+                }
+            }
+            if line.len() >= MAX_TEXT_BYTES {
+                line.extend_from_slice(" [cut]".as_bytes());
+            }
+            out.push(String::from_utf8_lossy(&line).into_owned());
             Ok(())
         })?;
         let extra_globals = lua.create_table()?;
@@ -204,6 +213,23 @@ impl Vm {
             Some(trip) if result.is_ok() => Err(mlua::Error::runtime(self.budget.message(trip))),
             _ => result,
         }
+    }
+
+    /// Runs `f` as one budgeted call under `limits` instead of the VM's own (the memory limit
+    /// stays the VM's).
+    pub fn call_with<R>(
+        &self,
+        limits: Limits,
+        f: impl FnOnce() -> mlua::Result<R>,
+    ) -> mlua::Result<R> {
+        let own = self.budget.limits();
+        self.budget.set_limits(Limits {
+            memory_bytes: own.memory_bytes,
+            ..limits
+        });
+        let result = self.call(f);
+        self.budget.set_limits(own);
+        result
     }
 
     /// A new environment for one chunk: the safe globals, and nothing else.

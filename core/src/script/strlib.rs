@@ -265,7 +265,8 @@ fn gsub(
         match found {
             Some(e) if Some(e) != last_match => {
                 count += 1;
-                add_replacement(lua, &mut out, src, &m, s, e, &repl)?;
+                add_replacement(lua, budget, &mut out, src, &m, (s, e), &repl)?;
+                check_room(lua, budget, out.len())?;
                 s = e;
                 last_match = Some(e);
             }
@@ -282,16 +283,33 @@ fn gsub(
     m.settle()
         .map_err(|e| pattern_error(lua, budget, "gsub", e))?;
     out.extend_from_slice(&src[s.min(src.len())..]);
+    check_room(lua, budget, out.len())?;
     Ok((lua.create_string(&out)?, count))
+}
+
+/// A result `len` bytes long, built outside the VM, must fit in what is left of the VM's
+/// memory limit, as if Lua had built it.
+fn check_room(lua: &Lua, budget: &Budget, len: usize) -> mlua::Result<()> {
+    let limit = budget.memory_limit();
+    if lua.used_memory().saturating_add(len) > limit {
+        return Err(script_error(
+            lua,
+            format!(
+                "string.gsub: out of memory: the result would pass the module's memory limit of {} MiB",
+                limit / (1024 * 1024)
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn add_replacement(
     lua: &Lua,
+    budget: &Budget,
     out: &mut Vec<u8>,
     src: &[u8],
     m: &Matcher<'_>,
-    s: usize,
-    e: usize,
+    (s, e): (usize, usize),
     repl: &LuaValue,
 ) -> mlua::Result<()> {
     let value = match repl {
@@ -322,6 +340,7 @@ fn add_replacement(
                         };
                         if let Some(text) = lua.coerce_string(piece)? {
                             out.extend_from_slice(&text.as_bytes());
+                            check_room(lua, budget, out.len())?;
                         }
                     }
                     _ => {

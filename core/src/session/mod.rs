@@ -19,7 +19,9 @@ pub use rebase::{Divergence, RebaseReport, describe_differences, module_changes}
 
 use crate::ids::{ScenarioId, SeatId};
 use crate::module::Module;
-use crate::rules::{BotPick, Choice, LogLine, Need, Prompt, Rules, RulesError, StepIo};
+use crate::rules::{
+    BotPick, Choice, LogLine, MAX_GAME_LOG_BYTES, Need, Prompt, Rules, RulesError, StepIo,
+};
 use crate::table::{Controller, DiceMode, Table};
 use crate::value::Value;
 
@@ -108,6 +110,11 @@ impl SessionError {
     }
 }
 
+/// The bytes of text in `log` and `reason`, as counted against [`MAX_GAME_LOG_BYTES`].
+fn text_bytes(log: &[LogLine], reason: &[String]) -> usize {
+    log.iter().map(|l| l.text.len()).sum::<usize>() + reason.iter().map(String::len).sum::<usize>()
+}
+
 /// One entry of the game log: an input (or the setup) and the lines it wrote.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LogEntry {
@@ -117,7 +124,8 @@ pub struct LogEntry {
     pub input: String,
     /// "human", or "bot:<name>".
     pub by: String,
-    /// A bot's reasons.
+    /// A bot's reasons (left out of saves, whose inputs hold them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reason: Vec<String>,
     /// The lines written, each with who may read it.
     pub messages: Vec<LogLine>,
@@ -180,6 +188,8 @@ pub struct History {
     start: Table,
     checkpoints: BTreeMap<usize, Table>,
     setup_log: Vec<LogLine>,
+    /// Bytes of log lines and bot reasons kept, against [`MAX_GAME_LOG_BYTES`].
+    log_bytes: usize,
 }
 
 impl History {
@@ -248,6 +258,7 @@ impl Session {
             redo: Vec::new(),
             start: table.clone(),
             checkpoints: BTreeMap::new(),
+            log_bytes: text_bytes(&io.log, &[]),
             setup_log: io.log,
         };
         let prompt = rules.prompt(&mut table);
@@ -371,7 +382,8 @@ impl Session {
         }))
     }
 
-    fn commit(&mut self, input: Input, table: Table, io: StepIo, secret: bool) {
+    fn commit(&mut self, mut input: Input, table: Table, mut io: StepIo, secret: bool) {
+        self.keep_within_log_limit(&mut input, &mut io.log);
         let digest = table.digest();
         self.table = table;
         match self.history.redo.last() {
@@ -391,6 +403,36 @@ impl Session {
             self.history.checkpoints.insert(n, self.table.clone());
         }
         self.prompt = self.rules.prompt(&mut self.table);
+    }
+
+    /// Counts the step's log lines and reasons against the game's limit; once it is reached,
+    /// they are left out (the first time, with a line saying so). The inputs replay the
+    /// game in full without them.
+    fn keep_within_log_limit(&mut self, input: &mut Input, log: &mut Vec<LogLine>) {
+        let reason = match input {
+            Input::Act {
+                by: Actor::Bot { reason, .. },
+                ..
+            } => Some(reason),
+            _ => None,
+        };
+        let bytes = text_bytes(log, reason.as_deref().map_or(&[], |r| r.as_slice()));
+        let full = self.history.log_bytes >= MAX_GAME_LOG_BYTES;
+        if self.history.log_bytes.saturating_add(bytes) <= MAX_GAME_LOG_BYTES {
+            self.history.log_bytes += bytes;
+            return;
+        }
+        if let Some(reason) = reason {
+            reason.clear();
+        }
+        log.clear();
+        if !full {
+            self.history.log_bytes = MAX_GAME_LOG_BYTES;
+            log.push(LogLine::public(format!(
+                "The game's log is full ({} MiB): later lines and bot reasons are left out.",
+                MAX_GAME_LOG_BYTES / (1024 * 1024)
+            )));
+        }
     }
 
     /// Runs `input` on a copy of `table`; returns the new table. A choice is not checked
@@ -419,6 +461,15 @@ impl Session {
         let Some(record) = self.history.records.pop() else {
             return false;
         };
+        let reason = match &record.input {
+            Input::Act {
+                by: Actor::Bot { reason, .. },
+                ..
+            } => reason.as_slice(),
+            _ => &[],
+        };
+        let bytes = text_bytes(&record.log, reason);
+        self.history.log_bytes = self.history.log_bytes.saturating_sub(bytes);
         self.history.redo.push(record.input);
         let n = self.history.records.len();
         self.history.checkpoints.retain(|k, _| *k <= n);
