@@ -1,8 +1,108 @@
 //! Writing files so that a crash never leaves half of one: saves, overlays, recordings.
 
-use std::io::Write;
-use std::path::Path;
+use std::io::{Read, Write};
+use std::path::{Component, Path, PathBuf};
 use std::time::{Duration, SystemTime};
+
+/// The largest file a module may hold (data, scripts, tests, recordings), in bytes.
+pub const MAX_MODULE_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Reads the file `rel` names inside the module folder `dir` as text, refusing what a
+/// module may not make Chancery read: a path that leaves the folder (absolute, through
+/// `..`, or through a link that points out of it), anything but a regular file (a device,
+/// a pipe, a folder), a file larger than [`MAX_MODULE_FILE_BYTES`], and text that is not
+/// UTF-8 (the error gives its line and column). Returns the path read and the text.
+pub fn read_inside(dir: &Path, rel: &str) -> Result<(PathBuf, String), ReadError> {
+    let path = inside(dir, rel)?;
+    let meta = std::fs::metadata(&path).map_err(|e| format!("cannot read '{rel}': {e}"))?;
+    if !meta.is_file() {
+        return Err(
+            format!("'{rel}' is not a regular file: a module names only files of its own").into(),
+        );
+    }
+    if meta.len() > MAX_MODULE_FILE_BYTES {
+        return Err(format!(
+            "'{rel}' is {} MiB, larger than the {} MiB a module file may be",
+            meta.len() / (1024 * 1024),
+            MAX_MODULE_FILE_BYTES / (1024 * 1024)
+        )
+        .into());
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    std::fs::File::open(&path)
+        .and_then(|f| f.take(MAX_MODULE_FILE_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| ReadError::from(format!("cannot read '{rel}': {e}")))?;
+    if bytes.len() as u64 > MAX_MODULE_FILE_BYTES {
+        return Err(format!(
+            "'{rel}' grew past the {} MiB a module file may be while it was read",
+            MAX_MODULE_FILE_BYTES / (1024 * 1024)
+        )
+        .into());
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = good.iter().filter(|b| **b == b'\n').count() + 1;
+        let start = good.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+        let col = String::from_utf8_lossy(&good[start..]).chars().count() + 1;
+        ReadError {
+            message: format!(
+                "'{rel}' is not UTF-8 text: line {line}, column {col} holds a byte that is not (save the file as UTF-8)"
+            ),
+            position: Some((line, col)),
+        }
+    })?;
+    Ok((path, text))
+}
+
+/// Why a module file could not be read, and where in it, if the problem is in its text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadError {
+    /// What is wrong and what to do.
+    pub message: String,
+    /// The line and column of the problem in the file.
+    pub position: Option<(usize, usize)>,
+}
+
+impl From<String> for ReadError {
+    fn from(message: String) -> Self {
+        ReadError {
+            message,
+            position: None,
+        }
+    }
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// The path of `rel` inside the module folder `dir`, once `..` and links are resolved; an
+/// error if it would leave the folder.
+pub fn inside(dir: &Path, rel: &str) -> Result<PathBuf, String> {
+    let given = Path::new(rel);
+    let lexical = !given.is_absolute()
+        && given
+            .components()
+            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+    let outside = || {
+        format!(
+            "'{rel}' is outside the module folder: a module names its files by paths inside its folder (like data/cards.ron)"
+        )
+    };
+    if !lexical {
+        return Err(outside());
+    }
+    let path = dir.join(given);
+    // A link inside the folder may point out of it: compare where both really are.
+    if let (Ok(root), Ok(real)) = (dir.canonicalize(), path.canonicalize())
+        && !real.starts_with(&root)
+    {
+        return Err(outside());
+    }
+    Ok(path)
+}
 
 /// Writes `bytes` to `path` atomically: to a temporary file beside it (`.NAME.PID.tmp`),
 /// flushed to disk, then renamed over `path`. Temporary files of `path` that an earlier,
@@ -103,6 +203,45 @@ mod tests {
             std::fs::read_to_string(dir.path().join("game.ron")).expect("read"),
             "whole"
         );
+    }
+
+    #[test]
+    fn a_module_reads_only_regular_files_inside_its_folder() {
+        let scratch = tempfile::tempdir().expect("a scratch folder");
+        let dir = scratch.path().join("module");
+        std::fs::create_dir_all(dir.join("data")).expect("mkdir");
+        std::fs::write(dir.join("data/a.ron"), "(x: 1)").expect("write");
+        std::fs::write(scratch.path().join("secret.txt"), "secret").expect("write");
+        std::fs::write(dir.join("data/bad.ron"), b"ok\n  \xff").expect("write");
+        assert_eq!(
+            read_inside(&dir, "data/a.ron").map(|(_, t)| t),
+            Ok("(x: 1)".to_owned())
+        );
+        for rel in ["/etc/hostname", "../secret.txt", "data/../../secret.txt"] {
+            let err = read_inside(&dir, rel).expect_err(rel).message;
+            assert!(err.contains("is outside the module folder"), "{rel}: {err}");
+        }
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(
+                scratch.path().join("secret.txt"),
+                dir.join("data/link.ron"),
+            )
+            .expect("link");
+            let err = read_inside(&dir, "data/link.ron")
+                .expect_err("a link out")
+                .message;
+            assert!(err.contains("is outside the module folder"), "{err}");
+            std::os::unix::fs::symlink("/dev/zero", dir.join("data/zero.ron")).expect("link");
+            let err = read_inside(&dir, "data/zero.ron")
+                .expect_err("a device")
+                .message;
+            assert!(err.contains("outside the module folder"), "{err}");
+        }
+        let err = read_inside(&dir, "data").expect_err("a folder").message;
+        assert!(err.contains("'data' is not a regular file"), "{err}");
+        let err = read_inside(&dir, "data/bad.ron").expect_err("not UTF-8");
+        assert_eq!(err.position, Some((2, 3)), "{err}");
     }
 
     #[test]

@@ -50,6 +50,9 @@ pub struct GameOutcome {
     pub card_use: BTreeMap<String, u64>,
     /// Why it stopped early, if it did.
     pub error: Option<String>,
+    /// Whether the rules or a bot failed (an error in the module, which every later game
+    /// would meet again): the simulation stops at the first such game.
+    pub failed: bool,
 }
 
 /// A summary of all games.
@@ -103,6 +106,7 @@ pub fn play_one(module: &Arc<Module>, spec: GameSpec, max_steps: usize) -> GameO
         steps: 0,
         card_use: BTreeMap::new(),
         error: None,
+        failed: false,
     };
     let session = LuaRules::boxed(module)
         .map_err(SessionError::from)
@@ -111,6 +115,7 @@ pub fn play_one(module: &Arc<Module>, spec: GameSpec, max_steps: usize) -> GameO
         Ok(session) => session,
         Err(err) => {
             outcome.error = Some(err.to_string());
+            outcome.failed = true;
             return outcome;
         }
     };
@@ -125,12 +130,18 @@ pub fn play_one(module: &Arc<Module>, spec: GameSpec, max_steps: usize) -> GameO
         }
     }
     match (result, &session.table().result, session.prompt()) {
-        (Err(err), _, _) => outcome.error = Some(err.to_string()),
+        (Err(err), _, _) => {
+            outcome.error = Some(err.to_string());
+            outcome.failed = true;
+        }
         (Ok(_), Some(result), _) => {
             outcome.winners = Some(result.winners.clone());
             outcome.scores = result.scores.clone();
         }
-        (Ok(_), None, Err(err)) => outcome.error = Some(RulesError::to_string(err)),
+        (Ok(_), None, Err(err)) => {
+            outcome.error = Some(RulesError::to_string(err));
+            outcome.failed = true;
+        }
         (Ok(steps), None, Ok(Some(prompt))) if steps < max_steps => {
             outcome.error = Some(format!(
                 "stopped in state '{}': {} not played by a bot",
@@ -152,7 +163,9 @@ pub fn play_one(module: &Arc<Module>, spec: GameSpec, max_steps: usize) -> GameO
 }
 
 /// Plays `config.games` bot-only games on `config.threads` threads. `progress` is told
-/// how many games have finished, from any thread.
+/// how many games have finished, from any thread. The first game in which the rules or a
+/// bot fail stops the simulation (games already under way finish): the report holds the
+/// games played.
 pub fn simulate(
     module: Arc<Module>,
     config: &SimConfig,
@@ -164,16 +177,21 @@ pub fn simulate(
     let started = Instant::now();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
+    let failed = std::sync::atomic::AtomicBool::new(false);
     let threads = config.threads.clamp(1, 64);
     let mut outcomes: Vec<GameOutcome> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
                     let mut mine = Vec::new();
-                    loop {
+                    while !failed.load(Ordering::Relaxed) {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(spec) = specs.get(i) else { break };
-                        mine.push(play_one(&module, spec.clone(), config.max_steps));
+                        let outcome = play_one(&module, spec.clone(), config.max_steps);
+                        if outcome.failed {
+                            failed.store(true, Ordering::Relaxed);
+                        }
+                        mine.push(outcome);
                         progress(done.fetch_add(1, Ordering::Relaxed) + 1);
                     }
                     mine

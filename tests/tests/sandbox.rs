@@ -223,3 +223,170 @@ fn many_attacks_in_a_row_leave_the_same_session_working() {
         .expect("still playable");
     assert_eq!(session.table().counter(&"ok".into()), Ok(1));
 }
+
+#[test]
+fn a_table_shared_many_times_over_is_refused_before_it_is_copied_out() {
+    attack(
+        "shared_vars",
+        &[
+            "hostile/rules/main.lua:",
+            "more than 100000 values to copy",
+            "(stored by this function or one it calls)",
+        ],
+    );
+}
+
+#[test]
+fn cyclic_and_non_finite_values_are_refused_with_the_hook_s_position() {
+    attack(
+        "cyclic_vars",
+        &[
+            "hostile/rules/main.lua:",
+            "ctx.vars.cycle.again: the table contains itself (it is ctx.vars.cycle)",
+        ],
+    );
+    attack(
+        "nan_vars",
+        &[
+            "hostile/rules/main.lua:",
+            "ctx.vars.nan: the number NaN is not finite",
+        ],
+    );
+}
+
+#[test]
+fn a_gsub_result_counts_against_the_memory_limit() {
+    for action in [
+        "gsub_table_memory",
+        "gsub_function_memory",
+        "gsub_template_memory",
+    ] {
+        attack(
+            action,
+            &[
+                "hostile/rules/main.lua:",
+                "string.gsub: out of memory: the result would pass the module's memory limit of 256 MiB",
+            ],
+        );
+    }
+}
+
+#[test]
+fn the_log_is_bounded_per_step_and_per_line() {
+    attack(
+        "log_loop",
+        &[
+            "hostile/rules/main.lua:",
+            "more than 1000 log lines in one step",
+        ],
+    );
+    attack(
+        "huge_log_line",
+        &[
+            "hostile/rules/main.lua:",
+            "ctx:log argument 1: a string of 100000000 bytes is too long (at most 10000)",
+        ],
+    );
+}
+
+#[test]
+fn rawset_cannot_write_into_library_or_module_data() {
+    attack(
+        "rawset_string",
+        &[
+            "hostile/rules/main.lua:",
+            "string is read-only (tried to set 'rep')",
+        ],
+    );
+    attack(
+        "rawset_data",
+        &["card 'c' is read-only (tried to set 'name')"],
+    );
+}
+
+#[test]
+fn errors_lua_raises_without_a_position_are_given_one() {
+    attack(
+        "yield_at_top",
+        &[
+            "hostile/rules/main.lua:",
+            ": attempt to yield from outside a coroutine",
+        ],
+    );
+    attack(
+        "c_stack_overflow",
+        &["hostile/rules/main.lua:", "C stack overflow", "times)"],
+    );
+    attack(
+        "error_with_table",
+        &[
+            "hostile/rules/main.lua:",
+            "error() was given a table, not a message",
+        ],
+    );
+    attack(
+        "allocate",
+        &[
+            "hostile/rules/main.lua:",
+            "out of memory: this function (or one it calls) tried to hold more than the 256 MiB",
+        ],
+    );
+}
+
+#[test]
+fn a_module_test_warns_when_its_game_replays_differently() {
+    let (_scratch, dir) = chancery_tests::copy_module(&test_module("hostile"));
+    std::fs::create_dir_all(dir.join("tests")).expect("mkdir");
+    std::fs::write(
+        dir.join("tests/state.lua"),
+        "test(\"counts after an undo\", function(t)\n  local g = t:game()\n  g:act(\"keep_count\")\n  g:undo()\n  g:act(\"keep_count\")\n  t:eq(g:counter(\"ok\"), 2)\nend)\n\ntest(\"plays cleanly\", function(t)\n  local g = t:game()\n  g:act(\"ok\")\n  t:eq(g:counter(\"ok\"), 1)\nend)\n",
+    )
+    .expect("write");
+    let module = load(&dir);
+    let report = chancery_core::devtools::testing::run_module_tests(module, None).expect("runs");
+    assert_eq!(report.failures(), 0, "{:?}", report.results);
+    let warned: Vec<&str> = report
+        .results
+        .iter()
+        .filter(|r| !r.warnings.is_empty())
+        .map(|r| r.name.as_str())
+        .collect();
+    // The count lives in an upvalue: undo replays the input in the same VM and counts
+    // again, so the game shows 2 where a fresh replay of its one input shows 1.
+    assert_eq!(warned, ["counts after an undo"]);
+    let warning = &report.results[0].warnings[0];
+    assert!(
+        warning.contains("replays differently in a fresh VM from input 1 ('P: keep_count')"),
+        "{warning}"
+    );
+}
+
+#[test]
+fn a_runaway_module_test_stops_within_the_rules_limits_unless_it_asks_for_more() {
+    let (_scratch, dir) = chancery_tests::copy_module(&test_module("hostile"));
+    std::fs::create_dir_all(dir.join("tests")).expect("mkdir");
+    std::fs::write(
+        dir.join("tests/spin.lua"),
+        "test(\"spins\", function(t)\n  while true do end\nend)\n\ntest(\"counts far\", { instructions = 300000000, seconds = 60 }, function(t)\n  local n = 0\n  for i = 1, 20000000 do n = n + 1 end\n  t:eq(n, 20000000)\nend)\n",
+    )
+    .expect("write");
+    let module = load(&dir);
+    let started = Instant::now();
+    let report = chancery_core::devtools::testing::run_module_tests(module, None).expect("runs");
+    let spins = &report.results[0];
+    let failure = spins.failure.as_deref().expect("the runaway test fails");
+    assert!(
+        failure.contains("tests/spin.lua:2:") && failure.contains(STOPPED),
+        "{failure}"
+    );
+    assert!(
+        report.results[1].failure.is_none(),
+        "{:?}",
+        report.results[1]
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+}

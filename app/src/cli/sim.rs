@@ -121,6 +121,17 @@ pub fn run(args: &SimArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
             )?;
         }
     }
+    if let Some(failure) = report.outcomes.iter().find(|o| o.failed) {
+        // Every later game would fail the same way: said once, with the seed to replay it.
+        writeln!(
+            err,
+            "error: the game of seed {} failed, so the simulation stopped after {} of {} games:\n{}",
+            failure.seed,
+            report.outcomes.len(),
+            config.games,
+            failure.error.as_deref().unwrap_or_default()
+        )?;
+    }
     let failed = report.outcomes.iter().filter(|o| o.error.is_some()).count();
     Ok(if failed > 0 { 1 } else { 0 })
 }

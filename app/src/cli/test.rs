@@ -58,6 +58,9 @@ pub fn run(args: &TestArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow:
         for line in &result.output {
             writeln!(out, "        | {line}")?;
         }
+        for warning in &result.warnings {
+            writeln!(out, "        warning: {warning}")?;
+        }
     }
     let failed = report.failures();
     writeln!(

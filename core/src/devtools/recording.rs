@@ -126,13 +126,9 @@ pub fn find_recordings(dir: &Path) -> Result<Vec<PathBuf>, Diagnostics> {
             if path.extension().is_none_or(|x| x != "ron") {
                 continue;
             }
-            let text = std::fs::read_to_string(&path).map_err(|e| {
-                Diagnostics(vec![Diagnostic::error(
-                    &path,
-                    0,
-                    0,
-                    format!("cannot read: {e}"),
-                )])
+            let (_, text) = crate::files::read_inside(dir, &relative(dir, &path)).map_err(|e| {
+                let (line, col) = e.position.unwrap_or((0, 0));
+                Diagnostics(vec![Diagnostic::error(&path, line, col, e.message)])
             })?;
             if is_recording(&text) {
                 found.push(path);
@@ -146,25 +142,6 @@ pub fn find_recordings(dir: &Path) -> Result<Vec<PathBuf>, Diagnostics> {
 /// `path` relative to the module folder `dir`, for names ("tests/replays/opening.ron").
 pub fn relative(dir: &Path, path: &Path) -> String {
     path.strip_prefix(dir).unwrap_or(path).display().to_string()
-}
-
-/// The file `rel` names inside the module folder `dir`; an error for a path that would
-/// leave it (absolute, or through `..`).
-pub fn inside_module(dir: &Path, rel: &str) -> Result<PathBuf, String> {
-    let path = Path::new(rel);
-    let escapes = path.is_absolute()
-        || path.components().any(|c| {
-            !matches!(
-                c,
-                std::path::Component::Normal(_) | std::path::Component::CurDir
-            )
-        });
-    if escapes {
-        return Err(format!(
-            "'{rel}' must be a path inside the module folder (like tests/replays/opening.ron)"
-        ));
-    }
-    Ok(dir.join(path))
 }
 
 impl Recording {

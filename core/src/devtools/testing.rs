@@ -273,6 +273,8 @@ pub struct TestResult {
     pub failure: Option<String>,
     /// What it printed.
     pub output: Vec<String>,
+    /// What is not a failure but deserves a look (a game that replays differently).
+    pub warnings: Vec<String>,
 }
 
 /// All outcomes, and how often the games of the tests called each `ctx` function.
@@ -329,6 +331,7 @@ pub fn run_module_tests(
             name,
             failure,
             output: Vec::new(),
+            warnings: Vec::new(),
         });
     }
     for session in sessions.borrow().iter() {
@@ -352,13 +355,9 @@ fn run_file(
             .unwrap_or_default()
     );
     let fix = |text: &str| text.replace(&format!("{rel}:"), &format!("{}:", file.display()));
-    let text = std::fs::read_to_string(file).map_err(|e| {
-        Diagnostics(vec![Diagnostic::error(
-            file,
-            0,
-            0,
-            format!("cannot read: {e}"),
-        )])
+    let (_, text) = crate::files::read_inside(&module.dir, &rel).map_err(|e| {
+        let (line, col) = e.position.unwrap_or((0, 0));
+        Diagnostics(vec![Diagnostic::error(file, line, col, e.message)])
     })?;
     let limits = Limits::default();
     let start_error =
@@ -413,6 +412,7 @@ fn run_file(
         if filter.is_some_and(|f| !name.contains(f)) {
             continue;
         }
+        let games_before = sessions.borrow().len();
         let t = TestContext {
             module: module.clone(),
             sessions: sessions.clone(),
@@ -433,14 +433,54 @@ fn run_file(
             }
             text
         });
+        let played: Vec<_> = sessions.borrow()[games_before..].to_vec();
+        let warnings = played
+            .iter()
+            .filter_map(|session| replays_differently(module, &session.borrow()))
+            .collect();
         results.push(TestResult {
             file: file.clone(),
             name,
             failure,
             output: std::mem::take(&mut *vm.output.borrow_mut()),
+            warnings,
         });
     }
     Ok(results)
+}
+
+/// Replays `session`'s inputs in a fresh game (a new VM) and compares the table after each
+/// with the one the test played; a difference means the rules keep state where the table
+/// does not (a module-level variable or an upvalue a hook changes), which undo, saves and
+/// replays would lose. Returns the warning, if any.
+fn replays_differently(module: &Arc<Module>, session: &Session) -> Option<String> {
+    let records = session.history().records();
+    let rules = LuaRules::boxed(module).ok()?;
+    let mut fresh = Session::new(module.clone(), session.spec().clone(), rules).ok()?;
+    if fresh.history().start().digest() != session.history().start().digest() {
+        return Some(
+            "the game's set-up differs when it is started again in a fresh VM: the rules keep \
+             state outside ctx (a module-level variable or an upvalue?), which undo, saves and \
+             replays lose"
+                .to_owned(),
+        );
+    }
+    for (i, record) in records.iter().enumerate() {
+        let differs = match fresh.apply(record.input.clone()) {
+            Ok(()) => fresh.table().digest() != record.digest,
+            Err(_) => true,
+        };
+        if differs {
+            return Some(format!(
+                "the game replays differently in a fresh VM from input {} ('{}'): the rules keep \
+                 state outside ctx (a module-level variable or an upvalue a hook changes?), which \
+                 undo, saves and replays lose",
+                i + 1,
+                record.input
+            ));
+        }
+    }
+    None
 }
 
 /// A test's own limits: `{instructions = N, seconds = S}`, each optional, in place of the
@@ -666,9 +706,8 @@ fn default_scenario(module: &Module) -> Result<String, String> {
 
 /// The game a recorded game or a save in the module folder holds: its spec and inputs.
 fn position(module: &Module, path: &str) -> Result<(GameSpec, Vec<Input>), String> {
-    let file = recording::inside_module(&module.dir, path)?;
-    let text = std::fs::read_to_string(&file)
-        .map_err(|e| format!("from: cannot read {}: {e}", file.display()))?;
+    let (file, text) =
+        crate::files::read_inside(&module.dir, path).map_err(|e| format!("from: {e}"))?;
     if recording::is_recording(&text) {
         let rec = Recording::read(&file).map_err(|d| d.to_string())?;
         return Ok((rec.spec(), rec.inputs));

@@ -58,9 +58,8 @@ impl Loader {
     /// Reads `rel` (relative to the module folder) as a new source, or reports why not at
     /// the place in the manifest that names it.
     fn read(&mut self, rel: &str) -> Option<usize> {
-        let path = self.dir.join(rel);
-        match std::fs::read_to_string(&path) {
-            Ok(text) => {
+        match crate::files::read_inside(&self.dir, rel) {
+            Ok((path, text)) => {
                 self.hasher.write(rel.as_bytes());
                 self.hasher.write(text.as_bytes());
                 self.sources.push(Source {
@@ -71,8 +70,15 @@ impl Loader {
                 Some(self.sources.len() - 1)
             }
             Err(err) => {
-                let message = format!("cannot read '{}': {err}", path.display());
-                self.error(MANIFEST, &[Anchor::Str(rel)], message);
+                match err.position {
+                    Some((line, col)) => self.diags.push(Diagnostic::error(
+                        self.dir.join(rel),
+                        line,
+                        col,
+                        err.message,
+                    )),
+                    None => self.error(MANIFEST, &[Anchor::Str(rel)], err.message),
+                }
                 None
             }
         }
@@ -189,19 +195,29 @@ pub(super) fn load(
         hasher: Fnv64::default(),
     };
     let manifest_path = dir.join("module.ron");
-    let text = std::fs::read_to_string(&manifest_path).map_err(|err| {
-        let message = if dir.is_dir() {
-            format!(
-                "cannot read module.ron: {err}; a module folder starts with a module.ron manifest"
-            )
-        } else {
-            format!(
-                "'{}' is not a folder: name a module folder that holds module.ron",
-                dir.display()
-            )
-        };
-        Diagnostics(vec![Diagnostic::error(&manifest_path, 0, 0, message)])
-    })?;
+    let text = match crate::files::read_inside(dir, "module.ron") {
+        Ok((_, text)) => text,
+        Err(err) => {
+            let (line, col) = err.position.unwrap_or((0, 0));
+            let message = if !dir.is_dir() {
+                format!(
+                    "'{}' is not a folder: name a module folder that holds module.ron",
+                    dir.display()
+                )
+            } else if !manifest_path.exists() {
+                "there is no module.ron here: a module folder starts with a module.ron manifest"
+                    .to_owned()
+            } else {
+                err.message
+            };
+            return Err(Diagnostics(vec![Diagnostic::error(
+                &manifest_path,
+                line,
+                col,
+                message,
+            )]));
+        }
+    };
     loader.hasher.write(text.as_bytes());
     loader.sources.push(Source {
         locator: Locator::new(&text),

@@ -56,19 +56,33 @@ struct Converter {
     open: Vec<(*const c_void, String)>,
 }
 
+/// A path as errors show it: a very long one (a deep or repeated nesting) is cut in the
+/// middle.
+fn shown(path: &str) -> String {
+    let chars: Vec<char> = path.chars().collect();
+    if chars.len() <= 100 {
+        return path.to_owned();
+    }
+    let head: String = chars[..50].iter().collect();
+    let tail: String = chars[chars.len() - 40..].iter().collect();
+    format!("{head}…{tail}")
+}
+
 impl Converter {
     fn count(&mut self, path: &str, bytes: usize) -> Result<(), String> {
         self.values += 1;
         self.bytes = self.bytes.saturating_add(bytes);
         if self.values > MAX_VALUES {
             return Err(format!(
-                "{path}: more than {MAX_VALUES} values to copy (plain data is copied in full, \
-                 and a sub-table used in several places is copied each time: keep it smaller)"
+                "{}: more than {MAX_VALUES} values to copy (plain data is copied in full, \
+                 and a sub-table used in several places is copied each time: keep it smaller)",
+                shown(path)
             ));
         }
         if self.bytes > MAX_BYTES {
             return Err(format!(
-                "{path}: more than {} MiB of text to copy (keep plain data smaller)",
+                "{}: more than {} MiB of text to copy (keep plain data smaller)",
+                shown(path),
                 MAX_BYTES / (1024 * 1024)
             ));
         }
@@ -117,7 +131,8 @@ impl Converter {
         }
         if self.open.len() >= MAX_DEPTH {
             return Err(format!(
-                "{path}: nested more than {MAX_DEPTH} deep (plain data must be flatter)"
+                "{}: nested more than {MAX_DEPTH} deep (plain data must be flatter)",
+                shown(path)
             ));
         }
         if t.metatable().is_some() {

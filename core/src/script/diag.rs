@@ -83,7 +83,9 @@ pub(crate) fn at_function(
 
 /// For a syntax error `near 'tok'`: the column of the occurrence of `tok` on `line` where
 /// Lua stops. Lua stops at the first token it cannot parse, so cutting the source just
-/// after that occurrence gives the same error, and cutting it after an earlier one does not.
+/// after that occurrence, or after any later one, gives the same error, and cutting it after
+/// an earlier one does not: a binary search over the occurrences finds it in a few parses,
+/// however long the line.
 fn syntax_column(rel: &str, source: &str, line: usize, message: &str) -> Option<usize> {
     let token = message.rsplit_once("near '")?.1.strip_suffix('\'')?;
     if token.is_empty() {
@@ -97,19 +99,20 @@ fn syntax_column(rel: &str, source: &str, line: usize, message: &str) -> Option<
     let text = source.lines().nth(line - 1)?;
     let lua = mlua::Lua::new_with(mlua::StdLib::NONE, mlua::LuaOptions::default()).ok()?;
     let wanted = format!("{rel}:{line}: {message}");
-    for (byte, _) in text.match_indices(token) {
+    let same_error = |byte: usize| {
         let cut = &source[..line_start + byte + token.len()];
         let chunk = lua
             .load(cut)
             .set_name(format!("@{rel}"))
             .set_mode(mlua::chunk::ChunkMode::Text);
-        if let Err(err) = chunk.into_function()
-            && super::util::describe(&err).0 == wanted
-        {
-            return Some(text[..byte].chars().count() + 1);
-        }
-    }
-    None
+        chunk
+            .into_function()
+            .is_err_and(|err| super::util::describe(&err).0 == wanted)
+    };
+    let found: Vec<usize> = text.match_indices(token).map(|(byte, _)| byte).collect();
+    let first = found.partition_point(|&byte| !same_error(byte));
+    let byte = *found.get(first)?;
+    Some(text[..byte].chars().count() + 1)
 }
 
 /// The column of the token a Lua message points at on `line` of `source`: the text after

@@ -14,7 +14,7 @@ use super::budget::Limits;
 use super::convert;
 use super::convert::{from_lua, to_lua};
 use super::sandbox::{Sources, Vm, install_include};
-use super::util::{describe, script_error};
+use super::util::{describe, is_memory_error, script_error};
 use super::{data, diag};
 use crate::ids::SeatId;
 use crate::module::{Diagnostic, Diagnostics, Module, RulesInfo};
@@ -162,8 +162,15 @@ impl Host {
         let declared = check_hooks(&module, &hooks)?;
 
         let api_calls = Rc::new(RefCell::new(Vec::new()));
+        // The engine's own work, in proportion to the module's data (whose files are
+        // capped in size), not module code: it runs under no budget of the module's.
+        let engine = Limits {
+            instructions: u64::MAX,
+            wall_ms: u64::MAX / 2,
+            ..limits
+        };
         let ctx_meta = vm
-            .call(|| build_ctx(&vm, &module, &api_calls))
+            .call_with(engine, || build_ctx(&vm, &module, &api_calls))
             .map_err(|e| fail(format!("cannot build ctx: {}", describe(&e).0)))?;
         let state_table: LuaTable = hooks
             .get("states")
@@ -232,7 +239,7 @@ impl Host {
         &self,
         table: Table,
         access: Access,
-        hook: String,
+        Hook { name: hook, entry }: Hook<'_>,
         locals: Locals,
         io: StepIo,
         call: impl FnOnce(&LuaTable) -> mlua::Result<MultiValue>,
@@ -307,7 +314,23 @@ impl Host {
             writable,
             ..
         } = state;
-        let mut result = result.map_err(|e| self.error(&hook, &e));
+        let mut result = result.map_err(|e| {
+            if is_memory_error(&e) {
+                // Lua says not where memory ran out: point at the hook itself.
+                let at = diag::at_function(&self.module, &entry.info(), "function", String::new());
+                RulesError::Script(format!(
+                    "module '{}', {hook}: {}:{}:{}: out of memory: this function (or one it calls) \
+                     tried to hold more than the {} MiB a module may use",
+                    self.module.id(),
+                    at.path.display(),
+                    at.line,
+                    at.col,
+                    self.vm.budget.memory_limit() / (1024 * 1024)
+                ))
+            } else {
+                self.error(&hook, &e)
+            }
+        });
         let written = WrittenBack {
             vars: vars_table,
             locals: locals_table,
@@ -317,9 +340,14 @@ impl Host {
         if result.is_ok()
             && let Err(message) = write_back(&mut table, writable, written)
         {
+            // The values are read after the hook returns: point at the hook itself.
+            let at = diag::at_function(&self.module, &entry.info(), "function", String::new());
             result = Err(RulesError::Script(format!(
-                "module '{}', {hook}: {message}",
-                self.module.id()
+                "module '{}', {hook}: {}:{}:{}: {message} (stored by this function or one it calls)",
+                self.module.id(),
+                at.path.display(),
+                at.line,
+                at.col
             )));
         }
         if let Some(need) = need {
@@ -376,7 +404,7 @@ impl Host {
                 let invoked = self.invoke(
                     table,
                     Access::Change,
-                    hook.clone(),
+                    Hook::new(hook.clone(), &run),
                     Locals::Frame(id),
                     io,
                     |ctx| run.call::<MultiValue>(ctx.clone()),
@@ -426,7 +454,7 @@ impl Host {
             let invoked = self.invoke(
                 table,
                 Access::Change,
-                hook,
+                Hook::new(hook, &f),
                 locals,
                 io,
                 |ctx| match &result {
@@ -446,27 +474,58 @@ impl Host {
         (table, io, Ok(()))
     }
 
-    /// A script error as the one-line message designers read: module, hook, Lua position.
+    /// A script error as the one-line message designers read: module, hook, Lua position,
+    /// then the module's frames of the traceback (a frame repeated, as in a runaway
+    /// recursion, is shown once with its count). A message that names no position (Lua
+    /// raised it without one) is given the innermost frame's.
     pub fn error(&self, hook: &str, err: &mlua::Error) -> RulesError {
         let (message, traceback) = describe(err);
+        let frames: Vec<&str> = traceback
+            .as_deref()
+            .unwrap_or("")
+            .lines()
+            .map(str::trim)
+            .filter(|l| {
+                self.module
+                    .scripts
+                    .iter()
+                    .any(|s| l.starts_with(&format!("{}:", s.rel)))
+            })
+            .collect();
+        let positioned = self
+            .module
+            .scripts
+            .iter()
+            .any(|s| message.starts_with(&format!("{}:", s.rel)));
+        let message = match frames.first() {
+            Some(frame) if !positioned => {
+                let at = frame
+                    .split(": in ")
+                    .next()
+                    .unwrap_or(frame)
+                    .trim_end_matches(':');
+                format!("{at}: {message}")
+            }
+            _ => message,
+        };
         let mut text = format!(
             "module '{}', {hook}: {}",
             self.module.id(),
             self.fix_paths(&message)
         );
-        if let Some(traceback) = traceback {
-            let frames: Vec<String> = traceback
-                .lines()
-                .map(str::trim)
-                .filter(|l| {
-                    self.module
-                        .scripts
-                        .iter()
-                        .any(|s| l.starts_with(&format!("{}:", s.rel)))
-                })
-                .map(|l| format!("\n  at {}", self.fix_paths(l)))
-                .collect();
-            text.extend(frames);
+        let mut shown = 0;
+        let mut i = 0;
+        while i < frames.len() && shown < MAX_FRAMES {
+            let same = frames[i..].iter().take_while(|f| **f == frames[i]).count();
+            text.push_str(&format!("\n  at {}", self.fix_paths(frames[i])));
+            if same > 1 {
+                text.push_str(&format!(" ({same} times)"));
+            }
+            shown += 1;
+            i += same;
+        }
+        if i < frames.len() {
+            text.push_str(&format!("\n  … and {} frames more", frames.len() - i));
         }
         RulesError::Script(text)
     }
@@ -474,6 +533,24 @@ impl Host {
     /// Rewrites chunk names (`rules/main.lua:3:`) to the module's file paths.
     pub fn fix_paths(&self, text: &str) -> String {
         diag::fix_paths(&self.module, text)
+    }
+}
+
+/// The most traceback frames an error shows.
+const MAX_FRAMES: usize = 12;
+
+/// A hook to call: its name in messages ("state 'lab', action 'spin'") and its function.
+pub struct Hook<'a> {
+    /// The name in messages.
+    pub name: String,
+    /// The function called.
+    pub entry: &'a Function,
+}
+
+impl<'a> Hook<'a> {
+    /// The hook `name`, the function `entry`.
+    pub fn new(name: String, entry: &'a Function) -> Self {
+        Hook { name, entry }
     }
 }
 

@@ -20,7 +20,7 @@ use mlua::{MultiValue, Value as LuaValue};
 
 pub use budget::Limits;
 pub use host::MAX_FLOW_STEPS;
-use host::{Access, Host, Locals};
+use host::{Access, Hook, Host, Locals};
 
 use crate::ids::{ScenarioId, SeatId};
 use crate::module::{Diagnostics, LoadOptions, Module, RulesInfo};
@@ -92,13 +92,14 @@ impl LuaRules {
         table: &mut Table,
         io: &mut StepIo,
         hook: String,
+        entry: &mlua::Function,
         locals: Locals,
         call: impl FnOnce(&mlua::Table) -> mlua::Result<MultiValue>,
     ) -> Result<(), RulesError> {
         let invoked = self.host.invoke(
             table.clone(),
             Access::Change,
-            hook.clone(),
+            Hook::new(hook.clone(), entry),
             locals,
             std::mem::take(io),
             call,
@@ -148,7 +149,7 @@ impl LuaRules {
             let invoked = self.host.invoke(
                 owned,
                 Access::Read,
-                hook.clone(),
+                Hook::new(hook.clone(), &prompt),
                 Locals::Frame(frame.id),
                 StepIo::default(),
                 |ctx| prompt.call::<MultiValue>(ctx.clone()),
@@ -232,7 +233,7 @@ impl LuaRules {
                 .collect(),
         );
         let lua = self.host.vm.lua.clone();
-        self.change(&mut work, io, hook, Locals::Frame(id), |ctx| {
+        self.change(&mut work, io, hook, &f, Locals::Frame(id), |ctx| {
             if decision == Decision::Simultaneous {
                 f.call((ctx.clone(), convert::to_lua(&lua, &choices)?))
             } else {
@@ -257,7 +258,7 @@ impl Rules for LuaRules {
         };
         let lua = self.host.vm.lua.clone();
         let scenario = scenario.to_string();
-        self.change(table, io, "setup".to_owned(), Locals::None, |ctx| {
+        self.change(table, io, "setup".to_owned(), &setup, Locals::None, |ctx| {
             let data: mlua::Table = ctx.get("data")?;
             let scenarios: mlua::Table = data.get("scenarios")?;
             let scenario_table: LuaValue = scenarios.get(scenario.as_str())?;
@@ -312,7 +313,7 @@ impl Rules for LuaRules {
         };
         let lua = self.host.vm.lua.clone();
         let seat = seat.map(|s| s.to_string());
-        self.change(table, io, hook, Locals::Frame(frame.id), |ctx| {
+        self.change(table, io, hook, &handler, Locals::Frame(frame.id), |ctx| {
             handler.call((ctx.clone(), convert::to_lua(&lua, &choice.arg)?, seat))
         })
     }
@@ -338,7 +339,7 @@ impl Rules for LuaRules {
             let invoked = self.host.invoke(
                 owned,
                 Access::Bot(seat.clone()),
-                hook.clone(),
+                Hook::new(hook.clone(), &function),
                 locals,
                 StepIo::default(),
                 |ctx| {
@@ -370,7 +371,7 @@ impl Rules for LuaRules {
             let invoked = self.host.invoke(
                 owned,
                 Access::Read,
-                "check".to_owned(),
+                Hook::new("check".to_owned(), &check),
                 Locals::None,
                 StepIo::default(),
                 |ctx| check.call::<MultiValue>(ctx.clone()),
@@ -402,7 +403,7 @@ impl Rules for LuaRules {
                 owned,
                 seat.clone()
                     .map_or(Access::Read, |s| Access::Seat(SeatId::from(s))),
-                "view".to_owned(),
+                Hook::new("view".to_owned(), &view),
                 Locals::None,
                 StepIo::default(),
                 |ctx| view.call::<MultiValue>((ctx.clone(), seat.clone())),

@@ -44,16 +44,39 @@ const PRELUDE: &str = r#"
 local G = ...
 local setmetatable, error, tostring, next, pairs = G.setmetatable, G.error, G.tostring, G.next, G.pairs
 
+-- Every read-only view: its name (so that rawset cannot write into one either) and the
+-- table it shows. The metamethods are shared by all views, so a view costs two small
+-- tables, which matters for modules with many cards.
+local names = setmetatable({}, { __mode = "k" })
+local targets = setmetatable({}, { __mode = "k" })
+local proxies = names
+
+local function refuse(proxy, k)
+  error(names[proxy] .. " is read-only (tried to set '" .. tostring(k) .. "')", 2)
+end
+local function view_pairs(proxy) return next, targets[proxy], nil end
+local function view_len(proxy) return #targets[proxy] end
+
 local function readonly(t, name)
-  return setmetatable({}, {
+  local proxy = setmetatable({}, {
     __index = t,
-    __newindex = function(_, k)
-      error(name .. " is read-only (tried to set '" .. tostring(k) .. "')", 2)
-    end,
-    __pairs = function() return next, t, nil end,
-    __len = function() return #t end,
+    __newindex = refuse,
+    __pairs = view_pairs,
+    __len = view_len,
     __metatable = false,
   })
+  names[proxy] = name
+  targets[proxy] = t
+  return proxy
+end
+
+local raw_rawset = G.rawset
+local function safe_rawset(t, k, v)
+  local name = proxies[t]
+  if name then
+    error(name .. " is read-only (tried to set '" .. tostring(k) .. "')", 2)
+  end
+  return raw_rawset(t, k, v)
 end
 
 G.string.dump = nil
@@ -86,7 +109,7 @@ end
 local base = {
   assert = G.assert, error = G.error, ipairs = G.ipairs, next = G.next, pairs = G.pairs,
   pcall = G.pcall, xpcall = safe_xpcall, rawequal = G.rawequal, rawget = G.rawget,
-  rawlen = G.rawlen, rawset = G.rawset, select = G.select, setmetatable = safe_setmetatable,
+  rawlen = G.rawlen, rawset = safe_rawset, select = G.select, setmetatable = safe_setmetatable,
   getmetatable = G.getmetatable, tonumber = G.tonumber, tostring = G.tostring, type = G.type,
   _VERSION = G._VERSION,
   string = readonly(G.string, "string"), table = readonly(G.table, "table"),
@@ -301,21 +324,76 @@ fn hook_position(lua: &Lua, debug: &mlua::debug::Debug) -> String {
 
 /// The position of a to-be-closed variable (`<close>`) in a script, if it has one. Lua
 /// runs `__close` handlers with hooks switched off while it unwinds from a hook's error,
-/// where no budget could stop them, so modules may not use them.
+/// where no budget could stop them, so modules may not use them. Strings and comments are
+/// skipped: `"<close>"` in a string is text, not an attribute.
 pub(crate) fn find_close_attribute(text: &str) -> Option<(usize, usize)> {
-    for (i, line) in text.lines().enumerate() {
-        let code = line.split("--").next().unwrap_or("");
-        let mut rest = code;
-        let mut offset = 0;
-        while let Some(at) = rest.find('<') {
-            let after = rest[at + 1..].trim_start();
-            if let Some(tail) = after.strip_prefix("close")
-                && tail.trim_start().starts_with('>')
-            {
-                return Some((i + 1, code[..offset + at].chars().count() + 1));
+    let bytes = text.as_bytes();
+    let (mut i, mut line, mut line_start) = (0, 1, 0);
+    // Skips a long bracket `[==[ … ]==]` starting at `at`, counting its lines; returns the
+    // index after it, or None if `at` starts no long bracket.
+    let long_bracket = |at: usize, line: &mut usize, line_start: &mut usize| -> Option<usize> {
+        let level = bytes[at + 1..].iter().take_while(|b| **b == b'=').count();
+        if bytes.get(at + 1 + level) != Some(&b'[') {
+            return None;
+        }
+        let close = format!("]{}]", "=".repeat(level));
+        let body = at + 2 + level;
+        let end = text[body..]
+            .find(&close)
+            .map_or(bytes.len(), |e| body + e + close.len());
+        for (k, b) in bytes[body..end].iter().enumerate() {
+            if *b == b'\n' {
+                *line += 1;
+                *line_start = body + k + 1;
             }
-            offset += at + 1;
-            rest = &rest[at + 1..];
+        }
+        Some(end)
+    };
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' => {
+                line += 1;
+                i += 1;
+                line_start = i;
+            }
+            b'-' if bytes.get(i + 1) == Some(&b'-') => {
+                let after = i + 2;
+                i = match (bytes.get(after) == Some(&b'['))
+                    .then(|| long_bracket(after, &mut line, &mut line_start))
+                    .flatten()
+                {
+                    Some(end) => end,
+                    None => text[after..].find('\n').map_or(bytes.len(), |e| after + e),
+                };
+            }
+            b'[' => match long_bracket(i, &mut line, &mut line_start) {
+                Some(end) => i = end,
+                None => i += 1,
+            },
+            quote @ (b'"' | b'\'') => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != quote && bytes[i] != b'\n' {
+                    if bytes[i] == b'\\' {
+                        if bytes.get(i + 1) == Some(&b'\n') {
+                            line += 1;
+                            line_start = i + 2;
+                        }
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'<' => {
+                let after = text[i + 1..].trim_start_matches([' ', '\t']);
+                if let Some(tail) = after.strip_prefix("close")
+                    && tail.trim_start_matches([' ', '\t']).starts_with('>')
+                {
+                    return Some((line, text[line_start..i].chars().count() + 1));
+                }
+                i += 1;
+            }
+            _ => i += 1,
         }
     }
     None
@@ -409,4 +487,37 @@ pub(crate) fn install_include(vm: &Rc<Vm>, sources: Sources) -> mlua::Result<()>
         Ok(value)
     })?;
     vm.add_global("include", include)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::find_close_attribute;
+
+    #[test]
+    fn a_close_attribute_is_found_in_code_only() {
+        assert_eq!(
+            find_close_attribute("local x = 1\n  local g <close> = f()\n"),
+            Some((2, 11))
+        );
+        assert_eq!(
+            find_close_attribute("local g < close > = f()"),
+            Some((1, 9))
+        );
+        for text in [
+            "local s = \"<close>\"",
+            "local s = 'a <close> b'",
+            "local s = [[\n<close>\n]]",
+            "local s = [==[ ]] <close> ]==]",
+            "-- local g <close> = f()",
+            "--[[ local g <close> = f()\n]]",
+            "local s = \"\\\"<close>\"",
+            "if a <b then end",
+        ] {
+            assert_eq!(find_close_attribute(text), None, "{text}");
+        }
+        assert_eq!(
+            find_close_attribute("local s = [[\n]]\nlocal g <close> = f()"),
+            Some((3, 9))
+        );
+    }
 }

@@ -41,6 +41,32 @@ pub(crate) fn script_error(lua: &Lua, message: impl std::fmt::Display) -> mlua::
     }
 }
 
+/// Whether `err` is the VM running out of memory (Lua gives such an error no position).
+pub(crate) fn is_memory_error(err: &mlua::Error) -> bool {
+    match err {
+        mlua::Error::MemoryError(_) => true,
+        mlua::Error::CallbackError { cause, .. } | mlua::Error::WithContext { cause, .. } => {
+            is_memory_error(cause)
+        }
+        _ => false,
+    }
+}
+
+/// An error message, or, for an error raised with a table or another value that is not
+/// text (`error({code = 1})`), what happened instead of the value's address.
+fn error_object(msg: &str) -> String {
+    for kind in ["table", "function", "userdata", "thread"] {
+        if let Some(address) = msg.strip_prefix(&format!("{kind}: 0x"))
+            && address.chars().all(|c| c.is_ascii_hexdigit())
+        {
+            return format!(
+                "error() was given a {kind}, not a message (raise errors with a string: error(\"what went wrong\"))"
+            );
+        }
+    }
+    msg.to_owned()
+}
+
 /// The message of an mlua error without mlua's wrapping, and the Lua traceback if any.
 pub(crate) fn describe(err: &mlua::Error) -> (String, Option<String>) {
     let mut traceback = None;
@@ -57,9 +83,9 @@ pub(crate) fn describe(err: &mlua::Error) -> (String, Option<String>) {
         mlua::Error::RuntimeError(msg) => match msg.split_once("\nstack traceback:") {
             Some((msg, tb)) => {
                 traceback.get_or_insert_with(|| format!("stack traceback:{tb}"));
-                msg.to_owned()
+                error_object(msg)
             }
-            None => msg.clone(),
+            None => error_object(msg),
         },
         mlua::Error::SyntaxError { message, .. } => message.clone(),
         mlua::Error::MemoryError(_) => {

@@ -151,6 +151,88 @@ function lab.spin_in_finalizer(ctx)
   setmetatable({}, { __gc = function() while true do end end })
 end
 
+-- Later attacks: values too large or cyclic to store, memory built outside Lua, unbounded
+-- logs, writes into read-only tables, errors that carry no position.
+for _, name in ipairs({
+  "shared_vars", "cyclic_vars", "nan_vars", "gsub_table_memory", "gsub_function_memory",
+  "gsub_template_memory", "log_loop", "huge_log_line", "rawset_string", "rawset_data",
+  "yield_at_top", "c_stack_overflow", "error_with_table", "keep_count",
+}) do
+  names[#names + 1] = name
+end
+
+-- A count kept outside ctx, in the module's own upvalue: undo and replays lose it.
+local count = 0
+
+function lab.shared_vars(ctx)
+  local t = {}
+  for i = 1, 60 do
+    t = { a = t, b = t }
+  end
+  ctx.vars.shared = t
+end
+
+function lab.cyclic_vars(ctx)
+  local t = {}
+  t.again = t
+  ctx.vars.cycle = t
+end
+
+function lab.nan_vars(ctx)
+  ctx.vars.nan = 0 / 0
+end
+
+function lab.gsub_table_memory(ctx)
+  return string.rep("a", 2000):gsub("a", { a = string.rep("x", 100000000) })
+end
+
+function lab.gsub_function_memory(ctx)
+  local big = string.rep("x", 100000000)
+  return string.rep("a", 2000):gsub("a", function() return big end)
+end
+
+function lab.gsub_template_memory(ctx)
+  local template = string.rep("%0", 1000000)
+  return string.rep("a", 1000):gsub("a+", template)
+end
+
+function lab.log_loop(ctx)
+  while true do
+    ctx:log(string.rep("x", 1000))
+  end
+end
+
+function lab.huge_log_line(ctx)
+  ctx:log(string.rep("x", 100000000))
+end
+
+function lab.rawset_string(ctx)
+  rawset(string, "rep", function() return "changed" end)
+end
+
+function lab.rawset_data(ctx)
+  rawset(ctx.data.cards.c, "name", "changed")
+end
+
+function lab.yield_at_top(ctx)
+  coroutine.yield()
+end
+
+function lab.c_stack_overflow(ctx)
+  local t = setmetatable({}, {})
+  getmetatable(t).__index = function(self, k) return self[k] end
+  return t.x
+end
+
+function lab.error_with_table(ctx)
+  error({ code = 1 })
+end
+
+function lab.keep_count(ctx)
+  count = count + 1
+  ctx:add_counter("ok", count)
+end
+
 return {
   setup = function(ctx)
     ctx:push("lab")

@@ -360,7 +360,7 @@ test("a test starts from a recorded position", function(t)
   t:eq(g:inputs(), 2)
   t:eq(g:state(), "wager")
   t:eq(g:prompt().answered, { "A" })
-  t:fails(function() t:game { from = "../outside.ron" } end, "inside the module folder")
+  t:fails(function() t:game { from = "../outside.ron" } end, "is outside the module folder")
 end)
 
 -- Rule (library): an explained sum keeps its terms, says each in words, and shows a limit
