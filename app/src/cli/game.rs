@@ -223,12 +223,11 @@ fn answer(session: &mut Session, answer: &Answer) -> Result<(), SessionError> {
 fn apply_answers(session: &mut Session, answers: &[Line], source: &str) -> anyhow::Result<()> {
     for a in answers {
         if let Err(err) = answer(session, &a.answer) {
-            bail!(
-                "{source}:{}: '{}': {}",
-                a.line,
-                a.answer.name,
-                explain(&err, session.module())
-            );
+            let explained = explain(&err, session.module());
+            if a.line == 0 {
+                bail!("'{}': {explained}", a.answer.name);
+            }
+            bail!("{source}:{}: '{}': {explained}", a.line, a.answer.name);
         }
     }
     Ok(())

@@ -152,12 +152,7 @@ impl Host {
                 );
                 return Err(Diagnostics(vec![diag::at_end(&module, &main, message)]));
             }
-            Err(err) => {
-                return Err(Diagnostics(vec![diag::from_lua_error(
-                    &module,
-                    &describe(&err).0,
-                )]));
-            }
+            Err(err) => return Err(Diagnostics(vec![load_error(&module, &main, &err)])),
         };
         let declared = check_hooks(&module, &hooks)?;
 
@@ -317,16 +312,15 @@ impl Host {
         let mut result = result.map_err(|e| {
             if is_memory_error(&e) {
                 // Lua says not where memory ran out: point at the hook itself.
-                let at = diag::at_function(&self.module, &entry.info(), "function", String::new());
-                RulesError::Script(format!(
-                    "module '{}', {hook}: {}:{}:{}: out of memory: this function (or one it calls) \
-                     tried to hold more than the {} MiB a module may use",
-                    self.module.id(),
-                    at.path.display(),
-                    at.line,
-                    at.col,
-                    self.vm.budget.memory_limit() / (1024 * 1024)
-                ))
+                self.error_at(
+                    &hook,
+                    entry,
+                    format!(
+                        "out of memory: this function (or one it calls) tried to hold more than \
+                         the {} MiB a module may use",
+                        self.vm.budget.memory_limit() / (1024 * 1024)
+                    ),
+                )
             } else {
                 self.error(&hook, &e)
             }
@@ -341,14 +335,11 @@ impl Host {
             && let Err(message) = write_back(&mut table, writable, written)
         {
             // The values are read after the hook returns: point at the hook itself.
-            let at = diag::at_function(&self.module, &entry.info(), "function", String::new());
-            result = Err(RulesError::Script(format!(
-                "module '{}', {hook}: {}:{}:{}: {message} (stored by this function or one it calls)",
-                self.module.id(),
-                at.path.display(),
-                at.line,
-                at.col
-            )));
+            result = Err(self.error_at(
+                &hook,
+                entry,
+                format!("{message} (stored by this function or one it calls)"),
+            ));
         }
         if let Some(need) = need {
             result = Err(RulesError::Need(need));
@@ -530,9 +521,65 @@ impl Host {
         RulesError::Script(text)
     }
 
+    /// An error about what the hook `entry` did as a whole (what it returned or stored, or
+    /// the memory it took), placed at the function's definition.
+    pub fn error_at(&self, hook: &str, entry: &Function, message: String) -> RulesError {
+        let at = diag::at_function(&self.module, &entry.info(), "function", String::new());
+        RulesError::Script(format!(
+            "module '{}', {hook}: {}:{}:{}: {message}",
+            self.module.id(),
+            at.path.display(),
+            at.line,
+            at.col
+        ))
+    }
+
     /// Rewrites chunk names (`rules/main.lua:3:`) to the module's file paths.
     pub fn fix_paths(&self, text: &str) -> String {
         diag::fix_paths(&self.module, text)
+    }
+}
+
+/// An error while the module's scripts load, at its position: Lua's, or where Lua gives
+/// none, the innermost frame of the traceback, or the start of the main script.
+fn load_error(module: &Module, main: &str, err: &mlua::Error) -> Diagnostic {
+    let (message, traceback) = describe(err);
+    let positioned = module
+        .scripts
+        .iter()
+        .any(|s| message.starts_with(&format!("{}:", s.rel)));
+    if positioned {
+        return diag::from_lua_error(module, &message);
+    }
+    let frame = traceback
+        .as_deref()
+        .unwrap_or("")
+        .lines()
+        .map(str::trim)
+        .find(|l| {
+            module
+                .scripts
+                .iter()
+                .any(|s| l.starts_with(&format!("{}:", s.rel)))
+        });
+    match frame.filter(|_| !is_memory_error(err)) {
+        Some(frame) => {
+            let at = frame
+                .split(": in ")
+                .next()
+                .unwrap_or(frame)
+                .trim_end_matches(':');
+            diag::from_lua_error(module, &format!("{at}: {message}"))
+        }
+        None => match module.scripts.iter().find(|s| s.rel == main) {
+            Some(script) => Diagnostic::error(
+                &script.path,
+                1,
+                1,
+                format!("{message} (while this script and the scripts it includes loaded)"),
+            ),
+            None => diag::from_lua_error(module, &message),
+        },
     }
 }
 

@@ -171,7 +171,10 @@ impl LuaRules {
                     &frame.answers,
                 )
                 .map(Some)
-                .map_err(|e| self.script_error(&hook, e))
+                .map_err(|e| {
+                    self.host
+                        .error_at(&hook, &prompt, format!("the prompt it returned: {e}"))
+                })
             });
             (invoked.table, result)
         })
@@ -357,7 +360,7 @@ impl Rules for LuaRules {
                         pick.reason.extend(draws);
                         pick
                     })
-                    .map_err(|e| self.script_error(&hook, e))
+                    .map_err(|e| self.host.error_at(&hook, &function, e))
             });
             (invoked.table, result)
         })

@@ -382,6 +382,23 @@ pub(crate) fn parse_bot_pick(
             ));
         }
     };
+    if !actions.iter().any(|a| a.admits(&choice)) {
+        let legal: Vec<String> = actions
+            .iter()
+            .take(8)
+            .map(|a| a.choice().to_string())
+            .collect();
+        let more = actions.len().saturating_sub(legal.len());
+        return Err(format!(
+            "picked '{choice}', which is not one of the legal actions ({}{}): pick one of the actions the bot is given",
+            legal.join(", "),
+            if more > 0 {
+                format!(", and {more} more")
+            } else {
+                String::new()
+            }
+        ));
+    }
     let text = |s: &mlua::LuaString| {
         let bytes = s.as_bytes();
         if bytes.len() > MAX_TEXT_BYTES {
