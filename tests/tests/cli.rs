@@ -339,3 +339,56 @@ fn seats_answer_a_secret_choice_with_act_seat_and_see_only_their_own() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("ok    replay tests/replays/cli.ron"), "{out}");
 }
+
+#[test]
+fn act_never_shortens_a_save_whose_inputs_no_longer_fit() {
+    let (_scratch, dir) = copy_module(&test_module("testbed"));
+    let scratch = tempfile::tempdir().expect("scratch");
+    let save = scratch.path().join("game.ron");
+    let answers = scratch.path().join("answers.txt");
+    std::fs::write(&answers, "bid 1\nbid 2\nbid 3\n").expect("write");
+    let (code, _, err) = chancery(&[
+        "new",
+        path(&dir),
+        "--answers",
+        path(&answers),
+        "--out",
+        path(&save),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    // A module update allows bids up to 1 only: the second input no longer fits.
+    edit(
+        &dir.join("rules/turn.lua"),
+        r#"{ name = "bid", min = 0, max = 3 }"#,
+        r#"{ name = "bid", min = 0, max = 1 }"#,
+    );
+    let before = std::fs::read(&save).expect("read");
+    let (code, _, err) = chancery(&["act", path(&save), "pass"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("input 2 ('B: bid 2') no longer fits the module")
+            && err.contains("The save is left as it was")
+            && err.contains("--out FILE"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read(&save).expect("read"),
+        before,
+        "the save is untouched"
+    );
+
+    let shorter = scratch.path().join("shorter.ron");
+    let (code, _, err) = chancery(&["act", path(&save), "pass", "--out", path(&shorter)]);
+    assert_eq!(code, 0, "{err}");
+    let written = chancery_core::SaveFile::read(&shorter).expect("a save");
+    assert_eq!(
+        written.inputs.len(),
+        2,
+        "the input that fits, and the new answer"
+    );
+    assert_eq!(
+        std::fs::read(&save).expect("read"),
+        before,
+        "the save is untouched"
+    );
+}

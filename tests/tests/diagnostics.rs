@@ -330,3 +330,97 @@ fn an_overlay_completes_tables_names_cards_and_extends_maps() {
         )]
     );
 }
+
+#[test]
+fn a_manifest_cannot_name_a_file_outside_the_module_folder() {
+    for (given, named) in [
+        ("/etc/passwd", "'/etc/passwd'"),
+        ("../../../../etc/hostname", "'../../../../etc/hostname'"),
+        ("data/../../outside.ron", "'data/../../outside.ron'"),
+    ] {
+        let report = broken(|dir| {
+            edit(
+                &dir.join("module.ron"),
+                r#""data/cards.ron""#,
+                &format!("{given:?}"),
+            )
+        });
+        assert_eq!(report.len(), 1, "{report:?}");
+        assert!(
+            report[0].starts_with("module.ron:")
+                && report[0].contains(&format!("{named} is outside the module folder")),
+            "{report:?}"
+        );
+        assert!(
+            !report[0].contains("root"),
+            "nothing of the file is read: {report:?}"
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_link_out_of_the_folder_a_device_or_a_pipe_is_not_read() {
+    let report = broken(|dir| {
+        std::fs::write(dir.join("../secret.ron"), "Data(cards: [])").expect("write");
+        std::fs::remove_file(dir.join("data/cards.ron")).expect("rm");
+        std::os::unix::fs::symlink(dir.join("../secret.ron"), dir.join("data/cards.ron"))
+            .expect("link");
+    });
+    assert!(
+        report[0].contains("'data/cards.ron' is outside the module folder"),
+        "{report:?}"
+    );
+    let report = broken(|dir| {
+        std::fs::remove_file(dir.join("data/cards.ron")).expect("rm");
+        std::os::unix::fs::symlink("/dev/zero", dir.join("data/cards.ron")).expect("link");
+    });
+    assert!(
+        report[0].contains("is outside the module folder"),
+        "{report:?}"
+    );
+    let report = broken(|dir| {
+        std::fs::remove_file(dir.join("data/cards.ron")).expect("rm");
+        let made = std::process::Command::new("mkfifo")
+            .arg(dir.join("data/cards.ron"))
+            .status()
+            .expect("mkfifo runs");
+        assert!(made.success());
+    });
+    assert!(
+        report[0].contains("'data/cards.ron' is not a regular file"),
+        "{report:?}"
+    );
+}
+
+#[test]
+fn a_manifest_that_is_not_utf8_is_located() {
+    let report = broken(|dir| {
+        let path = dir.join("module.ron");
+        let mut bytes = std::fs::read(&path).expect("read");
+        let at = bytes
+            .windows(4)
+            .position(|w| w == b"name")
+            .expect("a name field");
+        bytes[at] = 0xff;
+        std::fs::write(&path, bytes).expect("write");
+    });
+    assert_eq!(report.len(), 1, "{report:?}");
+    assert!(
+        report[0].contains("module.ron:") && report[0].contains("is not UTF-8 text: line"),
+        "{report:?}"
+    );
+}
+
+#[test]
+fn a_string_that_mentions_close_is_not_an_attribute() {
+    let (_scratch, dir) = copy_module(&test_module("testbed"));
+    let main = dir.join("rules/main.lua");
+    let text = std::fs::read_to_string(&main).expect("read");
+    std::fs::write(
+        &main,
+        format!("local note = \"<close> is refused\"\n{text}"),
+    )
+    .expect("write");
+    chancery_core::load_module(&dir, &no_overlay()).expect("a string is only text");
+}

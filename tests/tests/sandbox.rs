@@ -390,3 +390,34 @@ fn a_runaway_module_test_stops_within_the_rules_limits_unless_it_asks_for_more()
         started.elapsed()
     );
 }
+
+#[test]
+fn a_module_with_many_cards_is_not_held_to_the_module_s_budget_while_the_engine_builds_its_data() {
+    let (_scratch, dir) = chancery_tests::copy_module(&test_module("hostile"));
+    let cards: Vec<String> = (0..20_000)
+        .map(|i| format!("Card(id: \"c{i}\", name: \"Card {i}\")"))
+        .collect();
+    let table = std::fs::read_to_string(dir.join("data/table.ron")).expect("read");
+    let table = table.replace(
+        r#"cards: [Card(id: "c", name: "A card")],"#,
+        &format!(
+            r#"cards: [Card(id: "c", name: "A card"), {}],"#,
+            cards.join(", ")
+        ),
+    );
+    std::fs::write(dir.join("data/table.ron"), table).expect("write");
+    let module = load(&dir);
+    // A budget far below what building ctx.data for 20,000 cards takes: only module code
+    // counts against it.
+    let limits = chancery_core::script::Limits {
+        instructions: 100_000,
+        ..chancery_core::script::Limits::default()
+    };
+    let rules = chancery_core::LuaRules::new(module.clone(), limits)
+        .map(|r| Box::new(r) as Box<dyn chancery_core::Rules>)
+        .expect("the rules load");
+    let mut session = Session::new(module, GameSpec::new("lab", 1), rules).expect("the lab starts");
+    session
+        .act("ok", chancery_core::Value::Nil)
+        .expect("and plays");
+}
