@@ -661,7 +661,8 @@ function Game:inputs() end
 ---@return table state
 function Game:json(seat) end
 
---- Declares a module test.
+--- Declares a module test: test(name, body), or test(name, limits, body).
 ---@param name string
----@param body fun(t: TestContext)
-function test(name, body) end
+---@param limits {instructions?: integer, seconds?: number}|fun(t: TestContext)
+---@param body? fun(t: TestContext)
+function test(name, limits, body) end

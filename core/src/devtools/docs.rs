@@ -426,7 +426,7 @@ pub fn luals_stubs() -> String {
         );
     }
     out.push_str(
-        "--- Declares a module test.\n---@param name string\n---@param body fun(t: TestContext)\nfunction test(name, body) end\n",
+        "--- Declares a module test: test(name, body), or test(name, limits, body).\n---@param name string\n---@param limits {instructions?: integer, seconds?: number}|fun(t: TestContext)\n---@param body? fun(t: TestContext)\nfunction test(name, limits, body) end\n",
     );
     out
 }

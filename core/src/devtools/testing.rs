@@ -45,9 +45,13 @@ macro_rules! doc {
 pub(crate) const TEST_API: &[DocEntry] = &[
     doc!(
         "test",
-        [("name", "string"), ("body", "fun(t: TestContext)")],
+        [
+            ("name", "string"),
+            ("limits", "{instructions?: integer, seconds?: number}?"),
+            ("body", "fun(t: TestContext)")
+        ],
         [],
-        "Declares a test."
+        "Declares a test: `test(name, body)`, or `test(name, limits, body)`. A test's own code runs under the limits of every call into a module (100 M instructions, 1.5 s); `limits` raises them for this test. The rules of the games it plays keep their own limits, and their time is not counted. After the test, each game it played is replayed in a fresh VM: a game that plays differently is reported as a warning (the rules keep state outside ctx)."
     ),
     doc!(
         "t:game",

@@ -491,7 +491,33 @@ pub(crate) fn install_include(vm: &Rc<Vm>, sources: Sources) -> mlua::Result<()>
 
 #[cfg(test)]
 mod tests {
-    use super::find_close_attribute;
+    use super::{Limits, Vm, find_close_attribute};
+
+    /// The order in which `pairs` visits string keys in `vm`.
+    fn order(vm: &Vm) -> String {
+        vm.lua
+            .load(
+                "local m = {} for i = 1, 40 do m['key' .. i] = i end \
+                 local seen = {} for k in pairs(m) do seen[#seen + 1] = k end \
+                 return table.concat(seen, ' ')",
+            )
+            .eval()
+            .expect("runs")
+    }
+
+    #[test]
+    fn every_vm_visits_string_keys_in_the_same_order() {
+        // Lua seeds string hashes from the clock and the addresses of the new state unless
+        // built with a fixed seed (.cargo/config.toml): VMs alive side by side, or in two
+        // processes, would disagree.
+        let vms: Vec<Vm> = (0..6)
+            .map(|_| Vm::new(Limits::default()).expect("a VM"))
+            .collect();
+        let first = order(&vms[0]);
+        for vm in &vms[1..] {
+            assert_eq!(order(vm), first);
+        }
+    }
 
     #[test]
     fn a_close_attribute_is_found_in_code_only() {
