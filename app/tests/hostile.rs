@@ -405,6 +405,7 @@ fn attack_in(lab: &Lab, place: Place) -> Run {
 fn attack_everything_in(place: Place) {
     let mut failures = Vec::new();
     let mut tried = 0;
+    let (mut slowest, mut largest) = (Duration::ZERO, 0);
     for payload in PAYLOADS.iter().filter(|p| p.places.contains(&place)) {
         tried += 1;
         let lab = Lab::new(payload.code, place);
@@ -416,6 +417,8 @@ fn attack_everything_in(place: Place) {
         }
         let saved_before = std::fs::read(lab.save()).ok();
         let run = attack_in(&lab, place);
+        slowest = slowest.max(run.took);
+        largest = largest.max(run.peak_kib);
         let file = if place == Test {
             "tests/attack.lua:"
         } else {
@@ -474,6 +477,12 @@ fn attack_everything_in(place: Place) {
         }
     }
     assert!(tried > 0);
+    // Shown with --nocapture: the figures of the run.
+    println!(
+        "{place:?}: {tried} attacks, {} held, slowest {slowest:?}, largest peak {} MiB",
+        tried - failures.len(),
+        largest / 1024
+    );
     assert!(
         failures.is_empty(),
         "{} of {tried} attacks in {place:?} were not held:\n\n{}",
