@@ -22,7 +22,7 @@ use crate::script::api::Params;
 use crate::script::convert::{from_lua, to_lua};
 use crate::script::prompt::actions_to_lua;
 use crate::script::sandbox::{Sources, Vm, install_include};
-use crate::script::util::{describe, is_memory_error, script_error};
+use crate::script::util::{describe, is_memory_error, our_frames, script_error, with_position};
 use crate::session::{Answer, GameSpec, Input, Manual, Session, parse_controller};
 use crate::table::{DiceMode, Position};
 use crate::value::Value;
@@ -424,24 +424,15 @@ fn run_file(
         let outcome = vm.call_with(limits, || body.call::<()>(t));
         let failure = outcome.err().map(|e| {
             let (message, traceback) = describe(&e);
-            let prefix = format!("{rel}:");
-            let frames: Vec<&str> = traceback
-                .as_deref()
-                .unwrap_or("")
-                .lines()
-                .map(str::trim)
-                .filter(|l| l.starts_with(&prefix))
-                .collect();
-            // Lua gives some errors no position (memory, a yield outside a coroutine, an
-            // error raised with a table): the innermost frame's, or the test's own line.
-            let message = if message.starts_with(&prefix) {
-                message
-            } else if let Some(frame) = frames.first().filter(|_| !is_memory_error(&e)) {
-                let at = frame.split(": in ").next().unwrap_or(frame);
-                format!("{}: {message}", at.trim_end_matches(':'))
-            } else {
-                let line = body.info().line_defined.unwrap_or(1);
-                format!("{rel}:{line}: {message} (in this test or what it calls)")
+            let ours = |l: &str| l.starts_with(&format!("{rel}:"));
+            let frames = our_frames(traceback.as_deref(), ours);
+            // Where Lua gives no position: the innermost frame's, or the test's own line.
+            let message = match with_position(&message, &frames) {
+                Some(message) if !is_memory_error(&e) => message,
+                _ => {
+                    let line = body.info().line_defined.unwrap_or(1);
+                    format!("{rel}:{line}: {message} (in this test or what it calls)")
+                }
             };
             let mut text = fix(&message);
             for line in frames.iter().skip(1).take(12) {

@@ -14,7 +14,7 @@ use super::budget::Limits;
 use super::convert;
 use super::convert::{from_lua, to_lua};
 use super::sandbox::{Sources, Vm, install_include};
-use super::util::{describe, is_memory_error, script_error};
+use super::util::{describe, is_memory_error, our_frames, script_error, with_position};
 use super::{data, diag};
 use crate::ids::SeatId;
 use crate::module::{Diagnostic, Diagnostics, Module, RulesInfo};
@@ -471,34 +471,9 @@ impl Host {
     /// raised it without one) is given the innermost frame's.
     pub fn error(&self, hook: &str, err: &mlua::Error) -> RulesError {
         let (message, traceback) = describe(err);
-        let frames: Vec<&str> = traceback
-            .as_deref()
-            .unwrap_or("")
-            .lines()
-            .map(str::trim)
-            .filter(|l| {
-                self.module
-                    .scripts
-                    .iter()
-                    .any(|s| l.starts_with(&format!("{}:", s.rel)))
-            })
-            .collect();
-        let positioned = self
-            .module
-            .scripts
-            .iter()
-            .any(|s| message.starts_with(&format!("{}:", s.rel)));
-        let message = match frames.first() {
-            Some(frame) if !positioned => {
-                let at = frame
-                    .split(": in ")
-                    .next()
-                    .unwrap_or(frame)
-                    .trim_end_matches(':');
-                format!("{at}: {message}")
-            }
-            _ => message,
-        };
+        let ours = |l: &str| is_script_line(&self.module, l);
+        let frames = our_frames(traceback.as_deref(), ours);
+        let message = with_position(&message, &frames).unwrap_or(message);
         let mut text = format!(
             "module '{}', {hook}: {}",
             self.module.id(),
@@ -544,43 +519,31 @@ impl Host {
 /// none, the innermost frame of the traceback, or the start of the main script.
 fn load_error(module: &Module, main: &str, err: &mlua::Error) -> Diagnostic {
     let (message, traceback) = describe(err);
-    let positioned = module
-        .scripts
-        .iter()
-        .any(|s| message.starts_with(&format!("{}:", s.rel)));
-    if positioned {
+    let ours = |l: &str| is_script_line(module, l);
+    let frames = our_frames(traceback.as_deref(), ours);
+    if !is_memory_error(err)
+        && let Some(message) = with_position(&message, &frames)
+    {
         return diag::from_lua_error(module, &message);
     }
-    let frame = traceback
-        .as_deref()
-        .unwrap_or("")
-        .lines()
-        .map(str::trim)
-        .find(|l| {
-            module
-                .scripts
-                .iter()
-                .any(|s| l.starts_with(&format!("{}:", s.rel)))
-        });
-    match frame.filter(|_| !is_memory_error(err)) {
-        Some(frame) => {
-            let at = frame
-                .split(": in ")
-                .next()
-                .unwrap_or(frame)
-                .trim_end_matches(':');
-            diag::from_lua_error(module, &format!("{at}: {message}"))
-        }
-        None => match module.scripts.iter().find(|s| s.rel == main) {
-            Some(script) => Diagnostic::error(
-                &script.path,
-                1,
-                1,
-                format!("{message} (while this script and the scripts it includes loaded)"),
-            ),
-            None => diag::from_lua_error(module, &message),
-        },
+    match module.scripts.iter().find(|s| s.rel == main) {
+        Some(script) => Diagnostic::error(
+            &script.path,
+            1,
+            1,
+            format!("{message} (while this script and the scripts it includes loaded)"),
+        ),
+        None => diag::from_lua_error(module, &message),
     }
+}
+
+/// Whether `line` (a message or a traceback frame) starts at a line of one of `module`'s
+/// scripts (`rules/main.lua:12:`).
+fn is_script_line(module: &Module, line: &str) -> bool {
+    module.scripts.iter().any(|s| {
+        line.strip_prefix(s.rel.as_str())
+            .is_some_and(|rest| rest.starts_with(':'))
+    })
 }
 
 /// The most traceback frames an error shows.

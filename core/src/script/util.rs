@@ -41,6 +41,38 @@ pub(crate) fn script_error(lua: &Lua, message: impl std::fmt::Display) -> mlua::
     }
 }
 
+/// The frames of a Lua traceback that `ours` accepts (lines of the module's scripts, or of
+/// a test file), innermost first.
+pub(crate) fn our_frames(traceback: Option<&str>, ours: impl Fn(&str) -> bool) -> Vec<&str> {
+    traceback
+        .unwrap_or("")
+        .lines()
+        .map(str::trim)
+        .filter(|l| ours(l))
+        .collect()
+}
+
+/// `message` with a position in front: its own if it has one (`file.lua:line:`), else the
+/// innermost of `frames` (`file:line`), else `None`. Lua gives some errors no position (a
+/// yield outside a coroutine, an error raised with a table).
+pub(crate) fn with_position(message: &str, frames: &[&str]) -> Option<String> {
+    if has_position(message) {
+        return Some(message.to_owned());
+    }
+    let frame = frames.first()?;
+    let at = frame.split(": in ").next().unwrap_or(frame);
+    Some(format!("{}: {message}", at.trim_end_matches(':')))
+}
+
+/// Whether `message` starts with a script position, `some/file.lua:12:`.
+fn has_position(message: &str) -> bool {
+    let Some((file, rest)) = message.split_once(".lua:") else {
+        return false;
+    };
+    let digits = rest.chars().take_while(char::is_ascii_digit).count();
+    !file.contains(char::is_whitespace) && digits > 0 && rest[digits..].starts_with(':')
+}
+
 /// Whether `err` is the VM running out of memory (Lua gives such an error no position).
 pub(crate) fn is_memory_error(err: &mlua::Error) -> bool {
     match err {
@@ -107,4 +139,30 @@ pub(crate) fn describe(err: &mlua::Error) -> (String, Option<String>) {
         other => other.to_string(),
     };
     (message, traceback)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_position;
+
+    #[test]
+    fn a_message_without_a_position_takes_the_innermost_frame_s() {
+        let frames = [
+            "rules/main.lua:7: in upvalue 'f'",
+            "rules/main.lua:9: in function <x>",
+        ];
+        assert_eq!(
+            with_position("attempt to yield from outside a coroutine", &frames).as_deref(),
+            Some("rules/main.lua:7: attempt to yield from outside a coroutine")
+        );
+        assert_eq!(
+            with_position("rules/turn.lua:3: bad", &frames).as_deref(),
+            Some("rules/turn.lua:3: bad")
+        );
+        assert_eq!(with_position("out of memory", &[]), None);
+        assert_eq!(
+            with_position("see rules/x.lua: nothing", &frames).as_deref(),
+            Some("rules/main.lua:7: see rules/x.lua: nothing")
+        );
+    }
 }
