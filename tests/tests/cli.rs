@@ -153,22 +153,28 @@ fn a_game_played_from_the_command_line() {
     );
 }
 
-#[test]
-fn replay_under_a_changed_module_reports_the_first_divergence() {
-    let (_scratch, dir) = copy_module(&test_module("testbed"));
+/// A game of the module in `dir` saved after three bids (1, 2, 3), in a scratch folder.
+fn three_bids(dir: &std::path::Path) -> (tempfile::TempDir, std::path::PathBuf) {
     let scratch = tempfile::tempdir().expect("scratch");
     let save = scratch.path().join("game.ron");
     let answers = scratch.path().join("answers.txt");
     std::fs::write(&answers, "bid 1\nbid 2\nbid 3\n").expect("write");
     let (code, _, err) = chancery(&[
         "new",
-        path(&dir),
+        path(dir),
         "--answers",
         path(&answers),
         "--out",
         path(&save),
     ]);
     assert_eq!(code, 0, "{err}");
+    (scratch, save)
+}
+
+#[test]
+fn replay_under_a_changed_module_reports_the_first_divergence() {
+    let (_scratch, dir) = copy_module(&test_module("testbed"));
+    let (_scratch, save) = three_bids(&dir);
     let (changed_scratch, changed) = copy_module(&dir);
     edit(
         &changed.join("rules/turn.lua"),
@@ -343,19 +349,7 @@ fn seats_answer_a_secret_choice_with_act_seat_and_see_only_their_own() {
 #[test]
 fn act_never_shortens_a_save_whose_inputs_no_longer_fit() {
     let (_scratch, dir) = copy_module(&test_module("testbed"));
-    let scratch = tempfile::tempdir().expect("scratch");
-    let save = scratch.path().join("game.ron");
-    let answers = scratch.path().join("answers.txt");
-    std::fs::write(&answers, "bid 1\nbid 2\nbid 3\n").expect("write");
-    let (code, _, err) = chancery(&[
-        "new",
-        path(&dir),
-        "--answers",
-        path(&answers),
-        "--out",
-        path(&save),
-    ]);
-    assert_eq!(code, 0, "{err}");
+    let (scratch, save) = three_bids(&dir);
     // A module update allows bids up to 1 only: the second input no longer fits.
     edit(
         &dir.join("rules/turn.lua"),
