@@ -450,6 +450,16 @@ fn a_changed_module_is_reloaded_and_a_broken_one_keeps_the_game() {
         "file:line:col in {report}"
     );
     assert!(h.query_by_label("Module not reloaded").is_some());
+
+    // The playtester puts the file back exactly as it was: the error clears.
+    std::fs::write(&rules, &lua).expect("revert");
+    run_until(&mut h, "the reload of the reverted file", |app| {
+        app.view.reload_report.as_ref().is_some_and(|(ok, _)| *ok)
+    });
+    let (_, report) = h.state().view.reload_report.clone().expect("a report");
+    assert!(report.contains("loads again"), "{report}");
+    assert!(h.query_by_label("Module not reloaded").is_none());
+
     h.get_by_label("Pass").click();
     h.run();
     assert!(

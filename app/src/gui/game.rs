@@ -507,6 +507,16 @@ impl GameView {
                 module, load_ms, ..
             } => {
                 if module.fingerprint == self.session.module().fingerprint {
+                    // Back to the version being played (a broken edit undone): the error
+                    // no longer holds; anything else is news to nobody.
+                    if self.reload_report.as_ref().is_some_and(|(ok, _)| !ok) {
+                        self.reload_report = Some((
+                            true,
+                            format!(
+                                "The module loads again ({load_ms} ms): it is the version being played, so the game goes on unchanged."
+                            ),
+                        ));
+                    }
                     return;
                 }
                 match self.session.rebase(module) {
