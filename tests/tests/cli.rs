@@ -110,7 +110,10 @@ fn a_game_played_from_the_command_line() {
         path(&save),
     ]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("Saved") && out.contains("(3 inputs)"), "{out}");
+    assert!(
+        out.contains("Saved") && out.contains("(3 inputs; seed 3)"),
+        "{out}"
+    );
 
     let (code, out, err) = chancery(&["act", path(&save), "detour"]);
     assert_eq!(code, 0, "{err}");
@@ -238,7 +241,22 @@ fn sim_is_reproducible_and_counts_every_game() {
 fn the_headless_start_prints_the_table_and_the_decision() {
     let (code, out, err) = chancery(&["--module", path(&test_module("testbed")), "--headless"]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("Testbed — scenario 'basic', seed 1"), "{out}");
+    // A new game deals afresh: its seed is shown, to play the same deal again with --seed.
+    let seed: u64 = out
+        .split("Testbed — scenario 'basic', seed ")
+        .nth(1)
+        .and_then(|rest| rest.lines().next())
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("a seed in {out}"));
+    assert!((1..=999_999).contains(&seed), "{seed}");
+    let (_, again, _) = chancery(&[
+        "--module",
+        path(&test_module("testbed")),
+        "--headless",
+        "--seed",
+        &seed.to_string(),
+    ]);
+    assert_eq!(again, out, "the same seed shows the same game");
     assert!(
         out.contains("State 'turn': Alpha (A, human) decides"),
         "{out}"

@@ -28,9 +28,10 @@ pub struct NewArgs {
     /// The scenario (default: the module's default scenario).
     #[arg(long, value_name = "ID")]
     pub scenario: Option<String>,
-    /// Seed of the game's dice.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// Seed of the game's dice and shuffles (default: a fresh one, printed; give the same
+    /// seed to play the same deal again).
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Who plays a seat: SEAT=human, SEAT=bot (its default bot) or SEAT=bot:NAME.
     #[arg(long = "seat", value_name = "SEAT=WHO")]
     pub seats: Vec<String>,
@@ -430,7 +431,7 @@ pub fn new(args: &NewArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
     let mut spec = spec_from(
         &module,
         args.scenario.as_deref(),
-        args.seed,
+        args.seed.unwrap_or_else(super::fresh_seed),
         &args.seats,
         &args.options,
     )?;
@@ -461,9 +462,10 @@ pub fn new(args: &NewArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
     answered?;
     writeln!(
         out,
-        "Saved {} ({} inputs).",
+        "Saved {} ({} inputs; seed {}).",
         args.out.display(),
-        session.history().len()
+        session.history().len(),
+        session.spec().seed
     )?;
     write!(out, "{}", describe_prompt(&session, None))?;
     Ok(0)
@@ -691,7 +693,7 @@ pub(crate) fn open_session(args: &OpenArgs, err: &mut dyn Write) -> anyhow::Resu
     let spec = spec_from(
         &module,
         args.scenario.as_deref(),
-        args.seed,
+        args.seed.unwrap_or_else(super::fresh_seed),
         &args.seats,
         &args.options,
     )?;

@@ -50,9 +50,10 @@ pub struct OpenArgs {
     /// Scenario to start (default: the module's default scenario).
     #[arg(long, value_name = "ID")]
     pub scenario: Option<String>,
-    /// Seed of the game's dice.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// Seed of the game's dice and shuffles (default: a fresh one, shown with the game; give
+    /// the same seed to play the same deal again).
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Who plays a seat: SEAT=human, SEAT=bot (its default bot) or SEAT=bot:NAME.
     #[arg(long = "seat", value_name = "SEAT=WHO")]
     pub seats: Vec<String>,
@@ -131,6 +132,20 @@ struct ApiArgs {
     /// Print the LuaLS type stubs (scripts/chancery.d.lua) instead of the Markdown reference.
     #[arg(long)]
     stubs: bool,
+}
+
+/// A fresh seed for a new game, from 1 to 999,999 (short enough to read out and type again).
+pub fn fresh_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    // The standard library keys each RandomState from the system's random source.
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0),
+    );
+    hasher.finish() % 999_999 + 1
 }
 
 /// What `run` decided to do: finish with an exit code, or open the window.

@@ -47,7 +47,7 @@ impl Launcher {
             loaded: None,
             scenario: String::new(),
             seats: BTreeMap::new(),
-            seed: 1,
+            seed: crate::cli::fresh_seed(),
             options: String::new(),
             load_path: String::new(),
             message: None,
@@ -97,7 +97,10 @@ impl Launcher {
             .collect();
         let spec = spec_from(&module, Some(&self.scenario), self.seed, &seats, &options)
             .map_err(|e| e.to_string())?;
-        chancery_core::start_game(module, spec).map_err(|e| e.to_string())
+        let session = chancery_core::start_game(module, spec).map_err(|e| e.to_string())?;
+        // The next game deals afresh unless the person types a seed again.
+        self.seed = crate::cli::fresh_seed();
+        Ok(session)
     }
 
     /// Opens the save at `path`, under the module it names (or the one typed above when that
@@ -194,6 +197,13 @@ impl Launcher {
                     let label = ui.label("Seed");
                     ui.add(egui::DragValue::new(&mut self.seed))
                         .labelled_by(label.id);
+                    if ui
+                        .button("New seed")
+                        .on_hover_text("A fresh deal; keep a seed to play the same deal again")
+                        .clicked()
+                    {
+                        self.seed = crate::cli::fresh_seed();
+                    }
                 });
                 let label = ui.label(
                     "Options for the module's set-up (KEY=VALUE, one per line; see its README):",

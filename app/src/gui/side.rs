@@ -10,6 +10,9 @@ use super::table::UNKNOWN;
 /// The log: every input with its messages and a bot's reasons; click an input to go back to it.
 pub fn log_ui(ui: &mut Ui, view: &mut GameView) {
     ui.heading("Log");
+    let spec = view.session.spec();
+    ui.label(format!("Scenario '{}', seed {}", spec.scenario, spec.seed))
+        .on_hover_text("Start a new game with this seed to play the same deal again");
     ui.weak("Click an entry to go back to just after it; Redo goes forward again.");
     let mut go_to = None;
     let current = view.session.history().len();
