@@ -404,3 +404,46 @@ fn act_never_shortens_a_save_whose_inputs_no_longer_fit() {
         "the save is untouched"
     );
 }
+
+#[test]
+fn headless_shows_the_table_as_the_human_seat_sees_it() {
+    let aftermath = chancery_tests::repo_root().join("modules/aftermath");
+    let (code, out, err) = chancery(&[
+        "--module",
+        path(&aftermath),
+        "--headless",
+        "--seat",
+        "P2=bot",
+        "--seed",
+        "4",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("(Seen as First player (P1, human).)"), "{out}");
+    assert!(
+        out.contains("Zone hand.P2 (5): ?, ?, ?, ?, ?"),
+        "the bot's hand is hidden: {out}"
+    );
+    assert!(
+        out.contains("Zone power.P2 (1): ?"),
+        "and its Great Power: {out}"
+    );
+    assert!(!out.contains("[to P2]"), "and what only it was told: {out}");
+}
+
+#[test]
+fn state_without_json_prints_the_table_and_the_decision() {
+    let (_scratch, save) = three_bids(&test_module("testbed"));
+    let (code, out, err) = chancery(&["state", path(&save)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Testbed — scenario 'basic', seed"), "{out}");
+    assert!(out.contains("Counters: bid=3"), "the table: {out}");
+    assert!(out.contains("#3 A: bid 3 [human]"), "the log: {out}");
+    assert!(
+        out.contains("State 'turn': Beta (B, human) decides") && out.contains("4. bid <0..3>"),
+        "the decision: {out}"
+    );
+    let (code, out, _) = chancery(&["state", path(&save), "--seat", "B"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("(Seen as Beta (B, human).)"), "{out}");
+    assert!(out.contains("Zone hand.A (2): ?, ?"), "{out}");
+}

@@ -342,8 +342,8 @@ fn describe_asks(out: &mut String, session: &Session, prompt: &Prompt, seat: Opt
     }
 }
 
-/// The table in words: counters, zones, pieces, boxes.
-pub fn describe_table(table: &Table, module: &Module) -> String {
+/// The table in words: counters, zones, pieces, boxes; cards `seat` may not see as "?".
+pub fn describe_table(table: &Table, module: &Module, seat: Option<&SeatId>) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -365,7 +365,9 @@ pub fn describe_table(table: &Table, module: &Module) -> String {
                 .cards
                 .iter()
                 .map(|c| {
-                    if zone.face_down.contains(c) {
+                    if !zone.shows(c, seat) {
+                        "?".to_owned()
+                    } else if zone.face_down.contains(c) {
                         format!("{c} (face down)")
                     } else {
                         c.to_string()
@@ -622,6 +624,27 @@ pub fn state(args: &StateArgs, out: &mut dyn Write) -> anyhow::Result<i32> {
         writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
         return Ok(0);
     }
+    // With the module at hand, the game as `--headless` shows it; without, what the save
+    // holds.
+    let mut notes = Vec::new();
+    let dir = PathBuf::from(&file.module.dir);
+    match restore(
+        &file,
+        &args.save,
+        Some(&dir),
+        &LoadOptions::default(),
+        &mut notes,
+    ) {
+        Ok(session) => {
+            print_game(&session, seat.as_ref(), out)?;
+            return Ok(0);
+        }
+        Err(e) => writeln!(
+            out,
+            "(The module {} cannot be loaded ({e}); showing what the save holds.)",
+            dir.display()
+        )?,
+    }
     let t = &file.table;
     writeln!(
         out,
@@ -710,10 +733,37 @@ pub fn headless(args: &OpenArgs, out: &mut dyn Write, err: &mut dyn Write) -> an
             .run_bots(BOT_STEP_LIMIT)
             .map_err(|e| anyhow::anyhow!(explain(&e, &module)))?;
     }
-    write!(out, "{}", describe_table(session.table(), session.module()))?;
-    for line in last_messages(&session.log(), None, 12) {
+    // Seen with the eyes of the person at the keyboard: the one human seat, if there is
+    // one (with several, or none, everything shows).
+    let humans: Vec<&SeatId> = session
+        .table()
+        .seats
+        .iter()
+        .filter(|(_, c)| matches!(c, chancery_core::Controller::Human))
+        .map(|(s, _)| s)
+        .collect();
+    let eyes = match humans.as_slice() {
+        [one] => Some((*one).clone()),
+        _ => None,
+    };
+    print_game(&session, eyes.as_ref(), out)?;
+    Ok(0)
+}
+
+/// The table, the last lines of the log and the pending decision, as `seat` may see them
+/// (`None`: everything).
+fn print_game(session: &Session, seat: Option<&SeatId>, out: &mut dyn Write) -> anyhow::Result<()> {
+    if let Some(seat) = seat {
+        writeln!(out, "(Seen as {}.)", seat_text(session, seat))?;
+    }
+    write!(
+        out,
+        "{}",
+        describe_table(session.table(), session.module(), seat)
+    )?;
+    for line in last_messages(&session.log(), seat, 12) {
         writeln!(out, "{line}")?;
     }
-    write!(out, "{}", describe_prompt(&session, None))?;
-    Ok(0)
+    write!(out, "{}", describe_prompt(session, seat))?;
+    Ok(())
 }

@@ -110,7 +110,8 @@ enum Command {
     New(game::NewArgs),
     /// Answer the decision a saved game waits for, let bots play, and save it again.
     Act(game::ActArgs),
-    /// Print the table of a saved game (as JSON with --json).
+    /// Print a saved game: its table, the last lines of its log and the decision it waits for
+    /// (as JSON with --json; as one seat may see it with --seat).
     State(game::StateArgs),
     /// Replay a saved game, under another version of its module if given, and report where
     /// the game first differs.
