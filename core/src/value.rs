@@ -119,26 +119,119 @@ impl Value {
         })
     }
 
-    /// Parses a command-line argument: an integer, `true`/`false`, a JSON list or map
-    /// (`{"power": "AU"}`), or else a string.
+    /// Parses a command-line argument: written the way the engine prints values
+    /// (`{country: poland, power: AU}`, `[a, b]`), as JSON (`{"power": "AU"}`), an integer,
+    /// `true`/`false`, or else a string.
     pub fn parse_arg(text: &str) -> Value {
-        let trimmed = text.trim_start();
-        if (trimmed.starts_with('{') || trimmed.starts_with('['))
-            && let Some(value) = serde_json::from_str(text)
+        let trimmed = text.trim();
+        if trimmed.starts_with('{') || trimmed.starts_with('[') {
+            if let Some(value) = serde_json::from_str(trimmed)
                 .ok()
                 .and_then(|json| Value::from_json(&json))
-        {
-            return value;
+            {
+                return value;
+            }
+            let mut printed = Printed {
+                text: trimmed,
+                at: 0,
+            };
+            if let Some(value) = printed.value()
+                && printed.rest().is_empty()
+            {
+                return value;
+            }
         }
+        Value::atom(text)
+    }
+
+    /// A word as a value: an integer, `true`/`false`, `nil`, or else the text.
+    fn atom(text: &str) -> Value {
         if let Ok(i) = text.parse::<i64>() {
             Value::Int(i)
         } else if text == "true" {
             Value::Bool(true)
         } else if text == "false" {
             Value::Bool(false)
+        } else if text == "nil" {
+            Value::Nil
+        } else if let Ok(x) = text.parse::<f64>()
+            && x.is_finite()
+            && text.contains('.')
+        {
+            Value::Float(x)
         } else {
             Value::Str(text.to_owned())
         }
+    }
+}
+
+/// Reads a value written the way [`Value`]'s `Display` writes it.
+struct Printed<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl Printed<'_> {
+    fn rest(&self) -> &str {
+        self.text[self.at..].trim_start()
+    }
+
+    fn eat(&mut self, c: char) -> bool {
+        let skipped = self.text.len() - self.at - self.text[self.at..].trim_start().len();
+        self.at += skipped;
+        if self.text[self.at..].starts_with(c) {
+            self.at += c.len_utf8();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Text up to the next of `stops` (or the end), trimmed.
+    fn word(&mut self, stops: &[char]) -> &str {
+        let rest = &self.text[self.at..];
+        let end = rest.find(|c| stops.contains(&c)).unwrap_or(rest.len());
+        self.at += end;
+        rest[..end].trim()
+    }
+
+    fn value(&mut self) -> Option<Value> {
+        if self.eat('{') {
+            let mut map = BTreeMap::new();
+            if self.eat('}') {
+                return Some(Value::Map(map));
+            }
+            loop {
+                let key = self.word(&[':', '}', ',']).to_owned();
+                if key.is_empty() || !self.eat(':') {
+                    return None;
+                }
+                map.insert(key, self.value()?);
+                if self.eat('}') {
+                    return Some(Value::Map(map));
+                }
+                if !self.eat(',') {
+                    return None;
+                }
+            }
+        }
+        if self.eat('[') {
+            let mut items = Vec::new();
+            if self.eat(']') {
+                return Some(Value::List(items));
+            }
+            loop {
+                items.push(self.value()?);
+                if self.eat(']') {
+                    return Some(Value::List(items));
+                }
+                if !self.eat(',') {
+                    return None;
+                }
+            }
+        }
+        let word = self.word(&[',', ']', '}']);
+        (!word.is_empty()).then(|| Value::atom(word))
     }
 }
 
@@ -344,6 +437,36 @@ mod tests {
             Value::List(vec![Value::Int(1), Value::Int(2)])
         );
         assert_eq!(Value::parse_arg("{not json"), Value::from("{not json"));
+    }
+
+    #[test]
+    fn parse_arg_reads_values_as_they_are_printed() {
+        let values = [
+            Value::Map(BTreeMap::from([
+                ("country".to_owned(), Value::from("poland")),
+                ("power".to_owned(), Value::from("AU")),
+            ])),
+            Value::List(vec![Value::Int(1), Value::from("two"), Value::Float(2.5)]),
+            Value::Map(BTreeMap::from([
+                (
+                    "at".to_owned(),
+                    Value::List(vec![Value::from("a"), Value::from("b")]),
+                ),
+                ("n".to_owned(), Value::Int(-3)),
+                ("empty".to_owned(), Value::map()),
+                ("flag".to_owned(), Value::Bool(true)),
+            ])),
+            Value::List(Vec::new()),
+        ];
+        for value in values {
+            let printed = value.to_string();
+            assert_eq!(Value::parse_arg(&printed), value, "{printed}");
+        }
+        assert_eq!(
+            Value::parse_arg("{country: poland"),
+            Value::from("{country: poland"),
+            "an unfinished map stays text"
+        );
     }
 
     #[test]

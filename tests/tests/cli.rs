@@ -447,3 +447,51 @@ fn state_without_json_prints_the_table_and_the_decision() {
     assert!(out.contains("(Seen as Beta (B, human).)"), "{out}");
     assert!(out.contains("Zone hand.A (2): ?, ?"), "{out}");
 }
+
+#[test]
+fn act_takes_an_action_as_it_is_printed_by_number_or_with_json() {
+    let aftermath = chancery_tests::repo_root().join("modules/aftermath");
+    let scratch = tempfile::tempdir().expect("scratch");
+    let mut saves = Vec::new();
+    for form in [
+        vec!["place_army {country: poland, power: AU}"],
+        vec!["place_army", "{country: poland, power: AU}"],
+        vec!["place_army", r#"{"country": "poland", "power": "AU"}"#],
+        vec!["3"],
+    ] {
+        let save = scratch.path().join(format!("game{}.ron", saves.len()));
+        let (code, out, err) = chancery(&[
+            "new",
+            path(&aftermath),
+            "--seed",
+            "4",
+            "--seat",
+            "P2=bot",
+            "--out",
+            path(&save),
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            out.contains("3. place_army {country: poland, power: AU}"),
+            "{out}"
+        );
+        let mut args = vec!["act", path(&save)];
+        args.extend(form.iter().copied());
+        let (code, out, err) = chancery(&args);
+        assert_eq!(code, 0, "{form:?}: {err}");
+        assert!(
+            out.contains("#1 P1: place_army {country: poland, power: AU} [human]"),
+            "{form:?}: {out}"
+        );
+        assert!(
+            !out.contains("[to P2]"),
+            "the bot's secrets stay hidden from the one human seat: {out}"
+        );
+        saves.push(save);
+    }
+    let (_, help, _) = chancery(&["act", "--help"]);
+    assert!(
+        help.contains("place_army {country: poland, power: AU}") && help.contains("JSON"),
+        "{help}"
+    );
+}

@@ -56,9 +56,12 @@ pub struct NewArgs {
 pub struct ActArgs {
     /// The saved game (written back unless --out is given).
     pub save: PathBuf,
-    /// The action to take (its name, or its number in the list of legal actions).
+    /// The action to take: its number in the list of legal actions, or the action as
+    /// `state` and `act` print it, its name then its argument, in one word or two
+    /// (`place_army {country: poland, power: AU}`, `bid 2`, or `3`).
     pub action: Option<String>,
-    /// The action's argument.
+    /// The action's argument, as printed (`{country: poland, power: AU}`) or as JSON
+    /// (`{"country": "poland", "power": "AU"}`).
     pub arg: Option<String>,
     /// Die results for the action, with physical dice (comma-separated).
     #[arg(long, value_name = "N,N…", value_delimiter = ',')]
@@ -469,7 +472,11 @@ pub fn new(args: &NewArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
         session.history().len(),
         session.spec().seed
     )?;
-    write!(out, "{}", describe_prompt(&session, None))?;
+    write!(
+        out,
+        "{}",
+        describe_prompt(&session, human_eyes(&session).as_ref())
+    )?;
     Ok(0)
 }
 
@@ -539,16 +546,18 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
         bail!("seat '{seat}' does not play this game");
     }
     let mut answers = Vec::new();
-    if let Some(name) = &args.action {
+    if let Some(action) = &args.action {
+        // An action copied whole from the list ("place_army {country: poland, power: AU}")
+        // holds its argument after its name.
+        let (name, arg) = match (action.trim().split_once(char::is_whitespace), &args.arg) {
+            (Some((name, arg)), None) => (name.to_owned(), Some(arg.trim())),
+            _ => (action.clone(), args.arg.as_deref()),
+        };
         answers.push(Line {
             answer: Answer {
                 seat: seat.clone(),
-                name: name.clone(),
-                arg: args
-                    .arg
-                    .as_deref()
-                    .map(Value::parse_arg)
-                    .unwrap_or(Value::Nil),
+                name,
+                arg: arg.map(Value::parse_arg).unwrap_or(Value::Nil),
                 dice: args.dice.clone(),
             },
             line: 0,
@@ -568,10 +577,11 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
     let result = result.and_then(|()| apply_answers(&mut session, &answers, "command line"));
     save(&session, &target)?;
     result?;
-    for line in last_messages(&session.log(), seat.as_ref(), 12) {
+    let eyes = seat.clone().or_else(|| human_eyes(&session));
+    for line in last_messages(&session.log(), eyes.as_ref(), 12) {
         writeln!(out, "{line}")?;
     }
-    write!(out, "{}", describe_prompt(&session, seat.as_ref()))?;
+    write!(out, "{}", describe_prompt(&session, eyes.as_ref()))?;
     Ok(0)
 }
 
@@ -733,21 +743,23 @@ pub fn headless(args: &OpenArgs, out: &mut dyn Write, err: &mut dyn Write) -> an
             .run_bots(BOT_STEP_LIMIT)
             .map_err(|e| anyhow::anyhow!(explain(&e, &module)))?;
     }
-    // Seen with the eyes of the person at the keyboard: the one human seat, if there is
-    // one (with several, or none, everything shows).
-    let humans: Vec<&SeatId> = session
+    print_game(&session, human_eyes(&session).as_ref(), out)?;
+    Ok(0)
+}
+
+/// The eyes of the person at the keyboard: the one human seat, if there is one (with
+/// several, or none, everything shows).
+fn human_eyes(session: &Session) -> Option<SeatId> {
+    let mut humans = session
         .table()
         .seats
         .iter()
         .filter(|(_, c)| matches!(c, chancery_core::Controller::Human))
-        .map(|(s, _)| s)
-        .collect();
-    let eyes = match humans.as_slice() {
-        [one] => Some((*one).clone()),
+        .map(|(s, _)| s);
+    match (humans.next(), humans.next()) {
+        (Some(one), None) => Some(one.clone()),
         _ => None,
-    };
-    print_game(&session, eyes.as_ref(), out)?;
-    Ok(0)
+    }
 }
 
 /// The table, the last lines of the log and the pending decision, as `seat` may see them
