@@ -374,4 +374,9 @@ pub trait Rules {
     fn api_calls(&self) -> Vec<(&'static str, u64)> {
         Vec::new()
     }
+
+    /// The option keys the set-up looked at (its options), if the rules know them.
+    fn options_read(&self) -> Option<Vec<String>> {
+        None
+    }
 }

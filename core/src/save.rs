@@ -50,6 +50,9 @@ pub struct SaveFile {
     pub options: Value,
     /// Dice at the start.
     pub dice: DiceMode,
+    /// Die results given to the set-up (physical dice).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub setup_dice: Vec<i64>,
     /// Every input, in order.
     pub inputs: Vec<Input>,
     /// Undone inputs, the next to redo last.
@@ -111,6 +114,7 @@ impl SaveFile {
             seats: spec.seats.clone(),
             options: spec.options.clone(),
             dice: spec.dice,
+            setup_dice: spec.setup_dice.clone(),
             inputs: session
                 .history()
                 .records()
@@ -217,6 +221,7 @@ impl SaveFile {
             seats: self.seats.clone(),
             options: self.options.clone(),
             dice: self.dice,
+            setup_dice: self.setup_dice.clone(),
         }
     }
 

@@ -495,3 +495,57 @@ fn act_takes_an_action_as_it_is_printed_by_number_or_with_json() {
         "{help}"
     );
 }
+
+#[test]
+fn an_unknown_option_is_an_error_that_lists_the_module_s_options() {
+    let aftermath = chancery_tests::repo_root().join("modules/aftermath");
+    let scratch = tempfile::tempdir().expect("scratch");
+    let save = scratch.path().join("game.ron");
+    let (code, _, err) = chancery(&[
+        "new",
+        path(&aftermath),
+        "--option",
+        "frist=random",
+        "--out",
+        path(&save),
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("module 'aftermath' has no option 'frist': its options are first, powers"),
+        "{err}"
+    );
+    assert!(!save.exists(), "no game is saved");
+}
+
+#[test]
+fn physical_dice_give_the_set_up_its_rolls_and_the_save_keeps_them() {
+    let aftermath = chancery_tests::repo_root().join("modules/aftermath");
+    let scratch = tempfile::tempdir().expect("scratch");
+    let save = scratch.path().join("game.ron");
+    let start = |dice: &[&str]| {
+        let mut args = vec![
+            "new",
+            path(&aftermath),
+            "--physical-dice",
+            "--option",
+            "first=random",
+            "--out",
+            path(&save),
+        ];
+        args.extend_from_slice(dice);
+        chancery(&args)
+    };
+    let (code, _, err) = start(&[]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains(
+            "the set-up rolls a 2-sided die: roll it and give what it shows with --dice N"
+        ),
+        "{err}"
+    );
+    let (code, out, err) = start(&["--dice", "2"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Second player (P2, human) decides"), "{out}");
+    let (code, _, err) = chancery(&["act", path(&save), "1"]);
+    assert_eq!(code, 0, "the save replays with its set-up roll: {err}");
+}

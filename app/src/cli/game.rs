@@ -41,6 +41,10 @@ pub struct NewArgs {
     /// Roll physical dice: the rules ask for each result.
     #[arg(long)]
     pub physical_dice: bool,
+    /// With physical dice, the results of the dice the set-up rolls, in order
+    /// (comma-separated).
+    #[arg(long, value_name = "N,N…", value_delimiter = ',')]
+    pub dice: Vec<i64>,
     /// Answers to apply after the start, one per line ("[SEAT:] name [arg] [| die die…]").
     #[arg(long, value_name = "FILE")]
     pub answers: Option<PathBuf>,
@@ -443,7 +447,20 @@ pub fn new(args: &NewArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
     if args.physical_dice {
         spec.dice = DiceMode::Physical;
     }
-    let mut session = start_game(module.clone(), spec)?;
+    spec.setup_dice = args.dice.clone();
+    let mut session = match start_game(module.clone(), spec) {
+        Ok(session) => session,
+        Err(err) => match err.need() {
+            Some(Need::Die { sides }) => bail!(
+                "the set-up rolls a {sides}-sided die: roll it and give what it shows with --dice N \
+                 (for more dice, in order: --dice N,N…), or leave out --physical-dice"
+            ),
+            _ => return Err(err.into()),
+        },
+    };
+    if let Some(message) = options_error(&session) {
+        bail!(message);
+    }
     let bots = session
         .run_bots(BOT_STEP_LIMIT)
         .map_err(|e| anyhow::anyhow!(explain(&e, &module)));
@@ -730,7 +747,27 @@ pub(crate) fn open_session(args: &OpenArgs, err: &mut dyn Write) -> anyhow::Resu
         &args.seats,
         &args.options,
     )?;
-    Ok(start_game(module, spec)?)
+    let session = start_game(module, spec)?;
+    if let Some(message) = options_error(&session) {
+        bail!(message);
+    }
+    Ok(session)
+}
+
+/// What is wrong with the options a new game was given, if its set-up never looked at some
+/// of them.
+pub(crate) fn options_error(session: &Session) -> Option<String> {
+    let (unknown, read) = session.unknown_options();
+    let first = unknown.first()?;
+    let known = if read.is_empty() {
+        "its set-up reads no options".to_owned()
+    } else {
+        format!("its options are {}", read.join(", "))
+    };
+    Some(format!(
+        "module '{}' has no option '{first}': {known} (give them as --option KEY=VALUE; see the module's README)",
+        session.module().id()
+    ))
 }
 
 /// The headless equivalent of opening the app: start (or load) the game, let bots play,

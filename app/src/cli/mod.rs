@@ -4,7 +4,7 @@
 
 mod check;
 mod game;
-pub(crate) use game::{open_session, restore, spec_from};
+pub(crate) use game::{open_session, options_error, restore, spec_from};
 mod sim;
 mod test;
 

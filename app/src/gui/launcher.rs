@@ -98,6 +98,9 @@ impl Launcher {
         let spec = spec_from(&module, Some(&self.scenario), self.seed, &seats, &options)
             .map_err(|e| e.to_string())?;
         let session = chancery_core::start_game(module, spec).map_err(|e| e.to_string())?;
+        if let Some(message) = crate::cli::options_error(&session) {
+            return Err(message);
+        }
         // The next game deals afresh unless the person types a seed again.
         self.seed = crate::cli::fresh_seed();
         Ok(session)

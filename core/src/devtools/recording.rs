@@ -34,6 +34,9 @@ pub struct Recording {
     /// Digital or physical dice.
     #[serde(default)]
     pub dice: DiceMode,
+    /// Die results given to the set-up (physical dice).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub setup_dice: Vec<i64>,
     /// Every input, in order, as a save writes them.
     pub inputs: Vec<Input>,
     /// What the table must hold, after given inputs or at the end.
@@ -173,6 +176,7 @@ impl Recording {
                 self.options.clone()
             },
             dice: self.dice,
+            setup_dice: self.setup_dice.clone(),
         }
     }
 
@@ -201,6 +205,7 @@ impl Recording {
             seats: spec.seats,
             options: spec.options,
             dice: spec.dice,
+            setup_dice: spec.setup_dice,
             inputs,
             expect,
             check_bots: true,

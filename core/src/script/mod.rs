@@ -13,7 +13,10 @@ pub(crate) mod sandbox;
 mod strlib;
 pub(crate) mod util;
 
+use std::cell::RefCell;
+use std::collections::BTreeSet;
 use std::path::Path;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use mlua::{MultiValue, Value as LuaValue};
@@ -46,6 +49,55 @@ pub fn load_module(dir: impl AsRef<Path>, options: &LoadOptions) -> Result<Modul
 pub struct LuaRules {
     host: Host,
     limits: Limits,
+    /// The option keys the last set-up looked at.
+    options_read: Rc<RefCell<BTreeSet<String>>>,
+}
+
+/// The set-up's options as a read-only table that notes each key the set-up looks at (so
+/// that an option no set-up reads can be called unknown); `pairs` over it notes them all.
+fn watched_options(
+    lua: &mlua::Lua,
+    options: &Value,
+    read: Rc<RefCell<BTreeSet<String>>>,
+) -> mlua::Result<mlua::Table> {
+    let raw = match convert::to_lua(lua, options)? {
+        LuaValue::Table(t) => t,
+        _ => lua.create_table()?,
+    };
+    let proxy = lua.create_table()?;
+    let meta = lua.create_table()?;
+    let (index_raw, index_read) = (raw.clone(), read.clone());
+    meta.set(
+        "__index",
+        lua.create_function(move |_, (_, key): (LuaValue, LuaValue)| {
+            if let LuaValue::String(k) = &key {
+                index_read.borrow_mut().insert(k.to_string_lossy());
+            }
+            index_raw.raw_get::<LuaValue>(key)
+        })?,
+    )?;
+    meta.set(
+        "__pairs",
+        lua.create_function(move |lua, _: LuaValue| {
+            for pair in raw.pairs::<String, LuaValue>() {
+                read.borrow_mut().insert(pair?.0);
+            }
+            let next: mlua::Function = lua.globals().get("next")?;
+            Ok((next, raw.clone(), LuaValue::Nil))
+        })?,
+    )?;
+    meta.set(
+        "__newindex",
+        lua.create_function(|_, (_, key): (LuaValue, LuaValue)| -> mlua::Result<()> {
+            Err(mlua::Error::runtime(format!(
+                "the set-up's options are read-only (tried to set '{}')",
+                key.to_string().unwrap_or_default()
+            )))
+        })?,
+    )?;
+    meta.set("__metatable", false)?;
+    proxy.set_metatable(Some(meta))?;
+    Ok(proxy)
 }
 
 /// Swaps the table out for the length of `f` (no copy), then puts what `f` returns back.
@@ -62,6 +114,7 @@ impl LuaRules {
         Ok(LuaRules {
             host: Host::new(module, limits)?,
             limits,
+            options_read: Rc::default(),
         })
     }
 
@@ -261,12 +314,19 @@ impl Rules for LuaRules {
         };
         let lua = self.host.vm.lua.clone();
         let scenario = scenario.to_string();
+        let read = self.options_read.clone();
+        read.borrow_mut().clear();
         self.change(table, io, "setup".to_owned(), &setup, Locals::None, |ctx| {
             let data: mlua::Table = ctx.get("data")?;
             let scenarios: mlua::Table = data.get("scenarios")?;
             let scenario_table: LuaValue = scenarios.get(scenario.as_str())?;
-            setup.call((ctx.clone(), scenario_table, convert::to_lua(&lua, options)?))
+            let options = watched_options(&lua, options, read)?;
+            setup.call((ctx.clone(), scenario_table, options))
         })
+    }
+
+    fn options_read(&self) -> Option<Vec<String>> {
+        Some(self.options_read.borrow().iter().cloned().collect())
     }
 
     fn prompt(&mut self, table: &mut Table) -> Result<Option<Prompt>, RulesError> {

@@ -41,6 +41,10 @@ pub struct GameSpec {
     pub options: Value,
     /// Digital or physical dice.
     pub dice: DiceMode,
+    /// Die results the set-up uses before the engine's own dice (rolled at the table, with
+    /// physical dice).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub setup_dice: Vec<i64>,
 }
 
 impl GameSpec {
@@ -52,6 +56,7 @@ impl GameSpec {
             seats: BTreeMap::new(),
             options: Value::map(),
             dice: DiceMode::Digital,
+            setup_dice: Vec::new(),
         }
     }
 }
@@ -251,7 +256,10 @@ impl Session {
         let mut table = layout::lay_out(&module, scenario, spec.seed, &spec.seats)
             .map_err(SessionError::Start)?;
         table.dice = spec.dice;
-        let mut io = StepIo::default();
+        let mut io = StepIo {
+            dice: spec.setup_dice.clone(),
+            ..StepIo::default()
+        };
         rules.setup(&mut table, &spec.scenario, &spec.options, &mut io)?;
         let history = History {
             records: Vec::new(),
@@ -345,6 +353,24 @@ impl Session {
     /// Lines printed by scripts since the last call.
     pub fn take_output(&mut self) -> Vec<String> {
         self.rules.take_output()
+    }
+
+    /// The options the game was started with that its set-up never looked at (a typing
+    /// mistake, or an option of another module), and the ones it did look at. Empty when the
+    /// rules cannot tell.
+    pub fn unknown_options(&self) -> (Vec<String>, Vec<String>) {
+        let Some(read) = self.rules.options_read() else {
+            return (Vec::new(), Vec::new());
+        };
+        let unknown = match &self.spec.options {
+            Value::Map(given) => given
+                .keys()
+                .filter(|k| !read.contains(k))
+                .cloned()
+                .collect(),
+            _ => Vec::new(),
+        };
+        (unknown, read)
     }
 
     /// How often each function of the scripting API has been called (coverage of tests).
