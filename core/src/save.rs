@@ -106,7 +106,11 @@ impl SaveFile {
             module: SavedModule {
                 id: module.id().to_owned(),
                 version: module.manifest.version.clone(),
-                dir: module.dir.display().to_string(),
+                // Absolute, so that the save finds its module from any folder.
+                dir: std::path::absolute(&module.dir)
+                    .unwrap_or_else(|_| module.dir.clone())
+                    .display()
+                    .to_string(),
                 fingerprint: module.fingerprint,
             },
             scenario: spec.scenario.clone(),

@@ -514,9 +514,16 @@ pub(crate) fn restore(
     options: &LoadOptions,
     err: &mut dyn Write,
 ) -> anyhow::Result<Session> {
-    let dir = module_dir
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from(&save.module.dir));
+    // The folder the save names; a save written elsewhere with a relative path, or whose
+    // module moved, finds it by its id among the module folders.
+    let dir = module_dir.map(Path::to_path_buf).unwrap_or_else(|| {
+        let saved = PathBuf::from(&save.module.dir);
+        if saved.join("module.ron").is_file() {
+            saved
+        } else {
+            super::resolve_module(Path::new(&save.module.id))
+        }
+    });
     let module = load_module(&dir, options, err)?;
     let (session, report) = save.restore(module, path)?;
     if let Some(report) = report {

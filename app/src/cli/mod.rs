@@ -18,15 +18,14 @@ use chancery_core::module::OverlayChoice;
 use chancery_core::{LoadOptions, Module, Value};
 use clap::{Args, Parser, Subcommand};
 
-/// The file that names the module opened when none is named (one folder name of
-/// `modules/`), so that no game is named in the app's code.
-pub const DEFAULT_MODULE_FILE: &str = "modules/DEFAULT";
-
 const ABOUT: &str = "Chancery: a tabletop companion for card-driven strategy games";
 const LONG_ABOUT: &str = "Chancery: a tabletop companion for card-driven strategy games.
 
 With no command, opens the app on a module: --module, else $CHANCERY_MODULE, else the
 module named in modules/DEFAULT.
+A module is a folder, or the name of one in the module folders: those $CHANCERY_MODULES
+names (separated as in PATH), modules/ here, and modules/ beside the program or above it;
+so `chancery check cov` works from any folder. Saves name their module's folder in full.
 With --headless, starts the same game without a window and prints the table and the
 decision it waits for.
 
@@ -216,6 +215,7 @@ pub fn load_module(
     options: &LoadOptions,
     err: &mut dyn Write,
 ) -> anyhow::Result<Arc<Module>> {
+    let dir = &resolve_module(dir);
     match chancery_core::load_module(dir, options) {
         Ok(module) => {
             for warning in module.warnings.iter() {
@@ -236,20 +236,56 @@ pub fn load_module(
     }
 }
 
-/// The module folder to open: `--module`, else `CHANCERY_MODULE`, else the folder of
-/// `modules/` that `modules/DEFAULT` names, else `modules/` itself (which then fails to load
-/// with a message saying what to pass).
+/// The module folder to open: `--module`, else `CHANCERY_MODULE`, else the folder that a
+/// `DEFAULT` file in one of [`module_folders`] names, else `modules/` itself (which then
+/// fails to load with a message saying what to pass).
 pub fn module_dir(given: Option<&Path>) -> PathBuf {
     if let Some(dir) = given
         .map(Path::to_path_buf)
         .or_else(|| std::env::var_os("CHANCERY_MODULE").map(PathBuf::from))
     {
-        return dir;
+        return resolve_module(&dir);
     }
-    match std::fs::read_to_string(DEFAULT_MODULE_FILE) {
-        Ok(name) if !name.trim().is_empty() => Path::new("modules").join(name.trim()),
-        _ => PathBuf::from("modules"),
+    for folder in module_folders() {
+        if let Ok(name) = std::fs::read_to_string(folder.join("DEFAULT"))
+            && !name.trim().is_empty()
+        {
+            return folder.join(name.trim());
+        }
     }
+    PathBuf::from("modules")
+}
+
+/// Where modules are looked for, in order: the folders `CHANCERY_MODULES` names
+/// (separated as in PATH), `modules/` in the current folder, and `modules/` beside the
+/// program or in one of the four folders above it (a build in `target/release` finds the
+/// repository's modules).
+pub fn module_folders() -> Vec<PathBuf> {
+    let mut folders: Vec<PathBuf> = std::env::var_os("CHANCERY_MODULES")
+        .map(|v| std::env::split_paths(&v).collect())
+        .unwrap_or_default();
+    folders.push(PathBuf::from("modules"));
+    if let Ok(exe) = std::env::current_exe() {
+        folders.extend(exe.ancestors().skip(1).take(5).map(|d| d.join("modules")));
+    }
+    folders.retain(|f| f.is_dir());
+    folders
+}
+
+/// A module named on the command line: a folder that holds `module.ron` as written, else a
+/// module of that name in one of [`module_folders`] (`chancery check cov` from anywhere).
+/// The result is absolute, so that saves name the module wherever they are opened.
+pub fn resolve_module(given: &Path) -> PathBuf {
+    let found = if given.join("module.ron").is_file() {
+        given.to_path_buf()
+    } else {
+        module_folders()
+            .into_iter()
+            .map(|folder| folder.join(given))
+            .find(|dir| dir.join("module.ron").is_file())
+            .unwrap_or_else(|| given.to_path_buf())
+    };
+    std::path::absolute(&found).unwrap_or(found)
 }
 
 /// Reads `KEY=VALUE` pairs into a map of plain values.

@@ -1,0 +1,92 @@
+//! The command line run from a folder that is not the repository: modules are found beside
+//! the program and through CHANCERY_MODULES, and saves name their module by an absolute
+//! path, so `act`, `state` and `replay` work from anywhere.
+
+use std::path::Path;
+use std::process::Command;
+
+fn chancery(args: &[&str], cwd: &Path, modules: Option<&Path>) -> (i32, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_chancery"));
+    command
+        .args(args)
+        .current_dir(cwd)
+        .env("CHANCERY_HOME", cwd.join("home"))
+        .env_remove("CHANCERY_MODULE");
+    match modules {
+        Some(dir) => command.env("CHANCERY_MODULES", dir),
+        None => command.env_remove("CHANCERY_MODULES"),
+    };
+    let output = command.output().expect("chancery runs");
+    (
+        output.status.code().unwrap_or(-1),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        ),
+    )
+}
+
+#[test]
+fn a_game_is_started_and_played_on_from_other_folders() {
+    let here = tempfile::tempdir().expect("a folder");
+    let there = tempfile::tempdir().expect("another folder");
+    let (code, out) = chancery(&["check", "aftermath"], here.path(), None);
+    assert_eq!(code, 0, "found beside the program by its name: {out}");
+    let (code, out) = chancery(
+        &["new", "aftermath", "--seed", "3", "--out", "game.ron"],
+        here.path(),
+        None,
+    );
+    assert_eq!(code, 0, "{out}");
+    let save = here.path().join("game.ron");
+    let text = std::fs::read_to_string(&save).expect("the save");
+    let dir_line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("dir:"))
+        .expect("the module's folder");
+    assert!(
+        dir_line.contains("\"/") && dir_line.contains("modules/aftermath"),
+        "an absolute path: {dir_line}"
+    );
+    let save = save.display().to_string();
+    let (code, out) = chancery(&["act", &save, "1"], there.path(), None);
+    assert_eq!(code, 0, "{out}");
+    let (code, out) = chancery(&["replay", &save], there.path(), None);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("Replayed 1 inputs: the game is the same."),
+        "{out}"
+    );
+    let (code, out) = chancery(&["state", &save], there.path(), None);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("Napoleon: Aftermath — scenario 'standard', seed 3"),
+        "{out}"
+    );
+}
+
+#[test]
+fn modules_are_found_in_the_folders_chancery_modules_names() {
+    let library = tempfile::tempdir().expect("a module library");
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/modules/testbed");
+    copy(&source, &library.path().join("testbed"));
+    let here = tempfile::tempdir().expect("a folder");
+    let (code, out) = chancery(&["check", "testbed"], here.path(), None);
+    assert_eq!(code, 1, "not beside the program: {out}");
+    let (code, out) = chancery(&["check", "testbed"], here.path(), Some(library.path()));
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("testbed"), "{out}");
+}
+
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("list").flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).expect("copy");
+        }
+    }
+}
