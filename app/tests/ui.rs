@@ -557,3 +557,61 @@ fn a_piece_picked_up_by_a_click_can_still_be_dragged() {
     );
     assert!(h.state().view.selected.is_none(), "nothing stays picked up");
 }
+
+/// The app on the testbed with Alpha played by the `simple` bot, bots moving without pause.
+fn against_a_bot(s: &Scratch) -> Harness<'static, ChanceryApp> {
+    let (load, game) = options(s, false);
+    let module = Arc::new(chancery_core::load_module(&s.module, &load).expect("loads"));
+    let mut spec = GameSpec::new("basic", 7);
+    spec.seats
+        .insert("A".into(), chancery_core::Controller::Bot("simple".into()));
+    let session = chancery_core::start_game(module, spec).expect("starts");
+    let mut view = GameView::new(session, game);
+    assert!(view.autoplay, "bots play on by default");
+    view.autoplay_ms = 0;
+    harness(ChanceryApp::new(view, Launcher::new(&s.module, load)))
+}
+
+#[test]
+fn bots_play_their_turns_by_themselves_by_default() {
+    let s = scratch();
+    let mut h = against_a_bot(&s);
+    run_until(&mut h, "the bot's move", |app| {
+        app.session().history().len() == 1
+    });
+    assert!(
+        h.query_by_label("Pause bots").is_some(),
+        "the pause is in sight"
+    );
+    h.get_by_label("Pass").click();
+    run_until(&mut h, "the bot's reply", |app| {
+        app.session().history().len() == 3
+    });
+}
+
+#[test]
+fn undo_takes_back_the_person_s_last_decision_and_the_bot_s_reply() {
+    let s = scratch();
+    let mut h = against_a_bot(&s);
+    run_until(&mut h, "the bot's move", |app| {
+        app.session().history().len() == 1
+    });
+    h.get_by_label("Pass").click();
+    run_until(&mut h, "the bot's reply", |app| {
+        app.session().history().len() == 3
+    });
+    h.get_by_label("Undo").click();
+    h.run();
+    for _ in 0..10 {
+        h.run();
+    }
+    assert_eq!(
+        h.state().session().history().len(),
+        1,
+        "back to just before the person passed; the bot does not replay its move"
+    );
+    assert!(
+        h.query_by_label("Pass").is_some(),
+        "the person decides again"
+    );
+}

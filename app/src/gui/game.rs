@@ -82,8 +82,10 @@ pub struct GameView {
     pub last_bot: Option<(SeatId, BotPick, bool)>,
     /// A bot decision previewed for a human seat.
     pub preview: Option<BotPick>,
-    /// Let bots play on their own, one step per `autoplay_ms`.
+    /// Let bots play on their own, one step per `autoplay_ms` (on unless paused).
     pub autoplay: bool,
+    /// Bots wait for a person: set by Undo, cleared when a person acts.
+    pub hold_bots: bool,
     /// Milliseconds between bot steps in autoplay.
     pub autoplay_ms: u64,
     /// Where "Save" writes.
@@ -125,7 +127,8 @@ impl GameView {
             focus: None,
             last_bot: None,
             preview: None,
-            autoplay: false,
+            autoplay: true,
+            hold_bots: false,
             autoplay_ms: 600,
             save_path,
             editor_open: false,
@@ -300,6 +303,7 @@ impl GameView {
 
     /// A person's answer for `seat` (the seat of the ask it answers).
     pub fn answer(&mut self, seat: Option<SeatId>, choice: chancery_core::Choice) {
+        self.hold_bots = false;
         self.apply(Input::Act {
             seat,
             choice,
@@ -334,6 +338,7 @@ impl GameView {
     /// Applies a change by hand.
     pub fn manual(&mut self, change: chancery_core::Manual) {
         self.selected = None;
+        self.hold_bots = false;
         self.apply(Input::Manual {
             seat: self.viewer.seat.clone(),
             change,
@@ -413,10 +418,30 @@ impl GameView {
     }
 
     /// Undoes the last input.
+    /// Takes back the last decision a person made (a move by hand or an answer), with the
+    /// bot moves after it; the bots then wait until a person acts again. In a game of bots
+    /// alone, takes back one move.
     pub fn undo(&mut self) {
-        if self.session.undo() {
-            self.pending = None;
-            self.after_change();
+        let records = self.session.history().records();
+        let by_person = records.iter().rposition(|r| {
+            !matches!(
+                r.input,
+                Input::Act {
+                    by: chancery_core::Actor::Bot { .. },
+                    ..
+                }
+            )
+        });
+        let Some(back_to) = by_person.or_else(|| records.len().checked_sub(1)) else {
+            return;
+        };
+        match self.session.goto(back_to) {
+            Ok(()) => {
+                self.pending = None;
+                self.hold_bots = true;
+                self.after_change();
+            }
+            Err(err) => self.error = Some(err.to_string()),
         }
     }
 

@@ -142,9 +142,14 @@ impl ChanceryApp {
         }
     }
 
-    /// Lets the bots play on their own, one step per `autoplay_ms`, while "Play on" is ticked.
+    /// Lets the bots play on their own, one step per `autoplay_ms`, unless paused or
+    /// waiting for a person after an Undo.
     fn autoplay(&mut self, ctx: &egui::Context) {
-        if !self.view.autoplay || self.view.pending.is_some() || !self.view.bot_decides() {
+        if !self.view.autoplay
+            || self.view.hold_bots
+            || self.view.pending.is_some()
+            || !self.view.bot_decides()
+        {
             return;
         }
         let wait = Duration::from_millis(self.view.autoplay_ms);
@@ -171,7 +176,11 @@ impl ChanceryApp {
             ui.heading(format!("{} — {scenario}", module.manifest.name));
             ui.label(RichText::new(turn).strong());
             ui.separator();
-            if ui.button("Undo").on_hover_text("Ctrl+Z").clicked() {
+            if ui
+                .button("Undo")
+                .on_hover_text("Take back your last decision, and the bot moves after it (Ctrl+Z)")
+                .clicked()
+            {
                 self.view.undo();
             }
             if ui.button("Redo").on_hover_text("Ctrl+Shift+Z").clicked() {

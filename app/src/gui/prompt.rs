@@ -110,8 +110,16 @@ fn decision_ui(ui: &mut Ui, view: &mut GameView) {
         };
         ui.weak(format!("{what}: {}", done.join(", ")));
     }
+    let has_bots = view
+        .session
+        .table()
+        .seats
+        .values()
+        .any(|c| matches!(c, chancery_core::Controller::Bot(_)));
     if bot_decides {
         bot_ui(ui, view);
+    } else if has_bots {
+        bots_pace_ui(ui, view);
     }
     let Some(ask) = view.my_ask() else {
         // A bot's single decision may still be answered by hand (never a secret one).
@@ -164,20 +172,44 @@ fn and_list(names: &[String]) -> String {
 }
 
 fn bot_ui(ui: &mut Ui, view: &mut GameView) {
+    if view.autoplay && view.hold_bots {
+        ui.label("The bots wait for you after the Undo: decide, or let them play on.");
+        if ui.button("Let the bots play on").clicked() {
+            view.hold_bots = false;
+        }
+    }
+    if ui
+        .button("Bot: next step")
+        .on_hover_text("The bot takes one decision and says why")
+        .clicked()
+    {
+        view.bot_step();
+    }
+    bots_pace_ui(ui, view);
+}
+
+/// Whether bots play by themselves, and how fast: shown whenever a seat is a bot's.
+fn bots_pace_ui(ui: &mut Ui, view: &mut GameView) {
     ui.horizontal(|ui| {
+        let label = if view.autoplay {
+            "Pause bots"
+        } else {
+            "Bots play on"
+        };
         if ui
-            .button("Bot: next step")
-            .on_hover_text("The bot takes one decision and says why")
+            .button(label)
+            .on_hover_text("Bots play their turns by themselves unless paused")
             .clicked()
         {
-            view.bot_step();
+            view.autoplay = !view.autoplay;
+            view.hold_bots = false;
         }
-        ui.checkbox(&mut view.autoplay, "Play on")
-            .on_hover_text("Let the bots play until a person decides");
+        ui.add(
+            egui::Slider::new(&mut view.autoplay_ms, 0..=3000)
+                .text("ms a move")
+                .clamping(egui::SliderClamping::Always),
+        );
     });
-    if view.autoplay {
-        ui.add(egui::Slider::new(&mut view.autoplay_ms, 0..=3000).text("ms per step"));
-    }
 }
 
 fn actions_ui(ui: &mut Ui, view: &mut GameView, state: &str, ask: &Ask) {
