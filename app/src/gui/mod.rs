@@ -173,7 +173,17 @@ impl ChanceryApp {
         let turn = format!("Turn {} · {}", table.turn, table.phase);
         let dice = table.dice;
         ui.horizontal_wrapped(|ui| {
-            ui.heading(format!("{} — {scenario}", module.manifest.name));
+            ui.heading(&module.manifest.name);
+            // The scenario, unless it repeats the module's name; a long one is cut so that
+            // the bar keeps to one row (the whole name on hover).
+            if !scenario.is_empty() && scenario != module.manifest.name {
+                let short: String = if scenario.chars().count() > 24 {
+                    format!("{}…", scenario.chars().take(23).collect::<String>())
+                } else {
+                    scenario.clone()
+                };
+                ui.label(short).on_hover_text(&scenario);
+            }
             ui.label(RichText::new(turn).strong());
             ui.separator();
             if ui
@@ -194,7 +204,7 @@ impl ChanceryApp {
             if ui.button("New / Open…").clicked() {
                 self.launcher.open = true;
             }
-            ui.add(egui::TextEdit::singleline(&mut self.view.save_path).desired_width(160.0))
+            ui.add(egui::TextEdit::singleline(&mut self.view.save_path).desired_width(130.0))
                 .on_hover_text("Where Save writes the game");
             if ui.button("Save").clicked() {
                 self.view.save();
@@ -217,7 +227,6 @@ impl ChanceryApp {
             self.dice_ui(ui, dice);
             ui.separator();
             let zoom = ui.ctx().zoom_factor();
-            ui.label("Text size");
             if ui
                 .small_button("A-")
                 .on_hover_text("Smaller (Ctrl+Minus)")
@@ -225,7 +234,8 @@ impl ChanceryApp {
             {
                 ui.ctx().set_zoom_factor((zoom - 0.1).max(0.5));
             }
-            ui.label(format!("{:.0}%", zoom * 100.0));
+            ui.label(format!("{:.0}%", zoom * 100.0))
+                .on_hover_text("Text size");
             if ui
                 .small_button("A+")
                 .on_hover_text("Larger, for a shared screen (Ctrl+Plus)")
@@ -249,8 +259,8 @@ impl ChanceryApp {
             (false, Some(seat)) => game::seat_name(&module, seat),
             (false, None) => "a spectator".to_owned(),
         };
-        egui::ComboBox::from_label("Viewing as")
-            .selected_text(current)
+        egui::ComboBox::from_id_salt("viewing as")
+            .selected_text(format!("Seen as {current}"))
             .show_ui(ui, |ui| {
                 if ui
                     .selectable_label(self.view.viewer.open_hands, "everything (open hands)")
