@@ -136,7 +136,7 @@ fn a_scenario_is_started_from_the_launcher() {
     h.get_by_label("New / Open…").click();
     h.run();
     // The launcher offers the module's scenarios; pick "Mystery" and start it.
-    h.get_by_value("Basic").click();
+    h.get_by_label("Scenario").click();
     h.run();
     h.get_by_label("Mystery").click();
     h.run();

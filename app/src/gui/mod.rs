@@ -259,8 +259,9 @@ impl ChanceryApp {
             (false, Some(seat)) => game::seat_name(&module, seat),
             (false, None) => "a spectator".to_owned(),
         };
+        let label = ui.label("Seen as");
         egui::ComboBox::from_id_salt("viewing as")
-            .selected_text(format!("Seen as {current}"))
+            .selected_text(current)
             .show_ui(ui, |ui| {
                 if ui
                     .selectable_label(self.view.viewer.open_hands, "everything (open hands)")
@@ -276,7 +277,9 @@ impl ChanceryApp {
                         self.view.viewer.pass_to = Some(seat.id.clone());
                     }
                 }
-            });
+            })
+            .response
+            .labelled_by(label.id);
     }
 
     fn dice_ui(&mut self, ui: &mut Ui, dice: DiceMode) {
