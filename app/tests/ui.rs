@@ -615,3 +615,37 @@ fn undo_takes_back_the_person_s_last_decision_and_the_bot_s_reply() {
         "the person decides again"
     );
 }
+
+#[test]
+fn the_end_screen_names_the_winner_and_the_final_scores() {
+    let s = scratch();
+    let (load, game) = options(&s, false);
+    let module = Arc::new(chancery_core::load_module(&s.module, &load).expect("loads"));
+    // In the mystery scenario Beta starts with 2 points: two passes end the game.
+    let session =
+        chancery_core::start_game(module, GameSpec::new("mystery", 7)).expect("starts");
+    let mut view = GameView::new(session, game);
+    view.set_open_hands(true);
+    let mut h = harness(ChanceryApp::new(view, Launcher::new(&s.module, load)));
+    h.run();
+    h.get_by_label("Pass").click();
+    h.run();
+    h.get_by_label("Pass").click();
+    h.run();
+    assert!(h.state().session().is_over());
+    assert!(h.query_by_label("Beta wins.").is_some(), "the winner by name");
+    assert!(h.query_by_label("Final score 0 to 2.").is_some());
+    assert!(h.query_by_label("Final scores").is_some());
+    assert!(
+        h.query_all_by_label("Beta").count() >= 1 && h.query_by_label("B wins.").is_none(),
+        "names, not seat ids"
+    );
+    let last_line = h
+        .state()
+        .session()
+        .log()
+        .last()
+        .and_then(|e| e.messages.last().map(|m| m.text.clone()))
+        .expect("a log line");
+    assert_eq!(last_line, "Game over (won by Beta). Final score 0 to 2.");
+}

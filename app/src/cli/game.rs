@@ -262,7 +262,11 @@ pub fn describe_prompt(session: &Session, seat: Option<&SeatId>) -> String {
     match session.prompt() {
         Ok(None) => {
             let result = table.result.clone().unwrap_or_default();
-            let winners: Vec<String> = result.winners.iter().map(|w| w.to_string()).collect();
+            let winners: Vec<String> = result
+                .winners
+                .iter()
+                .map(|w| session.module().seat_name(w))
+                .collect();
             let _ = writeln!(
                 out,
                 "The game is over: {}. {}",

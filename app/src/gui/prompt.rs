@@ -2,7 +2,7 @@
 //! die or a value from the physical game, and the bots (one step at a time, with reasons).
 
 use chancery_core::module::OverlayTarget;
-use chancery_core::{Ask, Choice, Controller, Decision, Need, Target, Value};
+use chancery_core::{Ask, Choice, Controller, Decision, Need, SeatId, Target, Value};
 use egui::{Color32, RichText, Ui};
 
 use super::game::{GameView, seat_name};
@@ -56,14 +56,46 @@ fn reasons(ui: &mut Ui, reasons: &[String]) {
     }
 }
 
+/// The end of the game: who won, by name, what happened, and the final scores.
+fn result_ui(ui: &mut Ui, view: &GameView) {
+    let module = view.session.module();
+    let result = view.session.table().result.clone().unwrap_or_default();
+    ui.label(RichText::new("The game is over.").strong());
+    let names: Vec<String> = result
+        .winners
+        .iter()
+        .map(|w| module.seat_name(w))
+        .collect();
+    let verdict = match names.as_slice() {
+        [] => "Nobody wins: a draw.".to_owned(),
+        [one] => format!("{one} wins."),
+        many => format!("{} win.", and_list(many)),
+    };
+    ui.heading(verdict);
+    if !result.text.is_empty() {
+        ui.label(result.text);
+    }
+    if !result.scores.is_empty() {
+        ui.separator();
+        ui.label(RichText::new("Final scores").strong());
+        let mut scores: Vec<(&SeatId, &i64)> = result.scores.iter().collect();
+        scores.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        egui::Grid::new("final scores").show(ui, |ui| {
+            for (seat, score) in scores {
+                ui.label(module.seat_name(seat));
+                ui.label(score.to_string());
+                ui.end_row();
+            }
+        });
+    }
+}
+
 fn decision_ui(ui: &mut Ui, view: &mut GameView) {
     ui.heading("Decision");
     let prompt = match view.session.prompt().clone() {
         Ok(Some(prompt)) => prompt,
         Ok(None) => {
-            let result = view.session.table().result.clone().unwrap_or_default();
-            ui.label(RichText::new("The game is over.").strong());
-            ui.label(result.text);
+            result_ui(ui, view);
             return;
         }
         Err(err) => {

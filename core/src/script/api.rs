@@ -898,17 +898,17 @@ fn api_game_over(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
         st.table.result = Some(result.clone());
         Ok(result)
     })?;
-    let winners = if result.winners.is_empty() {
-        "no winner".to_owned()
-    } else {
-        result
-            .winners
-            .iter()
-            .map(|w| w.to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     with(lua, |st| {
+        let winners = if result.winners.is_empty() {
+            "no winner".to_owned()
+        } else {
+            let names: Vec<String> = result
+                .winners
+                .iter()
+                .map(|w| st.module.seat_name(w))
+                .collect();
+            format!("won by {}", names.join(" and "))
+        };
         st.io.write(LogLine::public(
             format!("Game over ({winners}). {}", result.text).trim_end(),
         ))
