@@ -622,8 +622,7 @@ fn the_end_screen_names_the_winner_and_the_final_scores() {
     let (load, game) = options(&s, false);
     let module = Arc::new(chancery_core::load_module(&s.module, &load).expect("loads"));
     // In the mystery scenario Beta starts with 2 points: two passes end the game.
-    let session =
-        chancery_core::start_game(module, GameSpec::new("mystery", 7)).expect("starts");
+    let session = chancery_core::start_game(module, GameSpec::new("mystery", 7)).expect("starts");
     let mut view = GameView::new(session, game);
     view.set_open_hands(true);
     let mut h = harness(ChanceryApp::new(view, Launcher::new(&s.module, load)));
@@ -633,7 +632,10 @@ fn the_end_screen_names_the_winner_and_the_final_scores() {
     h.get_by_label("Pass").click();
     h.run();
     assert!(h.state().session().is_over());
-    assert!(h.query_by_label("Beta wins.").is_some(), "the winner by name");
+    assert!(
+        h.query_by_label("Beta wins.").is_some(),
+        "the winner by name"
+    );
     assert!(h.query_by_label("Final score 0 to 2.").is_some());
     assert!(h.query_by_label("Final scores").is_some());
     assert!(

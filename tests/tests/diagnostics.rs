@@ -424,3 +424,24 @@ fn a_string_that_mentions_close_is_not_an_attribute() {
     .expect("write");
     chancery_core::load_module(&dir, &no_overlay()).expect("a string is only text");
 }
+
+#[test]
+fn one_check_reports_the_data_s_errors_and_the_scripts_syntax_errors_together() {
+    let report = broken(|dir| {
+        edit(
+            &dir.join("data/cards.ron"),
+            r#"{"value": 2, "suit": "moon"}"#,
+            r#"{"value": 2 "suit": "moon"}"#,
+        );
+        let rules = dir.join("rules/turn.lua");
+        let lua = std::fs::read_to_string(&rules).expect("rules");
+        std::fs::write(
+            &rules,
+            lua.replacen("local actions = {}", "local actions = {", 1),
+        )
+        .expect("break");
+    });
+    assert_eq!(report.len(), 2, "{report:?}");
+    assert_eq!(report[0], "data/cards.ron:9:76: RON: Expected comma");
+    assert!(report[1].starts_with("rules/turn.lua:"), "{report:?}");
+}

@@ -61,11 +61,7 @@ fn result_ui(ui: &mut Ui, view: &GameView) {
     let module = view.session.module();
     let result = view.session.table().result.clone().unwrap_or_default();
     ui.label(RichText::new("The game is over.").strong());
-    let names: Vec<String> = result
-        .winners
-        .iter()
-        .map(|w| module.seat_name(w))
-        .collect();
+    let names: Vec<String> = result.winners.iter().map(|w| module.seat_name(w)).collect();
     let verdict = match names.as_slice() {
         [] => "Nobody wins: a draw.".to_owned(),
         [one] => format!("{one} wins."),

@@ -180,7 +180,17 @@ fn ron_message(code: &ron::Error) -> String {
 
 /// Reads a module's scripts and says what its rules declare, or every problem with file and
 /// line. The script layer supplies it (loading Lua is its business, not the data's).
-pub type Inspect<'a> = &'a dyn Fn(&Module) -> Result<RulesInfo, Diagnostics>;
+pub type Inspect<'a> = &'a dyn Fn(&Module, Depth) -> Result<RulesInfo, Diagnostics>;
+
+/// How far [`Inspect`] goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Depth {
+    /// Only compile the scripts, to report their syntax errors alongside the data's (the
+    /// data has errors, so the rules cannot run).
+    Syntax,
+    /// Run the scripts and read the rules they declare.
+    Full,
+}
 
 pub(super) fn load(
     dir: &Path,
@@ -280,8 +290,9 @@ pub(super) fn load(
         }
     }
     // Files that do not parse leave holes that every reference check would trip over:
-    // report the syntax errors alone, as a compiler does.
+    // report the syntax errors alone, as a compiler does, the scripts' among them.
     if loader.diags.has_errors() {
+        check_script_syntax(&mut loader, &mut module, inspect);
         return Err(loader.diags);
     }
     validate::check_unknown_words(&mut loader, &module);
@@ -299,15 +310,17 @@ pub(super) fn load(
     read_scripts(&mut loader, &mut module);
     module.fingerprint = loader.hasher.finish();
 
-    if !loader.diags.has_errors() && !module.scripts.is_empty() {
-        match inspect(&module) {
+    if loader.diags.has_errors() {
+        check_script_syntax(&mut loader, &mut module, inspect);
+    } else if !module.scripts.is_empty() {
+        match inspect(&module, Depth::Full) {
             Ok(info) => {
                 module.rules = info;
                 validate::check_rules(&mut loader, &module);
             }
             Err(diags) => loader.diags.0.extend(diags.0),
         }
-    } else if module.scripts.is_empty() && !loader.diags.has_errors() {
+    } else {
         loader.error(
             MANIFEST,
             &[Anchor::Ident("main")],
@@ -323,6 +336,17 @@ pub(super) fn load(
     }
     module.warnings = loader.diags;
     Ok(module)
+}
+
+/// With errors in the data, the rules cannot run: the scripts are only compiled, so that one
+/// `check` reports the syntax errors of every file.
+fn check_script_syntax(loader: &mut Loader, module: &mut Module, inspect: Inspect<'_>) {
+    if module.scripts.is_empty() {
+        read_scripts(loader, module);
+    }
+    if let Err(diags) = inspect(module, Depth::Syntax) {
+        loader.diags.0.extend(diags.0);
+    }
 }
 
 fn merge_data(loader: &mut Loader, module: &mut Module, idx: usize, file: DataFile) {

@@ -18,7 +18,7 @@ pub use data::{
     unknown_keys,
 };
 pub use diag::{Diagnostic, Diagnostics, Severity};
-pub use load::{Inspect, LoadOptions, OverlayChoice};
+pub use load::{Depth, Inspect, LoadOptions, OverlayChoice};
 pub use locate::{Anchor, Locator};
 pub use overlay::{OverlayTarget, data_dir, default_overlay_path, write_overlay_value};
 

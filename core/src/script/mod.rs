@@ -26,7 +26,7 @@ pub use host::MAX_FLOW_STEPS;
 use host::{Access, Hook, Host, Locals};
 
 use crate::ids::{ScenarioId, SeatId};
-use crate::module::{Diagnostics, LoadOptions, Module, RulesInfo};
+use crate::module::{Depth, Diagnostics, LoadOptions, Module, RulesInfo};
 use crate::rules::{
     Action, BotPick, Choice, Decision, LogLine, PASS, Prompt, Rules, RulesError, StepIo,
 };
@@ -35,8 +35,39 @@ use crate::value::Value;
 
 /// Loads `module`'s scripts in a scratch VM and reports what the rules declare, or every
 /// problem with file and line.
-pub fn inspect(module: &Module) -> Result<RulesInfo, Diagnostics> {
-    Host::new(Arc::new(module.clone()), Limits::default()).map(|host| host.info())
+pub fn inspect(module: &Module, depth: Depth) -> Result<RulesInfo, Diagnostics> {
+    match depth {
+        Depth::Full => {
+            Host::new(Arc::new(module.clone()), Limits::default()).map(|host| host.info())
+        }
+        Depth::Syntax => {
+            let lua = mlua::Lua::new_with(mlua::StdLib::NONE, mlua::LuaOptions::default())
+                .map_err(|e| {
+                    Diagnostics(vec![crate::module::Diagnostic::error(
+                        &module.dir,
+                        0,
+                        0,
+                        e.to_string(),
+                    )])
+                })?;
+            let mut found = Diagnostics::default();
+            for script in &module.scripts {
+                let compiled = lua
+                    .load(script.text.as_str())
+                    .set_name(format!("@{}", script.rel))
+                    .set_mode(mlua::chunk::ChunkMode::Text)
+                    .into_function();
+                if let Err(err) = compiled {
+                    found.push(diag::from_lua_error(module, &util::describe(&err).0));
+                }
+            }
+            if found.has_errors() {
+                Err(found)
+            } else {
+                Ok(RulesInfo::default())
+            }
+        }
+    }
 }
 
 /// Loads and validates the module in folder `dir`, its Lua rules included: every problem
