@@ -90,3 +90,27 @@ fn copy(from: &Path, to: &Path) {
         }
     }
 }
+
+#[test]
+fn a_new_module_is_written_that_check_test_and_sim_accept() {
+    let here = tempfile::tempdir().expect("a folder");
+    let (code, out) = chancery(&["module", "new", "my-game"], here.path(), None);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("Wrote the module 'my-game'"), "{out}");
+    assert!(here.path().join("my-game/module.ron").is_file());
+    for args in [
+        vec!["check", "my-game"],
+        vec!["test", "my-game"],
+        vec!["sim", "my-game", "--games", "5"],
+    ] {
+        let (code, out) = chancery(&args, here.path(), None);
+        assert_eq!(code, 0, "{args:?}: {out}");
+    }
+    let (code, out) = chancery(&["test", "my-game"], here.path(), None);
+    assert!(out.contains("2 passed, 0 failed."), "{code}: {out}");
+    let (code, out) = chancery(&["module", "new", "my-game"], here.path(), None);
+    assert_eq!(code, 1, "an existing folder is never overwritten: {out}");
+    let (code, out) = chancery(&["module", "new", "My Game"], here.path(), None);
+    assert_eq!(code, 1);
+    assert!(out.contains("cannot be a module's id"), "{out}");
+}

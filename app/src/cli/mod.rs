@@ -4,6 +4,7 @@
 
 mod check;
 mod game;
+mod scaffold;
 pub(crate) use game::{open_session, options_error, restore, spec_from};
 mod sim;
 mod test;
@@ -125,6 +126,8 @@ enum Command {
     Sim(sim::SimArgs),
     /// Print the Lua API reference (Markdown) or its LuaLS type stubs.
     Api(ApiArgs),
+    /// Work on modules: `chancery module new NAME` writes a small working one to start from.
+    Module(scaffold::ModuleArgs),
 }
 
 #[derive(Args, Debug)]
@@ -189,6 +192,7 @@ pub fn run(
         Some(Command::Test(args)) => test::run(&args, out, err),
         Some(Command::Record(args)) => game::record(&args, out, err),
         Some(Command::Sim(args)) => sim::run(&args, out, err),
+        Some(Command::Module(args)) => scaffold::run(&args, out, err),
         Some(Command::Api(args)) => {
             let text = if args.stubs {
                 chancery_core::devtools::luals_stubs()
