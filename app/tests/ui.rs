@@ -639,6 +639,10 @@ fn the_end_screen_names_the_winner_and_the_final_scores() {
     assert!(h.query_by_label("Final score 0 to 2.").is_some());
     assert!(h.query_by_label("Final scores").is_some());
     assert!(
+        h.query_by_label("Standings").is_some() && h.query_by_label("Passes").is_some(),
+        "the rules' view of the game is shown as standings"
+    );
+    assert!(
         h.query_all_by_label("Beta").count() >= 1 && h.query_by_label("B wins.").is_none(),
         "names, not seat ids"
     );

@@ -58,7 +58,7 @@ impl Draw<'_> {
                 let text = match def.visibility {
                     Visibility::Owner if !visible => {
                         format!(
-                            "{}, hidden from you (see Viewing as)",
+                            "{}, hidden from you (see Seen as, at the top)",
                             plural(zone.cards.len(), "card")
                         )
                     }

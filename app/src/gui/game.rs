@@ -96,6 +96,9 @@ pub struct GameView {
     pub status: Option<String>,
     /// How many card fields of the module are not entered (counted once per module version).
     unknown_fields: usize,
+    /// The rules' `view` of the game (standings, scores so far), kept until the game, the
+    /// eyes or the module change: (inputs, eyes, module fingerprint, the view).
+    standings: Option<(usize, Option<SeatId>, u64, Value)>,
 }
 
 impl GameView {
@@ -134,6 +137,7 @@ impl GameView {
             editor_open: false,
             status: None,
             unknown_fields: 0,
+            standings: None,
         };
         view.count_unknown_fields();
         view.update_viewer();
@@ -179,6 +183,28 @@ impl GameView {
             return None;
         }
         Some(self.viewer.seat.clone().unwrap_or_else(|| SeatId::from("")))
+    }
+
+    /// What the rules' `view` hook says of the game now, as the current eyes may see it (the
+    /// standings, scores so far); `Nil` when the module has no view or it fails.
+    pub fn standings(&mut self) -> &Value {
+        let eyes = self.eyes().filter(|s| !s.as_str().is_empty());
+        let key = (
+            self.session.history().len(),
+            eyes.clone(),
+            self.session.module().fingerprint,
+        );
+        let fresh = self
+            .standings
+            .as_ref()
+            .is_some_and(|(n, e, f, _)| (*n, e, *f) == (key.0, &key.1, key.2));
+        if !fresh {
+            let value = self.session.view_data(eyes.as_ref()).unwrap_or(Value::Nil);
+            self.standings = Some((key.0, key.1, key.2, value));
+        }
+        self.standings
+            .as_ref()
+            .map_or(&Value::Nil, |(_, _, _, v)| v)
     }
 
     /// Shows every hand (one person at the table) or only the seat's own.

@@ -1,5 +1,6 @@
 //! The log, the reload report, the hot-seat screen and the card data editor.
 
+use chancery_core::Value;
 use chancery_core::module::{DataValue, OverlayTarget};
 use egui::{Color32, RichText, Ui};
 
@@ -7,8 +8,52 @@ use super::cards::card_face;
 use super::game::{GameView, parse_value, seat_name};
 use super::table::UNKNOWN;
 
+/// What the rules say of the game so far (their `view`: standings, scores), drawn from the
+/// data as it comes: a map as rows of names and values, one level of nesting as a table.
+fn standings_ui(ui: &mut Ui, view: &mut GameView) {
+    let Value::Map(entries) = view.standings().clone() else {
+        return;
+    };
+    if entries.is_empty() {
+        return;
+    }
+    ui.heading("Standings");
+    egui::Grid::new("standings").striped(true).show(ui, |ui| {
+        for (key, value) in &entries {
+            match value {
+                Value::Map(inner) => {
+                    ui.label(RichText::new(words(key)).strong());
+                    ui.end_row();
+                    for (k, v) in inner {
+                        ui.label(format!("   {k}"));
+                        ui.label(v.to_string());
+                        ui.end_row();
+                    }
+                }
+                other => {
+                    ui.label(words(key));
+                    ui.label(other.to_string());
+                    ui.end_row();
+                }
+            }
+        }
+    });
+    ui.separator();
+}
+
+/// A data key in words: "scores_by_power" as "Scores by power".
+fn words(key: &str) -> String {
+    let spaced = key.replace(['_', '.'], " ");
+    let mut chars = spaced.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
 /// The log: every input with its messages and a bot's reasons; click an input to go back to it.
 pub fn log_ui(ui: &mut Ui, view: &mut GameView) {
+    standings_ui(ui, view);
     ui.heading("Log");
     let spec = view.session.spec();
     ui.label(format!("Scenario '{}', seed {}", spec.scenario, spec.seed))
