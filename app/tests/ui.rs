@@ -655,3 +655,23 @@ fn the_end_screen_names_the_winner_and_the_final_scores() {
         .expect("a log line");
     assert_eq!(last_line, "Game over (won by Beta). Final score 0 to 2.");
 }
+
+#[test]
+fn the_module_s_rules_open_from_the_top_bar() {
+    let s = scratch();
+    std::fs::write(
+        s.module.join("rules.md"),
+        "# How to play\n\nEach turn, play a card or pass.\n\n- Two passes end the game.\n",
+    )
+    .expect("write");
+    let mut h = harness(app(&s, false, false));
+    h.run();
+    h.get_by_label("Rules").click();
+    h.run();
+    assert!(h.query_by_label("How to play").is_some());
+    assert!(
+        h.query_by_label("Each turn, play a card or pass.")
+            .is_some()
+    );
+    assert!(h.query_by_label("•  Two passes end the game.").is_some());
+}

@@ -92,6 +92,8 @@ pub struct GameView {
     pub save_path: String,
     /// Whether the card data editor is open.
     pub editor_open: bool,
+    /// Whether the module's rules (its `rules.md` or README) are open.
+    pub rules_open: bool,
     /// A short message of the last command that went well.
     pub status: Option<String>,
     /// How many card fields of the module are not entered (counted once per module version).
@@ -135,6 +137,7 @@ impl GameView {
             autoplay_ms: 600,
             save_path,
             editor_open: false,
+            rules_open: false,
             status: None,
             unknown_fields: 0,
             standings: None,

@@ -109,6 +109,9 @@ impl ChanceryApp {
         if self.view.editor_open {
             side::editor_ui(&ctx, &mut self.view, &mut self.editor);
         }
+        if self.view.rules_open {
+            side::rules_ui(&ctx, &mut self.view);
+        }
         if let Some(opened) = self.launcher.ui(&ctx) {
             self.play(opened);
         }
@@ -196,11 +199,14 @@ impl ChanceryApp {
             if ui.button("Redo").on_hover_text("Ctrl+Shift+Z").clicked() {
                 self.view.redo();
             }
-            ui.label(match self.view.session.history().len() {
-                1 => "1 move".to_owned(),
-                n => format!("{n} moves"),
-            });
             ui.separator();
+            if ui
+                .button("Rules")
+                .on_hover_text("The module's rules and notes (its rules.md or README)")
+                .clicked()
+            {
+                self.view.rules_open = !self.view.rules_open;
+            }
             if ui.button("New / Open…").clicked() {
                 self.launcher.open = true;
             }

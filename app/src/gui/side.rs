@@ -182,6 +182,84 @@ pub struct Editor {
     pub edits: std::collections::BTreeMap<String, String>,
 }
 
+/// The module's rules in a window: its `rules.md`, else its `README.md`, drawn from their
+/// Markdown (headings, lists, paragraphs, code).
+pub fn rules_ui(ctx: &egui::Context, view: &mut GameView) {
+    let module = view.session.module().clone();
+    let text = ["rules.md", "README.md"]
+        .iter()
+        .find_map(|name| chancery_core::files::read_inside(&module.dir, name).ok())
+        .map(|(_, text)| text);
+    let mut open = view.rules_open;
+    egui::Window::new(format!("Rules: {}", module.manifest.name))
+        .open(&mut open)
+        .default_size([640.0, 720.0])
+        .show(ctx, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| match &text {
+                Some(text) => markdown_ui(ui, text),
+                None => {
+                    ui.label(format!(
+                        "This module has no rules.md or README.md in {}.",
+                        module.dir.display()
+                    ));
+                }
+            });
+        });
+    view.rules_open = open;
+}
+
+/// Markdown as egui draws it: `#` headings, `-` and `*` items, fenced code, paragraphs.
+fn markdown_ui(ui: &mut Ui, text: &str) {
+    let mut paragraph = String::new();
+    let mut code = false;
+    let flush = |ui: &mut Ui, paragraph: &mut String| {
+        if !paragraph.is_empty() {
+            ui.label(paragraph.trim().replace("**", "").replace('`', ""));
+            ui.add_space(4.0);
+            paragraph.clear();
+        }
+    };
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            flush(ui, &mut paragraph);
+            code = !code;
+            continue;
+        }
+        if code {
+            ui.monospace(line);
+            continue;
+        }
+        let trimmed = line.trim();
+        if trimmed.is_empty() {
+            flush(ui, &mut paragraph);
+        } else if let Some(heading) = trimmed.strip_prefix('#') {
+            flush(ui, &mut paragraph);
+            let level = heading.chars().take_while(|c| *c == '#').count();
+            let title = heading.trim_start_matches('#').trim();
+            if level == 0 {
+                ui.heading(title);
+            } else {
+                ui.label(RichText::new(title).strong().size(16.0));
+            }
+        } else if let Some(item) = trimmed
+            .strip_prefix("- ")
+            .or_else(|| trimmed.strip_prefix("* "))
+        {
+            flush(ui, &mut paragraph);
+            paragraph.push_str("•  ");
+            paragraph.push_str(item);
+        } else if trimmed.starts_with("![") {
+            continue;
+        } else {
+            if !paragraph.is_empty() {
+                paragraph.push(' ');
+            }
+            paragraph.push_str(trimmed);
+        }
+    }
+    flush(ui, &mut paragraph);
+}
+
 /// Draws the editor window.
 pub fn editor_ui(ctx: &egui::Context, view: &mut GameView, editor: &mut Editor) {
     let mut open = view.editor_open;
