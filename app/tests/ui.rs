@@ -335,8 +335,9 @@ fn hot_seat_wagers_are_made_in_turn_and_stay_secret() {
     h.run();
     assert!(h.query_by_label("Choices of Beta:").is_some());
     assert!(
-        h.query_by_label_contains("A: a secret answer").is_some(),
-        "Beta sees that Alpha has chosen"
+        h.query_by_label_contains("Alpha: a secret answer")
+            .is_some(),
+        "Beta sees that Alpha has chosen (by name)"
     );
     assert!(
         h.query_by_label_contains("commit four").is_none(),
@@ -674,4 +675,20 @@ fn the_module_s_rules_open_from_the_top_bar() {
             .is_some()
     );
     assert!(h.query_by_label("•  Two passes end the game.").is_some());
+}
+
+#[test]
+fn the_log_names_seats_and_answers_in_words() {
+    let s = scratch();
+    let mut h = harness(app(&s, false, false));
+    h.run();
+    h.get_by_label("Pass").click();
+    h.run();
+    let log = h.state().session().log();
+    let heading = log[1].heading(h.state().session().module());
+    assert_eq!(
+        heading, "#1 Alpha: Pass",
+        "the seat's name and the action's label"
+    );
+    assert!(h.query_by_label("#1 Alpha: Pass").is_some());
 }

@@ -70,7 +70,7 @@ pub fn log_ui(ui: &mut Ui, view: &mut GameView) {
             for entry in view.session.log() {
                 let entry = entry.seen_by(eyes.as_ref());
                 if entry.index > 0 {
-                    let text = format!("#{} {} [{}]", entry.index, entry.input, entry.by);
+                    let text = entry.heading(view.session.module());
                     let text = if entry.index == current {
                         RichText::new(text).strong()
                     } else {

@@ -73,6 +73,10 @@ pub struct InputRecord {
     pub secret: bool,
     /// The table's digest after it.
     pub digest: u64,
+    /// The answer in words, as the action's label said it when it was chosen ("Austria
+    /// army to Poland"); `None` for moves by hand and actions without a label.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
 }
 
 /// What went wrong with a session operation. The game is unchanged after any of these.
@@ -141,9 +145,36 @@ pub struct LogEntry {
     /// what was chosen and why.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub secret: bool,
+    /// The answer in words, as its action's label said it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
 }
 
 impl LogEntry {
+    /// The entry's heading in words: its number, the seat's name, the answer as its
+    /// action's label said it, and the bot that chose it ("#3 Beta: Bid 2 (bot simple)").
+    pub fn heading(&self, module: &Module) -> String {
+        let who = self.seat.as_ref().map(|s| module.seat_name(s));
+        // The input without its seat ("A: bid 2" → "bid 2"), where no label says it better.
+        let plain = match &self.seat {
+            Some(seat) => self
+                .input
+                .strip_prefix(&format!("{seat}: "))
+                .unwrap_or(&self.input),
+            None => &self.input,
+        };
+        let what = self.label.as_deref().unwrap_or(plain);
+        let by = self
+            .by
+            .strip_prefix("bot:")
+            .map(|bot| format!(" (bot {bot})"))
+            .unwrap_or_default();
+        match who {
+            Some(who) => format!("#{} {who}: {what}{by}", self.index),
+            None => format!("#{} {what}{by}", self.index),
+        }
+    }
+
     /// The entry as `seat` may read it (`None`: the omniscient view, everything): lines for
     /// other seats are left out, and another seat's secret answer shows only that it was given.
     pub fn seen_by(&self, seat: Option<&SeatId>) -> LogEntry {
@@ -172,6 +203,7 @@ impl LogEntry {
                 .collect(),
             seat: self.seat.clone(),
             secret: self.secret,
+            label: if hidden { None } else { self.label.clone() },
         }
     }
 }
@@ -318,6 +350,7 @@ impl Session {
             messages: self.history.setup_log.clone(),
             seat: None,
             secret: false,
+            label: None,
         }];
         for (i, record) in self.history.records.iter().enumerate() {
             let reason = match &record.input {
@@ -335,6 +368,7 @@ impl Session {
                 messages: record.log.clone(),
                 seat: record.input.seat().cloned(),
                 secret: record.secret,
+                label: record.label.clone(),
             });
         }
         log
@@ -382,18 +416,20 @@ impl Session {
     /// it, records it. An answer that names no seat is recorded with the seat that decides.
     pub fn apply(&mut self, mut input: Input) -> Result<(), SessionError> {
         let mut secret = false;
+        let mut label = None;
         if let Input::Act { seat, choice, .. } = &mut input {
             let ask = check_choice(&self.prompt, seat.as_ref(), choice)?;
             if seat.is_none() {
                 seat.clone_from(&ask.0);
             }
             secret = ask.1;
+            label = ask.2;
         }
         let (table, io) = self.execute(&self.table.clone(), &input)?;
         // Invariants are the rules' business: a table being rearranged by hand may pass
         // through states the rules would never make, so only rule actions are checked.
         let ruled = matches!(input, Input::Act { .. });
-        self.commit(input, table, io, secret);
+        self.commit(input, table, io, secret, label);
         if self.check_every_step && ruled {
             self.rules.check(&mut self.table)?;
         }
@@ -408,7 +444,14 @@ impl Session {
         }))
     }
 
-    fn commit(&mut self, mut input: Input, table: Table, mut io: StepIo, secret: bool) {
+    fn commit(
+        &mut self,
+        mut input: Input,
+        table: Table,
+        mut io: StepIo,
+        secret: bool,
+        label: Option<String>,
+    ) {
         self.keep_within_log_limit(&mut input, &mut io.log);
         let digest = table.digest();
         self.table = table;
@@ -423,6 +466,7 @@ impl Session {
             log: io.log,
             secret,
             digest,
+            label,
         });
         let n = self.history.records.len();
         if n.is_multiple_of(CHECKPOINT_EVERY) {
@@ -708,17 +752,23 @@ fn check_choice(
     prompt: &Result<Option<Prompt>, RulesError>,
     seat: Option<&SeatId>,
     choice: &Choice,
-) -> Result<(Option<SeatId>, bool), SessionError> {
+) -> Result<(Option<SeatId>, bool, Option<String>), SessionError> {
     let prompt = match prompt {
         Ok(Some(prompt)) => prompt,
         Ok(None) => return Err(SessionError::NoPrompt("the game is over".to_owned())),
         Err(err) => return Err(SessionError::NoPrompt(err.to_string())),
     };
     let ask = prompt.ask_for(seat).map_err(SessionError::WrongSeat)?;
-    if ask.actions.iter().any(|a| a.admits(choice)) {
+    if let Some(action) = ask.actions.iter().find(|a| a.admits(choice)) {
+        let label = match action.range {
+            _ if action.label.is_empty() => None,
+            Some(_) => Some(format!("{} {}", action.label, choice.arg)),
+            None => Some(action.label.clone()),
+        };
         return Ok((
             ask.seat.clone().or_else(|| seat.cloned()),
             prompt.is_secret(),
+            label,
         ));
     }
     let legal: Vec<String> = ask
