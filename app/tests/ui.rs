@@ -692,3 +692,15 @@ fn the_log_names_seats_and_answers_in_words() {
     );
     assert!(h.query_by_label("#1 Alpha: Pass").is_some());
 }
+
+#[test]
+fn the_symbols_card_games_use_have_glyphs() {
+    let ctx = egui::Context::default();
+    ctx.set_fonts(chancery::gui::fonts());
+    let mut output = ctx.run_ui(Default::default(), |_| {});
+    output.textures_delta.clear();
+    for symbol in "♦♠♥♣→←↑↓★☆⚀⚅✓✗".chars() {
+        let drawn = ctx.fonts_mut(|f| f.has_glyph(&egui::FontId::proportional(14.0), symbol));
+        assert!(drawn, "{symbol} has a glyph");
+    }
+}

@@ -38,6 +38,7 @@ pub struct ChanceryApp {
     screenshot: Option<PathBuf>,
     frames: u32,
     shot: Option<Receiver<Arc<egui::ColorImage>>>,
+    fonts_set: bool,
 }
 
 impl ChanceryApp {
@@ -52,6 +53,7 @@ impl ChanceryApp {
             screenshot: None,
             frames: 0,
             shot: None,
+            fonts_set: false,
         }
     }
 
@@ -79,6 +81,10 @@ impl ChanceryApp {
     /// Draws the whole window into `ui` (the eframe app and the UI tests both call this).
     pub fn ui_in(&mut self, ui: &mut Ui) {
         let ctx = ui.ctx().clone();
+        if !self.fonts_set {
+            ctx.set_fonts(fonts());
+            self.fonts_set = true;
+        }
         self.view.poll_reload();
         self.keys(&ctx);
         self.autoplay(&ctx);
@@ -388,6 +394,26 @@ fn save_png(path: &std::path::Path, image: &egui::ColorImage) -> anyhow::Result<
 /// Starts the game `args` describe (or loads it), as the window will play it.
 pub fn start_session(args: &OpenArgs) -> anyhow::Result<Session> {
     open_session(args, &mut std::io::stderr())
+}
+
+/// egui's fonts, with the symbols card games name things by (♦ ♠ ♥ ♣, arrows, dice faces,
+/// stars) as a fallback: a subset of DejaVu Sans shipped with the app.
+pub fn fonts() -> egui::FontDefinitions {
+    let mut fonts = egui::FontDefinitions::default();
+    fonts.font_data.insert(
+        "symbols".to_owned(),
+        Arc::new(egui::FontData::from_static(include_bytes!(
+            "../../assets/fonts/DejaVuSans-Symbols.ttf"
+        ))),
+    );
+    for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
+        fonts
+            .families
+            .entry(family)
+            .or_default()
+            .push("symbols".to_owned());
+    }
+    fonts
 }
 
 /// The autosave of `module`'s games: `autosave/<module>.ron` in Chancery's data folder.
