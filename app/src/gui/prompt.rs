@@ -34,9 +34,17 @@ pub fn prompt_ui(ui: &mut Ui, view: &mut GameView) {
                 let name = seat_name(view.session.module(), seat);
                 let shown = !*secret || view.eyes().is_none_or(|eyes| eyes == *seat);
                 if shown {
-                    ui.label(
-                        RichText::new(format!("{name}'s bot chose: {}", pick.choice)).strong(),
-                    );
+                    // The answer in words, as the log keeps it for the bot's input.
+                    let words = view
+                        .session
+                        .history()
+                        .records()
+                        .iter()
+                        .rev()
+                        .find(|r| matches!(&r.input, chancery_core::Input::Act { choice, .. } if *choice == pick.choice))
+                        .and_then(|r| r.label.clone())
+                        .unwrap_or_else(|| pick.choice.to_string());
+                    ui.label(RichText::new(format!("{name}'s bot chose: {words}")).strong());
                     reasons(ui, &pick.reason);
                 } else {
                     ui.label(
@@ -181,7 +189,13 @@ fn decision_ui(ui: &mut Ui, view: &mut GameView) {
             view.preview_bot();
         }
         if let Some(pick) = view.preview.clone() {
-            ui.label(RichText::new(format!("A bot would choose: {}", pick.choice)).strong());
+            let words = ask
+                .actions
+                .iter()
+                .find(|a| a.admits(&pick.choice))
+                .filter(|a| !a.label.is_empty())
+                .map_or_else(|| pick.choice.to_string(), |a| a.label.clone());
+            ui.label(RichText::new(format!("A bot would choose: {words}")).strong());
             reasons(ui, &pick.reason);
             if ui.button("Do that").clicked() {
                 view.answer(ask.seat.clone(), pick.choice);
