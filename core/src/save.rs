@@ -268,7 +268,11 @@ impl SaveFile {
                     .get(after.saturating_sub(1))
                     .map(|i| i.to_string())
                     .unwrap_or_default(),
-                differences: crate::session::describe_differences(&self.table, session.table()),
+                differences: crate::session::describe_differences(
+                    &module,
+                    &self.table,
+                    session.table(),
+                ),
             }
         });
         let changes = if module.fingerprint == self.module.fingerprint {

@@ -197,7 +197,7 @@ fn replay_under_a_changed_module_reports_the_first_divergence() {
         "{out}"
     );
     assert!(
-        out.contains("The game first differs after input 1 (A: bid 1):\n  counter bid: 1 -> 2"),
+        out.contains("The game first differs after input 1 (A: bid 1):\n  Bid: 1 -> 2"),
         "{out}"
     );
     drop(changed_scratch);

@@ -55,7 +55,7 @@ fn a_changed_card_value_is_reported_with_the_first_divergence() {
     assert!(
         divergence
             .differences
-            .contains(&format!("counter vp.B: {old} -> 9")),
+            .contains(&format!("Beta's VP: {old} -> 9")),
         "{:?}",
         divergence.differences
     );
@@ -86,7 +86,7 @@ fn a_changed_rule_is_named_by_its_function() {
     let divergence = report.divergence.expect("differs");
     assert_eq!(
         (divergence.after, divergence.differences),
-        (1, vec!["counter bid: 2 -> 3".to_owned()])
+        (1, vec!["Bid: 2 -> 3".to_owned()])
     );
 }
 
@@ -231,4 +231,28 @@ fn every_test_module_loads_and_every_reference_resolves() {
                 .unwrap_or_else(|d| panic!("{}:\n{d}", entry.path().display()));
         }
     }
+}
+
+#[test]
+fn differences_are_said_with_the_module_s_names() {
+    let module = load(&test_module("testbed"));
+    let session =
+        chancery_core::start_game(module.clone(), GameSpec::new("basic", 1)).expect("starts");
+    let before = session.table().clone();
+    let mut after = before.clone();
+    after
+        .place_piece(&"block.A".into(), &"land".into(), &"south".into())
+        .expect("moves");
+    after.set_counter(&"vp.B".into(), 4).expect("scores");
+    let differences = chancery_core::session::describe_differences(&module, &before, &after);
+    assert!(
+        differences.contains(&"Beta's VP: 0 -> 4".to_owned()),
+        "{differences:?}"
+    );
+    assert!(
+        differences
+            .iter()
+            .any(|d| *d == "Alpha's army (The land): North -> South"),
+        "{differences:?}"
+    );
 }

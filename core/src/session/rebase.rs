@@ -112,7 +112,7 @@ impl Session {
                 } else {
                     self.history.records[n - 1].input.to_string()
                 };
-                let mut differences = describe_differences(&before, &after);
+                let mut differences = describe_differences(&self.module, &before, &after);
                 if let Some((k, why)) = refused.as_ref().filter(|_| differences.is_empty()) {
                     differences.push(format!("input {k} is refused: {why}"));
                 }
@@ -361,7 +361,14 @@ fn function_name(line: &str) -> Option<String> {
 }
 
 /// What differs between two tables, one line each.
-pub fn describe_differences(a: &Table, b: &Table) -> Vec<String> {
+pub fn describe_differences(module: &Module, a: &Table, b: &Table) -> Vec<String> {
+    let name = |found: Option<&str>, id: &str| found.unwrap_or(id).to_owned();
+    let card = |id: &crate::ids::CardId| {
+        name(
+            module.cards.get(id.as_str()).map(|c| c.name.as_str()),
+            id.as_str(),
+        )
+    };
     let mut out = Vec::new();
     if a.turn != b.turn {
         out.push(format!("turn {} -> {}", a.turn, b.turn));
@@ -381,9 +388,15 @@ pub fn describe_differences(a: &Table, b: &Table) -> Vec<String> {
     }
     for (id, counter) in &b.counters {
         match a.counters.get(id) {
-            Some(old) if old.value != counter.value => {
-                out.push(format!("counter {id}: {} -> {}", old.value, counter.value))
-            }
+            Some(old) if old.value != counter.value => out.push(format!(
+                "{}: {} -> {}",
+                name(
+                    module.counters.get(id.as_str()).map(|c| c.name.as_str()),
+                    id.as_str()
+                ),
+                old.value,
+                counter.value
+            )),
             None => out.push(format!("counter {id}: new, {}", counter.value)),
             _ => {}
         }
@@ -394,25 +407,29 @@ pub fn describe_differences(a: &Table, b: &Table) -> Vec<String> {
             let gone: Vec<String> = old
                 .iter()
                 .filter(|c| !zone.cards.contains(c))
-                .map(|c| c.to_string())
+                .map(card)
                 .collect();
             let came: Vec<String> = zone
                 .cards
                 .iter()
                 .filter(|c| !old.contains(c))
-                .map(|c| c.to_string())
+                .map(card)
                 .collect();
+            let zone_name = name(
+                module.zones.get(id.as_str()).map(|z| z.name.as_str()),
+                id.as_str(),
+            );
             if gone.is_empty() && came.is_empty() {
-                out.push(format!("zone {id}: same cards in another order"));
+                out.push(format!("{zone_name}: the same cards in another order"));
             } else {
                 let mut parts = Vec::new();
                 if !came.is_empty() {
-                    parts.push(format!("+{}", came.join(" +")));
+                    parts.push(format!("{} came", came.join(", ")));
                 }
                 if !gone.is_empty() {
-                    parts.push(format!("-{}", gone.join(" -")));
+                    parts.push(format!("{} left", gone.join(", ")));
                 }
-                out.push(format!("zone {id}: {}", parts.join(" ")));
+                out.push(format!("{zone_name}: {}", parts.join("; ")));
             }
         }
     }
@@ -423,10 +440,22 @@ pub fn describe_differences(a: &Table, b: &Table) -> Vec<String> {
         for piece in ids {
             let (x, y) = (old.get(piece), pieces.get(piece));
             if x != y {
-                let at = |s: Option<&crate::ids::SpaceId>| {
-                    s.map(|s| s.to_string()).unwrap_or_else(|| "-".to_owned())
+                let def = module.places.get(place.as_str()).map(|p| &p.def);
+                let at = |s: Option<&crate::ids::SpaceId>| match s {
+                    Some(s) => name(
+                        def.and_then(|d| d.spaces.iter().find(|sp| sp.id == *s))
+                            .map(|sp| sp.name.as_str())
+                            .filter(|n| !n.is_empty()),
+                        s.as_str(),
+                    ),
+                    None => "off the board".to_owned(),
                 };
-                out.push(format!("{place}: {piece} {} -> {}", at(x), at(y)));
+                let piece = name(
+                    module.pieces.get(piece.as_str()).map(|p| p.name.as_str()),
+                    piece.as_str(),
+                );
+                let place = name(def.map(|d| d.name.as_str()), place.as_str());
+                out.push(format!("{piece} ({place}): {} -> {}", at(x), at(y)));
             }
         }
     }
@@ -440,7 +469,20 @@ pub fn describe_differences(a: &Table, b: &Table) -> Vec<String> {
                 units.get(kind).copied().unwrap_or(0),
             );
             if x != y {
-                out.push(format!("box {boxed}: {kind} {x} -> {y}"));
+                out.push(format!(
+                    "{}: {} {x} -> {y}",
+                    name(
+                        module.boxes.get(boxed.as_str()).map(|b| b.name.as_str()),
+                        boxed.as_str()
+                    ),
+                    name(
+                        module
+                            .unit_kinds
+                            .get(kind.as_str())
+                            .map(|k| k.name.as_str()),
+                        kind.as_str()
+                    )
+                ));
             }
         }
     }
