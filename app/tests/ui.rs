@@ -228,6 +228,15 @@ fn a_counter_and_a_piece_are_changed_by_hand() {
         score[&chancery_core::PieceId::from("marker.A")].as_str(),
         "1"
     );
+    // The log says the moves by hand with names, not ids.
+    let log = h.state().session().log();
+    let module = h.state().session().module().clone();
+    let headings: Vec<String> = log[1..].iter().map(|e| e.heading(&module)).collect();
+    assert!(
+        headings[0].ends_with("set Alpha's VP to 1")
+            && headings[1].contains("put Alpha's marker on 1"),
+        "{headings:?}"
+    );
 }
 
 #[test]

@@ -400,6 +400,33 @@ impl Module {
             .map_or_else(|| seat.to_string(), |s| s.name.clone())
     }
 
+    /// A component's name for people to read, or its id where it has no name: `kind` is
+    /// "card", "zone", "piece", "place", "box", "unit kind" or "counter".
+    pub fn name_of(&self, kind: &str, id: &str) -> String {
+        let found = match kind {
+            "card" => self.cards.get(id).map(|d| d.name.as_str()),
+            "zone" => self.zones.get(id).map(|d| d.name.as_str()),
+            "piece" => self.pieces.get(id).map(|d| d.name.as_str()),
+            "place" => self.places.get(id).map(|d| d.def.name.as_str()),
+            "box" => self.boxes.get(id).map(|d| d.name.as_str()),
+            "unit kind" => self.unit_kinds.get(id).map(|d| d.name.as_str()),
+            "counter" => self.counters.get(id).map(|d| d.name.as_str()),
+            _ => None,
+        };
+        found.filter(|n| !n.is_empty()).unwrap_or(id).to_owned()
+    }
+
+    /// A space's name (its id where it has none).
+    pub fn space_name(&self, place: &str, space: &str) -> String {
+        self.places
+            .get(place)
+            .and_then(|p| p.def.spaces.iter().find(|s| s.id.as_str() == space))
+            .map(|s| s.name.as_str())
+            .filter(|n| !n.is_empty())
+            .unwrap_or(space)
+            .to_owned()
+    }
+
     /// The seats that play `scenario`.
     pub fn scenario_seats(&self, scenario: &ScenarioDef) -> Vec<SeatId> {
         match &scenario.seats {

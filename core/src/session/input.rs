@@ -196,6 +196,69 @@ impl fmt::Display for Input {
     }
 }
 
+impl Manual {
+    /// The change in words, with the module's names ("put Army of Bohemia on Polesia").
+    pub fn describe(&self, module: &Module) -> String {
+        let n = |kind: &str, id: &str| module.name_of(kind, id);
+        match self {
+            Manual::MoveCard { card, to, position } => {
+                let at = match position {
+                    Position::Top => "on top".to_owned(),
+                    Position::Bottom => "at the bottom".to_owned(),
+                    Position::Index(i) => format!("at position {}", i + 1),
+                };
+                format!(
+                    "move {} to {} ({at})",
+                    n("card", card.as_str()),
+                    n("zone", to.as_str())
+                )
+            }
+            Manual::FlipCard { card, face_up } => format!(
+                "turn {} face {}",
+                n("card", card.as_str()),
+                if *face_up { "up" } else { "down" }
+            ),
+            Manual::Shuffle { zone } => format!("shuffle {}", n("zone", zone.as_str())),
+            Manual::PlacePiece {
+                piece,
+                place,
+                space,
+            } => format!(
+                "put {} on {} ({})",
+                n("piece", piece.as_str()),
+                module.space_name(place.as_str(), space.as_str()),
+                n("place", place.as_str())
+            ),
+            Manual::RemovePiece { piece } => {
+                format!("take {} off the table", n("piece", piece.as_str()))
+            }
+            Manual::AddUnits { boxed, kind, delta } => {
+                let (kind, boxed) = (n("unit kind", kind.as_str()), n("box", boxed.as_str()));
+                if *delta >= 0 {
+                    format!("add {delta} {kind} to {boxed}")
+                } else {
+                    format!("remove {} {kind} from {boxed}", -delta)
+                }
+            }
+            Manual::MoveUnits {
+                from,
+                to,
+                kind,
+                count,
+            } => format!(
+                "move {count} {} from {} to {}",
+                n("unit kind", kind.as_str()),
+                n("box", from.as_str()),
+                n("box", to.as_str())
+            ),
+            Manual::SetCounter { counter, value } => {
+                format!("set {} to {value}", n("counter", counter.as_str()))
+            }
+            other => other.to_string(),
+        }
+    }
+}
+
 impl fmt::Display for Manual {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

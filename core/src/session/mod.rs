@@ -425,6 +425,9 @@ impl Session {
             secret = ask.1;
             label = ask.2;
         }
+        if let Input::Manual { change, .. } = &input {
+            label = Some(change.describe(&self.module));
+        }
         let (table, io) = self.execute(&self.table.clone(), &input)?;
         // Invariants are the rules' business: a table being rearranged by hand may pass
         // through states the rules would never make, so only rule actions are checked.

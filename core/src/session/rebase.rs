@@ -440,21 +440,12 @@ pub fn describe_differences(module: &Module, a: &Table, b: &Table) -> Vec<String
         for piece in ids {
             let (x, y) = (old.get(piece), pieces.get(piece));
             if x != y {
-                let def = module.places.get(place.as_str()).map(|p| &p.def);
                 let at = |s: Option<&crate::ids::SpaceId>| match s {
-                    Some(s) => name(
-                        def.and_then(|d| d.spaces.iter().find(|sp| sp.id == *s))
-                            .map(|sp| sp.name.as_str())
-                            .filter(|n| !n.is_empty()),
-                        s.as_str(),
-                    ),
+                    Some(s) => module.space_name(place.as_str(), s.as_str()),
                     None => "off the board".to_owned(),
                 };
-                let piece = name(
-                    module.pieces.get(piece.as_str()).map(|p| p.name.as_str()),
-                    piece.as_str(),
-                );
-                let place = name(def.map(|d| d.name.as_str()), place.as_str());
+                let piece = module.name_of("piece", piece.as_str());
+                let place = module.name_of("place", place.as_str());
                 out.push(format!("{piece} ({place}): {} -> {}", at(x), at(y)));
             }
         }
