@@ -549,3 +549,26 @@ fn physical_dice_give_the_set_up_its_rolls_and_the_save_keeps_them() {
     let (code, _, err) = chancery(&["act", path(&save), "1"]);
     assert_eq!(code, 0, "the save replays with its set-up roll: {err}");
 }
+
+#[test]
+fn check_reports_the_data_and_the_scripts_in_one_run() {
+    let (_scratch, dir) = copy_module(&test_module("testbed"));
+    edit(
+        &dir.join("data/cards.ron"),
+        r#"{"value": 2, "suit": "moon"}"#,
+        r#"{"value": 2 "suit": "moon"}"#,
+    );
+    edit(
+        &dir.join("rules/turn.lua"),
+        "local actions = {}",
+        "local actions = {",
+    );
+    let (code, _, err) = chancery(&["check", path(&dir)]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("data/cards.ron:9:76: RON: Expected comma")
+            && err.contains("rules/turn.lua:")
+            && err.contains("has 2 error(s)"),
+        "{err}"
+    );
+}
