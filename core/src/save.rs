@@ -12,7 +12,7 @@ use crate::files::write_atomic;
 use crate::ids::{ScenarioId, SeatId};
 use crate::module::Module;
 use crate::script::LuaRules;
-use crate::session::{Actor, GameSpec, Input, LogEntry, RebaseReport, Session, SessionError};
+use crate::session::{GameSpec, Input, LogEntry, RebaseReport, Session, SessionError};
 use crate::table::{Controller, DiceMode, Table};
 use crate::value::Value;
 
@@ -207,12 +207,9 @@ impl SaveFile {
     fn restore_reasons(&mut self) {
         for entry in &mut self.log {
             if entry.reason.is_empty()
-                && let Some(Input::Act {
-                    by: Actor::Bot { reason, .. },
-                    ..
-                }) = entry.index.checked_sub(1).and_then(|i| self.inputs.get(i))
+                && let Some(input) = entry.index.checked_sub(1).and_then(|i| self.inputs.get(i))
             {
-                entry.reason.clone_from(reason);
+                entry.reason = input.reasons().to_vec();
             }
         }
     }

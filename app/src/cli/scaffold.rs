@@ -34,16 +34,34 @@ pub struct NewModuleArgs {
 
 /// The files of a new module, `{NAME}` and `{TITLE}` to be filled in.
 const FILES: &[(&str, &str)] = &[
-    ("module.ron", include_str!("scaffold/module.ron")),
-    ("data/table.ron", include_str!("scaffold/data/table.ron")),
+    (
+        "module.ron",
+        include_str!("../../../scripts/new-module/module.ron"),
+    ),
+    (
+        "data/table.ron",
+        include_str!("../../../scripts/new-module/data/table.ron"),
+    ),
     (
         "data/scenarios.ron",
-        include_str!("scaffold/data/scenarios.ron"),
+        include_str!("../../../scripts/new-module/data/scenarios.ron"),
     ),
-    ("rules/main.lua", include_str!("scaffold/rules/main.lua")),
-    ("bots/greedy.lua", include_str!("scaffold/bots/greedy.lua")),
-    ("tests/rules.lua", include_str!("scaffold/tests/rules.lua")),
-    ("README.md", include_str!("scaffold/README.md")),
+    (
+        "rules/main.lua",
+        include_str!("../../../scripts/new-module/rules/main.lua"),
+    ),
+    (
+        "bots/greedy.lua",
+        include_str!("../../../scripts/new-module/bots/greedy.lua"),
+    ),
+    (
+        "tests/rules.lua",
+        include_str!("../../../scripts/new-module/tests/rules.lua"),
+    ),
+    (
+        "README.md",
+        include_str!("../../../scripts/new-module/README.md"),
+    ),
 ];
 
 pub fn run(args: &ModuleArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<i32> {

@@ -162,6 +162,17 @@ impl Input {
         }
     }
 
+    /// A bot's reasons for the input (none for a person's).
+    pub fn reasons(&self) -> &[String] {
+        match self {
+            Input::Act {
+                by: Actor::Bot { reason, .. },
+                ..
+            } => reason,
+            _ => &[],
+        }
+    }
+
     /// Who made the input, in words: "human", "bot:simple".
     pub fn by(&self) -> String {
         match self {
@@ -197,9 +208,25 @@ impl fmt::Display for Input {
 }
 
 impl Manual {
-    /// The change in words, with the module's names ("put Army of Bohemia on Polesia").
+    /// The change in words, with the module's names ("put Army of Bohemia on Polesia
+    /// (Front A)").
     pub fn describe(&self, module: &Module) -> String {
-        let n = |kind: &str, id: &str| module.name_of(kind, id);
+        self.words(&|kind, id| module.name_of(kind, id), &|place, space| {
+            format!(
+                "{} ({})",
+                module.space_name(place, space),
+                module.name_of("place", place)
+            )
+        })
+    }
+
+    /// The change in words, naming each component with `name(kind, id)` and a space with
+    /// `space(place, space)`.
+    fn words(
+        &self,
+        name: &dyn Fn(&str, &str) -> String,
+        space: &dyn Fn(&str, &str) -> String,
+    ) -> String {
         match self {
             Manual::MoveCard { card, to, position } => {
                 let at = match position {
@@ -209,31 +236,33 @@ impl Manual {
                 };
                 format!(
                     "move {} to {} ({at})",
-                    n("card", card.as_str()),
-                    n("zone", to.as_str())
+                    name("card", card.as_str()),
+                    name("zone", to.as_str())
                 )
             }
             Manual::FlipCard { card, face_up } => format!(
                 "turn {} face {}",
-                n("card", card.as_str()),
+                name("card", card.as_str()),
                 if *face_up { "up" } else { "down" }
             ),
-            Manual::Shuffle { zone } => format!("shuffle {}", n("zone", zone.as_str())),
+            Manual::Shuffle { zone } => format!("shuffle {}", name("zone", zone.as_str())),
             Manual::PlacePiece {
                 piece,
                 place,
-                space,
+                space: at,
             } => format!(
-                "put {} on {} ({})",
-                n("piece", piece.as_str()),
-                module.space_name(place.as_str(), space.as_str()),
-                n("place", place.as_str())
+                "put {} on {}",
+                name("piece", piece.as_str()),
+                space(place.as_str(), at.as_str())
             ),
             Manual::RemovePiece { piece } => {
-                format!("take {} off the table", n("piece", piece.as_str()))
+                format!("take {} off the table", name("piece", piece.as_str()))
             }
             Manual::AddUnits { boxed, kind, delta } => {
-                let (kind, boxed) = (n("unit kind", kind.as_str()), n("box", boxed.as_str()));
+                let (kind, boxed) = (
+                    name("unit kind", kind.as_str()),
+                    name("box", boxed.as_str()),
+                );
                 if *delta >= 0 {
                     format!("add {delta} {kind} to {boxed}")
                 } else {
@@ -247,63 +276,18 @@ impl Manual {
                 count,
             } => format!(
                 "move {count} {} from {} to {}",
-                n("unit kind", kind.as_str()),
-                n("box", from.as_str()),
-                n("box", to.as_str())
+                name("unit kind", kind.as_str()),
+                name("box", from.as_str()),
+                name("box", to.as_str())
             ),
             Manual::SetCounter { counter, value } => {
-                format!("set {} to {value}", n("counter", counter.as_str()))
+                format!("set {} to {value}", name("counter", counter.as_str()))
             }
-            other => other.to_string(),
-        }
-    }
-}
-
-impl fmt::Display for Manual {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Manual::MoveCard { card, to, position } => {
-                let at = match position {
-                    Position::Top => "top".to_owned(),
-                    Position::Bottom => "bottom".to_owned(),
-                    Position::Index(i) => format!("position {}", i + 1),
-                };
-                write!(f, "move card {card} to {to} ({at})")
-            }
-            Manual::FlipCard { card, face_up } => {
-                write!(
-                    f,
-                    "turn card {card} face {}",
-                    if *face_up { "up" } else { "down" }
-                )
-            }
-            Manual::Shuffle { zone } => write!(f, "shuffle {zone}"),
-            Manual::PlacePiece {
-                piece,
-                place,
-                space,
-            } => write!(f, "put {piece} on {place}/{space}"),
-            Manual::RemovePiece { piece } => write!(f, "take {piece} off the table"),
-            Manual::AddUnits { boxed, kind, delta } => {
-                if *delta >= 0 {
-                    write!(f, "add {delta} {kind} to {boxed}")
-                } else {
-                    write!(f, "remove {} {kind} from {boxed}", -delta)
-                }
-            }
-            Manual::MoveUnits {
-                from,
-                to,
-                kind,
-                count,
-            } => write!(f, "move {count} {kind} from {from} to {to}"),
-            Manual::SetCounter { counter, value } => write!(f, "set {counter} to {value}"),
-            Manual::Roll { sides, count } => write!(f, "roll {count}d{sides}"),
+            Manual::Roll { sides, count } => format!("roll {count}d{sides}"),
             Manual::SetController { seat, controller } => {
-                write!(f, "{seat} is now played by {controller}")
+                format!("{seat} is now played by {controller}")
             }
-            Manual::SetDice { mode } => write!(
-                f,
+            Manual::SetDice { mode } => format!(
                 "dice are now {}",
                 if *mode == DiceMode::Physical {
                     "physical"
@@ -311,8 +295,17 @@ impl fmt::Display for Manual {
                     "digital"
                 }
             ),
-            Manual::Note { text } => write!(f, "note: {text}"),
+            Manual::Note { text } => format!("note: {text}"),
         }
+    }
+}
+
+impl fmt::Display for Manual {
+    /// The change with ids ("put block.A on land/south").
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.words(&|_, id| id.to_owned(), &|place, space| {
+            format!("{place}/{space}")
+        }))
     }
 }
 

@@ -353,13 +353,7 @@ impl Session {
             label: None,
         }];
         for (i, record) in self.history.records.iter().enumerate() {
-            let reason = match &record.input {
-                Input::Act {
-                    by: Actor::Bot { reason, .. },
-                    ..
-                } => reason.clone(),
-                _ => Vec::new(),
-            };
+            let reason = record.input.reasons().to_vec();
             log.push(LogEntry {
                 index: i + 1,
                 input: record.input.to_string(),
@@ -482,20 +476,17 @@ impl Session {
     /// they are left out (the first time, with a line saying so). The inputs replay the
     /// game in full without them.
     fn keep_within_log_limit(&mut self, input: &mut Input, log: &mut Vec<LogLine>) {
-        let reason = match input {
-            Input::Act {
-                by: Actor::Bot { reason, .. },
-                ..
-            } => Some(reason),
-            _ => None,
-        };
-        let bytes = text_bytes(log, reason.as_deref().map_or(&[], |r| r.as_slice()));
+        let bytes = text_bytes(log, input.reasons());
         let full = self.history.log_bytes >= MAX_GAME_LOG_BYTES;
         if self.history.log_bytes.saturating_add(bytes) <= MAX_GAME_LOG_BYTES {
             self.history.log_bytes += bytes;
             return;
         }
-        if let Some(reason) = reason {
+        if let Input::Act {
+            by: Actor::Bot { reason, .. },
+            ..
+        } = input
+        {
             reason.clear();
         }
         log.clear();
@@ -534,14 +525,7 @@ impl Session {
         let Some(record) = self.history.records.pop() else {
             return false;
         };
-        let reason = match &record.input {
-            Input::Act {
-                by: Actor::Bot { reason, .. },
-                ..
-            } => reason.as_slice(),
-            _ => &[],
-        };
-        let bytes = text_bytes(&record.log, reason);
+        let bytes = text_bytes(&record.log, record.input.reasons());
         self.history.log_bytes = self.history.log_bytes.saturating_sub(bytes);
         self.history.redo.push(record.input);
         let n = self.history.records.len();
