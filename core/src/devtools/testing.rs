@@ -13,7 +13,7 @@ use mlua::{Function, Lua, UserData, UserDataMethods, Value as LuaValue};
 
 use super::recording::{self, Recording};
 use crate::ids::{BoxId, CardId, CounterId, PieceId, PlaceId, SeatId, SpaceId, UnitKindId, ZoneId};
-use crate::module::{Diagnostic, Diagnostics, Module};
+use crate::module::{Diagnostic, Diagnostics, LoadOptions, Module, OverlayChoice};
 use crate::rules::{Choice, Prompt};
 use crate::save::SaveFile;
 use crate::script::Limits;
@@ -57,10 +57,10 @@ pub(crate) const TEST_API: &[DocEntry] = &[
         "t:game",
         [(
             "spec",
-            "{scenario?: string, seed?: integer, seats?: table<string, string>, options?: table, dice?: \"digital\"|\"physical\", check?: boolean, from?: string, after?: integer, inputs?: string[]}"
+            "{scenario?: string, seed?: integer, seats?: table<string, string>, options?: table, dice?: \"digital\"|\"physical\", check?: boolean, from?: string, after?: integer, inputs?: string[], overlay?: string}"
         )],
         [("game", "Game")],
-        "Starts a game (seats: \"human\", \"bot\" or \"bot:<name>\"); the module's check runs after every input unless check = false. To start from a position: `from` names a recorded game or a save in the module folder (`tests/replays/opening.ron`), whose game is replayed (its first `after` inputs only, if given); then `inputs` are answered, each written `[SEAT:] name [arg] [| dice]`."
+        "Starts a game (seats: \"human\", \"bot\" or \"bot:<name>\"); the module's check runs after every input unless check = false. To start from a position: `from` names a recorded game or a save in the module folder (`tests/replays/opening.ron`), whose game is replayed (its first `after` inputs only, if given); then `inputs` are answered, each written `[SEAT:] name [arg] [| dice]`. `overlay` names an overlay file of the module (a fixture of owner data for tests, `tests/owner-fixture.ron`) whose values the game's module takes in place of any other overlay."
     ),
     doc!(
         "t:eq",
@@ -411,6 +411,7 @@ fn run_file(
         .map_err(|e| lua_diagnostic(file, &rel, &describe(&e).0))?;
 
     let tests = declared.borrow().clone();
+    let overlays = Rc::default();
     let mut results = Vec::new();
     for (name, limits, body) in tests {
         if filter.is_some_and(|f| !name.contains(f)) {
@@ -420,6 +421,7 @@ fn run_file(
         let t = TestContext {
             module: module.clone(),
             sessions: sessions.clone(),
+            overlays: Rc::clone(&overlays),
         };
         let outcome = vm.call_with(limits, || body.call::<()>(t));
         let failure = outcome.err().map(|e| {
@@ -443,7 +445,7 @@ fn run_file(
         let played: Vec<_> = sessions.borrow()[games_before..].to_vec();
         let warnings = played
             .iter()
-            .filter_map(|session| replays_differently(module, &session.borrow()))
+            .filter_map(|session| replays_differently(&session.borrow()))
             .collect();
         results.push(TestResult {
             file: file.clone(),
@@ -460,7 +462,8 @@ fn run_file(
 /// with the one the test played; a difference means the rules keep state where the table
 /// does not (a module-level variable or an upvalue a hook changes), which undo, saves and
 /// replays would lose. Returns the warning, if any.
-fn replays_differently(module: &Arc<Module>, session: &Session) -> Option<String> {
+fn replays_differently(session: &Session) -> Option<String> {
+    let module = session.module();
     let records = session.history().records();
     let rules = LuaRules::boxed(module).ok()?;
     let mut fresh = Session::new(module.clone(), session.spec().clone(), rules).ok()?;
@@ -533,6 +536,32 @@ fn lua_diagnostic(file: &PathBuf, rel: &str, message: &str) -> Diagnostics {
 struct TestContext {
     module: Arc<Module>,
     sessions: Sessions,
+    /// The module loaded with each overlay fixture a test named, loaded once.
+    overlays: Rc<RefCell<BTreeMap<String, Arc<Module>>>>,
+}
+
+impl TestContext {
+    /// The module with the overlay file `path` (a file of the module, such as a fixture of
+    /// owner data for tests) merged over its data in place of any other overlay.
+    fn with_overlay(&self, path: &str) -> Result<Arc<Module>, String> {
+        if let Some(module) = self.overlays.borrow().get(path) {
+            return Ok(module.clone());
+        }
+        let (file, _) = crate::files::read_inside(&self.module.dir, path)
+            .map_err(|e| format!("overlay: {e}"))?;
+        let options = LoadOptions {
+            overlay: OverlayChoice::File(file),
+            strict: false,
+        };
+        let module = Arc::new(
+            crate::script::load_module(&self.module.dir, &options)
+                .map_err(|d| format!("overlay {path}: {d}"))?,
+        );
+        self.overlays
+            .borrow_mut()
+            .insert(path.to_owned(), module.clone());
+        Ok(module)
+    }
 }
 
 impl UserData for TestContext {
@@ -544,10 +573,20 @@ impl UserData for TestContext {
             let spec = spec
                 .map_err(|e| script_error(lua, e))?
                 .unwrap_or_else(Value::map);
-            let start = game_spec(&t.module, &spec).map_err(|e| script_error(lua, e))?;
-            let rules = LuaRules::boxed(&t.module).map_err(|e| script_error(lua, e))?;
-            let mut session = Session::new(t.module.clone(), start.spec, rules)
-                .map_err(|e| script_error(lua, e))?;
+            let module = match spec.get("overlay") {
+                Some(Value::Str(path)) => t.with_overlay(path).map_err(|e| script_error(lua, e))?,
+                Some(other) => {
+                    return Err(script_error(
+                        lua,
+                        format!("overlay must be a file of the module, got {other}"),
+                    ));
+                }
+                None => t.module.clone(),
+            };
+            let start = game_spec(&module, &spec).map_err(|e| script_error(lua, e))?;
+            let rules = LuaRules::boxed(&module).map_err(|e| script_error(lua, e))?;
+            let mut session =
+                Session::new(module, start.spec, rules).map_err(|e| script_error(lua, e))?;
             session.check_every_step = start.check;
             for (i, input) in start.inputs.into_iter().enumerate() {
                 let shown = input.to_string();

@@ -1,10 +1,15 @@
 -- Congress of Vienna (GMT Games, 2024): the rules' hook table. Set-up follows the
--- Playbook's scenarios (17, 18.4); the turn is played by hand on the "table" state until
--- the turn procedure and the bots are automated.
+-- Playbook's scenarios (17, 18.4); each turn's Initial and Diplomacy Phases are played by
+-- the rules (rules/initial.lua, rules/diplomacy.lua); the rest of the turn is played by
+-- hand on the "table" state until it is automated.
 
 local deck = include("@lib/deck.lua")
 local setup = include("rules/setup.lua")
 local tbl = include("rules/table.lua")
+local turn = include("rules/turn.lua")
+local initial = include("rules/initial.lua")
+local diplomacy = include("rules/diplomacy.lua")
+local effects = include("rules/effects.lua")
 
 local function start(ctx, scenario, options)
   local vars = ctx.vars
@@ -12,6 +17,8 @@ local function start(ctx, scenario, options)
   vars.seating = seating
   vars.situation_mode = mode
   vars.humans = humans
+  vars.lutzen = scenario.id == "lutzen-bautzen"
+  vars.out_of_game = { AU = vars.austria_out == true or nil }
   if seating == "two-players" and vars.two_player_vp then
     for power, vp in pairs(vars.two_player_vp) do
       ctx:set_counter("vp." .. power, vp)
@@ -27,7 +34,24 @@ local function start(ctx, scenario, options)
   if #missing > 0 then
     ctx:log("Force pools are left empty for kinds whose totals are not entered: " .. table.concat(missing, ", ") .. ".")
   end
-  ctx:push("table")
+  setup.solitaire_kutuzov(ctx)
+  ctx:call("begin")
+end
+
+-- The table as the scenario sets it up, before the first turn's Initial Situation card is
+-- drawn: the players check it against the Playbook's set-up, then begin.
+local begin = {}
+
+function begin.prompt(ctx)
+  return {
+    text = string.format("%s is set up (Playbook %s). Begin turn %d: its Initial Phase draws the Initial Situation card.",
+      ctx.data.scenarios[ctx.scenario].name, ctx.vars.playbook, ctx:turn()),
+    actions = { { name = "begin", label = string.format("Begin turn %d", ctx:turn()) } },
+  }
+end
+
+function begin.begin(ctx)
+  ctx:replace("turn")
 end
 
 -- Invariants: every card is somewhere, and every army block stands on its own front.
@@ -49,8 +73,18 @@ local function check(ctx)
   return true
 end
 
+local states = { begin = begin, table = tbl, turn = turn.turn }
+for _, group in ipairs({ initial, diplomacy }) do
+  for name, state in pairs(group) do
+    if type(state) == "table" then
+      states[name] = state
+    end
+  end
+end
+
 return {
   setup = start,
-  states = { table = tbl },
+  states = states,
+  effects = effects,
   check = check,
 }

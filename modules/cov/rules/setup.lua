@@ -66,6 +66,15 @@ function setup.options(scenario, options)
   if not SITUATION_MODES[mode] then
     error(string.format("unknown Initial Situation mode '%s' (modes: %s)", tostring(mode), keys_text(SITUATION_MODES)), 0)
   end
+  local versions = scenario.vars.situation.versions
+  if versions and mode ~= "historic" and not util.contains(versions, mode == "random" and "B" or mode) then
+    error(string.format("%s uses only Initial Situation deck %s (Playbook %s): leave out the situation option, or give situation=%s",
+      scenario.name, table.concat(versions, ", "), scenario.vars.playbook, versions[1]), 0)
+  end
+  if scenario.vars.situation.cards and options.situation ~= nil then
+    error(string.format("%s plays its own Initial Situation card (%s): leave out the situation option",
+      scenario.name, table.concat(scenario.vars.situation.cards, ", ")), 0)
+  end
   return seating, mode, humans
 end
 
@@ -153,6 +162,33 @@ function setup.pools(ctx)
     end
   end
   return missing
+end
+
+-- A force pool the set-up left empty because the counter mix was not entered: fill it now
+-- that a rule needs its units (reading the counter mix asks for it if it is still unknown).
+function setup.ensure_pool(ctx, kind)
+  local missing = ctx.vars.pools_not_entered or {}
+  for i, k in ipairs(missing) do
+    if k == kind then
+      local total = ctx.data.tables.counter_mix[kind]
+      local owner = ctx.data.unit_kinds[kind].owner
+      local placed = units_placed(ctx, kind)
+      ctx:add_units("pool." .. owner, kind, math.max(total - placed, 0))
+      table.remove(missing, i)
+      ctx.vars.pools_not_entered = missing
+      return
+    end
+  end
+end
+
+-- In the solitaire seatings KUTUZOV is set aside, available to Russia at each War Phase
+-- while he lives, instead of being dealt to Russia (the note in 19.3).
+function setup.solitaire_kutuzov(ctx)
+  local seating = ctx.vars.seating
+  if string.sub(seating, 1, 5) == "solo-" and ctx:card_zone("kutuzov") == "hand.RU" then
+    ctx:move_card("kutuzov", "aside")
+    ctx:log("Kutuzov is set aside: in solitaire play he is available to Russia at each War Phase (19.3).")
+  end
 end
 
 return setup

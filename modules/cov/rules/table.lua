@@ -1,7 +1,8 @@
--- Congress of Vienna, played by hand: until the turn procedure (Playbook 16) is automated,
--- the "table" state steps through the phases of each turn and the players move everything
--- else by hand, as on the physical board. It keeps the turn marker and the turn counter in
--- step, and ends the game with the VP as scores.
+-- Congress of Vienna, played by hand: until the rest of the turn procedure (Playbook 16) is
+-- automated, the "table" state steps through the Government Phase, the War Phase and the
+-- End of Turn, and the players move everything by hand, as on the physical board. It
+-- keeps the turn marker and the turn counter in step, and ends the game with the VP as
+-- scores.
 
 local PHASES = { "initial", "diplomacy", "government", "war", "end" }
 local PHASE_NAMES = {
@@ -60,6 +61,26 @@ function tbl.next_phase(ctx)
   ctx:set_phase("initial")
   ctx:place("marker.turn", "turn", tostring(turn))
   ctx:log(string.format("Turn %d begins: Initial Phase.", turn))
+  if ctx.locals.automated then
+    -- The rules play the new turn's Initial and Diplomacy Phases.
+    ctx:pop({})
+  end
+end
+
+-- Lützen & Bautzen (18.4.3): with one or two players France wins with more VP than both
+-- Russia and Britain, the Allies win when France has fewer than both, anything else is a
+-- draw; with three players the most VP wins.
+local function lutzen_result(ctx, scores)
+  if ctx.vars.seating == "three-players" then
+    return nil
+  end
+  local fr, ru, br = scores.FR, scores.RU, scores.BR
+  if fr > ru and fr > br then
+    return { "FR" }, "France has more VP than Russia and than Britain (18.4.3)."
+  elseif fr < ru and fr < br then
+    return { "RU", "BR" }, "France has fewer VP than Russia and than Britain: the Allies win (18.4.3)."
+  end
+  return {}, "France has neither more VP than both Allies nor fewer than both: a draw (18.4.3)."
 end
 
 -- End the game: the scores are the VP; the single highest total wins (a shared highest
@@ -78,11 +99,14 @@ function tbl.end_game(ctx)
   if #winners > 1 then
     winners = {}
   end
-  ctx:game_over({
-    winners = winners,
-    scores = scores,
-    text = "Scored by victory points; apply the scenario's own conditions by hand where they differ.",
-  })
+  local text = "Scored by victory points; apply the scenario's own conditions by hand where they differ."
+  if ctx.vars.lutzen then
+    local lw, why = lutzen_result(ctx, scores)
+    if lw then
+      winners, text = lw, why
+    end
+  end
+  ctx:game_over({ winners = winners, scores = scores, text = text })
 end
 
 return tbl

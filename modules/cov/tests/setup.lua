@@ -26,7 +26,9 @@ test("the deck is shuffled from the seed", function(t)
 end)
 
 -- Rule: the Initial Situation deck holds the scenario's turns in order, each turn's cards
--- A, B and C (17.1). Set-up: Clash of Armies, turns 5-8. Expected: 12 cards from A-5 to C-8.
+-- A, B and C (17.1); beginning the first turn draws its card (16.1). Set-up: Clash of
+-- Armies, turns 5-8, historic cards. Expected: 12 cards from A-5 to C-8; then A-5 in play
+-- and B-5 and C-5 set aside.
 test("the Initial Situation deck is in turn order", function(t)
   local g = t:game { scenario = "clash-of-armies" }
   t:eq(g:zone("situation.deck"), {
@@ -34,6 +36,11 @@ test("the Initial Situation deck is in turn order", function(t)
   })
   -- 30 cards in decks A-C plus Intr-2, less the 12 in play.
   t:eq(#g:zone("situation.aside"), 19, "the other situation cards are set aside")
+  t:eq(g:legal(), { "begin" })
+  g:act("begin")
+  t:eq(g:zone("situation.current"), { "a_5" })
+  t:eq(#g:zone("situation.deck"), 9)
+  t:eq(#g:zone("situation.aside"), 21)
 end)
 
 -- Rule: Handicap cards wait in their own deck (optional rule). Expected: H-1, H-3 and H-5.
@@ -85,29 +92,104 @@ test("seatings are checked and recorded", function(t)
   end, "unknown Initial Situation mode 'D'")
 end)
 
--- Rule: the turn goes Initial, Diplomacy, Government, War, End of Turn, then the next turn
--- (16). Set-up: Lützen & Bautzen, a one-turn scenario. Expected: after the End of Turn
--- only scoring is left; Russia, with the most VP, wins.
-test("the turn steps through its phases to the end of the scenario", function(t)
-  local g = t:game { scenario = "lutzen-bautzen" }
-  for _, phase in ipairs({ "diplomacy", "government", "war", "end" }) do
-    g:act("next_phase")
-    t:eq(g:json().phase, phase)
+-- Plays every decision with its first legal action (each seat of a shared decision in
+-- turn) until the game reaches `state`.
+local function play_until(g, state)
+  for _ = 1, 2000 do
+    if g:state() == state then
+      return
+    end
+    local p = g:prompt()
+    for _, ask in ipairs(p.asks) do
+      if not util.contains(p.answered or {}, ask.seat) then
+        local action = ask.actions[1]
+        if ask.seat then
+          g:act_as(ask.seat, action.name, action.arg)
+        else
+          g:act(action.name, action.arg)
+        end
+        break
+      end
+    end
   end
-  t:eq(g:legal(), { "end_game" })
-  g:act("end_game")
-  local result = g:result()
-  t:eq(result.winners, { "RU" })
-  t:eq(result.scores, { FR = 10, RU = 18, BR = 10 })
+  error("the game did not reach state " .. state)
+end
+
+-- Rule: the turn goes Initial, Diplomacy, then Government, War and End of Turn by hand
+-- (16), and Lützen & Bautzen's victory (18.4.3): alone or with two players France wins
+-- with more VP than both Russia and Britain, the Allies with fewer than both, else a draw.
+-- Set-up: the one-turn scenario, with the test fixture. Expected: at the starting VP (FR
+-- 10, RU 18, BR 10) a draw; France at 19 wins; France at 9 loses to both Allies.
+test("Lützen & Bautzen ends in a draw at its starting VP (18.4.3)", { instructions = 400000000, seconds = 20 }, function(t)
+  for _, case in ipairs({ { 10, {} }, { 19, { "FR" } }, { 9, { "RU", "BR" } } }) do
+    local g = t:game { scenario = "lutzen-bautzen", overlay = "tests/owner-fixture.ron" }
+    play_until(g, "table")
+    t:eq(g:json().phase, "government")
+    for _, phase in ipairs({ "war", "end" }) do
+      g:act("next_phase")
+      t:eq(g:json().phase, phase)
+    end
+    t:eq(g:legal(), { "end_game" })
+    g:set_counter("vp.FR", case[1])
+    g:set_counter("vp.RU", 18)
+    g:set_counter("vp.BR", 10)
+    g:act("end_game")
+    t:eq(g:result().winners, case[2], "France at " .. case[1])
+  end
 end)
 
--- Rule: a new turn moves the turn marker. Set-up: Clash of Armies, turn 5. Expected: turn 6.
-test("a new turn moves the turn marker", function(t)
-  local g = t:game { scenario = "clash-of-armies" }
-  for _ = 1, 5 do
+-- Rule: Intr-2 (18.4.4) carried out by the rules. Expected: Austria draws no cards; the
+-- Russian Military Operation and a British Financial Aid at Russia 2; with one player, the
+-- British Military Operation, Sweden at War and British Recruitment on Britain's Seat,
+-- secured; French Recruitment on the Table; the US Military Operation in the War of 1812
+-- box; a free French unit in Paris; Friedrich August in France's hand; Kutuzov dead.
+test("Lützen & Bautzen's Intr-2 (18.4.4)", function(t)
+  local g = t:game { scenario = "lutzen-bautzen", overlay = "tests/owner-fixture.ron" }
+  g:act("begin")
+  local function at(piece)
+    local place, space = g:space_of(piece)
+    return place .. "/" .. space
+  end
+  t:eq(g:zone("situation.current"), { "intr_2" })
+  t:eq(at("issue.mil_op_ru"), "diplomacy/RU-2")
+  t:eq(at("issue.fin_aid_br.1"), "diplomacy/RU-2")
+  t:eq(at("issue.mil_op_br.1"), "diplomacy/BR-7")
+  t:eq(at("issue.sweden_at_war"), "diplomacy/BR-7")
+  t:eq(at("issue.recruit_br"), "diplomacy/BR-7")
+  t:eq(g:vars().secured["issue.recruit_br"], true)
+  t:eq(at("issue.recruit_fr"), "diplomacy/table")
+  t:eq(at("issue.mil_op_us"), "front.g/war_of_1812")
+  t:eq(g:units("reserve.FR", "FR"), 1)
+  t:ok(util.contains(g:zone("hand.FR"), "friedrich_august"))
+  t:eq(g:zone("hand.AU"), {})
+  t:eq(g:vars().turn_rules.passive, { BR = true })
+  t:eq(g:vars().turn_rules.no_withdrawals, true)
+end)
+
+-- Rule: with three players Britain takes full part (18.4.1): Intr-2's Seat issues are for
+-- one and two players only.
+test("Lützen & Bautzen with three players puts nothing on Britain's Seat", function(t)
+  local g = t:game { scenario = "lutzen-bautzen", overlay = "tests/owner-fixture.ron", options = { seating = "three-players" } }
+  g:act("begin")
+  local _, space = g:space_of("issue.recruit_br")
+  t:eq(space, "display")
+  t:eq(g:vars().turn_rules.passive, {})
+end)
+
+-- Rule: a new turn moves the turn marker, and the rules play its Initial Phase again.
+-- Set-up: Clash of Armies, turn 5, with the fixture. Expected: turn 6 begins with A-6, whose
+-- content the fixture leaves unentered: the players are asked to carry it out by hand.
+test("a new turn moves the turn marker", { instructions = 400000000, seconds = 20 }, function(t)
+  local g = t:game { scenario = "clash-of-armies", overlay = "tests/owner-fixture.ron" }
+  play_until(g, "table")
+  for _ = 1, 3 do
     g:act("next_phase")
   end
   t:eq(g:turn(), 6)
   local place, space = g:space_of("marker.turn")
   t:eq({ place, space }, { "turn", "6" })
+  t:eq(g:zone("situation.current"), { "a_6" })
+  t:eq(g:state(), "checklist")
+  t:ok(string.find(g:prompt().text, "A-6: 1813 September: give the cards it names to the hands (not entered yet)", 1, true),
+    g:prompt().text)
 end)

@@ -1,0 +1,107 @@
+-- Congress of Vienna: what a card is worth on an issue in the Diplomacy Phase, as an
+-- explained sum. Playbook 16.2 gives every kind of term:
+--   * the printed value (the circle at the top left);
+--   * modifiers by issue when the card's own power plays it (black diamond: HUSKISSON +3 on
+--     Liberalism/Absolutism for Britain);
+--   * modifiers for every player (white feather), by issue, by the track the issue sits on
+--     ("track_BR": GRAHAM +1 on issues on the British track), or for one power and issue
+--     ("FR/saxony": FRIEDRICH AUGUST counts 6 for Saxony in the French hand);
+--   * the card's penalty for the power that plays it (DAVOUT -2 for any Allied power,
+--     STADION -1 for France);
+--   * a bonus when the card debates ("debate": NESSELRODE +1, 20.7);
+--   * the Austrian National Advantage: +1 when Austria debates with an Austrian card;
+--   * the French National Advantage: -1 to any other power's card that moves an issue
+--     sitting on the French track (16.2, Round 4 and Round 5).
+-- Every number comes from the card's data; a value not entered yet is asked for.
+
+local modifiers = include("@lib/modifiers.lua")
+local display = include("rules/display.lua")
+
+local cards = {}
+
+local function fields(ctx, card)
+  return ctx.data.cards[card].fields
+end
+
+function cards.name(ctx, card)
+  return ctx.data.cards[card].name
+end
+
+function cards.is_leader(ctx, card)
+  return ctx.data.cards[card].deck == "leader"
+end
+
+-- The card's nation (asked for if not entered).
+function cards.nation(ctx, card)
+  return fields(ctx, card).nation
+end
+
+-- The printed value, as the wager reads it (no modifiers, 16.2).
+function cards.printed(ctx, card)
+  return fields(ctx, card).value
+end
+
+-- Whether every value the sum for this card would read is entered (to label actions in a
+-- prompt without asking).
+function cards.known(ctx, card)
+  for _, field in ipairs({ "value", "nation", "modifiers_all", "penalties" }) do
+    if not ctx:known("card", card, field) then
+      return false
+    end
+  end
+  if fields(ctx, card).nation ~= "neutral" then
+    return ctx:known("card", card, "modifiers")
+  end
+  return true
+end
+
+-- The explained sum of what `card` moves `piece` when `power` plays it; `debate` is true
+-- when the card debates the play of another power.
+function cards.move_sum(ctx, card, power, piece, debate)
+  local f = fields(ctx, card)
+  local issue = ctx.data.pieces[piece].props.issue
+  local issue_name = ctx.data.pieces[piece].name
+  local sum = modifiers.sum(string.format("%s on %s", cards.name(ctx, card), issue_name))
+  sum:add(f.value, cards.name(ctx, card))
+  local nation = f.nation
+  if nation == power then
+    local own = f.modifiers or {}
+    sum:add_if((own[issue] or 0) ~= 0, own[issue] or 0, issue_name)
+    if debate then
+      sum:add_if((own.debate or 0) ~= 0, own.debate or 0, "when debating")
+    end
+  end
+  local all = f.modifiers_all or {}
+  sum:add_if((all[issue] or 0) ~= 0, all[issue] or 0, issue_name .. " (every player)")
+  local key = power .. "/" .. issue
+  sum:add_if((all[key] or 0) ~= 0, all[key] or 0, issue_name .. " for " .. ctx.data.seats[power].name)
+  local track = display.track_of(ctx, piece)
+  if track then
+    local on_track = all["track_" .. track] or 0
+    sum:add_if(on_track ~= 0, on_track, "issue on the " .. ctx.data.seats[track].name .. " track")
+  end
+  if debate then
+    sum:add_if((all.debate or 0) ~= 0, all.debate or 0, "when debating")
+  end
+  local penalty = (f.penalties or {})[power] or 0
+  sum:add_if(penalty ~= 0, penalty, "played by " .. ctx.data.seats[power].name)
+  sum:add_if(debate and power == "AU" and nation == "AU", 1, "Austrian National Advantage (debate)")
+  sum:add_if(track == "FR" and power ~= "FR", -1, "French National Advantage (issue on the French track)")
+  sum:clamp(0, nil)
+  return sum
+end
+
+-- Cards of `power`'s hand, leaders apart.
+function cards.hand(ctx, power)
+  local list, leaders = {}, {}
+  for _, card in ipairs(ctx:zone("hand." .. power)) do
+    if cards.is_leader(ctx, card) then
+      leaders[#leaders + 1] = card
+    else
+      list[#list + 1] = card
+    end
+  end
+  return list, leaders
+end
+
+return cards

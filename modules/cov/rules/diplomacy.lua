@@ -1,0 +1,837 @@
+-- Congress of Vienna: the Diplomacy Phase (Playbook 16.2, 18.4.5). The deal by the Card
+-- Hand Size track; the Wager, a secret choice on printed values; the free issue at the
+-- distance high - low; two normal issues each, clockwise from the wager winner's left;
+-- six rounds in which each power negotiates, plays its Leader, offers a trade or (after a
+-- debate) passes, every play open to one debate, which France may pre-empt twice a phase
+-- with a French card; and the phase's winner by the issues on its track.
+
+local deck = include("@lib/deck.lua")
+local powers = include("rules/powers.lua")
+local display = include("rules/display.lua")
+local cards = include("rules/cards.lua")
+local effects = include("rules/effects.lua")
+
+local diplomacy = {}
+
+local ROUNDS = 6
+local MAX_PREEMPTS = 2
+
+local function name(ctx, power)
+  return powers.name(ctx, power)
+end
+
+local function dip(ctx)
+  return ctx.vars.diplomacy
+end
+
+local function issue_name(ctx, piece)
+  return ctx.data.pieces[piece].name
+end
+
+local function discard(ctx, card)
+  ctx:move_card(card, "discard")
+  ctx:flip(card, true)
+end
+
+-- Runs the card's own effect when it is played, if it has one.
+local function card_effect(ctx, card, power, piece, how)
+  local effect = effects[card]
+  if effect and effect.played then
+    effect.played(ctx, power, piece, how)
+  end
+end
+
+-- Whether `power` may put a waiting issue on the display into play now. A value not
+-- entered yet is read (and asked for) only when `ask` is true; otherwise such an issue
+-- counts as available and the answer decides when it is chosen.
+local function available(ctx, piece, power, ask)
+  local p = ctx.data.pieces[piece]
+  if display.where(ctx, piece) ~= "display" then
+    return false, "it is not waiting on the Diplomacy Display"
+  end
+  if p.props.issue == "armistice" and ctx:turn() < (ctx.vars.armistice_selectable_from_turn or 0) then
+    return false, string.format("the Armistice may not be selected before turn %d", ctx.vars.armistice_selectable_from_turn)
+  end
+  if ctx.vars.war_status == "limited" and (ask or ctx:known("piece", piece, "after_armistice")) then
+    if p.props.after_armistice then
+      return false, "it enters play only once the Armistice is in force"
+    end
+  end
+  if ctx:known("piece", piece, "selectable_by") then
+    local who = p.props.selectable_by
+    if type(who) == "table" then
+      local ok = false
+      for _, w in ipairs(who) do
+        ok = ok or w == power
+      end
+      if not ok then
+        return false, string.format("%s may not select it", name(ctx, power))
+      end
+    end
+  end
+  return true
+end
+
+local function choices_of_issues(ctx, power, action, label)
+  local actions = {}
+  for _, piece in ipairs(ctx.data.piece_ids) do
+    if ctx.data.pieces[piece].kind == "issue" and available(ctx, piece, power, false) then
+      actions[#actions + 1] = { name = action, arg = piece, piece = piece, label = label(piece) }
+    end
+  end
+  return actions
+end
+
+-- The phase: an automatic state that runs each step in turn.
+diplomacy.diplomacy = {}
+
+function diplomacy.diplomacy.on_enter(ctx)
+  ctx.locals.stage = "deal"
+  ctx.vars.diplomacy = { debate_marker = {}, preempts = 0, trades = {} }
+  ctx:place("marker.fr_preempts", "fr_preempts", "0")
+end
+
+-- Shuffle every card not removed and not in a hand, and deal each power its hand size on
+-- top of what the Initial Phase gave it (16.2).
+local function deal(ctx)
+  deck.move_all(ctx, "discard", "deck")
+  ctx:shuffle("deck")
+  for _, power in ipairs(powers.in_game(ctx)) do
+    local n = ctx:counter("hand_size." .. power)
+    local dealt = deck.draw(ctx, "deck", "hand." .. power, n)
+    ctx:log(string.format("%s is dealt %d cards (Card Hand Size %d)%s.", name(ctx, power), #dealt, n,
+      #dealt < n and "; the deck ran out" or ""))
+  end
+end
+
+-- One step of the phase; true when it called a sub-procedure or ended the phase.
+local function phase_step(ctx)
+  local locals = ctx.locals
+  local d = dip(ctx)
+  if locals.stage == "deal" then
+    deal(ctx)
+    locals.stage = "wager"
+    ctx:call("wager", {})
+    return true
+  elseif locals.stage == "free_issue" then
+    locals.stage = "selection"
+    if d.winner and not powers.passive(ctx, d.winner) then
+      ctx:call("free_issue", { power = d.winner, distance = d.distance })
+      return true
+    end
+  elseif locals.stage == "selection" then
+    locals.stage = "rounds"
+    locals.round, locals.index = 1, 0
+    ctx:call("selection", { order = d.order, picks = {} })
+    return true
+  elseif locals.stage == "rounds" then
+    locals.index = locals.index + 1
+    if locals.index > #d.order then
+      locals.round, locals.index = locals.round + 1, 1
+    end
+    if locals.round > ROUNDS then
+      locals.stage = "end"
+      return false
+    end
+    local power = d.order[locals.index]
+    d.round = locals.round
+    if locals.index == 1 then
+      ctx:log(string.format("Diplomacy Round %d.", locals.round))
+    end
+    ctx:place("marker.round." .. power, "diplomacy_round", tostring(locals.round))
+    if not powers.passive(ctx, power) then
+      ctx:call("round_turn", { power = power, round = locals.round })
+      return true
+    end
+  elseif locals.stage == "end" then
+    locals.stage = "scored"
+    return diplomacy.score(ctx)
+  else
+    ctx:pop({ winner = d.phase_winner })
+    return true
+  end
+  return false
+end
+
+function diplomacy.diplomacy.run(ctx)
+  while not phase_step(ctx) do
+  end
+end
+
+function diplomacy.diplomacy.on_resume(ctx, result)
+  local d = dip(ctx)
+  if ctx.locals.stage == "wager" then
+    d.winner, d.distance = result.winner, result.distance
+    d.order = powers.from_left_of(ctx, d.winner or "BR", function(p)
+      return not powers.out(ctx, p)
+    end)
+    ctx:place("pawn.first_player", "diplomacy", "table")
+    ctx.locals.stage = "free_issue"
+  elseif ctx.locals.stage == "scored" and result.winner then
+    diplomacy.award(ctx, result.winner)
+  end
+end
+
+-- The Wager (16.2): every power that takes part lays a card face down; the cards it took
+-- in the Initial Phase and Leaders may not be wagered (RULES-GAPS.md). Printed values only.
+diplomacy.wager = {}
+
+local function wager_cards(ctx, power)
+  local list = {}
+  for _, card in ipairs(cards.hand(ctx, power)) do
+    if not ctx.vars.initial_cards[card] then
+      list[#list + 1] = card
+    end
+  end
+  return list
+end
+
+function diplomacy.wager.prompt(ctx)
+  local asks = {}
+  for _, power in ipairs(powers.CLOCKWISE) do
+    if not powers.passive(ctx, power) then
+      local actions = {}
+      for _, card in ipairs(wager_cards(ctx, power)) do
+        local value = ctx:known("card", card, "value") and string.format(" (%d)", ctx.data.cards[card].fields.value) or ""
+        actions[#actions + 1] = { name = "wager", arg = card, card = card, label = "Wager " .. cards.name(ctx, card) .. value }
+      end
+      if #actions > 0 then
+        asks[#asks + 1] = { seat = power, actions = actions }
+      end
+    end
+  end
+  return { text = "The Wager: lay one card face down. The highest printed value wins; the winner puts an issue on its track.", asks = asks }
+end
+
+function diplomacy.wager.reveal(ctx, choices)
+  local high, low, best = nil, nil, {}
+  local parts = {}
+  for _, power in ipairs(powers.CLOCKWISE) do
+    local choice = choices[power]
+    if choice then
+      local value = cards.printed(ctx, choice.arg)
+      parts[#parts + 1] = string.format("%s %s %d", name(ctx, power), cards.name(ctx, choice.arg), value)
+      discard(ctx, choice.arg)
+      if high == nil or value > high then
+        high, best = value, { power }
+      elseif value == high then
+        best[#best + 1] = power
+      end
+      low = low == nil and value or math.min(low, value)
+    end
+  end
+  if high == nil then
+    ctx:log("Nobody wagers.")
+    ctx:pop({})
+    return
+  end
+  ctx:log("The Wager: " .. table.concat(parts, ", ") .. ".")
+  local distance = high - low
+  if #best == 1 then
+    ctx:log(string.format("%s wins the Wager by %d.", name(ctx, best[1]), distance))
+    ctx:pop({ winner = best[1], distance = distance })
+  else
+    diplomacy.break_tie(ctx, best, "the Wager", { distance = distance })
+  end
+end
+
+-- Britain breaks every tie (its National Advantage, 16.2). Lützen & Bautzen (18.4.3):
+-- Britain wins its own ties; with one or two players a Russia-France tie goes to France.
+-- Pops `{winner = …}` with `extra` merged, at once or after Britain's choice.
+function diplomacy.break_tie(ctx, tied, what, extra)
+  local winner
+  if ctx.vars.lutzen then
+    for _, p in ipairs(tied) do
+      if p == "BR" then
+        winner = "BR"
+      end
+    end
+    if winner == nil and powers.players(ctx) <= 2 and #tied == 2 then
+      winner = "FR"
+    end
+  end
+  if winner then
+    ctx:log(string.format("%s is tied; by the scenario's tie rule %s wins it.", what, name(ctx, winner)))
+    local result = { winner = winner }
+    for k, v in pairs(extra) do
+      result[k] = v
+    end
+    ctx:pop(result)
+    return
+  end
+  ctx:replace("tie", { tied = tied, what = what, extra = extra })
+end
+
+diplomacy.tie = {}
+
+function diplomacy.tie.prompt(ctx)
+  local actions = {}
+  for _, power in ipairs(ctx.locals.tied) do
+    actions[#actions + 1] = { name = "award", arg = power, label = "Award it to " .. name(ctx, power) }
+  end
+  local names = {}
+  for _, power in ipairs(ctx.locals.tied) do
+    names[#names + 1] = name(ctx, power)
+  end
+  return {
+    seat = "BR",
+    text = string.format("%s is tied between %s: as Britain, decide who wins it.", ctx.locals.what, table.concat(names, ", ")),
+    actions = actions,
+  }
+end
+
+function diplomacy.tie.award(ctx, power)
+  ctx:log(string.format("Britain breaks the tie of %s: %s wins it.", ctx.locals.what, name(ctx, power)))
+  local result = { winner = power }
+  for k, v in pairs(ctx.locals.extra or {}) do
+    result[k] = v
+  end
+  ctx:pop(result)
+end
+
+-- The free issue: the winner puts any available issue on its own track at the distance
+-- high - low (a distance of 0: the Negotiation Table, RULES-GAPS.md).
+diplomacy.free_issue = {}
+
+function diplomacy.free_issue.prompt(ctx)
+  local power, distance = ctx.locals.power, ctx.locals.distance
+  local where = distance > 0 and display.describe(ctx, power, math.min(distance, display.SEAT)) or "the Negotiation Table"
+  return {
+    seat = power,
+    text = string.format("You won the Wager: put an available issue on %s.", where),
+    actions = choices_of_issues(ctx, power, "place", function(piece)
+      return string.format("%s to %s", issue_name(ctx, piece), where)
+    end),
+  }
+end
+
+function diplomacy.free_issue.place(ctx, piece)
+  local power, distance = ctx.locals.power, ctx.locals.distance
+  local ok, why = available(ctx, piece, power, true)
+  if not ok then
+    error(string.format("%s cannot be placed: %s", issue_name(ctx, piece), why), 0)
+  end
+  local where = display.put(ctx, piece, power, math.min(distance, display.SEAT))
+  if distance >= display.SEAT then
+    ctx.vars.secured[piece] = true
+  end
+  ctx:log(string.format("%s puts %s on %s.", name(ctx, power), issue_name(ctx, piece), where))
+  ctx:pop({})
+end
+
+-- Issue selection (16.2): clockwise from the wager winner's left, each power puts two
+-- available issues on the Negotiation Table; a passive power places none.
+diplomacy.selection = {}
+
+-- The power selecting now (nil when all have).
+local function selecting(ctx)
+  local locals = ctx.locals
+  for _, power in ipairs(locals.order) do
+    if not powers.passive(ctx, power) and (locals.picks[power] or 0) < 2 then
+      return power
+    end
+  end
+  return nil
+end
+
+function diplomacy.selection.prompt(ctx)
+  local power = selecting(ctx)
+  local n = (ctx.locals.picks[power] or 0) + 1
+  local actions = choices_of_issues(ctx, power, "select", function(piece)
+    return issue_name(ctx, piece) .. " to the Negotiation Table"
+  end)
+  if #actions == 0 then
+    actions[1] = { name = "none", label = "No issue is left to select" }
+  end
+  return {
+    seat = power,
+    text = string.format("Issue selection: choose your %s issue for the Negotiation Table.", n == 1 and "first" or "second"),
+    actions = actions,
+  }
+end
+
+local function selected(ctx, power)
+  local locals = ctx.locals
+  locals.picks[power] = (locals.picks[power] or 0) + 1
+  if selecting(ctx) == nil then
+    ctx:pop({})
+  end
+end
+
+function diplomacy.selection.select(ctx, piece)
+  local power = selecting(ctx)
+  local ok, why = available(ctx, piece, power, true)
+  if not ok then
+    error(string.format("%s cannot be selected: %s", issue_name(ctx, piece), why), 0)
+  end
+  display.put(ctx, piece, nil, 0)
+  ctx:log(string.format("%s selects %s.", name(ctx, power), issue_name(ctx, piece)))
+  selected(ctx, power)
+end
+
+function diplomacy.selection.none(ctx)
+  local power = selecting(ctx)
+  ctx:log(string.format("%s finds no issue left to select.", name(ctx, power)))
+  ctx.locals.picks[power] = 2
+  selected(ctx, power)
+end
+
+-- A power's action in a Diplomacy Round.
+diplomacy.round_turn = {}
+
+function diplomacy.round_turn.on_enter(ctx)
+  local d = dip(ctx)
+  local power = ctx.locals.power
+  -- A power that debated since its last action may pass now; the marker comes off either
+  -- way (16.2, Round 5).
+  ctx.locals.may_pass = d.debate_marker[power] == true
+  d.debate_marker[power] = nil
+  ctx:place("marker.debate." .. power, "debate", power)
+end
+
+local function label_move(ctx, card, power, piece, debate)
+  if not cards.known(ctx, card) then
+    return ""
+  end
+  local sum = cards.move_sum(ctx, card, power, piece, debate)
+  local owner, n = display.after_move(ctx, piece, power, sum:total())
+  return string.format(": to %s (%s)", owner and display.describe(ctx, owner, n) or "the Negotiation Table", sum:explain())
+end
+
+function diplomacy.round_turn.prompt(ctx)
+  local power = ctx.locals.power
+  local hand, leaders = cards.hand(ctx, power)
+  local actions = {}
+  local issues = display.negotiable(ctx)
+  if #issues > 0 then
+    for _, card in ipairs(hand) do
+      actions[#actions + 1] = { name = "negotiate", arg = card, card = card, label = "Negotiate with " .. cards.name(ctx, card) }
+    end
+    for _, card in ipairs(leaders) do
+      actions[#actions + 1] = { name = "leader", arg = card, card = card,
+        label = string.format("Play %s (Leader): an issue to your Seat, discarding a card", cards.name(ctx, card)) }
+    end
+  end
+  if #hand > 0 then
+    for _, other in ipairs(powers.in_game(ctx)) do
+      if other ~= power and #cards.hand(ctx, other) > 0 then
+        actions[#actions + 1] = { name = "trade", arg = other, label = string.format("Offer %s a card in trade", name(ctx, other)) }
+      end
+    end
+  end
+  if ctx.locals.may_pass then
+    actions[#actions + 1] = { name = "pass", label = "Pass (you debated since your last action)" }
+  elseif #actions == 0 then
+    actions[1] = { name = "pass", label = "Pass: nothing left to play" }
+  end
+  return {
+    seat = power,
+    text = string.format("Diplomacy Round %d: negotiate, play your Leader, offer a trade%s.", ctx.locals.round,
+      ctx.locals.may_pass and " or pass" or ""),
+    actions = actions,
+  }
+end
+
+function diplomacy.round_turn.negotiate(ctx, card)
+  ctx:call("negotiation", { power = ctx.locals.power, card = card })
+end
+
+function diplomacy.round_turn.leader(ctx, card)
+  ctx:call("negotiation", { power = ctx.locals.power, card = card, leader = true })
+end
+
+function diplomacy.round_turn.trade(ctx, other)
+  local power = ctx.locals.power
+  ctx:log(string.format("%s offers %s a card in trade.", name(ctx, power), name(ctx, other)))
+  local trades = dip(ctx).trades
+  trades[#trades + 1] = { from = power, to = other, round = ctx.locals.round }
+  ctx:call("trade", { from = power, to = other })
+end
+
+function diplomacy.round_turn.pass(ctx)
+  ctx:log(string.format("%s passes.", name(ctx, ctx.locals.power)))
+  ctx:pop({})
+end
+
+function diplomacy.round_turn.on_resume(ctx, result)
+  if not result.back then
+    ctx:pop({})
+  end
+end
+
+-- A play on an issue: choose the issue (or go back), then the move, the Leader's discard,
+-- and the debate window.
+diplomacy.negotiation = {}
+
+function diplomacy.negotiation.prompt(ctx)
+  local locals = ctx.locals
+  local power, card = locals.power, locals.card
+  if locals.stage == "discard" then
+    local actions = {}
+    for _, c in ipairs(ctx:zone("hand." .. power)) do
+      actions[#actions + 1] = { name = "discard", arg = c, card = c, label = "Discard " .. cards.name(ctx, c) }
+    end
+    return { seat = power, text = string.format("%s: discard one card of your choice.", cards.name(ctx, card)), actions = actions }
+  end
+  local actions = {}
+  for _, piece in ipairs(display.negotiable(ctx)) do
+    local label = issue_name(ctx, piece) .. ", on " .. display.describe_piece(ctx, piece)
+    if locals.leader then
+      label = label .. ": to your Seat, secured"
+    else
+      label = label .. label_move(ctx, card, power, piece, false)
+    end
+    actions[#actions + 1] = { name = "on", arg = piece, piece = piece, label = label }
+  end
+  actions[#actions + 1] = { name = "back", label = "Back: choose another action" }
+  return { seat = power, text = string.format("Play %s on which issue?", cards.name(ctx, card)), actions = actions }
+end
+
+function diplomacy.negotiation.back(ctx)
+  ctx:pop({ back = true })
+end
+
+local may_preempt, debaters, finish_play
+
+-- Opens the debate of the play: France is first offered to pre-empt when it could and
+-- would not be the first asked anyway; then the window (when anyone can debate).
+local function open_debate(ctx)
+  local locals = ctx.locals
+  local player, piece = locals.power, locals.piece
+  if #debaters(ctx, player, locals.leader == true) == 0 then
+    finish_play(ctx, {})
+    return
+  end
+  if not locals.leader and may_preempt(ctx, player, nil)
+    and powers.from_left_of(ctx, player, function(p)
+      return not powers.passive(ctx, p)
+    end)[1] ~= "FR" then
+    ctx:call("preempt", { player = player, piece = piece, front = true })
+    return
+  end
+  ctx:call("debate", { player = player, piece = piece, leader = locals.leader == true })
+end
+
+function diplomacy.negotiation.on(ctx, piece)
+  local locals = ctx.locals
+  local power, card = locals.power, locals.card
+  local secured = ctx.vars.secured[piece]
+  local kind = display.where(ctx, piece)
+  if secured or (kind ~= "table" and kind ~= "track") then
+    error(string.format("%s cannot be negotiated now", issue_name(ctx, piece)), 0)
+  end
+  locals.piece = piece
+  local from = display.describe_piece(ctx, piece)
+  if locals.leader then
+    discard(ctx, card)
+    ctx.vars.leaders_used = ctx.vars.leaders_used or {}
+    ctx.vars.leaders_used[card] = true
+    locals.n = display.SEAT
+    local where = display.put(ctx, piece, power, display.SEAT)
+    ctx:log(string.format("%s plays %s on %s: from %s to %s.", name(ctx, power), cards.name(ctx, card), issue_name(ctx, piece), from, where))
+    locals.stage = "discard"
+    if ctx:count("hand." .. power) == 0 then
+      ctx:log(string.format("%s has no other card to discard.", name(ctx, power)))
+      locals.stage = "debate"
+      open_debate(ctx)
+    end
+    return
+  end
+  local sum = cards.move_sum(ctx, card, power, piece, false)
+  local owner, n = display.after_move(ctx, piece, power, sum:total())
+  discard(ctx, card)
+  local where = display.put(ctx, piece, owner, n)
+  if n >= display.SEAT then
+    dip(ctx).beyond = { piece = piece, power = power, n = n }
+  end
+  locals.n = owner == power and n or 0
+  ctx:log(string.format("%s negotiates %s: from %s to %s (%s).", name(ctx, power), issue_name(ctx, piece), from, where, sum:explain()))
+  card_effect(ctx, card, power, piece, "negotiate")
+  locals.stage = "debate"
+  open_debate(ctx)
+end
+
+function diplomacy.negotiation.discard(ctx, card)
+  local locals = ctx.locals
+  discard(ctx, card)
+  ctx:log(string.format("%s discards %s.", name(ctx, locals.power), cards.name(ctx, card)))
+  locals.stage = "debate"
+  open_debate(ctx)
+end
+
+function finish_play(ctx, result)
+  local locals = ctx.locals
+  local d = dip(ctx)
+  d.beyond = nil
+  if not result.debated and locals.n >= display.SEAT then
+    ctx.vars.secured[locals.piece] = true
+    ctx:log(string.format("Nobody debates: %s is secured on %s.", issue_name(ctx, locals.piece), display.describe_piece(ctx, locals.piece)))
+  end
+  ctx:pop({})
+end
+
+function diplomacy.negotiation.on_resume(ctx, result)
+  finish_play(ctx, result)
+end
+
+-- The debate window (16.2): after a play, the other powers, clockwise from the player's
+-- left, may declare one debate; the first to declare debates. Only a Leader may debate a
+-- Leader's play. France may pre-empt a declared debate (below).
+diplomacy.debate = {}
+
+local function debate_cards(ctx, power, leader)
+  local hand, leaders = cards.hand(ctx, power)
+  return leader and leaders or hand
+end
+
+-- The powers that may debate a play of `player`, clockwise from its left.
+function debaters(ctx, player, leader)
+  local list = {}
+  for _, power in ipairs(powers.from_left_of(ctx, player)) do
+    if power ~= player and not powers.passive(ctx, power) and #debate_cards(ctx, power, leader) > 0 then
+      list[#list + 1] = power
+    end
+  end
+  return list
+end
+
+function diplomacy.debate.prompt(ctx)
+  local locals = ctx.locals
+  local asks = {}
+  for _, power in ipairs(debaters(ctx, locals.player, locals.leader)) do
+    local actions = {}
+    for _, card in ipairs(debate_cards(ctx, power, locals.leader)) do
+      local label = locals.leader and ": to your Seat, secured" or label_move(ctx, card, power, locals.piece, true)
+      actions[#actions + 1] = { name = "debate", arg = card, card = card,
+        label = string.format("Debate with %s%s", cards.name(ctx, card), label) }
+    end
+    asks[#asks + 1] = { seat = power, actions = actions }
+  end
+  return {
+    text = string.format("%s played on %s (now on %s): does anyone debate?", name(ctx, locals.player),
+      issue_name(ctx, locals.piece), display.describe_piece(ctx, locals.piece)),
+    asks = asks,
+  }
+end
+
+-- Whether France may pre-empt a debate another power has declared: twice a phase, with a
+-- French national card, on another power's play (16.2, Round 5).
+function may_preempt(ctx, player, debater)
+  if debater == "FR" or player == "FR" or powers.passive(ctx, "FR") then
+    return false
+  end
+  if dip(ctx).preempts >= MAX_PREEMPTS then
+    return false
+  end
+  for _, card in ipairs(cards.hand(ctx, "FR")) do
+    if ctx:known("card", card, "nation") and cards.nation(ctx, card) == "FR" then
+      return true
+    end
+  end
+  return false
+end
+
+-- Carries out `power`'s debate of the play on `piece` with `card`.
+function diplomacy.carry_out_debate(ctx, power, card, piece, leader)
+  local d = dip(ctx)
+  local from = display.describe_piece(ctx, piece)
+  if d.beyond and d.beyond.piece == piece then
+    from = string.format("%s (%d)", from, d.beyond.n)
+  end
+  discard(ctx, card)
+  d.debate_marker[power] = true
+  ctx:place("marker.debate." .. power, "diplomacy_round", tostring(d.round or 1))
+  if leader then
+    ctx.vars.leaders_used = ctx.vars.leaders_used or {}
+    ctx.vars.leaders_used[card] = true
+    local where = display.put(ctx, piece, power, display.SEAT)
+    ctx.vars.secured[piece] = true
+    d.beyond = nil
+    ctx:log(string.format("%s debates with %s: %s goes from %s to %s, secured.", name(ctx, power), cards.name(ctx, card),
+      issue_name(ctx, piece), from, where))
+    return
+  end
+  local sum = cards.move_sum(ctx, card, power, piece, true)
+  local owner, n = display.after_move(ctx, piece, power, sum:total())
+  d.beyond = nil
+  local where = display.put(ctx, piece, owner, n)
+  if owner == power and n >= display.SEAT then
+    ctx.vars.secured[piece] = true
+    where = where .. ", secured"
+  end
+  ctx:log(string.format("%s debates with %s: %s goes from %s to %s (%s).", name(ctx, power), cards.name(ctx, card),
+    issue_name(ctx, piece), from, where, sum:explain()))
+  card_effect(ctx, card, power, piece, "debate")
+end
+
+function diplomacy.debate.debate(ctx, card, seat)
+  local locals = ctx.locals
+  if not locals.leader and may_preempt(ctx, locals.player, seat) then
+    ctx:log(string.format("%s declares a debate.", name(ctx, seat)))
+    ctx:call("preempt", { player = locals.player, piece = locals.piece, debater = seat, card = card })
+    return
+  end
+  diplomacy.carry_out_debate(ctx, seat, card, locals.piece, locals.leader)
+  if locals.leader then
+    ctx:call("leader_discard", { power = seat, card = card })
+    locals.result = { debated = seat }
+    return
+  end
+  ctx:pop({ debated = seat })
+end
+
+function diplomacy.debate.on_resume(ctx, result)
+  ctx:pop(ctx.locals.result or result)
+end
+
+function diplomacy.debate.all_passed(ctx)
+  ctx:pop({})
+end
+
+-- France's pre-emptive debate (16.2, Round 5): before the others are asked, or once
+-- another power has declared a debate, France debates first with a French card; a
+-- declared debate then does not happen (its card stays in hand). The track advances.
+diplomacy.preempt = {}
+
+function diplomacy.preempt.prompt(ctx)
+  local locals = ctx.locals
+  local text
+  if locals.front then
+    text = string.format("%s played on %s (now on %s): France may pre-empt the debate with a French card (%d of %d used).",
+      name(ctx, locals.player), issue_name(ctx, locals.piece), display.describe_piece(ctx, locals.piece),
+      dip(ctx).preempts, MAX_PREEMPTS)
+  else
+    text = string.format("%s declares a debate on %s: France may pre-empt it with a French card (%d of %d used).",
+      name(ctx, locals.debater), issue_name(ctx, locals.piece), dip(ctx).preempts, MAX_PREEMPTS)
+  end
+  local actions = {}
+  for _, card in ipairs(cards.hand(ctx, "FR")) do
+    if ctx:known("card", card, "nation") and cards.nation(ctx, card) == "FR" then
+      actions[#actions + 1] = { name = "preempt", arg = card, card = card,
+        label = string.format("Pre-empt with %s%s", cards.name(ctx, card), label_move(ctx, card, "FR", locals.piece, true)) }
+    end
+  end
+  return { text = text, asks = { { seat = "FR", actions = actions } } }
+end
+
+function diplomacy.preempt.preempt(ctx, card)
+  local locals = ctx.locals
+  local d = dip(ctx)
+  d.preempts = d.preempts + 1
+  ctx:place("marker.fr_preempts", "fr_preempts", tostring(d.preempts))
+  ctx:log(string.format("France pre-empts %s (pre-empt %d of %d).",
+    locals.debater and (name(ctx, locals.debater) .. "'s debate") or "the debate", d.preempts, MAX_PREEMPTS))
+  diplomacy.carry_out_debate(ctx, "FR", card, locals.piece, false)
+  ctx:pop({ debated = "FR" })
+end
+
+function diplomacy.preempt.all_passed(ctx)
+  local locals = ctx.locals
+  if locals.front then
+    ctx:replace("debate", { player = locals.player, piece = locals.piece, leader = false })
+    return
+  end
+  diplomacy.carry_out_debate(ctx, locals.debater, locals.card, locals.piece, false)
+  ctx:pop({ debated = locals.debater })
+end
+
+-- A Leader's debate also costs a card of the debater's choice (as a Leader's play does).
+diplomacy.leader_discard = {}
+
+function diplomacy.leader_discard.prompt(ctx)
+  local power = ctx.locals.power
+  local actions = {}
+  for _, c in ipairs(ctx:zone("hand." .. power)) do
+    actions[#actions + 1] = { name = "discard", arg = c, card = c, label = "Discard " .. cards.name(ctx, c) }
+  end
+  if #actions == 0 then
+    actions[1] = { name = "none", label = "No other card to discard" }
+  end
+  return { seat = power, text = string.format("%s: discard one card of your choice.", cards.name(ctx, ctx.locals.card)), actions = actions }
+end
+
+function diplomacy.leader_discard.discard(ctx, card)
+  discard(ctx, card)
+  ctx:log(string.format("%s discards %s.", name(ctx, ctx.locals.power), cards.name(ctx, card)))
+  ctx:pop({})
+end
+
+function diplomacy.leader_discard.none(ctx)
+  ctx:pop({})
+end
+
+-- A trade (16.2, Round 1): the offering power lays a card face down for the other; at the
+-- same time the other lays one face down in return, or refuses. Only the two of them see
+-- the cards. Leaders are not traded (RULES-GAPS.md).
+diplomacy.trade = {}
+
+function diplomacy.trade.prompt(ctx)
+  local from, to = ctx.locals.from, ctx.locals.to
+  local offer, answer = {}, { { name = "refuse", label = "Refuse the trade" } }
+  for _, card in ipairs(cards.hand(ctx, from)) do
+    offer[#offer + 1] = { name = "offer", arg = card, card = card, label = "Offer " .. cards.name(ctx, card) }
+  end
+  for _, card in ipairs(cards.hand(ctx, to)) do
+    answer[#answer + 1] = { name = "give", arg = card, card = card, label = "Accept, giving " .. cards.name(ctx, card) }
+  end
+  return {
+    text = string.format("%s offers %s a trade: each lays a card face down (%s may refuse).", name(ctx, from), name(ctx, to), name(ctx, to)),
+    asks = { { seat = from, actions = offer }, { seat = to, actions = answer } },
+  }
+end
+
+function diplomacy.trade.reveal(ctx, choices)
+  local from, to = ctx.locals.from, ctx.locals.to
+  local offered, answer = choices[from], choices[to]
+  if answer.name == "refuse" then
+    ctx:log(string.format("%s refuses the trade.", name(ctx, to)))
+    ctx:tell(from, string.format("%s refused; you keep %s.", name(ctx, to), cards.name(ctx, offered.arg)))
+  else
+    ctx:move_card(offered.arg, "hand." .. to)
+    ctx:move_card(answer.arg, "hand." .. from)
+    ctx:log(string.format("%s accepts: the two powers exchange a card face down.", name(ctx, to)))
+    ctx:tell(from, string.format("You gave %s and received %s.", cards.name(ctx, offered.arg), cards.name(ctx, answer.arg)))
+    ctx:tell(to, string.format("You received %s and gave %s.", cards.name(ctx, offered.arg), cards.name(ctx, answer.arg)))
+  end
+  ctx:pop({})
+end
+
+-- The end of the phase (16.2): the power with the most issues on its National Track (its
+-- Seat included) wins; Britain breaks ties. The winner scores 2 VP, France 4.
+function diplomacy.score(ctx)
+  local counts = display.counts(ctx)
+  local best, tied, parts = -1, {}, {}
+  for _, power in ipairs(powers.in_game(ctx)) do
+    local n = counts[power]
+    parts[#parts + 1] = string.format("%s %d", name(ctx, power), n)
+    if n > best then
+      best, tied = n, { power }
+    elseif n == best then
+      tied[#tied + 1] = power
+    end
+  end
+  ctx:log("End of the Diplomacy Phase, issues on each track: " .. table.concat(parts, ", ") .. ".")
+  dip(ctx).counts = counts
+  if #tied == 1 then
+    diplomacy.award(ctx, tied[1])
+    return false
+  end
+  ctx:call("phase_tie", { tied = tied })
+  return true
+end
+
+-- The tie of the phase, as a sub-procedure of its own so that the tie rules can pop.
+diplomacy.phase_tie = {}
+
+function diplomacy.phase_tie.run(ctx)
+  diplomacy.break_tie(ctx, ctx.locals.tied, "The Diplomacy Phase", {})
+end
+
+function diplomacy.award(ctx, power)
+  local vp = power == "FR" and 4 or 2
+  local total = ctx:add_counter("vp." .. power, vp)
+  dip(ctx).phase_winner = power
+  ctx:log(string.format("%s wins the Diplomacy Phase: +%d VP (%d).", name(ctx, power), vp, total))
+end
+
+return diplomacy

@@ -1,0 +1,83 @@
+-- Congress of Vienna: the four Major Powers, their order around the table and who takes
+-- part in a phase. The seating around the board, read clockwise, is France, Russia,
+-- Britain, Austria (Playbook 16.2: with Austria winning the wager the order is FR, RU, BR,
+-- AU; the bots' "clockwise Russia, Britain, Austria" after France, 20.7).
+
+local powers = {}
+
+powers.CLOCKWISE = { "FR", "RU", "BR", "AU" }
+
+-- How many people play in each seating; "1-Player" and "2-Player" rules read this.
+local PLAYERS = {
+  ["four-players"] = 4,
+  ["three-players"] = 3,
+  ["two-players"] = 2,
+}
+
+function powers.players(ctx)
+  return PLAYERS[ctx.vars.seating] or 1
+end
+
+function powers.name(ctx, power)
+  return ctx.data.seats[power].name
+end
+
+-- Whether a rule limited to `players` (a list of player counts, or nil for every game)
+-- applies to this game.
+function powers.applies(ctx, players)
+  if players == nil then
+    return true
+  end
+  local n = powers.players(ctx)
+  for _, p in ipairs(players) do
+    if p == n then
+      return true
+    end
+  end
+  return false
+end
+
+-- Whether a power is out of the game (Lützen & Bautzen: Austria, 18.4.1).
+function powers.out(ctx, power)
+  local out = ctx.vars.out_of_game or {}
+  return out[power] == true
+end
+
+-- Whether a power sits out this turn's Diplomacy Phase: no wager, no issues, no
+-- negotiation, debate or trade offers (Intr-2: Britain in 1- and 2-player games).
+function powers.passive(ctx, power)
+  local passive = (ctx.vars.turn_rules or {}).passive or {}
+  return passive[power] == true or powers.out(ctx, power)
+end
+
+-- The powers in the game, clockwise from France.
+function powers.in_game(ctx)
+  local list = {}
+  for _, power in ipairs(powers.CLOCKWISE) do
+    if not powers.out(ctx, power) then
+      list[#list + 1] = power
+    end
+  end
+  return list
+end
+
+-- The powers clockwise starting with the one to the left of `first_after` (the next one
+-- clockwise), each once, ending with `first_after` itself; only those `keep` accepts.
+function powers.from_left_of(ctx, first_after, keep)
+  local start = 1
+  for i, power in ipairs(powers.CLOCKWISE) do
+    if power == first_after then
+      start = i
+    end
+  end
+  local list = {}
+  for k = 1, #powers.CLOCKWISE do
+    local power = powers.CLOCKWISE[(start + k - 1) % #powers.CLOCKWISE + 1]
+    if keep == nil or keep(power) then
+      list[#list + 1] = power
+    end
+  end
+  return list
+end
+
+return powers
