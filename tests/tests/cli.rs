@@ -11,7 +11,7 @@ fn chancery(args: &[&str]) -> (i32, String, String) {
     argv.extend_from_slice(args);
     if args
         .iter()
-        .any(|a| *a == "--help" || *a == "state" || *a == "api")
+        .any(|a| *a == "--help" || *a == "state" || *a == "api" || *a == "--overlay")
     {
         argv.remove(1);
     }
@@ -571,4 +571,74 @@ fn check_reports_the_data_and_the_scripts_in_one_run() {
             && err.contains("has 2 error(s)"),
         "{err}"
     );
+}
+
+/// A value the rules need that is not entered yet is given with `act --value`: it is kept
+/// in the overlay, and never asked again. Lützen & Bautzen's Intr-2 puts a free French unit
+/// in Paris from the force pool, whose size (the counter mix) is the owner's data.
+#[test]
+fn act_stores_a_missing_value_in_the_overlay_and_asks_it_once() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let save = scratch.path().join("game.ron");
+    let overlay = scratch.path().join("cov.ron");
+    let module = chancery_tests::repo_root().join("modules/cov");
+    let (code, _, err) = chancery(&[
+        "new",
+        path(&module),
+        "--scenario",
+        "lutzen-bautzen",
+        "--seed",
+        "2",
+        "--overlay",
+        path(&overlay),
+        "--out",
+        path(&save),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = chancery(&["act", path(&save), "begin", "--overlay", path(&overlay)]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("table 'counter_mix': entry 'FR' is not entered yet")
+            && err.contains("--value VALUE"),
+        "{err}"
+    );
+    let act_with = |value: &str| {
+        chancery(&[
+            "act",
+            path(&save),
+            "begin",
+            "--overlay",
+            path(&overlay),
+            "--value",
+            value,
+        ])
+    };
+    // The step needs two values, one after the other: each is asked once.
+    let (code, _, err) = act_with("60");
+    assert_eq!(code, 1);
+    assert!(err.contains("entry 'FR' = 60, stored in"), "{err}");
+    assert!(
+        err.contains("entry 'US_militia' is not entered yet"),
+        "{err}"
+    );
+    // A value of the wrong type says why, and stores nothing.
+    let (code, _, err) = act_with("many");
+    assert_eq!(code, 1);
+    assert!(err.contains("'many' is not a whole number"), "{err}");
+    let (code, out, err) = act_with("8");
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("entry 'US_militia' = 8, stored in"), "{err}");
+    assert!(
+        out.contains("1 French unit from the force pool to Paris"),
+        "{out}"
+    );
+    let stored = std::fs::read_to_string(&overlay).expect("the overlay was written");
+    assert!(
+        stored.contains("\"FR\": 60") && stored.contains("\"US_militia\": 8"),
+        "{stored}"
+    );
+    // The saved game replays under the stored values: nothing is asked again.
+    let (code, out, err) = chancery(&["state", path(&save), "--overlay", path(&overlay)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("not entered yet"), "{out}");
 }

@@ -17,6 +17,7 @@ use chancery_core::{
 use clap::Args;
 
 use super::{OpenArgs, OverlayArgs, load_module, module_dir, parse_options};
+use crate::gui::game::{parse_value, store_value, value_type};
 
 /// Bot steps run after each answer before giving up (a runaway between bots).
 const BOT_STEP_LIMIT: usize = 100_000;
@@ -77,6 +78,10 @@ pub struct ActArgs {
     /// choice); the decision and the log are then shown as that seat may see them.
     #[arg(long, value_name = "SEAT")]
     pub seat: Option<String>,
+    /// A value of the module's data the action needs and that is not entered yet (a card's
+    /// value, read off the physical card): it is kept in the overlay and never asked again.
+    #[arg(long, value_name = "VALUE")]
+    pub value: Option<String>,
     /// The module folder (default: the one the game was saved with).
     #[arg(long, value_name = "DIR")]
     pub module: Option<PathBuf>,
@@ -199,7 +204,8 @@ fn explain(err: &SessionError, module: &Module) -> String {
                 .map(|o| o.path.display().to_string())
                 .unwrap_or_else(|| "an overlay file (--overlay FILE)".to_owned());
             format!(
-                "{target} is not entered yet: read it off the physical game and add it to {overlay}, or enter it in the app"
+                "{target} is not entered yet: read it off the physical game and give it with \
+                 --value VALUE (it is kept in {overlay}), or enter it in the app"
             )
         }
         None => err.to_string(),
@@ -602,7 +608,10 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
         }),
         None => Ok(()),
     };
-    let result = result.and_then(|()| apply_answers(&mut session, &answers, "command line"));
+    let result = result.and_then(|()| match &args.value {
+        Some(text) => apply_with_value(&mut session, &answers, text, &args.overlay, err),
+        None => apply_answers(&mut session, &answers, "command line"),
+    });
     save(&session, &target)?;
     result?;
     let eyes = seat.clone().or_else(|| human_eyes(&session));
@@ -611,6 +620,42 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
     }
     write!(out, "{}", describe_prompt(&session, eyes.as_ref()))?;
     Ok(0)
+}
+
+/// Applies the command line's answers; the first value of the module's data they need and
+/// that is not entered yet is `text`, stored in the owner's overlay before they go on.
+fn apply_with_value(
+    session: &mut Session,
+    answers: &[Line],
+    text: &str,
+    overlay: &OverlayArgs,
+    err: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let mut unused = Some(text);
+    for a in answers {
+        while let Err(failure) = answer(session, &a.answer) {
+            let explained = explain(&failure, session.module());
+            match (failure.need(), unused.take()) {
+                (Some(Need::Data(target)), Some(text)) => {
+                    let target = target.clone();
+                    let module = session.module().clone();
+                    let value = parse_value(&module, text, &value_type(&module, &target))
+                        .map_err(|e| anyhow::anyhow!("--value for {target}: {e}"))?;
+                    let path = store_value(session, &target, value, &overlay.load_options(false))
+                        .map_err(anyhow::Error::msg)?;
+                    writeln!(err, "{target} = {text}, stored in {}.", path.display())?;
+                }
+                _ => bail!("'{}': {explained}", a.answer.name),
+            }
+        }
+    }
+    if unused.is_some() {
+        writeln!(
+            err,
+            "warning: the rules asked for no value of the module's data; --value was not used"
+        )?;
+    }
+    Ok(())
 }
 
 pub fn record(args: &RecordArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<i32> {

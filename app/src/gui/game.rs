@@ -409,38 +409,14 @@ impl GameView {
 
     /// The type a value of the module's data must have.
     pub fn value_type(&self, target: &OverlayTarget) -> FieldType {
-        let module = self.session.module();
-        match target {
-            OverlayTarget::CardField(_, field) => module
-                .field_def(field)
-                .map(|f| f.kind.clone())
-                .unwrap_or(FieldType::Any),
-            OverlayTarget::TableEntry(table, _) => module
-                .tables
-                .get(table)
-                .map(|t| t.kind.clone())
-                .unwrap_or(FieldType::Any),
-            OverlayTarget::SpaceProp(..) | OverlayTarget::PieceProp(..) => FieldType::Any,
-        }
+        value_type(self.session.module(), target)
     }
 
     /// Writes `value` for `target` into the owner's overlay and plays on under the module
     /// reloaded with it.
     pub fn store(&mut self, target: &OverlayTarget, value: Value) -> Result<(), String> {
-        let module = self.session.module().clone();
-        let Some(overlay) = module.overlay.as_ref() else {
-            return Err(
-                "this game was started without an overlay (--no-overlay): values cannot be stored"
-                    .to_owned(),
-            );
-        };
-        write_overlay_value(&overlay.path, module.id(), target, DataValue::Known(value))?;
-        let reloaded = chancery_core::load_module(&module.dir, &self.options.load_options)
-            .map_err(|d| d.to_string())?;
-        self.session
-            .rebase(Arc::new(reloaded))
-            .map_err(|e| e.to_string())?;
-        self.status = Some(format!("{target} stored in {}", overlay.path.display()));
+        let path = store_value(&mut self.session, target, value, &self.options.load_options)?;
+        self.status = Some(format!("{target} stored in {}", path.display()));
         self.count_unknown_fields();
         self.autosave();
         Ok(())
@@ -670,6 +646,46 @@ pub struct Targets {
 /// A seat's name, or its id when the module gives none.
 pub fn seat_name(module: &Module, seat: &SeatId) -> String {
     module.seat_name(seat)
+}
+
+/// Writes `value` for `target` into the owner's overlay of the game's module and rebases
+/// the game onto the module reloaded with it; returns the overlay's path.
+pub fn store_value(
+    session: &mut Session,
+    target: &OverlayTarget,
+    value: Value,
+    load_options: &LoadOptions,
+) -> Result<std::path::PathBuf, String> {
+    let module = session.module().clone();
+    let Some(overlay) = module.overlay.as_ref() else {
+        return Err(
+            "this game was started without an overlay (--no-overlay): values cannot be stored"
+                .to_owned(),
+        );
+    };
+    write_overlay_value(&overlay.path, module.id(), target, DataValue::Known(value))?;
+    let reloaded =
+        chancery_core::load_module(&module.dir, load_options).map_err(|d| d.to_string())?;
+    session
+        .rebase(Arc::new(reloaded))
+        .map_err(|e| e.to_string())?;
+    Ok(overlay.path.clone())
+}
+
+/// The type a value of the module's data must have.
+pub fn value_type(module: &Module, target: &OverlayTarget) -> FieldType {
+    match target {
+        OverlayTarget::CardField(_, field) => module
+            .field_def(field)
+            .map(|f| f.kind.clone())
+            .unwrap_or(FieldType::Any),
+        OverlayTarget::TableEntry(table, _) => module
+            .tables
+            .get(table)
+            .map(|t| t.kind.clone())
+            .unwrap_or(FieldType::Any),
+        OverlayTarget::SpaceProp(..) | OverlayTarget::PieceProp(..) => FieldType::Any,
+    }
 }
 
 /// Reads a typed value from what the user typed.

@@ -3,7 +3,7 @@
 //! by sending commands to the session (see `game.rs`).
 
 mod cards;
-mod game;
+pub(crate) mod game;
 mod launcher;
 mod prompt;
 mod side;
