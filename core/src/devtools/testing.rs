@@ -60,7 +60,7 @@ pub(crate) const TEST_API: &[DocEntry] = &[
             "{scenario?: string, seed?: integer, seats?: table<string, string>, options?: table, dice?: \"digital\"|\"physical\", check?: boolean, from?: string, after?: integer, inputs?: string[], overlay?: string}"
         )],
         [("game", "Game")],
-        "Starts a game (seats: \"human\", \"bot\" or \"bot:<name>\"); the module's check runs after every input unless check = false. To start from a position: `from` names a recorded game or a save in the module folder (`tests/replays/opening.ron`), whose game is replayed (its first `after` inputs only, if given); then `inputs` are answered, each written `[SEAT:] name [arg] [| dice]`. `overlay` names an overlay file of the module (a fixture of owner data for tests, `tests/owner-fixture.ron`) whose values the game's module takes in place of any other overlay."
+        "Starts a game (seats: \"human\", \"bot\" or \"bot:<name>\"); the module's check runs after every input unless check = false. To start from a position: `from` names a recorded game or a save in the module folder (`tests/replays/opening.ron`), whose game is replayed (its first `after` inputs only, if given); then `inputs` are answered, each written `[SEAT:] name [arg] [| dice]`. `overlay` names an overlay file of the module (a fixture of owner data for tests) whose values the game's module takes in place of any other overlay."
     ),
     doc!(
         "t:eq",
