@@ -234,15 +234,44 @@ fn answer(session: &mut Session, answer: &Answer) -> Result<(), SessionError> {
     Ok(())
 }
 
-fn apply_answers(session: &mut Session, answers: &[Line], source: &str) -> anyhow::Result<()> {
+/// Applies answers in order. With `value` (the text of `--value` and how the module is
+/// loaded), the first value of the module's data they need and that is not entered yet is
+/// that text, stored in the owner's overlay before they go on; it is asked for once.
+fn apply_answers(
+    session: &mut Session,
+    answers: &[Line],
+    source: &str,
+    mut value: Option<(&str, LoadOptions)>,
+    err: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let given = value.is_some();
     for a in answers {
-        if let Err(err) = answer(session, &a.answer) {
-            let explained = explain(&err, session.module());
-            if a.line == 0 {
-                bail!("'{}': {explained}", a.answer.name);
+        while let Err(failure) = answer(session, &a.answer) {
+            match (failure.need(), value.take()) {
+                (Some(Need::Data(target)), Some((text, load))) => {
+                    let target = target.clone();
+                    let module = session.module().clone();
+                    let parsed = parse_value(&module, text, &value_type(&module, &target))
+                        .map_err(|e| anyhow::anyhow!("--value for {target}: {e}"))?;
+                    let path =
+                        store_value(session, &target, parsed, &load).map_err(anyhow::Error::msg)?;
+                    writeln!(err, "{target} = {text}, stored in {}.", path.display())?;
+                }
+                _ => {
+                    let explained = explain(&failure, session.module());
+                    if a.line == 0 {
+                        bail!("'{}': {explained}", a.answer.name);
+                    }
+                    bail!("{source}:{}: '{}': {explained}", a.line, a.answer.name);
+                }
             }
-            bail!("{source}:{}: '{}': {explained}", a.line, a.answer.name);
         }
+    }
+    if given && value.is_some() {
+        writeln!(
+            err,
+            "warning: the rules asked for no value of the module's data; --value was not used"
+        )?;
     }
     Ok(())
 }
@@ -487,6 +516,8 @@ pub fn new(args: &NewArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
             &mut session,
             &parse_answers(path)?,
             &path.display().to_string(),
+            None,
+            err,
         ),
         None => Ok(()),
     };
@@ -604,14 +635,16 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
                     line.answer.seat.clone_from(&seat);
                 }
             }
-            apply_answers(&mut session, &list, &path.display().to_string())
+            apply_answers(&mut session, &list, &path.display().to_string(), None, err)
         }),
         None => Ok(()),
     };
-    let result = result.and_then(|()| match &args.value {
-        Some(text) => apply_with_value(&mut session, &answers, text, &args.overlay, err),
-        None => apply_answers(&mut session, &answers, "command line"),
-    });
+    let value = args
+        .value
+        .as_deref()
+        .map(|text| (text, args.overlay.load_options(false)));
+    let result =
+        result.and_then(|()| apply_answers(&mut session, &answers, "command line", value, err));
     save(&session, &target)?;
     result?;
     let eyes = seat.clone().or_else(|| human_eyes(&session));
@@ -620,42 +653,6 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
     }
     write!(out, "{}", describe_prompt(&session, eyes.as_ref()))?;
     Ok(0)
-}
-
-/// Applies the command line's answers; the first value of the module's data they need and
-/// that is not entered yet is `text`, stored in the owner's overlay before they go on.
-fn apply_with_value(
-    session: &mut Session,
-    answers: &[Line],
-    text: &str,
-    overlay: &OverlayArgs,
-    err: &mut dyn Write,
-) -> anyhow::Result<()> {
-    let mut unused = Some(text);
-    for a in answers {
-        while let Err(failure) = answer(session, &a.answer) {
-            let explained = explain(&failure, session.module());
-            match (failure.need(), unused.take()) {
-                (Some(Need::Data(target)), Some(text)) => {
-                    let target = target.clone();
-                    let module = session.module().clone();
-                    let value = parse_value(&module, text, &value_type(&module, &target))
-                        .map_err(|e| anyhow::anyhow!("--value for {target}: {e}"))?;
-                    let path = store_value(session, &target, value, &overlay.load_options(false))
-                        .map_err(anyhow::Error::msg)?;
-                    writeln!(err, "{target} = {text}, stored in {}.", path.display())?;
-                }
-                _ => bail!("'{}': {explained}", a.answer.name),
-            }
-        }
-    }
-    if unused.is_some() {
-        writeln!(
-            err,
-            "warning: the rules asked for no value of the module's data; --value was not used"
-        )?;
-    }
-    Ok(())
 }
 
 pub fn record(args: &RecordArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<i32> {

@@ -6,6 +6,7 @@
 -- with a French card; and the phase's winner by the issues on its track.
 
 local deck = include("@lib/deck.lua")
+local util = include("@lib/util.lua")
 local powers = include("rules/powers.lua")
 local display = include("rules/display.lua")
 local cards = include("rules/cards.lua")
@@ -59,14 +60,8 @@ local function available(ctx, piece, power, ask)
   end
   if ctx:known("piece", piece, "selectable_by") then
     local who = p.props.selectable_by
-    if type(who) == "table" then
-      local ok = false
-      for _, w in ipairs(who) do
-        ok = ok or w == power
-      end
-      if not ok then
-        return false, string.format("%s may not select it", name(ctx, power))
-      end
+    if type(who) == "table" and not util.contains(who, power) then
+      return false, string.format("%s may not select it", name(ctx, power))
     end
   end
   return true
@@ -87,7 +82,7 @@ diplomacy.diplomacy = {}
 
 function diplomacy.diplomacy.on_enter(ctx)
   ctx.locals.stage = "deal"
-  ctx.vars.diplomacy = { debate_marker = {}, preempts = 0, trades = {} }
+  ctx.vars.diplomacy = { preempts = 0 }
   ctx:place("marker.fr_preempts", "fr_preempts", "0")
 end
 
@@ -241,12 +236,9 @@ end
 function diplomacy.break_tie(ctx, tied, what, extra)
   local winner
   if ctx.vars.lutzen then
-    for _, p in ipairs(tied) do
-      if p == "BR" then
-        winner = "BR"
-      end
-    end
-    if winner == nil and powers.players(ctx) <= 2 and #tied == 2 then
+    if util.contains(tied, "BR") then
+      winner = "BR"
+    elseif powers.players(ctx) <= 2 and #tied == 2 then
       winner = "FR"
     end
   end
@@ -379,13 +371,17 @@ end
 -- A power's action in a Diplomacy Round.
 diplomacy.round_turn = {}
 
+-- A power's Debate marker stands on the Diplomacy Round Track from its debate until its
+-- next action, and back on its own space otherwise.
+local function has_debate_marker(ctx, power)
+  return ctx:space_of("marker.debate." .. power) == "diplomacy_round"
+end
+
 function diplomacy.round_turn.on_enter(ctx)
-  local d = dip(ctx)
   local power = ctx.locals.power
   -- A power that debated since its last action may pass now; the marker comes off either
   -- way (16.2, Round 5).
-  ctx.locals.may_pass = d.debate_marker[power] == true
-  d.debate_marker[power] = nil
+  ctx.locals.may_pass = has_debate_marker(ctx, power)
   ctx:place("marker.debate." .. power, "debate", power)
 end
 
@@ -443,8 +439,6 @@ end
 function diplomacy.round_turn.trade(ctx, other)
   local power = ctx.locals.power
   ctx:log(string.format("%s offers %s a card in trade.", name(ctx, power), name(ctx, other)))
-  local trades = dip(ctx).trades
-  trades[#trades + 1] = { from = power, to = other, round = ctx.locals.round }
   ctx:call("trade", { from = power, to = other })
 end
 
@@ -466,13 +460,6 @@ diplomacy.negotiation = {}
 function diplomacy.negotiation.prompt(ctx)
   local locals = ctx.locals
   local power, card = locals.power, locals.card
-  if locals.stage == "discard" then
-    local actions = {}
-    for _, c in ipairs(ctx:zone("hand." .. power)) do
-      actions[#actions + 1] = { name = "discard", arg = c, card = c, label = "Discard " .. cards.name(ctx, c) }
-    end
-    return { seat = power, text = string.format("%s: discard one card of your choice.", cards.name(ctx, card)), actions = actions }
-  end
   local actions = {}
   for _, piece in ipairs(display.negotiable(ctx)) do
     local label = issue_name(ctx, piece) .. ", on " .. display.describe_piece(ctx, piece)
@@ -492,6 +479,17 @@ function diplomacy.negotiation.back(ctx)
 end
 
 local may_preempt, debaters, finish_play
+
+-- A Leader's play or debate costs one more card of the player's choice (16.2, Round 4):
+-- asks for it, unless the hand is empty. Returns whether it asked.
+local function leader_discard(ctx, power, card)
+  if ctx:count("hand." .. power) == 0 then
+    ctx:log(string.format("%s has no other card to discard.", name(ctx, power)))
+    return false
+  end
+  ctx:call("leader_discard", { power = power, card = card })
+  return true
+end
 
 -- Opens the debate of the play: France is first offered to pre-empt when it could and
 -- would not be the first asked anyway; then the window (when anyone can debate).
@@ -524,14 +522,11 @@ function diplomacy.negotiation.on(ctx, piece)
   local from = display.describe_piece(ctx, piece)
   if locals.leader then
     discard(ctx, card)
-    ctx.vars.leaders_used = ctx.vars.leaders_used or {}
-    ctx.vars.leaders_used[card] = true
     locals.n = display.SEAT
     local where = display.put(ctx, piece, power, display.SEAT)
     ctx:log(string.format("%s plays %s on %s: from %s to %s.", name(ctx, power), cards.name(ctx, card), issue_name(ctx, piece), from, where))
     locals.stage = "discard"
-    if ctx:count("hand." .. power) == 0 then
-      ctx:log(string.format("%s has no other card to discard.", name(ctx, power)))
+    if not leader_discard(ctx, power, card) then
       locals.stage = "debate"
       open_debate(ctx)
     end
@@ -551,14 +546,6 @@ function diplomacy.negotiation.on(ctx, piece)
   open_debate(ctx)
 end
 
-function diplomacy.negotiation.discard(ctx, card)
-  local locals = ctx.locals
-  discard(ctx, card)
-  ctx:log(string.format("%s discards %s.", name(ctx, locals.power), cards.name(ctx, card)))
-  locals.stage = "debate"
-  open_debate(ctx)
-end
-
 function finish_play(ctx, result)
   local locals = ctx.locals
   local d = dip(ctx)
@@ -571,6 +558,11 @@ function finish_play(ctx, result)
 end
 
 function diplomacy.negotiation.on_resume(ctx, result)
+  if ctx.locals.stage == "discard" then
+    ctx.locals.stage = "debate"
+    open_debate(ctx)
+    return
+  end
   finish_play(ctx, result)
 end
 
@@ -639,11 +631,8 @@ function diplomacy.carry_out_debate(ctx, power, card, piece, leader)
     from = string.format("%s (%d)", from, d.beyond.n)
   end
   discard(ctx, card)
-  d.debate_marker[power] = true
   ctx:place("marker.debate." .. power, "diplomacy_round", tostring(d.round or 1))
   if leader then
-    ctx.vars.leaders_used = ctx.vars.leaders_used or {}
-    ctx.vars.leaders_used[card] = true
     local where = display.put(ctx, piece, power, display.SEAT)
     ctx.vars.secured[piece] = true
     d.beyond = nil
@@ -672,12 +661,10 @@ function diplomacy.debate.debate(ctx, card, seat)
     return
   end
   diplomacy.carry_out_debate(ctx, seat, card, locals.piece, locals.leader)
-  if locals.leader then
-    ctx:call("leader_discard", { power = seat, card = card })
-    locals.result = { debated = seat }
-    return
+  locals.result = { debated = seat }
+  if not (locals.leader and leader_discard(ctx, seat, card)) then
+    ctx:pop(locals.result)
   end
-  ctx:pop({ debated = seat })
 end
 
 function diplomacy.debate.on_resume(ctx, result)
@@ -735,7 +722,7 @@ function diplomacy.preempt.all_passed(ctx)
   ctx:pop({ debated = locals.debater })
 end
 
--- A Leader's debate also costs a card of the debater's choice (as a Leader's play does).
+-- The card a Leader's play or debate costs (see `leader_discard` above).
 diplomacy.leader_discard = {}
 
 function diplomacy.leader_discard.prompt(ctx)
@@ -743,9 +730,6 @@ function diplomacy.leader_discard.prompt(ctx)
   local actions = {}
   for _, c in ipairs(ctx:zone("hand." .. power)) do
     actions[#actions + 1] = { name = "discard", arg = c, card = c, label = "Discard " .. cards.name(ctx, c) }
-  end
-  if #actions == 0 then
-    actions[1] = { name = "none", label = "No other card to discard" }
   end
   return { seat = power, text = string.format("%s: discard one card of your choice.", cards.name(ctx, ctx.locals.card)), actions = actions }
 end
@@ -756,9 +740,6 @@ function diplomacy.leader_discard.discard(ctx, card)
   ctx:pop({})
 end
 
-function diplomacy.leader_discard.none(ctx)
-  ctx:pop({})
-end
 
 -- A trade (16.2, Round 1): the offering power lays a card face down for the other; at the
 -- same time the other lays one face down in return, or refuses. Only the two of them see

@@ -3,6 +3,8 @@
 -- Britain, Austria (Playbook 16.2: with Austria winning the wager the order is FR, RU, BR,
 -- AU; the bots' "clockwise Russia, Britain, Austria" after France, 20.7).
 
+local util = include("@lib/util.lua")
+
 local powers = {}
 
 powers.CLOCKWISE = { "FR", "RU", "BR", "AU" }
@@ -28,13 +30,7 @@ function powers.applies(ctx, players)
   if players == nil then
     return true
   end
-  local n = powers.players(ctx)
-  for _, p in ipairs(players) do
-    if p == n then
-      return true
-    end
-  end
-  return false
+  return util.contains(players, powers.players(ctx))
 end
 
 -- Whether a power is out of the game (Lützen & Bautzen: Austria, 18.4.1).

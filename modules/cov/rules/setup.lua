@@ -137,6 +137,17 @@ local function units_placed(ctx, kind)
   return total
 end
 
+-- Puts into the force pool the units of `kind` the counter mix has and the table does not
+-- (reading the counter mix asks for it if it is not entered yet).
+local function fill_pool(ctx, kind)
+  local total = ctx.data.tables.counter_mix[kind]
+  local placed = units_placed(ctx, kind)
+  if total < placed then
+    error(string.format("the counter mix has %d %s, but %d are on the table", total, kind, placed), 0)
+  end
+  ctx:add_units("pool." .. ctx.data.unit_kinds[kind].owner, kind, total - placed)
+end
+
 -- Each force pool holds what the counter mix has and the scenario does not place; each
 -- power's Military Support markers wait in its supports box. Kinds whose totals are not
 -- entered yet are left empty and listed in the return value.
@@ -151,12 +162,7 @@ function setup.pools(ctx)
         missing[#missing + 1] = kind
       end
     elseif ctx:known("table", "counter_mix", kind) then
-      local total = ctx.data.tables.counter_mix[kind]
-      local placed = units_placed(ctx, kind)
-      if total < placed then
-        error(string.format("the counter mix has %d %s, but the scenario places %d", total, kind, placed), 0)
-      end
-      ctx:add_units("pool." .. owner, kind, total - placed)
+      fill_pool(ctx, kind)
     else
       missing[#missing + 1] = kind
     end
@@ -170,10 +176,7 @@ function setup.ensure_pool(ctx, kind)
   local missing = ctx.vars.pools_not_entered or {}
   for i, k in ipairs(missing) do
     if k == kind then
-      local total = ctx.data.tables.counter_mix[kind]
-      local owner = ctx.data.unit_kinds[kind].owner
-      local placed = units_placed(ctx, kind)
-      ctx:add_units("pool." .. owner, kind, math.max(total - placed, 0))
+      fill_pool(ctx, kind)
       table.remove(missing, i)
       ctx.vars.pools_not_entered = missing
       return
