@@ -110,8 +110,9 @@ fn every_module_passes_its_own_tests() {
 #[test]
 fn random_play_never_breaks_congress_of_vienna() {
     // With the test fixture's owner data, random play runs through every scenario's
-    // Initial and Diplomacy Phases; without any overlay a game may stop to ask for a value
-    // (at its set-up or later), but never breaks.
+    // Initial and Diplomacy Phases, with four, two and three players (seed by seed); without
+    // any overlay a game may stop to ask for a value (at its set-up or later), but never
+    // breaks.
     let fixture = repo_root().join("modules/cov/tests/owner-fixture.ron");
     let with_fixture = chancery_core::load_module(
         repo_root().join("modules/cov"),
@@ -126,18 +127,26 @@ fn random_play_never_breaks_congress_of_vienna() {
     for module in [with_fixture, bare] {
         for scenario in module.scenarios.iter() {
             for seed in 0..5 {
-                let start = chancery_core::start_game(
-                    module.clone(),
-                    GameSpec::new(scenario.id.clone(), seed),
-                );
+                let mut spec = GameSpec::new(scenario.id.clone(), seed);
+                let seating = ["", "two-players", "three-players"][(seed % 3) as usize];
+                if module.overlay.is_some() && !seating.is_empty() {
+                    spec.options = chancery_core::Value::Map(
+                        [(
+                            "seating".to_owned(),
+                            chancery_core::Value::Str(seating.into()),
+                        )]
+                        .into(),
+                    );
+                }
+                let start = chancery_core::start_game(module.clone(), spec);
                 let mut session = match start {
                     Ok(session) => session,
                     Err(err) if err.need().is_some() && module.overlay.is_none() => continue,
-                    Err(err) => panic!("{} seed {seed}: {err}", scenario.id),
+                    Err(err) => panic!("{} seed {seed} {seating}: {err}", scenario.id),
                 };
                 session.check_every_step = true;
                 random_walk(&mut session, &mut Picker::new(seed + 11), 200)
-                    .unwrap_or_else(|e| panic!("{} seed {seed}: {e}", scenario.id));
+                    .unwrap_or_else(|e| panic!("{} seed {seed} {seating}: {e}", scenario.id));
             }
         }
     }

@@ -51,7 +51,7 @@ pub(crate) const TEST_API: &[DocEntry] = &[
             ("body", "fun(t: TestContext)")
         ],
         [],
-        "Declares a test: `test(name, body)`, or `test(name, limits, body)`. A test's own code runs under the limits of every call into a module (100 M instructions, 1.5 s); `limits` raises them for this test. The rules of the games it plays keep their own limits, and their time is not counted. After the test, each game it played is replayed in a fresh VM: a game that plays differently is reported as a warning (the rules keep state outside ctx)."
+        "Declares a test: `test(name, body)`, or `test(name, limits, body)`. Helper scripts shared by tests live in `tests/lib/` and are loaded with `include(\"tests/lib/name.lua\")`. A test's own code runs under the limits of every call into a module (100 M instructions, 1.5 s); `limits` raises them for this test. The rules of the games it plays keep their own limits, and their time is not counted. After the test, each game it played is replayed in a fresh VM: a game that plays differently is reported as a warning (the rules keep state outside ctx)."
     ),
     doc!(
         "t:game",
@@ -346,6 +346,36 @@ pub fn run_module_tests(
     Ok(report)
 }
 
+/// The helper scripts tests may include: `tests/lib/*.lua`, by their path in the module.
+fn test_helpers(module: &Module) -> Result<Vec<(String, String)>, Diagnostics> {
+    let Ok(entries) = std::fs::read_dir(module.dir.join("tests").join("lib")) else {
+        return Ok(Vec::new());
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".lua"))
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|name| {
+            let rel = format!("tests/lib/{name}");
+            crate::files::read_inside(&module.dir, &rel)
+                .map(|(_, text)| (rel.clone(), text))
+                .map_err(|e| {
+                    let (line, col) = e.position.unwrap_or((0, 0));
+                    Diagnostics(vec![Diagnostic::error(
+                        module.dir.join(&rel),
+                        line,
+                        col,
+                        e.message,
+                    )])
+                })
+        })
+        .collect()
+}
+
 fn run_file(
     module: &Arc<Module>,
     file: &PathBuf,
@@ -371,7 +401,8 @@ fn run_file(
         module
             .scripts
             .iter()
-            .map(|s| (s.rel.clone(), s.text.clone())),
+            .map(|s| (s.rel.clone(), s.text.clone()))
+            .chain(test_helpers(module)?),
     );
     install_include(&vm, sources).map_err(start_error)?;
     let declared: Rc<RefCell<Vec<(String, Limits, Function)>>> = Rc::default();

@@ -16,6 +16,7 @@
 
 local modifiers = include("@lib/modifiers.lua")
 local display = include("rules/display.lua")
+local powers = include("rules/powers.lua")
 
 local cards = {}
 
@@ -91,12 +92,15 @@ function cards.move_sum(ctx, card, power, piece, debate)
   return sum
 end
 
--- Cards of `power`'s hand, leaders apart.
+-- The cards `power` may play from the hand its player holds, its own Leader apart (a hand
+-- shared by several powers holds each one's Leader, 18.2-18.3).
 function cards.hand(ctx, power)
   local list, leaders = {}, {}
-  for _, card in ipairs(ctx:zone("hand." .. power)) do
+  for _, card in ipairs(ctx:zone(powers.hand_zone(ctx, power))) do
     if cards.is_leader(ctx, card) then
-      leaders[#leaders + 1] = card
+      if not ctx:known("card", card, "nation") or cards.nation(ctx, card) == power then
+        leaders[#leaders + 1] = card
+      end
     else
       list[#list + 1] = card
     end

@@ -3,7 +3,9 @@
 -- distance high - low; two normal issues each, clockwise from the wager winner's left;
 -- six rounds in which each power negotiates, plays its Leader, offers a trade or (after a
 -- debate) passes, every play open to one debate, which France may pre-empt twice a phase
--- with a French card; and the phase's winner by the issues on its track.
+-- with a French card; and the phase's winner by the issues on its track. With two or three
+-- players one person plays several powers from one hand (18.2-18.3, rules/hands.lua) and
+-- some plays are barred (rules/restrictions.lua).
 
 local deck = include("@lib/deck.lua")
 local util = include("@lib/util.lua")
@@ -11,6 +13,8 @@ local powers = include("rules/powers.lua")
 local display = include("rules/display.lua")
 local cards = include("rules/cards.lua")
 local effects = include("rules/effects.lua")
+local hands = include("rules/hands.lua")
+local restrictions = include("rules/restrictions.lua")
 
 local diplomacy = {}
 
@@ -27,6 +31,27 @@ end
 
 local function issue_name(ctx, piece)
   return ctx.data.pieces[piece].name
+end
+
+-- A prompt for a power whose player plays several powers starts with "As Austria: ".
+local function as_power(ctx, power)
+  return powers.shares_seat(ctx, power) and ("As " .. name(ctx, power) .. ": ") or ""
+end
+
+-- A card play's argument: the card, or {card =, power =} from a seat that plays several
+-- powers.
+local function play_arg(ctx, power, card)
+  if powers.shares_seat(ctx, power) then
+    return { card = card, power = power }
+  end
+  return card
+end
+
+local function read_play(arg, seat)
+  if type(arg) == "table" then
+    return arg.card, arg.power
+  end
+  return arg, seat
 end
 
 local function discard(ctx, card)
@@ -58,6 +83,10 @@ local function available(ctx, piece, power, ask)
       return false, "it enters play only once the Armistice is in force"
     end
   end
+  local barred = restrictions.issue(ctx, power, piece, "select")
+  if barred then
+    return false, barred
+  end
   if ctx:known("piece", piece, "selectable_by") then
     local who = p.props.selectable_by
     if type(who) == "table" and not util.contains(who, power) then
@@ -77,6 +106,8 @@ local function choices_of_issues(ctx, power, action, label)
   return actions
 end
 
+local wager_distance
+
 -- The phase: an automatic state that runs each step in turn.
 diplomacy.diplomacy = {}
 
@@ -86,25 +117,12 @@ function diplomacy.diplomacy.on_enter(ctx)
   ctx:place("marker.fr_preempts", "fr_preempts", "0")
 end
 
--- Shuffle every card not removed and not in a hand, and deal each power its hand size on
--- top of what the Initial Phase gave it (16.2).
-local function deal(ctx)
-  deck.move_all(ctx, "discard", "deck")
-  ctx:shuffle("deck")
-  for _, power in ipairs(powers.in_game(ctx)) do
-    local n = ctx:counter("hand_size." .. power)
-    local dealt = deck.draw(ctx, "deck", "hand." .. power, n)
-    ctx:log(string.format("%s is dealt %d cards (Card Hand Size %d)%s.", name(ctx, power), #dealt, n,
-      #dealt < n and "; the deck ran out" or ""))
-  end
-end
-
 -- One step of the phase; true when it called a sub-procedure or ended the phase.
 local function phase_step(ctx)
   local locals = ctx.locals
   local d = dip(ctx)
   if locals.stage == "deal" then
-    deal(ctx)
+    hands.deal(ctx)
     locals.stage = "wager"
     ctx:call("wager", {})
     return true
@@ -140,7 +158,16 @@ local function phase_step(ctx)
     end
   elseif locals.stage == "end" then
     locals.stage = "scored"
+    if powers.variant(ctx) == 2 then
+      hands.end_of_phase(ctx)
+    end
     return diplomacy.score(ctx)
+  elseif locals.stage == "scored" then
+    locals.stage = "done"
+    if diplomacy.austria_operation_offered(ctx) then
+      ctx:call("austria_operation", {})
+      return true
+    end
   else
     ctx:pop({ winner = d.phase_winner })
     return true
@@ -156,7 +183,12 @@ end
 function diplomacy.diplomacy.on_resume(ctx, result)
   local d = dip(ctx)
   if ctx.locals.stage == "wager" then
-    d.winner, d.distance = result.winner, result.distance
+    d.winner = result.winner
+    d.distance = result.winner and wager_distance(ctx, result.winner, result.values)
+    -- Two players: the Initial Phase's cards join the Allied hand, which fills up again
+    -- from now on (18.2.2).
+    d.refill = true
+    hands.refill(ctx)
     d.order = powers.from_left_of(ctx, d.winner or "BR", function(p)
       return not powers.out(ctx, p)
     end)
@@ -169,6 +201,9 @@ end
 
 -- The Wager (16.2): every power that takes part lays a card face down; the cards it took
 -- in the Initial Phase and Leaders may not be wagered (RULES-GAPS.md). Printed values only.
+-- A player of several powers lays one card for each, one after the other (18.2.2: three
+-- Allied cards; 18.3: two, at most one of them French); the cards stay secret, in the
+-- player's private state, until all are laid.
 diplomacy.wager = {}
 
 local function wager_cards(ctx, power)
@@ -181,39 +216,122 @@ local function wager_cards(ctx, power)
   return list
 end
 
-function diplomacy.wager.prompt(ctx)
-  local asks = {}
+-- The cards a seat has laid so far, by power (read only).
+local function laid(ctx, seat)
+  return ctx.private[seat].wager or {}
+end
+
+-- The next power `seat` lays a card for, with the cards it may lay; nil when it is done.
+local function next_wager(ctx, seat)
+  local mine = laid(ctx, seat)
+  local used, french = {}, false
+  for _, card in pairs(mine) do
+    used[card] = true
+    french = french or (ctx:known("card", card, "nation") and cards.nation(ctx, card) == "FR")
+  end
   for _, power in ipairs(powers.CLOCKWISE) do
-    if not powers.passive(ctx, power) then
-      local actions = {}
+    if powers.seat(ctx, power) == seat and not powers.passive(ctx, power) and mine[power] == nil then
+      local list = {}
       for _, card in ipairs(wager_cards(ctx, power)) do
-        local value = ctx:known("card", card, "value") and string.format(" (%d)", ctx.data.cards[card].fields.value) or ""
-        actions[#actions + 1] = { name = "wager", arg = card, card = card, label = "Wager " .. cards.name(ctx, card) .. value }
+        local barred = french and powers.variant(ctx) == 3 and ctx:known("card", card, "nation")
+          and cards.nation(ctx, card) == "FR"
+        if not used[card] and not barred then
+          list[#list + 1] = card
+        end
       end
-      if #actions > 0 then
-        asks[#asks + 1] = { seat = power, actions = actions }
+      if #list > 0 then
+        return power, list
       end
     end
   end
-  return { text = "The Wager: lay one card face down. The highest printed value wins; the winner puts an issue on its track.", asks = asks }
+  return nil
+end
+
+function diplomacy.wager.prompt(ctx)
+  local asks = {}
+  for _, seat in ipairs(ctx:seats()) do
+    local power, list = next_wager(ctx, seat)
+    if power then
+      local actions = {}
+      for _, card in ipairs(list) do
+        local value = ctx:known("card", card, "value") and string.format(" (%d)", ctx.data.cards[card].fields.value) or ""
+        actions[#actions + 1] = { name = "wager", arg = card, card = card,
+          label = as_power(ctx, power) .. "Wager " .. cards.name(ctx, card) .. value }
+      end
+      asks[#asks + 1] = { seat = seat, actions = actions }
+    end
+  end
+  return { text = "The Wager: lay one card face down for each power you play. The highest printed value wins; the winner puts an issue on its track.", asks = asks }
+end
+
+-- The distance of the free issue (16.2: high - low). Two players (18.2.2): an Allied winner
+-- places at its value less France's, France at its value less the lowest Allied card.
+function wager_distance(ctx, winner, values)
+  if powers.variant(ctx) == 2 and values.FR then
+    if winner == "FR" then
+      local low
+      for power, value in pairs(values) do
+        if power ~= "FR" then
+          low = low == nil and value or math.min(low, value)
+        end
+      end
+      return values.FR - (low or values.FR)
+    end
+    return values[winner] - values.FR
+  end
+  local high, low
+  for _, value in pairs(values) do
+    high = high == nil and value or math.max(high, value)
+    low = low == nil and value or math.min(low, value)
+  end
+  return high - low
 end
 
 function diplomacy.wager.reveal(ctx, choices)
-  local high, low, best = nil, nil, {}
-  local parts = {}
-  for _, power in ipairs(powers.CLOCKWISE) do
-    local choice = choices[power]
+  for _, seat in ipairs(ctx:seats()) do
+    local choice = choices[seat]
     if choice then
-      local value = cards.printed(ctx, choice.arg)
-      parts[#parts + 1] = string.format("%s %s %d", name(ctx, power), cards.name(ctx, choice.arg), value)
-      discard(ctx, choice.arg)
+      local power, list = next_wager(ctx, seat)
+      if not power or not util.contains(list, choice.arg) then
+        error(string.format("%s cannot be wagered now", cards.name(ctx, choice.arg)), 0)
+      end
+      if powers.variant(ctx) == 3 and cards.nation(ctx, choice.arg) == "FR" then
+        for _, other in pairs(laid(ctx, seat)) do
+          if cards.nation(ctx, other) == "FR" then
+            error("the player of Russia and Austria wagers at most one French card (18.3)", 0)
+          end
+        end
+      end
+      local mine = laid(ctx, seat)
+      mine[power] = choice.arg
+      ctx.private[seat].wager = mine
+      if powers.shares_seat(ctx, power) then
+        ctx:log(string.format("A card lies face down for %s.", name(ctx, power)))
+      end
+    end
+  end
+  for _, seat in ipairs(ctx:seats()) do
+    if next_wager(ctx, seat) then
+      return
+    end
+  end
+  local values, high, best, parts = {}, nil, {}, {}
+  for _, power in ipairs(powers.CLOCKWISE) do
+    local card = not powers.out(ctx, power) and laid(ctx, powers.seat(ctx, power))[power]
+    if card then
+      local value = cards.printed(ctx, card)
+      values[power] = value
+      parts[#parts + 1] = string.format("%s %s %d", name(ctx, power), cards.name(ctx, card), value)
+      discard(ctx, card)
       if high == nil or value > high then
         high, best = value, { power }
       elseif value == high then
         best[#best + 1] = power
       end
-      low = low == nil and value or math.min(low, value)
     end
+  end
+  for _, seat in ipairs(ctx:seats()) do
+    ctx.private[seat].wager = nil
   end
   if high == nil then
     ctx:log("Nobody wagers.")
@@ -221,12 +339,12 @@ function diplomacy.wager.reveal(ctx, choices)
     return
   end
   ctx:log("The Wager: " .. table.concat(parts, ", ") .. ".")
-  local distance = high - low
   if #best == 1 then
+    local distance = wager_distance(ctx, best[1], values)
     ctx:log(string.format("%s wins the Wager by %d.", name(ctx, best[1]), distance))
-    ctx:pop({ winner = best[1], distance = distance })
+    ctx:pop({ winner = best[1], values = values })
   else
-    diplomacy.break_tie(ctx, best, "the Wager", { distance = distance })
+    diplomacy.break_tie(ctx, best, "the Wager", { values = values })
   end
 end
 
@@ -289,8 +407,8 @@ function diplomacy.free_issue.prompt(ctx)
   local power, distance = ctx.locals.power, ctx.locals.distance
   local where = distance > 0 and display.describe(ctx, power, math.min(distance, display.SEAT)) or "the Negotiation Table"
   return {
-    seat = power,
-    text = string.format("You won the Wager: put an available issue on %s.", where),
+    seat = powers.seat(ctx, power),
+    text = as_power(ctx, power) .. string.format("You won the Wager: put an available issue on %s.", where),
     actions = choices_of_issues(ctx, power, "place", function(piece)
       return string.format("%s to %s", issue_name(ctx, piece), where)
     end),
@@ -336,8 +454,8 @@ function diplomacy.selection.prompt(ctx)
     actions[1] = { name = "none", label = "No issue is left to select" }
   end
   return {
-    seat = power,
-    text = string.format("Issue selection: choose your %s issue for the Negotiation Table.", n == 1 and "first" or "second"),
+    seat = powers.seat(ctx, power),
+    text = as_power(ctx, power) .. string.format("Issue selection: choose your %s issue for the Negotiation Table.", n == 1 and "first" or "second"),
     actions = actions,
   }
 end
@@ -394,12 +512,22 @@ local function label_move(ctx, card, power, piece, debate)
   return string.format(": to %s (%s)", owner and display.describe(ctx, owner, n) or "the Negotiation Table", sum:explain())
 end
 
+-- The issues `power` may negotiate now.
+local function negotiable(ctx, power)
+  local list = {}
+  for _, piece in ipairs(display.negotiable(ctx)) do
+    if not restrictions.issue(ctx, power, piece, "negotiate") then
+      list[#list + 1] = piece
+    end
+  end
+  return list
+end
+
 function diplomacy.round_turn.prompt(ctx)
   local power = ctx.locals.power
   local hand, leaders = cards.hand(ctx, power)
   local actions = {}
-  local issues = display.negotiable(ctx)
-  if #issues > 0 then
+  if #negotiable(ctx, power) > 0 then
     for _, card in ipairs(hand) do
       actions[#actions + 1] = { name = "negotiate", arg = card, card = card, label = "Negotiate with " .. cards.name(ctx, card) }
     end
@@ -410,7 +538,7 @@ function diplomacy.round_turn.prompt(ctx)
   end
   if #hand > 0 then
     for _, other in ipairs(powers.in_game(ctx)) do
-      if other ~= power and #cards.hand(ctx, other) > 0 then
+      if other ~= power and #cards.hand(ctx, other) > 0 and not restrictions.trade(ctx, power, other) then
         actions[#actions + 1] = { name = "trade", arg = other, label = string.format("Offer %s a card in trade", name(ctx, other)) }
       end
     end
@@ -421,8 +549,8 @@ function diplomacy.round_turn.prompt(ctx)
     actions[1] = { name = "pass", label = "Pass: nothing left to play" }
   end
   return {
-    seat = power,
-    text = string.format("Diplomacy Round %d: negotiate, play your Leader, offer a trade%s.", ctx.locals.round,
+    seat = powers.seat(ctx, power),
+    text = as_power(ctx, power) .. string.format("Diplomacy Round %d: negotiate, play your Leader, offer a trade%s.", ctx.locals.round,
       ctx.locals.may_pass and " or pass" or ""),
     actions = actions,
   }
@@ -438,6 +566,11 @@ end
 
 function diplomacy.round_turn.trade(ctx, other)
   local power = ctx.locals.power
+  local barred = restrictions.trade(ctx, power, other)
+  if barred then
+    error(string.format("%s may not offer %s a trade: %s", name(ctx, power), name(ctx, other), barred), 0)
+  end
+  restrictions.traded(ctx, power, other)
   ctx:log(string.format("%s offers %s a card in trade.", name(ctx, power), name(ctx, other)))
   ctx:call("trade", { from = power, to = other })
 end
@@ -461,7 +594,7 @@ function diplomacy.negotiation.prompt(ctx)
   local locals = ctx.locals
   local power, card = locals.power, locals.card
   local actions = {}
-  for _, piece in ipairs(display.negotiable(ctx)) do
+  for _, piece in ipairs(negotiable(ctx, power)) do
     local label = issue_name(ctx, piece) .. ", on " .. display.describe_piece(ctx, piece)
     if locals.leader then
       label = label .. ": to your Seat, secured"
@@ -471,7 +604,7 @@ function diplomacy.negotiation.prompt(ctx)
     actions[#actions + 1] = { name = "on", arg = piece, piece = piece, label = label }
   end
   actions[#actions + 1] = { name = "back", label = "Back: choose another action" }
-  return { seat = power, text = string.format("Play %s on which issue?", cards.name(ctx, card)), actions = actions }
+  return { seat = powers.seat(ctx, power), text = as_power(ctx, power) .. string.format("Play %s on which issue?", cards.name(ctx, card)), actions = actions }
 end
 
 function diplomacy.negotiation.back(ctx)
@@ -480,10 +613,10 @@ end
 
 local may_preempt, debaters, finish_play
 
--- A Leader's play or debate costs one more card of the player's choice (16.2, Round 4):
--- asks for it, unless the hand is empty. Returns whether it asked.
+-- A Leader's play or debate costs one more card of the player's choice (16.2, Round 4), not
+-- a Leader: asks for it, unless there is none. Returns whether it asked.
 local function leader_discard(ctx, power, card)
-  if ctx:count("hand." .. power) == 0 then
+  if #cards.hand(ctx, power) == 0 then
     ctx:log(string.format("%s has no other card to discard.", name(ctx, power)))
     return false
   end
@@ -496,14 +629,11 @@ end
 local function open_debate(ctx)
   local locals = ctx.locals
   local player, piece = locals.power, locals.piece
-  if #debaters(ctx, player, locals.leader == true) == 0 then
+  if #debaters(ctx, player, piece, locals.leader == true) == 0 then
     finish_play(ctx, {})
     return
   end
-  if not locals.leader and may_preempt(ctx, player, nil)
-    and powers.from_left_of(ctx, player, function(p)
-      return not powers.passive(ctx, p)
-    end)[1] ~= "FR" then
+  if not locals.leader and may_preempt(ctx, player, nil) and debaters(ctx, player, piece, false)[1] ~= "FR" then
     ctx:call("preempt", { player = player, piece = piece, front = true })
     return
   end
@@ -518,6 +648,11 @@ function diplomacy.negotiation.on(ctx, piece)
   if secured or (kind ~= "table" and kind ~= "track") then
     error(string.format("%s cannot be negotiated now", issue_name(ctx, piece)), 0)
   end
+  local barred = restrictions.issue(ctx, power, piece, "negotiate")
+  if barred then
+    error(string.format("%s may not negotiate %s: %s", name(ctx, power), issue_name(ctx, piece), barred), 0)
+  end
+  restrictions.played(ctx, power, piece)
   locals.piece = piece
   local from = display.describe_piece(ctx, piece)
   if locals.leader then
@@ -542,6 +677,7 @@ function diplomacy.negotiation.on(ctx, piece)
   locals.n = owner == power and n or 0
   ctx:log(string.format("%s negotiates %s: from %s to %s (%s).", name(ctx, power), issue_name(ctx, piece), from, where, sum:explain()))
   card_effect(ctx, card, power, piece, "negotiate")
+  hands.refill(ctx)
   locals.stage = "debate"
   open_debate(ctx)
 end
@@ -576,11 +712,12 @@ local function debate_cards(ctx, power, leader)
   return leader and leaders or hand
 end
 
--- The powers that may debate a play of `player`, clockwise from its left.
-function debaters(ctx, player, leader)
+-- The powers that may debate a play of `player` on `piece`, clockwise from its left.
+function debaters(ctx, player, piece, leader)
   local list = {}
   for _, power in ipairs(powers.from_left_of(ctx, player)) do
-    if power ~= player and not powers.passive(ctx, power) and #debate_cards(ctx, power, leader) > 0 then
+    if power ~= player and not powers.passive(ctx, power) and #debate_cards(ctx, power, leader) > 0
+      and not restrictions.debate(ctx, power, player) and not restrictions.issue(ctx, power, piece, "debate") then
       list[#list + 1] = power
     end
   end
@@ -589,15 +726,19 @@ end
 
 function diplomacy.debate.prompt(ctx)
   local locals = ctx.locals
-  local asks = {}
-  for _, power in ipairs(debaters(ctx, locals.player, locals.leader)) do
-    local actions = {}
+  local asks, by_seat = {}, {}
+  for _, power in ipairs(debaters(ctx, locals.player, locals.piece, locals.leader)) do
+    local seat = powers.seat(ctx, power)
+    if not by_seat[seat] then
+      by_seat[seat] = {}
+      asks[#asks + 1] = { seat = seat, actions = by_seat[seat] }
+    end
+    local actions = by_seat[seat]
     for _, card in ipairs(debate_cards(ctx, power, locals.leader)) do
       local label = locals.leader and ": to your Seat, secured" or label_move(ctx, card, power, locals.piece, true)
-      actions[#actions + 1] = { name = "debate", arg = card, card = card,
-        label = string.format("Debate with %s%s", cards.name(ctx, card), label) }
+      actions[#actions + 1] = { name = "debate", arg = play_arg(ctx, power, card), card = card,
+        label = as_power(ctx, power) .. string.format("Debate with %s%s", cards.name(ctx, card), label) }
     end
-    asks[#asks + 1] = { seat = power, actions = actions }
   end
   return {
     text = string.format("%s played on %s (now on %s): does anyone debate?", name(ctx, locals.player),
@@ -631,6 +772,8 @@ function diplomacy.carry_out_debate(ctx, power, card, piece, leader)
     from = string.format("%s (%d)", from, d.beyond.n)
   end
   discard(ctx, card)
+  restrictions.played(ctx, power, piece)
+  hands.refill(ctx)
   ctx:place("marker.debate." .. power, "diplomacy_round", tostring(d.round or 1))
   if leader then
     local where = display.put(ctx, piece, power, display.SEAT)
@@ -653,16 +796,20 @@ function diplomacy.carry_out_debate(ctx, power, card, piece, leader)
   card_effect(ctx, card, power, piece, "debate")
 end
 
-function diplomacy.debate.debate(ctx, card, seat)
+function diplomacy.debate.debate(ctx, arg, seat)
   local locals = ctx.locals
-  if not locals.leader and may_preempt(ctx, locals.player, seat) then
-    ctx:log(string.format("%s declares a debate.", name(ctx, seat)))
-    ctx:call("preempt", { player = locals.player, piece = locals.piece, debater = seat, card = card })
+  local card, power = read_play(arg, seat)
+  if powers.seat(ctx, power) ~= seat or not util.contains(debaters(ctx, locals.player, locals.piece, locals.leader), power) then
+    error(string.format("%s may not debate this play", name(ctx, power)), 0)
+  end
+  if not locals.leader and may_preempt(ctx, locals.player, power) then
+    ctx:log(string.format("%s declares a debate.", name(ctx, power)))
+    ctx:call("preempt", { player = locals.player, piece = locals.piece, debater = power, card = card })
     return
   end
-  diplomacy.carry_out_debate(ctx, seat, card, locals.piece, locals.leader)
-  locals.result = { debated = seat }
-  if not (locals.leader and leader_discard(ctx, seat, card)) then
+  diplomacy.carry_out_debate(ctx, power, card, locals.piece, locals.leader)
+  locals.result = { debated = power }
+  if not (locals.leader and leader_discard(ctx, power, card)) then
     ctx:pop(locals.result)
   end
 end
@@ -728,15 +875,17 @@ diplomacy.leader_discard = {}
 function diplomacy.leader_discard.prompt(ctx)
   local power = ctx.locals.power
   local actions = {}
-  for _, c in ipairs(ctx:zone("hand." .. power)) do
+  for _, c in ipairs(cards.hand(ctx, power)) do
     actions[#actions + 1] = { name = "discard", arg = c, card = c, label = "Discard " .. cards.name(ctx, c) }
   end
-  return { seat = power, text = string.format("%s: discard one card of your choice.", cards.name(ctx, ctx.locals.card)), actions = actions }
+  return { seat = powers.seat(ctx, power), actions = actions,
+    text = as_power(ctx, power) .. string.format("%s: discard one card of your choice.", cards.name(ctx, ctx.locals.card)) }
 end
 
 function diplomacy.leader_discard.discard(ctx, card)
   discard(ctx, card)
   ctx:log(string.format("%s discards %s.", name(ctx, ctx.locals.power), cards.name(ctx, card)))
+  hands.refill(ctx)
   ctx:pop({})
 end
 
@@ -757,23 +906,25 @@ function diplomacy.trade.prompt(ctx)
   end
   return {
     text = string.format("%s offers %s a trade: each lays a card face down (%s may refuse).", name(ctx, from), name(ctx, to), name(ctx, to)),
-    asks = { { seat = from, actions = offer }, { seat = to, actions = answer } },
+    asks = { { seat = powers.seat(ctx, from), actions = offer }, { seat = powers.seat(ctx, to), actions = answer } },
   }
 end
 
 function diplomacy.trade.reveal(ctx, choices)
   local from, to = ctx.locals.from, ctx.locals.to
-  local offered, answer = choices[from], choices[to]
+  local from_seat, to_seat = powers.seat(ctx, from), powers.seat(ctx, to)
+  local offered, answer = choices[from_seat], choices[to_seat]
   if answer.name == "refuse" then
     ctx:log(string.format("%s refuses the trade.", name(ctx, to)))
-    ctx:tell(from, string.format("%s refused; you keep %s.", name(ctx, to), cards.name(ctx, offered.arg)))
+    ctx:tell(from_seat, string.format("%s refused; you keep %s.", name(ctx, to), cards.name(ctx, offered.arg)))
   else
-    ctx:move_card(offered.arg, "hand." .. to)
-    ctx:move_card(answer.arg, "hand." .. from)
+    ctx:move_card(offered.arg, powers.hand_zone(ctx, to))
+    ctx:move_card(answer.arg, powers.hand_zone(ctx, from))
     ctx:log(string.format("%s accepts: the two powers exchange a card face down.", name(ctx, to)))
-    ctx:tell(from, string.format("You gave %s and received %s.", cards.name(ctx, offered.arg), cards.name(ctx, answer.arg)))
-    ctx:tell(to, string.format("You received %s and gave %s.", cards.name(ctx, offered.arg), cards.name(ctx, answer.arg)))
+    ctx:tell(from_seat, string.format("You gave %s and received %s.", cards.name(ctx, offered.arg), cards.name(ctx, answer.arg)))
+    ctx:tell(to_seat, string.format("You received %s and gave %s.", cards.name(ctx, offered.arg), cards.name(ctx, answer.arg)))
   end
+  hands.refill(ctx)
   ctx:pop({})
 end
 
@@ -813,6 +964,50 @@ function diplomacy.award(ctx, power)
   local total = ctx:add_counter("vp." .. power, vp)
   dip(ctx).phase_winner = power
   ctx:log(string.format("%s wins the Diplomacy Phase: +%d VP (%d).", name(ctx, power), vp, total))
+end
+
+-- Two players (18.2.4): on the turn Austria at War occurs, Austria may take one Military
+-- Operation at the end of the Diplomacy Phase, after the phase's winner is known, paying a
+-- Resource for it in the Government Phase. The module reads "occurs" as: the Austria at
+-- War issue stands on Austria's track now, and offers the Austrian Military Operation if it
+-- is waiting on the display (RULES-GAPS.md).
+diplomacy.austria_operation = {}
+
+function diplomacy.austria_operation_offered(ctx)
+  if powers.variant(ctx) ~= 2 or powers.austria_at_war(ctx) or not display.waiting(ctx, "mil_op_au") then
+    return false
+  end
+  for _, piece in ipairs(ctx.data.piece_ids) do
+    if ctx.data.pieces[piece].props.issue == "austria_at_war" and display.track_of(ctx, piece) == "AU" then
+      return true
+    end
+  end
+  return false
+end
+
+function diplomacy.austria_operation.prompt(ctx)
+  return {
+    seat = powers.seat(ctx, "AU"),
+    text = "As Austria: Austria at War is on your track. Take the Austrian Military Operation? It does not count for the phase's winner, and Austria pays 1 Resource for it in the Government Phase (18.2.4).",
+    actions = {
+      { name = "take", label = "Take the Austrian Military Operation (1 Resource)" },
+      { name = "decline", label = "Decline" },
+    },
+  }
+end
+
+function diplomacy.austria_operation.take(ctx)
+  local piece = display.waiting(ctx, "mil_op_au")
+  local where = display.put(ctx, piece, "AU", 1)
+  ctx.vars.government_costs = ctx.vars.government_costs or {}
+  table.insert(ctx.vars.government_costs, { power = "AU", resources = 1, why = "the Austrian Military Operation of 18.2.4" })
+  ctx:log(string.format("Austria takes the Austrian Military Operation (on %s); it will pay 1 Resource for it.", where))
+  ctx:pop({})
+end
+
+function diplomacy.austria_operation.decline(ctx)
+  ctx:log("Austria does not take a Military Operation.")
+  ctx:pop({})
 end
 
 return diplomacy

@@ -77,7 +77,7 @@ local function give_cards(ctx, card)
     if gift and not powers.out(ctx, power) then
       local zone = ctx:card_zone(gift)
       if zone == "deck" or zone == "discard" then
-        ctx:move_card(gift, "hand." .. power)
+        ctx:move_card(gift, powers.hand_zone(ctx, power))
         ctx.vars.initial_cards[gift] = true
         ctx:log(string.format("%s takes %s into its hand.", powers.name(ctx, power), card_name(ctx, gift)))
       else
@@ -245,7 +245,7 @@ local function run_step(ctx, step, card)
     if powers.out(ctx, power) then
       ctx:log(string.format("The table picks %s, which is out of the game: nobody takes an extra card.", powers.name(ctx, power)))
     elseif named then
-      ctx:move_card(named, "hand." .. power)
+      ctx:move_card(named, powers.hand_zone(ctx, power))
       ctx.vars.initial_cards[named] = true
       ctx:log(string.format("The table picks %s, which must take %s.", powers.name(ctx, power), card_name(ctx, named)))
     else
@@ -330,7 +330,7 @@ function initial.extra_card.prompt(ctx)
     mine[1] = { name = "none", label = "There is none in the deck: take no card" }
   end
   return {
-    seat = power,
+    seat = powers.seat(ctx, power),
     text = string.format("The Initial Environment Table picks %s: take one of your national character cards from the deck.",
       powers.name(ctx, power)),
     actions = mine,
@@ -343,7 +343,7 @@ function initial.extra_card.take(ctx, card)
   if f.nation ~= power or f.kind ~= "character" then
     error(string.format("%s is not one of %s's national character cards", card_name(ctx, card), powers.name(ctx, power)), 0)
   end
-  ctx:move_card(card, "hand." .. power)
+  ctx:move_card(card, powers.hand_zone(ctx, power))
   ctx.vars.initial_cards[card] = true
   ctx:log(string.format("%s takes %s from the deck.", powers.name(ctx, power), card_name(ctx, card)))
   ctx:pop({})
@@ -430,8 +430,8 @@ initial.clash = {}
 function initial.clash.prompt(ctx)
   local piece = display.waiting(ctx, "austria_at_war")
   return {
-    seat = "AU",
-    text = "Put Austria at War on your track's space 1, or on the Negotiation Table for 1 VP.",
+    seat = powers.seat(ctx, "AU"),
+    text = "Austria: put Austria at War on your track's space 1, or on the Negotiation Table for 1 VP.",
     actions = {
       { name = "track", label = "Austria at War on Austria 1", piece = piece },
       { name = "table", label = "Austria at War on the Negotiation Table (+1 VP)", piece = piece },

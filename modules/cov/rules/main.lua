@@ -10,6 +10,7 @@ local turn = include("rules/turn.lua")
 local initial = include("rules/initial.lua")
 local diplomacy = include("rules/diplomacy.lua")
 local effects = include("rules/effects.lua")
+local hands = include("rules/hands.lua")
 
 local function start(ctx, scenario, options)
   local vars = ctx.vars
@@ -35,6 +36,7 @@ local function start(ctx, scenario, options)
     ctx:log("Force pools are left empty for kinds whose totals are not entered: " .. table.concat(missing, ", ") .. ".")
   end
   setup.solitaire_kutuzov(ctx)
+  hands.seat_hands(ctx)
   ctx:call("begin")
 end
 

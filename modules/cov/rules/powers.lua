@@ -24,6 +24,59 @@ function powers.name(ctx, power)
   return ctx.data.seats[power].name
 end
 
+-- The reduced-player rules in force: 2 (18.2: one Allied player, on the British chair, plays
+-- Russia, Britain and Austria from one hand), 3 (18.3: one player plays Russia and Austria
+-- from one hand), or nil. Lützen & Bautzen's two- and three-player games keep every power's
+-- own hand (18.4.1), so they are not these variants.
+function powers.variant(ctx)
+  if ctx.vars.lutzen then
+    return nil
+  end
+  local n = PLAYERS[ctx.vars.seating]
+  if n == 2 or n == 3 then
+    return n
+  end
+  return nil
+end
+
+-- The seat that decides for `power`: in the two-player game Britain's for every Allied
+-- power, in the three-player game Russia's for Austria, otherwise the power's own.
+function powers.seat(ctx, power)
+  local variant = powers.variant(ctx)
+  if variant == 2 and power ~= "FR" then
+    return "BR"
+  elseif variant == 3 and power == "AU" then
+    return "RU"
+  end
+  return power
+end
+
+-- The hand a power plays from: its seat's.
+function powers.hand_zone(ctx, power)
+  return "hand." .. powers.seat(ctx, power)
+end
+
+-- Whether the player of `power` plays another power in the game too.
+function powers.shares_seat(ctx, power)
+  local seat = powers.seat(ctx, power)
+  for _, other in ipairs(powers.CLOCKWISE) do
+    if other ~= power and powers.seat(ctx, other) == seat and not powers.out(ctx, other) then
+      return true
+    end
+  end
+  return false
+end
+
+-- Whether one person plays both powers.
+function powers.same_player(ctx, a, b)
+  return powers.seat(ctx, a) == powers.seat(ctx, b)
+end
+
+-- Whether Austria at War is in effect: it has occurred, or the scenario starts after it.
+function powers.austria_at_war(ctx)
+  return ctx.vars.austria_at_war_done == true or util.contains(ctx.vars.removed_issues or {}, "austria_at_war")
+end
+
 -- Whether a rule limited to `players` (a list of player counts, or nil for every game)
 -- applies to this game.
 function powers.applies(ctx, players)

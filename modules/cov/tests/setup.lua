@@ -3,6 +3,7 @@
 -- set-up numbers are checked by Chancery's own test suite (tests/tests/cov_setup.rs).
 
 local util = include("@lib/util.lua")
+local play = include("tests/lib/play.lua")
 
 -- Rule: the draw deck is every Character and Event card the scenario did not hand out or
 -- remove (66 cards in the deck; Playbook 17.2.3). Set-up: Spring 1813. Expected: 65 cards,
@@ -92,29 +93,6 @@ test("seatings are checked and recorded", function(t)
   end, "unknown Initial Situation mode 'D'")
 end)
 
--- Plays every decision with its first legal action (each seat of a shared decision in
--- turn) until the game reaches `state`.
-local function play_until(g, state)
-  for _ = 1, 2000 do
-    if g:state() == state then
-      return
-    end
-    local p = g:prompt()
-    for _, ask in ipairs(p.asks) do
-      if not util.contains(p.answered or {}, ask.seat) then
-        local action = ask.actions[1]
-        if ask.seat then
-          g:act_as(ask.seat, action.name, action.arg)
-        else
-          g:act(action.name, action.arg)
-        end
-        break
-      end
-    end
-  end
-  error("the game did not reach state " .. state)
-end
-
 -- Rule: the turn goes Initial, Diplomacy, then Government, War and End of Turn by hand
 -- (16), and Lützen & Bautzen's victory (18.4.3): alone or with two players France wins
 -- with more VP than both Russia and Britain, the Allies with fewer than both, else a draw.
@@ -123,7 +101,7 @@ end
 test("Lützen & Bautzen ends in a draw at its starting VP (18.4.3)", { instructions = 400000000, seconds = 20 }, function(t)
   for _, case in ipairs({ { 10, {} }, { 19, { "FR" } }, { 9, { "RU", "BR" } } }) do
     local g = t:game { scenario = "lutzen-bautzen", overlay = "tests/owner-fixture.ron" }
-    play_until(g, "table")
+    play.to(g, "table")
     t:eq(g:json().phase, "government")
     for _, phase in ipairs({ "war", "end" }) do
       g:act("next_phase")
@@ -181,7 +159,7 @@ end)
 -- content the fixture leaves unentered: the players are asked to carry it out by hand.
 test("a new turn moves the turn marker", { instructions = 400000000, seconds = 20 }, function(t)
   local g = t:game { scenario = "clash-of-armies", overlay = "tests/owner-fixture.ron" }
-  play_until(g, "table")
+  play.to(g, "table")
   for _ = 1, 3 do
     g:act("next_phase")
   end
