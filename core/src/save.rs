@@ -3,7 +3,7 @@
 //! atomically so that a crash never leaves half a save.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -30,6 +30,10 @@ pub struct SavedModule {
     pub dir: String,
     /// The fingerprint of its files then.
     pub fingerprint: u64,
+    /// The owner's overlay it was loaded with (absolute), which later commands use again
+    /// unless told otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overlay: Option<String>,
 }
 
 /// A save file.
@@ -97,6 +101,18 @@ pub enum SaveError {
 }
 
 impl SaveFile {
+    /// The load options to restore the game with: `asked`, except that where no overlay was
+    /// asked for (the default), the overlay the game was saved with.
+    pub fn load_options(&self, asked: &crate::LoadOptions) -> crate::LoadOptions {
+        match (&asked.overlay, &self.module.overlay) {
+            (crate::OverlayChoice::Default, Some(path)) => crate::LoadOptions {
+                overlay: crate::OverlayChoice::File(PathBuf::from(path)),
+                strict: asked.strict,
+            },
+            _ => asked.clone(),
+        }
+    }
+
     /// The save of `session`.
     pub fn of(session: &Session) -> SaveFile {
         let module = session.module();
@@ -112,6 +128,12 @@ impl SaveFile {
                     .display()
                     .to_string(),
                 fingerprint: module.fingerprint,
+                overlay: module.overlay.as_ref().map(|o| {
+                    std::path::absolute(&o.path)
+                        .unwrap_or_else(|_| o.path.clone())
+                        .display()
+                        .to_string()
+                }),
             },
             scenario: spec.scenario.clone(),
             seed: spec.seed,

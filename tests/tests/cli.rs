@@ -4,17 +4,25 @@
 use chancery::cli::{Outcome, run};
 use chancery_tests::{copy_module, edit, test_module};
 
-/// Runs `chancery args…`; returns the exit code, stdout and stderr.
+/// Runs `chancery args…` without the owner's overlay (unless the arguments name one);
+/// returns the exit code, stdout and stderr.
 fn chancery(args: &[&str]) -> (i32, String, String) {
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let mut argv = vec!["chancery", "--no-overlay"];
+    let mut argv = vec!["--no-overlay"];
     argv.extend_from_slice(args);
     if args
         .iter()
         .any(|a| *a == "--help" || *a == "state" || *a == "api" || *a == "--overlay")
     {
-        argv.remove(1);
+        argv.remove(0);
     }
+    chancery_as_typed(&argv)
+}
+
+/// Runs `chancery args…` exactly as given.
+fn chancery_as_typed(args: &[&str]) -> (i32, String, String) {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let mut argv = vec!["chancery"];
+    argv.extend_from_slice(args);
     let code = match run(argv.iter().map(Into::into), &mut out, &mut err) {
         Outcome::Exit(code) => code,
         Outcome::OpenWindow(_) => panic!("{args:?} opened a window"),
@@ -641,4 +649,68 @@ fn act_stores_a_missing_value_in_the_overlay_and_asks_it_once() {
     let (code, out, err) = chancery(&["state", path(&save), "--overlay", path(&overlay)]);
     assert_eq!(code, 0, "{err}");
     assert!(!out.contains("not entered yet"), "{out}");
+}
+
+/// The Clash of Armies' turn 5 from a file of answers: the Initial and Diplomacy Phases are
+/// played to the Government Phase with every prompt answered, the same game twice over,
+/// and the save replays the same without naming its overlay again.
+#[test]
+fn an_answers_file_plays_a_cov_turn_to_the_government_phase() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let root = chancery_tests::repo_root();
+    let module = root.join("modules/cov");
+    let fixture = module.join("tests/owner-fixture.ron");
+    let answers = module.join("tests/answers/clash-of-armies-turn5.txt");
+    let lines = std::fs::read_to_string(&answers)
+        .expect("the answers file")
+        .lines()
+        .filter(|l| !l.split('#').next().unwrap_or("").trim().is_empty())
+        .count();
+    let play = |out: &std::path::Path| {
+        let (code, stdout, err) = chancery(&[
+            "new",
+            path(&module),
+            "--scenario",
+            "clash-of-armies",
+            "--seed",
+            "7",
+            "--overlay",
+            path(&fixture),
+            "--answers",
+            path(&answers),
+            "--out",
+            path(out),
+        ]);
+        assert_eq!(code, 0, "{err}");
+        stdout
+    };
+    let (first, second) = (scratch.path().join("a.ron"), scratch.path().join("b.ron"));
+    let stdout = play(&first);
+    assert!(
+        stdout.contains("phase 'government'") && stdout.contains("State 'table'"),
+        "{stdout}"
+    );
+    play(&second);
+    let saved = std::fs::read(&first).expect("the save");
+    assert_eq!(
+        saved,
+        std::fs::read(&second).expect("the second save"),
+        "the same answers make the same save"
+    );
+    let save = chancery_core::save::SaveFile::read(&first).expect("reads");
+    assert_eq!(save.inputs.len(), lines, "one input per answer");
+    assert!(save.table.vars.to_json()["diplomacy"]["phase_winner"].is_string());
+    // The save names its overlay: replay, state and act find it without --overlay.
+    let (code, out, err) = chancery_as_typed(&["replay", path(&first), "--expect-same"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains(&format!("Replayed {lines} inputs: the game is the same.")),
+        "{out}"
+    );
+    let (code, out, err) = chancery_as_typed(&["state", path(&first)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("State 'table'") && !out.contains("replays differently"),
+        "{out}"
+    );
 }

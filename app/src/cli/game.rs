@@ -565,7 +565,7 @@ pub(crate) fn restore(
             super::resolve_module(Path::new(&save.module.id))
         }
     });
-    let module = load_module(&dir, options, err)?;
+    let module = load_module(&dir, &save.load_options(options), err)?;
     let (session, report) = save.restore(module, path)?;
     if let Some(report) = report {
         write!(
@@ -642,7 +642,7 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
     let value = args
         .value
         .as_deref()
-        .map(|text| (text, args.overlay.load_options(false)));
+        .map(|text| (text, file.load_options(&args.overlay.load_options(false))));
     let result =
         result.and_then(|()| apply_answers(&mut session, &answers, "command line", value, err));
     save(&session, &target)?;
@@ -691,7 +691,7 @@ pub fn record(args: &RecordArgs, out: &mut dyn Write, err: &mut dyn Write) -> an
     Ok(0)
 }
 
-pub fn state(args: &StateArgs, out: &mut dyn Write) -> anyhow::Result<i32> {
+pub fn state(args: &StateArgs, overlay: &OverlayArgs, out: &mut dyn Write) -> anyhow::Result<i32> {
     let file = SaveFile::read(&args.save)?;
     let seat = args.seat.clone().map(SeatId::from);
     if let Some(seat) = &seat
@@ -712,10 +712,11 @@ pub fn state(args: &StateArgs, out: &mut dyn Write) -> anyhow::Result<i32> {
         &file,
         &args.save,
         Some(&dir),
-        &LoadOptions::default(),
+        &overlay.load_options(false),
         &mut notes,
     ) {
         Ok(session) => {
+            out.write_all(&notes)?;
             print_game(&session, seat.as_ref(), out)?;
             return Ok(0);
         }
@@ -747,7 +748,7 @@ pub fn state(args: &StateArgs, out: &mut dyn Write) -> anyhow::Result<i32> {
 
 pub fn replay(args: &ReplayArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<i32> {
     let file = SaveFile::read(&args.save)?;
-    let options = args.overlay.load_options(false);
+    let options = file.load_options(&args.overlay.load_options(false));
     let saved_dir = PathBuf::from(&file.module.dir);
     let target_dir = args.module.clone().unwrap_or_else(|| saved_dir.clone());
     let target = load_module(&target_dir, &options, err)?;

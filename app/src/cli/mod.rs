@@ -82,7 +82,8 @@ pub struct OpenArgs {
 /// Which owner's overlay to merge over the module's data.
 #[derive(Args, Debug, Clone, Default)]
 pub struct OverlayArgs {
-    /// The owner's overlay file (default: ~/.local/share/chancery/overlays/<module>.ron).
+    /// The owner's overlay file (default: for a saved game the overlay it was started with,
+    /// else ~/.local/share/chancery/overlays/<module>.ron).
     #[arg(long, value_name = "FILE", global = true)]
     pub overlay: Option<PathBuf>,
     /// Load the module without any overlay.
@@ -187,7 +188,7 @@ pub fn run(
         Some(Command::Check(args)) => check::run(&args, out, err),
         Some(Command::New(args)) => game::new(&args, out, err),
         Some(Command::Act(args)) => game::act(&args, out, err),
-        Some(Command::State(args)) => game::state(&args, out),
+        Some(Command::State(args)) => game::state(&args, &cli.open.overlay, out),
         Some(Command::Replay(args)) => game::replay(&args, out, err),
         Some(Command::Test(args)) => test::run(&args, out, err),
         Some(Command::Record(args)) => game::record(&args, out, err),
