@@ -103,10 +103,10 @@ pub enum SaveError {
 impl SaveFile {
     /// The load options to restore the game with: `asked`, except that where no overlay was
     /// asked for (the default), the overlay the game was saved with.
-    pub fn load_options(&self, asked: &crate::LoadOptions) -> crate::LoadOptions {
+    pub fn load_options(&self, asked: &crate::module::LoadOptions) -> crate::module::LoadOptions {
         match (&asked.overlay, &self.module.overlay) {
-            (crate::OverlayChoice::Default, Some(path)) => crate::LoadOptions {
-                overlay: crate::OverlayChoice::File(PathBuf::from(path)),
+            (crate::module::OverlayChoice::Default, Some(path)) => crate::module::LoadOptions {
+                overlay: crate::module::OverlayChoice::File(PathBuf::from(path)),
                 strict: asked.strict,
             },
             _ => asked.clone(),

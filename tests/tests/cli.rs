@@ -1,6 +1,8 @@
 //! The command line, run in-process: help on every command, exit codes, and a game played
 //! through `new`, `act`, `state`, `replay`, `test` and `sim`.
 
+use std::sync::Arc;
+
 use chancery::cli::{Outcome, run};
 use chancery_tests::{copy_module, edit, test_module};
 
@@ -606,7 +608,9 @@ fn act_stores_a_missing_value_in_the_overlay_and_asks_it_once() {
     let (code, _, err) = chancery(&["act", path(&save), "begin", "--overlay", path(&overlay)]);
     assert_eq!(code, 1);
     assert!(
-        err.contains("table 'counter_mix': entry 'FR' is not entered yet")
+        err.contains(
+            "Units and fleets in the game, by kind (table 'counter_mix'): entry 'FR' is not entered yet"
+        )
             && err.contains("--value VALUE"),
         "{err}"
     );
@@ -713,4 +717,107 @@ fn an_answers_file_plays_a_cov_turn_to_the_government_phase() {
         out.contains("State 'table'") && !out.contains("replays differently"),
         "{out}"
     );
+}
+
+/// Without the owner's data, a fresh Clash of Armies asks for each value its first
+/// Diplomacy Round needs (card values, nations, modifiers, the counter mix), one at a time
+/// and each exactly once: `act --value` keeps it in the overlay, and the game goes on.
+#[test]
+fn the_first_diplomacy_round_asks_each_missing_value_once() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let save = scratch.path().join("game.ron");
+    let overlay = scratch.path().join("owner.ron");
+    let module = chancery_tests::repo_root().join("modules/cov");
+    let (code, _, err) = chancery(&[
+        "new",
+        path(&module),
+        "--scenario",
+        "clash-of-armies",
+        "--seed",
+        "3",
+        "--overlay",
+        path(&overlay),
+        "--out",
+        path(&save),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let options = chancery_core::LoadOptions {
+        overlay: chancery_core::OverlayChoice::File(overlay.clone()),
+        strict: false,
+    };
+    let mut asked: Vec<String> = Vec::new();
+    for _ in 0..400 {
+        let file = chancery_core::SaveFile::read(&save).expect("the save");
+        if file
+            .log
+            .iter()
+            .flat_map(|entry| &entry.messages)
+            .any(|line| line.text.contains("Diplomacy Round 2."))
+        {
+            assert!(
+                asked.iter().any(|a| a.contains("field 'value'")),
+                "card values were asked: {asked:?}"
+            );
+            return;
+        }
+        let module = chancery_core::load_module(&module, &options).expect("the module loads");
+        let (session, _) = file.restore(Arc::new(module), &save).expect("restores");
+        let prompt = session
+            .prompt()
+            .clone()
+            .expect("a prompt")
+            .expect("not over");
+        let ask = prompt
+            .asks
+            .iter()
+            .find(|a| a.seat.as_ref().is_none_or(|s| !prompt.answered.contains(s)))
+            .expect("someone is asked");
+        let choice = ask.actions[0].choice().to_string();
+        let seat = ask.seat.as_ref().map(ToString::to_string);
+        let act = |value: Option<&str>| {
+            let mut args = vec!["act", path(&save), choice.as_str()];
+            if let Some(seat) = &seat {
+                args.extend(["--seat", seat.as_str()]);
+            }
+            if let Some(value) = value {
+                args.extend(["--value", value]);
+            }
+            chancery_as_typed(&args)
+        };
+        let (mut code, _, mut err) = act(None);
+        while code != 0 {
+            let needed = err
+                .lines()
+                .find(|l| l.contains("is not entered yet"))
+                .unwrap_or_else(|| panic!("`act {choice}` failed: {err}"))
+                .to_owned();
+            let target = needed
+                .split(" is not entered yet")
+                .next()
+                .unwrap_or_default()
+                .rsplit(": ")
+                .take(2)
+                .collect::<Vec<_>>()
+                .join(" < ");
+            assert!(
+                !asked.contains(&target),
+                "{target} was asked twice ({asked:?})"
+            );
+            asked.push(target.clone());
+            let value = if target.contains("'nation'") {
+                "FR"
+            } else if target.contains("modifiers") || target.contains("penalties") {
+                "{}"
+            } else if target.contains("counter_mix") {
+                "40"
+            } else {
+                "3"
+            };
+            (code, _, err) = act(Some(value));
+            if code != 0 && !err.contains("is not entered yet") {
+                panic!("`act {choice} --value {value}` failed: {err}");
+            }
+        }
+    }
+    panic!("the first Diplomacy Round did not end; asked {asked:?}");
 }

@@ -204,8 +204,9 @@ fn explain(err: &SessionError, module: &Module) -> String {
                 .map(|o| o.path.display().to_string())
                 .unwrap_or_else(|| "an overlay file (--overlay FILE)".to_owned());
             format!(
-                "{target} is not entered yet: read it off the physical game and give it with \
-                 --value VALUE (it is kept in {overlay}), or enter it in the app"
+                "{} is not entered yet: read it off the physical game and give it with \
+                 --value VALUE (it is kept in {overlay}), or enter it in the app",
+                module.describe_target(target)
             )
         }
         None => err.to_string(),
@@ -251,11 +252,12 @@ fn apply_answers(
                 (Some(Need::Data(target)), Some((text, load))) => {
                     let target = target.clone();
                     let module = session.module().clone();
+                    let described = module.describe_target(&target);
                     let parsed = parse_value(&module, text, &value_type(&module, &target))
-                        .map_err(|e| anyhow::anyhow!("--value for {target}: {e}"))?;
+                        .map_err(|e| anyhow::anyhow!("--value for {described}: {e}"))?;
                     let path =
                         store_value(session, &target, parsed, &load).map_err(anyhow::Error::msg)?;
-                    writeln!(err, "{target} = {text}, stored in {}.", path.display())?;
+                    writeln!(err, "{described} = {text}, stored in {}.", path.display())?;
                 }
                 _ => {
                     let explained = explain(&failure, session.module());

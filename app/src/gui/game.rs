@@ -416,7 +416,11 @@ impl GameView {
     /// reloaded with it.
     pub fn store(&mut self, target: &OverlayTarget, value: Value) -> Result<(), String> {
         let path = store_value(&mut self.session, target, value, &self.options.load_options)?;
-        self.status = Some(format!("{target} stored in {}", path.display()));
+        self.status = Some(format!(
+            "{} stored in {}",
+            self.session.module().describe_target(target),
+            path.display()
+        ));
         self.count_unknown_fields();
         self.autosave();
         Ok(())

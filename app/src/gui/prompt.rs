@@ -1,7 +1,6 @@
 //! The decision panel: what the rules wait for and the legal answers, a step waiting for a
 //! die or a value from the physical game, and the bots (one step at a time, with reasons).
 
-use chancery_core::module::OverlayTarget;
 use chancery_core::{Ask, Choice, Controller, Decision, Need, SeatId, Target, Value};
 use egui::{Color32, RichText, Ui};
 
@@ -374,13 +373,9 @@ fn need_ui(ui: &mut Ui, view: &mut GameView) {
                             .color(UNKNOWN),
                     );
                     ui.label(format!(
-                        "The rules need {target}. Read it off the physical game and type it here."
+                        "The rules need {}. Read it off the physical game and type it here.",
+                        view.session.module().describe_target(target)
                     ));
-                    if let OverlayTarget::CardField(card, _) = target
-                        && let Some(def) = view.session.module().cards.get(card.as_str())
-                    {
-                        ui.label(RichText::new(format!("Card: {}", def.name)).strong());
-                    }
                     let ty = view.value_type(target);
                     ui.weak(format!("Expected: {ty}"));
                     let mut answer = pending.answer.clone();

@@ -427,6 +427,36 @@ impl Module {
             .to_owned()
     }
 
+    /// A value not entered yet, for people to read: the component's name first, then its
+    /// id and the key ("Kaiser Franz (card 'kaiser_franz'): field 'value'").
+    pub fn describe_target(&self, target: &overlay::OverlayTarget) -> String {
+        use overlay::OverlayTarget as T;
+        match target {
+            T::CardField(card, field) => format!(
+                "{} (card '{card}'): field '{field}'",
+                self.name_of("card", card.as_str())
+            ),
+            T::SpaceProp(place, space, prop) => format!(
+                "{} on {} (space '{place}/{space}'): property '{prop}'",
+                self.space_name(place, space),
+                self.name_of("place", place)
+            ),
+            T::PieceProp(piece, prop) => format!(
+                "{} (piece '{piece}'): property '{prop}'",
+                self.name_of("piece", piece.as_str())
+            ),
+            T::TableEntry(table, key) => {
+                let name = self
+                    .tables
+                    .get(table.as_str())
+                    .map(|t| t.name.as_str())
+                    .filter(|n| !n.is_empty())
+                    .unwrap_or(table);
+                format!("{name} (table '{table}'): entry '{key}'")
+            }
+        }
+    }
+
     /// The seats that play `scenario`.
     pub fn scenario_seats(&self, scenario: &ScenarioDef) -> Vec<SeatId> {
         match &scenario.seats {

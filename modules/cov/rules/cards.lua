@@ -79,7 +79,7 @@ function cards.move_sum(ctx, card, power, piece, debate)
   local track = display.track_of(ctx, piece)
   if track then
     local on_track = all["track_" .. track] or 0
-    sum:add_if(on_track ~= 0, on_track, "issue on the " .. ctx.data.seats[track].name .. " track")
+    sum:add_if(on_track ~= 0, on_track, "issue on the " .. powers.adjective(track) .. " track")
   end
   if debate then
     sum:add_if((all.debate or 0) ~= 0, all.debate or 0, "when debating")

@@ -220,6 +220,7 @@ function initial.initial.on_enter(ctx)
   ctx.vars.turn_rules = { passive = {}, environment_card = {} }
   ctx.vars.drm_bonuses = {}
   ctx.vars.government_bonuses = {}
+  ctx.vars.government_costs = {}
 end
 
 -- Runs the steps in order; a step that needs the players calls a sub-procedure, and the

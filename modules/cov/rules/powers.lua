@@ -24,6 +24,13 @@ function powers.name(ctx, power)
   return ctx.data.seats[power].name
 end
 
+local ADJECTIVES = { FR = "French", RU = "Russian", AU = "Austrian", BR = "British" }
+
+-- "the British track": the power's adjective.
+function powers.adjective(power)
+  return ADJECTIVES[power] or power
+end
+
 -- The reduced-player rules in force: 2 (18.2: one Allied player, on the British chair, plays
 -- Russia, Britain and Austria from one hand), 3 (18.3: one player plays Russia and Austria
 -- from one hand), or nil. Lützen & Bautzen's two- and three-player games keep every power's
