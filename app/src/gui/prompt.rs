@@ -125,7 +125,10 @@ fn decision_ui(ui: &mut Ui, view: &mut GameView) {
                 })
                 .map(|s| s.name.clone())
                 .collect();
-            format!("{} choose at once, in secret", and_list(&all))
+            match all.as_slice() {
+                [one] => format!("{one} chooses in secret"),
+                _ => format!("{} choose at once, in secret", and_list(&all)),
+            }
         }
         (Decision::Window, [name, ..]) => format!("{name} may answer or pass"),
         (Decision::One, [name, ..]) => format!("{name} decides"),

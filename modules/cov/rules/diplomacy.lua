@@ -970,19 +970,23 @@ end
 -- Operation at the end of the Diplomacy Phase, after the phase's winner is known, paying a
 -- Resource for it in the Government Phase. The module reads "occurs" as: the Austria at
 -- War issue stands on Austria's track now, and offers the Austrian Military Operation if it
--- is waiting on the display (RULES-GAPS.md).
+-- is waiting on the display; taken, it goes on Austria at War's space, as the solitaire
+-- rule places it (L1858; RULES-GAPS.md).
 diplomacy.austria_operation = {}
 
-function diplomacy.austria_operation_offered(ctx)
-  if powers.variant(ctx) ~= 2 or powers.austria_at_war(ctx) or not display.waiting(ctx, "mil_op_au") then
-    return false
-  end
+-- The Austria at War marker on Austria's track, if it is there.
+local function austria_at_war_on_track(ctx)
   for _, piece in ipairs(ctx.data.piece_ids) do
     if ctx.data.pieces[piece].props.issue == "austria_at_war" and display.track_of(ctx, piece) == "AU" then
-      return true
+      return piece
     end
   end
-  return false
+  return nil
+end
+
+function diplomacy.austria_operation_offered(ctx)
+  return powers.variant(ctx) == 2 and not powers.austria_at_war(ctx) and display.waiting(ctx, "mil_op_au") ~= nil
+    and austria_at_war_on_track(ctx) ~= nil
 end
 
 function diplomacy.austria_operation.prompt(ctx)
@@ -990,7 +994,7 @@ function diplomacy.austria_operation.prompt(ctx)
     seat = powers.seat(ctx, "AU"),
     text = "As Austria: Austria at War is on your track. Take the Austrian Military Operation? It does not count for the phase's winner, and Austria pays 1 Resource for it in the Government Phase (18.2.4).",
     actions = {
-      { name = "take", label = "Take the Austrian Military Operation (1 Resource)" },
+      { name = "take", label = "Take the Austrian Military Operation, beside Austria at War (1 Resource)" },
       { name = "decline", label = "Decline" },
     },
   }
@@ -998,7 +1002,8 @@ end
 
 function diplomacy.austria_operation.take(ctx)
   local piece = display.waiting(ctx, "mil_op_au")
-  local where = display.put(ctx, piece, "AU", 1)
+  local _, _, n = display.where(ctx, austria_at_war_on_track(ctx))
+  local where = display.put(ctx, piece, "AU", n)
   ctx.vars.government_costs = ctx.vars.government_costs or {}
   table.insert(ctx.vars.government_costs, { power = "AU", resources = 1, why = "the Austrian Military Operation of 18.2.4" })
   ctx:log(string.format("Austria takes the Austrian Military Operation (on %s); it will pay 1 Resource for it.", where))

@@ -245,3 +245,24 @@ test("18.3 the three-player hand, Wager, trades and debates", { instructions = 8
   -- Clockwise from Russia's left: Britain, (Austria: not asked), France.
   t:eq(seats, { "BR", "FR" }, "the player of Russia and Austria is not asked to debate Russia's play")
 end)
+
+-- Rule: 18.2.4. On the turn Austria at War occurs, Austria may take a Military Operation at
+-- the end of the Diplomacy Phase, after the winner is decided: it goes beside Austria at War
+-- (the solitaire rule's place, L1858) and costs a Resource in the Government Phase. Set-up:
+-- Austria at War put on Austria's Seat by hand at the last action of the phase.
+test("18.2.4 Austria's Military Operation when Austria at War occurs", { instructions = 800000000, seconds = 40 }, function(t)
+  local g = game(t, "two-players")
+  play.to(g, function(game)
+    return game:state() == "round_turn" and game:json().vars.diplomacy.round == 6 and game:prompt().seat == "FR"
+  end)
+  g:place("issue.austria_at_war", "diplomacy", "AU-7")
+  play.to(g, function(game)
+    return game:state() == "austria_operation" or game:state() == "table"
+  end)
+  t:eq(g:state(), "austria_operation")
+  t:ok(#play.lines(g, "wins the Diplomacy Phase") == 1, "the winner is decided first")
+  g:act("take")
+  t:eq({ g:space_of("issue.mil_op_au") }, { "diplomacy", "AU-7" })
+  t:eq(g:vars().government_costs, { { power = "AU", resources = 1, why = "the Austrian Military Operation of 18.2.4" } })
+  t:eq(g:state(), "table")
+end)
