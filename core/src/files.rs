@@ -78,6 +78,20 @@ impl std::fmt::Display for ReadError {
     }
 }
 
+/// The names of the Lua scripts directly in `dir`, sorted (none if it cannot be read).
+pub fn lua_files(dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".lua"))
+        .collect();
+    names.sort();
+    names
+}
+
 /// The path of `rel` inside the module folder `dir`, once `..` and links are resolved; an
 /// error if it would leave the folder.
 pub fn inside(dir: &Path, rel: &str) -> Result<PathBuf, String> {

@@ -305,15 +305,10 @@ pub fn run_module_tests(
     filter: Option<&str>,
 ) -> Result<TestReport, Diagnostics> {
     let dir = module.dir.join("tests");
-    let mut files: Vec<PathBuf> = match std::fs::read_dir(&dir) {
-        Ok(entries) => entries
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "lua"))
-            .collect(),
-        Err(_) => Vec::new(),
-    };
-    files.sort();
+    let files: Vec<PathBuf> = crate::files::lua_files(&dir)
+        .into_iter()
+        .map(|name| dir.join(name))
+        .collect();
     let sessions: Sessions = Rc::default();
     let mut report = TestReport::default();
     for file in files {
@@ -348,16 +343,7 @@ pub fn run_module_tests(
 
 /// The helper scripts tests may include: `tests/lib/*.lua`, by their path in the module.
 fn test_helpers(module: &Module) -> Result<Vec<(String, String)>, Diagnostics> {
-    let Ok(entries) = std::fs::read_dir(module.dir.join("tests").join("lib")) else {
-        return Ok(Vec::new());
-    };
-    let mut names: Vec<String> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".lua"))
-        .collect();
-    names.sort();
-    names
+    crate::files::lua_files(&module.dir.join("tests").join("lib"))
         .into_iter()
         .map(|name| {
             let rel = format!("tests/lib/{name}");

@@ -529,16 +529,7 @@ fn read_scripts(loader: &mut Loader, module: &mut Module) {
     }
     // Lua files in the module's usual folders that the manifest forgets are never loaded.
     for folder in ["rules", "bots"] {
-        let Ok(entries) = std::fs::read_dir(loader.dir.join(folder)) else {
-            continue;
-        };
-        let mut names: Vec<String> = entries
-            .filter_map(Result::ok)
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".lua"))
-            .collect();
-        names.sort();
-        for name in names {
+        for name in crate::files::lua_files(&loader.dir.join(folder)) {
             let rel = format!("{folder}/{name}");
             if !module.scripts.iter().any(|s| s.rel == rel) {
                 loader.warning(
