@@ -428,7 +428,7 @@ impl Module {
     }
 
     /// A value not entered yet, for people to read: the component's name first, then its
-    /// id and the key ("Kaiser Franz (card 'kaiser_franz'): field 'value'").
+    /// id and the key ("Ace of Cups (card 'cups_1'): field 'value'").
     pub fn describe_target(&self, target: &overlay::OverlayTarget) -> String {
         use overlay::OverlayTarget as T;
         match target {

@@ -73,8 +73,8 @@ pub struct InputRecord {
     pub secret: bool,
     /// The table's digest after it.
     pub digest: u64,
-    /// The answer in words, as the action's label said it when it was chosen ("Austria
-    /// army to Poland"); `None` for moves by hand and actions without a label.
+    /// The answer in words, as the action's label said it when it was chosen ("Move the
+    /// red army north"); `None` for moves by hand and actions without a label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
 }

@@ -7,7 +7,6 @@
 -- players one person plays several powers from one hand (18.2-18.3, rules/hands.lua) and
 -- some plays are barred (rules/restrictions.lua).
 
-local deck = include("@lib/deck.lua")
 local util = include("@lib/util.lua")
 local powers = include("rules/powers.lua")
 local display = include("rules/display.lua")
@@ -184,7 +183,10 @@ function diplomacy.diplomacy.on_resume(ctx, result)
   local d = dip(ctx)
   if ctx.locals.stage == "wager" then
     d.winner = result.winner
-    d.distance = result.winner and wager_distance(ctx, result.winner, result.values)
+    if d.winner then
+      d.distance = wager_distance(ctx, d.winner, result.values)
+      ctx:log(string.format("%s wins the Wager by %d.", name(ctx, d.winner), d.distance))
+    end
     -- Two players: the Initial Phase's cards join the Allied hand, which fills up again
     -- from now on (18.2.2).
     d.refill = true
@@ -291,10 +293,8 @@ function diplomacy.wager.reveal(ctx, choices)
   for _, seat in ipairs(ctx:seats()) do
     local choice = choices[seat]
     if choice then
-      local power, list = next_wager(ctx, seat)
-      if not power or not util.contains(list, choice.arg) then
-        error(string.format("%s cannot be wagered now", cards.name(ctx, choice.arg)), 0)
-      end
+      -- The engine took only a card the prompt offered, for this power.
+      local power = next_wager(ctx, seat)
       if powers.variant(ctx) == 3 and cards.nation(ctx, choice.arg) == "FR" then
         for _, other in pairs(laid(ctx, seat)) do
           if cards.nation(ctx, other) == "FR" then
@@ -340,8 +340,6 @@ function diplomacy.wager.reveal(ctx, choices)
   end
   ctx:log("The Wager: " .. table.concat(parts, ", ") .. ".")
   if #best == 1 then
-    local distance = wager_distance(ctx, best[1], values)
-    ctx:log(string.format("%s wins the Wager by %d.", name(ctx, best[1]), distance))
     ctx:pop({ winner = best[1], values = values })
   else
     diplomacy.break_tie(ctx, best, "the Wager", { values = values })
@@ -566,10 +564,6 @@ end
 
 function diplomacy.round_turn.trade(ctx, other)
   local power = ctx.locals.power
-  local barred = restrictions.trade(ctx, power, other)
-  if barred then
-    error(string.format("%s may not offer %s a trade: %s", name(ctx, power), name(ctx, other), barred), 0)
-  end
   restrictions.traded(ctx, power, other)
   ctx:log(string.format("%s offers %s a card in trade.", name(ctx, power), name(ctx, other)))
   ctx:call("trade", { from = power, to = other })
@@ -647,10 +641,6 @@ function diplomacy.negotiation.on(ctx, piece)
   local kind = display.where(ctx, piece)
   if secured or (kind ~= "table" and kind ~= "track") then
     error(string.format("%s cannot be negotiated now", issue_name(ctx, piece)), 0)
-  end
-  local barred = restrictions.issue(ctx, power, piece, "negotiate")
-  if barred then
-    error(string.format("%s may not negotiate %s: %s", name(ctx, power), issue_name(ctx, piece), barred), 0)
   end
   restrictions.played(ctx, power, piece)
   locals.piece = piece
@@ -799,9 +789,6 @@ end
 function diplomacy.debate.debate(ctx, arg, seat)
   local locals = ctx.locals
   local card, power = read_play(arg, seat)
-  if powers.seat(ctx, power) ~= seat or not util.contains(debaters(ctx, locals.player, locals.piece, locals.leader), power) then
-    error(string.format("%s may not debate this play", name(ctx, power)), 0)
-  end
   if not locals.leader and may_preempt(ctx, locals.player, power) then
     ctx:log(string.format("%s declares a debate.", name(ctx, power)))
     ctx:call("preempt", { player = locals.player, piece = locals.piece, debater = power, card = card })
@@ -1004,7 +991,6 @@ function diplomacy.austria_operation.take(ctx)
   local piece = display.waiting(ctx, "mil_op_au")
   local _, _, n = display.where(ctx, austria_at_war_on_track(ctx))
   local where = display.put(ctx, piece, "AU", n)
-  ctx.vars.government_costs = ctx.vars.government_costs or {}
   table.insert(ctx.vars.government_costs, { power = "AU", resources = 1, why = "the Austrian Military Operation of 18.2.4" })
   ctx:log(string.format("Austria takes the Austrian Military Operation (on %s); it will pay 1 Resource for it.", where))
   ctx:pop({})

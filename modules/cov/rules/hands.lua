@@ -45,14 +45,10 @@ function hands.allied_size(ctx)
   return size
 end
 
-local function draw(ctx, from, to, n)
-  return deck.draw(ctx, from, to, n)
-end
-
 local function deal_each(ctx, list)
   for _, power in ipairs(list) do
     local n = ctx:counter("hand_size." .. power)
-    local dealt = draw(ctx, "deck", powers.hand_zone(ctx, power), n)
+    local dealt = deck.draw(ctx, "deck", powers.hand_zone(ctx, power), n)
     ctx:log(string.format("%s is dealt %d cards (Card Hand Size %d)%s.", name(ctx, power), #dealt, n,
       #dealt < n and "; the deck ran out" or ""))
   end
@@ -85,20 +81,20 @@ function hands.deal(ctx)
     end
     local total, words = sizes(ctx, allied)
     local n = math.max(total - 5, 0)
-    local dealt = draw(ctx, "deck", hands.ALLIED_DECK, n)
+    local dealt = deck.draw(ctx, "deck", hands.ALLIED_DECK, n)
     ctx:log(string.format("The Allied deck: %s - 5 = %d cards (18.2.1)%s.", words, n,
       #dealt < n and string.format("; the deck ran out at %d", #dealt) or ""))
     -- Cards kept from the last turn count toward the hand (RULES-GAPS.md).
     local size = hands.allied_size(ctx)
     local kept = held(ctx, "hand.BR", true)
-    local hand = draw(ctx, hands.ALLIED_DECK, "hand.BR", math.max(size - kept, 0))
+    local hand = deck.draw(ctx, hands.ALLIED_DECK, "hand.BR", math.max(size - kept, 0))
     ctx:log(string.format("The Allied player draws %d cards from it, for a hand of %d (%s: %d)%s.", #hand, kept + #hand,
       WAR_STATUS[ctx.vars.war_status], size, kept > 0 and string.format("; %d kept from last turn", kept) or ""))
   elseif variant == 3 then
     deal_each(ctx, { "FR", "BR" })
     local total, words = sizes(ctx, { "RU", "AU" })
     local n = math.max(total - 4, 0)
-    local dealt = draw(ctx, "deck", "hand.RU", n)
+    local dealt = deck.draw(ctx, "deck", "hand.RU", n)
     ctx:log(string.format("Russia and Austria, one player, one hand: %s - 4 = %d cards (18.3)%s.", words, n,
       #dealt < n and "; the deck ran out" or ""))
   else
@@ -118,7 +114,7 @@ function hands.refill(ctx)
   if short <= 0 or ctx:count(hands.ALLIED_DECK) == 0 then
     return
   end
-  local drawn = draw(ctx, hands.ALLIED_DECK, "hand.BR", short)
+  local drawn = deck.draw(ctx, hands.ALLIED_DECK, "hand.BR", short)
   ctx:log(string.format("The Allied player draws %d card%s from the Allied deck (hand size %d; %d left in the deck).",
     #drawn, #drawn == 1 and "" or "s", size, ctx:count(hands.ALLIED_DECK)))
 end
@@ -127,7 +123,7 @@ end
 function hands.end_of_phase(ctx)
   local left = ctx:count(hands.ALLIED_DECK)
   if left > 0 then
-    draw(ctx, hands.ALLIED_DECK, "hand.BR", left)
+    deck.draw(ctx, hands.ALLIED_DECK, "hand.BR", left)
     ctx:log(string.format("The Allied deck's last %d card%s go%s into the Allied hand (18.2.1).", left,
       left == 1 and "" or "s", left == 1 and "es" or ""))
   end
