@@ -691,7 +691,7 @@ fn an_answers_file_plays_a_cov_turn_to_the_government_phase() {
     let (first, second) = (scratch.path().join("a.ron"), scratch.path().join("b.ron"));
     let stdout = play(&first);
     assert!(
-        stdout.contains("phase 'government'") && stdout.contains("State 'table'"),
+        stdout.contains("phase 'government'") && stdout.contains("State 'spend'"),
         "{stdout}"
     );
     play(&second);
@@ -714,7 +714,7 @@ fn an_answers_file_plays_a_cov_turn_to_the_government_phase() {
     let (code, out, err) = chancery_as_typed(&["state", path(&first)]);
     assert_eq!(code, 0, "{err}");
     assert!(
-        out.contains("State 'table'") && !out.contains("replays differently"),
+        out.contains("State 'spend'") && !out.contains("replays differently"),
         "{out}"
     );
 }

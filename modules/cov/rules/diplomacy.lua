@@ -32,10 +32,7 @@ local function issue_name(ctx, piece)
   return ctx.data.pieces[piece].name
 end
 
--- A prompt for a power whose player plays several powers starts with "As Austria: ".
-local function as_power(ctx, power)
-  return powers.shares_seat(ctx, power) and ("As " .. name(ctx, power) .. ": ") or ""
-end
+local as_power = powers.as_power
 
 -- A card play's argument: the card, or {card =, power =} from a seat that plays several
 -- powers.

@@ -113,12 +113,13 @@ effects.friedrich_wilhelm_iii = {
   end,
 }
 
--- PONIATOWSKI: one more military unit for the power that plays it, only before Austria at
--- War has occurred (16.2; 21.5 example).
+-- PONIATOWSKI: played on Poland before Austria at War has occurred, one more military
+-- unit (L1836, cov-rules: "Poniatowski on Poland"); paid when the power that played it
+-- funds Poland in the Government Phase (RULES-GAPS.md).
 effects.poniatowski = {
-  played = function(ctx, power)
-    if not ctx.vars.austria_at_war_done then
-      government_bonus(ctx, power, "poniatowski", "one more military unit for " .. ctx.data.seats[power].name)
+  played = function(ctx, power, piece)
+    if not ctx.vars.austria_at_war_done and issue_of(ctx, piece) == "poland" then
+      government_bonus(ctx, power, "poniatowski", "one more military unit for " .. ctx.data.seats[power].name .. " if it funds Poland")
     end
   end,
 }

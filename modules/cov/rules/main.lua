@@ -1,14 +1,18 @@
 -- Congress of Vienna (GMT Games, 2024): the rules' hook table. Set-up follows the
--- Playbook's scenarios (17, 18.4); each turn's Initial and Diplomacy Phases are played by
--- the rules (rules/initial.lua, rules/diplomacy.lua); the rest of the turn is played by
--- hand on the "table" state until it is automated.
+-- Playbook's scenarios (17, 18.4); each turn (rules/turn.lua) is played by the rules:
+-- the Initial Phase (rules/initial.lua), the Diplomacy Phase (rules/diplomacy.lua), the
+-- Government Phase (rules/government.lua, rules/issues.lua), the War Phase (rules/war.lua,
+-- rules/battle.lua) and the End of Turn (rules/endturn.lua, rules/victory.lua).
 
 local deck = include("@lib/deck.lua")
 local setup = include("rules/setup.lua")
-local tbl = include("rules/table.lua")
 local turn = include("rules/turn.lua")
 local initial = include("rules/initial.lua")
 local diplomacy = include("rules/diplomacy.lua")
+local government = include("rules/government.lua")
+local war = include("rules/war.lua")
+local battle = include("rules/battle.lua")
+local endturn = include("rules/endturn.lua")
 local effects = include("rules/effects.lua")
 local hands = include("rules/hands.lua")
 
@@ -75,8 +79,8 @@ local function check(ctx)
   return true
 end
 
-local states = { begin = begin, table = tbl, turn = turn.turn }
-for _, group in ipairs({ initial, diplomacy }) do
+local states = { begin = begin, turn = turn.turn }
+for _, group in ipairs({ initial, diplomacy, government, war, battle, endturn }) do
   for name, state in pairs(group) do
     if type(state) == "table" then
       states[name] = state

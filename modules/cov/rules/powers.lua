@@ -74,6 +74,11 @@ function powers.shares_seat(ctx, power)
   return false
 end
 
+-- A prompt for a power whose player plays several powers starts with "As Austria: ".
+function powers.as_power(ctx, power)
+  return powers.shares_seat(ctx, power) and ("As " .. powers.name(ctx, power) .. ": ") or ""
+end
+
 -- Whether one person plays both powers.
 function powers.same_player(ctx, a, b)
   return powers.seat(ctx, a) == powers.seat(ctx, b)

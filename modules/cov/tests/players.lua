@@ -75,7 +75,9 @@ test("18.2.1 the Allied deck and hand", { instructions = 400000000, seconds = 20
   t:eq(#dealt(g, "hand.BR"), 12)
   t:eq(#g:zone("deck.allied"), 30 - 12)
   t:eq(#dealt(g, "hand.FR"), 13, "France is dealt its own hand size")
-  play.to(g, "table")
+  play.to(g, function(game)
+    return game:json().phase == "government"
+  end)
   t:eq(g:zone("deck.allied"), {}, "the Allied deck is used up or taken into the hand by the end of the phase")
 end)
 
@@ -257,12 +259,14 @@ test("18.2.4 Austria's Military Operation when Austria at War occurs", { instruc
   end)
   g:place("issue.austria_at_war", "diplomacy", "AU-7")
   play.to(g, function(game)
-    return game:state() == "austria_operation" or game:state() == "table"
+    return game:state() == "austria_operation" or game:json().phase == "government"
   end)
   t:eq(g:state(), "austria_operation")
   t:ok(#play.lines(g, "wins the Diplomacy Phase") == 1, "the winner is decided first")
   g:act("take")
   t:eq({ g:space_of("issue.mil_op_au") }, { "diplomacy", "AU-7" })
   t:eq(g:vars().government_costs, { { power = "AU", resources = 1, why = "the Austrian Military Operation of 18.2.4" } })
-  t:eq(g:state(), "table")
+  t:eq(g:json().phase, "government")
+  t:eq(#play.lines(g, "Austria pays 1 Resource for the Austrian Military Operation of 18.2.4."), 1,
+    "the Government Phase charges it")
 end)

@@ -93,25 +93,22 @@ test("seatings are checked and recorded", function(t)
   end, "unknown Initial Situation mode 'D'")
 end)
 
--- Rule: the turn goes Initial, Diplomacy, then Government, War and End of Turn by hand
--- (16), and Lützen & Bautzen's victory (18.4.3): alone or with two players France wins
--- with more VP than both Russia and Britain, the Allies with fewer than both, else a draw.
--- Set-up: the one-turn scenario, with the test fixture. Expected: at the starting VP (FR
--- 10, RU 18, BR 10) a draw; France at 19 wins; France at 9 loses to both Allies.
-test("Lützen & Bautzen ends in a draw at its starting VP (18.4.3)", { instructions = 400000000, seconds = 20 }, function(t)
+-- Rule: the turn goes Initial, Diplomacy, Government, War and End of Turn (16), and
+-- Lützen & Bautzen's victory (18.4.3): alone or with two players France wins with more VP
+-- than both Russia and Britain, the Allies with fewer than both, else a draw. Set-up: the
+-- one-turn scenario, with the test fixture, played to its Victory Point Summary; the VP
+-- are then set by hand. Expected: at the starting VP (FR 10, RU 18, BR 10) a draw; France
+-- at 19 wins; France at 9 loses to both Allies.
+test("Lützen & Bautzen ends in a draw at its starting VP (18.4.3)", { instructions = 600000000, seconds = 30 }, function(t)
   for _, case in ipairs({ { 10, {} }, { 19, { "FR" } }, { 9, { "RU", "BR" } } }) do
     local g = t:game { scenario = "lutzen-bautzen", overlay = "tests/owner-fixture.ron" }
-    play.to(g, "table")
-    t:eq(g:json().phase, "government")
-    for _, phase in ipairs({ "war", "end" }) do
-      g:act("next_phase")
-      t:eq(g:json().phase, phase)
-    end
-    t:eq(g:legal(), { "end_game" })
+    play.to(g, "vp_summary")
+    t:eq(g:json().phase, "end", "the Government and War Phases are played by the rules")
     g:set_counter("vp.FR", case[1])
     g:set_counter("vp.RU", 18)
     g:set_counter("vp.BR", 10)
-    g:act("end_game")
+    g:act("done")
+    t:eq(g:prompt(), nil, "the one-turn scenario ends")
     t:eq(g:result().winners, case[2], "France at " .. case[1])
   end
 end)
@@ -119,12 +116,9 @@ end)
 -- Rule: a new turn moves the turn marker, and the rules play its Initial Phase again.
 -- Set-up: Clash of Armies, turn 5, with the fixture. Expected: turn 6 begins with A-6, whose
 -- content the fixture leaves unentered: the players are asked to carry it out by hand.
-test("a new turn moves the turn marker", { instructions = 400000000, seconds = 20 }, function(t)
+test("a new turn moves the turn marker", { instructions = 600000000, seconds = 30 }, function(t)
   local g = t:game { scenario = "clash-of-armies", overlay = "tests/owner-fixture.ron" }
-  play.to(g, "table")
-  for _ = 1, 3 do
-    g:act("next_phase")
-  end
+  play.to(g, "checklist")
   t:eq(g:turn(), 6)
   local place, space = g:space_of("marker.turn")
   t:eq({ place, space }, { "turn", "6" })

@@ -4,19 +4,25 @@
 -- Playbook prints come from its text (Lnnn: lines of the Playbook); values it does not
 -- print come from the test fixture (tests/owner-fixture.ron, whose header lists them).
 -- The hands are those the narrative plays: the Playbook shows the opening hands only in
--- its figures, so each power is given the cards the text has it play, trade or discard.
+-- its figures, so each power is given the cards the text has it play, trade or discard,
+-- in the Diplomacy Phase and in the War Phase's battles (Tecumseh, Hill and Morillo for
+-- Britain, #64 Austrian Grenadier Defense for Austria). The text does not say which card
+-- Britain discards with Castlereagh nor which it gives Austria in the last trade: Lord
+-- Liverpool and Ferdinand VII, which the narrative never uses.
 
 local util = include("@lib/util.lua")
+local play = include("tests/lib/play.lua")
 
 local FIXTURE = "tests/owner-fixture.ron"
 
 local HANDS = {
   AU = { "metternich", "kaiser_franz", "kolowrat", "davout", "talleyrand", "wellington", "bellegarde",
-    "trauttmansdorff", "andrew_jackson", "sherbrooke", "bernadotte", "nesselrode", "schwarzenberg", "radetzky" },
+    "trauttmansdorff", "andrew_jackson", "sherbrooke", "bernadotte", "nesselrode", "schwarzenberg", "radetzky",
+    "grenadier_defense" },
   RU = { "alexander", "friedrich_wilhelm_iii", "soult", "poniatowski", "merveldt", "oudinot", "humboldt", "gentz",
     "marmont", "event_61", "guard_corps", "cossacks", "wittgenstein" },
   BR = { "castlereagh", "huskisson", "caulaincourt", "klenau", "eldon", "bexley", "hardenberg", "blucher", "hill",
-    "morillo" },
+    "morillo", "tecumseh", "liverpool", "ferdinand_vii" },
   FR = { "napoleon", "gaudin", "stadion", "reuss_plauen", "friedrich_august", "fouche", "yorck", "graham", "bulow",
     "ney", "stein", "arakcheyev", "berthier", "murat", "river_crossing" },
 }
@@ -88,7 +94,7 @@ end)
 -- Rule: 16.2, the whole Diplomacy Phase of the example. Expected: every position the
 -- Playbook narrates, and the end: Russia and Austria tie with four issues each, Britain
 -- gives the phase to Austria, 2 VP (L415-L417).
-test("16.2 the Diplomacy Phase of August 1813", { instructions = 400000000, seconds = 20 }, function(t)
+local function diplomacy_phase(t)
   local g = initial_phase(t)
   g:act("take", "kaiser_franz")
   g:act("keep")
@@ -277,12 +283,12 @@ test("16.2 the Diplomacy Phase of August 1813", { instructions = 400000000, seco
   g:act("pass")
   g:act("leader", "castlereagh")
   g:act("on", "issue.recruit_br")
-  g:act("discard", "hill")
+  g:act("discard", "liverpool")
   g:act_as("FR", "pass") -- only Napoleon could debate (L402)
   t:eq(where(g, "issue.recruit_br"), "BR-7")
   g:act("trade", "BR")
   g:act_as("AU", "offer", "wellington")
-  g:act_as("BR", "give", "morillo")
+  g:act_as("BR", "give", "ferdinand_vii")
   t:ok(util.contains(g:zone("hand.BR"), "wellington"), "Britain received Wellington (L404)")
 
   -- The end of the phase (L415-L417): Russia and Austria tie with 4 issues; Britain decides.
@@ -291,5 +297,270 @@ test("16.2 the Diplomacy Phase of August 1813", { instructions = 400000000, seco
   g:act("award", "AU")
   t:eq(g:counter("vp.AU"), 24, "Austria wins the Diplomacy Phase: 2 VP, Austria 24")
   t:eq(g:json().phase, "government")
+  return g
+end
+
+test("16.2 the Diplomacy Phase of August 1813", { instructions = 400000000, seconds = 20 }, function(t)
+  diplomacy_phase(t)
 end)
 
+
+local function vp(g)
+  return { FR = g:counter("vp.FR"), RU = g:counter("vp.RU"), AU = g:counter("vp.AU"), BR = g:counter("vp.BR") }
+end
+
+-- The Government Phase of August 1813 (16.3), from the end of the Diplomacy Phase: the
+-- spending of every power in the Playbook's order, the two rolls and the new units.
+local function government_phase(t, g)
+  t:eq(g:prompt().seat, "AU", "Austria won the Diplomacy Phase and spends first (L423)")
+  -- Income: France 6 + 1 (Gaudin), Russia 3 + 2 (Financial Aid), Britain 5 + 1 (Eldon) - 2
+  -- paid to Russia, Austria 3 (L425-L431).
+  t:eq({ g:counter("resources.FR"), g:counter("resources.RU"), g:counter("resources.BR"), g:counter("resources.AU") },
+    { 7, 5, 4, 3 })
+  t:eq(#play.lines(g, "British Financial Aid: Britain pays 1 Resource to Russia"), 2, "two Financial Aids paid to Russia")
+
+  -- Austria (L433-L441): Liberalism/Absolutism, Generalissimo and the Future Government.
+  t:ok(not util.contains(g:legal(), "fund issue.recruit_fr"), "French Recruitment only denies it to France (L437)")
+  g:act("fund", "issue.lib_abs")
+  g:act("fund", "issue.generalissimo")
+  g:act("choose", "block.silesia")
+  t:eq(where(g, "generalissimo.AU"), "silesia", "the Generalissimo headquarters with the Army of Silesia (L480)")
+  g:act("fund", "issue.future_government")
+  g:act("choose", "peers_regency")
+  t:eq(where(g, "pawn.future_government"), "peers_regency")
+  t:eq(vp(g), { FR = 53, RU = 28, AU = 27, BR = 18 }, "the French Peers Regency: France -2, the others +3 (Figure 21)")
+  t:eq(g:counter("resources.AU"), 0)
+  g:act("done")
+
+  -- France (L425): the Military Operation (mandatory), Italy and Saxony, four supports.
+  t:eq(g:prompt().seat, "FR")
+  t:eq(g:counter("resources.FR"), 6, "the French Military Operation was paid first")
+  g:act("fund", "issue.italy")
+  g:act("fund", "issue.saxony")
+  for _ = 1, 4 do
+    g:act("support")
+  end
+  t:ok(not util.contains(g:legal(), "support"), "France owns four Military Support markers")
+  t:eq(g:counter("vp.FR"), 55, "Italy and Saxony: 1 VP each")
+  t:eq(g:units("reserve.FR", "FR"), 2, "two French units in Paris")
+  g:act("done")
+
+  -- Russia (L427): Austria at War and its Military Operation (mandatory), a support, +1 on
+  -- the Absolutism roll, Sound Government.
+  t:eq(g:counter("resources.RU"), 3, "two mandatory issues paid")
+  t:eq(where(g, "block.bohemia"), "silesia", "Austria at War: the Army of Bohemia to Silesia (L439)")
+  t:eq(where(g, "marker.war_status"), "general_war", "the War Status marker to General War")
+  t:eq(g:counter("hand_size.AU"), 10, "Austria's hand loses its card for peace (Figure 25)")
+  t:eq(where(g, "issue.austria_at_war"), nil, "Austria at War leaves the game")
+  g:act("support")
+  g:act("lib_abs")
+  g:act("sound")
+  t:eq(g:counter("vp.RU"), 29, "Sound Government: 1 VP")
+  g:act("done")
+
+  -- Britain (L429): the two Financial Aids were paid at income, the Military Operation,
+  -- Recruitment (a unit and a fleet in London, -1 VP), two supports.
+  t:eq(g:counter("resources.BR"), 3, "the Military Operation paid")
+  g:act("fund", "issue.recruit_br")
+  t:eq({ g:units("reserve.BR", "BR"), g:units("reserve.BR", "BR_fleet"), g:counter("vp.BR") }, { 1, 1, 17 },
+    "British Recruitment: a unit and a fleet in London, Britain -1 VP")
+  g:act("support")
+  g:act("support")
+  -- The Absolutism die shows 2: 2 + 1 (Russia's Resource) = 3, the pawn stays (L433).
+  -- Pax Britannica: 3 + 2 (Huskisson, Bexley) = 5, the pawn enters Castile & Valencia Allied
+  -- Controlled, Britain +3 (L451-L459).
+  g:act("done", nil, { 2, 3 })
+  t:eq(#play.lines(g, "Absolutism roll: 1 Russia's Resource + 2 the die = 3, below 4"), 1)
+  t:eq(where(g, "pawn.absolutism"), "defense_of_the_faith")
+  t:eq(#play.lines(g, "Pax Britannica roll: 1 Huskisson + 1 Baron Bexley + 3 the die = 5"), 1)
+  t:eq(where(g, "pawn.pax_britannica"), "castile_valencia")
+  t:eq(g:counter("vp.BR"), 20)
+
+  -- New units (L461-L463): France's two to the Grande Armée, Britain's unit and fleet to the
+  -- War of 1812 box.
+  t:eq(g:prompt().seat, "FR")
+  g:act("place", { kind = "FR", box = "army.grande_armee" })
+  g:act("place", { kind = "FR", box = "army.grande_armee" })
+  g:act("place", { kind = "BR", box = "war_of_1812" })
+  g:act("place", { kind = "BR_fleet", box = "war_of_1812" })
+  t:eq(g:units("army.grande_armee", "FR"), 15)
+  t:eq({ g:units("war_of_1812", "BR"), g:units("war_of_1812", "BR_fleet") }, { 2, 4 })
+  t:eq(g:json().phase, "war")
+  return g
+end
+
+-- Rule: 16.3. Expected: the spending the Playbook narrates (L425-L463) with its VP: France
+-- 55, Russia 29, Austria 27, Britain 20 after the phase.
+test("16.3 the Government Phase of August 1813", { instructions = 600000000, seconds = 30 }, function(t)
+  local g = government_phase(t, diplomacy_phase(t))
+  t:eq(vp(g), { FR = 55, RU = 29, AU = 27, BR = 20 })
+end)
+
+-- Steps 1-3 of the War Phase of August 1813 (16.4, L470-L501), from the end of the
+-- Government Phase: France, on Austria's left, goes first.
+local function war_steps(t, g)
+  -- Step 1 (L472-L476): the French Military Operation with the Grande Armée, Napoleon's
+  -- free one in the War of 1812 box; Russia's with the Army of Silesia; Britain's with the
+  -- Army of Portugal; Austria has none.
+  t:eq(g:prompt().seat, "FR")
+  g:act("place", "block.grande_armee")
+  t:ok(string.find(g:prompt().text, "Napoleon's free Military Operation", 1, true), g:prompt().text)
+  g:act("place", "war_of_1812")
+  g:act("place", "block.silesia")
+  g:act("place", "block.portugal")
+  t:eq(where(g, "issue.mil_op_fr"), "saxony")
+  t:eq(where(g, "issue.mil_op_br.1"), "castile")
+
+  -- Step 2 (L478-L488): France two with the Grande Armée (Napoleon is kept), one with the
+  -- Army of Spain, one in the War of 1812 box; Russia one with the Army of Silesia;
+  -- Britain one with the Army of Portugal and one in the War of 1812 box.
+  g:act("place", "army.grande_armee")
+  g:act("place", "army.grande_armee")
+  t:ok(not util.contains(g:legal(), "place army.grande_armee"), "two on the Grande Armée at most")
+  g:act("place", "army.spain")
+  g:act("place", "war_of_1812")
+  g:act("place", "army.silesia")
+  g:act("place", "army.portugal")
+  g:act("place", "war_of_1812")
+  t:eq({ g:units("army.grande_armee", "FR_support"), g:units("army.silesia", "RU_support"),
+    g:units("war_of_1812", "FR_support"), g:units("war_of_1812", "BR_support") }, { 2, 1, 1, 1 })
+
+  -- Step 3 (L490-L501): France moves four units with Berthier in hand; Russia a Prussian and
+  -- a Russian unit, Britain a Spanish and a British one, Austria two Austrian ones.
+  for _, move in ipairs({ { "FR", "army.mediterranean", "army.spain" }, { "FR", "army.mediterranean", "army.spain" },
+    { "FR", "army.elbe", "army.grande_armee" }, { "FR", "army.elbe", "army.grande_armee" },
+    { "PR", "army.northern", "army.silesia" }, { "RU", "army.northern", "army.silesia" },
+    { "SP", "army.eastern", "army.portugal" }, { "BR", "army.eastern", "army.portugal" } }) do
+    g:act("move", { kind = move[1], from = move[2], to = move[3] })
+  end
+  t:eq(g:prompt().seat, "BR", "Britain may still move fleets")
+  g:act("done")
+  g:act("move", { kind = "AU", from = "army.tyrol", to = "army.bohemia" })
+  g:act("move", { kind = "AU", from = "army.tyrol", to = "army.bohemia" })
+  -- The set-up's 13 French units, the 2 of Italy and Saxony and the 2 from the Army of
+  -- Elbe make 17; the Playbook prints "its impressive full strength of 16 units" (L495).
+  t:eq(g:units("army.grande_armee", "FR"), 17)
+  t:eq(g:units("army.silesia", "RU") + g:units("army.silesia", "PR") + g:units("army.bohemia", "AU"), 22)
+  -- The set-up's 5 units of the Army of Spain and the 2 from the Army of Mediterranean make
+  -- 7; the Playbook says both sides have nine (L533).
+  t:eq(g:units("army.spain", "FR"), 7)
+  t:eq(g:units("army.portugal", "BR") + g:units("army.portugal", "SP") + g:units("army.portugal", "PO"), 9)
+  t:eq(g:state(), "battle_cards")
+  return g
+end
+
+-- Rule: 16.4, steps 1-3. Expected: the placements and moves of L472-L501.
+test("16.4 War Phase steps 1-3 of August 1813", { instructions = 800000000, seconds = 40 }, function(t)
+  war_steps(t, government_phase(t, diplomacy_phase(t)))
+end)
+
+-- Rule: 16.4, step 4: the battles on Fronts A, C and G, from the positions the Playbook
+-- narrates (its Grande Armée of 16 and Army of Spain of 9 are set by hand, above the 17 and
+-- 7 the rules give: see war_steps).
+test("16.4 the battles of August 1813", { instructions = 1000000000, seconds = 50 }, function(t)
+  local g = war_steps(t, government_phase(t, diplomacy_phase(t)))
+  g:add_units("army.grande_armee", "FR", -1)
+  g:add_units("army.spain", "FR", 2)
+
+  -- Front A (L507-L527): both sides attack; France lays Napoleon, Murat, Berthier and #65;
+  -- Russia Bernadotte, #63, Wittgenstein and #66; Austria Radetzky, Reuss-Plauen and #64.
+  t:eq(g:prompt().seat, "FR")
+  for _, card in ipairs({ "napoleon", "murat", "berthier", "river_crossing" }) do
+    g:act("lay", { card = card })
+  end
+  t:eq(#play.lines(g, "Murat", "RU"), 0, "the cards are laid face down")
+  g:act("done")
+  for _, card in ipairs({ "bernadotte", "guard_corps", "wittgenstein", "cossacks" }) do
+    g:act("lay", { card = card })
+  end
+  g:act("done")
+  for _, card in ipairs({ "radetzky", "reuss_plauen", "grenadier_defense" }) do
+    g:act("lay", { card = card })
+  end
+  -- France rolls twice (Napoleon with Berthier): 3 + 4 and 2 + 2, the better is 7; the
+  -- Allies 3 + 3.
+  g:act("done", nil, { 3, 4, 2, 2, 3, 3 })
+  -- Figure 26: France 16 + 6 = 22, cards 6 + 3 + 2 + 3 - 2 - 3 - 3 - 3 = 3, so 25, and 32
+  -- with the roll; the Allies 22 + 3 + 3 = 28, cards 2 + 3 + 3 = 8, so 36, and 42.
+  t:eq(#play.lines(g, "France: 16 units + 6 Military Support + 6 Napoleon + 3 Murat + 2 Berthier + 3 River Crossing − 3 "
+    .. "Wittgenstein − 3 Cossacks − 2 Reuss-Plauen − 3 Austrian Grenadier Defense + 7 2d6 (the better of 7 and 4) = 32."), 1)
+  t:eq(#play.lines(g, "The Allies: 22 units + 3 Military Support + 3 the Generalissimo's headquarters + 3 Bernadotte + 3 "
+    .. "Guard Corps + 2 Radetzky + 6 2d6 (6) = 42."), 1)
+  t:eq(#play.lines(g, "Losses: France 5, the Allies 4: the Allies win."), 1, "42 inflicts 5, 32 inflicts 4 (L515)")
+  for _ = 1, 5 do
+    g:act("remove", { box = "army.grande_armee", kind = "FR" })
+  end
+  t:eq(g:prompt().seat, "AU", "the Austrian Generalissimo chooses the Allied losses (L519)")
+  g:act("remove", { box = "army.silesia", kind = "RU" })
+  g:act("remove", { box = "army.silesia", kind = "PR" })
+  g:act("remove", { box = "army.bohemia", kind = "AU" })
+  g:act("remove", { box = "army.bohemia", kind = "AU" })
+  t:eq(g:units("army.grande_armee", "FR"), 11, "the Grande Armée, now 11 units (L525)")
+  t:eq(where(g, "block.grande_armee"), "bavaria", "it retreats to Bavaria")
+  t:eq({ where(g, "block.silesia"), where(g, "block.bohemia"), where(g, "generalissimo.AU") },
+    { "saxony", "saxony", "saxony" }, "both Allied armies advance into Saxony")
+  -- A major battle with Napoleon: Austria +2, Russia +2, France -2 (L521); Saxony's 3 VP
+  -- change hands (L525): France 55 - 2 - 3, Russia 29 + 2 + 3, Austria 27 + 2 + 3.
+  t:eq(vp(g), { FR = 50, RU = 34, AU = 32, BR = 20 })
+  t:eq(g:counter("hand_size.FR"), 12, "Saxony bears the French card symbol: 13 -> 12 (Figure 25)")
+
+  -- Front C (L529-L539): Britain attacks Gascony, mountainous French homeland; France may
+  -- withdraw and fights; it lays no card, Britain Wellington, Hill (against France) and
+  -- Morillo. 9 + 3 + 3 = 15 against 9 + 3 - 3 = 9; after the cards 12 against 15.
+  t:eq(g:prompt().seat, "FR")
+  g:act("choose", false)
+  g:act("done")
+  g:act("lay", { card = "wellington" })
+  g:act("lay", { card = "hill", target = "enemy" })
+  g:act("lay", { card = "morillo" })
+  -- France rolls 5 + 5, Britain the better of 3 + 3 and 2 + 1: 22 against 21 (L539).
+  g:act("done", nil, { 5, 5, 3, 3, 2, 1 })
+  t:eq(#play.lines(g, "France: 9 units + 3 Military Support + 3 homeland − 3 Hill + 10 2d6 (10) = 22."), 1)
+  t:eq(#play.lines(g, "The Allies: 9 units + 3 Military Support − 3 attacking into the mountains + 4 Wellington + 3 Hill"), 0,
+    "Hill is played against France")
+  t:eq(#play.lines(g, "The Allies: 9 units + 3 Military Support − 3 attacking into the mountains + 4 Wellington + 2 Morillo "
+    .. "+ 6 2d6 (the better of 6 and 3) = 21."), 1)
+  t:eq(#play.lines(g, "Losses: France 2, the Allies 2: a draw."), 1)
+  g:act("remove", { box = "army.spain", kind = "FR" })
+  g:act("remove", { box = "army.spain", kind = "FR" })
+  g:act("remove", { box = "army.portugal", kind = "BR" })
+  g:act("remove", { box = "army.portugal", kind = "SP" })
+  t:eq({ where(g, "block.portugal"), where(g, "block.spain") }, { "castile", "gascony" }, "a draw: nobody moves")
+
+  -- Front G (L555-L559): France lays Andrew Jackson, Britain Sherbrooke and Tecumseh: 12
+  -- against 14 (with the fixture's DRM for the three cards, which the Playbook does not
+  -- print). France rolls 3 + 4, Britain 1 + 2: 19 and 17, two losses each, a draw;
+  -- Tecumseh's die shows 3: he stays.
+  g:act("lay", { card = "andrew_jackson" })
+  g:act("done")
+  g:act("lay", { card = "sherbrooke" })
+  g:act("lay", { card = "tecumseh" })
+  g:act("done", nil, { 3, 4, 1, 2 })
+  t:eq(#play.lines(g, "France: 5 units + 3 Military Support + 4 Andrew Jackson + 7 2d6 (7) = 19."), 1)
+  t:eq(#play.lines(g, "The Allies: 6 units + 3 Military Support + 3 Sherbrooke + 2 Tecumseh + 3 2d6 (3) = 17."), 1)
+  g:act("remove", { box = "war_of_1812", kind = "US_militia" })
+  g:act("remove", { box = "war_of_1812", kind = "US_militia" })
+  g:act("remove", { box = "war_of_1812", kind = "BR_fleet" })
+  g:act("remove", { box = "war_of_1812", kind = "BR" }, { 3 })
+  t:eq(g:units("war_of_1812", "US_militia"), 1, "US Militia demobilization: one cube stays (L559)")
+  t:eq(where(g, "marker.war_of_1812"), "0", "a draw: the status marker stays")
+  t:eq(#play.lines(g, "Tecumseh: the die shows 3; he stays in the game."), 1)
+  t:eq(g:json().phase, "end")
+
+  -- The End of Turn (L561-L565): Britain +2 for Castile, France +2 with Austria at war,
+  -- Austria +1 for its Generalissimo. France 52, Russia 34 and Britain 22, as printed;
+  -- Austria 33, where the Playbook prints 32: its own items are 20 at set-up, +1 Austria at
+  -- War on the Table (L121), +1 Trauttmansdorff (L272), +2 the Diplomacy Phase (L417), +3
+  -- the Regency (Figure 21), +2 the major victory (L521), +3 Saxony (L525), +1 the
+  -- Generalissimo (L563) = 33.
+  t:eq(g:state(), "vp_summary")
+  t:eq(vp(g), { FR = 52, RU = 34, AU = 33, BR = 22 })
+  g:act("done")
+  t:eq(g:turn(), 6, "the Clash of Armies goes on to September 1813")
+  for _, leader in ipairs({ "napoleon", "alexander", "metternich", "castlereagh" }) do
+    t:ok(util.contains(g:zone("hand." .. ({ napoleon = "FR", alexander = "RU", metternich = "AU", castlereagh = "BR" })[leader]),
+      leader), leader .. " is back in its power's hand (L565)")
+  end
+  t:eq(where(g, "issue.mil_op_fr"), "display", "the issues are back on the Diplomacy Display")
+  t:eq(g:units("supports.FR", "FR_support"), 4, "the Military Support markers are back")
+end)

@@ -15,6 +15,9 @@ function play.to(g, stop)
       return
     end
     local p = g:prompt()
+    if p == nil then
+      error("the game ended before the position the test waits for")
+    end
     for _, ask in ipairs(p.asks) do
       if not util.contains(p.answered or {}, ask.seat) then
         local action = ask.actions[1]

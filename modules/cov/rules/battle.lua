@@ -1,0 +1,641 @@
+-- Congress of Vienna: a battle (16.4, step 4). The French army (or armies) of the front
+-- against the Allied ones; on Front G the two sides of the War of 1812 box. Each side's
+-- Initial Battle DRM (units, fleets, Military Support, the Generalissimo's headquarters,
+-- terrain), then the military cards each side lays in secret, then 2d6 each (the best of
+-- two with NAPOLEON and BERTHIER, or WELLINGTON), the losses the Battle DRM Track gives
+-- for each final total, and the result: the side that inflicts more losses wins, the
+-- loser retreats one space and the winner advances into it; equal losses are a draw.
+
+local util = include("@lib/util.lua")
+local modifiers = include("@lib/modifiers.lua")
+local powers = include("rules/powers.lua")
+local cards = include("rules/cards.lua")
+local forces = include("rules/forces.lua")
+
+local battle = {}
+
+local SIDE_NAMES = { FR = "France", allied = "the Allies" }
+local SIDE_TITLES = { FR = "France", allied = "The Allies" }
+
+local function name(ctx, power)
+  return powers.name(ctx, power)
+end
+
+local function other(side)
+  return side == "FR" and "allied" or "FR"
+end
+
+local function b(ctx)
+  return ctx.vars.war.battle
+end
+
+-- The armies of a side on a front that take part, as blocks.
+local function armies(ctx, front, side)
+  return forces.armies(ctx, function(id, piece)
+    return piece.props.front == front and forces.side(piece.owner) == side and forces.active(ctx, id)
+  end)
+end
+
+-- The boxes a side fights from.
+local function boxes(ctx, side)
+  local state = b(ctx)
+  if state.front == "G" then
+    return { forces.W1812 }
+  end
+  local list = {}
+  for _, block in ipairs(state.armies[side]) do
+    list[#list + 1] = forces.box(block)
+  end
+  return list
+end
+
+-- The powers fighting on a side.
+local function side_powers(ctx, side)
+  local state = b(ctx)
+  if state.front == "G" then
+    return { side == "FR" and "FR" or "BR" }
+  end
+  local list = {}
+  for _, block in ipairs(state.armies[side]) do
+    local owner = forces.owner(ctx, block)
+    if not util.contains(list, owner) then
+      list[#list + 1] = owner
+    end
+  end
+  return list
+end
+
+local function units_of_side(ctx, side)
+  local total = 0
+  for _, box in ipairs(boxes(ctx, side)) do
+    total = total + forces.units(ctx, box, side)
+  end
+  return total
+end
+
+-- The front-most space a side holds (nearest the enemy), for terrain and retreat.
+local function front_space(ctx, front, side)
+  local line = forces.line(ctx, front)
+  local best
+  for i, space in ipairs(line) do
+    for _, block in ipairs(b(ctx).armies[side]) do
+      if forces.space(ctx, block) == space then
+        if best == nil or (side == "FR" and i < best) or (side == "allied" and i > best) then
+          best = i
+        end
+      end
+    end
+  end
+  return best and line[best] or nil
+end
+
+local function space_props(ctx, front, space)
+  return ctx.data.places["front." .. string.lower(front)].space[space].props
+end
+
+local function space_name(ctx, front, space)
+  return ctx.data.places["front." .. string.lower(front)].space[space].name
+end
+
+-- The Initial Battle DRM of a side (L509-L513, L533-L535): +1 a unit (fleets count), +3 a
+-- Military Support marker and the Generalissimo's headquarters, +3 a defender in its
+-- homeland, -3 an attacker into the mountains, the Spanish guerrilla for the Allies in
+-- Spain and an amphibious landing (owner data).
+local function initial_drm(ctx, side)
+  local state = b(ctx)
+  local drm = ctx.data.tables.battle_drm
+  local sum = modifiers.sum(SIDE_NAMES[side])
+  sum:add(units_of_side(ctx, side) * drm.unit, "units")
+  local supports = 0
+  for _, box in ipairs(boxes(ctx, side)) do
+    supports = supports + forces.supports(ctx, box, side)
+  end
+  sum:add_if(supports > 0, supports * drm.support, "Military Support")
+  local g = ctx.vars.generalissimo
+  if g and side == "allied" and util.contains(state.armies.allied, g.army) then
+    sum:add(drm.generalissimo, "the Generalissimo's headquarters")
+  end
+  local space = state.space
+  if state.front ~= "G" and state.defender and space then
+    local props = space_props(ctx, state.front, space)
+    if side == state.defender and util.contains(side_powers(ctx, side), props.homeland) then
+      sum:add(drm.homeland, "homeland")
+    end
+    if side ~= state.defender and props.mountain == true then
+      sum:add(drm.mountain, "attacking into the mountains")
+    end
+    if side == "allied" and props.guerrilla == true then
+      sum:add(drm.guerrilla, "the Spanish guerrilla")
+    end
+    if side ~= state.defender and props.landing == true then
+      sum:add(drm.landing, "an amphibious landing")
+    end
+  end
+  return sum
+end
+
+-- The military cards a side laid, with their DRM (L537, L545-L551): a card adds to its own
+-- side or takes from the enemy's (some let the player choose).
+local function card_terms(ctx, side, sum)
+  local state = b(ctx)
+  for _, laid in ipairs(state.cards[side]) do
+    if laid.target == "own" then
+      sum:add(ctx.data.cards[laid.card].fields.drm, cards.name(ctx, laid.card))
+    end
+  end
+  for _, laid in ipairs(state.cards[other(side)]) do
+    if laid.target == "enemy" then
+      sum:add(-math.abs(ctx.data.cards[laid.card].fields.drm), cards.name(ctx, laid.card))
+    end
+  end
+end
+
+local function laid_card(ctx, side, card)
+  for _, laid in ipairs(b(ctx).cards[side]) do
+    if laid.card == card then
+      return true
+    end
+  end
+  return false
+end
+
+-- 2d6, or the better of two 2d6 (L515, L539).
+local function dice(ctx, side, best_of_two)
+  local first = ctx:roll(6, SIDE_NAMES[side] .. "'s battle dice") + ctx:roll(6, SIDE_NAMES[side] .. "'s battle dice")
+  if not best_of_two then
+    return first, string.format("%d", first)
+  end
+  local second = ctx:roll(6, SIDE_NAMES[side] .. "'s second roll") + ctx:roll(6, SIDE_NAMES[side] .. "'s second roll")
+  return math.max(first, second), string.format("the better of %d and %d", first, second)
+end
+
+local function halve(n)
+  local half = math.floor(math.abs(n) / 2)
+  return n < 0 and -half or half
+end
+
+local function add_vp(ctx, power, n, why)
+  if n ~= 0 then
+    local vp = ctx:add_counter("vp." .. power, n)
+    ctx:log(string.format("%s: %s %+d VP (%d).", why, name(ctx, power), n, vp))
+  end
+end
+
+-- The VP of a battle won (L521): a major battle (every army engaged had 4 units or more
+-- when it began), with NAPOLEON present, gives each winning power and each losing power the
+-- table's VP; without him they are halved.
+local function battle_vp(ctx, winner)
+  local state = b(ctx)
+  local major = true
+  for _, n in pairs(state.start_units) do
+    if n < 4 then
+      major = false
+    end
+  end
+  local key = major and (winner == "allied" and "allied_major" or "french_major") or "minor"
+  local napoleon = laid_card(ctx, "FR", "napoleon")
+  local table_vp = ctx.data.tables.battle_vp
+  local gain, loss = table_vp[key .. "/winner"], table_vp[key .. "/loser"]
+  if not napoleon then
+    gain, loss = halve(gain), halve(loss)
+  end
+  local why = string.format("%s battle on Front %s%s", major and "A major" or "A", state.front,
+    napoleon and ", Napoleon present" or ", without Napoleon (halved)")
+  for _, power in ipairs(side_powers(ctx, winner)) do
+    add_vp(ctx, power, gain, why)
+  end
+  for _, power in ipairs(side_powers(ctx, other(winner))) do
+    add_vp(ctx, power, loss, why)
+  end
+end
+
+-- Control of a space passes from the loser to the winner (L523, L527): its VP change hands
+-- and a card symbol printed on it changes its power's Card Hand Size.
+local function control_change(ctx, front, space, winner)
+  local props = space_props(ctx, front, space)
+  local vp = props.vp
+  local why = string.format("%s changes hands", space_name(ctx, front, space))
+  for _, power in ipairs(side_powers(ctx, winner)) do
+    add_vp(ctx, power, vp, why)
+  end
+  for _, power in ipairs(side_powers(ctx, other(winner))) do
+    add_vp(ctx, power, -vp, why)
+  end
+  local symbol = props.card_symbol
+  if symbol and symbol ~= "none" and ctx.data.seats[symbol] then
+    local delta = forces.side(symbol) == winner and 1 or -1
+    local size = ctx:add_counter("hand_size." .. symbol, delta)
+    ctx:log(string.format("%s bears %s's card symbol: %s's Card Hand Size %d.", space_name(ctx, front, space),
+      name(ctx, symbol), name(ctx, symbol), size))
+  end
+end
+
+-- Moves an army block, its Generalissimo marker with it.
+local function move_army(ctx, block, space)
+  local place = ctx:space_of(block)
+  ctx:place(block, place, space)
+  local g = ctx.vars.generalissimo
+  if g and g.army == block then
+    ctx:place("generalissimo." .. g.power, place, space)
+  end
+end
+
+-- The loser retreats one space to its rear; the winner advances into the space it left
+-- (L517). Returns false when the map does not know the space behind (the players decide).
+local function retreat(ctx, loser, rear)
+  local state = b(ctx)
+  local vacated = state.space_of[loser]
+  for _, block in ipairs(state.armies[loser]) do
+    if forces.space(ctx, block) == vacated then
+      move_army(ctx, block, rear)
+    end
+  end
+  for _, block in ipairs(state.armies[other(loser)]) do
+    move_army(ctx, block, vacated)
+  end
+  ctx:log(string.format("%s retreat from %s to %s; %s advance into %s.", SIDE_TITLES[loser],
+    space_name(ctx, state.front, vacated), space_name(ctx, state.front, rear), SIDE_NAMES[other(loser)],
+    space_name(ctx, state.front, vacated)))
+  control_change(ctx, state.front, vacated, other(loser))
+end
+
+-- The War of 1812 (L557-L559): a win moves the status marker one space toward the winner;
+-- the US Militia is brought back to one cube after the battle.
+local function war_of_1812_after(ctx, winner)
+  if winner then
+    local _, at = ctx:space_of("marker.war_of_1812")
+    local spaces = ctx.data.places.war_of_1812_status.spaces
+    local index
+    for i, space in ipairs(spaces) do
+      if space.id == at then
+        index = i
+      end
+    end
+    local to = spaces[index + (winner == "allied" and 1 or -1)]
+    if to then
+      ctx:place("marker.war_of_1812", "war_of_1812_status", to.id)
+      ctx:log(string.format("The War of 1812 Status marker moves to %s.", to.name))
+    else
+      ctx:log("The War of 1812 Status marker is at the end of the spaces the module knows; it stays.")
+    end
+  end
+  local militia = ctx:units(forces.W1812, "US_militia")
+  if militia > 1 then
+    ctx:move_units(forces.W1812, "pool.FR", "US_militia", militia - 1)
+    ctx:log(string.format("US Militia demobilization: %d cubes return to the pool, one stays.", militia - 1))
+  end
+  if laid_card(ctx, "allied", "tecumseh") or laid_card(ctx, "FR", "tecumseh") then
+    local die = ctx:roll(6, "Tecumseh: is he killed?")
+    if ctx.data.tables.tecumseh_killed[tostring(die)] then
+      ctx:move_card("tecumseh", "removed")
+      ctx:log(string.format("Tecumseh: the die shows %d; he is killed and leaves the game.", die))
+    else
+      ctx:log(string.format("Tecumseh: the die shows %d; he stays in the game.", die))
+    end
+  end
+end
+
+-- The power that allocates a side's losses: France; for the Allies the Generalissimo's
+-- power when its headquarters is in the battle (L519), else the power with the most units
+-- there (RULES-GAPS.md).
+local function chooser(ctx, side)
+  if side == "FR" then
+    return "FR"
+  end
+  local state = b(ctx)
+  if state.front == "G" then
+    return "BR"
+  end
+  local g = ctx.vars.generalissimo
+  if g and util.contains(state.armies.allied, g.army) then
+    return g.power
+  end
+  local best, most = nil, -1
+  for _, block in ipairs(state.armies.allied) do
+    local n = forces.units(ctx, forces.box(block))
+    if n > most then
+      best, most = forces.owner(ctx, block), n
+    end
+  end
+  return best
+end
+
+local function step(ctx)
+  local locals = ctx.locals
+  local state = b(ctx)
+  if locals.stage == nil then
+    local front = locals.front
+    ctx.vars.war.battle = { front = front, cards = { FR = {}, allied = {} }, armies = {}, space_of = {}, start_units = {} }
+    state = b(ctx)
+    for _, side in ipairs({ "FR", "allied" }) do
+      state.armies[side] = front == "G" and {} or armies(ctx, front, side)
+    end
+    if front ~= "G" and (#state.armies.FR == 0 or #state.armies.allied == 0) then
+      ctx:log(string.format("Front %s: a Military Operation stands there, but one side has no army on the front: no battle.", front))
+      ctx:pop({})
+      return true
+    end
+    local attackers = {}
+    for _, op in ipairs(ctx.vars.war.ops) do
+      if op.front == front then
+        attackers[forces.side(op.owner)] = true
+      end
+    end
+    if front == "G" and ctx:space_of("issue.mil_op_us") == "front.g" then
+      attackers.FR = true
+    end
+    if attackers.FR and not attackers.allied then
+      state.defender = "allied"
+    elseif attackers.allied and not attackers.FR then
+      state.defender = "FR"
+    end
+    if front ~= "G" then
+      for _, side in ipairs({ "FR", "allied" }) do
+        state.space_of[side] = front_space(ctx, front, side)
+        for _, block in ipairs(state.armies[side]) do
+          state.start_units[block] = forces.units(ctx, forces.box(block))
+        end
+      end
+      state.space = state.defender and state.space_of[state.defender] or nil
+    end
+    local title = front == "G" and "the War of 1812 box" or ctx.data.places["front." .. string.lower(front)].name
+    ctx:log(string.format("Battle on %s: %s%s.", title,
+      state.defender and (SIDE_NAMES[other(state.defender)] .. " attack") or "both sides attack",
+      state.space and (" " .. space_name(ctx, front, state.space)) or ""))
+    locals.stage = "withdraw"
+  elseif locals.stage == "withdraw" then
+    locals.stage = "cards"
+    locals.seats = battle.card_seats(ctx)
+    locals.k = 0
+    if state.defender and locals.front ~= "G" and not (ctx.vars.turn_rules or {}).no_withdrawals then
+      local power = chooser(ctx, state.defender)
+      ctx:call("decide", { power = power, key = "withdraw",
+        text = string.format("Front %s: %s may fight or withdraw before the battle.", locals.front, SIDE_NAMES[state.defender]),
+        options = { { arg = false, label = "Fight" }, { arg = true, label = "Withdraw (the Rules of Play's withdrawal, asked as it is done)" } } })
+      return true
+    end
+  elseif locals.stage == "cards" then
+    locals.k = locals.k + 1
+    local entry = locals.seats[locals.k]
+    if entry == nil then
+      locals.stage = "fight"
+    else
+      ctx.private[entry.seat].battle = {}
+      ctx:call("battle_cards", { seat = entry.seat, side = entry.side, powers = entry.powers, front = locals.front })
+      return true
+    end
+  elseif locals.stage == "fight" then
+    battle.reveal(ctx, locals.seats)
+    battle.fight(ctx)
+    locals.stage = "losses"
+    locals.l = 0
+  elseif locals.stage == "losses" then
+    locals.l = locals.l + 1
+    local side = ({ "FR", "allied" })[locals.l]
+    if side == nil then
+      locals.stage = "result"
+    elseif state.losses[side] > 0 and units_of_side(ctx, side) > 0 then
+      ctx:call("battle_losses", { side = side, power = chooser(ctx, side), left = state.losses[side],
+        boxes = boxes(ctx, side) })
+      return true
+    end
+  elseif locals.stage == "result" then
+    locals.stage = "done"
+    local winner = state.winner
+    if locals.front == "G" then
+      war_of_1812_after(ctx, winner)
+    elseif winner then
+      battle_vp(ctx, winner)
+      local loser = other(winner)
+      local rear = forces.rear(ctx, locals.front, state.space_of[loser], loser)
+      if rear == nil then
+        return battle.ask_rear(ctx, loser)
+      end
+      locals.loser = loser
+      retreat(ctx, loser, rear)
+    end
+  else
+    for _, side in ipairs({ "FR", "allied" }) do
+      for _, laid in ipairs(state.cards[side]) do
+        if ctx:card_zone(laid.card) ~= "removed" then
+          ctx:move_card(laid.card, "discard")
+        end
+      end
+    end
+    ctx:pop({})
+    return true
+  end
+  return false
+end
+
+-- The map does not know the space behind the loser: the players say where it retreats.
+function battle.ask_rear(ctx, loser)
+  local state = b(ctx)
+  ctx.locals.loser = loser
+  local place = "front." .. string.lower(state.front)
+  local options = {}
+  for _, space in ipairs(ctx.data.places[place].spaces) do
+    if space.id ~= state.space_of[loser] then
+      options[#options + 1] = { arg = space.id, place = place, space = space.id, label = space.name }
+    end
+  end
+  ctx:call("decide", { power = chooser(ctx, loser), key = "rear", everyone = true,
+    text = string.format("The module's map does not know the space behind %s: where does %s retreat?",
+      space_name(ctx, state.front, state.space_of[loser]), SIDE_NAMES[loser]), options = options })
+  return true
+end
+
+-- The seats that lay military cards, side by side: France first, then each Allied seat.
+function battle.card_seats(ctx)
+  local list = {}
+  for _, side in ipairs({ "FR", "allied" }) do
+    local by_seat = {}
+    for _, power in ipairs(side_powers(ctx, side)) do
+      local seat = powers.seat(ctx, power)
+      if by_seat[seat] == nil then
+        by_seat[seat] = { seat = seat, side = side, powers = {} }
+        list[#list + 1] = by_seat[seat]
+      end
+      table.insert(by_seat[seat].powers, power)
+    end
+  end
+  return list
+end
+
+-- Dice, totals and losses.
+function battle.fight(ctx)
+  local state = b(ctx)
+  local totals, losses = {}, {}
+  for _, side in ipairs({ "FR", "allied" }) do
+    local sum = initial_drm(ctx, side)
+    card_terms(ctx, side, sum)
+    local best = side == "FR" and laid_card(ctx, "FR", "napoleon") and laid_card(ctx, "FR", "berthier")
+      or side == "allied" and laid_card(ctx, "allied", "wellington")
+    local roll, words = dice(ctx, side, best)
+    sum:add(roll, "2d6 (" .. words .. ")")
+    totals[side] = sum:total()
+    ctx:log(string.format("%s: %s.", SIDE_TITLES[side], sum:explain()))
+  end
+  for _, side in ipairs({ "FR", "allied" }) do
+    -- The losses a side's total inflicts on the other side.
+    losses[other(side)] = ctx.data.tables.battle_losses[tostring(totals[side])]
+  end
+  state.totals, state.losses = totals, losses
+  if losses.allied > losses.FR then
+    state.winner = "FR"
+  elseif losses.FR > losses.allied then
+    state.winner = "allied"
+  end
+  ctx:log(string.format("Losses: France %d, the Allies %d: %s.", losses.FR, losses.allied,
+    state.winner and (SIDE_NAMES[state.winner] .. " win") or "a draw"))
+end
+
+-- A seat lays its military cards for a battle, in secret, one at a time.
+battle.battle_cards = {}
+
+-- Whether a side may use `card` in this battle: a military card (not known yet: offered,
+-- and asked when laid), of a power fighting on the side or neutral.
+local function usable(ctx, card, side_list, front)
+  local f = ctx.data.cards[card]
+  if ctx:known("card", card, "military") and f.fields.military ~= true then
+    return false
+  end
+  if ctx:known("card", card, "fronts") and not util.contains(f.fields.fronts, front) then
+    return false
+  end
+  if ctx:known("card", card, "nation") then
+    local nation = f.fields.nation
+    return nation == "neutral" or util.contains(side_list, nation)
+  end
+  return true
+end
+
+function battle.battle_cards.prompt(ctx)
+  local locals = ctx.locals
+  local laid = {}
+  for _, entry in ipairs(ctx.private[locals.seat].battle or {}) do
+    laid[entry.card] = true
+  end
+  local actions = {}
+  for _, card in ipairs(ctx:zone("hand." .. locals.seat)) do
+    if not laid[card] and usable(ctx, card, locals.powers, locals.front) then
+      local target = ctx:known("card", card, "drm_target") and ctx.data.cards[card].fields.drm_target or nil
+      if target == "choice" then
+        actions[#actions + 1] = { name = "lay", arg = { card = card, target = "own" }, card = card,
+          label = cards.name(ctx, card) .. ": for your side" }
+        actions[#actions + 1] = { name = "lay", arg = { card = card, target = "enemy" }, card = card,
+          label = cards.name(ctx, card) .. ": against the enemy" }
+      else
+        actions[#actions + 1] = { name = "lay", arg = { card = card }, card = card, label = cards.name(ctx, card) }
+      end
+    end
+  end
+  actions[#actions + 1] = { name = "done", label = "Done: reveal when every side is done" }
+  return {
+    seat = locals.seat,
+    text = string.format("Battle on Front %s: lay military cards for %s, face down (%d laid).", locals.front,
+      SIDE_NAMES[locals.side], #(ctx.private[locals.seat].battle or {})),
+    actions = actions,
+  }
+end
+
+function battle.battle_cards.lay(ctx, arg)
+  local locals = ctx.locals
+  local f = ctx.data.cards[arg.card].fields
+  if f.military ~= true then
+    error(string.format("%s is not a military card", cards.name(ctx, arg.card)), 0)
+  end
+  if not util.contains(f.fronts, locals.front) then
+    error(string.format("%s may not be used on Front %s", cards.name(ctx, arg.card), locals.front), 0)
+  end
+  local target = f.drm_target
+  if target == "choice" then
+    target = arg.target or "own"
+  end
+  local list = ctx.private[locals.seat].battle
+  list[#list + 1] = { card = arg.card, target = target, drm = f.drm }
+  ctx:tell(locals.seat, string.format("You lay %s face down.", cards.name(ctx, arg.card)))
+end
+
+function battle.battle_cards.done(ctx)
+  ctx:pop({})
+end
+
+-- Every seat has laid its cards: they are revealed together.
+function battle.reveal(ctx, seats)
+  local state = b(ctx)
+  for _, entry in ipairs(seats) do
+    local names = {}
+    for _, laid in ipairs(ctx.private[entry.seat].battle or {}) do
+      table.insert(state.cards[entry.side], { card = laid.card, target = laid.target })
+      names[#names + 1] = string.format("%s (%s%d)", cards.name(ctx, laid.card), laid.target == "enemy" and "-" or "+",
+        math.abs(laid.drm))
+    end
+    ctx.private[entry.seat].battle = nil
+    ctx:log(string.format("%s reveals %s.", ctx.data.seats[entry.seat].name,
+      #names > 0 and table.concat(names, ", ") or "no military card"))
+  end
+end
+
+-- A side removes its losses to the force pools, one unit at a time (L519).
+battle.battle_losses = {}
+
+function battle.battle_losses.prompt(ctx)
+  local locals = ctx.locals
+  local actions = {}
+  for _, box in ipairs(locals.boxes) do
+    local _, kinds = forces.units(ctx, box, locals.side)
+    for _, entry in ipairs(kinds) do
+      actions[#actions + 1] = { name = "remove", arg = { box = box, kind = entry.kind }, box = box,
+        label = string.format("A %s from %s", ctx.data.unit_kinds[entry.kind].name, ctx.data.boxes[box].name) }
+    end
+  end
+  return {
+    seat = powers.seat(ctx, locals.power),
+    text = string.format("%sRemove %d more losses of %s.", powers.as_power(ctx, locals.power), locals.left,
+      SIDE_NAMES[locals.side]),
+    actions = actions,
+  }
+end
+
+function battle.battle_losses.remove(ctx, arg)
+  local locals = ctx.locals
+  local pool = "pool." .. forces.owner_of_kind(ctx, arg.kind)
+  ctx:move_units(arg.box, pool, arg.kind, 1)
+  locals.left = locals.left - 1
+  ctx:log(string.format("A %s of %s is lost.", ctx.data.unit_kinds[arg.kind].name, ctx.data.boxes[arg.box].name))
+  local remaining = 0
+  for _, box in ipairs(locals.boxes) do
+    remaining = remaining + forces.units(ctx, box, locals.side)
+  end
+  if locals.left == 0 or remaining == 0 then
+    ctx:pop({})
+  end
+end
+
+battle.battle = {}
+
+function battle.battle.run(ctx)
+  while not step(ctx) do
+  end
+end
+
+function battle.battle.on_resume(ctx, result)
+  local state = b(ctx)
+  if result.key == "withdraw" and result.choice then
+    ctx.locals.stage = "done"
+    local loser = state.defender
+    local rear = forces.rear(ctx, ctx.locals.front, state.space_of[loser], loser)
+    ctx:log(string.format("%s withdraw before the battle (the losses and cards of a withdrawal are the Rules of Play's: apply them by hand).",
+      SIDE_TITLES[loser]))
+    if rear == nil then
+      battle.ask_rear(ctx, loser)
+    else
+      retreat(ctx, loser, rear)
+    end
+  elseif result.key == "rear" then
+    retreat(ctx, ctx.locals.loser, result.choice)
+  end
+end
+
+return battle
