@@ -821,3 +821,59 @@ fn the_first_diplomacy_round_asks_each_missing_value_once() {
     }
     panic!("the first Diplomacy Round did not end; asked {asked:?}");
 }
+
+/// The Napoleon Resurgent and the Clash of Armies from their set-ups to their ends, every
+/// prompt answered from a file: each game names its result by the scenario's own
+/// conditions, the same answers make the same save, and the save replays the same.
+#[test]
+fn answers_files_play_two_cov_scenarios_to_their_end() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let root = chancery_tests::repo_root();
+    let module = root.join("modules/cov");
+    let fixture = module.join("tests/owner-fixture.ron");
+    for (scenario, seed, result) in [
+        (
+            "napoleon-resurgent",
+            "3",
+            "The game is over: won by France. The most VP wins.",
+        ),
+        (
+            "clash-of-armies",
+            "4",
+            "The game is over: won by France. The most VP wins.",
+        ),
+    ] {
+        let answers = module.join(format!("tests/answers/{scenario}-whole.txt"));
+        let play = |out: &std::path::Path| {
+            let (code, stdout, err) = chancery(&[
+                "new",
+                path(&module),
+                "--scenario",
+                scenario,
+                "--seed",
+                seed,
+                "--overlay",
+                path(&fixture),
+                "--answers",
+                path(&answers),
+                "--out",
+                path(out),
+            ]);
+            assert_eq!(code, 0, "{scenario}: {err}");
+            stdout
+        };
+        let first = scratch.path().join(format!("{scenario}-a.ron"));
+        let second = scratch.path().join(format!("{scenario}-b.ron"));
+        let stdout = play(&first);
+        assert!(stdout.contains(result), "{scenario}: {stdout}");
+        play(&second);
+        assert_eq!(
+            std::fs::read(&first).expect("the save"),
+            std::fs::read(&second).expect("the second save"),
+            "{scenario}: the same answers make the same save"
+        );
+        let (code, out, err) = chancery_as_typed(&["replay", path(&first), "--expect-same"]);
+        assert_eq!(code, 0, "{scenario}: {out}{err}");
+        assert!(out.contains("the game is the same"), "{scenario}: {out}");
+    }
+}

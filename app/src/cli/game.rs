@@ -46,7 +46,9 @@ pub struct NewArgs {
     /// (comma-separated).
     #[arg(long, value_name = "N,N…", value_delimiter = ',')]
     pub dice: Vec<i64>,
-    /// Answers to apply after the start, one per line ("[SEAT:] name [arg] [| die die…]").
+    /// Answers to apply after the start, one per line ("[SEAT:] name [arg] [| die die…]",
+    /// or a change by hand: "by hand: place PIECE PLACE SPACE", "by hand: move_card CARD
+    /// ZONE", "by hand: add_units BOX KIND N"; # starts a comment).
     #[arg(long, value_name = "FILE")]
     pub answers: Option<PathBuf>,
     /// Where to save the game.
@@ -71,7 +73,8 @@ pub struct ActArgs {
     /// Die results for the action, with physical dice (comma-separated).
     #[arg(long, value_name = "N,N…", value_delimiter = ',')]
     pub dice: Vec<i64>,
-    /// Answers to apply, one per line ("[SEAT:] name [arg] [| die die…]").
+    /// Answers to apply, one per line ("[SEAT:] name [arg] [| die die…]", or a change by
+    /// hand such as "by hand: move_card CARD ZONE"; # starts a comment).
     #[arg(long, value_name = "FILE")]
     pub answers: Option<PathBuf>,
     /// Answer as this seat (needed where several seats decide at once, as in a secret
@@ -626,6 +629,7 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
                 name,
                 arg: arg.map(Value::parse_arg).unwrap_or(Value::Nil),
                 dice: args.dice.clone(),
+                manual: None,
             },
             line: 0,
         });
@@ -670,7 +674,16 @@ pub fn record(args: &RecordArgs, out: &mut dyn Write, err: &mut dyn Write) -> an
         &overlay.load_options(false),
         err,
     )?;
-    let recording = Recording::of(&mut session, args.every);
+    let mut recording = Recording::of(&mut session, args.every);
+    // An overlay inside the module folder (a test fixture) is named in the recording, so
+    // that `chancery test` replays it with the same data.
+    let module = session.module().clone();
+    let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    if let Some(overlay) = &module.overlay
+        && let Ok(inside) = canonical(&overlay.path).strip_prefix(canonical(&module.dir))
+    {
+        recording.overlay = Some(inside.to_string_lossy().replace('\\', "/"));
+    }
     let header = format!(
         "Recorded by `chancery record` from {}: scenario '{}', seed {}, {} inputs.\n\
          `chancery test` replays it and checks the expectations below; keep the ones that\n\

@@ -230,9 +230,12 @@ with any of `state`, `turn`, `phase`, `counters`, `zones` (cards, top first), `p
 (`"place/space"`, or `None` off the table), `units`, `vars`, `private`, `log` (lines the
 input wrote, in order) and `result` (`Result(winners: […], scores: {…})`). Only what is
 written is checked. With `check_bots: true` (the default) every input a bot made must still
-be what that bot chooses. `chancery test` replays it and names the input and the first
-expected value that differs; `chancery record SAVE --out FILE [--every N]` writes one from
-a saved game, with everything on its table at the end (and every N inputs) as expectations.
+be what that bot chooses. `overlay: "tests/fixture.ron"` replays it with that file of the
+module as its owner data (a fixture for tests), in place of any other overlay. `chancery
+test` replays it and names the input and the first expected value that differs; `chancery
+record SAVE --out FILE [--every N] [--overlay FILE]` writes one from a saved game, with
+everything on its table at the end (and every N inputs) as expectations, naming the overlay
+when it is a file of the module.
 "#;
 
 const HOOK_TEXT: &str = r#"## The rules table

@@ -46,6 +46,10 @@ pub struct Recording {
     /// to a bot shows up as well as a change to the rules).
     #[serde(default = "yes")]
     pub check_bots: bool,
+    /// An overlay file of the module (a fixture of owner data for tests, by its path in
+    /// the module) the game is replayed with, in place of any other overlay.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overlay: Option<String>,
 }
 
 fn yes() -> bool {
@@ -209,6 +213,7 @@ impl Recording {
             inputs,
             expect,
             check_bots: true,
+            overlay: None,
         }
     }
 

@@ -322,7 +322,12 @@ pub fn run_module_tests(
             continue;
         }
         let failure = match Recording::read(&path) {
-            Ok(rec) => rec.check(&module).err(),
+            Ok(rec) => match &rec.overlay {
+                Some(overlay) => module_with_overlay(&module, overlay)
+                    .and_then(|with| rec.check(&with))
+                    .err(),
+                None => rec.check(&module).err(),
+            },
             Err(diagnostic) => return Err(Diagnostics(vec![diagnostic])),
         };
         report.results.push(TestResult {
@@ -557,23 +562,28 @@ struct TestContext {
     overlays: Rc<RefCell<BTreeMap<String, Arc<Module>>>>,
 }
 
+/// `module` with the overlay file `path` (a file of the module, such as a fixture of owner
+/// data for tests) merged over its data in place of any other overlay.
+fn module_with_overlay(module: &Module, path: &str) -> Result<Arc<Module>, String> {
+    let (file, _) =
+        crate::files::read_inside(&module.dir, path).map_err(|e| format!("overlay: {e}"))?;
+    let options = LoadOptions {
+        overlay: OverlayChoice::File(file),
+        strict: false,
+    };
+    Ok(Arc::new(
+        crate::script::load_module(&module.dir, &options)
+            .map_err(|d| format!("overlay {path}: {d}"))?,
+    ))
+}
+
 impl TestContext {
-    /// The module with the overlay file `path` (a file of the module, such as a fixture of
-    /// owner data for tests) merged over its data in place of any other overlay.
+    /// The module with the overlay file `path` merged over its data (loaded once).
     fn with_overlay(&self, path: &str) -> Result<Arc<Module>, String> {
         if let Some(module) = self.overlays.borrow().get(path) {
             return Ok(module.clone());
         }
-        let (file, _) = crate::files::read_inside(&self.module.dir, path)
-            .map_err(|e| format!("overlay: {e}"))?;
-        let options = LoadOptions {
-            overlay: OverlayChoice::File(file),
-            strict: false,
-        };
-        let module = Arc::new(
-            crate::script::load_module(&self.module.dir, &options)
-                .map_err(|d| format!("overlay {path}: {d}"))?,
-        );
+        let module = module_with_overlay(&self.module, path)?;
         self.overlays
             .borrow_mut()
             .insert(path.to_owned(), module.clone());

@@ -60,7 +60,10 @@ function begin.begin(ctx)
   ctx:replace("turn")
 end
 
--- Invariants: every card is somewhere, and every army block stands on its own front.
+-- Invariants: every card is somewhere; every army block stands on its own front; no power
+-- has more Military Support markers on the table than it owns; the Generalissimo's marker
+-- stands with its army; every Military Operation placed with an army this War Phase is on
+-- that army's front.
 local function check(ctx)
   local cards = deck.cards_on_table(ctx)
   if cards ~= #ctx.data.card_ids then
@@ -73,6 +76,33 @@ local function check(ctx)
       local front = "front." .. string.lower(piece.props.front)
       if place ~= front then
         return false, string.format("%s is on %s, not on %s", id, tostring(place), front)
+      end
+    end
+  end
+  for _, power in ipairs({ "FR", "RU", "AU", "BR" }) do
+    if ctx:known("table", "military_support_markers", power) then
+      local kind, n = power .. "_support", 0
+      for _, box in ipairs(ctx.data.box_ids) do
+        n = n + (ctx:box(box)[kind] or 0)
+      end
+      if n > ctx.data.tables.military_support_markers[power] then
+        return false, string.format("%d %s markers on the table, %d owned", n, kind, ctx.data.tables.military_support_markers[power])
+      end
+    end
+  end
+  local g = ctx.vars.generalissimo
+  if g then
+    local _, marker = ctx:space_of("generalissimo." .. g.power)
+    local _, army = ctx:space_of(g.army)
+    if marker ~= army then
+      return false, string.format("the Generalissimo marker is on %s, its army on %s", tostring(marker), tostring(army))
+    end
+  end
+  for _, op in ipairs((ctx.vars.war or {}).ops or {}) do
+    if op.marker ~= "napoleon" and string.find(op.target, "^block%.") then
+      local marker, army = ctx:space_of(op.marker), ctx:space_of(op.target)
+      if marker ~= army then
+        return false, string.format("%s is on %s, its army on %s", op.marker, tostring(marker), tostring(army))
       end
     end
   end

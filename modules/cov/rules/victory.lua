@@ -12,6 +12,7 @@ local forces = include("rules/forces.lua")
 local victory = {}
 
 local ALLIES = { "RU", "AU", "BR" }
+local LAST_TURN = 10
 
 local function vp(ctx, power)
   return ctx:counter("vp." .. power)
@@ -290,8 +291,10 @@ function victory.check(ctx, surrendered)
   if s.ends then
     why = s.ends(ctx)
   end
-  local last = ctx.vars.play_to_turn or ctx.vars.last_turn
-  if why == nil and last ~= nil and ctx:turn() >= last then
+  -- A scenario without a last turn (the Napoleon Resurgent, 17.2.1) ends at the latest
+  -- with the Full Campaign's, turn 10: no Initial Situation card follows it (RULES-GAPS.md).
+  local last = ctx.vars.last_turn or LAST_TURN
+  if why == nil and ctx:turn() >= last then
     why = string.format("turn %d is the scenario's last", last)
   end
   if why == nil then
