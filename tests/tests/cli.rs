@@ -840,7 +840,7 @@ fn answers_files_play_two_cov_scenarios_to_their_end() {
         (
             "clash-of-armies",
             "4",
-            "The game is over: won by France. The most VP wins.",
+            "The game is over: won by France. France reaches 80 VP in the lead: sudden death.",
         ),
     ] {
         let answers = module.join(format!("tests/answers/{scenario}-whole.txt"));

@@ -174,12 +174,7 @@ local function halve(n)
   return n < 0 and -half or half
 end
 
-local function add_vp(ctx, power, n, why)
-  if n ~= 0 then
-    local vp = ctx:add_counter("vp." .. power, n)
-    ctx:log(string.format("%s: %s %+d VP (%d).", why, name(ctx, power), n, vp))
-  end
-end
+local add_vp = powers.score
 
 -- The VP of a battle won (L521): a major battle (every army engaged had 4 units or more
 -- when it began), with NAPOLEON present, gives each winning power and each losing power the
@@ -230,13 +225,19 @@ local function control_change(ctx, front, space, winner)
   end
 end
 
--- Moves an army block, its Generalissimo marker with it.
+-- Moves an army block, with the Generalissimo marker and the Military Operations placed
+-- with it.
 local function move_army(ctx, block, space)
   local place = ctx:space_of(block)
   ctx:place(block, place, space)
   local g = ctx.vars.generalissimo
   if g and g.army == block then
     ctx:place("generalissimo." .. g.power, place, space)
+  end
+  for _, op in ipairs(ctx.vars.war.ops) do
+    if op.target == block and op.marker ~= "napoleon" then
+      ctx:place(op.marker, place, space)
+    end
   end
 end
 
@@ -282,7 +283,8 @@ local function war_of_1812_after(ctx, winner)
   local militia = ctx:units(forces.W1812, "US_militia")
   if militia > 1 then
     ctx:move_units(forces.W1812, "pool.FR", "US_militia", militia - 1)
-    ctx:log(string.format("US Militia demobilization: %d cubes return to the pool, one stays.", militia - 1))
+    ctx:log(string.format("US Militia demobilization: %d %s to the force pool, one stays.", militia - 1,
+      militia - 1 == 1 and "cube returns" or "cubes return"))
   end
   if laid_card(ctx, "allied", "tecumseh") or laid_card(ctx, "FR", "tecumseh") then
     local die = ctx:roll(6, "Tecumseh: is he killed?")
@@ -473,6 +475,8 @@ function battle.fight(ctx)
       or side == "allied" and laid_card(ctx, "allied", "wellington")
     local roll, words = dice(ctx, side, best)
     sum:add(roll, "2d6 (" .. words .. ")")
+    -- The Battle DRM Track starts at 0 (RULES-GAPS.md).
+    sum:clamp(0, nil)
     totals[side] = sum:total()
     ctx:log(string.format("%s: %s.", SIDE_TITLES[side], sum:explain()))
   end

@@ -17,10 +17,7 @@ local function name(ctx, power)
 end
 
 local function add_vp(ctx, power, n, why)
-  if n ~= 0 and not powers.out(ctx, power) then
-    local vp = ctx:add_counter("vp." .. power, n)
-    ctx:log(string.format("Victory Point Summary: %s %+d VP, %s (%d).", name(ctx, power), n, why, vp))
-  end
+  powers.score(ctx, power, n, "Victory Point Summary, " .. why)
 end
 
 -- The power that holds a space of a front for its per-turn VP: France, or the Allied power

@@ -367,6 +367,27 @@ local function open_bonus(ctx)
   return nil
 end
 
+-- Replacements (L1340): on a Replacement turn of the Turn Record Track each power's new
+-- units (owner data by turn and kind) come from the force pools to the capitals, with the
+-- phase's other new units; Swedish ones only while Sweden is at war.
+local function replacements(ctx)
+  local turn = tostring(ctx:turn())
+  if ctx.data.places.turn.space[turn] == nil or ctx.data.places.turn.space[turn].props.replacement ~= true then
+    return
+  end
+  local sweden = util.contains(ctx.vars.removed_issues or {}, "sweden_at_war") or ctx.vars.sweden_at_war_done == true
+  for _, power in ipairs(powers.in_game(ctx)) do
+    for _, kind in ipairs(forces.KINDS[power]) do
+      if kind ~= "US_militia" and kind ~= "US" and (kind ~= "SW" or sweden) then
+        local n = ctx.data.tables.replacements[turn .. "/" .. kind]
+        if n > 0 then
+          issues.recruit(ctx, power, kind, n, "Replacements")
+        end
+      end
+    end
+  end
+end
+
 local function step(ctx)
   local locals = ctx.locals
   local g = gov(ctx)
@@ -429,6 +450,7 @@ local function step(ctx)
   elseif locals.stage == "units" then
     locals.stage = "placing"
     locals.j = 0
+    replacements(ctx)
   elseif locals.stage == "placing" then
     locals.j = locals.j + 1
     local power = locals.order[locals.j]

@@ -112,10 +112,7 @@ end
 -- The VP and units of `issue_funding[key]` for `power`.
 local function apply_funding(ctx, key, power, why)
   local entry = ctx.data.tables.issue_funding[key]
-  if entry.vp and entry.vp ~= 0 then
-    local vp = ctx:add_counter("vp." .. power, entry.vp)
-    ctx:log(string.format("%s: %s %+d VP (%d).", why, name(ctx, power), entry.vp, vp))
-  end
+  powers.score(ctx, power, entry.vp or 0, why)
   for _, kind in ipairs(ctx.data.unit_kind_ids) do
     if entry[kind] and entry[kind] > 0 then
       issues.recruit(ctx, power, kind, entry[kind], why)
@@ -204,6 +201,8 @@ function issues.fund(ctx, piece, power)
     end
   elseif issue == "recruit_fr" then
     issues.us_recruit(ctx)
+  elseif issue == "sweden_at_war" then
+    ctx.vars.sweden_at_war_done = true
   elseif issue == "peace_congress" then
     local winner = (ctx.vars.diplomacy or {}).phase_winner
     if winner then

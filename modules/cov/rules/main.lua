@@ -62,8 +62,8 @@ end
 
 -- Invariants: every card is somewhere; every army block stands on its own front; no power
 -- has more Military Support markers on the table than it owns; the Generalissimo's marker
--- stands with its army; every Military Operation placed with an army this War Phase is on
--- that army's front.
+-- stands with its army; every Military Operation placed with an army this War Phase
+-- stands with it.
 local function check(ctx)
   local cards = deck.cards_on_table(ctx)
   if cards ~= #ctx.data.card_ids then
@@ -100,7 +100,8 @@ local function check(ctx)
   end
   for _, op in ipairs((ctx.vars.war or {}).ops or {}) do
     if op.marker ~= "napoleon" and string.find(op.target, "^block%.") then
-      local marker, army = ctx:space_of(op.marker), ctx:space_of(op.target)
+      local _, marker = ctx:space_of(op.marker)
+      local _, army = ctx:space_of(op.target)
       if marker ~= army then
         return false, string.format("%s is on %s, its army on %s", op.marker, tostring(marker), tostring(army))
       end

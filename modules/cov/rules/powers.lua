@@ -74,6 +74,16 @@ function powers.shares_seat(ctx, power)
   return false
 end
 
+-- Scores `n` VP for `power` (a power out of the game scores nothing) and logs it after
+-- `why`: "Saxony changes hands: Russia +3 VP (34)."
+function powers.score(ctx, power, n, why)
+  if n == 0 or powers.out(ctx, power) then
+    return
+  end
+  local vp = ctx:add_counter("vp." .. power, n)
+  ctx:log(string.format("%s: %s %+d VP (%d).", why, powers.name(ctx, power), n, vp))
+end
+
 -- A prompt for a power whose player plays several powers starts with "As Austria: ".
 function powers.as_power(ctx, power)
   return powers.shares_seat(ctx, power) and ("As " .. powers.name(ctx, power) .. ": ") or ""

@@ -29,7 +29,7 @@ end
 local function allies_in_game(ctx)
   local list = {}
   for _, power in ipairs(ALLIES) do
-    if not powers.out(ctx, power) then
+    if util.contains(powers.in_game(ctx), power) then
       list[#list + 1] = power
     end
   end
@@ -69,8 +69,7 @@ local function france_holds_the_three(ctx)
 end
 
 local function bonus(ctx, power, n, why)
-  local total = ctx:add_counter("vp." .. power, n)
-  ctx:log(string.format("End of the game: %s +%d VP, %s (%d).", powers.name(ctx, power), n, why, total))
+  powers.score(ctx, power, n, "End of the game, " .. why)
 end
 
 local function status_at_least(ctx, space)

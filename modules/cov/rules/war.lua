@@ -5,7 +5,6 @@
 
 local util = include("@lib/util.lua")
 local powers = include("rules/powers.lua")
-local cards = include("rules/cards.lua")
 local display = include("rules/display.lua")
 local forces = include("rules/forces.lua")
 local issues = include("rules/issues.lua")
@@ -188,11 +187,11 @@ function war.place_supports.done(ctx)
 end
 
 -- Step 3: strategic movement (L490-L501): up to two units between the power's armies (two
--- more for France with BERTHIER in hand), any number of British fleets; every army keeps
--- at least one unit.
+-- more for France with BERTHIER in hand), any number of British fleets (each once); every
+-- army keeps at least one unit.
 war.strategic = {}
 
-local function move_targets(ctx, power, left)
+local function move_targets(ctx, power, left, fleets)
   local armies = {}
   for _, block in ipairs(forces.armies_of(ctx, power)) do
     armies[#armies + 1] = forces.box(block)
@@ -203,7 +202,7 @@ local function move_targets(ctx, power, left)
     if total > 1 then
       for _, entry in ipairs(kinds) do
         local fleet = entry.kind == "BR_fleet"
-        if forces.kind_of_power(power, entry.kind) and (fleet or left > 0) then
+        if forces.kind_of_power(power, entry.kind) and ((fleet and (fleets or 0) > 0) or (not fleet and left > 0)) then
           for _, to in ipairs(armies) do
             if to ~= from then
               actions[#actions + 1] = { name = "move", arg = { kind = entry.kind, from = from, to = to }, box = to,
@@ -220,7 +219,7 @@ end
 
 function war.strategic.prompt(ctx)
   local power = ctx.locals.power
-  local actions = move_targets(ctx, power, ctx.locals.left)
+  local actions = move_targets(ctx, power, ctx.locals.left, ctx.locals.fleets)
   actions[#actions + 1] = { name = "done", label = "Done moving" }
   return {
     seat = powers.seat(ctx, power),
@@ -233,12 +232,14 @@ end
 function war.strategic.move(ctx, arg)
   local power = ctx.locals.power
   ctx:move_units(arg.from, arg.to, arg.kind, 1)
-  if arg.kind ~= "BR_fleet" then
+  if arg.kind == "BR_fleet" then
+    ctx.locals.fleets = ctx.locals.fleets - 1
+  else
     ctx.locals.left = ctx.locals.left - 1
   end
   ctx:log(string.format("%s moves a %s from %s to %s.", name(ctx, power), ctx.data.unit_kinds[arg.kind].name,
     ctx.data.boxes[arg.from].name, ctx.data.boxes[arg.to].name))
-  if #move_targets(ctx, power, ctx.locals.left) == 0 then
+  if #move_targets(ctx, power, ctx.locals.left, ctx.locals.fleets) == 0 then
     ctx:pop({})
   end
 end
@@ -270,50 +271,60 @@ function war.order(ctx)
   end)
 end
 
+-- Steps 1-3, each played by every power in turn: what a power is asked in the step (a
+-- state and its locals), or nothing.
+local STEPS = {
+  function(ctx, power)
+    local todo = operations_of(ctx, power)
+    if #todo > 0 then
+      return "place_ops", { power = power, todo = todo }
+    end
+  end,
+  function(ctx, power)
+    local bought = ((ctx.vars.government or {}).supports or {})[power] or 0
+    if bought > 0 and #support_targets(ctx, power) > 0 then
+      return "place_supports", { power = power, left = bought }
+    end
+  end,
+  function(ctx, power)
+    local left = 2
+    if power == "FR" and util.contains(ctx:zone(powers.hand_zone(ctx, "FR")), "berthier") then
+      left = 4
+    end
+    -- Any number of British fleets, each moved once (RULES-GAPS.md).
+    local fleets = 0
+    if power == "BR" then
+      for _, block in ipairs(forces.armies_of(ctx, "BR")) do
+        fleets = fleets + (ctx:box(forces.box(block)).BR_fleet or 0)
+      end
+    end
+    if #move_targets(ctx, power, left, fleets) > 0 then
+      return "strategic", { power = power, left = left, fleets = fleets }
+    end
+  end,
+}
+
 local function step(ctx)
   local locals = ctx.locals
   if locals.stage == nil then
     locals.order = war.order(ctx)
-    locals.stage = "ops"
-    locals.i = 0
-  elseif locals.stage == "ops" then
-    locals.i = locals.i + 1
-    local power = locals.order[locals.i]
-    if power == nil then
-      locals.stage, locals.i = "supports", 0
-    else
-      local todo = operations_of(ctx, power)
-      if #todo > 0 then
-        ctx:call("place_ops", { power = power, todo = todo })
-        return true
-      end
-    end
-  elseif locals.stage == "supports" then
-    locals.i = locals.i + 1
-    local power = locals.order[locals.i]
-    if power == nil then
-      locals.stage, locals.i = "moves", 0
-    else
-      local bought = ((ctx.vars.government or {}).supports or {})[power] or 0
-      if bought > 0 and #support_targets(ctx, power) > 0 then
-        ctx:call("place_supports", { power = power, left = bought })
-        return true
-      end
-    end
-  elseif locals.stage == "moves" then
-    locals.i = locals.i + 1
-    local power = locals.order[locals.i]
-    if power == nil then
+    locals.stage, locals.step, locals.i = "steps", 1, 0
+  elseif locals.stage == "steps" then
+    local ask = STEPS[locals.step]
+    if ask == nil then
       locals.stage, locals.i = "battles", 0
-    else
-      local left = 2
-      if power == "FR" and util.contains(ctx:zone(powers.hand_zone(ctx, "FR")), "berthier") then
-        left = 4
-      end
-      if #move_targets(ctx, power, left) > 0 then
-        ctx:call("strategic", { power = power, left = left })
-        return true
-      end
+      return false
+    end
+    locals.i = locals.i + 1
+    local power = locals.order[locals.i]
+    if power == nil then
+      locals.step, locals.i = locals.step + 1, 0
+      return false
+    end
+    local state, frame = ask(ctx, power)
+    if state then
+      ctx:call(state, frame)
+      return true
     end
   elseif locals.stage == "battles" then
     locals.i = locals.i + 1
