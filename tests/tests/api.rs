@@ -107,14 +107,10 @@ fn every_module_passes_its_own_tests() {
     assert!(ran >= 1, "no module found in modules/");
 }
 
-#[test]
-fn random_play_never_breaks_congress_of_vienna() {
-    // With the test fixture's owner data, random play runs through every scenario's
-    // Initial and Diplomacy Phases, with four, two and three players (seed by seed); without
-    // any overlay a game may stop to ask for a value (at its set-up or later), but never
-    // breaks.
+/// Congress of Vienna with its test fixture of owner data.
+fn cov_with_fixture() -> Arc<chancery_core::Module> {
     let fixture = repo_root().join("modules/cov/tests/owner-fixture.ron");
-    let with_fixture = chancery_core::load_module(
+    chancery_core::load_module(
         repo_root().join("modules/cov"),
         &chancery_core::LoadOptions {
             overlay: chancery_core::OverlayChoice::File(fixture),
@@ -122,7 +118,16 @@ fn random_play_never_breaks_congress_of_vienna() {
         },
     )
     .map(Arc::new)
-    .expect("the fixture loads");
+    .expect("the fixture loads")
+}
+
+#[test]
+fn random_play_never_breaks_congress_of_vienna() {
+    // With the test fixture's owner data, random play runs through every scenario's
+    // Initial and Diplomacy Phases, with four, two and three players (seed by seed); without
+    // any overlay a game may stop to ask for a value (at its set-up or later), but never
+    // breaks.
+    let with_fixture = cov_with_fixture();
     let bare = load(&repo_root().join("modules/cov"));
     for module in [with_fixture, bare] {
         for scenario in module.scenarios.iter() {
@@ -222,16 +227,7 @@ fn random_play_ends_every_cov_scenario() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(3);
-    let fixture = repo_root().join("modules/cov/tests/owner-fixture.ron");
-    let module = chancery_core::load_module(
-        repo_root().join("modules/cov"),
-        &chancery_core::LoadOptions {
-            overlay: chancery_core::OverlayChoice::File(fixture),
-            strict: false,
-        },
-    )
-    .map(Arc::new)
-    .expect("the fixture loads");
+    let module = cov_with_fixture();
     for scenario in module.scenarios.iter() {
         let mut steps = Vec::new();
         for seed in 0..seeds {
