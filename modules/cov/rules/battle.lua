@@ -100,7 +100,7 @@ end
 -- The Initial Battle DRM of a side (L509-L513, L533-L535): +1 a unit (fleets count), +3 a
 -- Military Support marker and the Generalissimo's headquarters, +3 a defender in its
 -- homeland, -3 an attacker into the mountains, the Spanish guerrilla for the Allies in
--- Spain and an amphibious landing (owner data).
+-- Spain and an amphibious landing (owner data), and the turn's Initial Situation card.
 local function initial_drm(ctx, side)
   local state = b(ctx)
   local drm = ctx.data.tables.battle_drm
@@ -129,6 +129,11 @@ local function initial_drm(ctx, side)
     end
     if side ~= state.defender and props.landing == true then
       sum:add(drm.landing, "an amphibious landing")
+    end
+  end
+  for _, entry in ipairs((ctx.vars.turn_rules or {}).battle_drm or {}) do
+    if entry.side == side and (entry.front == nil or entry.front == state.front) then
+      sum:add(entry.drm, "the Initial Situation card")
     end
   end
   return sum

@@ -64,8 +64,9 @@ end
 
 -- The next turn's table (L565): the Leaders back to their powers, one deck of the other
 -- cards not removed (the deal gathers the discard pile), the issues back on the Diplomacy
--- Display (those that left the game apart), the Military Support markers back to their
--- powers, the Battle DRM pawns off, and the turn marker on.
+-- Display (those that leave the game once they have occurred apart: owner data
+-- `removed_when_done`, asked for an issue funded this turn), the Military Support markers
+-- back to their powers, the Battle DRM pawns off, and the turn marker on.
 function endturn.prepare(ctx)
   for _, card in ipairs(ctx.data.card_ids) do
     if cards.is_leader(ctx, card) then
@@ -76,11 +77,16 @@ function endturn.prepare(ctx)
       end
     end
   end
+  local funded = (ctx.vars.government or {}).funded or {}
   for _, id in ipairs(ctx.data.piece_ids) do
     local piece = ctx.data.pieces[id]
     if piece.kind == "issue" then
       local place, space = ctx:space_of(id)
-      if place ~= nil and not (place == "diplomacy" and space == "display") then
+      if place ~= nil and funded[id] and piece.props.removed_when_done == true then
+        -- An issue that leaves the game once it has occurred (Sweden at War).
+        ctx:remove_piece(id)
+        ctx:log(string.format("%s has occurred: it leaves the game.", piece.name))
+      elseif place ~= nil and not (place == "diplomacy" and space == "display") then
         ctx:place(id, "diplomacy", "display")
       end
     end

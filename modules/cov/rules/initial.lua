@@ -153,13 +153,19 @@ local function special(ctx, card)
       elseif rule.rule == "no_withdrawals" then
         rules.no_withdrawals = true
         ctx:log("No withdrawals before battle this turn.")
+      elseif rule.rule == "battle_drm" then
+        -- A battle modifier for the turn (16.4: the Initial Situation card's DRM).
+        rules.battle_drm = rules.battle_drm or {}
+        table.insert(rules.battle_drm, { side = rule.side, front = rule.front, drm = rule.drm })
+        ctx:log(string.format("This turn %s %+d in battle%s.", rule.side == "FR" and "France has" or "the Allies have",
+          rule.drm, rule.front and (" on Front " .. rule.front) or ""))
       elseif rule.rule == "card_dead" then
         if ctx:card_zone(rule.card) ~= "removed" then
           ctx:move_card(rule.card, "removed")
         end
         ctx:log(string.format("%s is dead: out of the game.", card_name(ctx, rule.card)))
       else
-        error(string.format("%s: unknown special rule '%s' (rules: out, passive, environment_card, free_units, no_withdrawals, card_dead)",
+        error(string.format("%s: unknown special rule '%s' (rules: out, passive, environment_card, free_units, no_withdrawals, battle_drm, card_dead)",
           card_name(ctx, card), tostring(rule.rule)), 0)
       end
     end

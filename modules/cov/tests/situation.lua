@@ -1,7 +1,7 @@
 -- Congress of Vienna: each kind of Initial Situation instruction carried out by the rules
 -- (16.1, 18.4.4), one test per kind. The public cards are A-5 (section 16) and Intr-2
--- (Lützen & Bautzen, 18.4.4); the test fixture's B-5 is a placeholder holding only an
--- instruction for the players.
+-- (Lützen & Bautzen, 18.4.4); the test fixture's B-5 is a placeholder holding an
+-- instruction for the players and a battle modifier.
 
 local util = include("@lib/util.lua")
 local play = include("tests/lib/play.lua")
@@ -133,4 +133,21 @@ test("16.1 instructions carried out by hand (the fixture's B-5)", function(t)
   g:act("done")
   t:eq(g:inputs(), inputs + 1)
   t:ok(g:state() ~= "checklist", "the step is done once confirmed")
+end)
+
+-- Rule: an Initial Situation card's battle modifier for the turn (16.4, the Initial Battle
+-- DRM). Set-up: the fixture's B-5 gives the Allies +1; the French Military Operation is put
+-- on France's Seat by hand at the Wager, and the turn is played with first legal actions to
+-- its first battle. Expected: the Allied total counts the +1; France's does not.
+test("16.4 an Initial Situation card's battle DRM (the fixture's B-5)", { instructions = 800000000, seconds = 40 }, function(t)
+  local g = t:game { scenario = "clash-of-armies", overlay = FIXTURE, options = { situation = "B" } }
+  play.to(g, "wager")
+  g:place("issue.mil_op_fr", "diplomacy", "FR-7")
+  play.to(g, function(game)
+    return #play.lines(game, "Losses: ") > 0
+  end)
+  t:eq(#play.lines(g, "This turn the Allies have +1 in battle."), 1)
+  local allies, france = play.lines(g, "The Allies: ")[1], play.lines(g, "France: ")[1]
+  t:ok(string.find(allies, "+ 1 the Initial Situation card", 1, true), allies)
+  t:ok(not string.find(france, "Initial Situation", 1, true), france)
 end)
