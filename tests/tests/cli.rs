@@ -1,6 +1,7 @@
 //! The command line, run in-process: help on every command, exit codes, and a game played
 //! through `new`, `act`, `state`, `replay`, `test` and `sim`.
 
+use std::path::Path;
 use std::sync::Arc;
 
 use chancery::cli::{Outcome, run};
@@ -661,33 +662,14 @@ fn act_stores_a_missing_value_in_the_overlay_and_asks_it_once() {
 #[test]
 fn an_answers_file_plays_a_cov_turn_to_the_government_phase() {
     let scratch = tempfile::tempdir().expect("scratch");
-    let root = chancery_tests::repo_root();
-    let module = root.join("modules/cov");
-    let fixture = module.join("tests/owner-fixture.ron");
-    let answers = module.join("tests/answers/clash-of-armies-turn5.txt");
+    let answers =
+        chancery_tests::repo_root().join("modules/cov/tests/answers/clash-of-armies-turn5.txt");
     let lines = std::fs::read_to_string(&answers)
         .expect("the answers file")
         .lines()
         .filter(|l| !l.split('#').next().unwrap_or("").trim().is_empty())
         .count();
-    let play = |out: &std::path::Path| {
-        let (code, stdout, err) = chancery(&[
-            "new",
-            path(&module),
-            "--scenario",
-            "clash-of-armies",
-            "--seed",
-            "7",
-            "--overlay",
-            path(&fixture),
-            "--answers",
-            path(&answers),
-            "--out",
-            path(out),
-        ]);
-        assert_eq!(code, 0, "{err}");
-        stdout
-    };
+    let play = |out: &Path| new_cov_game("clash-of-armies", "7", &answers, out);
     let (first, second) = (scratch.path().join("a.ron"), scratch.path().join("b.ron"));
     let stdout = play(&first);
     assert!(
@@ -822,15 +804,36 @@ fn the_first_diplomacy_round_asks_each_missing_value_once() {
     panic!("the first Diplomacy Round did not end; asked {asked:?}");
 }
 
+/// `chancery new` on Congress of Vienna with the test fixture and an answers file, saved to
+/// `out`; its output.
+fn new_cov_game(scenario: &str, seed: &str, answers: &Path, out: &Path) -> String {
+    let module = chancery_tests::repo_root().join("modules/cov");
+    let fixture = module.join("tests/owner-fixture.ron");
+    let (code, stdout, err) = chancery(&[
+        "new",
+        path(&module),
+        "--scenario",
+        scenario,
+        "--seed",
+        seed,
+        "--overlay",
+        path(&fixture),
+        "--answers",
+        path(answers),
+        "--out",
+        path(out),
+    ]);
+    assert_eq!(code, 0, "{scenario}: {err}");
+    stdout
+}
+
 /// The Napoleon Resurgent and the Clash of Armies from their set-ups to their ends, every
 /// prompt answered from a file: each game names its result by the scenario's own
 /// conditions, the same answers make the same save, and the save replays the same.
 #[test]
 fn answers_files_play_two_cov_scenarios_to_their_end() {
     let scratch = tempfile::tempdir().expect("scratch");
-    let root = chancery_tests::repo_root();
-    let module = root.join("modules/cov");
-    let fixture = module.join("tests/owner-fixture.ron");
+    let module = chancery_tests::repo_root().join("modules/cov");
     for (scenario, seed, result) in [
         (
             "napoleon-resurgent",
@@ -844,24 +847,7 @@ fn answers_files_play_two_cov_scenarios_to_their_end() {
         ),
     ] {
         let answers = module.join(format!("tests/answers/{scenario}-whole.txt"));
-        let play = |out: &std::path::Path| {
-            let (code, stdout, err) = chancery(&[
-                "new",
-                path(&module),
-                "--scenario",
-                scenario,
-                "--seed",
-                seed,
-                "--overlay",
-                path(&fixture),
-                "--answers",
-                path(&answers),
-                "--out",
-                path(out),
-            ]);
-            assert_eq!(code, 0, "{scenario}: {err}");
-            stdout
-        };
+        let play = |out: &Path| new_cov_game(scenario, seed, &answers, out);
         let first = scratch.path().join(format!("{scenario}-a.ron"));
         let second = scratch.path().join(format!("{scenario}-b.ron"));
         let stdout = play(&first);
