@@ -718,3 +718,78 @@ fn the_symbols_card_games_use_have_glyphs() {
         assert!(drawn, "{symbol} has a glyph");
     }
 }
+
+/// Congress of Vienna's Clash of Armies, with the test fixture of owner data: four people at
+/// one screen (open hands) play its first turn, from the Initial Situation card to the
+/// Victory Point Summary, clicking for every decision a button the Decision panel offers
+/// (the first one the rules list for the seat that decides).
+#[test]
+fn four_people_click_through_a_whole_turn_of_congress_of_vienna() {
+    let dir = tempfile::tempdir().expect("scratch dir");
+    let module_dir = repo().join("modules/cov");
+    let load = LoadOptions {
+        overlay: OverlayChoice::File(module_dir.join("tests/owner-fixture.ron")),
+        strict: false,
+    };
+    let module = Arc::new(chancery_core::load_module(&module_dir, &load).expect("cov loads"));
+    let session = chancery_core::start_game(module, GameSpec::new("clash-of-armies", 7))
+        .expect("the scenario starts");
+    let game = GameOptions {
+        watch: false,
+        autosave: Some(dir.path().join("autosave.ron")),
+        load_options: load.clone(),
+    };
+    let mut view = GameView::new(session, game);
+    view.set_open_hands(true);
+    let mut h = harness(ChanceryApp::new(view, Launcher::new(&module_dir, load)));
+    h.run();
+    let mut phases = Vec::new();
+    for click in 0.. {
+        let (state, phase, label) = {
+            let session = h.state().session();
+            let prompt = session
+                .prompt()
+                .as_ref()
+                .expect("the rules go on")
+                .clone()
+                .expect("the game is not over");
+            let ask = prompt
+                .asks
+                .iter()
+                .find(|a| a.seat.as_ref().is_none_or(|s| !prompt.answered.contains(s)))
+                .expect("a seat decides");
+            (
+                prompt.state.clone(),
+                session.table().phase.clone(),
+                ask.actions[0].label.clone(),
+            )
+        };
+        if phases.last() != Some(&phase) {
+            phases.push(phase.clone());
+        }
+        if state == "vp_summary" {
+            break;
+        }
+        assert!(click < 2000, "the turn did not end; waiting in {state}");
+        let inputs = h.state().session().history().records().len();
+        h.query_all_by_role_and_label(egui::Role::Button, &label)
+            .next()
+            .unwrap_or_else(|| panic!("no button '{label}' in state {state}"))
+            .click();
+        h.run();
+        assert_eq!(
+            h.state().session().history().records().len(),
+            inputs + 1,
+            "clicking '{label}' in state {state} answered the decision"
+        );
+    }
+    assert_eq!(
+        phases,
+        ["initial", "diplomacy", "government", "war", "end"],
+        "every phase of the turn was played"
+    );
+    h.get_by_role_and_label(egui::Role::Button, "The Victory Point Summary is complete")
+        .click();
+    h.run();
+    assert_eq!(h.state().session().table().turn, 6, "the next turn begins");
+}
