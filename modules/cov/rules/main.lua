@@ -13,6 +13,7 @@ local government = include("rules/government.lua")
 local war = include("rules/war.lua")
 local battle = include("rules/battle.lua")
 local endturn = include("rules/endturn.lua")
+local lutzen_france = include("bots/lutzen_france.lua")
 local effects = include("rules/effects.lua")
 local hands = include("rules/hands.lua")
 
@@ -124,4 +125,5 @@ return {
   states = states,
   effects = effects,
   check = check,
+  bots = { lutzen_france = lutzen_france },
 }

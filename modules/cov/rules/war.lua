@@ -237,6 +237,8 @@ function war.strategic.move(ctx, arg)
   else
     ctx.locals.left = ctx.locals.left - 1
   end
+  ctx.locals.moves = ctx.locals.moves or {}
+  table.insert(ctx.locals.moves, arg)
   ctx:log(string.format("%s moves a %s from %s to %s.", name(ctx, power), ctx.data.unit_kinds[arg.kind].name,
     ctx.data.boxes[arg.from].name, ctx.data.boxes[arg.to].name))
   if #move_targets(ctx, power, ctx.locals.left, ctx.locals.fleets) == 0 then

@@ -564,3 +564,41 @@ test("16.4 the battles of August 1813", { instructions = 1000000000, seconds = 5
   t:eq(where(g, "issue.mil_op_fr"), "display", "the issues are back on the Diplomacy Display")
   t:eq(g:units("supports.FR", "FR_support"), 4, "the Military Support markers are back")
 end)
+
+-- Rule: 18.4.7.2, 18.4.7.4 and 18.4.7.5, the Lützen & Bautzen French bot's War Phase, from
+-- the August 1813 position at the end of the Government Phase. Set-up: France's
+-- Operations go where the bot places them (the Grande Armée, then the Army of Elbe), Russia's
+-- with the Army of Silesia and Britain's with the Army of Portugal: battles on Fronts A, B
+-- and C. By hand, Berthier leaves France's hand (two moves), and France has 1 unit on
+-- Fronts E and F and 3 on Front D, as in the example of 18.4.7.5. Expected: the example's
+-- moves, the first to B, the second to A, both from D; the supports as 18.4.7.4 orders.
+test("18.4.7.2-18.4.7.5 the French bot's War Phase (the example of 18.4.7.5)", { instructions = 800000000, seconds = 40 },
+  function(t)
+    local g = government_phase(t, diplomacy_phase(t))
+    -- The bot's choice, as the rules print it, with its reasons; then played.
+    local function bot_plays(expected, why)
+      local choice, reasons = g:bot_choice("lutzen_france", "FR")
+      t:eq(choice, expected[3], why .. " (" .. table.concat(reasons or {}, " ") .. ")")
+      g:act(expected[1], expected[2])
+    end
+    bot_plays({ "place", "block.grande_armee", "place block.grande_armee" }, "18.4.7.2: the first Operation with the Grande Armée")
+    bot_plays({ "place", "block.elbe", "place block.elbe" }, "18.4.7.2: the second on Front B")
+    g:act("place", "block.silesia")
+    g:act("place", "block.portugal")
+    bot_plays({ "place", "army.grande_armee", "place army.grande_armee" }, "18.4.7.4: the Grande Armée gets 2")
+    bot_plays({ "place", "army.grande_armee", "place army.grande_armee" }, "18.4.7.4: the Grande Armée gets 2")
+    bot_plays({ "place", "army.elbe", "place army.elbe" }, "18.4.7.4: then Front B, which will have a battle")
+    bot_plays({ "place", "army.spain", "place army.spain" }, "18.4.7.4: then Front C (D, G and E have no battle)")
+    g:act("place", "army.silesia")
+    g:act("place", "army.portugal")
+    g:move_card("berthier", "discard")
+    g:act("done")
+    g:add_units("army.italy", "FR", -2)
+    g:add_units("army.mediterranean", "FR", -1)
+    t:eq({ g:units("army.naples", "FR"), g:units("army.italy", "FR"), g:units("army.mediterranean", "FR") }, { 1, 1, 3 })
+    t:eq(g:state(), "strategic")
+    bot_plays({ "move", { kind = "FR", from = "army.mediterranean", to = "army.elbe" }, "move {from: army.mediterranean, kind: FR, to: army.elbe}" }, "the first unit goes to B")
+    bot_plays({ "move", { kind = "FR", from = "army.mediterranean", to = "army.grande_armee" }, "move {from: army.mediterranean, kind: FR, to: army.grande_armee}" }, "the second to A")
+    t:eq(g:units("army.mediterranean", "FR"), 1, "Front D keeps its last unit")
+    t:eq(g:prompt().seat, "RU", "France's two moves are made")
+  end)

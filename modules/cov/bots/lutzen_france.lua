@@ -1,0 +1,153 @@
+-- Congress of Vienna: the simple French bot of the Lützen & Bautzen scenario (Playbook
+-- 18.4.5-18.4.7), its tables as data next to the code. Built so far: the War Phase's
+-- placements and moves (18.4.7.2-18.4.7.5). The Diplomacy Phase, Government spending,
+-- unit placement (18.4.7.1), withdrawals and military cards come next (issue 14); for a
+-- decision it has no table for yet, the bot says so and takes the first action.
+
+local flowchart = include("@lib/flowchart.lua")
+local forces = include("rules/forces.lua")
+local war = include("rules/war.lua")
+
+local bot = {}
+
+-- 18.4.7.2: the French Military Operations go to these armies, in this order.
+local OPERATIONS = { "block.grande_armee", "block.elbe" }
+
+-- 18.4.7.4: after two on the Grande Armée, supports go to fronts with a battle, in this
+-- order.
+local SUPPORT_FRONTS = { "B", "D", "G", "E", "C", "F" }
+
+-- 18.4.7.5: units leave fronts without a battle in this order, and go to fronts with a
+-- battle in this order, one each in turn.
+local MOVE_FROM = { "F", "C", "E", "D", "B", "A" }
+local MOVE_TO = { "B", "A", "D", "E", "C", "F" }
+
+local function index_of(actions, wanted)
+  return flowchart.first(actions, wanted)
+end
+
+-- The French army of a front (the War of 1812 box for G).
+local function french_box(ctx, front)
+  if front == "G" then
+    return forces.W1812
+  end
+  for _, block in ipairs(forces.armies_of(ctx, "FR")) do
+    if forces.front_of(ctx, block) == front then
+      return forces.box(block)
+    end
+  end
+  return nil
+end
+
+-- 18.4.7.2 and 18.4.7.3: France's own Military Operations, then the Allied ones it won
+-- (the Russian on Front A; the British where France's unit advantage is best).
+function bot.place_ops(ctx, _, actions, t)
+  local op = ctx.locals.todo[1]
+  if op.enemy and op.owner == "RU" then
+    t:step("18.4.7.3: a won Russian Military Operation goes to Front A.")
+    local i = index_of(actions, function(a)
+      return type(a.arg) == "string" and string.find(a.arg, "^block%.") and forces.front_of(ctx, a.arg) == "A"
+    end)
+    return t:choose(i or 1, "%s.", actions[i or 1].label)
+  elseif op.enemy then
+    t:step("18.4.7.3: a won British Military Operation goes where France's unit advantage is best.")
+    local best, best_diff
+    for k, action in ipairs(actions) do
+      local front = action.arg == forces.W1812 and "G" or forces.front_of(ctx, action.arg)
+      local mine = french_box(ctx, front)
+      local diff = (mine and forces.units(ctx, mine, "FR") or 0) - forces.units(ctx, front == "G" and forces.W1812
+        or forces.box(action.arg), "allied")
+      t:step("Front %s: %+d units.", front, diff)
+      if best_diff == nil or diff > best_diff then
+        best, best_diff = k, diff
+      end
+    end
+    return t:choose(best, "%s: the best differential (%+d).", actions[best].label, best_diff)
+  end
+  local placed = 0
+  for _, entry in ipairs(ctx.vars.war.ops) do
+    if entry.owner == "FR" and entry.by == "FR" then
+      placed = placed + 1
+    end
+  end
+  local wanted = OPERATIONS[placed + 1]
+  local i = wanted and index_of(actions, function(a)
+    return a.arg == wanted
+  end)
+  if i == nil then
+    return t:choose(1, "18.4.7.2 lists %d French Military Operations; this one goes with the first army offered.", #OPERATIONS)
+  end
+  return t:choose(i, "18.4.7.2, operation %d: %s.", placed + 1, actions[i].label)
+end
+
+-- 18.4.7.4: two Military Support markers on the Grande Armée, then one on each front that
+-- will have a battle, in order.
+function bot.place_supports(ctx, _, actions, t)
+  local ga = index_of(actions, function(a)
+    return a.arg == "army.grande_armee"
+  end)
+  if ga then
+    return t:choose(ga, "18.4.7.4: the Grande Armée gets 2 (it has %d).", ctx:units("army.grande_armee", "FR_support"))
+  end
+  for _, front in ipairs(SUPPORT_FRONTS) do
+    local box = french_box(ctx, front)
+    if war.battle_on(ctx, front) and box then
+      local i = index_of(actions, function(a)
+        return a.arg == box
+      end)
+      if i then
+        return t:choose(i, "18.4.7.4: Front %s will have a battle: %s.", front, actions[i].label)
+      end
+    end
+  end
+  local done = index_of(actions, function(a)
+    return a.name == "done"
+  end)
+  return t:choose(done, "18.4.7.4: no other front with a battle takes a marker.")
+end
+
+-- 18.4.7.5: one unit at a time from a front without a battle (F, C, E, D, B, A) to a front
+-- with one (B, A, D, E, C, F), the fronts with a battle served in turn; every army keeps a
+-- unit.
+function bot.strategic(ctx, _, actions, t)
+  local to_fronts = {}
+  for _, front in ipairs(MOVE_TO) do
+    if war.battle_on(ctx, front) and french_box(ctx, front) then
+      to_fronts[#to_fronts + 1] = front
+    end
+  end
+  local done = index_of(actions, function(a)
+    return a.name == "done"
+  end)
+  if #to_fronts == 0 then
+    return t:choose(done, "18.4.7.5: no French army has a battle to reinforce.")
+  end
+  local moved = 0
+  for _, entry in ipairs(ctx.locals.moves or {}) do
+    moved = moved + (entry and 1 or 0)
+  end
+  local to = to_fronts[moved % #to_fronts + 1]
+  t:step("18.4.7.5: fronts with a battle, in order: %s; move %d goes to Front %s.", table.concat(to_fronts, ", "),
+    moved + 1, to)
+  for _, front in ipairs(MOVE_FROM) do
+    local from = french_box(ctx, front)
+    if from and not war.battle_on(ctx, front) then
+      local i = index_of(actions, function(a)
+        return a.name == "move" and a.arg.from == from and a.arg.to == french_box(ctx, to) and a.arg.kind == "FR"
+      end)
+      if i then
+        return t:choose(i, "Front %s has no battle and a unit to spare: %s.", front, actions[i].label)
+      end
+    end
+  end
+  return t:choose(done, "18.4.7.5: no front without a battle has a unit to spare.")
+end
+
+return function(ctx, seat, actions)
+  local t = flowchart.trace()
+  local decide = bot[ctx:state()]
+  if decide == nil then
+    return t:choose(1, "No table of 18.4 for state %s yet: the first action.", tostring(ctx:state()))
+  end
+  return decide(ctx, seat, actions, t)
+end
