@@ -1,12 +1,14 @@
 -- Congress of Vienna: the simple French bot of the Lützen & Bautzen scenario (Playbook
--- 18.4.5-18.4.7), its tables as data next to the code. Built so far: the War Phase's
--- placements and moves (18.4.7.2-18.4.7.5). The Diplomacy Phase, Government spending,
--- unit placement (18.4.7.1), withdrawals and military cards come next (issue 14); for a
--- decision it has no table for yet, the bot says so and takes the first action.
+-- 18.4.5-18.4.7), its tables as data next to the code. Built so far: Government spending
+-- (18.4.6.1) and the War Phase's placements and moves (18.4.7.2-18.4.7.5). The Diplomacy
+-- Phase, unit placement (18.4.7.1), withdrawals and military cards come next (issue 14);
+-- for a decision it has no table for yet, the bot says so and takes the first action.
 
 local flowchart = include("@lib/flowchart.lua")
+local util = include("@lib/util.lua")
 local forces = include("rules/forces.lua")
 local war = include("rules/war.lua")
+local display = include("rules/display.lua")
 
 local bot = {}
 
@@ -141,6 +143,77 @@ function bot.strategic(ctx, _, actions, t)
     end
   end
   return t:choose(done, "18.4.7.5: no front without a battle has a unit to spare.")
+end
+
+-- 18.4.6.1, after the mandatory issues (which the rules pay): French Recruitment, minor
+-- countries that give units, Military Support up to the Military Operations of the turn,
+-- one Resource on the Liberalism roll, then Sound Government.
+-- Reading (RULES-GAPS.md): the operations counted are France's own and Napoleon's free one,
+-- and the Grande Armée's second marker with Napoleon (18.4.7.4) counts as one more.
+local function gives_units(ctx, piece)
+  local key = ctx.data.pieces[piece].props.issue .. "/FR"
+  if not ctx:known("table", "issue_funding", key) then
+    return true
+  end
+  for kind, n in pairs(ctx.data.tables.issue_funding[key]) do
+    if kind ~= "vp" and n > 0 then
+      return true
+    end
+  end
+  return false
+end
+
+local function support_limit(ctx)
+  local ops = 0
+  for id, power in pairs((ctx.vars.government or {}).funded or {}) do
+    if power == "FR" and ctx.data.pieces[id].props.issue == "mil_op_fr" then
+      ops = ops + 1
+    end
+  end
+  if war.napoleon_available(ctx) then
+    ops = ops + 2
+  end
+  return ops
+end
+
+function bot.spend(ctx, _, actions, t)
+  local function find(name, arg)
+    return index_of(actions, function(a)
+      return a.name == name and (arg == nil or a.arg == arg)
+    end)
+  end
+  local i = find("fund", "issue.recruit_fr")
+  if i then
+    return t:choose(i, "18.4.6.1, 1: French Recruitment.")
+  end
+  i = index_of(actions, function(a)
+    return a.name == "fund" and ctx.data.pieces[a.arg].props.minor ~= nil and gives_units(ctx, a.arg)
+  end)
+  if i then
+    return t:choose(i, "18.4.6.1, 2: a minor country that gives units: %s.", actions[i].label)
+  end
+  local bought = ((ctx.vars.government or {}).supports or {}).FR or 0
+  local limit = support_limit(ctx)
+  i = find("support")
+  if i and t:ask(string.format("18.4.6.1, 3: %d Military Support bought, fewer than %d (the operations this turn)?", bought,
+    limit), bought < limit) then
+    return t:choose(i, "Buy one.")
+  end
+  local spent = 0
+  for _, entry in ipairs(((ctx.vars.government or {}).drm or {}).lib_abs or {}) do
+    spent = spent + (entry.power == "FR" and 1 or 0)
+  end
+  -- Liberalism: France's own issue funded, or one Resource on the roll when Britain won it.
+  local liberal = util.contains({ "FR", "BR" }, display.track_of(ctx, "issue.lib_abs"))
+  i = find("fund", "issue.lib_abs") or (spent == 0 and liberal and find("lib_abs")) or nil
+  if i then
+    return t:choose(i, "18.4.6.1, 4: the Liberalism roll, one Resource.")
+  end
+  i = find("sound")
+  if i then
+    return t:choose(i, "18.4.6.1, 5: Sound Government.")
+  end
+  return t:choose(find("done"), "Nothing left to spend on.")
 end
 
 return function(ctx, seat, actions)

@@ -602,3 +602,26 @@ test("18.4.7.2-18.4.7.5 the French bot's War Phase (the example of 18.4.7.5)", {
     t:eq(g:units("army.mediterranean", "FR"), 1, "Front D keeps its last unit")
     t:eq(g:prompt().seat, "RU", "France's two moves are made")
   end)
+
+-- Rule: 18.4.6.1, the French bot's spending, from France's turn of the August 1813
+-- Government Phase (6 Resources after its Military Operation). Expected: Italy and Saxony
+-- (minor countries that give units), 3 Military Support markers (its Operation, Napoleon's
+-- free one, and the Grande Armée's second marker), no Liberalism roll (Austria won the
+-- issue: Absolutism), Sound Government with the last Resource.
+test("18.4.6.1 the French bot's Government spending", { instructions = 800000000, seconds = 40 }, function(t)
+  local g = diplomacy_phase(t)
+  for _, answer in ipairs({ { "fund", "issue.lib_abs" }, { "fund", "issue.generalissimo" }, { "choose", "block.silesia" },
+    { "fund", "issue.future_government" }, { "choose", "peers_regency" }, { "done" } }) do
+    g:act(answer[1], answer[2])
+  end
+  t:eq({ g:prompt().seat, g:counter("resources.FR") }, { "FR", 6 })
+  local chosen = {}
+  while g:prompt().seat == "FR" and g:state() == "spend" do
+    local choice, reasons = g:bot_choice("lutzen_france", "FR")
+    chosen[#chosen + 1] = choice
+    local name, arg = string.match(choice, "^(%S+) ?(.*)$")
+    g:act(name, arg ~= "" and arg or nil)
+    t:ok(#reasons > 0, "the choice explains itself")
+  end
+  t:eq(chosen, { "fund issue.italy", "fund issue.saxony", "support", "support", "support", "sound", "done" })
+end)
