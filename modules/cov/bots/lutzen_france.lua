@@ -1,7 +1,7 @@
 -- Congress of Vienna: the simple French bot of the Lützen & Bautzen scenario (Playbook
 -- 18.4.5-18.4.7), its tables as data next to the code. Built so far: Government spending
--- (18.4.6.1) and the War Phase's placements and moves (18.4.7.2-18.4.7.5). The Diplomacy
--- Phase, unit placement (18.4.7.1), withdrawals and military cards come next (issue 14);
+-- (18.4.6.1), the placement of French units (18.4.7.1) and the War Phase's placements and
+-- moves (18.4.7.2-18.4.7.5). The Diplomacy Phase, withdrawals and military cards come next;
 -- for a decision it has no table for yet, the bot says so and takes the first action.
 
 local flowchart = include("@lib/flowchart.lua")
@@ -214,6 +214,77 @@ function bot.spend(ctx, _, actions, t)
     return t:choose(i, "18.4.6.1, 5: Sound Government.")
   end
   return t:choose(find("done"), "Nothing left to spend on.")
+end
+
+-- 18.4.7.1: new French units: one to each army without a unit (fronts in alphabetical
+-- order), the Grande Armée up to 4, then half of the rest (rounded up) to Front A, half of
+-- the rest to B, half of the rest to D, the rest to C. The plan is made for all the units
+-- to place at once; the bot places them one at a time in its order.
+local HALVES = { "A", "B", "D" }
+
+local function placement_plan(ctx, n, counts)
+  local plan = {}
+  local function put(box)
+    plan[#plan + 1] = box
+    counts[box] = (counts[box] or 0) + 1
+  end
+  local fronts = {}
+  for _, front in ipairs(forces.FRONTS) do
+    local box = french_box(ctx, front)
+    if box and front ~= "G" then
+      fronts[#fronts + 1] = { front = front, box = box }
+    end
+  end
+  for _, entry in ipairs(fronts) do
+    if #plan < n and (counts[entry.box] or 0) == 0 then
+      put(entry.box)
+    end
+  end
+  local ga = "army.grande_armee"
+  while #plan < n and forces.active(ctx, "block.grande_armee") and (counts[ga] or 0) < 4 do
+    put(ga)
+  end
+  for _, front in ipairs(HALVES) do
+    local box = french_box(ctx, front)
+    local half = math.ceil((n - #plan) / 2)
+    for _ = 1, box and half or 0 do
+      put(box)
+    end
+  end
+  local last = french_box(ctx, "C") or french_box(ctx, "A")
+  while #plan < n and last do
+    put(last)
+  end
+  return plan
+end
+
+function bot.new_units(ctx, _, actions, t)
+  local placed = ctx.locals.placed or {}
+  local counts, french = {}, 0
+  for _, block in ipairs(forces.armies_of(ctx, "FR")) do
+    local box = forces.box(block)
+    counts[box] = forces.units(ctx, box, "FR")
+  end
+  for _, entry in ipairs(placed) do
+    if entry.kind == "FR" then
+      counts[entry.box] = (counts[entry.box] or 0) - 1
+      french = french + 1
+    end
+  end
+  local us = index_of(actions, function(a)
+    return a.arg.kind == "US"
+  end)
+  if us then
+    return t:choose(us, "A US unit goes to the War of 1812 box.")
+  end
+  local n = ctx:units("reserve.FR", "FR") + french
+  local plan = placement_plan(ctx, n, counts)
+  local box = plan[french + 1]
+  t:step("18.4.7.1: the plan for %d new units: %s.", n, table.concat(plan, ", "))
+  local i = box and index_of(actions, function(a)
+    return a.arg.box == box and a.arg.kind == "FR"
+  end)
+  return t:choose(i or 1, "Unit %d of %d: %s.", french + 1, n, actions[i or 1].label)
 end
 
 return function(ctx, seat, actions)

@@ -534,6 +534,8 @@ end
 function government.new_units.place(ctx, arg)
   local power = ctx.locals.power
   ctx:move_units("reserve." .. power, arg.box, arg.kind, 1)
+  ctx.locals.placed = ctx.locals.placed or {}
+  table.insert(ctx.locals.placed, arg)
   ctx:log(string.format("%s places a %s in %s.", name(ctx, power), ctx.data.unit_kinds[arg.kind].name,
     ctx.data.boxes[arg.box].name))
   if forces.units(ctx, "reserve." .. power) == 0 then

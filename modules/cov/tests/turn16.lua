@@ -625,3 +625,23 @@ test("18.4.6.1 the French bot's Government spending", { instructions = 800000000
   end
   t:eq(chosen, { "fund issue.italy", "fund issue.saxony", "support", "support", "support", "sound", "done" })
 end)
+
+-- Rule: 18.4.7.1, the French bot's placement of new units, from the August 1813
+-- Government Phase (France's 2 units of Italy and Saxony). Expected: no army is empty and
+-- the Grande Armée has 4 or more, so half of 2 (rounded up) to Front A, half of the 1 left
+-- to Front B.
+test("18.4.7.1 the French bot places new units", { instructions = 800000000, seconds = 40 }, function(t)
+  local g = diplomacy_phase(t)
+  for _, answer in ipairs({ { "fund", "issue.lib_abs" }, { "fund", "issue.generalissimo" }, { "choose", "block.silesia" },
+    { "fund", "issue.future_government" }, { "choose", "peers_regency" }, { "done" }, { "fund", "issue.italy" },
+    { "fund", "issue.saxony" }, { "done" }, { "done" } }) do
+    g:act(answer[1], answer[2])
+  end
+  g:act("done", nil, { 2, 3 })
+  t:eq({ g:state(), g:prompt().seat }, { "new_units", "FR" })
+  local first, reasons = g:bot_choice("lutzen_france", "FR")
+  t:eq(first, "place {box: army.grande_armee, kind: FR}", table.concat(reasons, " "))
+  g:act("place", { kind = "FR", box = "army.grande_armee" })
+  local second = g:bot_choice("lutzen_france", "FR")
+  t:eq(second, "place {box: army.elbe, kind: FR}")
+end)
