@@ -1,7 +1,8 @@
 -- Congress of Vienna: the simple French bot of the Lützen & Bautzen scenario (Playbook
--- 18.4.5-18.4.7), its tables as data next to the code. Built so far: Government spending
--- (18.4.6.1), the placement of French units (18.4.7.1) and the War Phase's placements and
--- moves (18.4.7.2-18.4.7.5). The Diplomacy Phase, withdrawals and military cards come next;
+-- 18.4.5-18.4.7), its tables as data next to the code. Built so far: the wager card and
+-- the issues it picks (18.4.5.2-18.4.5.3), Government spending (18.4.6.1), the placement of
+-- French units (18.4.7.1) and the War Phase's placements and moves (18.4.7.2-18.4.7.5). The
+-- rounds of negotiation, withdrawals and military cards come next;
 -- for a decision it has no table for yet, the bot says so and takes the first action.
 
 local flowchart = include("@lib/flowchart.lua")
@@ -11,6 +12,12 @@ local war = include("rules/war.lua")
 local display = include("rules/display.lua")
 
 local bot = {}
+
+-- 18.4.5.3: the issues France takes in Issue Selection, in order; then the French priority
+-- list of 18.4.5.7 (RULES-GAPS.md). "minor_unit": a minor ally that provides a unit.
+local SELECTION = { "lib_abs", "saxony", "mil_op_fr" }
+local PRIORITY = { "recruit_fr", "lib_abs", "minor_unit", "sweden_at_war", "mil_op_fr", "fin_aid_br", "minor",
+  "allied_mil_op", "allied_recruitment" }
 
 -- 18.4.7.2: the French Military Operations go to these armies, in this order.
 local OPERATIONS = { "block.grande_armee", "block.elbe" }
@@ -285,6 +292,81 @@ function bot.new_units(ctx, _, actions, t)
     return a.arg.box == box and a.arg.kind == "FR"
   end)
   return t:choose(i or 1, "Unit %d of %d: %s.", french + 1, n, actions[i or 1].label)
+end
+
+-- The minor countries' issues (those with a "minor" property in data/issues.ron).
+local MINORS = { italy = true, naples = true, bavaria = true, norway = true, saxony = true, holland = true,
+  hanover = true, poland = true, savoy = true }
+
+-- The issue kinds a priority entry names.
+local function matches(ctx, piece, entry)
+  local props = ctx.data.pieces[piece].props
+  if entry == "minor_unit" or entry == "minor" then
+    local ally = MINORS[props.issue] and ctx:known("piece", piece, "minor") and props.minor == "french_ally"
+    return ally and (entry == "minor" or gives_units(ctx, piece))
+  elseif entry == "allied_mil_op" then
+    return util.contains({ "mil_op_ru", "mil_op_br", "mil_op_au" }, props.issue)
+  elseif entry == "allied_recruitment" then
+    return util.contains({ "recruit_ru", "recruit_br", "recruit_au" }, props.issue)
+  end
+  return props.issue == entry
+end
+
+-- The first offered issue of `list`, in its order.
+local function first_issue(ctx, actions, list)
+  for rank, entry in ipairs(list) do
+    local i = index_of(actions, function(a)
+      return type(a.arg) == "string" and ctx.data.pieces[a.arg] ~= nil and matches(ctx, a.arg, entry)
+    end)
+    if i then
+      return i, rank, entry
+    end
+  end
+  return nil
+end
+
+-- 18.4.5.2: the wager card is the highest-valued Allied or Austrian card of the hand (at
+-- random among equals; a card whose value is not entered counts as none).
+function bot.wager(ctx, _, actions, t)
+  local best, candidates = nil, {}
+  for k, action in ipairs(actions) do
+    local card = action.arg
+    local f = ctx.data.cards[card].fields
+    local nation = ctx:known("card", card, "nation") and f.nation or nil
+    if util.contains({ "RU", "BR", "AU" }, nation) then
+      local value = ctx:known("card", card, "value") and f.value or -1
+      if best == nil or value > best then
+        best, candidates = value, { k }
+      elseif value == best then
+        candidates[#candidates + 1] = k
+      end
+    end
+  end
+  if #candidates == 0 then
+    return t:choose(1, "18.4.5.2: no Allied or Austrian card in hand: the first card.")
+  end
+  local pick = candidates[#candidates > 1 and ctx:random(#candidates, "18.4.5.2: equal wager cards") or 1]
+  return t:choose(pick, "18.4.5.2: the highest Allied or Austrian card (%d): %s.", best, actions[pick].label)
+end
+
+-- 18.4.5.3: a won Wager takes Liberalism; Issue Selection follows the list, then the
+-- French priority list.
+function bot.free_issue(ctx, _, actions, t)
+  local i = first_issue(ctx, actions, { "lib_abs" }) or first_issue(ctx, actions, PRIORITY)
+  return t:choose(i or 1, "18.4.5.3: France won the Wager: %s.", actions[i or 1].label)
+end
+
+function bot.selection(ctx, _, actions, t)
+  local i, rank = first_issue(ctx, actions, SELECTION)
+  if i then
+    return t:choose(i, "18.4.5.3, choice %d: %s.", rank, actions[i].label)
+  end
+  i, rank = first_issue(ctx, actions, PRIORITY)
+  if i then
+    return t:choose(i, "18.4.5.3 lists none left; the French priority list (18.4.5.7), %d: %s.", rank, actions[i].label)
+  end
+  local pick = ctx:random(#actions, "18.4.5.7: none of the list; at random")
+  return t:choose(pick, "None of the French priority issues: at random, %s.", actions[pick].label)
 end
 
 return function(ctx, seat, actions)

@@ -645,3 +645,27 @@ test("18.4.7.1 the French bot places new units", { instructions = 800000000, sec
   local second = g:bot_choice("lutzen_france", "FR")
   t:eq(second, "place {box: army.elbe, kind: FR}")
 end)
+
+-- Rule: 18.4.5.2 and 18.4.5.3, the French bot's wager card and Issue Selection, at the
+-- August 1813 Wager with the narrative's hands. Expected: Stadion, France's one 4-valued
+-- Austrian card and its highest Allied or Austrian one (the narrative's French player
+-- wagered it too, L229); in Issue Selection, Saxony (Liberalism is taken), then Italy, a
+-- minor ally that provides a unit (the French Military Operation is already on France's
+-- track) -- the two issues the narrative's France selected (L249).
+test("18.4.5.2-18.4.5.3 the French bot's wager and Issue Selection", { instructions = 400000000, seconds = 20 }, function(t)
+  local g = initial_phase(t)
+  g:act("take", "kaiser_franz")
+  g:act("keep")
+  g:act("table")
+  deal_the_narrative(g)
+  local choice, reasons = g:bot_choice("lutzen_france", "FR")
+  t:eq(choice, "wager stadion", table.concat(reasons or {}, " "))
+  g:act_as("AU", "wager", "davout")
+  g:act_as("FR", "wager", "stadion")
+  g:act_as("BR", "wager", "caulaincourt")
+  g:act_as("RU", "wager", "soult")
+  g:act("place", "issue.lib_abs")
+  t:eq(g:bot_choice("lutzen_france", "FR"), "select issue.saxony")
+  g:act("select", "issue.saxony")
+  t:eq(g:bot_choice("lutzen_france", "FR"), "select issue.italy")
+end)
