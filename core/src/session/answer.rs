@@ -173,13 +173,13 @@ mod tests {
 
     #[test]
     fn reads_changes_by_hand() {
-        let moved = Answer::parse("by hand: move_card stadion hand.A bottom").expect("parses");
+        let moved = Answer::parse("by hand: move_card card1 hand.A bottom").expect("parses");
         assert_eq!(
             moved.input(),
             Input::Manual {
                 seat: None,
                 change: Manual::MoveCard {
-                    card: "stadion".into(),
+                    card: "card1".into(),
                     to: "hand.A".into(),
                     position: Position::Bottom,
                 },

@@ -131,10 +131,7 @@ function bot.strategic(ctx, _, actions, t)
   if #to_fronts == 0 then
     return t:choose(done, "18.4.7.5: no French army has a battle to reinforce.")
   end
-  local moved = 0
-  for _, entry in ipairs(ctx.locals.moves or {}) do
-    moved = moved + (entry and 1 or 0)
-  end
+  local moved = #(ctx.locals.moves or {})
   local to = to_fronts[moved % #to_fronts + 1]
   t:step("18.4.7.5: fronts with a battle, in order: %s; move %d goes to Front %s.", table.concat(to_fronts, ", "),
     moved + 1, to)

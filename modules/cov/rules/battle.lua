@@ -105,7 +105,8 @@ local function initial_drm(ctx, side)
   local state = b(ctx)
   local drm = ctx.data.tables.battle_drm
   local sum = modifiers.sum(SIDE_NAMES[side])
-  sum:add(units_of_side(ctx, side) * drm.unit, "units")
+  local units = units_of_side(ctx, side)
+  sum:add(units * drm.unit, "units")
   local supports = 0
   for _, box in ipairs(boxes(ctx, side)) do
     supports = supports + forces.supports(ctx, box, side)

@@ -215,7 +215,7 @@ function forces.support_kind(power)
   return power .. "_support"
 end
 
--- Whether `list` of kinds holds `kind`.
+-- Whether `kind` is one of the unit kinds `power` recruits and moves.
 function forces.kind_of_power(power, kind)
   return util.contains(forces.KINDS[power], kind)
 end

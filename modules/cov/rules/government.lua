@@ -390,7 +390,6 @@ end
 
 local function step(ctx)
   local locals = ctx.locals
-  local g = gov(ctx)
   if locals.stage == nil then
     income(ctx)
     locals.order = government.order(ctx)

@@ -266,8 +266,7 @@ end
 function issues.government_bonus(ctx, bonus, choice)
   if bonus.card == "friedrich_wilhelm_iii" then
     if choice == "vp" or choice == "both" then
-      local vp = ctx:add_counter("vp.RU", 1)
-      ctx:log(string.format("King Friedrich Wilhelm III: Russia +1 VP (%d).", vp))
+      powers.score(ctx, "RU", 1, "King Friedrich Wilhelm III")
     end
     if choice == "unit" or choice == "both" then
       issues.recruit(ctx, "RU", "PR", 1, "King Friedrich Wilhelm III")
