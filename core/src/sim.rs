@@ -12,7 +12,7 @@ use crate::ids::{ScenarioId, SeatId};
 use crate::module::Module;
 use crate::rules::RulesError;
 use crate::script::LuaRules;
-use crate::session::{GameSpec, Input, Session, SessionError};
+use crate::session::{Actor, GameSpec, Input, Session, SessionError};
 use crate::table::Controller;
 use crate::value::Value;
 
@@ -46,8 +46,12 @@ pub struct GameOutcome {
     pub scores: BTreeMap<SeatId, i64>,
     /// Inputs played.
     pub steps: usize,
-    /// Card ids chosen as action arguments, with counts.
+    /// Card ids chosen as action arguments (or as an argument's `card` entry), with counts.
     pub card_use: BTreeMap<String, u64>,
+    /// The bots' rule steps taken, with counts: each step of a bot's reasons that begins
+    /// with a rule number ("18.4.5.5, Round 2: …") counts under its words before the
+    /// first colon, after the bot's name.
+    pub bot_rules: BTreeMap<String, u64>,
     /// Why it stopped early, if it did.
     pub error: Option<String>,
     /// Whether the rules or a bot failed (an error in the module, which every later game
@@ -83,9 +87,7 @@ impl SimConfig {
             let bot = match self.bots.get(&seat) {
                 Some(bot) => bot.clone(),
                 None => module
-                    .seats
-                    .get(seat.as_str())
-                    .and_then(|s| s.bot.clone())
+                    .default_bot(self.scenario.as_str(), seat.as_str())
                     .ok_or_else(|| {
                         format!("seat '{seat}' has no default bot: name one with --bot {seat}=NAME")
                     })?,
@@ -105,6 +107,7 @@ pub fn play_one(module: &Arc<Module>, spec: GameSpec, max_steps: usize) -> GameO
         scores: BTreeMap::new(),
         steps: 0,
         card_use: BTreeMap::new(),
+        bot_rules: BTreeMap::new(),
         error: None,
         failed: false,
     };
@@ -122,11 +125,33 @@ pub fn play_one(module: &Arc<Module>, spec: GameSpec, max_steps: usize) -> GameO
     let result = session.run_bots(max_steps);
     outcome.steps = session.history().len();
     for record in session.history().records() {
-        if let Input::Act { choice, .. } = &record.input
-            && let Value::Str(arg) = &choice.arg
-            && module.cards.contains(arg)
+        if let Input::Act { choice, .. } = &record.input {
+            // A card chosen as the argument, or as its "card" entry ({card: …, target: …}).
+            let card = match &choice.arg {
+                Value::Str(arg) => Some(arg),
+                Value::Map(map) => match map.get("card") {
+                    Some(Value::Str(arg)) => Some(arg),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some(card) = card.filter(|c| module.cards.contains(c.as_str())) {
+                *outcome.card_use.entry(card.clone()).or_default() += 1;
+            }
+        }
+        if let Input::Act {
+            by: Actor::Bot { name, reason },
+            ..
+        } = &record.input
         {
-            *outcome.card_use.entry(arg.clone()).or_default() += 1;
+            for step in reason {
+                if let Some(rule) = rule_of(step) {
+                    *outcome
+                        .bot_rules
+                        .entry(format!("{name}: {rule}"))
+                        .or_default() += 1;
+                }
+            }
         }
     }
     match (result, &session.table().result, session.prompt()) {
@@ -160,6 +185,18 @@ pub fn play_one(module: &Arc<Module>, spec: GameSpec, max_steps: usize) -> GameO
         (Ok(_), None, _) => outcome.error = Some(format!("unfinished after {max_steps} steps")),
     }
     outcome
+}
+
+/// The rule a bot's reason step names: its words before the first colon, when they begin
+/// with a rule number such as "18.4.5.5".
+fn rule_of(step: &str) -> Option<&str> {
+    let head = step.split(':').next()?;
+    let starts_with_number = head.chars().next().is_some_and(|c| c.is_ascii_digit())
+        && head
+            .chars()
+            .take_while(|c| *c != ' ' && *c != ',')
+            .any(|c| c == '.');
+    (starts_with_number && head.len() < step.len()).then_some(head.trim())
 }
 
 /// Plays `config.games` bot-only games on `config.threads` threads. `progress` is told
@@ -219,15 +256,30 @@ fn median(sorted: &[i64]) -> f64 {
 }
 
 impl SimReport {
-    /// The summary as JSON: wins by seat (and "draw", "unfinished"), score and step
-    /// distributions, card use, errors. `timing` adds the wall time (not deterministic).
+    /// The summary as JSON: wins by seat (and "draw", "unfinished"), results by the set
+    /// of winners ("BR+RU": the games those seats won together; they sum to the games),
+    /// score and step distributions (with a histogram of scores), card use, the bots' rule steps taken,
+    /// errors.
+    /// `timing` adds the wall time (not deterministic).
     pub fn to_json(&self, module: &str, config: &SimConfig, timing: bool) -> Json {
         let mut wins: BTreeMap<String, u64> = BTreeMap::new();
+        let mut results: BTreeMap<String, u64> = BTreeMap::new();
         let mut scores: BTreeMap<String, Vec<i64>> = BTreeMap::new();
         let mut steps: Vec<i64> = Vec::new();
         let mut card_use: BTreeMap<String, u64> = BTreeMap::new();
+        let mut bot_rules: BTreeMap<String, u64> = BTreeMap::new();
         let mut errors = Vec::new();
         for outcome in &self.outcomes {
+            let result = match &outcome.winners {
+                Some(winners) if winners.is_empty() => "draw".to_owned(),
+                Some(winners) => {
+                    let mut names: Vec<&str> = winners.iter().map(SeatId::as_str).collect();
+                    names.sort_unstable();
+                    names.join("+")
+                }
+                None => "unfinished".to_owned(),
+            };
+            *results.entry(result).or_default() += 1;
             match &outcome.winners {
                 Some(winners) if winners.is_empty() => {
                     *wins.entry("draw".to_owned()).or_default() += 1
@@ -246,10 +298,23 @@ impl SimReport {
             for (card, n) in &outcome.card_use {
                 *card_use.entry(card.clone()).or_default() += n;
             }
+            for (rule, n) in &outcome.bot_rules {
+                *bot_rules.entry(rule.clone()).or_default() += n;
+            }
             if let Some(error) = &outcome.error {
                 errors.push(json!({"seed": outcome.seed, "error": error}));
             }
         }
+        let histogram = |values: &[i64]| {
+            let mut counts: BTreeMap<i64, u64> = BTreeMap::new();
+            for v in values {
+                *counts.entry(*v).or_default() += 1;
+            }
+            counts
+                .into_iter()
+                .map(|(v, n)| (v.to_string(), json!(n)))
+                .collect::<serde_json::Map<String, Json>>()
+        };
         let distribution = |values: &mut Vec<i64>| {
             values.sort_unstable();
             let mean = if values.is_empty() {
@@ -266,7 +331,11 @@ impl SimReport {
         };
         let scores: BTreeMap<String, Json> = scores
             .iter_mut()
-            .map(|(s, v)| (s.clone(), distribution(v)))
+            .map(|(s, v)| {
+                let mut d = distribution(v);
+                d["histogram"] = Json::Object(histogram(v));
+                (s.clone(), d)
+            })
             .collect();
         let mut out = json!({
             "module": module,
@@ -274,9 +343,11 @@ impl SimReport {
             "games": self.outcomes.len(),
             "seed": config.seed,
             "wins": wins,
+            "results": results,
             "scores": scores,
             "steps": distribution(&mut steps),
             "card_use": card_use,
+            "bot_rules": bot_rules,
             "errors": errors,
         });
         if timing && let Some(object) = out.as_object_mut() {

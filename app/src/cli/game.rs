@@ -187,7 +187,8 @@ pub(crate) fn spec_from(
         let (seat, who) = pair
             .split_once('=')
             .with_context(|| format!("--seat '{pair}' is not SEAT=WHO"))?;
-        let controller = parse_controller(module, seat, who).map_err(anyhow::Error::msg)?;
+        let controller = parse_controller(module, spec.scenario.as_str(), seat, who)
+            .map_err(anyhow::Error::msg)?;
         spec.seats.insert(SeatId::from(seat), controller);
     }
     spec.options = parse_options(options)?;

@@ -109,6 +109,7 @@ pub fn run(args: &SimArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
             report.elapsed_ms
         )?;
         writeln!(out, "wins: {}", json["wins"])?;
+        writeln!(out, "results (winners together): {}", json["results"])?;
         writeln!(out, "scores: {}", json["scores"])?;
         writeln!(out, "steps: {}", json["steps"])?;
         writeln!(out, "card use: {}", json["card_use"])?;

@@ -179,10 +179,11 @@ impl Launcher {
                     egui::Grid::new("seats").num_columns(2).show(ui, |ui| {
                         for seat in module.scenario_seats(s) {
                             let label = ui.label(seat_name(&module, &seat));
-                            let who = self
-                                .seats
-                                .entry(seat.to_string())
-                                .or_insert_with(|| "human".to_owned());
+                            let who = self.seats.entry(seat.to_string()).or_insert_with(|| {
+                                s.bots
+                                    .get(&seat)
+                                    .map_or("human".to_owned(), |bot| format!("bot:{bot}"))
+                            });
                             egui::ComboBox::from_id_salt(("who", seat.as_str()))
                                 .selected_text(who.clone())
                                 .show_ui(ui, |ui| {

@@ -731,7 +731,7 @@ fn game_spec(module: &Module, spec: &Value) -> Result<GameStart, String> {
                 .ok_or("seats map seats to \"human\", \"bot\" or \"bot:<name>\"")?;
             game.seats.insert(
                 SeatId::from(seat.as_str()),
-                parse_controller(module, seat, who)?,
+                parse_controller(module, game.scenario.as_str(), seat, who)?,
             );
         }
     }

@@ -555,6 +555,10 @@ pub struct ScenarioDef {
     /// The seats that play (all of the module's seats if absent).
     #[serde(default)]
     pub seats: Option<Vec<SeatId>>,
+    /// The bot that plays a seat set to `bot` in this scenario, by seat, where it differs
+    /// from the seat's own bot (a scenario with a bot of its own).
+    #[serde(default)]
+    pub bots: BTreeMap<SeatId, String>,
     /// The turn the game starts on.
     #[serde(default)]
     pub turn: i64,

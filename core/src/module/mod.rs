@@ -464,4 +464,13 @@ impl Module {
             None => self.seats.iter().map(|s| s.id.clone()).collect(),
         }
     }
+
+    /// The bot that plays `seat` when it is set to `bot` in `scenario`: the scenario's own
+    /// bot for that seat, else the seat's.
+    pub fn default_bot(&self, scenario: &str, seat: &str) -> Option<String> {
+        self.scenarios
+            .get(scenario)
+            .and_then(|s| s.bots.get(seat).cloned())
+            .or_else(|| self.seats.get(seat).and_then(|s| s.bot.clone()))
+    }
 }

@@ -320,7 +320,7 @@ fn check_scenarios(loader: &mut Loader, module: &Module) {
             path.extend_from_slice(anchors);
             loader.error(idx, &path, format!("scenario '{sid}': {message}"));
         };
-        for seat in scenario.seats.iter().flatten() {
+        for seat in scenario.seats.iter().flatten().chain(scenario.bots.keys()) {
             if !module.seats.contains(seat.as_str()) {
                 err(
                     loader,
@@ -647,6 +647,27 @@ pub(super) fn check_rules(loader: &mut Loader, module: &Module) {
                 format!(
                     "seat '{}': bot '{bot}' is not in the rules' bots (they are: {})",
                     seat.id,
+                    quoted_list(&module.rules.bots)
+                ),
+            );
+        }
+    }
+    for scenario in module.scenarios.iter() {
+        for (seat, bot) in &scenario.bots {
+            if module.rules.bots.contains(bot) {
+                continue;
+            }
+            let idx = loader.origins[&("scenario", scenario.id.to_string())];
+            loader.error(
+                idx,
+                &[
+                    Anchor::Field("id", scenario.id.as_str()),
+                    Anchor::Ident("bots"),
+                    Anchor::Str(seat.as_str()),
+                ],
+                format!(
+                    "scenario '{}', seat '{seat}': bot '{bot}' is not in the rules' bots (they are: {})",
+                    scenario.id,
                     quoted_list(&module.rules.bots)
                 ),
             );

@@ -3,6 +3,7 @@
 //! checkpoints, lets bots play, and rebases the game onto a reloaded module.
 
 mod answer;
+mod checklist;
 mod input;
 mod layout;
 mod rebase;
@@ -14,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 pub use answer::Answer;
+pub use checklist::board_checklist;
 pub use input::{Actor, Input, Manual};
 pub use rebase::{Divergence, RebaseReport, describe_differences, module_changes};
 
@@ -616,12 +618,25 @@ impl Session {
         let Some(prompt) = self.pending()? else {
             return Ok(None);
         };
-        Ok(prompt
+        let named = prompt
             .deciders()
             .find_map(|seat| match self.table.seats.get(seat) {
                 Some(Controller::Bot(bot)) => Some((seat.clone(), bot.clone(), prompt.clone())),
                 _ => None,
-            }))
+            });
+        if named.is_some() || prompt.asks.iter().all(|a| a.seat.is_some()) {
+            return Ok(named);
+        }
+        // A decision for anyone at the table: in a game with no person at it, the first
+        // seat's bot takes it.
+        let mut bots = self.table.seats.iter().map(|(seat, who)| match who {
+            Controller::Bot(bot) => Some((seat.clone(), bot.clone())),
+            Controller::Human => None,
+        });
+        Ok(match bots.next().flatten() {
+            Some((seat, bot)) if bots.all(|b| b.is_some()) => Some((seat, bot, prompt.clone())),
+            _ => None,
+        })
     }
 
     /// If a bot plays a seat that decides now, lets it choose and applies its choice (in a
@@ -669,9 +684,7 @@ impl Session {
             (None, Some(Controller::Bot(name))) => name.clone(),
             (None, _) => match self
                 .module
-                .seats
-                .get(seat.as_str())
-                .and_then(|s| s.bot.clone())
+                .default_bot(self.table.scenario.as_str(), seat.as_str())
             {
                 Some(name) => name,
                 None => return Ok(None),
@@ -702,7 +715,12 @@ impl Session {
 }
 
 /// Reads who plays a seat: "human", "bot" (the seat's default bot) or "bot:<name>".
-pub fn parse_controller(module: &Module, seat: &str, who: &str) -> Result<Controller, String> {
+pub fn parse_controller(
+    module: &Module,
+    scenario: &str,
+    seat: &str,
+    who: &str,
+) -> Result<Controller, String> {
     if !module.seats.contains(seat) {
         let seats: Vec<String> = module.seats.iter().map(|s| s.id.to_string()).collect();
         return Err(format!(
@@ -713,9 +731,7 @@ pub fn parse_controller(module: &Module, seat: &str, who: &str) -> Result<Contro
     match who {
         "human" => Ok(Controller::Human),
         "bot" => module
-            .seats
-            .get(seat)
-            .and_then(|s| s.bot.clone())
+            .default_bot(scenario, seat)
             .map(Controller::Bot)
             .ok_or_else(|| format!("seat '{seat}' has no default bot: name one as bot:<name>")),
         other => match other.strip_prefix("bot:") {
