@@ -276,3 +276,53 @@ fn random_play_ends_every_cov_scenario() {
         );
     }
 }
+
+/// The physical-board checklist: after the Lützen & Bautzen French bot places a new unit,
+/// the list says which unit to move from which box to which, in the module's names, and
+/// the list of its undo says the reverse.
+#[test]
+fn a_bot_step_leaves_a_board_checklist_and_its_undo_the_reverse() {
+    use chancery_core::session::board_checklist;
+    let module = cov_with_fixture();
+    let mut spec = GameSpec::new("lutzen-bautzen", 1);
+    for (seat, bot) in [
+        ("FR", "lutzen_france"),
+        ("RU", "standin_allies"),
+        ("BR", "standin_allies"),
+    ] {
+        spec.seats
+            .insert(seat.into(), chancery_core::Controller::Bot(bot.to_owned()));
+    }
+    let mut session = chancery_core::start_game(module.clone(), spec).expect("starts");
+    let mut seen = None;
+    for _ in 0..400 {
+        let before = session.table().clone();
+        let placing = matches!(session.prompt(), Ok(Some(p)) if p.state == "new_units");
+        let Some((seat, _)) = session.bot_step().expect("a bot step") else {
+            break;
+        };
+        if placing && seat.as_str() == "FR" {
+            seen = Some((before, session.table().clone()));
+            break;
+        }
+    }
+    let (before, after) = seen.expect("the French bot places a new unit");
+    let forward = board_checklist(&module, &before, &after);
+    let moves: Vec<&String> = forward
+        .iter()
+        .filter(|line| line.starts_with("Move 1 "))
+        .collect();
+    assert_eq!(moves.len(), 1, "{forward:?}");
+    let (head, to) = moves[0].rsplit_once(" to ").expect("to");
+    let (what, from) = head.split_once(" from ").expect("from");
+    assert!(what.ends_with(" unit"), "{forward:?}");
+    assert!(
+        module.boxes.iter().any(|b| b.name == from) && module.boxes.iter().any(|b| b.name == to),
+        "{forward:?}"
+    );
+    let backward = board_checklist(&module, &after, &before);
+    assert!(
+        backward.contains(&format!("{what} from {to} to {from}")),
+        "{backward:?}"
+    );
+}

@@ -69,6 +69,10 @@ pub struct OpenArgs {
     /// Show every hand and face-down card (one person playing every seat, or testing).
     #[arg(long)]
     pub open_hands: bool,
+    /// Play on a physical board beside the app: after each bot step (and each undo) list
+    /// what to change on the board, and let the bots wait until it is ticked off.
+    #[arg(long)]
+    pub physical_board: bool,
     /// Save a screenshot of the window to FILE (PNG) and exit (needs a display).
     #[arg(long, value_name = "FILE")]
     pub screenshot: Option<PathBuf>,

@@ -10,10 +10,11 @@ use std::time::Duration;
 use chancery_core::module::{DataValue, FieldType, OverlayTarget, write_overlay_value};
 use chancery_core::rules::BotPick;
 use chancery_core::save::SaveFile;
+use chancery_core::session::board_checklist;
 use chancery_core::watch::{ModuleWatcher, Reload};
 use chancery_core::{
     Ask, BoxId, CardId, Controller, CounterId, Input, LoadOptions, Module, Need, PieceId, PlaceId,
-    SeatId, Session, SpaceId, Target, UnitKindId, Value, ZoneId,
+    SeatId, Session, SpaceId, Table, Target, UnitKindId, Value, ZoneId,
 };
 
 /// Something picked on the table to move by hand, waiting for where it goes.
@@ -49,6 +50,23 @@ pub struct Viewer {
     pub pass_to: Option<SeatId>,
 }
 
+/// What to change on the physical board after a step (the app beside a real board): a
+/// title and the instructions, each ticked off by the player.
+#[derive(Clone, Debug, Default)]
+pub struct Checklist {
+    /// What the list is for ("France's bot: …", "Undo: …").
+    pub title: String,
+    /// The instructions and whether each is done.
+    pub items: Vec<(String, bool)>,
+}
+
+impl Checklist {
+    /// Whether every instruction is ticked.
+    pub fn done(&self) -> bool {
+        self.items.iter().all(|(_, done)| *done)
+    }
+}
+
 /// How the game view is set up.
 #[derive(Clone, Debug, Default)]
 pub struct GameOptions {
@@ -82,6 +100,12 @@ pub struct GameView {
     pub last_bot: Option<(SeatId, BotPick, bool)>,
     /// A bot decision previewed for a human seat.
     pub preview: Option<BotPick>,
+    /// The game is played on a physical board beside the app: after each bot step (and
+    /// each undo) the app lists what to change on the board, and the bots wait until it
+    /// is ticked off.
+    pub physical_board: bool,
+    /// The board-sync checklists not yet ticked off, oldest first.
+    pub checklists: Vec<Checklist>,
     /// Let bots play on their own, one step per `autoplay_ms` (on unless paused).
     pub autoplay: bool,
     /// Bots wait for a person: set by Undo, cleared when a person acts.
@@ -132,6 +156,8 @@ impl GameView {
             focus: None,
             last_bot: None,
             preview: None,
+            physical_board: false,
+            checklists: Vec::new(),
             autoplay: true,
             hold_bots: false,
             autoplay_ms: 600,
@@ -345,8 +371,22 @@ impl GameView {
     pub fn apply(&mut self, input: Input) {
         self.preview = None;
         self.focus = None;
+        // A person's answer may make the rules change the board too (a change by hand was
+        // made on the physical board already).
+        let before = (self.physical_board && matches!(input, Input::Act { .. }))
+            .then(|| self.session.table().clone());
         match self.session.apply(input.clone()) {
             Ok(()) => {
+                if let Some(before) = before {
+                    let words = self
+                        .session
+                        .history()
+                        .records()
+                        .last()
+                        .and_then(|r| r.label.clone())
+                        .unwrap_or_else(|| "your answer".to_owned());
+                    self.push_checklist(format!("After {words}"), &before);
+                }
                 self.error = None;
                 self.pending = None;
                 self.after_change();
@@ -444,8 +484,13 @@ impl GameView {
         let Some(back_to) = by_person.or_else(|| records.len().checked_sub(1)) else {
             return;
         };
+        let before = self.physical_board.then(|| self.session.table().clone());
         match self.session.goto(back_to) {
             Ok(()) => {
+                if let Some(before) = before {
+                    self.checklists.clear();
+                    self.push_checklist("Undo: put the board back".to_owned(), &before);
+                }
                 self.pending = None;
                 self.hold_bots = true;
                 self.after_change();
@@ -474,8 +519,21 @@ impl GameView {
     /// Lets the bot of a deciding seat take one step; keeps its reasons to show.
     pub fn bot_step(&mut self) -> bool {
         let secret = matches!(self.session.prompt(), Ok(Some(p)) if p.is_secret());
+        let before = self.physical_board.then(|| self.session.table().clone());
         match self.session.bot_step() {
             Ok(Some((seat, pick))) => {
+                if let Some(before) = before {
+                    let words = self
+                        .session
+                        .history()
+                        .records()
+                        .last()
+                        .and_then(|r| r.label.clone())
+                        .unwrap_or_else(|| pick.choice.to_string());
+                    let title =
+                        format!("{}'s bot: {words}", self.session.module().seat_name(&seat));
+                    self.push_checklist(title, &before);
+                }
                 self.last_bot = Some((seat, pick, secret));
                 self.after_change();
                 true
@@ -492,6 +550,22 @@ impl GameView {
                 false
             }
         }
+    }
+
+    /// Adds the checklist from `before` to the table now, if anything on the board changed.
+    fn push_checklist(&mut self, title: String, before: &Table) {
+        let items = board_checklist(self.session.module(), before, self.session.table());
+        if !items.is_empty() {
+            self.checklists.push(Checklist {
+                title,
+                items: items.into_iter().map(|i| (i, false)).collect(),
+            });
+        }
+    }
+
+    /// Whether the bots wait for the physical board to be brought up to date.
+    pub fn board_out_of_sync(&self) -> bool {
+        self.physical_board && self.checklists.iter().any(|c| !c.done())
     }
 
     /// What the bot of the seat at the screen (or the deciding seat) would do, without

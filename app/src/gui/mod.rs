@@ -15,7 +15,7 @@ use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use chancery_core::{DiceMode, Manual, Session};
+use chancery_core::{DiceMode, Manual, OverlayChoice, Session};
 use egui::{Color32, RichText, Ui};
 
 use crate::cli::{OpenArgs, open_session};
@@ -156,6 +156,7 @@ impl ChanceryApp {
     fn autoplay(&mut self, ctx: &egui::Context) {
         if !self.view.autoplay
             || self.view.hold_bots
+            || self.view.board_out_of_sync()
             || self.view.pending.is_some()
             || !self.view.bot_decides()
         {
@@ -310,6 +311,8 @@ impl ChanceryApp {
         })
         .response
         .on_hover_text("A roll for the table, written in the log");
+        ui.checkbox(&mut self.view.physical_board, "Physical board")
+            .on_hover_text("Play on a real board beside the app: after each bot step, a list of what to change on the board; the bots wait until it is ticked off");
         let mut physical = dice == DiceMode::Physical;
         if ui
             .checkbox(&mut physical, "Physical dice")
@@ -537,7 +540,13 @@ pub fn build_app(args: &OpenArgs) -> anyhow::Result<ChanceryApp> {
         (Some(path), None) => keep_previous(path),
         _ => None,
     };
-    let load_options = args.overlay.load_options(false);
+    let mut load_options = args.overlay.load_options(false);
+    // A reload reads the overlay the game was opened with (a save names its own).
+    if matches!(load_options.overlay, OverlayChoice::Default)
+        && let Some(overlay) = &session.module().overlay
+    {
+        load_options.overlay = OverlayChoice::File(overlay.path.clone());
+    }
     let launcher = Launcher::new(&session.module().dir.clone(), load_options.clone());
     let view = GameView::new(
         session,
@@ -549,6 +558,7 @@ pub fn build_app(args: &OpenArgs) -> anyhow::Result<ChanceryApp> {
     );
     let mut app = ChanceryApp::new(view, launcher);
     app.view.set_open_hands(args.open_hands);
+    app.view.physical_board = args.physical_board;
     app.view.autosave();
     app.previous_autosave = previous;
     app.screenshot = args.screenshot.clone();

@@ -51,7 +51,92 @@ pub fn prompt_ui(ui: &mut Ui, view: &mut GameView) {
                     );
                 }
             }
+            checklists_ui(ui, view);
         });
+}
+
+/// The board-sync checklists (physical board): each instruction ticked off by the player;
+/// a list goes once all of it is ticked. Then a card drawn for a bot from the physical deck
+/// can be entered by name.
+fn checklists_ui(ui: &mut Ui, view: &mut GameView) {
+    if !view.physical_board {
+        return;
+    }
+    ui.separator();
+    ui.label(RichText::new("On the physical board").strong());
+    if view.checklists.is_empty() {
+        ui.weak("The board matches the game.");
+    }
+    for list in &mut view.checklists {
+        ui.label(RichText::new(&list.title).italics());
+        for (item, done) in &mut list.items {
+            ui.checkbox(done, item.as_str());
+        }
+    }
+    view.checklists.retain(|c| !c.done());
+    if view.board_out_of_sync() {
+        ui.weak("The bots wait until every change is ticked.");
+        if ui.small_button("Tick all").clicked() {
+            for list in &mut view.checklists {
+                for (_, done) in &mut list.items {
+                    *done = true;
+                }
+            }
+        }
+    }
+    drawn_card_ui(ui, view);
+}
+
+/// Enter a card drawn from the physical deck by name: it moves to the chosen zone.
+fn drawn_card_ui(ui: &mut Ui, view: &mut GameView) {
+    let module = view.session.module().clone();
+    let id = ui.make_persistent_id("drawn_card");
+    let (mut card, mut zone): (String, String) =
+        ui.data_mut(|d| d.get_temp(id).unwrap_or_default());
+    ui.horizontal_wrapped(|ui| {
+        ui.label("A card drawn for the table:");
+        let mut names: Vec<(&str, &str)> = module
+            .cards
+            .iter()
+            .map(|c| (c.name.as_str(), c.id.as_str()))
+            .collect();
+        names.sort_unstable();
+        egui::ComboBox::from_id_salt("drawn_card_name")
+            .selected_text(
+                module
+                    .cards
+                    .get(&card)
+                    .map_or("(card)", |c| c.name.as_str()),
+            )
+            .height(300.0)
+            .show_ui(ui, |ui| {
+                for (name, cid) in names {
+                    ui.selectable_value(&mut card, cid.to_owned(), name);
+                }
+            });
+        ui.label("to");
+        egui::ComboBox::from_id_salt("drawn_card_zone")
+            .selected_text(
+                module
+                    .zones
+                    .get(&zone)
+                    .map_or("(where)", |z| z.name.as_str()),
+            )
+            .show_ui(ui, |ui| {
+                for z in module.zones.iter() {
+                    ui.selectable_value(&mut zone, z.id.to_string(), &z.name);
+                }
+            });
+        let ready = module.cards.get(&card).is_some() && module.zones.get(&zone).is_some();
+        if ui.add_enabled(ready, egui::Button::new("Move")).clicked() {
+            view.manual(chancery_core::Manual::MoveCard {
+                card: card.as_str().into(),
+                to: zone.as_str().into(),
+                position: chancery_core::Position::Top,
+            });
+        }
+    });
+    ui.data_mut(|d| d.insert_temp(id, (card, zone)));
 }
 
 fn reasons(ui: &mut Ui, reasons: &[String]) {
