@@ -863,3 +863,49 @@ fn answers_files_play_two_cov_scenarios_to_their_end() {
         assert!(out.contains("the game is the same"), "{scenario}: {out}");
     }
 }
+
+#[test]
+fn lutzen_bautzen_bot_only_sims_are_reproducible_and_count_every_game() {
+    // The French bot of 18.4 against the stand-in Allies, with the test fixture: every
+    // game ends (a French win, an Allied win or a draw), the results sum to the games,
+    // and the same seed prints the same JSON.
+    let module = chancery_tests::repo_root().join("modules/cov");
+    let fixture = module.join("tests/owner-fixture.ron");
+    let args = [
+        "sim",
+        module.to_str().expect("utf-8"),
+        "--scenario",
+        "lutzen-bautzen",
+        "--overlay",
+        fixture.to_str().expect("utf-8"),
+        "--games",
+        "12",
+        "--seed",
+        "1",
+        "--json",
+    ];
+    let (code, first, stderr) = chancery(&args);
+    assert_eq!(code, 0, "{stderr}");
+    let (_, second, _) = chancery(&args);
+    assert_eq!(first, second, "the same seeds give the same JSON");
+    let json: serde_json::Value = serde_json::from_str(&first).expect("JSON");
+    let results = json["results"].as_object().expect("results");
+    assert!(!results.contains_key("unfinished"), "{results:?}");
+    for key in results.keys() {
+        assert!(["FR", "BR+RU", "draw"].contains(&key.as_str()), "{key}");
+    }
+    let total: u64 = results.values().map(|n| n.as_u64().expect("a count")).sum();
+    assert_eq!(total, 12);
+    let rules = json["bot_rules"].as_object().expect("bot rules");
+    for rule in ["18.4.5.2", "18.4.6.1, 1", "18.4.7.1", "18.4.7.7"] {
+        assert!(
+            rules.contains_key(&format!("lutzen_france: {rule}")),
+            "{rule} never reached: {rules:?}"
+        );
+    }
+    assert!(
+        json["card_use"]["napoleon"].as_u64().is_some(),
+        "{}",
+        json["card_use"]
+    );
+}

@@ -7,9 +7,13 @@
 
 local flowchart = include("@lib/flowchart.lua")
 local util = include("@lib/util.lua")
+local powers = include("rules/powers.lua")
 local forces = include("rules/forces.lua")
 local war = include("rules/war.lua")
 local display = include("rules/display.lua")
+local cards = include("rules/cards.lua")
+local battle = include("rules/battle.lua")
+local options = include("bots/options.lua")
 
 local bot = {}
 
@@ -174,7 +178,7 @@ local function support_limit(ctx)
       ops = ops + 1
     end
   end
-  if war.napoleon_available(ctx) then
+  if war.napoleon_available(ctx) and options.get(ctx, "lutzen_france.support_limit") == "with-napoleon" then
     ops = ops + 2
   end
   return ops
@@ -276,7 +280,7 @@ function bot.new_units(ctx, _, actions, t)
     end
   end
   local us = index_of(actions, function(a)
-    return a.arg.kind == "US"
+    return a.arg.kind == "US" and a.arg.box == forces.W1812
   end)
   if us then
     return t:choose(us, "A US unit goes to the War of 1812 box.")
@@ -284,7 +288,11 @@ function bot.new_units(ctx, _, actions, t)
   local n = ctx:units("reserve.FR", "FR") + french
   local plan = placement_plan(ctx, n, counts)
   local box = plan[french + 1]
-  t:step("18.4.7.1: the plan for %d new units: %s.", n, table.concat(plan, ", "))
+  local names = {}
+  for k, b in ipairs(plan) do
+    names[k] = ctx.data.boxes[b].name
+  end
+  t:step("18.4.7.1: the plan for %d new units: %s.", n, table.concat(names, ", "))
   local i = box and index_of(actions, function(a)
     return a.arg.box == box and a.arg.kind == "FR"
   end)
@@ -366,11 +374,747 @@ function bot.selection(ctx, _, actions, t)
   return t:choose(pick, "None of the French priority issues: at random, %s.", actions[pick].label)
 end
 
+-- ---------------------------------------------------------------------------------------
+-- The Diplomacy Rounds (18.4.5.4-18.4.5.8).
+
+local LETTER_RANK = { D = 1, C = 2, B = 3, A = 4 }
+
+-- The card's CDG letter for `power` ("A" best … "D" lowest), or nil when not entered.
+local function letter(ctx, card, power)
+  local field = "cdg_" .. power
+  if cards.is_leader(ctx, card) or not ctx:known("card", card, field) then
+    return nil
+  end
+  local l = ctx.data.cards[card].fields[field]
+  return LETTER_RANK[l] and l or nil
+end
+
+local function field(ctx, card, name)
+  return ctx:known("card", card, name) and ctx.data.cards[card].fields[name] or nil
+end
+
+-- 18.4.5.5: a card that can help France in the War Phase: a military card of France or
+-- neutral, playable on a front where France fights (every front but G has a French army;
+-- G is the War of 1812 box). Anything else is a "non-military" card.
+local function helps_in_war(ctx, card)
+  if cards.is_leader(ctx, card) then
+    return card == "napoleon"
+  end
+  if field(ctx, card, "military") ~= true then
+    return false
+  end
+  local nation = field(ctx, card, "nation")
+  if nation ~= nil and nation ~= "FR" and nation ~= "neutral" then
+    return false
+  end
+  local fronts = field(ctx, card, "fronts")
+  if fronts == nil then
+    return true
+  end
+  for _, front in ipairs(fronts) do
+    if front == "G" or french_box(ctx, front) then
+      return true
+    end
+  end
+  return false
+end
+
+-- France's non-military cards (18.4.5.5): its hand less its Leader and the cards that can
+-- help it in the War Phase.
+local function non_military(ctx)
+  local list = {}
+  for _, card in ipairs(cards.hand(ctx, "FR")) do
+    if not helps_in_war(ctx, card) then
+      list[#list + 1] = card
+    end
+  end
+  return list
+end
+
+local function won_wager(ctx)
+  return (ctx.vars.diplomacy or {}).winner == "FR"
+end
+
+local function round_of(ctx)
+  return (ctx.vars.diplomacy or {}).round or 1
+end
+
+-- 18.4.5.4: the order of cards to trade away: D before C, then the smallest value with
+-- France's modifiers (its penalty), then the smallest DRM.
+local function trade_order(ctx, list, power)
+  table.sort(list, function(a, b)
+    local la, lb = LETTER_RANK[letter(ctx, a, power)], LETTER_RANK[letter(ctx, b, power)]
+    if la ~= lb then
+      return la < lb
+    end
+    local va = (field(ctx, a, "value") or 0) + ((field(ctx, a, "penalties") or {}).FR or 0)
+    local vb = (field(ctx, b, "value") or 0) + ((field(ctx, b, "penalties") or {}).FR or 0)
+    if va ~= vb then
+      return va < vb
+    end
+    local da, db = math.abs(field(ctx, a, "drm") or 0), math.abs(field(ctx, b, "drm") or 0)
+    if da ~= db then
+      return da < db
+    end
+    return a < b
+  end)
+  return list
+end
+
+-- France's cards of `nation` whose French (blue) letter is C or D, lowest first.
+local function low_cards_of(ctx, nation)
+  local list = {}
+  for _, card in ipairs(cards.hand(ctx, "FR")) do
+    local l = letter(ctx, card, "FR")
+    if field(ctx, card, "nation") == nation and (l == "C" or l == "D") then
+      list[#list + 1] = card
+    end
+  end
+  return trade_order(ctx, list, "FR")
+end
+
+-- 18.4.5.4: the trade France offers this round, if any: {to =, card =, why =}.
+local function trade_to_offer(ctx, t)
+  local round = round_of(ctx)
+  if round == 1 then
+    for _, nation in ipairs({ "RU", "BR" }) do
+      local list = low_cards_of(ctx, nation)
+      t:step("18.4.5.4, Round 1: %s C or D cards (blue letter): %d.", powers.name(ctx, nation), #list)
+      if #list > 0 then
+        return { to = nation, card = list[1], why = "Round 1: the lowest Russian or British C/D card, to its power" }
+      end
+    end
+  elseif round == 2 and options.get(ctx, "lutzen_france.trade_round2") == "assume-none" then
+    for _, pair in ipairs({ { to = "RU", from = "BR" }, { to = "BR", from = "RU" } }) do
+      local list = low_cards_of(ctx, pair.from)
+      t:step("18.4.5.4, Round 2: %s C or D cards for %s (assumed to hold no French card): %d.",
+        powers.name(ctx, pair.from), powers.name(ctx, pair.to), #list)
+      if #list > 0 then
+        return { to = pair.to, card = list[1], why = "Round 2: the lowest C/D card of the other Allied power" }
+      end
+    end
+  end
+  return nil
+end
+
+-- The issue classes of the priority list (18.4.5.7) and of the debate table (18.4.5.8).
+local function class_of(ctx, piece)
+  for _, entry in ipairs(PRIORITY) do
+    if matches(ctx, piece, entry) then
+      return entry
+    end
+  end
+  return nil
+end
+
+local function priority_rank(ctx, piece)
+  for rank, entry in ipairs(PRIORITY) do
+    if matches(ctx, piece, entry) then
+      return rank
+    end
+  end
+  return #PRIORITY + 1
+end
+
+-- Where a card would take an issue, seen from France: +n on its track, 0 on the Table, -n
+-- on another power's track; nil if the card's values are not all entered.
+local function french_position_after(ctx, card, piece, debate)
+  if not cards.known(ctx, card) then
+    return nil
+  end
+  local owner, n = display.after_move(ctx, piece, "FR", cards.move_sum(ctx, card, "FR", piece, debate):total())
+  n = math.min(n, display.SEAT)
+  if owner == nil then
+    return 0
+  end
+  return owner == "FR" and n or -n
+end
+
+-- 18.4.5.6's tie-break: a card with a bonus unit or Resource first; cards with +2 or more
+-- for another priority issue kept back; then at random.
+local function gives_bonus(ctx, card)
+  local text = string.lower(field(ctx, card, "government") or "")
+  return #(field(ctx, card, "bonus_issues") or {}) > 0 or string.find(text, "unit") ~= nil
+    or string.find(text, "resource") ~= nil
+end
+
+local function saved_for_priority(ctx, card, piece)
+  local mods = {}
+  for k, v in pairs(field(ctx, card, "modifiers_all") or {}) do
+    mods[k] = v
+  end
+  if field(ctx, card, "nation") == "FR" then
+    for k, v in pairs(field(ctx, card, "modifiers") or {}) do
+      mods[k] = (mods[k] or 0) + v
+    end
+  end
+  local own = ctx.data.pieces[piece].props.issue
+  for issue, n in pairs(mods) do
+    local key = string.gsub(issue, "^FR/", "")
+    if n >= 2 and key ~= own then
+      for _, entry in ipairs(PRIORITY) do
+        if key == entry or (entry == "minor_unit" and MINORS[key]) then
+          return true
+        end
+      end
+    end
+  end
+  return false
+end
+
+local function break_tie(ctx, tied, piece, t)
+  if #tied == 1 then
+    return tied[1]
+  end
+  local bonus = {}
+  for _, card in ipairs(tied) do
+    if gives_bonus(ctx, card) then
+      bonus[#bonus + 1] = card
+    end
+  end
+  if #bonus > 0 then
+    t:step("Tied: a card with a bonus unit or Resource (%d).", #bonus)
+    tied = bonus
+  end
+  local spare = {}
+  for _, card in ipairs(tied) do
+    if not saved_for_priority(ctx, card, piece) then
+      spare[#spare + 1] = card
+    end
+  end
+  if #spare > 0 and #spare < #tied then
+    t:step("Cards with +2 or more on another priority issue are kept back.")
+    tied = spare
+  end
+  if #tied == 1 then
+    return tied[1]
+  end
+  return tied[ctx:random(#tied, "18.4.5.6: equal cards")]
+end
+
+-- The card of `hand` that takes `piece` furthest toward France, and where.
+local function best_card_for(ctx, hand, piece, debate, t)
+  local best, tied = nil, {}
+  for _, card in ipairs(hand) do
+    local pos = french_position_after(ctx, card, piece, debate)
+    if pos ~= nil and (best == nil or pos > best) then
+      best, tied = pos, { card }
+    elseif pos ~= nil and pos == best then
+      tied[#tied + 1] = card
+    end
+  end
+  if best == nil then
+    return nil
+  end
+  return break_tie(ctx, tied, piece, t), best
+end
+
+local function position_words(ctx, pos)
+  if pos == 0 then
+    return "the Negotiation Table"
+  end
+  return pos > 0 and display.describe(ctx, "FR", pos) or string.format("another power's track (%d)", -pos)
+end
+
+-- 18.4.5.6 and 18.4.5.7: the card France plays and the issue: {card, piece, why}.
+local function plan_play(ctx, hand, pieces, t)
+  local round = round_of(ctx)
+  local counts = display.counts(ctx)
+  if round == 6 and counts.FR < counts.RU then
+    -- Round 6: an issue taken off the Russian track to tie or lead.
+    for _, piece in ipairs(pieces) do
+      if display.track_of(ctx, piece) == "RU" then
+        local card, pos = best_card_for(ctx, hand, piece, false, t)
+        local fr = counts.FR + ((pos or 0) > 0 and 1 or 0)
+        if card and pos >= 0 and fr >= counts.RU - 1 then
+          return { card = card, piece = piece, why = string.format(
+            "18.4.5.6, Round 6: %s off the Russian track (France %d, Russia %d after).",
+            ctx.data.pieces[piece].name, fr, counts.RU - 1) }
+        end
+      end
+    end
+  end
+  local ranked = {}
+  for _, piece in ipairs(pieces) do
+    local rank = priority_rank(ctx, piece)
+    if rank <= #PRIORITY then
+      ranked[#ranked + 1] = { piece = piece, rank = rank }
+    end
+  end
+  table.sort(ranked, function(a, b)
+    if a.rank ~= b.rank then
+      return a.rank < b.rank
+    end
+    return a.piece < b.piece
+  end)
+  for _, entry in ipairs(ranked) do
+    if display.track_of(ctx, entry.piece) ~= "FR" then
+      local card, pos = best_card_for(ctx, hand, entry.piece, false, t)
+      if card and pos > 0 then
+        return { card = card, piece = entry.piece, why = string.format(
+          "18.4.5.6: priority %d (%s) reaches %s, the furthest.", entry.rank, ctx.data.pieces[entry.piece].name,
+          position_words(ctx, pos)) }
+      end
+    end
+  end
+  for _, entry in ipairs(ranked) do
+    if display.track_of(ctx, entry.piece) == "FR" then
+      local card, pos = best_card_for(ctx, hand, entry.piece, false, t)
+      if card then
+        return { card = card, piece = entry.piece, why = string.format(
+          "18.4.5.6: no priority issue reaches the French track; the highest already on it, priority %d (%s), to %s.",
+          entry.rank, ctx.data.pieces[entry.piece].name, position_words(ctx, pos)) }
+      end
+    end
+  end
+  if #pieces == 0 or #hand == 0 then
+    return nil
+  end
+  local piece = pieces[ctx:random(#pieces, "18.4.5.7: none of the list; an issue at random")]
+  local card, pos = best_card_for(ctx, hand, piece, false, t)
+  if card == nil then
+    card = hand[ctx:random(#hand, "18.4.5.7: no card's value is entered; a card at random")]
+  end
+  return { card = card, piece = piece, why = string.format("18.4.5.7: no priority issue qualifies; at random, %s%s.",
+    ctx.data.pieces[piece].name, pos and (" to " .. position_words(ctx, pos)) or "") }
+end
+
+local PASS_TABLE = { 7, 6, 5, 4, 3, 1 }
+
+function bot.round_turn(ctx, _, actions, t)
+  local round = round_of(ctx)
+  local function find(name, arg)
+    return index_of(actions, function(a)
+      return a.name == name and (arg == nil or a.arg == arg)
+    end)
+  end
+  local trade = trade_to_offer(ctx, t)
+  local offer = trade and find("trade", trade.to)
+  if offer then
+    return t:choose(offer, "18.4.5.4, %s: offer %s to %s.", trade.why, cards.name(ctx, trade.card),
+      powers.name(ctx, trade.to))
+  end
+  local hand = non_military(ctx)
+  local limit = PASS_TABLE[round] - (won_wager(ctx) and 1 or 0)
+  local pass = find("pass")
+  if pass and t:ask(string.format("18.4.5.5, Round %d: %d non-military cards <= %d%s?", round, #hand, limit,
+    won_wager(ctx) and " (France won the Wager: -1)" or ""), #hand <= limit) then
+    return t:choose(pass, "France passes.")
+  end
+  if pass and #hand == 0 then
+    return t:choose(pass, "18.4.5.5: France passes rather than play a military card.")
+  end
+  local playable = {}
+  for _, action in ipairs(actions) do
+    if action.name == "negotiate" then
+      playable[action.card] = true
+    end
+  end
+  local offered = {}
+  for _, card in ipairs(hand) do
+    if playable[card] then
+      offered[#offered + 1] = card
+    end
+  end
+  local pieces = {}
+  for _, piece in ipairs(display.negotiable(ctx)) do
+    pieces[#pieces + 1] = piece
+  end
+  local plan = #offered > 0 and plan_play(ctx, offered, pieces, t) or nil
+  if plan then
+    t:step(plan.why)
+    local i = find("negotiate", plan.card)
+    return t:choose(i, "%s.", actions[i].label)
+  end
+  -- Only military cards (or nothing) left and no pass: one of them at random (L1218),
+  -- never NAPOLEON (a Leader, 18.4.5.6).
+  local military = {}
+  for k, action in ipairs(actions) do
+    if action.name == "negotiate" then
+      military[#military + 1] = k
+    end
+  end
+  if #military > 0 then
+    local k = military[ctx:random(#military, "18.4.5.5: only military cards; one at random")]
+    return t:choose(k, "Only military cards and France may not pass: %s.", actions[k].label)
+  end
+  return t:choose(pass or find("trade") or 1, "Nothing France would play: %s.", actions[pass or find("trade") or 1].label)
+end
+
+-- The issue for the card chosen above: the same plan, for that card.
+function bot.negotiation(ctx, _, actions, t)
+  local pieces = {}
+  for _, action in ipairs(actions) do
+    if action.name == "on" then
+      pieces[#pieces + 1] = action.piece
+    end
+  end
+  local plan = plan_play(ctx, { ctx.locals.card }, pieces, t)
+  local i = plan and index_of(actions, function(a)
+    return a.piece == plan.piece
+  end)
+  if i == nil then
+    return t:choose(1, "No issue for %s in the plan: the first offered.", cards.name(ctx, ctx.locals.card))
+  end
+  return t:choose(i, "%s", plan.why)
+end
+
+-- 18.4.5.8: the debate table, by issue class and round.
+local DEBATE_TABLE = {
+  recruit_fr = { 6, 5, 4, 3, 2, 1 },
+  lib_abs = { 7, 6, 5, 3, 2, 1 },
+  minor_unit = { 8, 7, 6, 4, 2, 1 },
+  sweden_at_war = { 8, 7, 6, 4, 2, 1 },
+  mil_op_fr = { 8, 7, 6, 4, 2, 1 },
+  fin_aid_br = { 9, 7, 6, 5, 3, 1 },
+  other = { 11, 9, 7, 5, 3, 1 },
+}
+
+local ROW_NAMES = { recruit_fr = "French Recruitment", lib_abs = "Liberalism", minor_unit = "minor ally with a unit",
+  sweden_at_war = "Sweden at War", mil_op_fr = "French Military Operation", fin_aid_br = "British Financial Aid",
+  other = "all other issues" }
+
+-- Whether France debates the play on `piece`, and with which card: {card, why} or nil.
+local function debate_plan(ctx, piece, t)
+  local kind = display.where(ctx, piece)
+  local track = display.track_of(ctx, piece)
+  if not (kind == "table" or (kind == "track" and track ~= "FR")) then
+    t:step("18.4.5.8: %s is not on the Table or another power's track.", ctx.data.pieces[piece].name)
+    return nil
+  end
+  local hand = non_military(ctx)
+  local card, pos = best_card_for(ctx, hand, piece, true, t)
+  if not t:ask(string.format("18.4.5.8: can a non-military card take %s to the French track or the Table?",
+    ctx.data.pieces[piece].name), card ~= nil and pos >= 0) then
+    return nil
+  end
+  local class = class_of(ctx, piece)
+  local row = DEBATE_TABLE[class] and class or "other"
+  if class == "minor" or class == "allied_mil_op" or class == "allied_recruitment" then
+    row = "other"
+  end
+  local round = round_of(ctx)
+  local need = DEBATE_TABLE[row][round] + ((row == "fin_aid_br" or row == "other") and won_wager(ctx) and 1 or 0)
+  local printed = options.get(ctx, "lutzen_france.debate_table") == "as-printed"
+  local ok = printed and #hand <= need or (not printed and #hand >= need)
+  if not t:ask(string.format("18.4.5.8, Round %d, %s: %d non-military cards %s %d?", round, ROW_NAMES[row], #hand,
+    printed and "<=" or ">=", need), ok) then
+    return nil
+  end
+  return { card = card, why = string.format("Debate with %s: %s to %s.", cards.name(ctx, card),
+    ctx.data.pieces[piece].name, position_words(ctx, pos)) }
+end
+
+function bot.debate(ctx, _, actions, t)
+  local pass = index_of(actions, function(a)
+    return a.name == "pass"
+  end)
+  local plan = debate_plan(ctx, ctx.locals.piece, t)
+  local i = plan and index_of(actions, function(a)
+    return a.card == plan.card
+  end)
+  if i then
+    return t:choose(i, "%s", plan.why)
+  end
+  return t:choose(pass or 1, "France does not debate.")
+end
+
+-- A pre-emptive debate follows the debate table, with a French card.
+function bot.preempt(ctx, _, actions, t)
+  local pass = index_of(actions, function(a)
+    return a.name == "pass"
+  end)
+  local plan = debate_plan(ctx, ctx.locals.piece, t)
+  local i = plan and index_of(actions, function(a)
+    return a.card == plan.card
+  end)
+  if i then
+    return t:choose(i, "18.4.5.8, pre-empting: %s", plan.why)
+  end
+  return t:choose(pass or 1, "France does not pre-empt.")
+end
+
+-- A trade: the card France offers (18.4.5.4), or its answer to Russia's offer.
+function bot.trade(ctx, _, actions, t)
+  local locals = ctx.locals
+  if locals.from == "FR" then
+    local plan = trade_to_offer(ctx, t)
+    local card = plan and plan.to == locals.to and plan.card
+    local i = card and index_of(actions, function(a)
+      return a.card == card
+    end)
+    if i then
+      return t:choose(i, "18.4.5.4, %s: %s.", plan.why, cards.name(ctx, card))
+    end
+    local list = {}
+    for _, action in ipairs(actions) do
+      list[#list + 1] = action.card
+    end
+    card = trade_order(ctx, list, "FR")[1]
+    return t:choose(index_of(actions, function(a)
+      return a.card == card
+    end), "The lowest card France holds: %s.", cards.name(ctx, card))
+  end
+  local russian_only = options.get(ctx, "lutzen_france.trade_answer") == "russian-card"
+  local list = {}
+  for _, action in ipairs(actions) do
+    local l = action.card and letter(ctx, action.card, "RU")
+    if (l == "C" or l == "D") and (not russian_only or field(ctx, action.card, "nation") == "RU") then
+      list[#list + 1] = action.card
+    end
+  end
+  local refuse = index_of(actions, function(a)
+    return a.name == "refuse"
+  end)
+  if not t:ask(string.format("18.4.5.4: does France hold a card whose Russian (green) letter is C or D%s?",
+    russian_only and ", a Russian card" or ""), locals.from == "RU" and #list > 0) then
+    return t:choose(refuse, "France refuses.")
+  end
+  local card = trade_order(ctx, list, "RU")[1]
+  return t:choose(index_of(actions, function(a)
+    return a.card == card
+  end), "France accepts, giving the lowest: %s.", cards.name(ctx, card))
+end
+
+-- A Leader's cost: the lowest card France can spare (never NAPOLEON's War Phase partner
+-- BERTHIER when another will do).
+function bot.leader_discard(ctx, _, actions, t)
+  local list = {}
+  for _, action in ipairs(actions) do
+    list[#list + 1] = action.card
+  end
+  local card = trade_order(ctx, list, "FR")[1]
+  return t:choose(index_of(actions, function(a)
+    return a.card == card
+  end), "The lowest card: %s.", cards.name(ctx, card))
+end
+
+-- ---------------------------------------------------------------------------------------
+-- Battles: withdrawals (18.4.7.6) and military cards (18.4.7.7).
+
+-- The fronts still to fight this War Phase, this one first.
+local function fronts_to_fight(ctx, current)
+  local list, seen = {}, false
+  for _, front in ipairs(forces.FRONTS) do
+    if front == current then
+      seen = true
+    end
+    if seen and (front == current or war.battle_on(ctx, front)) then
+      list[#list + 1] = front
+    end
+  end
+  return list
+end
+
+-- 18.4.7.7: France's military cards assigned to the fronts still to fight: every card goes
+-- to a front where it may be used (so that the sum of |DRM| is the largest), NAPOLEON to
+-- the Grande Armée's battle and BERTHIER with him (synergy), the others one at a time to
+-- the front with the fewest cards (equalised), at random among equals.
+local function assign_cards(ctx, hand, fronts, laid_here, t)
+  local counts, plan = {}, {}
+  for _, front in ipairs(fronts) do
+    counts[front] = 0
+  end
+  counts[fronts[1]] = laid_here
+  local function allowed(card)
+    local list = {}
+    for _, front in ipairs(fronts) do
+      if battle.usable(ctx, card, { "FR" }, front) then
+        list[#list + 1] = front
+      end
+    end
+    return list
+  end
+  local function put(card, front)
+    plan[card] = front
+    counts[front] = counts[front] + 1
+  end
+  local synergy = options.get(ctx, "lutzen_france.synergy") == "napoleon-berthier"
+  local ga_front = forces.active(ctx, "block.grande_armee") and forces.front_of(ctx, "block.grande_armee") or nil
+  local rest = {}
+  for _, card in ipairs(hand) do
+    rest[#rest + 1] = card
+  end
+  if synergy and util.contains(hand, "napoleon") then
+    local where = allowed("napoleon")
+    local front = util.contains(where, ga_front) and ga_front or where[1]
+    if front then
+      put("napoleon", front)
+      t:step("Synergy: NAPOLEON to Front %s (the Grande Armée's battle when it has one).", front)
+      if util.contains(hand, "berthier") and util.contains(allowed("berthier"), front) then
+        put("berthier", front)
+        t:step("Synergy: BERTHIER with NAPOLEON (the better of two rolls).")
+      end
+    end
+  end
+  table.sort(rest, function(a, b)
+    local na, nb = #allowed(a), #allowed(b)
+    if na ~= nb then
+      return na < nb
+    end
+    return a < b
+  end)
+  for _, card in ipairs(rest) do
+    if plan[card] == nil then
+      local where = allowed(card)
+      local fewest, tied = nil, {}
+      for _, front in ipairs(where) do
+        if fewest == nil or counts[front] < fewest then
+          fewest, tied = counts[front], { front }
+        elseif counts[front] == fewest then
+          tied[#tied + 1] = front
+        end
+      end
+      if #tied > 0 then
+        put(card, #tied == 1 and tied[1] or tied[ctx:random(#tied, "18.4.7.7: fronts with as many cards")])
+      end
+    end
+  end
+  return plan
+end
+
+local function hand_military(ctx, seat)
+  local laid = {}
+  for _, entry in ipairs(ctx.private[seat].battle or {}) do
+    laid[entry.card] = true
+  end
+  local list = {}
+  for _, card in ipairs(ctx:zone("hand." .. seat)) do
+    if not laid[card] and helps_in_war(ctx, card) then
+      list[#list + 1] = card
+    end
+  end
+  return list, #(ctx.private[seat].battle or {})
+end
+
+function bot.battle_cards(ctx, seat, actions, t)
+  local front = ctx.locals.front
+  local hand, laid = hand_military(ctx, seat)
+  local plan = assign_cards(ctx, hand, fronts_to_fight(ctx, front), laid, t)
+  local mine = {}
+  for card, to in pairs(plan) do
+    if to == front then
+      mine[#mine + 1] = card
+    end
+  end
+  table.sort(mine)
+  local names = {}
+  for k, card in ipairs(mine) do
+    names[k] = cards.name(ctx, card)
+  end
+  t:step("18.4.7.7: cards for Front %s: %s.", front, #mine > 0 and table.concat(names, ", ") or "none")
+  for _, card in ipairs(mine) do
+    local i = index_of(actions, function(a)
+      return a.card == card and (a.arg.target == nil or a.arg.target == "own")
+    end)
+    if i then
+      return t:choose(i, "Lay %s (DRM %+d).", cards.name(ctx, card), field(ctx, card, "drm") or 0)
+    end
+  end
+  return t:choose(index_of(actions, function(a)
+    return a.name == "done"
+  end), "No more cards for this front.")
+end
+
+-- 18.4.7.6: France withdraws when the Allies' DRM advantage (without cards and dice)
+-- reaches the table's row for the cards France would play (+3 for the Grande Armée).
+local WITHDRAW = { { cards = 1, at = 3 }, { cards = 3, at = 5 }, { cards = math.huge, at = 7 } }
+
+local function withdraw(ctx, actions, t)
+  local state = ctx.vars.war.battle
+  local allied = battle.initial_drm(ctx, "allied"):total()
+  local french = battle.initial_drm(ctx, "FR"):total()
+  local hand = hand_military(ctx, "FR")
+  local plan = assign_cards(ctx, hand, fronts_to_fight(ctx, state.front), 0, t)
+  local n = 0
+  for _, to in pairs(plan) do
+    n = n + (to == state.front and 1 or 0)
+  end
+  local row
+  for _, entry in ipairs(WITHDRAW) do
+    if n <= entry.cards then
+      row = entry
+      break
+    end
+  end
+  local ga = util.contains(state.armies.FR, "block.grande_armee")
+  local at = row.at + (ga and 3 or 0)
+  local choice = t:ask(string.format("18.4.7.6: Allied DRM advantage %d - %d = %d >= %d (%d French cards%s)?", allied,
+    french, allied - french, at, n, ga and ", the Grande Armée +3" or ""), allied - french >= at)
+  local i = index_of(actions, function(a)
+    return a.arg == choice
+  end)
+  return t:choose(i, choice and "France withdraws." or "France fights.")
+end
+
+function bot.decide(ctx, _, actions, t)
+  if ctx.locals.key == "withdraw" then
+    return withdraw(ctx, actions, t)
+  elseif ctx.locals.key == "bonus" then
+    local i = index_of(actions, function(a)
+      return a.arg == "Liberalism"
+    end)
+    if i then
+      return t:choose(i, "18.4, no table for a card's Liberalism or Pax bonus: Liberalism (18.4.5.7 ranks it second).")
+    end
+  end
+  return t:choose(1, "18.4, no table for the decision %s: the first option.", tostring(ctx.locals.key))
+end
+
+-- The card-driven solo method's play (19.3), when France's cards come from its display:
+-- step 3 saves the offered possibly usable military card with the largest |DRM| (the bot
+-- always saves one when it may: RULES-GAPS.md); step 4 plays the card 18.4.5.6 would.
+function bot.cdgsm_play(ctx, _, actions, t)
+  local save = index_of(actions, function(a)
+    return a.name == "save_none"
+  end)
+  if save then
+    local i = flowchart.best(actions, function(a)
+      return a.name == "save" and math.abs(field(ctx, a.card, "drm") or 0) or nil
+    end)
+    if i then
+      return t:choose(i, "19.3, step 3: save %s for the War Phase (the largest DRM offered).", cards.name(ctx, actions[i].card))
+    end
+    return t:choose(save, "19.3, step 3: nothing to save.")
+  end
+  local offered = {}
+  for _, action in ipairs(actions) do
+    if action.name == "play" and not helps_in_war(ctx, action.card) then
+      offered[#offered + 1] = action.card
+    end
+  end
+  local plan = #offered > 0 and plan_play(ctx, offered, display.negotiable(ctx), t) or nil
+  if plan then
+    t:step(plan.why)
+    return t:choose(index_of(actions, function(a)
+      return a.card == plan.card
+    end), "19.3, step 4: play %s.", cards.name(ctx, plan.card))
+  end
+  return t:choose(1, "19.3, step 4: no non-military card with a plan: %s.", actions[1].label)
+end
+
+-- Battle losses: 18.4 has no rule; the bot takes them from the largest French box, so that
+-- no army is emptied while another has units to spare.
+function bot.battle_losses(ctx, _, actions, t)
+  local i, n = flowchart.best(actions, function(a)
+    return a.arg and a.arg.box and ctx:units(a.arg.box, a.arg.kind) or nil
+  end)
+  return t:choose(i or 1, "18.4, no table for losses: from the largest box (%s units), %s.", tostring(n),
+    actions[i or 1].label)
+end
+
+-- The Victory Point Summary's other items are entered by the players: the bot confirms.
+function bot.vp_summary(_, _, actions, t)
+  return t:choose(index_of(actions, function(a)
+    return a.name == "done"
+  end), "The bot adds nothing to the Victory Point Summary.")
+end
+
 return function(ctx, seat, actions)
   local t = flowchart.trace()
   local decide = bot[ctx:state()]
   if decide == nil then
-    return t:choose(1, "No table of 18.4 for state %s yet: the first action.", tostring(ctx:state()))
+    return t:choose(1, "18.4, no table for state %s: the first action.", tostring(ctx:state()))
   end
   return decide(ctx, seat, actions, t)
 end

@@ -648,4 +648,9 @@ function battle.battle.on_resume(ctx, result)
   end
 end
 
+-- For bots: a side's Initial Battle DRM in the battle being fought, and whether a side may
+-- use a card on a front.
+battle.initial_drm = initial_drm
+battle.usable = usable
+
 return battle

@@ -494,7 +494,10 @@ function diplomacy.round_turn.on_enter(ctx)
   local power = ctx.locals.power
   -- A power that debated since its last action may pass now; the marker comes off either
   -- way (16.2, Round 5).
+  -- The Lützen & Bautzen French bot's option lutzen_france.pass=by-table lets France pass
+  -- without it (18.4.5.5; RULES-GAPS.md).
   ctx.locals.may_pass = has_debate_marker(ctx, power)
+    or (power == "FR" and ctx.vars.lutzen and (ctx.vars.bot_options or {})["lutzen_france.pass"] == "by-table")
   ctx:place("marker.debate." .. power, "debate", power)
 end
 

@@ -14,12 +14,20 @@ local war = include("rules/war.lua")
 local battle = include("rules/battle.lua")
 local endturn = include("rules/endturn.lua")
 local lutzen_france = include("bots/lutzen_france.lua")
+local standin_allies = include("bots/standin_allies.lua")
+local bot_options = include("bots/options.lua")
 local effects = include("rules/effects.lua")
 local hands = include("rules/hands.lua")
+local cdgsm = include("rules/cdgsm.lua")
 
 local function start(ctx, scenario, options)
   local vars = ctx.vars
   local seating, mode, humans = setup.options(scenario, options)
+  bot_options.check(options)
+  vars.bot_options = {}
+  for key in pairs(bot_options.OPTIONS) do
+    vars.bot_options[key] = options[key]
+  end
   vars.seating = seating
   vars.situation_mode = mode
   vars.humans = humans
@@ -42,6 +50,12 @@ local function start(ctx, scenario, options)
   end
   setup.solitaire_kutuzov(ctx)
   hands.seat_hands(ctx)
+  -- `--option cdgsm=FR` (or allies): the card-driven solo method (19) on its own, for tests
+  -- and practice, instead of the first turn.
+  if options.cdgsm ~= nil then
+    cdgsm.start_desk(ctx, options.cdgsm)
+    return
+  end
   ctx:call("begin")
 end
 
@@ -112,7 +126,7 @@ local function check(ctx)
 end
 
 local states = { begin = begin, turn = turn.turn }
-for _, group in ipairs({ initial, diplomacy, government, war, battle, endturn }) do
+for _, group in ipairs({ initial, diplomacy, government, war, battle, endturn, cdgsm }) do
   for name, state in pairs(group) do
     if type(state) == "table" then
       states[name] = state
@@ -125,5 +139,5 @@ return {
   states = states,
   effects = effects,
   check = check,
-  bots = { lutzen_france = lutzen_france },
+  bots = { lutzen_france = lutzen_france, standin_allies = standin_allies },
 }

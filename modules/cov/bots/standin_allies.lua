@@ -1,0 +1,255 @@
+-- Congress of Vienna: a STAND-IN player for Russia, Britain and Austria. It is NOT from the
+-- Playbook (whose own Allied bot, section 20, comes later): it exists so that bot-only
+-- games of Lützen & Bautzen can be simulated. It is greedy: each legal action gets a score,
+-- an explained sum of simple terms, and the best one is taken (the first on ties).
+--   * Diplomacy: an issue is worth its place on the tracks: +n on the power's own track,
+--     +n/2 on another Allied power's, -n on France's (n = the space, 1-7), 0 on the Table.
+--     A card play is worth the gain it makes, less half the card's printed value (big cards
+--     are kept for when they matter) and 2 more for a military card (kept for the War
+--     Phase). It plays when the best play gains something, passes when it may, and
+--     debates France's play when a card takes the issue off France's track.
+--   * Trades are neither offered nor accepted.
+--   * Government: fund its won issues, then Military Support up to two, then Sound
+--     Government.
+--   * War: every usable military card is laid for its side; losses come off the largest
+--     box; everything else takes the rules' first offer, or Done where it is offered.
+
+local flowchart = include("@lib/flowchart.lua")
+local modifiers = include("@lib/modifiers.lua")
+local cards = include("rules/cards.lua")
+local display = include("rules/display.lua")
+
+local bot = {}
+
+-- The power a seat decides for now (a seat may play several powers in 2-3 player games).
+local function power_of(ctx, seat)
+  return ctx.locals.power or seat
+end
+
+-- What an issue at (owner, n) is worth to `power`.
+local function worth(power, owner, n)
+  if owner == nil or n == 0 then
+    return 0
+  elseif owner == power then
+    return n
+  elseif owner == "FR" then
+    return -n
+  end
+  return n / 2
+end
+
+local function worth_now(ctx, power, piece)
+  local kind, owner, n = display.where(ctx, piece)
+  if kind ~= "track" then
+    return 0
+  end
+  return worth(power, owner, math.min(n, display.SEAT))
+end
+
+local function is_military(ctx, card)
+  return ctx:known("card", card, "military") and ctx.data.cards[card].fields.military == true
+end
+
+-- The explained score of playing `card` on `piece` for `power`, or nil if the card's
+-- values are not all entered.
+local function play_score(ctx, power, card, piece, debate)
+  if not cards.known(ctx, card) then
+    return nil
+  end
+  local move = cards.move_sum(ctx, card, power, piece, debate):total()
+  local owner, n = display.after_move(ctx, piece, power, move)
+  local sum = modifiers.sum(string.format("%s on %s", cards.name(ctx, card), ctx.data.pieces[piece].name))
+  sum:add(worth(power, owner, math.min(n, display.SEAT)) - worth_now(ctx, power, piece), "the issue's gain")
+  sum:add(-cards.printed(ctx, card) / 2, "half the card's value")
+  sum:add_if(is_military(ctx, card), -2, "a military card")
+  return sum
+end
+
+-- The best play of one of `hand` on one of `pieces`: its score, card, issue and sum.
+local function best_play(ctx, power, hand, pieces, debate)
+  local best
+  for _, card in ipairs(hand) do
+    for _, piece in ipairs(pieces) do
+      local sum = play_score(ctx, power, card, piece, debate)
+      if sum and (best == nil or sum:total() > best.score) then
+        best = { score = sum:total(), card = card, piece = piece, sum = sum }
+      end
+    end
+  end
+  return best
+end
+
+local function named(actions, name)
+  return flowchart.first(actions, function(a)
+    return a.name == name
+  end)
+end
+
+function bot.round_turn(ctx, seat, actions, t)
+  local power = power_of(ctx, seat)
+  local hand = {}
+  for _, action in ipairs(actions) do
+    if action.name == "negotiate" then
+      hand[#hand + 1] = action.card
+    end
+  end
+  local best = best_play(ctx, power, hand, display.negotiable(ctx), false)
+  if best then
+    t:sum(best.sum, "The best play:")
+  end
+  local pass = named(actions, "pass")
+  if best and (best.score > 0 or pass == nil) then
+    local i = flowchart.first(actions, function(a)
+      return a.name == "negotiate" and a.card == best.card
+    end)
+    return t:choose(i, "It gains (or nothing else is allowed): %s.", actions[i].label)
+  end
+  if pass then
+    return t:choose(pass, "No play gains anything: pass.")
+  end
+  local leader = named(actions, "leader")
+  return t:choose(leader or 1, "Nothing gains and passing is not allowed: %s.", actions[leader or 1].label)
+end
+
+function bot.negotiation(ctx, seat, actions, t)
+  local power = power_of(ctx, seat)
+  local pieces = {}
+  for _, action in ipairs(actions) do
+    if action.name == "on" then
+      pieces[#pieces + 1] = action.piece
+    end
+  end
+  local best
+  if ctx.locals.leader then
+    -- A Leader takes the issue to the Seat: the one France holds highest, else the first.
+    local _, score = nil, nil
+    for _, piece in ipairs(pieces) do
+      local gain = worth(power, power, display.SEAT) - worth_now(ctx, power, piece)
+      if score == nil or gain > score then
+        best, score = { piece = piece }, gain
+      end
+    end
+  else
+    best = best_play(ctx, power, { ctx.locals.card }, pieces, false)
+    if best then
+      t:sum(best.sum)
+    end
+  end
+  local i = best and flowchart.first(actions, function(a)
+    return a.piece == best.piece
+  end) or 1
+  return t:choose(i, "The issue it gains most on: %s.", actions[i].label)
+end
+
+function bot.debate(ctx, seat, actions, t)
+  local best, best_i
+  for i, action in ipairs(actions) do
+    if action.name == "debate" then
+      local sum = play_score(ctx, type(action.arg) == "table" and action.arg.power or seat, action.card,
+        ctx.locals.piece, true)
+      if sum and (best == nil or sum:total() > best:total()) then
+        best, best_i = sum, i
+      end
+    end
+  end
+  if best and best:total() > 0 then
+    t:sum(best, "The best debate:")
+    return t:choose(best_i, "It gains: %s.", actions[best_i].label)
+  end
+  return t:choose(named(actions, "pass") or 1, "No debate gains anything: let the play stand.")
+end
+
+-- The wager: the highest printed value among the non-military cards (military cards are
+-- kept for the War Phase).
+function bot.wager(ctx, _, actions, t)
+  local i, score = flowchart.best(actions, function(a)
+    if not (a.card and ctx:known("card", a.card, "value")) then
+      return nil
+    end
+    return cards.printed(ctx, a.card) - (is_military(ctx, a.card) and 10 or 0)
+  end)
+  return t:choose(i or 1, "The highest non-military value (%s): %s.", tostring(score), actions[i or 1].label)
+end
+
+-- Issue Selection and the free issue: the power's own issues first.
+local function own_issue(ctx, seat, actions, t)
+  local power = string.lower(power_of(ctx, seat))
+  local i = flowchart.first(actions, function(a)
+    local props = a.piece and ctx.data.pieces[a.piece].props or {}
+    return props.issue and string.sub(props.issue, -3) == "_" .. power
+  end)
+  return t:choose(i or 1, "%s.", i and "One of its own issues" or "The first issue offered")
+end
+
+bot.free_issue = own_issue
+bot.selection = own_issue
+
+function bot.trade(_, _, actions, t)
+  local refuse = named(actions, "refuse")
+  return t:choose(refuse or 1, "The stand-in never trades.")
+end
+
+function bot.leader_discard(ctx, _, actions, t)
+  local i = flowchart.best(actions, function(a)
+    return a.card and ctx:known("card", a.card, "value") and -cards.printed(ctx, a.card) or nil
+  end)
+  return t:choose(i or 1, "The lowest value: %s.", actions[i or 1].label)
+end
+
+function bot.spend(ctx, seat, actions, t)
+  local fund = named(actions, "fund")
+  if fund then
+    return t:choose(fund, "Fund a won issue: %s.", actions[fund].label)
+  end
+  local power = power_of(ctx, seat)
+  local bought = ((ctx.vars.government or {}).supports or {})[power] or 0
+  local support = named(actions, "support")
+  if support and bought < 2 then
+    return t:choose(support, "Military Support (%d bought, up to 2).", bought)
+  end
+  local sound = named(actions, "sound")
+  return t:choose(sound or named(actions, "done"), "Then Sound Government, then Done.")
+end
+
+function bot.battle_cards(_, _, actions, t)
+  local i = flowchart.first(actions, function(a)
+    return a.name == "lay" and (a.arg.target == nil or a.arg.target == "own")
+  end)
+  if i then
+    return t:choose(i, "Lay every usable military card: %s.", actions[i].label)
+  end
+  return t:choose(named(actions, "done"), "No card left to lay.")
+end
+
+function bot.battle_losses(ctx, _, actions, t)
+  local i, n = flowchart.best(actions, function(a)
+    return a.arg and a.arg.box and ctx:units(a.arg.box, a.arg.kind) or nil
+  end)
+  return t:choose(i or 1, "From the largest box (%s units).", tostring(n))
+end
+
+function bot.decide(ctx, _, actions, t)
+  if ctx.locals.key == "withdraw" then
+    local fight = flowchart.first(actions, function(a)
+      return a.arg == false
+    end)
+    return t:choose(fight or 1, "The stand-in always fights.")
+  end
+  return t:choose(1, "The first option.")
+end
+
+return function(ctx, seat, actions)
+  local t = flowchart.trace()
+  t:step("Stand-in Allied player (not the Playbook's bot).")
+  local decide = bot[ctx:state()]
+  if decide then
+    return decide(ctx, seat, actions, t)
+  end
+  for _, name in ipairs({ "done", "keep", "pass", "none" }) do
+    local i = named(actions, name)
+    if i then
+      return t:choose(i, "Nothing to weigh here: %s.", actions[i].label)
+    end
+  end
+  return t:choose(1, "Nothing to weigh here: the first offer, %s.", actions[1].label)
+end

@@ -1,0 +1,338 @@
+-- Congress of Vienna: the two displays of the card-driven solo method (Playbook 19,
+-- "CDGSM"), and what is done to them outside a play: the lay-out of a side's dealt cards
+-- (19.2), the Initial Phase's cards after the Wager (19.2), the possibly usable military
+-- cards (PUMC, 19.1), the Military pile becoming the draw pile (19.4), the refill of open
+-- spaces (19.3, step 5) and the War Phase's cards (19.5). The states that play a card are
+-- in rules/cdgsm.lua, which also hands this library on.
+--
+-- The zones (data/components.ron): "cdgsm.<side>.<space>" holds the card of space A, B, D
+-- or E lying face up, "cdgsm.<side>.<space>.down" one lying face down (a space holds one
+-- card, in one of the two); "cdgsm.<side>.C" is the face-down draw pile and
+-- "cdgsm.<side>.C.up" its top card once turned up; "military" the Military pile, "beside"
+-- the Leaders and "played" the card a power has just played. A side is "FR" or "allies".
+
+local deck = include("@lib/deck.lua")
+local powers = include("rules/powers.lua")
+local cards = include("rules/cards.lua")
+local display = include("rules/display.lua")
+
+local solo = {}
+
+-- The display's spaces other than the draw pile, in the order they are refilled.
+solo.SPACES = { "A", "B", "D", "E" }
+
+local SIDE_NAMES = { FR = "France", allies = "the Coalition" }
+
+-- Russia's card #31: laid beside the Allied display like a Leader (19.3, the first note).
+local KUTUZOV = "kutuzov"
+
+function solo.check_side(side)
+  if SIDE_NAMES[side] == nil then
+    error(string.format("unknown solo display side '%s' (FR or allies)", tostring(side)), 0)
+  end
+end
+
+-- The zone of a side's display: "A", "A.down", "C", "C.up", "military", "beside", "played".
+function solo.zone(side, what)
+  return "cdgsm." .. side .. "." .. what
+end
+
+local zone = solo.zone
+
+local function card_name(ctx, card)
+  return cards.name(ctx, card)
+end
+
+-- "the Coalition", or "The Coalition" at the start of a sentence.
+function solo.side_name(side, capital)
+  local words = SIDE_NAMES[side]
+  if capital then
+    return string.upper(string.sub(words, 1, 1)) .. string.sub(words, 2)
+  end
+  return words
+end
+
+-- "space A", or "the draw pile, C".
+function solo.space_words(space)
+  return space == "C" and "the draw pile, C" or ("space " .. space)
+end
+
+-- The card names of a list, joined ("none" for an empty list).
+function solo.names(ctx, list)
+  local words = {}
+  for _, card in ipairs(list) do
+    words[#words + 1] = card_name(ctx, card)
+  end
+  return #words > 0 and table.concat(words, ", ") or "none"
+end
+
+-- The side whose display a power plays from.
+function solo.side_of(power)
+  return power == "FR" and "FR" or "allies"
+end
+
+-- The side's record for this Diplomacy Phase (created if missing): whether its Military
+-- pile has gone to the draw pile (19.4) and, at the end, its cards for the War Phase.
+function solo.record(ctx, side)
+  ctx.vars.cdgsm = ctx.vars.cdgsm or {}
+  ctx.vars.cdgsm[side] = ctx.vars.cdgsm[side] or { transferred = false }
+  return ctx.vars.cdgsm[side]
+end
+
+-- Whether the side's Military pile has gone to the draw pile this phase (reads only).
+function solo.transferred(ctx, side)
+  local rec = (ctx.vars.cdgsm or {})[side]
+  return rec ~= nil and rec.transferred == true
+end
+
+-- The card in a space of A, B, D, E and whether it lies face up; nil if the space is open.
+function solo.card_in(ctx, side, space)
+  local up = ctx:zone(zone(side, space))[1]
+  if up then
+    return up, true
+  end
+  return ctx:zone(zone(side, space .. ".down"))[1], false
+end
+
+-- The draw pile's top card turned face up this play, or nil.
+function solo.turned_top(ctx, side)
+  return ctx:zone(zone(side, "C.up"))[1]
+end
+
+-- Turns the card in a space face up; returns it if it lay face down.
+function solo.turn_up(ctx, side, space)
+  local down = ctx:zone(zone(side, space .. ".down"))[1]
+  if down then
+    ctx:move_card(down, zone(side, space))
+  end
+  return down
+end
+
+-- Turns the draw pile's top card face up (it stays the pile's top card); returns it.
+function solo.turn_up_top(ctx, side)
+  local up = solo.turned_top(ctx, side)
+  if up then
+    return up
+  end
+  local top = ctx:zone(zone(side, "C"))[1]
+  if top then
+    ctx:move_card(top, zone(side, "C.up"))
+  end
+  return top
+end
+
+-- How many cards the draw pile holds, its turned-up top card included.
+function solo.pile_size(ctx, side)
+  return ctx:count(zone(side, "C")) + ctx:count(zone(side, "C.up"))
+end
+
+-- Possibly usable military cards (PUMC, 19.1) ---------------------------------------------
+
+-- Whether Austrian military cards may serve in this turn's War Phase: Austria is at war, or
+-- the Armistice holds and Austria at War is still on the Diplomacy Display to be won
+-- (19.1's example).
+local function austrian_cards_usable(ctx)
+  if powers.austria_at_war(ctx) then
+    return true
+  end
+  return ctx.vars.war_status == "armistice" and display.where(ctx, "issue.austria_at_war") ~= nil
+end
+
+local NATIONS = { FR = { FR = true }, allies = { RU = true, AU = true, BR = true } }
+
+-- Whether `card` is a PUMC for a side (19.1; the reading is in RULES-GAPS.md): a military
+-- card of the side's nations (France's; any Allied power's for the Coalition, whose display
+-- serves all three) or neutral; Austrian ones only while Austria is at war or may still go
+-- to war in this Armistice. A card whose military flag or nation is not entered is not one.
+-- Fronts, the Generalissimo and the other issues are not weighed: the card "could
+-- possibly" be used.
+function solo.side_pumc(ctx, side, card)
+  if not (ctx:known("card", card, "military") and ctx:known("card", card, "nation")) then
+    return false
+  end
+  local fields = ctx.data.cards[card].fields
+  if fields.military ~= true then
+    return false
+  end
+  if fields.nation == "AU" and not austrian_cards_usable(ctx) then
+    return false
+  end
+  return fields.nation == "neutral" or NATIONS[side][fields.nation] == true
+end
+
+-- Whether `card` is a PUMC for `power`: one of its side's.
+function solo.pumc(ctx, power, card)
+  if ctx.data.seats[power] == nil then
+    error(string.format("unknown power '%s'", tostring(power)), 0)
+  end
+  return solo.side_pumc(ctx, solo.side_of(power), card)
+end
+
+-- Laying out and clearing a display (19.2) ------------------------------------------------
+
+-- Every zone of a side's display, piles and Leaders beside it.
+function solo.zones(side)
+  local list = {}
+  for _, space in ipairs(solo.SPACES) do
+    list[#list + 1] = zone(side, space)
+    list[#list + 1] = zone(side, space .. ".down")
+  end
+  for _, what in ipairs({ "C.up", "C", "military", "beside", "played" }) do
+    list[#list + 1] = zone(side, what)
+  end
+  return list
+end
+
+-- Moves every card of the side's display, piles and Leaders beside it to `to` (at the end
+-- of the phase, before the next turn's lay-out); returns how many.
+function solo.clear(ctx, side, to)
+  solo.check_side(side)
+  local n = 0
+  for _, from in ipairs(solo.zones(side)) do
+    n = n + ctx:count(from)
+    deck.move_all(ctx, from, to)
+  end
+  return n
+end
+
+-- Lays out the cards dealt to a side (19.2): its Leaders, and Kutuzov for the Coalition,
+-- face up beside the display; the others shuffled, one face up in A and in B, one face
+-- down in D and in E, the rest face down in the draw pile C. The display must be empty.
+function solo.setup(ctx, side, dealt)
+  solo.check_side(side)
+  for _, from in ipairs(solo.zones(side)) do
+    if ctx:count(from) > 0 then
+      error(string.format("%s's solo display still holds cards (%s): clear it before a new lay-out",
+        solo.side_name(side, true), ctx.data.zones[from].name), 0)
+    end
+  end
+  ctx.vars.cdgsm = ctx.vars.cdgsm or {}
+  ctx.vars.cdgsm[side] = { transferred = false }
+  local beside = {}
+  for _, card in ipairs(dealt) do
+    if cards.is_leader(ctx, card) or card == KUTUZOV then
+      ctx:move_card(card, zone(side, "beside"))
+      beside[#beside + 1] = card
+    else
+      ctx:move_card(card, zone(side, "C"))
+    end
+  end
+  ctx:shuffle(zone(side, "C"))
+  local laid = {}
+  for _, space in ipairs(solo.SPACES) do
+    local top = ctx:zone(zone(side, "C"))[1]
+    if top and (space == "A" or space == "B") then
+      ctx:move_card(top, zone(side, space))
+      laid[#laid + 1] = string.format("%s face up in space %s", card_name(ctx, top), space)
+    elseif top then
+      ctx:move_card(top, zone(side, space .. ".down"))
+      laid[#laid + 1] = string.format("a card face down in space %s", space)
+    end
+  end
+  ctx:log(string.format("%s's solo display is laid out (19.2): beside it %s; %s; %d cards in the draw pile (C).",
+    solo.side_name(side, true), solo.names(ctx, beside), #laid > 0 and table.concat(laid, ", ") or "no card in its spaces",
+    ctx:count(zone(side, "C"))))
+end
+
+-- The cards a side received in the Initial Phase, once the Wager is over (19.2): its PUMC
+-- to the Military pile (for the Coalition, those of any Allied power), the others shuffled
+-- into the draw pile. A Military pile already turned into the draw pile (19.4) takes none.
+function solo.after_wager(ctx, side, received)
+  solo.check_side(side)
+  local closed = solo.record(ctx, side).transferred
+  local saved, shuffled = {}, 0
+  for _, card in ipairs(received) do
+    if not closed and solo.side_pumc(ctx, side, card) then
+      ctx:move_card(card, zone(side, "military"))
+      saved[#saved + 1] = card
+    else
+      ctx:move_card(card, zone(side, "C"))
+      shuffled = shuffled + 1
+    end
+  end
+  if shuffled > 0 then
+    ctx:shuffle(zone(side, "C"))
+  end
+  ctx:log(string.format("%s's Initial Phase cards after the Wager (19.2): to the Military pile %s; %d shuffled into the draw pile (C).",
+    solo.side_name(side, true), solo.names(ctx, saved), shuffled))
+end
+
+-- The draw pile runs out (19.4) -----------------------------------------------------------
+
+-- The Military pile is shuffled face down into the empty draw pile and closed for the rest
+-- of the phase; every card on the display turns face up, and stays open to play.
+function solo.deplete(ctx, side)
+  local rec = solo.record(ctx, side)
+  if rec.transferred then
+    return
+  end
+  rec.transferred = true
+  local n = ctx:count(zone(side, "military"))
+  deck.move_all(ctx, zone(side, "military"), zone(side, "C"))
+  ctx:shuffle(zone(side, "C"))
+  local turned = {}
+  for _, space in ipairs(solo.SPACES) do
+    local card = solo.turn_up(ctx, side, space)
+    if card then
+      turned[#turned + 1] = string.format("%s (space %s)", card_name(ctx, card), space)
+    end
+  end
+  ctx:log(string.format("%s's draw pile is empty (19.4): the Military pile (%d card%s) is shuffled into it and closed for the rest of this Diplomacy Phase. Every card on the display now lies face up and may be played, with no more fate die; turned up: %s.",
+    solo.side_name(side, true), n, n == 1 and "" or "s", #turned > 0 and table.concat(turned, ", ") or "none"))
+end
+
+-- Fills the display's open spaces from the draw pile, A, B, D, E in turn (19.3, step 5):
+-- each card comes as it lies, face down, or face up if it is the top card turned up this
+-- play. Once the Military pile has become the draw pile every card comes face up. An empty
+-- draw pile is replaced by the Military pile first (19.4).
+function solo.refill(ctx, side)
+  local who, open = solo.side_name(side, true), {}
+  for _, space in ipairs(solo.SPACES) do
+    if solo.card_in(ctx, side, space) == nil then
+      if solo.pile_size(ctx, side) == 0 then
+        solo.deplete(ctx, side)
+      end
+      local up = solo.turned_top(ctx, side)
+      local top = up or ctx:zone(zone(side, "C"))[1]
+      if top == nil then
+        open[#open + 1] = space
+      elseif up or solo.transferred(ctx, side) then
+        ctx:move_card(top, zone(side, space))
+        ctx:log(string.format("%s's space %s is filled from the draw pile with %s, face up.", who, space, card_name(ctx, top)))
+      else
+        ctx:move_card(top, zone(side, space .. ".down"))
+        ctx:log(string.format("%s's space %s is filled from the draw pile, face down.", who, space))
+      end
+    end
+  end
+  if #open > 0 then
+    ctx:log(string.format("%s's draw pile is empty: space%s %s stay%s open.", who, #open == 1 and "" or "s",
+      table.concat(open, ", "), #open == 1 and "s" or ""))
+  end
+end
+
+-- The War Phase's cards (19.5) ------------------------------------------------------------
+
+-- The PUMC a side takes to the War Phase: those in its Military pile, on its display and
+-- in its draw pile (Leaders beside the display are not among them).
+function solo.war_cards(ctx, side)
+  solo.check_side(side)
+  local from = { zone(side, "military") }
+  for _, space in ipairs(solo.SPACES) do
+    from[#from + 1] = zone(side, space)
+    from[#from + 1] = zone(side, space .. ".down")
+  end
+  from[#from + 1] = zone(side, "C.up")
+  from[#from + 1] = zone(side, "C")
+  local list = {}
+  for _, z in ipairs(from) do
+    for _, card in ipairs(ctx:zone(z)) do
+      if solo.side_pumc(ctx, side, card) then
+        list[#list + 1] = card
+      end
+    end
+  end
+  return list
+end
+
+return solo
