@@ -2,7 +2,7 @@
 -- (Playbook 18.4.5.4-18.4.5.8, 18.4.7.6-18.4.7.7), one test per table. Each plays the
 -- scenario with the test fixture (its first legal actions) to the decision, puts France's
 -- hand by hand, and asks the bot. Card values are the fixture's: DAVOUT 5 (L231), FOUCHÉ 3,
--- KOLOWRAT 2 (L304), LORD LIVERPOOL 4, the two unidentified cards 3.
+-- KOLOWRAT 2 (L304), LORD LIVERPOOL 4, the unidentified cards 3.
 
 local play = include("tests/lib/play.lua")
 
@@ -24,9 +24,9 @@ local function reached(state, seat)
   end
 end
 
-local FOUR = { "davout", "fouche", "kolowrat", "liverpool" }
+local FOUR = { "davout", "fouche", "kolowrat", "unidentified_3" }
 local SEVEN = { "davout", "fouche", "kolowrat", "liverpool", "stadion", "unidentified_1", "unidentified_2" }
-local EIGHT = { "davout", "fouche", "kolowrat", "liverpool", "stadion", "nesselrode", "unidentified_1", "unidentified_8" }
+local EIGHT = { "davout", "fouche", "kolowrat", "unidentified_3", "stadion", "nesselrode", "unidentified_1", "unidentified_8" }
 
 local function with(list, more)
   local out = { "napoleon" }
@@ -56,10 +56,40 @@ test("18.4.5.5 France passes by the table", { instructions = 800000000, seconds 
   t:ok(string.find(choice, "^negotiate "), choice .. ": " .. table.concat(reasons, " "))
 end)
 
+-- Rule: 18.4.5.4, trades. Set-up: France's Round 1 turn; the fixture gives LORD LIVERPOOL
+-- (British) the French letter D and KOLOWRAT the Russian letter C (placeholders). Expected:
+-- France offers Britain a trade and lays LORD LIVERPOOL, its lowest British C/D card. Then
+-- Russia offers France a trade: France accepts with KOLOWRAT (a card with a green C), and
+-- with option lutzen_france.trade_answer=russian-card refuses (Kolowrat is no Russian card).
+test("18.4.5.4 France's trades", { instructions = 1200000000, seconds = 60 }, function(t)
+  local g = t:game { scenario = "lutzen-bautzen", overlay = FIXTURE }
+  play.to(g, reached("round_turn", "FR"))
+  t:ok(string.find(g:prompt().text, "Round 1", 1, true), g:prompt().text)
+  set_hand(g, "FR", with(EIGHT, { "liverpool" }))
+  local choice, reasons = g:bot_choice("lutzen_france", "FR")
+  t:eq(choice, "trade BR", table.concat(reasons, " "))
+  g:act("trade", "BR")
+  choice, reasons = g:bot_choice("lutzen_france", "FR")
+  t:eq(choice, "offer liverpool", table.concat(reasons, " "))
+
+  local function answer(option)
+    local game = t:game { scenario = "lutzen-bautzen", overlay = FIXTURE, options = { ["lutzen_france.trade_answer"] = option } }
+    play.to(game, reached("round_turn", "RU"))
+    set_hand(game, "FR", { "napoleon", "davout", "fouche", "kolowrat" })
+    game:act("trade", "FR")
+    local c, r = game:bot_choice("lutzen_france", "FR")
+    return c, table.concat(r, " ")
+  end
+  choice, reasons = answer("green-letter")
+  t:eq(choice, "give kolowrat", reasons)
+  choice, reasons = answer("russian-card")
+  t:eq(choice, "refuse", reasons)
+end)
+
 -- Rule: 18.4.5.6 and 18.4.5.7, card play: the non-military card that takes the highest
 -- French priority issue furthest onto the French track. Set-up: France's Round 1 turn;
 -- French Recruitment (priority 1) put on the Negotiation Table by hand; a hand of
--- NAPOLÉON, DAVOUT 5, FOUCHÉ 3, KOLOWRAT 2, LORD LIVERPOOL 4 and 4 more. Expected: DAVOUT,
+-- NAPOLÉON, DAVOUT 5, FOUCHÉ 3, KOLOWRAT 2 and 5 more worth 3 or 4. Expected: DAVOUT,
 -- on French Recruitment (Table to France 5); never NAPOLÉON.
 test("18.4.5.6 France plays for its highest priority issue", { instructions = 800000000, seconds = 40 }, function(t)
   local g = t:game { scenario = "lutzen-bautzen", overlay = FIXTURE }
