@@ -379,11 +379,7 @@ impl GameView {
             Ok(()) => {
                 if let Some(before) = before {
                     let words = self
-                        .session
-                        .history()
-                        .records()
-                        .last()
-                        .and_then(|r| r.label.clone())
+                        .last_words()
                         .unwrap_or_else(|| "your answer".to_owned());
                     self.push_checklist(format!("After {words}"), &before);
                 }
@@ -523,13 +519,7 @@ impl GameView {
         match self.session.bot_step() {
             Ok(Some((seat, pick))) => {
                 if let Some(before) = before {
-                    let words = self
-                        .session
-                        .history()
-                        .records()
-                        .last()
-                        .and_then(|r| r.label.clone())
-                        .unwrap_or_else(|| pick.choice.to_string());
+                    let words = self.last_words().unwrap_or_else(|| pick.choice.to_string());
                     let title =
                         format!("{}'s bot: {words}", self.session.module().seat_name(&seat));
                     self.push_checklist(title, &before);
@@ -550,6 +540,15 @@ impl GameView {
                 false
             }
         }
+    }
+
+    /// The last input in words, as the log shows it.
+    fn last_words(&self) -> Option<String> {
+        self.session
+            .history()
+            .records()
+            .last()
+            .and_then(|r| r.label.clone())
     }
 
     /// Adds the checklist from `before` to the table now, if anything on the board changed.

@@ -805,7 +805,9 @@ local function debate_plan(ctx, piece, t)
     ctx.data.pieces[piece].name, position_words(ctx, pos)) }
 end
 
-function bot.debate(ctx, _, actions, t)
+-- A debate of another power's play, or France's pre-emptive debate: both follow the debate
+-- table, with the card 18.4.5.6 would play.
+local function debate_or_pass(ctx, actions, t, doing)
   local pass = index_of(actions, function(a)
     return a.name == "pass"
   end)
@@ -816,22 +818,15 @@ function bot.debate(ctx, _, actions, t)
   if i then
     return t:choose(i, "%s", plan.why)
   end
-  return t:choose(pass or 1, "France does not debate.")
+  return t:choose(pass or 1, "France does not %s.", doing)
 end
 
--- A pre-emptive debate follows the debate table, with a French card.
+function bot.debate(ctx, _, actions, t)
+  return debate_or_pass(ctx, actions, t, "debate")
+end
+
 function bot.preempt(ctx, _, actions, t)
-  local pass = index_of(actions, function(a)
-    return a.name == "pass"
-  end)
-  local plan = debate_plan(ctx, ctx.locals.piece, t)
-  local i = plan and index_of(actions, function(a)
-    return a.card == plan.card
-  end)
-  if i then
-    return t:choose(i, "18.4.5.8, pre-empting: %s", plan.why)
-  end
-  return t:choose(pass or 1, "France does not pre-empt.")
+  return debate_or_pass(ctx, actions, t, "pre-empt")
 end
 
 -- A trade: the card France offers (18.4.5.4), or its answer to Russia's offer.
