@@ -343,6 +343,12 @@ function LibFlowchart.trace() end
 ---@param wanted any
 function LibFlowchart.first(actions, wanted) end
 
+--- The `key` field (e.g. "card", "piece") of every action named `name`, in order.
+---@param actions any
+---@param name any
+---@param key any
+function LibFlowchart.collect(actions, name, key) end
+
 --- The index of the action with the highest `score(action)` (first one on ties), or nil.
 ---@param actions any
 ---@param score any
@@ -383,6 +389,12 @@ function LibFlowchart.trace() end
 ---@param actions any
 ---@param wanted any
 function LibFlowchart.first(actions, wanted) end
+
+--- The `key` field (e.g. "card", "piece") of every action named `name`, in order.
+---@param actions any
+---@param name any
+---@param key any
+function LibFlowchart.collect(actions, name, key) end
 
 --- The index of the action with the highest `score(action)` (first one on ties), or nil.
 ---@param actions any

@@ -58,6 +58,17 @@ function M.first(actions, wanted)
   return nil
 end
 
+--- The `key` field (e.g. "card", "piece") of every action named `name`, in order.
+function M.collect(actions, name, key)
+  local list = {}
+  for _, action in ipairs(actions) do
+    if action.name == name then
+      list[#list + 1] = action[key]
+    end
+  end
+  return list
+end
+
 --- The index of the action with the highest `score(action)` (first one on ties), or nil.
 function M.best(actions, score)
   local best, best_score = nil, nil

@@ -498,15 +498,6 @@ local function trade_to_offer(ctx, t)
 end
 
 -- The issue classes of the priority list (18.4.5.7) and of the debate table (18.4.5.8).
-local function class_of(ctx, piece)
-  for _, entry in ipairs(PRIORITY) do
-    if matches(ctx, piece, entry) then
-      return entry
-    end
-  end
-  return nil
-end
-
 local function priority_rank(ctx, piece)
   for rank, entry in ipairs(PRIORITY) do
     if matches(ctx, piece, entry) then
@@ -514,6 +505,10 @@ local function priority_rank(ctx, piece)
     end
   end
   return #PRIORITY + 1
+end
+
+local function class_of(ctx, piece)
+  return PRIORITY[priority_rank(ctx, piece)]
 end
 
 -- Where a card would take an issue, seen from France: +n on its track, 0 on the Table, -n
@@ -704,15 +699,10 @@ function bot.round_turn(ctx, _, actions, t)
   if pass and #hand == 0 then
     return t:choose(pass, "18.4.5.5: France passes rather than play a military card.")
   end
-  local playable = {}
-  for _, action in ipairs(actions) do
-    if action.name == "negotiate" then
-      playable[action.card] = true
-    end
-  end
+  local playable = flowchart.collect(actions, "negotiate", "card")
   local offered = {}
   for _, card in ipairs(hand) do
-    if playable[card] then
+    if util.contains(playable, card) then
       offered[#offered + 1] = card
     end
   end
@@ -743,12 +733,7 @@ end
 
 -- The issue for the card chosen above: the same plan, for that card.
 function bot.negotiation(ctx, _, actions, t)
-  local pieces = {}
-  for _, action in ipairs(actions) do
-    if action.name == "on" then
-      pieces[#pieces + 1] = action.piece
-    end
-  end
+  local pieces = flowchart.collect(actions, "on", "piece")
   local plan = plan_play(ctx, { ctx.locals.card }, pieces, t)
   local i = plan and index_of(actions, function(a)
     return a.piece == plan.piece
@@ -841,11 +826,7 @@ function bot.trade(ctx, _, actions, t)
     if i then
       return t:choose(i, "18.4.5.4, %s: %s.", plan.why, cards.name(ctx, card))
     end
-    local list = {}
-    for _, action in ipairs(actions) do
-      list[#list + 1] = action.card
-    end
-    card = trade_order(ctx, list, "FR")[1]
+    card = trade_order(ctx, flowchart.collect(actions, "offer", "card"), "FR")[1]
     return t:choose(index_of(actions, function(a)
       return a.card == card
     end), "The lowest card France holds: %s.", cards.name(ctx, card))
@@ -874,11 +855,7 @@ end
 -- A Leader's cost: the lowest card France can spare (never NAPOLEON's War Phase partner
 -- BERTHIER when another will do).
 function bot.leader_discard(ctx, _, actions, t)
-  local list = {}
-  for _, action in ipairs(actions) do
-    list[#list + 1] = action.card
-  end
-  local card = trade_order(ctx, list, "FR")[1]
+  local card = trade_order(ctx, flowchart.collect(actions, "discard", "card"), "FR")[1]
   return t:choose(index_of(actions, function(a)
     return a.card == card
   end), "The lowest card: %s.", cards.name(ctx, card))
@@ -1073,9 +1050,9 @@ function bot.cdgsm_play(ctx, _, actions, t)
     return t:choose(save, "19.3, step 3: nothing to save.")
   end
   local offered = {}
-  for _, action in ipairs(actions) do
-    if action.name == "play" and not helps_in_war(ctx, action.card) then
-      offered[#offered + 1] = action.card
+  for _, card in ipairs(flowchart.collect(actions, "play", "card")) do
+    if not helps_in_war(ctx, card) then
+      offered[#offered + 1] = card
     end
   end
   local plan = #offered > 0 and plan_play(ctx, offered, display.negotiable(ctx), t) or nil

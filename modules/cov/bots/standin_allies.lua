@@ -87,12 +87,7 @@ end
 
 function bot.round_turn(ctx, seat, actions, t)
   local power = power_of(ctx, seat)
-  local hand = {}
-  for _, action in ipairs(actions) do
-    if action.name == "negotiate" then
-      hand[#hand + 1] = action.card
-    end
-  end
+  local hand = flowchart.collect(actions, "negotiate", "card")
   local best = best_play(ctx, power, hand, display.negotiable(ctx), false)
   if best then
     t:sum(best.sum, "The best play:")
@@ -113,16 +108,11 @@ end
 
 function bot.negotiation(ctx, seat, actions, t)
   local power = power_of(ctx, seat)
-  local pieces = {}
-  for _, action in ipairs(actions) do
-    if action.name == "on" then
-      pieces[#pieces + 1] = action.piece
-    end
-  end
+  local pieces = flowchart.collect(actions, "on", "piece")
   local best
   if ctx.locals.leader then
     -- A Leader takes the issue to the Seat: the one France holds highest, else the first.
-    local _, score = nil, nil
+    local score
     for _, piece in ipairs(pieces) do
       local gain = worth(power, power, display.SEAT) - worth_now(ctx, power, piece)
       if score == nil or gain > score then

@@ -162,13 +162,7 @@ local function roll_fate(ctx, locals)
     error(string.format("the fate die's face %d reads '%s', which is none of the six results of 19.3", die, tostring(result)), 0)
   end
   locals.die, locals.result = die, result
-  local turned = {}
-  for _, space in ipairs(rule.spaces) do
-    local card = solo.turn_up(ctx, side, space)
-    if card then
-      turned[#turned + 1] = string.format("%s (space %s)", card_name(ctx, card), space)
-    end
-  end
+  local turned = solo.turn_up_spaces(ctx, side, rule.spaces)
   if rule.top then
     local top = solo.turn_up_top(ctx, side)
     if top then

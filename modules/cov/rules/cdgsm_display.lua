@@ -108,6 +108,18 @@ function solo.turn_up(ctx, side, space)
   return down
 end
 
+-- Turns the cards of `spaces` face up; returns the words for those that lay face down.
+function solo.turn_up_spaces(ctx, side, spaces)
+  local turned = {}
+  for _, space in ipairs(spaces) do
+    local card = solo.turn_up(ctx, side, space)
+    if card then
+      turned[#turned + 1] = string.format("%s (space %s)", card_name(ctx, card), space)
+    end
+  end
+  return turned
+end
+
 -- Turns the draw pile's top card face up (it stays the pile's top card); returns it.
 function solo.turn_up_top(ctx, side)
   local up = solo.turned_top(ctx, side)
@@ -270,13 +282,7 @@ function solo.deplete(ctx, side)
   local n = ctx:count(zone(side, "military"))
   deck.move_all(ctx, zone(side, "military"), zone(side, "C"))
   ctx:shuffle(zone(side, "C"))
-  local turned = {}
-  for _, space in ipairs(solo.SPACES) do
-    local card = solo.turn_up(ctx, side, space)
-    if card then
-      turned[#turned + 1] = string.format("%s (space %s)", card_name(ctx, card), space)
-    end
-  end
+  local turned = solo.turn_up_spaces(ctx, side, solo.SPACES)
   ctx:log(string.format("%s's draw pile is empty (19.4): the Military pile (%d card%s) is shuffled into it and closed for the rest of this Diplomacy Phase. Every card on the display now lies face up and may be played, with no more fate die; turned up: %s.",
     solo.side_name(side, true), n, n == 1 and "" or "s", #turned > 0 and table.concat(turned, ", ") or "none"))
 end
