@@ -669,3 +669,41 @@ test("18.4.5.2-18.4.5.3 the French bot's wager and Issue Selection", { instructi
   g:act("select", "issue.saxony")
   t:eq(g:bot_choice("lutzen_france", "FR"), "select issue.italy")
 end)
+
+-- Rule: 18.4.7.6, the French bot's withdrawal table: France withdraws when the Allies'
+-- DRM advantage before cards and dice is at least 3 (France would play 0-1 military cards
+-- on the front), 5 (2-3 cards) or 7 (more), +3 when the Grande Armée defends. Lützen &
+-- Bautzen's Intr-2 forbids withdrawals, so the table is tried where the Playbook's own
+-- example asks one: Britain's attack on Gascony in August 1813 (L531). Set-up: the
+-- narrative to that question (Front A's battle played with the engine's dice). France has
+-- 7 units (the 7 the rules give, not the narrative's 9: see the test above) + 3 Military
+-- Support + 3 homeland = 13; the Allies 9 units + 3 Military Support - 3 attacking into the
+-- mountains = 9; France's hand holds no military card it may play on Front C. British
+-- units are added to the Army of Portugal by hand. Expected: 6 more (15 - 13 = 2 < 3) →
+-- France fights; 7 more (16 - 13 = 3 >= 3) → France withdraws. Then Murat, Berthier and Ney
+-- are put in France's hand: it would play all three on Front C, so the row is 5: 3 → it
+-- fights; 9 more units (5) → it withdraws.
+test("18.4.7.6 the French bot's withdrawal table", { instructions = 1200000000, seconds = 60 }, function(t)
+  local g = war_steps(t, government_phase(t, diplomacy_phase(t)))
+  g:set_dice("digital")
+  play.to(g, function(game)
+    local p = game:prompt()
+    return p ~= nil and p.seat == "FR" and string.find(p.text, "Front C", 1, true) ~= nil
+      and string.find(p.text, "withdraw", 1, true) ~= nil
+  end)
+  local function asked(added, expected, compared)
+    g:add_units("army.portugal", "BR", added)
+    local choice, reasons = g:bot_choice("lutzen_france", "FR")
+    local why = table.concat(reasons, " ")
+    t:eq(choice, expected, why)
+    t:ok(string.find(why, compared, 1, true) ~= nil, why)
+  end
+  asked(0, "choose false", "Allied DRM advantage 9 - 13 = -4 >= 3 (0 French cards)? No. France fights.")
+  asked(6, "choose false", "15 - 13 = 2 >= 3 (0 French cards)? No.")
+  asked(1, "choose true", "16 - 13 = 3 >= 3 (0 French cards)? Yes. France withdraws.")
+  for _, card in ipairs({ "murat", "berthier", "ney" }) do
+    g:move_card(card, "hand.FR")
+  end
+  asked(0, "choose false", "16 - 13 = 3 >= 5 (3 French cards)? No. France fights.")
+  asked(2, "choose true", "18 - 13 = 5 >= 5 (3 French cards)? Yes. France withdraws.")
+end)
