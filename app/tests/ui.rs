@@ -575,6 +575,12 @@ fn a_piece_picked_up_by_a_click_can_still_be_dragged() {
 
 /// The app on the testbed with Alpha played by the `simple` bot, bots moving without pause.
 fn against_a_bot(s: &Scratch) -> Harness<'static, ChanceryApp> {
+    against_a_bot_at(s, false)
+}
+
+/// As `against_a_bot`, with the physical-board option as given (set before the first
+/// frame, where the bot may already move).
+fn against_a_bot_at(s: &Scratch, physical_board: bool) -> Harness<'static, ChanceryApp> {
     let (load, game) = options(s, false);
     let module = Arc::new(chancery_core::load_module(&s.module, &load).expect("loads"));
     let mut spec = GameSpec::new("basic", 7);
@@ -584,6 +590,7 @@ fn against_a_bot(s: &Scratch) -> Harness<'static, ChanceryApp> {
     let mut view = GameView::new(session, game);
     assert!(view.autoplay, "bots play on by default");
     view.autoplay_ms = 0;
+    view.physical_board = physical_board;
     harness(ChanceryApp::new(view, Launcher::new(&s.module, load)))
 }
 
@@ -792,4 +799,62 @@ fn four_people_click_through_a_whole_turn_of_congress_of_vienna() {
         .click();
     h.run();
     assert_eq!(h.state().session().table().turn, 6, "the next turn begins");
+}
+
+#[test]
+fn with_the_physical_board_the_bot_waits_until_its_checklist_is_ticked() {
+    let s = scratch();
+    let mut h = against_a_bot_at(&s, true);
+    run_until(&mut h, "the bot's move", |app| {
+        app.session().history().len() == 1
+    });
+    assert!(
+        h.query_by_label("On the physical board").is_some(),
+        "the checklist panel is shown"
+    );
+    let items: Vec<String> = h.state().view.checklists[0]
+        .items
+        .iter()
+        .map(|(item, _)| item.clone())
+        .collect();
+    assert!(!items.is_empty(), "the bot's step changed the board");
+    h.get_by_label("Pass").click();
+    for _ in 0..10 {
+        h.run();
+    }
+    assert_eq!(
+        h.state().session().history().len(),
+        2,
+        "the person passed; the bot waits for the board: {items:?}"
+    );
+    assert!(
+        h.query_by_label("The bots wait until every change is ticked.")
+            .is_some()
+    );
+    for item in &items {
+        h.get_by_role_and_label(egui::Role::CheckBox, item).click();
+        h.run();
+    }
+    if h.query_by_label("Tick all").is_some() {
+        h.get_by_label("Tick all").click();
+    }
+    run_until(&mut h, "the bot's reply", |app| {
+        app.session().history().len() == 3
+    });
+    h.state_mut().view.checklists.clear();
+    h.get_by_label("Undo").click();
+    for _ in 0..10 {
+        h.run();
+    }
+    let undo = h
+        .state()
+        .view
+        .checklists
+        .first()
+        .expect("a checklist to undo");
+    assert_eq!(undo.title, "Undo: put the board back");
+    assert!(
+        h.query_by_label("Undo: put the board back").is_some(),
+        "the reverse checklist is shown"
+    );
 }

@@ -94,7 +94,7 @@ fn drawn_card_ui(ui: &mut Ui, view: &mut GameView) {
     let (mut card, mut zone): (String, String) =
         ui.data_mut(|d| d.get_temp(id).unwrap_or_default());
     ui.horizontal_wrapped(|ui| {
-        ui.label("A card drawn for the table:");
+        let card_label = ui.label("A card drawn for the table:").id;
         let mut names: Vec<(&str, &str)> = module
             .cards
             .iter()
@@ -113,8 +113,10 @@ fn drawn_card_ui(ui: &mut Ui, view: &mut GameView) {
                 for (name, cid) in names {
                     ui.selectable_value(&mut card, cid.to_owned(), name);
                 }
-            });
-        ui.label("to");
+            })
+            .response
+            .labelled_by(card_label);
+        let zone_label = ui.label("to").id;
         egui::ComboBox::from_id_salt("drawn_card_zone")
             .selected_text(
                 module
@@ -126,7 +128,9 @@ fn drawn_card_ui(ui: &mut Ui, view: &mut GameView) {
                 for z in module.zones.iter() {
                     ui.selectable_value(&mut zone, z.id.to_string(), &z.name);
                 }
-            });
+            })
+            .response
+            .labelled_by(zone_label);
         let ready = module.cards.get(&card).is_some() && module.zones.get(&zone).is_some();
         if ui.add_enabled(ready, egui::Button::new("Move")).clicked() {
             view.manual(chancery_core::Manual::MoveCard {
