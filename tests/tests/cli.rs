@@ -909,3 +909,198 @@ fn lutzen_bautzen_bot_only_sims_are_reproducible_and_count_every_game() {
         json["card_use"]
     );
 }
+
+#[test]
+fn three_shards_merged_equal_one_run_byte_for_byte() {
+    let module = chancery_tests::repo_root().join("modules/aftermath");
+    let scratch = tempfile::tempdir().expect("scratch");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["sim", path(&module), "--games", "10", "--seed", "7"];
+        args.extend_from_slice(extra);
+        let (code, out, err) = chancery(&args);
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    let whole = run(&["--json"]);
+    let mut files = Vec::new();
+    // Out of order, as a cluster's jobs may finish.
+    for shard in ["3/3", "1/3", "2/3"] {
+        let file = scratch.path().join(format!("shard-{}.json", &shard[..1]));
+        std::fs::write(&file, run(&["--shard", shard])).expect("write the shard");
+        files.push(file);
+    }
+    let names: Vec<&str> = files.iter().map(|f| path(f)).collect();
+    let mut args = vec!["sim", "merge"];
+    args.extend_from_slice(&names);
+    let (code, merged, err) = chancery(&args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        merged, whole,
+        "the merged shards are one run of all ten seeds"
+    );
+    let json: serde_json::Value = serde_json::from_str(&merged).expect("JSON");
+    assert_eq!(json["games"], 10);
+
+    // A missing shard, and the same shard twice, are refused with what is wrong.
+    let (code, _, err) = chancery(&["sim", "merge", names[0], names[1]]);
+    assert_eq!(code, 1);
+    assert!(err.contains("missing shard(s): 2/3"), "{err}");
+    let (code, _, err) = chancery(&["sim", "merge", names[0], names[0], names[1]]);
+    assert_eq!(code, 1);
+    assert!(err.contains("are both shard 3/3"), "{err}");
+    let (code, _, err) = chancery(&["sim", path(&module), "--shard", "4/3"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("is not I/N"), "{err}");
+}
+
+#[test]
+fn compare_finds_the_changed_card_and_leaves_the_rest() {
+    // One card's value raised (Five: 5 -> 50) in a copy of the testbed: the games of the
+    // same seed are paired, so the card's win share moves clearly while the length of the
+    // game, which no card value changes (every game is seven plays), does not.
+    let (_scratch, copy) = copy_module(&test_module("testbed"));
+    edit(
+        &copy.join("data/cards.ron"),
+        "\"value\": 5, \"suit\": \"sun\"",
+        "\"value\": 50, \"suit\": \"sun\"",
+    );
+    let plots = tempfile::tempdir().expect("scratch");
+    let original = test_module("testbed");
+    let (code, out, err) = chancery(&[
+        "sim",
+        path(&copy),
+        "--compare",
+        path(&original),
+        "--games",
+        "200",
+        "--json",
+        "--plot",
+        path(plots.path()),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let metric = |group: &str, name: &str| {
+        json["metrics"]
+            .as_array()
+            .expect("metrics")
+            .iter()
+            .find(|m| m["group"] == group && m["name"] == name)
+            .unwrap_or_else(|| panic!("no metric {group} of {name}"))
+            .clone()
+    };
+    let five = metric("card win share", "five");
+    assert_eq!(five["significant"], true, "{five}");
+    assert!(
+        five["difference"].as_f64().expect("a number") > 0.0,
+        "{five}"
+    );
+    let low = five["ci95"][0].as_f64().expect("a bound");
+    assert!(low > 0.0, "the interval leaves out zero: {five}");
+    let length = metric("length", "");
+    assert_eq!(length["significant"], false, "{length}");
+    assert_eq!(length["difference"], 0.0);
+    assert!(
+        json["significant"]
+            .as_array()
+            .expect("a list")
+            .iter()
+            .any(|s| s == "card win share of five")
+    );
+
+    // The charts are SVG documents that parse, with their titles.
+    let mut charts: Vec<String> = std::fs::read_dir(plots.path())
+        .expect("the plot folder")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    charts.sort();
+    assert_eq!(
+        charts,
+        [
+            "card-differences.svg",
+            "differences.svg",
+            "scores-A.svg",
+            "scores-B.svg"
+        ]
+    );
+    for chart in &charts {
+        let text = std::fs::read_to_string(plots.path().join(chart)).expect("read");
+        let doc = roxmltree::Document::parse(&text)
+            .unwrap_or_else(|e| panic!("{chart} is not well-formed XML: {e}"));
+        assert_eq!(doc.root_element().tag_name().name(), "svg");
+        assert!(text.contains("<title>"), "{chart}");
+    }
+    let cards = std::fs::read_to_string(plots.path().join("card-differences.svg")).expect("read");
+    assert!(
+        cards.contains("card win share of Five"),
+        "cards are named: {cards}"
+    );
+}
+
+#[test]
+fn compare_of_an_unchanged_aftermath_finds_no_difference_at_all() {
+    // A copy of Aftermath whose only change is a card's text (no rule reads it): the same
+    // seeds replay the same games, so every difference is exactly zero.
+    let module = chancery_tests::repo_root().join("modules/aftermath");
+    let (_scratch, copy) = copy_module(&module);
+    edit(
+        &copy.join("data/cards.ron"),
+        "Negate one full token in the negotiation circle, wherever",
+        "Cancel one full token in the negotiation circle, wherever",
+    );
+    let (code, out, err) = chancery(&[
+        "sim",
+        path(&copy),
+        "--compare",
+        path(&module),
+        "--games",
+        "12",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let metrics = json["metrics"].as_array().expect("metrics");
+    assert!(metrics.len() > 50, "wins, scores, length and the cards");
+    for m in metrics {
+        assert_eq!(m["difference"], 0.0, "{m}");
+        assert_eq!(m["significant"], false, "{m}");
+    }
+    assert_eq!(json["old_summary"], json["new_summary"]);
+}
+
+#[test]
+fn coverage_lists_the_bot_steps_never_reached() {
+    // The Lützen & Bautzen French bot in two games: the steps it took are counted, and
+    // the withdrawal table (18.4.7.6), which Intr-2 forbids, is never reached.
+    let module = chancery_tests::repo_root().join("modules/cov");
+    let fixture = module.join("tests/owner-fixture.ron");
+    let (code, out, err) = chancery(&[
+        "sim",
+        path(&module),
+        "--scenario",
+        "lutzen-bautzen",
+        "--overlay",
+        path(&fixture),
+        "--games",
+        "2",
+        "--json",
+        "--coverage",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let coverage = &json["coverage"];
+    let steps = coverage["steps"].as_u64().expect("a count");
+    let reached = coverage["reached"].as_u64().expect("a count");
+    assert!(reached > 10 && reached < steps, "{coverage}");
+    let never: Vec<&str> = coverage["never_reached"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|s| s["step"].as_str().expect("a step"))
+        .collect();
+    assert!(never.iter().any(|s| s.starts_with("18.4.7.6")), "{never:?}");
+    assert!(
+        !never.contains(&"18.4.5.2"),
+        "the wager step is taken every game"
+    );
+    assert_eq!(never.len() as u64, steps - reached);
+}

@@ -4,6 +4,7 @@
 
 mod check;
 mod game;
+mod plot;
 mod scaffold;
 pub(crate) use game::{open_session, options_error, restore, spec_from};
 mod sim;

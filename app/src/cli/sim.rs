@@ -1,22 +1,32 @@
-//! `chancery sim MODULE`: bot-only games, played headlessly and summarised.
+//! `chancery sim MODULE`: bot-only games, played headlessly and summarised; one shard of
+//! them (`--shard`), merged again (`chancery sim merge`); two versions of a module compared
+//! at the same seeds (`--compare`); charts (`--plot`) and flowchart coverage (`--coverage`).
 
 use std::collections::BTreeMap;
-use std::io::Write;
-use std::path::PathBuf;
-use std::sync::Mutex;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use chancery_core::sim::{SimConfig, simulate};
-use chancery_core::{ScenarioId, SeatId};
-use clap::Args;
+use chancery_core::sim::compare::compare;
+use chancery_core::sim::coverage;
+use chancery_core::sim::shard::{ShardFile, merge};
+use chancery_core::sim::{Shard, SimConfig, SimReport, simulate};
+use chancery_core::{Module, ScenarioId, SeatId};
+use clap::{Args, Subcommand};
 
-use super::{OverlayArgs, load_module, parse_options};
+use super::{OverlayArgs, load_module, parse_options, plot};
 
 #[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct SimArgs {
-    /// The module folder.
-    pub module: PathBuf,
+    /// `merge`: combine shard files.
+    #[command(subcommand)]
+    pub action: Option<SimAction>,
+    /// The module folder (with --compare: the new version).
+    #[arg(required = true)]
+    pub module: Option<PathBuf>,
     /// The scenario (default: the module's default scenario).
     #[arg(long, value_name = "ID")]
     pub scenario: Option<String>,
@@ -38,16 +48,150 @@ pub struct SimArgs {
     /// Worker threads (default: one per core).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Print the summary as JSON.
+    /// Print the summary as JSON (the same seeds give the same bytes).
     #[arg(long)]
     pub json: bool,
+    /// Add the timing figures to the JSON: games and decisions a second, microseconds a
+    /// decision, the bots' and the engine's shares (not reproducible).
+    #[arg(long)]
+    pub timing: bool,
+    /// Play only the I-th of N equal seed ranges and print its games as a shard file,
+    /// for `chancery sim merge` (run the shards anywhere: a cluster's array job, GNU
+    /// parallel over SSH).
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// Compare against another version of the module, played at the same seeds by the
+    /// same bots: a folder, or git:REV for the module as committed (git:HEAD: the last
+    /// commit). Reports each metric's difference with a 95 % interval.
+    #[arg(long, value_name = "OLD_MODULE_DIR|git:REV")]
+    pub compare: Option<String>,
+    /// Write charts (SVG) into this folder.
+    #[arg(long, value_name = "DIR")]
+    pub plot: Option<PathBuf>,
+    /// List the bots' flowchart steps the games never reached.
+    #[arg(long)]
+    pub coverage: bool,
     /// Overlay flags.
     #[command(flatten)]
     pub overlay: OverlayArgs,
 }
 
+#[derive(Subcommand, Debug)]
+pub enum SimAction {
+    /// Merge the shard files of one run (`chancery sim MODULE --shard I/N`) into the
+    /// summary one run of all its seeds prints with --json, byte for byte.
+    Merge {
+        /// The shard files, every shard of the run once, in any order.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+}
+
+/// A progress bar with the time left on a terminal; a line every few seconds elsewhere.
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    total: usize,
+    started: Instant,
+    last: Mutex<Instant>,
+}
+
+impl Progress {
+    fn new(total: usize, what: &str) -> Progress {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = indicatif::ProgressBar::new(total as u64);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{msg} {wide_bar} {pos}/{len} games, {elapsed} elapsed, about {eta} left",
+                )
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            );
+            bar.set_message(what.to_owned());
+            bar
+        });
+        Progress {
+            bar,
+            total,
+            started: Instant::now(),
+            last: Mutex::new(Instant::now()),
+        }
+    }
+
+    fn tick(&self, done: usize) {
+        if let Some(bar) = &self.bar {
+            bar.set_position(done as u64);
+            return;
+        }
+        if let Ok(mut last) = self.last.lock()
+            && (last.elapsed() >= Duration::from_secs(5) || done == self.total)
+        {
+            *last = Instant::now();
+            let seconds = self.started.elapsed().as_secs_f64();
+            let left = if done == 0 {
+                String::new()
+            } else {
+                format!(
+                    ", about {:.0} s left",
+                    seconds / done as f64 * (self.total - done) as f64
+                )
+            };
+            eprintln!("sim: {done}/{} games ({seconds:.1} s{left})", self.total);
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
 pub fn run(args: &SimArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<i32> {
-    let module = load_module(&args.module, &args.overlay.load_options(false), err)?;
+    if let Some(SimAction::Merge { files }) = &args.action {
+        return run_merge(files, out);
+    }
+    let dir = args.module.as_deref().context("name the module folder")?;
+    let load = args.overlay.load_options(false);
+    let module = load_module(dir, &load, err)?;
+    let config = config(args, &module)?;
+    if let Some(old) = &args.compare {
+        return run_compare(args, old, dir, module, &config, out, err);
+    }
+    let games = config.shard.range(config.games).len();
+    let progress = Progress::new(games, "sim");
+    let report = simulate(module.clone(), &config, &|done| progress.tick(done))
+        .map_err(anyhow::Error::msg)?;
+    progress.finish();
+    if args.shard.is_some() {
+        let file = ShardFile::new(module.id(), &config, &report);
+        writeln!(out, "{}", serde_json::to_string(&file)?)?;
+        return exit_code(&report, &config, err);
+    }
+    let mut json = report.to_json(module.id(), &config, args.timing);
+    if args.coverage {
+        let steps = coverage::steps(&module, &rules_of(&report));
+        json["coverage"] = serde_json::json!({
+            "steps": steps.len(),
+            "reached": steps.iter().filter(|s| s.reached > 0).count(),
+            "never_reached": steps.iter().filter(|s| s.reached == 0)
+                .map(|s| serde_json::json!({"bot": s.bot, "step": s.step, "at": s.at}))
+                .collect::<Vec<_>>(),
+        });
+    }
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
+    } else {
+        print_summary(&report, &config, &json, &module, args.coverage, out)?;
+    }
+    if let Some(dir) = &args.plot {
+        let names = card_names(&module);
+        for path in plot::run_charts(dir, &report, &names)? {
+            writeln!(err, "wrote {}", path.display())?;
+        }
+    }
+    exit_code(&report, &config, err)
+}
+
+fn config(args: &SimArgs, module: &Module) -> anyhow::Result<SimConfig> {
     let scenario = match &args.scenario {
         Some(id) => ScenarioId::from(id.as_str()),
         None => module
@@ -68,7 +212,16 @@ pub fn run(args: &SimArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
         }
         bots.insert(SeatId::from(seat), bot.to_owned());
     }
-    let config = SimConfig {
+    let shard = match &args.shard {
+        Some(text) => Shard::parse(text).map_err(anyhow::Error::msg)?,
+        None => Shard::default(),
+    };
+    if args.shard.is_some() && (args.compare.is_some() || args.plot.is_some() || args.coverage) {
+        anyhow::bail!(
+            "--shard writes a shard file only: compare, plot or list coverage after `chancery sim merge`, or without --shard"
+        );
+    }
+    Ok(SimConfig {
         scenario,
         games: args.games,
         seed: args.seed,
@@ -80,48 +233,83 @@ pub fn run(args: &SimArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
                 .map(|n| n.get())
                 .unwrap_or(1)
         }),
-    };
-    let started = Instant::now();
-    let last = Mutex::new(Instant::now());
-    let progress = |done: usize| {
-        if let Ok(mut last) = last.lock()
-            && (last.elapsed() >= Duration::from_secs(1) || done == config.games)
-        {
-            *last = Instant::now();
-            eprintln!(
-                "sim: {done}/{} games ({:.1} s)",
-                config.games,
-                started.elapsed().as_secs_f64()
-            );
-        }
-    };
-    let report = simulate(module.clone(), &config, &progress).map_err(anyhow::Error::msg)?;
-    let json = report.to_json(module.id(), &config, !args.json);
-    if args.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
-    } else {
-        writeln!(
-            out,
-            "{} games of '{}' from seed {} in {} ms",
-            report.outcomes.len(),
-            config.scenario,
-            config.seed,
-            report.elapsed_ms
-        )?;
-        writeln!(out, "wins: {}", json["wins"])?;
-        writeln!(out, "results (winners together): {}", json["results"])?;
-        writeln!(out, "scores: {}", json["scores"])?;
-        writeln!(out, "steps: {}", json["steps"])?;
-        writeln!(out, "card use: {}", json["card_use"])?;
-        if let Some(errors) = json["errors"].as_array().filter(|e| !e.is_empty()) {
-            writeln!(
-                out,
-                "{} game(s) stopped early; first: {}",
-                errors.len(),
-                errors[0]
-            )?;
+        shard,
+    })
+}
+
+fn rules_of(report: &SimReport) -> BTreeMap<String, u64> {
+    let mut rules = BTreeMap::new();
+    for o in &report.outcomes {
+        for (rule, n) in &o.bot_rules {
+            *rules.entry(rule.clone()).or_default() += n;
         }
     }
+    rules
+}
+
+/// A card's name for a person; with its id too when other cards share the name.
+fn card_names(module: &Module) -> impl Fn(&str) -> String + '_ {
+    |id: &str| match module.cards.get(id) {
+        Some(card) if module.cards.iter().filter(|c| c.name == card.name).count() > 1 => {
+            format!("{} ({id})", card.name)
+        }
+        Some(card) => card.name.clone(),
+        None => id.to_owned(),
+    }
+}
+
+fn print_summary(
+    report: &SimReport,
+    config: &SimConfig,
+    json: &serde_json::Value,
+    module: &Module,
+    coverage: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let timing = report.timing();
+    writeln!(
+        out,
+        "{} games of '{}' from seed {} in {} ms ({} games/s, {} µs a decision on one thread; the engine's share {})",
+        report.outcomes.len(),
+        config.scenario,
+        config.seed,
+        report.elapsed_ms,
+        timing["games_per_second"],
+        timing["us_per_decision"],
+        timing["engine_share"],
+    )?;
+    writeln!(out, "wins: {}", json["wins"])?;
+    writeln!(out, "results (winners together): {}", json["results"])?;
+    writeln!(out, "scores: {}", json["scores"])?;
+    writeln!(out, "steps: {}", json["steps"])?;
+    writeln!(out, "card use: {}", json["card_use"])?;
+    if let Some(errors) = json["errors"].as_array().filter(|e| !e.is_empty()) {
+        writeln!(
+            out,
+            "{} game(s) stopped early; first: {}",
+            errors.len(),
+            errors[0]
+        )?;
+    }
+    if coverage {
+        let steps = coverage::steps(module, &rules_of(report));
+        let never: Vec<_> = steps.iter().filter(|s| s.reached == 0).collect();
+        writeln!(
+            out,
+            "flowchart coverage: {} of {} bot steps reached; never reached:",
+            steps.len() - never.len(),
+            steps.len()
+        )?;
+        for s in never {
+            writeln!(out, "  {}: {}  ({})", s.bot, s.step, s.at)?;
+        }
+    }
+    Ok(())
+}
+
+/// Says once why the run stopped, if a game failed; the exit code (1 if any game stopped
+/// early).
+fn exit_code(report: &SimReport, config: &SimConfig, err: &mut dyn Write) -> anyhow::Result<i32> {
     if let Some(failure) = report.outcomes.iter().find(|o| o.failed) {
         // Every later game would fail the same way: said once, with the seed to replay it.
         writeln!(
@@ -129,10 +317,158 @@ pub fn run(args: &SimArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
             "error: the game of seed {} failed, so the simulation stopped after {} of {} games:\n{}",
             failure.seed,
             report.outcomes.len(),
-            config.games,
+            config.shard.range(config.games).len(),
             failure.error.as_deref().unwrap_or_default()
         )?;
     }
     let failed = report.outcomes.iter().filter(|o| o.error.is_some()).count();
     Ok(if failed > 0 { 1 } else { 0 })
+}
+
+fn run_merge(files: &[PathBuf], out: &mut dyn Write) -> anyhow::Result<i32> {
+    let mut shards = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read the shard file {}", path.display()))?;
+        let shard: ShardFile = serde_json::from_str(&text).with_context(|| {
+            format!(
+                "{} is not a shard file (made by `chancery sim MODULE --shard I/N`)",
+                path.display()
+            )
+        })?;
+        shards.push((path.display().to_string(), shard));
+    }
+    let json = merge(&shards).map_err(anyhow::Error::msg)?;
+    writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
+    let errors = json["errors"].as_array().map_or(0, Vec::len);
+    Ok(if errors > 0 { 1 } else { 0 })
+}
+
+/// The old version's folder: as given, or the module's folder at a git revision, taken
+/// out into `scratch`.
+fn old_module_dir(old: &str, new_dir: &Path, scratch: &Path) -> anyhow::Result<PathBuf> {
+    let Some(rev) = old.strip_prefix("git:") else {
+        return Ok(PathBuf::from(old));
+    };
+    let dir = new_dir
+        .canonicalize()
+        .with_context(|| format!("cannot find the module folder {}", new_dir.display()))?;
+    let git = |args: &[&str]| -> anyhow::Result<std::process::Output> {
+        let output = std::process::Command::new("git")
+            .arg("-C")
+            .arg(&dir)
+            .args(args)
+            .output()
+            .context("cannot run git (is it installed?)")?;
+        if !output.status.success() {
+            anyhow::bail!(
+                "git {}: {}",
+                args.join(" "),
+                String::from_utf8_lossy(&output.stderr).trim()
+            );
+        }
+        Ok(output)
+    };
+    let prefix = String::from_utf8_lossy(&git(&["rev-parse", "--show-prefix"])?.stdout)
+        .trim()
+        .to_owned();
+    let listing = git(&[
+        "ls-tree",
+        "-r",
+        "--name-only",
+        "--full-tree",
+        rev,
+        "--",
+        &prefix,
+    ])?;
+    let files = String::from_utf8_lossy(&listing.stdout).into_owned();
+    if files.trim().is_empty() {
+        anyhow::bail!("the module folder {prefix} is not in git revision {rev}");
+    }
+    for file in files.lines() {
+        let body = git(&["show", &format!("{rev}:{file}")])?.stdout;
+        let rel = file.strip_prefix(&prefix).unwrap_or(file);
+        let target = scratch.join(rel);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(&target, body)?;
+    }
+    Ok(scratch.to_path_buf())
+}
+
+fn run_compare(
+    args: &SimArgs,
+    old: &str,
+    new_dir: &Path,
+    module: Arc<Module>,
+    config: &SimConfig,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> anyhow::Result<i32> {
+    let scratch = std::env::temp_dir().join(format!("chancery-compare-{}", std::process::id()));
+    let old_dir = old_module_dir(old, new_dir, &scratch)?;
+    let old_module = load_module(&old_dir, &args.overlay.load_options(false), err)
+        .with_context(|| format!("the old version ({old}) does not load"));
+    let _ = std::fs::remove_dir_all(&scratch);
+    let old_module = old_module?;
+    let games = config.shard.range(config.games).len();
+    let progress = Progress::new(2 * games, "compare");
+    let comparison = compare(old_module, module.clone(), config, &|done| {
+        progress.tick(done)
+    })
+    .map_err(anyhow::Error::msg)?;
+    progress.finish();
+    let new_name = new_dir.display().to_string();
+    let json = comparison.to_json(old, &new_name, config, module.id());
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
+    } else {
+        let names = card_names(&module);
+        writeln!(
+            out,
+            "{} against {}: {games} games each, paired by seed; differences new - old with 95 % intervals:",
+            new_name, old
+        )?;
+        for m in &comparison.metrics {
+            if m.group.starts_with("card") && !m.significant {
+                continue;
+            }
+            let name = if m.group.starts_with("card") {
+                names(&m.name)
+            } else {
+                m.name.clone()
+            };
+            writeln!(
+                out,
+                "  {:<16} {:<24} {:>9.3} -> {:<9.3} {:+.3} [{:+.3}, {:+.3}]{}",
+                m.group,
+                name,
+                m.old,
+                m.new,
+                m.difference,
+                m.low,
+                m.high,
+                if m.significant { "  significant" } else { "" }
+            )?;
+        }
+        let quiet = comparison
+            .metrics
+            .iter()
+            .filter(|m| m.group.starts_with("card") && !m.significant)
+            .count();
+        writeln!(
+            out,
+            "  ({quiet} card metrics without a significant change not shown)"
+        )?;
+    }
+    if let Some(dir) = &args.plot {
+        let names = card_names(&module);
+        for path in plot::comparison_charts(dir, &comparison, &names)? {
+            writeln!(err, "wrote {}", path.display())?;
+        }
+    }
+    let a = exit_code(&comparison.old, config, err)?;
+    let b = exit_code(&comparison.new, config, err)?;
+    Ok(a.max(b))
 }

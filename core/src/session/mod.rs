@@ -275,6 +275,8 @@ pub struct Session {
     pub check_every_step: bool,
     /// Problems noticed while replaying (a replay that did not give the recorded table).
     pub warnings: Vec<String>,
+    /// Time spent in bots choosing (for the engine's share in simulations).
+    bot_time: std::time::Duration,
 }
 
 impl Session {
@@ -313,6 +315,7 @@ impl Session {
             prompt,
             check_every_step: false,
             warnings: Vec::new(),
+            bot_time: std::time::Duration::ZERO,
         })
     }
 
@@ -649,7 +652,10 @@ impl Session {
         let ask = prompt
             .ask_for(Some(&seat))
             .map_err(SessionError::WrongSeat)?;
-        let pick = self.rules.bot(&mut self.table, &bot, &seat, &ask.actions)?;
+        let started = std::time::Instant::now();
+        let pick = self.rules.bot(&mut self.table, &bot, &seat, &ask.actions);
+        self.bot_time += started.elapsed();
+        let pick = pick?;
         self.apply(Input::Act {
             seat: Some(seat.clone()),
             choice: pick.choice.clone(),
@@ -706,6 +712,11 @@ impl Session {
             steps += 1;
         }
         Ok(steps)
+    }
+
+    /// Time the bots have spent choosing in this session's `bot_step`s.
+    pub fn bot_time(&self) -> std::time::Duration {
+        self.bot_time
     }
 
     /// Whether the game is over.

@@ -1,11 +1,19 @@
 //! Bot-only games played headlessly, many at a time, and their summary: winners, score
-//! distributions, steps, and how often each card was chosen.
+//! distributions, steps, and how often each card was chosen. A run may be one shard of
+//! its seeds ([`shard`]), and two module versions may be compared at the same seeds
+//! ([`compare`]).
+
+pub mod compare;
+pub mod coverage;
+pub mod shard;
 
 use std::collections::BTreeMap;
+use std::ops::Range;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
+use serde::{Deserialize, Serialize};
 use serde_json::{Value as Json, json};
 
 use crate::ids::{ScenarioId, SeatId};
@@ -33,10 +41,48 @@ pub struct SimConfig {
     pub max_steps: usize,
     /// Worker threads.
     pub threads: usize,
+    /// Which of `games` this run plays: shard `index` of `count` (1 of 1: all).
+    pub shard: Shard,
+}
+
+/// One of `count` equal seed ranges, numbered from 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// Which range, 1 to `count`.
+    pub index: usize,
+    /// How many ranges.
+    pub count: usize,
+}
+
+impl Default for Shard {
+    fn default() -> Self {
+        Shard { index: 1, count: 1 }
+    }
+}
+
+impl Shard {
+    /// Reads "I/N" (1 ≤ I ≤ N).
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || format!("--shard '{text}' is not I/N with 1 <= I <= N (for example 2/3)");
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
+        let index: usize = i.trim().parse().map_err(|_| bad())?;
+        let count: usize = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || count == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// The game numbers (0-based, of `games`) this shard plays: the shards' ranges follow
+    /// each other and together cover every game once.
+    pub fn range(self, games: usize) -> Range<usize> {
+        let at = |k: usize| games * k / self.count;
+        at(self.index - 1)..at(self.index)
+    }
 }
 
 /// The outcome of one simulated game.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameOutcome {
     /// Its seed.
     pub seed: u64,
@@ -48,6 +94,9 @@ pub struct GameOutcome {
     pub steps: usize,
     /// Card ids chosen as action arguments (or as an argument's `card` entry), with counts.
     pub card_use: BTreeMap<String, u64>,
+    /// Of those, the plays made by a seat that won the game.
+    #[serde(default)]
+    pub card_wins: BTreeMap<String, u64>,
     /// The bots' rule steps taken, with counts: each step of a bot's reasons that begins
     /// with a rule number ("18.4.5.5, Round 2: …") counts under its words before the
     /// first colon, after the bot's name.
@@ -57,6 +106,12 @@ pub struct GameOutcome {
     /// Whether the rules or a bot failed (an error in the module, which every later game
     /// would meet again): the simulation stops at the first such game.
     pub failed: bool,
+    /// Time spent in the bots' own code, in nanoseconds (not deterministic: not stored).
+    #[serde(skip)]
+    pub bot_nanos: u64,
+    /// Time the whole game took, in nanoseconds (not stored).
+    #[serde(skip)]
+    pub nanos: u64,
 }
 
 /// A summary of all games.
@@ -107,10 +162,14 @@ pub fn play_one(module: &Arc<Module>, spec: GameSpec, max_steps: usize) -> GameO
         scores: BTreeMap::new(),
         steps: 0,
         card_use: BTreeMap::new(),
+        card_wins: BTreeMap::new(),
         bot_rules: BTreeMap::new(),
         error: None,
         failed: false,
+        bot_nanos: 0,
+        nanos: 0,
     };
+    let started = Instant::now();
     let session = LuaRules::boxed(module)
         .map_err(SessionError::from)
         .and_then(|rules| Session::new(module.clone(), spec, rules));
@@ -124,8 +183,14 @@ pub fn play_one(module: &Arc<Module>, spec: GameSpec, max_steps: usize) -> GameO
     };
     let result = session.run_bots(max_steps);
     outcome.steps = session.history().len();
+    let winners = session
+        .table()
+        .result
+        .as_ref()
+        .map(|r| r.winners.clone())
+        .unwrap_or_default();
     for record in session.history().records() {
-        if let Input::Act { choice, .. } = &record.input {
+        if let Input::Act { choice, seat, .. } = &record.input {
             // A card chosen as the argument, or as its "card" entry ({card: …, target: …}).
             let card = match &choice.arg {
                 Value::Str(arg) => Some(arg),
@@ -137,6 +202,9 @@ pub fn play_one(module: &Arc<Module>, spec: GameSpec, max_steps: usize) -> GameO
             };
             if let Some(card) = card.filter(|c| module.cards.contains(c.as_str())) {
                 *outcome.card_use.entry(card.clone()).or_default() += 1;
+                if seat.as_ref().is_some_and(|s| winners.contains(s)) {
+                    *outcome.card_wins.entry(card.clone()).or_default() += 1;
+                }
             }
         }
         if let Input::Act {
@@ -184,6 +252,8 @@ pub fn play_one(module: &Arc<Module>, spec: GameSpec, max_steps: usize) -> GameO
         }
         (Ok(_), None, _) => outcome.error = Some(format!("unfinished after {max_steps} steps")),
     }
+    outcome.bot_nanos = u64::try_from(session.bot_time().as_nanos()).unwrap_or(u64::MAX);
+    outcome.nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
     outcome
 }
 
@@ -208,7 +278,9 @@ pub fn simulate(
     config: &SimConfig,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<SimReport, String> {
-    let specs: Vec<GameSpec> = (0..config.games)
+    let specs: Vec<GameSpec> = config
+        .shard
+        .range(config.games)
         .map(|i| config.spec(&module, i))
         .collect::<Result<_, _>>()?;
     let started = Instant::now();
@@ -247,6 +319,38 @@ pub fn simulate(
     })
 }
 
+impl SimReport {
+    /// How fast the games went: wall time, games and decisions a second (all threads),
+    /// microseconds per decision (one thread's time), and the shares of the bots' own
+    /// choosing and of the engine with the rules (everything else).
+    pub fn timing(&self) -> Json {
+        let decisions: u64 = self.outcomes.iter().map(|o| o.steps as u64).sum();
+        let nanos: u64 = self.outcomes.iter().map(|o| o.nanos).sum();
+        let bot: u64 = self.outcomes.iter().map(|o| o.bot_nanos).sum();
+        let seconds = (self.elapsed_ms as f64 / 1000.0).max(1e-9);
+        let round = |x: f64, places: i32| {
+            let p = 10f64.powi(places);
+            (x * p).round() / p
+        };
+        let share = |part: u64| {
+            if nanos == 0 {
+                0.0
+            } else {
+                round(part as f64 / nanos as f64, 3)
+            }
+        };
+        json!({
+            "elapsed_ms": self.elapsed_ms,
+            "games_per_second": round(self.outcomes.len() as f64 / seconds, 1),
+            "decisions": decisions,
+            "decisions_per_second": round(decisions as f64 / seconds, 0),
+            "us_per_decision": if decisions == 0 { 0.0 } else { round(nanos as f64 / 1000.0 / decisions as f64, 1) },
+            "bot_share": share(bot),
+            "engine_share": share(nanos.saturating_sub(bot)),
+        })
+    }
+}
+
 fn median(sorted: &[i64]) -> f64 {
     match sorted.len() {
         0 => 0.0,
@@ -260,13 +364,15 @@ impl SimReport {
     /// of winners ("BR+RU": the games those seats won together; they sum to the games),
     /// score and step distributions (with a histogram of scores), card use, the bots' rule steps taken,
     /// errors.
-    /// `timing` adds the wall time (not deterministic).
+    /// `card_wins` counts the plays of each card made by a seat that won. `timing` adds
+    /// the [`SimReport::timing`] figures (not deterministic).
     pub fn to_json(&self, module: &str, config: &SimConfig, timing: bool) -> Json {
         let mut wins: BTreeMap<String, u64> = BTreeMap::new();
         let mut results: BTreeMap<String, u64> = BTreeMap::new();
         let mut scores: BTreeMap<String, Vec<i64>> = BTreeMap::new();
         let mut steps: Vec<i64> = Vec::new();
         let mut card_use: BTreeMap<String, u64> = BTreeMap::new();
+        let mut card_wins: BTreeMap<String, u64> = BTreeMap::new();
         let mut bot_rules: BTreeMap<String, u64> = BTreeMap::new();
         let mut errors = Vec::new();
         for outcome in &self.outcomes {
@@ -297,6 +403,9 @@ impl SimReport {
             steps.push(outcome.steps as i64);
             for (card, n) in &outcome.card_use {
                 *card_use.entry(card.clone()).or_default() += n;
+            }
+            for (card, n) in &outcome.card_wins {
+                *card_wins.entry(card.clone()).or_default() += n;
             }
             for (rule, n) in &outcome.bot_rules {
                 *bot_rules.entry(rule.clone()).or_default() += n;
@@ -347,11 +456,12 @@ impl SimReport {
             "scores": scores,
             "steps": distribution(&mut steps),
             "card_use": card_use,
+            "card_wins": card_wins,
             "bot_rules": bot_rules,
             "errors": errors,
         });
         if timing && let Some(object) = out.as_object_mut() {
-            object.insert("elapsed_ms".to_owned(), json!(self.elapsed_ms));
+            object.insert("timing".to_owned(), self.timing());
         }
         out
     }

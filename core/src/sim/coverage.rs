@@ -1,0 +1,170 @@
+//! Flowchart coverage: which of a bot's rule steps the games never reached.
+//!
+//! A bot marks the step it takes through its reasons: a reason that begins with a rule
+//! number ("18.4.5.5, Round 2: …") counts under its words before the first colon. The
+//! steps a bot *can* take are the string literals of its script (`bots/NAME.lua`) that
+//! begin the same way; their `%d`, `%s`… placeholders match any words. A step is reached
+//! when some counted reason matches it.
+
+use std::collections::BTreeMap;
+
+use super::rule_of;
+use crate::module::Module;
+
+/// One step of a bot's flowchart and how often the games took it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The bot's name.
+    pub bot: String,
+    /// The step as its script writes it ("18.4.5.4, Round %d").
+    pub step: String,
+    /// The script and line that write it.
+    pub at: String,
+    /// How many times a reason matched it.
+    pub reached: u64,
+}
+
+/// Every step of every bot of `module` that the counted reasons (`bot_rules`, keyed
+/// "bot: step", as a simulation reports them) could match, with its count.
+pub fn steps(module: &Module, bot_rules: &BTreeMap<String, u64>) -> Vec<Step> {
+    let mut out: Vec<Step> = Vec::new();
+    for script in &module.scripts {
+        let Some(bot) = script
+            .rel
+            .strip_prefix("bots/")
+            .and_then(|r| r.strip_suffix(".lua"))
+            .filter(|b| module.rules.bots.iter().any(|known| known == b))
+        else {
+            continue;
+        };
+        for (line, literal) in string_literals(&script.text) {
+            let Some(step) = rule_of(&literal) else {
+                continue;
+            };
+            if out.iter().any(|s| s.bot == bot && s.step == step) {
+                continue;
+            }
+            let prefix = format!("{bot}: ");
+            let reached = bot_rules
+                .iter()
+                .filter_map(|(key, n)| key.strip_prefix(&prefix).map(|tag| (tag, n)))
+                .filter(|(tag, _)| matches(step, tag))
+                .map(|(_, n)| *n)
+                .sum();
+            out.push(Step {
+                bot: bot.to_owned(),
+                step: step.to_owned(),
+                at: format!("{}:{line}", script.rel),
+                reached,
+            });
+        }
+    }
+    out
+}
+
+/// The quoted strings of a Lua script ("…" and '…', escapes kept as written), with the line
+/// each begins on. Comments are skipped; long strings ([[…]]) are not steps.
+fn string_literals(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let chars: Vec<char> = text.chars().collect();
+    let (mut i, mut line) = (0, 1);
+    while i < chars.len() {
+        match chars[i] {
+            '\n' => line += 1,
+            '-' if chars.get(i + 1) == Some(&'-') => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            quote @ ('"' | '\'') => {
+                let (start, mut s) = (line, String::new());
+                i += 1;
+                while i < chars.len() && chars[i] != quote && chars[i] != '\n' {
+                    if chars[i] == '\\' && i + 1 < chars.len() {
+                        s.push(chars[i]);
+                        i += 1;
+                    }
+                    s.push(chars[i]);
+                    i += 1;
+                }
+                out.push((start, s));
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Whether `tag` is what the format string `step` gives for some values of its
+/// placeholders (`%d`, `%s`, `%+.1f`…: any words; `%%`: a percent sign).
+fn matches(step: &str, tag: &str) -> bool {
+    let mut pieces: Vec<String> = vec![String::new()];
+    let mut chars = step.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            if let Some(p) = pieces.last_mut() {
+                p.push(c);
+            }
+            continue;
+        }
+        if chars.peek() == Some(&'%') {
+            chars.next();
+            if let Some(p) = pieces.last_mut() {
+                p.push('%');
+            }
+            continue;
+        }
+        // Flags, width and precision, then the conversion letter.
+        while chars.peek().is_some_and(|c| !c.is_ascii_alphabetic()) {
+            chars.next();
+        }
+        chars.next();
+        pieces.push(String::new());
+    }
+    glob(&pieces, tag)
+}
+
+/// Whether `tag` is `pieces[0]`, then one or more characters, then `pieces[1]`, and so on.
+fn glob(pieces: &[String], tag: &str) -> bool {
+    let Some((first, rest)) = pieces.split_first() else {
+        return tag.is_empty();
+    };
+    let Some(left) = tag.strip_prefix(first.as_str()) else {
+        return false;
+    };
+    if rest.is_empty() {
+        return left.is_empty();
+    }
+    (1..=left.len())
+        .filter(|k| left.is_char_boundary(*k))
+        .any(|k| glob(rest, &left[k..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_placeholder_matches_any_words() {
+        assert!(matches("18.4.5.4, Round %d", "18.4.5.4, Round 2"));
+        assert!(matches("18.4.7.2, operation %d", "18.4.7.2, operation 12"));
+        assert!(!matches("18.4.5.4, Round %d", "18.4.5.5, Round 2"));
+        assert!(matches("18.4.5.2", "18.4.5.2"));
+        assert!(!matches("18.4.5.2", "18.4.5.2, Round 1"));
+        assert!(matches("%s, %d", "Front A, 3"));
+    }
+
+    #[test]
+    fn literals_are_found_with_their_lines_and_comments_skipped() {
+        let text = "-- \"not this\"\nlocal a = \"18.1: one\"\nt:step('18.2, %s: two \\' x')\n";
+        assert_eq!(
+            string_literals(text),
+            vec![
+                (2, "18.1: one".to_owned()),
+                (3, "18.2, %s: two \\' x".to_owned())
+            ]
+        );
+    }
+}
