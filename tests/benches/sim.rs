@@ -1,0 +1,126 @@
+//! Simulation benchmarks (`cargo bench -p chancery-tests --bench sim`), all on one thread:
+//!
+//! - the engine and a module's rules alone: every decision its first legal action, no bot,
+//!   in microseconds per decision (Aftermath);
+//! - Aftermath with its own bot: games a second, microseconds per decision, and the share
+//!   of the time that is not the bot's own choosing (the engine's share);
+//! - Lützen & Bautzen (Congress of Vienna) with the test fixture: decisions a second and
+//!   the engine's share.
+//!
+//! Each figure is the median of repeated runs in this one process.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use chancery_core::module::OverlayChoice;
+use chancery_core::sim::{SimConfig, simulate};
+use chancery_core::{GameSpec, Input, LoadOptions, Module, Value};
+use chancery_tests::{load, repo_root};
+
+fn median(mut samples: Vec<f64>) -> f64 {
+    samples.sort_by(f64::total_cmp);
+    samples[samples.len() / 2]
+}
+
+/// Plays a game taking the first legal action of the first seat to decide, until it ends
+/// or `limit` decisions; returns the decisions and the time.
+fn first_action_game(module: &Arc<Module>, seed: u64, limit: usize) -> (usize, Duration) {
+    let mut session =
+        chancery_core::start_game(module.clone(), GameSpec::new("standard", seed)).expect("starts");
+    let started = Instant::now();
+    let mut decisions = 0;
+    while decisions < limit {
+        let Ok(Some(prompt)) = session.prompt() else {
+            break;
+        };
+        let ask = prompt
+            .asks
+            .iter()
+            .find(|a| a.seat.as_ref().is_none_or(|s| !prompt.answered.contains(s)))
+            .expect("someone decides")
+            .clone();
+        let mut choice = ask.actions[0].choice();
+        if let Some((lo, _)) = ask.actions[0].range {
+            choice.arg = Value::Int(lo);
+        }
+        let input = Input::Act {
+            seat: ask.seat.clone(),
+            choice,
+            dice: Vec::new(),
+            by: chancery_core::Actor::Human,
+        };
+        if session.apply(input).is_err() {
+            break;
+        }
+        decisions += 1;
+    }
+    (decisions, started.elapsed())
+}
+
+fn bot_games(module: Arc<Module>, scenario: &str, games: usize) -> (f64, f64, f64) {
+    let config = SimConfig {
+        scenario: scenario.into(),
+        games,
+        seed: 1,
+        bots: Default::default(),
+        options: Value::map(),
+        max_steps: 100_000,
+        threads: 1,
+        shard: Default::default(),
+    };
+    let report = simulate(module, &config, &|_| {}).expect("the games run");
+    assert!(
+        report.outcomes.iter().all(|o| o.error.is_none()),
+        "every game ends"
+    );
+    let timing = report.timing();
+    let number = |key: &str| timing[key].as_f64().expect("a figure");
+    (
+        number("games_per_second"),
+        number("us_per_decision"),
+        number("engine_share"),
+    )
+}
+
+fn main() {
+    let aftermath = load(&repo_root().join("modules/aftermath"));
+
+    let mut per_decision = Vec::new();
+    for seed in 1..=7 {
+        let (decisions, time) = first_action_game(&aftermath, seed, 5_000);
+        per_decision.push(time.as_secs_f64() * 1e6 / decisions.max(1) as f64);
+    }
+    println!(
+        "{:<58} median {:>9.1} µs a decision (7 games)",
+        "engine + Aftermath rules, first-action choices, no bot",
+        median(per_decision)
+    );
+
+    let runs: Vec<(f64, f64, f64)> = (0..5)
+        .map(|_| bot_games(aftermath.clone(), "standard", 20))
+        .collect();
+    println!(
+        "{:<58} median {:>9.1} games/s, {:.1} µs a decision, engine share {:.2} (5 runs of 20 games)",
+        "Aftermath with its bot, one thread",
+        median(runs.iter().map(|r| r.0).collect()),
+        median(runs.iter().map(|r| r.1).collect()),
+        median(runs.iter().map(|r| r.2).collect()),
+    );
+
+    let cov_dir = repo_root().join("modules/cov");
+    let fixture = LoadOptions {
+        overlay: OverlayChoice::File(cov_dir.join("tests/owner-fixture.ron")),
+        strict: false,
+    };
+    let cov = Arc::new(chancery_core::load_module(&cov_dir, &fixture).expect("cov loads"));
+    let runs: Vec<(f64, f64, f64)> = (0..3)
+        .map(|_| bot_games(cov.clone(), "lutzen-bautzen", 10))
+        .collect();
+    let us = median(runs.iter().map(|r| r.1).collect());
+    println!(
+        "{:<58} median {:>9.0} decisions/s, {us:.1} µs a decision, engine share {:.2} (3 runs of 10 games)",
+        "Lützen & Bautzen with the fixture, its bots, one thread",
+        1e6 / us,
+        median(runs.iter().map(|r| r.2).collect()),
+    );
+}
