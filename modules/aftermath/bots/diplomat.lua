@@ -66,13 +66,31 @@ local function snapshot(ctx)
   return s
 end
 
--- A copy of a position to change (the map is shared).
+-- A copy of a position to change (the map is shared). The copy leaves out the winning
+-- coalition's members worked out for `s`: the copy is made to be changed, so it works out
+-- its own.
 local function copy(s)
-  local geo = s.geo
-  s.geo = nil
+  local geo, members = s.geo, s.members
+  s.geo, s.members = nil, nil
   local t = util.copy(s)
-  s.geo, t.geo = geo, geo
+  s.geo, s.members, t.geo = geo, members, geo
   return t
+end
+
+-- The powers of the winning coalition (the one with more powers; A on a tie) in position
+-- `s`, in the usual order. Every province's winner needs them, so they are worked out
+-- once per position and kept in it.
+local function winning_members(s)
+  if s.members == nil then
+    local sides = { ["coalition.A"] = {}, ["coalition.B"] = {} }
+    for _, power in ipairs(board.POWERS) do
+      if s.coalition[power] then
+        table.insert(sides[s.coalition[power]], power)
+      end
+    end
+    s.members = #sides["coalition.A"] >= #sides["coalition.B"] and sides["coalition.A"] or sides["coalition.B"]
+  end
+  return s.members
 end
 
 -- Who would win `province` in position `s` (negations count only where `pending`); a tie
@@ -80,13 +98,7 @@ end
 local function winner(ctx, s, province, pending, w, seat)
   local country = s.geo.country[province]
   local interested = s.geo.interest[country]
-  local sides = { ["coalition.A"] = {}, ["coalition.B"] = {} }
-  for _, power in ipairs(board.POWERS) do
-    if s.coalition[power] then
-      table.insert(sides[s.coalition[power]], power)
-    end
-  end
-  local members = #sides["coalition.A"] >= #sides["coalition.B"] and sides["coalition.A"] or sides["coalition.B"]
+  local members = winning_members(s)
   local candidates = {}
   for _, power in ipairs(members) do
     if interested[power] then
@@ -108,8 +120,14 @@ local function winner(ctx, s, province, pending, w, seat)
       leaders[#leaders + 1] = power
     end
   end
+  if #leaders < 2 then
+    return leaders[1]
+  end
+  -- A tie. table.sort is not stable, and several powers share a weight, so which of them
+  -- ends up first or last depends on how it orders them: sort exactly as always rather
+  -- than pick the extremes by hand, which could break those ties differently.
   table.sort(leaders, function(a, b) return w[a] > w[b] end)
-  if #leaders > 1 and s.holder ~= seat then
+  if s.holder ~= seat then
     return leaders[#leaders]
   end
   return leaders[1]
@@ -319,7 +337,33 @@ function bot.move_marker(ctx, seat, actions, t)
   return t:choose(index, "%s: where the next negotiation looks best (%+.1f).", actions[index].label, score)
 end
 
+-- `ctx` for one decision, remembering what it read of boxes and piece positions. Weighing
+-- every card, the rules helpers (board.tokens, board.open_provinces, negotiation.province,
+-- ...) read the same coalition boxes and markers over and over, and a bot only reads, so
+-- the answers cannot change during a call. Made afresh for each call and dropped after
+-- it: the same VM plays many games, which must not share anything. The box tables it
+-- hands out are shared between callers, which only read them. Everything else is ctx's.
+local function remembering(ctx)
+  local boxes, places = {}, {}
+  local view = {}
+  function view:box(id)
+    if boxes[id] == nil then
+      boxes[id] = ctx:box(id)
+    end
+    return boxes[id]
+  end
+  function view:space_of(piece)
+    if places[piece] == nil then
+      local place, space = ctx:space_of(piece)
+      places[piece] = { place = place, space = space } -- a piece off the table is remembered too
+    end
+    return places[piece].place, places[piece].space
+  end
+  return setmetatable(view, { __index = ctx, __newindex = ctx })
+end
+
 return function(ctx, seat, actions)
+  ctx = remembering(ctx)
   local t = flowchart.trace()
   local decide = bot[ctx:state()]
   if decide == nil then
