@@ -25,8 +25,9 @@ fn median(mut samples: Vec<f64>) -> f64 {
 /// Plays a game taking the first legal action of the first seat to decide, until it ends
 /// or `limit` decisions; returns the decisions and the time.
 fn first_action_game(module: &Arc<Module>, seed: u64, limit: usize) -> (usize, Duration) {
+    let scenario = module.default_scenario().expect("a scenario").id.clone();
     let mut session =
-        chancery_core::start_game(module.clone(), GameSpec::new("standard", seed)).expect("starts");
+        chancery_core::start_game(module.clone(), GameSpec::new(scenario, seed)).expect("starts");
     let started = Instant::now();
     let mut decisions = 0;
     while decisions < limit {

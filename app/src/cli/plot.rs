@@ -151,6 +151,12 @@ fn score_shares(report: &SimReport) -> BTreeMap<String, BTreeMap<i64, f64>> {
     out
 }
 
+/// Makes the chart folder if it is not there.
+fn folder(dir: &Path) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| anyhow::anyhow!("cannot make the folder {}: {e}", dir.display()))
+}
+
 fn write(dir: &Path, name: &str, svg: &str, written: &mut Vec<PathBuf>) -> anyhow::Result<()> {
     let path = dir.join(name);
     std::fs::write(&path, svg)
@@ -172,8 +178,7 @@ pub fn run_charts(
     report: &SimReport,
     cards: &dyn Fn(&str) -> String,
 ) -> anyhow::Result<Vec<PathBuf>> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| anyhow::anyhow!("cannot make the folder {}: {e}", dir.display()))?;
+    folder(dir)?;
     let mut written = Vec::new();
     for (seat, shares) in score_shares(report) {
         let labels: Vec<String> = shares.keys().map(i64::to_string).collect();
@@ -216,8 +221,7 @@ pub fn comparison_charts(
     comparison: &Comparison,
     cards: &dyn Fn(&str) -> String,
 ) -> anyhow::Result<Vec<PathBuf>> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| anyhow::anyhow!("cannot make the folder {}: {e}", dir.display()))?;
+    folder(dir)?;
     let mut written = Vec::new();
     let game: Vec<&Metric> = comparison
         .metrics

@@ -167,8 +167,10 @@ pub fn run(args: &SimArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
         return exit_code(&report, &config, err);
     }
     let mut json = report.to_json(module.id(), &config, args.timing);
-    if args.coverage {
-        let steps = coverage::steps(&module, &rules_of(&report));
+    let steps = args
+        .coverage
+        .then(|| coverage::steps(&module, &report.bot_rules()));
+    if let Some(steps) = &steps {
         json["coverage"] = serde_json::json!({
             "steps": steps.len(),
             "reached": steps.iter().filter(|s| s.reached > 0).count(),
@@ -180,7 +182,7 @@ pub fn run(args: &SimArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
     } else {
-        print_summary(&report, &config, &json, &module, args.coverage, out)?;
+        print_summary(&report, &config, &json, steps.as_deref(), out)?;
     }
     if let Some(dir) = &args.plot {
         let names = card_names(&module);
@@ -237,16 +239,6 @@ fn config(args: &SimArgs, module: &Module) -> anyhow::Result<SimConfig> {
     })
 }
 
-fn rules_of(report: &SimReport) -> BTreeMap<String, u64> {
-    let mut rules = BTreeMap::new();
-    for o in &report.outcomes {
-        for (rule, n) in &o.bot_rules {
-            *rules.entry(rule.clone()).or_default() += n;
-        }
-    }
-    rules
-}
-
 /// A card's name for a person; with its id too when other cards share the name.
 fn card_names(module: &Module) -> impl Fn(&str) -> String + '_ {
     |id: &str| match module.cards.get(id) {
@@ -262,8 +254,7 @@ fn print_summary(
     report: &SimReport,
     config: &SimConfig,
     json: &serde_json::Value,
-    module: &Module,
-    coverage: bool,
+    coverage: Option<&[coverage::Step]>,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let timing = report.timing();
@@ -291,8 +282,7 @@ fn print_summary(
             errors[0]
         )?;
     }
-    if coverage {
-        let steps = coverage::steps(module, &rules_of(report));
+    if let Some(steps) = coverage {
         let never: Vec<_> = steps.iter().filter(|s| s.reached == 0).collect();
         writeln!(
             out,
@@ -407,6 +397,8 @@ fn run_compare(
     err: &mut dyn Write,
 ) -> anyhow::Result<i32> {
     let scratch = std::env::temp_dir().join(format!("chancery-compare-{}", std::process::id()));
+    // A folder left by an earlier run of the same process id must not add stale files.
+    let _ = std::fs::remove_dir_all(&scratch);
     let old_dir = old_module_dir(old, new_dir, &scratch)?;
     let old_module = load_module(&old_dir, &args.overlay.load_options(false), err)
         .with_context(|| format!("the old version ({old}) does not load"));

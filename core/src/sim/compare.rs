@@ -80,12 +80,11 @@ fn judge(metrics: &mut [Metric]) {
     for m in metrics.iter_mut() {
         let m_group = sizes.get(&m.group).copied().unwrap_or(1).max(1) as f64;
         let z = normal_quantile(1.0 - 0.05 / (2.0 * m_group));
-        let se = (m.high - m.difference) / Z95;
         m.significant = m.difference != 0.0
-            && if se.is_finite() && se > 0.0 {
-                m.difference.abs() > z * se
+            && if m.se.is_finite() && m.se > 0.0 {
+                m.difference.abs() > z * m.se
             } else {
-                se == 0.0
+                m.se == 0.0
             };
     }
 }
@@ -107,8 +106,11 @@ pub struct Metric {
     pub low: f64,
     /// Its upper end.
     pub high: f64,
-    /// Whether the interval leaves out zero.
+    /// Whether the difference stays clear of zero at 5 % for its whole group.
     pub significant: bool,
+    /// The difference's standard error (infinite when a side has no data).
+    #[serde(skip)]
+    pub se: f64,
 }
 
 /// Both runs and their metrics.
@@ -178,8 +180,14 @@ fn paired(group: &str, name: &str, pairs: &[(f64, f64)]) -> Metric {
     } else {
         0.0
     };
-    let half = Z95 * (variance / n.max(1.0)).sqrt();
-    finish(group, name, old, new, difference, half)
+    finish(
+        group,
+        name,
+        old,
+        new,
+        difference,
+        (variance / n.max(1.0)).sqrt(),
+    )
 }
 
 /// The difference of two proportions `wins / plays`, and its interval.
@@ -199,17 +207,19 @@ fn proportions(group: &str, name: &str, old: (u64, u64), new: (u64, u64)) -> Met
             p * (1.0 - p) / plays as f64
         }
     };
-    let half = if old.1 == 0 || new.1 == 0 {
+    let se = if old.1 == 0 || new.1 == 0 {
         f64::INFINITY
     } else {
-        Z95 * (var(p0, old.1) + var(p1, new.1)).sqrt()
+        (var(p0, old.1) + var(p1, new.1)).sqrt()
     };
-    finish(group, name, p0, p1, p1 - p0, half)
+    finish(group, name, p0, p1, p1 - p0, se)
 }
 
-fn finish(group: &str, name: &str, old: f64, new: f64, difference: f64, half: f64) -> Metric {
+/// The metric with its 95 % interval (`se`: the difference's standard error); whether it
+/// is significant is for [`judge`], which knows the group.
+fn finish(group: &str, name: &str, old: f64, new: f64, difference: f64, se: f64) -> Metric {
     let round = |x: f64| (x * 10_000.0).round() / 10_000.0;
-    let (low, high) = (difference - half, difference + half);
+    let (low, high) = (difference - Z95 * se, difference + Z95 * se);
     Metric {
         group: group.to_owned(),
         name: name.to_owned(),
@@ -219,6 +229,7 @@ fn finish(group: &str, name: &str, old: f64, new: f64, difference: f64, half: f6
         low: if low.is_finite() { round(low) } else { low },
         high: if high.is_finite() { round(high) } else { high },
         significant: false,
+        se,
     }
 }
 

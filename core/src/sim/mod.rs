@@ -319,6 +319,14 @@ pub fn simulate(
     })
 }
 
+fn median(sorted: &[i64]) -> f64 {
+    match sorted.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => sorted[n / 2] as f64,
+        n => (sorted[n / 2 - 1] + sorted[n / 2]) as f64 / 2.0,
+    }
+}
+
 impl SimReport {
     /// How fast the games went: wall time, games and decisions a second (all threads),
     /// microseconds per decision (one thread's time), and the shares of the bots' own
@@ -349,17 +357,18 @@ impl SimReport {
             "engine_share": share(nanos.saturating_sub(bot)),
         })
     }
-}
 
-fn median(sorted: &[i64]) -> f64 {
-    match sorted.len() {
-        0 => 0.0,
-        n if n % 2 == 1 => sorted[n / 2] as f64,
-        n => (sorted[n / 2 - 1] + sorted[n / 2]) as f64 / 2.0,
+    /// How often each bot rule step was taken over all games ("bot: step" → count).
+    pub fn bot_rules(&self) -> BTreeMap<String, u64> {
+        let mut rules = BTreeMap::new();
+        for outcome in &self.outcomes {
+            for (rule, n) in &outcome.bot_rules {
+                *rules.entry(rule.clone()).or_default() += n;
+            }
+        }
+        rules
     }
-}
 
-impl SimReport {
     /// The summary as JSON: wins by seat (and "draw", "unfinished"), results by the set
     /// of winners ("BR+RU": the games those seats won together; they sum to the games),
     /// score and step distributions (with a histogram of scores), card use, the bots' rule steps taken,
@@ -373,7 +382,6 @@ impl SimReport {
         let mut steps: Vec<i64> = Vec::new();
         let mut card_use: BTreeMap<String, u64> = BTreeMap::new();
         let mut card_wins: BTreeMap<String, u64> = BTreeMap::new();
-        let mut bot_rules: BTreeMap<String, u64> = BTreeMap::new();
         let mut errors = Vec::new();
         for outcome in &self.outcomes {
             let result = match &outcome.winners {
@@ -406,9 +414,6 @@ impl SimReport {
             }
             for (card, n) in &outcome.card_wins {
                 *card_wins.entry(card.clone()).or_default() += n;
-            }
-            for (rule, n) in &outcome.bot_rules {
-                *bot_rules.entry(rule.clone()).or_default() += n;
             }
             if let Some(error) = &outcome.error {
                 errors.push(json!({"seed": outcome.seed, "error": error}));
@@ -457,7 +462,7 @@ impl SimReport {
             "steps": distribution(&mut steps),
             "card_use": card_use,
             "card_wins": card_wins,
-            "bot_rules": bot_rules,
+            "bot_rules": self.bot_rules(),
             "errors": errors,
         });
         if timing && let Some(object) = out.as_object_mut() {

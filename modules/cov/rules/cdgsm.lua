@@ -312,13 +312,14 @@ end
 -- discarded), and end the phase with the list of the War Phase's cards.
 cdgsm.cdgsm_desk = {}
 
+-- The side's powers still in the game, clockwise from France.
 local function side_powers(ctx, side)
   if side == "FR" then
     return { "FR" }
   end
   local list = {}
-  for _, power in ipairs({ "RU", "AU", "BR" }) do
-    if not powers.out(ctx, power) then
+  for _, power in ipairs(powers.in_game(ctx)) do
+    if power ~= "FR" then
       list[#list + 1] = power
     end
   end
