@@ -325,7 +325,7 @@ impl LogLine {
 /// back unchanged.
 pub trait Rules {
     /// Sets up a new game on `table` (already laid out from the scenario's data) and enters
-    /// the first state.
+    /// the first state. On an error the table may be left partly changed.
     fn setup(
         &mut self,
         table: &mut Table,
@@ -338,7 +338,8 @@ pub trait Rules {
     fn prompt(&mut self, table: &mut Table) -> Result<Option<Prompt>, RulesError>;
 
     /// Applies a legal choice of the current prompt, answered by `seat` (the caller has
-    /// checked it is legal; a replay may not know the seat of a single decision).
+    /// checked it is legal; a replay may not know the seat of a single decision). On an
+    /// error the table may be left partly changed: the caller hands in a copy it can drop.
     fn act(
         &mut self,
         table: &mut Table,
@@ -364,6 +365,13 @@ pub trait Rules {
 
     /// Rules of the same kind, with the same limits, for `module` (a reloaded version).
     fn reload(&self, module: Arc<Module>) -> Result<Box<dyn Rules>, RulesError>;
+
+    /// Makes these rules as they were just loaded, for a new game, keeping what can be
+    /// kept (a VM and its compiled scripts); nothing of the last game may survive. `false`
+    /// when these rules cannot: make new ones with [`Rules::reload`].
+    fn reset(&mut self) -> Result<bool, RulesError> {
+        Ok(false)
+    }
 
     /// Lines the rules printed for the designer since the last call.
     fn take_output(&mut self) -> Vec<String> {

@@ -7,7 +7,8 @@
 //! - Lützen & Bautzen (Congress of Vienna) with the test fixture: decisions a second and
 //!   the engine's share.
 //!
-//! Each figure is the median of repeated runs in this one process.
+//! Each figure is the median of repeated runs in this one process. Name parts to run only
+//! those: `-- first`, `-- bot`, `-- lutzen`.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -55,7 +56,13 @@ fn first_action_game(module: &Arc<Module>, seed: u64, limit: usize) -> (usize, D
         }
         decisions += 1;
     }
-    (decisions, started.elapsed())
+    let took = started.elapsed();
+    if std::env::var_os("API_CALLS").is_some() {
+        let mut calls = session.api_calls();
+        calls.sort_by_key(|c| std::cmp::Reverse(c.1));
+        eprintln!("{decisions} decisions: {:?}", &calls[..12]);
+    }
+    (decisions, took)
 }
 
 fn bot_games(module: Arc<Module>, scenario: &str, games: usize) -> (f64, f64, f64) {
@@ -83,12 +90,34 @@ fn bot_games(module: Arc<Module>, scenario: &str, games: usize) -> (f64, f64, f6
     )
 }
 
+/// Whether the part named `part` runs: all of them, or those named on the command line
+/// (`cargo bench -p chancery-tests --bench sim -- first bot lutzen`).
+fn wanted(part: &str) -> bool {
+    let named: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    named.is_empty() || named.iter().any(|n| n == part)
+}
+
 fn main() {
     let aftermath = load(&repo_root().join("modules/aftermath"));
 
+    if wanted("first") {
+        first_action(&aftermath);
+    }
+    if wanted("bot") {
+        aftermath_bot(&aftermath);
+    }
+    if wanted("lutzen") {
+        lutzen();
+    }
+}
+
+fn first_action(aftermath: &Arc<Module>) {
     let mut per_decision = Vec::new();
     for seed in 1..=7 {
-        let (decisions, time) = first_action_game(&aftermath, seed, 5_000);
+        let (decisions, time) = first_action_game(aftermath, seed, 5_000);
         per_decision.push(time.as_secs_f64() * 1e6 / decisions.max(1) as f64);
     }
     println!(
@@ -96,7 +125,9 @@ fn main() {
         "engine + Aftermath rules, first-action choices, no bot",
         median(per_decision)
     );
+}
 
+fn aftermath_bot(aftermath: &Arc<Module>) {
     let runs: Vec<(f64, f64, f64)> = (0..5)
         .map(|_| bot_games(aftermath.clone(), "standard", 20))
         .collect();
@@ -107,7 +138,9 @@ fn main() {
         median(runs.iter().map(|r| r.1).collect()),
         median(runs.iter().map(|r| r.2).collect()),
     );
+}
 
+fn lutzen() {
     let cov_dir = repo_root().join("modules/cov");
     let fixture = LoadOptions {
         overlay: OverlayChoice::File(cov_dir.join("tests/owner-fixture.ron")),

@@ -211,3 +211,79 @@ fn a_golden_replay_names_the_input_and_the_first_value_that_differs() {
         "after input 3 (A: commit five): the log does not say \"Alpha's wager: 5 Five + 1 favour + 1 card effect = 7\" (in that order)"
     );
 }
+
+/// The testbed with a bot that remembers, in a script variable and in a global of its
+/// own, how often it was called: after two plays it only passes. A VM reused for another
+/// game without a reset would make the next game's bot pass from the start.
+fn forgetful_testbed() -> (tempfile::TempDir, std::sync::Arc<chancery_core::Module>) {
+    let (scratch, dir) = chancery_tests::copy_module(&test_module("testbed"));
+    chancery_tests::edit(
+        &dir.join("bots/simple.lua"),
+        "return function(ctx, seat, actions)\n",
+        "local calls = 0\n\
+         return function(ctx, seat, actions)\n  \
+           calls = calls + 1\n  \
+           rawset(_ENV, \"seen\", (rawget(_ENV, \"seen\") or 0) + 1)\n",
+    );
+    chancery_tests::edit(
+        &dir.join("bots/simple.lua"),
+        "  local best = highest(ctx, actions, \"play\")\n",
+        "  local best = highest(ctx, actions, \"play\")\n  \
+           if calls > 2 and rawget(_ENV, \"seen\") > 2 then best = nil end\n",
+    );
+    let module = load(&dir);
+    (scratch, module)
+}
+
+#[test]
+fn a_vm_reused_for_the_next_simulated_game_keeps_nothing_of_the_last() {
+    use chancery_core::sim::{SimConfig, play_one, simulate};
+    let (_scratch, module) = forgetful_testbed();
+    let config = SimConfig {
+        scenario: "basic".into(),
+        games: 4,
+        seed: 5,
+        bots: Default::default(),
+        options: Value::map(),
+        max_steps: 10_000,
+        threads: 1,
+        shard: Default::default(),
+    };
+    let fresh: Vec<String> = (0..4)
+        .map(|i| {
+            let spec = config.spec(&module, i).expect("a spec");
+            serde_json::to_string(&play_one(&module, spec, 10_000)).expect("serialises")
+        })
+        .collect();
+    let report = simulate(module.clone(), &config, &|_| {}).expect("the games run");
+    let reused: Vec<String> = report
+        .outcomes
+        .iter()
+        .map(|o| serde_json::to_string(o).expect("serialises"))
+        .collect();
+    assert!(report.outcomes.iter().all(|o| o.error.is_none()));
+    assert_eq!(reused, fresh, "one worker's games, each in a reset VM");
+
+    // The test can tell: the same rules handed to a second game without a reset remember
+    // the first game's calls, and the second game goes otherwise.
+    let mut first = chancery_core::Session::new(
+        module.clone(),
+        config.spec(&module, 0).expect("a spec"),
+        chancery_core::script::LuaRules::boxed(&module).expect("rules"),
+    )
+    .expect("starts");
+    first.run_bots(10_000).expect("plays");
+    let second_spec = config.spec(&module, 1).expect("a spec");
+    let mut second = chancery_core::Session::new(module.clone(), second_spec, first.into_rules())
+        .expect("starts");
+    second.run_bots(10_000).expect("plays");
+    let remembered = report.outcomes[1].clone();
+    assert_ne!(
+        (
+            second.history().len(),
+            second.table().result.as_ref().map(|r| r.scores.clone())
+        ),
+        (remembered.steps, Some(remembered.scores)),
+        "without a reset the bot's remembered calls change the second game"
+    );
+}

@@ -441,20 +441,22 @@ fn api_units(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
 
 fn api_box(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
     let boxed = a.string(lua, 0)?;
+    // Built as a Lua table directly: bots ask for boxes often.
     let contents = with(lua, |st| {
-        st.table
+        let units = st
+            .table
             .boxes
             .get(boxed.as_str())
-            .map(|m| {
-                Value::Map(
-                    m.iter()
-                        .map(|(k, v)| (k.to_string(), Value::Int(*v)))
-                        .collect(),
-                )
-            })
-            .ok_or_else(|| format!("unknown box '{boxed}'"))
+            .ok_or_else(|| format!("unknown box '{boxed}'"))?;
+        let t = lua
+            .create_table_with_capacity(0, units.len())
+            .map_err(|e| e.to_string())?;
+        for (unit, n) in units {
+            t.raw_set(unit.as_str(), *n).map_err(|e| e.to_string())?;
+        }
+        Ok(t)
     })?;
-    ret(lua, [contents])
+    Ok(MultiValue::from_iter([LuaValue::Table(contents)]))
 }
 
 fn api_neighbors(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {

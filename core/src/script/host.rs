@@ -13,8 +13,8 @@ use super::api::{self, CallState, FlowEvent};
 use super::budget::Limits;
 use super::convert;
 use super::convert::{from_lua, to_lua};
-use super::sandbox::{Sources, Vm, install_include};
-use super::util::{describe, is_memory_error, our_frames, script_error, with_position};
+use super::sandbox::{Includes, Sources, Vm, install_include};
+use super::util::{describe, field, is_memory_error, our_frames, script_error, with_position};
 use super::{data, diag};
 use crate::ids::SeatId;
 use crate::module::{Diagnostic, Diagnostics, Module, RulesInfo};
@@ -105,6 +105,8 @@ pub(crate) struct Host {
     /// The ids that have effects, with their hook names.
     pub effects: std::collections::BTreeMap<String, Vec<String>>,
     pub api_calls: Rc<RefCell<Vec<u64>>>,
+    /// The compiled scripts and what `include` returned.
+    includes: Rc<Includes>,
 }
 
 impl Host {
@@ -121,7 +123,7 @@ impl Host {
                 .iter()
                 .map(|s| (s.rel.clone(), s.text.clone())),
         );
-        install_include(&vm, sources).map_err(|e| fail(describe(&e).0))?;
+        let includes = install_include(&vm, sources).map_err(|e| fail(describe(&e).0))?;
 
         let mut diags = Diagnostics::default();
         for script in &module.scripts {
@@ -134,27 +136,15 @@ impl Host {
                 ));
                 continue;
             }
-            if let Err(err) = vm.compile(&script.rel, &script.text) {
-                diags.push(diag::from_lua_error(&module, &describe(&err).0));
+            match vm.compile(&script.rel, &script.text) {
+                Ok(chunk) => includes.keep(&script.rel, chunk),
+                Err(err) => diags.push(diag::from_lua_error(&module, &describe(&err).0)),
             }
         }
         if diags.has_errors() {
             return Err(diags);
         }
-        let main = module.manifest.main.clone();
-        let include: Function = vm.extra("include").map_err(|e| fail(describe(&e).0))?;
-        let hooks = match vm.call(|| include.call::<LuaValue>(main.as_str())) {
-            Ok(LuaValue::Table(t)) => t,
-            Ok(other) => {
-                let message = format!(
-                    "{main} must return the rules table (setup, states, …), but it returned a {}",
-                    other.type_name()
-                );
-                return Err(Diagnostics(vec![diag::at_end(&module, &main, message)]));
-            }
-            Err(err) => return Err(Diagnostics(vec![load_error(&module, &main, &err)])),
-        };
-        let declared = check_hooks(&module, &hooks)?;
+        let (hooks, declared) = run_main(&vm, &module)?;
 
         let api_calls = Rc::new(RefCell::new(Vec::new()));
         // The engine's own work, in proportion to the module's data (whose files are
@@ -180,7 +170,33 @@ impl Host {
             kinds: declared.kinds,
             effects: declared.effects,
             api_calls,
+            includes,
         })
+    }
+
+    /// Loads the rules again in this VM, as if new: every script runs again in a new
+    /// environment (from its compiled chunk), so no variable a script kept, in a chunk's
+    /// locals or its globals, survives; the API counts and printed lines are cleared. The
+    /// engine's own tables (ctx, the read-only data, the libraries) are shared and cannot
+    /// be written by scripts.
+    pub fn reset(&mut self) -> Result<(), Diagnostics> {
+        self.includes.forget();
+        self.vm.output.borrow_mut().clear();
+        self.api_calls.borrow_mut().iter_mut().for_each(|n| *n = 0);
+        let (hooks, declared) = run_main(&self.vm, &self.module)?;
+        self.state_table = hooks.get("states").map_err(|e| {
+            Diagnostics(vec![Diagnostic::error(
+                &self.module.dir,
+                0,
+                0,
+                format!("cannot read states: {}", describe(&e).0),
+            )])
+        })?;
+        self.hooks = hooks;
+        self.states = Arc::new(declared.states);
+        self.kinds = declared.kinds;
+        self.effects = declared.effects;
+        Ok(())
     }
 
     /// What the rules table declares.
@@ -209,8 +225,8 @@ impl Host {
 
     /// The function `states[state][name]`, if there is one.
     pub fn state_fn(&self, state: &str, name: &str) -> Option<Function> {
-        let st: LuaTable = self.state_table.get(state).ok()?;
-        st.get::<Option<Function>>(name).ok().flatten()
+        let st: LuaTable = field(&self.state_table, state).ok()?;
+        field::<Option<Function>>(&st, name).ok().flatten()
     }
 
     /// Whether `state` is automatic (it has `run`), as the rules table declared at load.
@@ -220,13 +236,13 @@ impl Host {
 
     /// The function `hooks[name]` (or `hooks.bots[name]` when `bot`), if there is one.
     pub fn hook_fn(&self, name: &str) -> Option<Function> {
-        self.hooks.get::<Option<Function>>(name).ok().flatten()
+        field::<Option<Function>>(&self.hooks, name).ok().flatten()
     }
 
     /// The bot function `bots[name]`.
     pub fn bot_fn(&self, name: &str) -> Option<Function> {
-        let bots: LuaTable = self.hooks.get("bots").ok()?;
-        bots.get::<Option<Function>>(name).ok().flatten()
+        let bots: LuaTable = field(&self.hooks, "bots").ok()?;
+        field::<Option<Function>>(&bots, name).ok().flatten()
     }
 
     /// Calls one hook over `table`. `call` receives the ctx table and does the Lua call.
@@ -517,6 +533,27 @@ impl Host {
 
 /// An error while the module's scripts load, at its position: Lua's, or where Lua gives
 /// none, the innermost frame of the traceback, or the start of the main script.
+/// Runs the module's main script and checks the rules table it returns.
+fn run_main(vm: &Vm, module: &Module) -> Result<(LuaTable, Declared), Diagnostics> {
+    let main = module.manifest.main.clone();
+    let include: Function = vm
+        .extra("include")
+        .map_err(|e| Diagnostics(vec![Diagnostic::error(&module.dir, 0, 0, describe(&e).0)]))?;
+    let hooks = match vm.call(|| include.call::<LuaValue>(main.as_str())) {
+        Ok(LuaValue::Table(t)) => t,
+        Ok(other) => {
+            let message = format!(
+                "{main} must return the rules table (setup, states, …), but it returned a {}",
+                other.type_name()
+            );
+            return Err(Diagnostics(vec![diag::at_end(module, &main, message)]));
+        }
+        Err(err) => return Err(Diagnostics(vec![load_error(module, &main, &err)])),
+    };
+    let declared = check_hooks(module, &hooks)?;
+    Ok((hooks, declared))
+}
+
 fn load_error(module: &Module, main: &str, err: &mlua::Error) -> Diagnostic {
     let (message, traceback) = describe(err);
     let ours = |l: &str| is_script_line(module, l);
@@ -1000,7 +1037,11 @@ fn lazy_field(lua: &Lua, key: &str) -> mlua::Result<LuaValue> {
             return Err(mlua::Error::runtime("ctx was used outside a hook call"));
         };
         match key {
-            "vars" => Some((state.vars_table.clone(), state.table.vars.clone())),
+            "vars" if state.vars_table.is_some() => Some((state.vars_table.clone(), Value::Nil)),
+            "vars" => Some((None, state.table.vars.clone())),
+            "locals" if state.locals_table.is_some() => {
+                Some((state.locals_table.clone(), Value::Nil))
+            }
             "locals" => {
                 let value = match (&state.locals_given, state.locals_frame) {
                     (Some(v), _) => v.clone(),

@@ -169,8 +169,8 @@ impl LuaRules {
         ))
     }
 
-    /// Runs a changing hook on a copy of the table, then its flow events; commits the copy
-    /// only if everything succeeded.
+    /// Runs a changing hook on the table, then its flow events. On an error the table may
+    /// be partly changed: the caller works on a copy it drops then (see [`Rules::act`]).
     fn change(
         &self,
         table: &mut Table,
@@ -180,29 +180,34 @@ impl LuaRules {
         locals: Locals,
         call: impl FnOnce(&mlua::Table) -> mlua::Result<MultiValue>,
     ) -> Result<(), RulesError> {
-        let invoked = self.host.invoke(
-            table.clone(),
-            Access::Change,
-            Hook::new(hook.clone(), entry),
-            locals,
-            std::mem::take(io),
-            call,
-        );
-        *io = invoked.io;
-        invoked.result?;
-        let (work, step_io, flow) =
-            self.host
-                .settle(invoked.table, std::mem::take(io), invoked.events);
-        *io = step_io;
-        flow?;
-        if work.flow.is_empty() && work.result.is_none() {
-            return Err(self.script_error(
-                &hook,
-                "the flow is empty but the game is not over: enter a state with ctx:push or ctx:replace, or end the game with ctx:game_over",
-            ));
-        }
-        *table = work;
-        Ok(())
+        lend(table, |owned| {
+            let invoked = self.host.invoke(
+                owned,
+                Access::Change,
+                Hook::new(hook.clone(), entry),
+                locals,
+                std::mem::take(io),
+                call,
+            );
+            *io = invoked.io;
+            if let Err(err) = invoked.result {
+                return (invoked.table, Err(err));
+            }
+            let (work, step_io, flow) =
+                self.host
+                    .settle(invoked.table, std::mem::take(io), invoked.events);
+            *io = step_io;
+            if let Err(err) = flow {
+                return (work, Err(err));
+            }
+            if work.flow.is_empty() && work.result.is_none() {
+                return (work, Err(self.script_error(
+                    &hook,
+                    "the flow is empty but the game is not over: enter a state with ctx:push or ctx:replace, or end the game with ctx:game_over",
+                )));
+            }
+            (work, Ok(()))
+        })
     }
 }
 
@@ -275,7 +280,7 @@ impl LuaRules {
         io: &mut StepIo,
         decision: Decision,
     ) -> Result<(), RulesError> {
-        let mut work = table.clone();
+        let work = table;
         let Some(frame) = work.flow.last_mut() else {
             return Err(self.script_error("act", "there is no current state"));
         };
@@ -288,11 +293,8 @@ impl LuaRules {
             } else {
                 format!("{name} passes.")
             }));
-        let still_open = self
-            .read_prompt(&mut work)?
-            .is_some_and(|p| !p.asks.is_empty());
+        let still_open = self.read_prompt(work)?.is_some_and(|p| !p.asks.is_empty());
         if still_open {
-            *table = work;
             return Ok(());
         }
         let answers = work
@@ -320,15 +322,13 @@ impl LuaRules {
                 .collect(),
         );
         let lua = self.host.vm.lua.clone();
-        self.change(&mut work, io, hook, &f, Locals::Frame(id), |ctx| {
+        self.change(work, io, hook, &f, Locals::Frame(id), |ctx| {
             if decision == Decision::Simultaneous {
                 f.call((ctx.clone(), convert::to_lua(&lua, &choices)?))
             } else {
                 f.call(ctx.clone())
             }
-        })?;
-        *table = work;
-        Ok(())
+        })
     }
 }
 
@@ -512,6 +512,14 @@ impl Rules for LuaRules {
 
     fn reload(&self, module: Arc<Module>) -> Result<Box<dyn Rules>, RulesError> {
         LuaRules::boxed_with(module, self.limits)
+    }
+
+    fn reset(&mut self) -> Result<bool, RulesError> {
+        self.options_read.borrow_mut().clear();
+        self.host
+            .reset()
+            .map(|()| true)
+            .map_err(|d| RulesError::Script(d.to_string()))
     }
 
     fn take_output(&mut self) -> Vec<String> {

@@ -7,6 +7,7 @@ use mlua::{Lua, Table as LuaTable, Value as LuaValue};
 
 use super::convert::{from_lua, to_lua};
 use super::host::STATE_HOOKS;
+use super::util::field;
 use crate::ids::SeatId;
 use crate::module::Module;
 use crate::rules::{
@@ -33,7 +34,7 @@ pub(crate) fn parse_prompt(
             value.type_name()
         ));
     };
-    let text = match t.get::<LuaValue>("text").map_err(|e| e.to_string())? {
+    let text = match field::<LuaValue>(t, "text").map_err(|e| e.to_string())? {
         LuaValue::Nil => String::new(),
         LuaValue::String(s) => s.to_string_lossy(),
         other => {
@@ -43,11 +44,11 @@ pub(crate) fn parse_prompt(
             ));
         }
     };
-    let listed = t.get::<LuaValue>("asks").map_err(|e| e.to_string())?;
+    let listed = field::<LuaValue>(t, "asks").map_err(|e| e.to_string())?;
     let asks = match (decision, listed) {
         (Decision::One, LuaValue::Nil) => {
             let seat = parse_seat(
-                &t.get::<LuaValue>("seat").map_err(|e| e.to_string())?,
+                &field::<LuaValue>(t, "seat").map_err(|e| e.to_string())?,
                 table,
                 false,
             )?;
@@ -125,7 +126,7 @@ fn parse_asks(
             ));
         };
         let seat = parse_seat(
-            &ask.get::<LuaValue>("seat").map_err(|e| e.to_string())?,
+            &field::<LuaValue>(&ask, "seat").map_err(|e| e.to_string())?,
             table,
             true,
         )
@@ -187,7 +188,7 @@ fn parse_actions(
     has_action: &impl Fn(&str) -> bool,
     context: &str,
 ) -> Result<Vec<Action>, String> {
-    let list = match t.get::<LuaValue>("actions").map_err(|e| e.to_string())? {
+    let list = match field::<LuaValue>(t, "actions").map_err(|e| e.to_string())? {
         LuaValue::Table(list) => list,
         LuaValue::Nil => return Err(format!("{context}prompt has no actions list")),
         other => {
@@ -239,7 +240,7 @@ fn parse_actions(
 }
 
 fn get_string(t: &LuaTable, key: &str) -> Result<Option<String>, String> {
-    match t.get::<LuaValue>(key).map_err(|e| e.to_string())? {
+    match field::<LuaValue>(t, key).map_err(|e| e.to_string())? {
         LuaValue::Nil => Ok(None),
         LuaValue::String(s) => Ok(Some(s.to_string_lossy())),
         other => Err(format!(
@@ -257,9 +258,12 @@ fn parse_action(item: &LuaValue, module: &Module) -> Result<Action, String> {
         ));
     };
     let name = get_string(t, "name")?.ok_or("needs a name")?;
-    let arg = from_lua(&t.get::<LuaValue>("arg").map_err(|e| e.to_string())?, "arg")?;
+    let arg = from_lua(
+        &field::<LuaValue>(t, "arg").map_err(|e| e.to_string())?,
+        "arg",
+    )?;
     let int = |key: &str| -> Result<Option<i64>, String> {
-        match t.get::<LuaValue>(key).map_err(|e| e.to_string())? {
+        match field::<LuaValue>(t, key).map_err(|e| e.to_string())? {
             LuaValue::Nil => Ok(None),
             LuaValue::Integer(n) => Ok(Some(n)),
             other => Err(format!(
@@ -373,7 +377,10 @@ pub(crate) fn parse_bot_pick(
         },
         LuaValue::Table(t) => Choice {
             name: get_string(t, "name")?.ok_or("the picked action has no name")?,
-            arg: from_lua(&t.get::<LuaValue>("arg").map_err(|e| e.to_string())?, "arg")?,
+            arg: from_lua(
+                &field::<LuaValue>(t, "arg").map_err(|e| e.to_string())?,
+                "arg",
+            )?,
         },
         other => {
             return Err(format!(

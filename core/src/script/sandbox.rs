@@ -454,14 +454,38 @@ impl Sources {
     }
 }
 
+/// What `include` has loaded: each script's value once it has run, and each compiled
+/// chunk, so that loading the rules again ([`Includes::forget`]) does not parse them again.
+#[derive(Default)]
+pub(crate) struct Includes {
+    loaded: RefCell<BTreeMap<String, LuaValue>>,
+    loading: RefCell<Vec<String>>,
+    chunks: RefCell<BTreeMap<String, Function>>,
+}
+
+impl Includes {
+    /// Keeps `chunk`, compiled from `path`, for `include` to run.
+    pub fn keep(&self, path: &str, chunk: Function) {
+        self.chunks.borrow_mut().insert(path.to_owned(), chunk);
+    }
+
+    /// Forgets what every script returned: the next `include` of a script runs its chunk
+    /// again, in a new environment, so nothing the last run made or changed survives.
+    pub fn forget(&self) {
+        self.loaded.borrow_mut().clear();
+        self.loading.borrow_mut().clear();
+    }
+}
+
 /// Installs `include(path)`: loads one of `sources` once (each in its own environment) and
-/// returns what the chunk returned; a cycle of includes is an error.
-pub(crate) fn install_include(vm: &Rc<Vm>, sources: Sources) -> mlua::Result<()> {
-    let loaded: Rc<RefCell<BTreeMap<String, LuaValue>>> = Rc::default();
-    let loading: Rc<RefCell<Vec<String>>> = Rc::default();
+/// returns what the chunk returned; a cycle of includes is an error. A chunk compiled
+/// before (kept in the returned [`Includes`]) is run in a new environment, not parsed again.
+pub(crate) fn install_include(vm: &Rc<Vm>, sources: Sources) -> mlua::Result<Rc<Includes>> {
+    let includes = Rc::new(Includes::default());
+    let state = includes.clone();
     let weak = Rc::downgrade(vm);
     let include = vm.lua.create_function(move |lua, path: String| {
-        if let Some(value) = loaded.borrow().get(&path) {
+        if let Some(value) = state.loaded.borrow().get(&path) {
             return Ok(value.clone());
         }
         let Some(text) = sources.files.get(&path) else {
@@ -471,22 +495,28 @@ pub(crate) fn install_include(vm: &Rc<Vm>, sources: Sources) -> mlua::Result<()>
                 format!("include: no script '{path}' (scripts are listed in module.ron; known: {known:?})"),
             ));
         };
-        if loading.borrow().contains(&path) {
-            let mut chain = loading.borrow().clone();
+        if state.loading.borrow().contains(&path) {
+            let mut chain = state.loading.borrow().clone();
             chain.push(path.clone());
             return Err(script_error(lua, format!("include cycle: {}", chain.join(" -> "))));
         }
         let Some(vm) = weak.upgrade() else {
             return Err(mlua::Error::runtime("include: the VM is gone"));
         };
-        loading.borrow_mut().push(path.clone());
-        let result = vm.compile(&path, text).and_then(|chunk| chunk.call::<LuaValue>(()));
-        loading.borrow_mut().pop();
+        let kept = state.chunks.borrow().get(&path).cloned();
+        let chunk = match kept {
+            Some(chunk) => vm.new_env().and_then(|env| chunk.set_environment(env)).map(|_| chunk),
+            None => vm.compile(&path, text).inspect(|chunk| state.keep(&path, chunk.clone())),
+        };
+        state.loading.borrow_mut().push(path.clone());
+        let result = chunk.and_then(|chunk| chunk.call::<LuaValue>(()));
+        state.loading.borrow_mut().pop();
         let value = result?;
-        loaded.borrow_mut().insert(path, value.clone());
+        state.loaded.borrow_mut().insert(path, value.clone());
         Ok(value)
     })?;
-    vm.add_global("include", include)
+    vm.add_global("include", include)?;
+    Ok(includes)
 }
 
 #[cfg(test)]

@@ -319,6 +319,12 @@ impl Session {
         })
     }
 
+    /// Ends the session and gives back its rules, to be [reset](Rules::reset) for another
+    /// game.
+    pub fn into_rules(self) -> Box<dyn Rules> {
+        self.rules
+    }
+
     /// The module being played.
     pub fn module(&self) -> &Arc<Module> {
         &self.module
@@ -427,7 +433,7 @@ impl Session {
         if let Input::Manual { change, .. } = &input {
             label = Some(change.describe(&self.module));
         }
-        let (table, io) = self.execute(&self.table.clone(), &input)?;
+        let (table, io) = self.execute(self.table.clone(), &input)?;
         // Invariants are the rules' business: a table being rearranged by hand may pass
         // through states the rules would never make, so only rule actions are checked.
         let ruled = matches!(input, Input::Act { .. });
@@ -504,11 +510,10 @@ impl Session {
         }
     }
 
-    /// Runs `input` on a copy of `table`; returns the new table. A choice is not checked
-    /// against the prompt here: `apply` checks it, and a replay under the same module
-    /// repeats what was checked when it was played.
-    fn execute(&mut self, table: &Table, input: &Input) -> Result<(Table, StepIo), SessionError> {
-        let mut work = table.clone();
+    /// Runs `input` on `table` (the caller's copy, dropped on an error); returns the new
+    /// table. A choice is not checked against the prompt here: `apply` checks it, and a
+    /// replay under the same module repeats what was checked when it was played.
+    fn execute(&mut self, mut work: Table, input: &Input) -> Result<(Table, StepIo), SessionError> {
         let mut io = StepIo::default();
         match input {
             Input::Act {
@@ -580,7 +585,7 @@ impl Session {
         };
         for i in from..n {
             let input = self.history.records[i].input.clone();
-            match self.execute(&table, &input) {
+            match self.execute(table.clone(), &input) {
                 Ok((next, _)) => table = next,
                 Err(err) => {
                     self.warnings

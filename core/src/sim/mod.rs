@@ -18,7 +18,7 @@ use serde_json::{Value as Json, json};
 
 use crate::ids::{ScenarioId, SeatId};
 use crate::module::Module;
-use crate::rules::RulesError;
+use crate::rules::{Rules, RulesError};
 use crate::script::LuaRules;
 use crate::session::{Actor, GameSpec, Input, Session, SessionError};
 use crate::table::Controller;
@@ -124,8 +124,8 @@ pub struct SimReport {
 }
 
 impl SimConfig {
-    /// The spec of game `i`, every seat played by a bot.
-    fn spec(&self, module: &Module, i: usize) -> Result<GameSpec, String> {
+    /// The spec of game `i` (of all `games`, not of a shard), every seat played by a bot.
+    pub fn spec(&self, module: &Module, i: usize) -> Result<GameSpec, String> {
         let scenario = module
             .scenarios
             .get(self.scenario.as_str())
@@ -155,6 +155,17 @@ impl SimConfig {
 
 /// Plays one bot-only game to its end (or `max_steps`).
 pub fn play_one(module: &Arc<Module>, spec: GameSpec, max_steps: usize) -> GameOutcome {
+    play_reusing(module, spec, max_steps, &mut None)
+}
+
+/// Plays one bot-only game with `rules` left by the last game (reset first), or new ones;
+/// leaves the rules in `rules` for the next game when they can be reset.
+fn play_reusing(
+    module: &Arc<Module>,
+    spec: GameSpec,
+    max_steps: usize,
+    rules: &mut Option<Box<dyn Rules>>,
+) -> GameOutcome {
     let seed = spec.seed;
     let mut outcome = GameOutcome {
         seed,
@@ -170,7 +181,11 @@ pub fn play_one(module: &Arc<Module>, spec: GameSpec, max_steps: usize) -> GameO
         nanos: 0,
     };
     let started = Instant::now();
-    let session = LuaRules::boxed(module)
+    let reused = rules
+        .take()
+        .and_then(|mut r| r.reset().ok().filter(|ok| *ok).map(|_| r));
+    let session = reused
+        .map_or_else(|| LuaRules::boxed(module), Ok)
         .map_err(SessionError::from)
         .and_then(|rules| Session::new(module.clone(), spec, rules));
     let mut session = match session {
@@ -254,6 +269,7 @@ pub fn play_one(module: &Arc<Module>, spec: GameSpec, max_steps: usize) -> GameO
     }
     outcome.bot_nanos = u64::try_from(session.bot_time().as_nanos()).unwrap_or(u64::MAX);
     outcome.nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+    *rules = Some(session.into_rules());
     outcome
 }
 
@@ -293,10 +309,13 @@ pub fn simulate(
             .map(|_| {
                 scope.spawn(|| {
                     let mut mine = Vec::new();
+                    // One VM per worker, its rules reset between games.
+                    let mut rules = None;
                     while !failed.load(Ordering::Relaxed) {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(spec) = specs.get(i) else { break };
-                        let outcome = play_one(&module, spec.clone(), config.max_steps);
+                        let outcome =
+                            play_reusing(&module, spec.clone(), config.max_steps, &mut rules);
                         if outcome.failed {
                             failed.store(true, Ordering::Relaxed);
                         }

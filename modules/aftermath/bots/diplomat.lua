@@ -28,9 +28,14 @@ local function weights(ctx, seat)
   return w
 end
 
--- The map as plain tables, read once per decision: each province's country and region,
--- and each country's interested and double-valuing powers as sets.
+-- The map as plain tables: each province's country and region, and each country's
+-- interested and double-valuing powers as sets. The module's data never changes, so it is
+-- read once, on first use (this script runs afresh for every game).
+local map = nil
 local function geography(ctx)
+  if map then
+    return map
+  end
   local geo = { country = {}, region = {}, interest = {}, double = {} }
   for _, space in ipairs(ctx.data.places.countries.spaces) do
     geo.interest[space.id], geo.double[space.id] = {}, {}
@@ -45,6 +50,7 @@ local function geography(ctx)
     geo.country[space.id] = space.props.country
     geo.region[space.id] = space.props.region
   end
+  map = geo
   return geo
 end
 
