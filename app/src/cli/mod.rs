@@ -7,7 +7,7 @@ mod game;
 mod plot;
 mod scaffold;
 pub(crate) use game::{open_session, options_error, restore, spec_from};
-mod sim;
+pub(crate) mod sim;
 mod test;
 
 use std::ffi::OsString;

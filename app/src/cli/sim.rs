@@ -336,7 +336,7 @@ fn run_merge(files: &[PathBuf], out: &mut dyn Write) -> anyhow::Result<i32> {
 
 /// The old version's folder: as given, or the module's folder at a git revision, taken
 /// out into `scratch`.
-fn old_module_dir(old: &str, new_dir: &Path, scratch: &Path) -> anyhow::Result<PathBuf> {
+pub(crate) fn old_module_dir(old: &str, new_dir: &Path, scratch: &Path) -> anyhow::Result<PathBuf> {
     let Some(rev) = old.strip_prefix("git:") else {
         return Ok(PathBuf::from(old));
     };

@@ -2,6 +2,7 @@
 //! panel, the log, hot reload, the card data editor and the launcher. It changes the game only
 //! by sending commands to the session (see `game.rs`).
 
+mod balance;
 mod cards;
 pub(crate) mod game;
 mod launcher;
@@ -32,6 +33,8 @@ pub struct ChanceryApp {
     /// The "New game / Open" window.
     pub launcher: Launcher,
     editor: side::Editor,
+    /// The Balance panel: bot-only games of the open module, alone or against another version.
+    pub balance: balance::Balance,
     /// Last session's autosave, kept aside so that it can be resumed.
     pub previous_autosave: Option<PathBuf>,
     last_bot_step: Instant,
@@ -48,6 +51,7 @@ impl ChanceryApp {
             view,
             launcher,
             editor: side::Editor::default(),
+            balance: balance::Balance::default(),
             previous_autosave: None,
             last_bot_step: Instant::now(),
             screenshot: None,
@@ -117,6 +121,9 @@ impl ChanceryApp {
         }
         if self.view.rules_open {
             side::rules_ui(&ctx, &mut self.view);
+        }
+        if self.balance.open || self.balance.running() {
+            balance::balance_ui(&ctx, &self.view, &mut self.balance);
         }
         if let Some(opened) = self.launcher.ui(&ctx) {
             self.play(opened);
@@ -213,6 +220,15 @@ impl ChanceryApp {
                 .clicked()
             {
                 self.view.rules_open = !self.view.rules_open;
+            }
+            if ui
+                .button("Balance")
+                .on_hover_text(
+                    "Play many bot-only games of this module, or compare it with another version at the same seeds",
+                )
+                .clicked()
+            {
+                self.balance.open = !self.balance.open;
             }
             if ui.button("New / Open…").clicked() {
                 self.launcher.open = true;

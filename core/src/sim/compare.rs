@@ -12,11 +12,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
 use serde_json::{Value as Json, json};
 
-use super::{GameOutcome, SimConfig, SimReport, simulate};
+use super::{GameOutcome, SimConfig, SimReport, simulate_until};
 use crate::module::Module;
 
 /// The normal quantile of a two-sided 95 % interval.
@@ -132,10 +133,28 @@ pub fn compare(
     config: &SimConfig,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<Comparison, String> {
+    compare_until(old, new, config, progress, &AtomicBool::new(false))
+}
+
+/// [`compare`], given up once `stop` is set (from another thread): the error says so.
+pub fn compare_until(
+    old: Arc<Module>,
+    new: Arc<Module>,
+    config: &SimConfig,
+    progress: &(dyn Fn(usize) + Sync),
+    stop: &AtomicBool,
+) -> Result<Comparison, String> {
     let played = config.shard.range(config.games).len();
-    let old_report = simulate(old, config, progress)?;
+    let cancelled = || Err("the comparison was cancelled".to_owned());
+    let old_report = simulate_until(old, config, progress, stop)?;
+    if stop.load(Ordering::Relaxed) {
+        return cancelled();
+    }
     refuse_failed("old", &old_report)?;
-    let new_report = simulate(new, config, &|done| progress(played + done))?;
+    let new_report = simulate_until(new, config, &|done| progress(played + done), stop)?;
+    if stop.load(Ordering::Relaxed) {
+        return cancelled();
+    }
     refuse_failed("new", &new_report)?;
     let metrics = metrics(&old_report.outcomes, &new_report.outcomes);
     Ok(Comparison {

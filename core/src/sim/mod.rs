@@ -10,7 +10,7 @@ pub mod shard;
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
@@ -294,6 +294,17 @@ pub fn simulate(
     config: &SimConfig,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<SimReport, String> {
+    simulate_until(module, config, progress, &AtomicBool::new(false))
+}
+
+/// [`simulate`], stopping early once `stop` is set (from another thread: a Cancel button):
+/// no new game starts, the games under way finish, and the report holds the games played.
+pub fn simulate_until(
+    module: Arc<Module>,
+    config: &SimConfig,
+    progress: &(dyn Fn(usize) + Sync),
+    stop: &AtomicBool,
+) -> Result<SimReport, String> {
     let specs: Vec<GameSpec> = config
         .shard
         .range(config.games)
@@ -302,7 +313,7 @@ pub fn simulate(
     let started = Instant::now();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
-    let failed = std::sync::atomic::AtomicBool::new(false);
+    let failed = AtomicBool::new(false);
     let threads = config.threads.clamp(1, 64);
     let mut outcomes: Vec<GameOutcome> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
@@ -311,7 +322,7 @@ pub fn simulate(
                     let mut mine = Vec::new();
                     // One VM per worker, its rules reset between games.
                     let mut rules = None;
-                    while !failed.load(Ordering::Relaxed) {
+                    while !failed.load(Ordering::Relaxed) && !stop.load(Ordering::Relaxed) {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(spec) = specs.get(i) else { break };
                         let outcome =

@@ -1,0 +1,528 @@
+//! The Balance panel: bot-only games of the open module played in the background, alone or
+//! against another version at the same seeds (the last committed one, or a folder), with
+//! progress, Cancel, and the results drawn (egui_plot).
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use chancery_core::sim::compare::{Comparison, Metric, compare_until};
+use chancery_core::sim::{SimConfig, SimReport, simulate_until};
+use chancery_core::{LoadOptions, Module, SeatId};
+use egui::{Color32, RichText, Ui};
+use egui_plot::{Bar, BarChart, Legend, Line, Plot, PlotPoints, Points, VLine};
+
+use super::game::GameView;
+
+/// What the games are compared against.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Against {
+    /// Nothing: the open version alone.
+    Nothing,
+    /// The module as last committed to git.
+    LastCommit,
+    /// Another copy of the module in a folder.
+    Folder,
+}
+
+/// The panel's settings, the run under way and the last result.
+pub struct Balance {
+    /// Whether the panel is open.
+    pub open: bool,
+    /// Games to play (each version).
+    pub games: usize,
+    /// The first game's seed.
+    pub seed: u64,
+    /// What to compare against.
+    pub against: Against,
+    /// The other version's folder, for [`Against::Folder`].
+    pub folder: String,
+    job: Option<Job>,
+    /// The last result, or why it failed.
+    result: Option<Result<Finished, String>>,
+}
+
+impl Default for Balance {
+    fn default() -> Self {
+        Balance {
+            open: false,
+            games: 200,
+            seed: 1,
+            against: Against::Nothing,
+            folder: String::new(),
+            job: None,
+            result: None,
+        }
+    }
+}
+
+/// A finished run.
+enum Finished {
+    Run(Box<SimReport>),
+    Compare {
+        comparison: Box<Comparison>,
+        against: String,
+    },
+}
+
+/// A run under way on its own thread.
+struct Job {
+    done: Arc<AtomicUsize>,
+    total: usize,
+    stop: Arc<AtomicBool>,
+    started: Instant,
+    answer: Receiver<Result<Finished, String>>,
+}
+
+impl Balance {
+    /// Whether games are being played.
+    pub fn running(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// Starts the games for the open module, on a thread of their own.
+    fn start(&mut self, view: &GameView) {
+        let module = view.session.module().clone();
+        let config = SimConfig {
+            scenario: view.session.table().scenario.clone(),
+            games: self.games.max(1),
+            seed: self.seed,
+            bots: Default::default(),
+            options: view.session.spec().options.clone(),
+            max_steps: 100_000,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            shard: Default::default(),
+        };
+        // The other version as `old_module_dir` reads it, and as the results name it.
+        let against = match self.against {
+            Against::Nothing => None,
+            Against::LastCommit => Some((
+                "git:HEAD".to_owned(),
+                "the last committed version (git:HEAD)".to_owned(),
+            )),
+            Against::Folder => Some((self.folder.trim().to_owned(), self.folder.trim().to_owned())),
+        };
+        let load = view.options().load_options.clone();
+        let done = Arc::new(AtomicUsize::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        let (tell, answer) = channel();
+        let total = config.games * if against.is_some() { 2 } else { 1 };
+        let (count, halt) = (done.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let progress = |n: usize| count.store(n, Ordering::Relaxed);
+            let result = match against {
+                None => simulate_until(module, &config, &progress, &halt).and_then(|report| {
+                    if halt.load(Ordering::Relaxed) {
+                        Err(format!(
+                            "cancelled after {} of {} games",
+                            report.outcomes.len(),
+                            config.games
+                        ))
+                    } else {
+                        Ok(Finished::Run(Box::new(report)))
+                    }
+                }),
+                Some((spec, against)) => old_version(&spec, &module.dir, &load).and_then(|old| {
+                    compare_until(old, module, &config, &progress, &halt).map(|comparison| {
+                        Finished::Compare {
+                            comparison: Box::new(comparison),
+                            against,
+                        }
+                    })
+                }),
+            };
+            let _ = tell.send(result);
+        });
+        self.result = None;
+        self.job = Some(Job {
+            done,
+            total,
+            stop,
+            started: Instant::now(),
+            answer,
+        });
+    }
+
+    /// Picks up a finished run.
+    fn poll(&mut self) {
+        let Some(job) = &self.job else { return };
+        match job.answer.try_recv() {
+            Ok(result) => {
+                self.result = Some(result);
+                self.job = None;
+            }
+            Err(std::sync::mpsc::TryRecvError::Empty) => {}
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                self.result = Some(Err("the games stopped without a result".to_owned()));
+                self.job = None;
+            }
+        }
+    }
+}
+
+/// The other version of the module: `git:REV` (the module's folder at that revision,
+/// taken out of git into a scratch folder) or a folder, loaded with the open game's overlay.
+fn old_version(against: &str, dir: &Path, load: &LoadOptions) -> Result<Arc<Module>, String> {
+    if against.is_empty() {
+        return Err("name the folder of the version to compare against".to_owned());
+    }
+    let scratch = std::env::temp_dir().join(format!("chancery-balance-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    let old_dir =
+        crate::cli::sim::old_module_dir(against, dir, &scratch).map_err(|e| format!("{e:#}"))?;
+    let loaded = chancery_core::load_module(&old_dir, load).map_err(|d| {
+        format!(
+            "the version to compare against ({against}) does not load:\n{}",
+            d.to_string().trim()
+        )
+    });
+    let _ = std::fs::remove_dir_all(&scratch);
+    loaded.map(Arc::new)
+}
+
+/// The Balance window.
+pub fn balance_ui(ctx: &egui::Context, view: &GameView, balance: &mut Balance) {
+    balance.poll();
+    let mut open = balance.open;
+    egui::Window::new("Balance")
+        .open(&mut open)
+        .default_size([760.0, 640.0])
+        .vscroll(true)
+        .show(ctx, |ui| window_ui(ui, view, balance));
+    balance.open = open;
+    if balance.running() {
+        ctx.request_repaint_after(Duration::from_millis(100));
+    }
+}
+
+fn window_ui(ui: &mut Ui, view: &GameView, balance: &mut Balance) {
+    let module = view.session.module().clone();
+    let scenario = module
+        .scenarios
+        .get(view.session.table().scenario.as_str())
+        .map_or_else(
+            || view.session.table().scenario.to_string(),
+            |s| s.name.clone(),
+        );
+    // The scenario, unless it repeats the module's name.
+    let game = if scenario == module.manifest.name {
+        scenario
+    } else {
+        format!("{} ({scenario})", module.manifest.name)
+    };
+    ui.label(format!(
+        "Bot-only games of {game}, every seat played by its default bot, the version open \
+         now. Compare it against another version to see what an edit changes: both play \
+         the same seeds."
+    ));
+    let running = balance.running();
+    ui.add_enabled_ui(!running, |ui| {
+        ui.horizontal(|ui| {
+            ui.label("Games");
+            ui.add(egui::DragValue::new(&mut balance.games).range(1..=100_000))
+                .on_hover_text("How many games each version plays");
+            ui.label("First seed");
+            ui.add(egui::DragValue::new(&mut balance.seed))
+                .on_hover_text("Game i plays seed + i: the same seeds give the same games");
+        });
+        ui.horizontal(|ui| {
+            ui.label("Compare against");
+            ui.radio_value(&mut balance.against, Against::Nothing, "nothing");
+            ui.radio_value(
+                &mut balance.against,
+                Against::LastCommit,
+                "the last committed version",
+            )
+            .on_hover_text("The module's folder as last committed to git (git:HEAD)");
+            ui.radio_value(&mut balance.against, Against::Folder, "a folder");
+        });
+        if balance.against == Against::Folder {
+            ui.horizontal(|ui| {
+                let label = ui.label("Other version's folder");
+                ui.add(egui::TextEdit::singleline(&mut balance.folder).desired_width(360.0))
+                    .labelled_by(label.id);
+            });
+        }
+    });
+    ui.horizontal(|ui| {
+        if let Some(job) = &balance.job {
+            let done = job.done.load(Ordering::Relaxed).min(job.total);
+            let fraction = done as f32 / job.total.max(1) as f32;
+            let elapsed = job.started.elapsed().as_secs_f32();
+            let left = if done > 0 {
+                format!(
+                    ", about {:.0} s left",
+                    elapsed / done as f32 * (job.total - done) as f32
+                )
+            } else {
+                String::new()
+            };
+            ui.add(
+                egui::ProgressBar::new(fraction)
+                    .desired_width(300.0)
+                    .text(format!("{done} / {} games{left}", job.total)),
+            );
+            if ui.button("Cancel").clicked() {
+                job.stop.store(true, Ordering::Relaxed);
+            }
+        } else {
+            let label = if balance.against == Against::Nothing {
+                "Play the games"
+            } else {
+                "Compare"
+            };
+            if ui.button(label).clicked() {
+                balance.start(view);
+            }
+        }
+    });
+    ui.separator();
+    match &balance.result {
+        None if !running => {
+            ui.label("No results yet.");
+        }
+        None => {}
+        Some(Err(why)) => {
+            ui.colored_label(Color32::from_rgb(200, 40, 40), why);
+        }
+        Some(Ok(Finished::Run(report))) => run_ui(ui, &module, report),
+        Some(Ok(Finished::Compare {
+            comparison,
+            against,
+        })) => compare_ui(ui, &module, comparison, against),
+    }
+}
+
+/// A card's name, with its id when several cards share the name.
+fn card_name(module: &Module, id: &str) -> String {
+    let Some(card) = module.cards.get(id) else {
+        return id.to_owned();
+    };
+    let same = module.cards.iter().filter(|c| c.name == card.name).count();
+    if same > 1 {
+        format!("{} ({id})", card.name)
+    } else {
+        card.name.clone()
+    }
+}
+
+/// Wins by seat (a game the seats won together counts for each), draws and unfinished
+/// games, most first.
+fn wins(module: &Module, report: &SimReport) -> Vec<(String, f64)> {
+    let mut wins: std::collections::BTreeMap<String, f64> = Default::default();
+    for outcome in &report.outcomes {
+        match &outcome.winners {
+            Some(winners) if winners.is_empty() => {
+                *wins.entry("Draw".to_owned()).or_default() += 1.0
+            }
+            Some(winners) => {
+                for seat in winners {
+                    *wins.entry(module.seat_name(seat)).or_default() += 1.0;
+                }
+            }
+            None => *wins.entry("Unfinished".to_owned()).or_default() += 1.0,
+        }
+    }
+    let mut wins: Vec<(String, f64)> = wins.into_iter().collect();
+    wins.sort_by(|a, b| b.1.total_cmp(&a.1));
+    wins
+}
+
+/// Each seat's final scores: score -> games, by seat name.
+fn score_counts(
+    module: &Module,
+    report: &SimReport,
+) -> std::collections::BTreeMap<String, std::collections::BTreeMap<i64, f64>> {
+    let mut counts: std::collections::BTreeMap<String, std::collections::BTreeMap<i64, f64>> =
+        Default::default();
+    for outcome in &report.outcomes {
+        for (seat, score) in &outcome.scores {
+            *counts
+                .entry(module.seat_name(seat))
+                .or_default()
+                .entry(*score)
+                .or_default() += 1.0;
+        }
+    }
+    counts
+}
+
+fn run_ui(ui: &mut Ui, module: &Module, report: &SimReport) {
+    let games = report.outcomes.len();
+    ui.heading(format!("Results of {games} games"));
+    let wins = wins(module, report);
+    ui.label(RichText::new("Wins by seat").strong());
+    let bars: Vec<Bar> = wins
+        .iter()
+        .enumerate()
+        .map(|(i, (name, n))| Bar::new(i as f64, *n).name(name).width(0.6))
+        .collect();
+    let names: Vec<String> = wins.iter().map(|w| w.0.clone()).collect();
+    Plot::new("balance-wins")
+        .height(180.0)
+        .allow_scroll(false)
+        .x_axis_formatter(move |mark, _| label_at(&names, mark.value))
+        .show(ui, |plot| plot.bar_chart(BarChart::new("wins", bars)))
+        .response
+        .widget_info(|| chart_info("Chart of wins by seat"));
+    ui.label(
+        wins.iter()
+            .map(|(name, n)| format!("{name}: {n} of {games}"))
+            .collect::<Vec<_>>()
+            .join(" · "),
+    );
+    // Scores by seat: one histogram per seat, side by side.
+    ui.label(RichText::new("Final scores by seat (games)").strong());
+    let scores = score_counts(module, report);
+    let seats = scores.len().max(1) as f64;
+    Plot::new("balance-scores")
+        .height(200.0)
+        .allow_scroll(false)
+        .legend(Legend::default())
+        .show(ui, |plot| {
+            for (k, (seat, counts)) in scores.iter().enumerate() {
+                let offset = (k as f64 + 0.5) * 0.8 / seats - 0.4;
+                let bars: Vec<Bar> = counts
+                    .iter()
+                    .map(|(score, n)| Bar::new(*score as f64 + offset, *n).width(0.8 / seats))
+                    .collect();
+                plot.bar_chart(BarChart::new(seat.clone(), bars));
+            }
+        })
+        .response
+        .widget_info(|| chart_info("Chart of final scores by seat"));
+    // The cards played most.
+    let mut cards: std::collections::BTreeMap<&String, u64> = Default::default();
+    for (card, n) in report.outcomes.iter().flat_map(|o| o.card_use.iter()) {
+        *cards.entry(card).or_default() += n;
+    }
+    let mut cards: Vec<(&String, u64)> = cards.into_iter().collect();
+    cards.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    if !cards.is_empty() {
+        ui.label(RichText::new("Cards played most (plays a game)").strong());
+        for (card, n) in cards.iter().take(10) {
+            ui.label(format!(
+                "{}: {:.2}",
+                card_name(module, card),
+                *n as f64 / games.max(1) as f64
+            ));
+        }
+    }
+}
+
+/// What a screen reader says of a chart.
+fn chart_info(what: &str) -> egui::WidgetInfo {
+    egui::WidgetInfo::labeled(egui::Role::Image, true, what)
+}
+
+/// The name at a whole-number position of a chart axis, or nothing between them.
+fn label_at(names: &[String], at: f64) -> String {
+    let i = at.round();
+    if (at - i).abs() > 1e-6 || i < 0.0 {
+        return String::new();
+    }
+    names.get(i as usize).cloned().unwrap_or_default()
+}
+
+fn metric_label(module: &Module, m: &Metric) -> String {
+    let of = if m.group.starts_with("card") {
+        card_name(module, &m.name)
+    } else if module.seats.iter().any(|s| s.id.as_str() == m.name) {
+        module.seat_name(&SeatId::from(m.name.as_str()))
+    } else {
+        m.name.clone()
+    };
+    if of.is_empty() {
+        m.group.clone()
+    } else {
+        format!("{} · {of}", m.group)
+    }
+}
+
+fn compare_ui(ui: &mut Ui, module: &Module, comparison: &Comparison, against: &str) {
+    let games = comparison.new.outcomes.len();
+    ui.heading(format!(
+        "This version against {against}: {games} games each, paired by seed"
+    ));
+    let significant: Vec<&Metric> = comparison
+        .metrics
+        .iter()
+        .filter(|m| m.significant)
+        .collect();
+    if significant.is_empty() {
+        ui.label("No significant difference (95 %, for each group of metrics as a whole).");
+    } else {
+        ui.label(RichText::new("Significant differences (new - old, 95 % interval)").strong());
+        for m in &significant {
+            ui.colored_label(
+                Color32::from_rgb(200, 40, 40),
+                format!(
+                    "{}: {:.3} -> {:.3} ({:+.3} [{:+.3}, {:+.3}])",
+                    metric_label(module, m),
+                    m.old,
+                    m.new,
+                    m.difference,
+                    m.low,
+                    m.high
+                ),
+            );
+        }
+    }
+    // Every game-level metric, and the cards that changed, as dots with their intervals.
+    let shown: Vec<&Metric> = comparison
+        .metrics
+        .iter()
+        .filter(|m| !m.group.starts_with("card") || m.significant)
+        .collect();
+    ui.label(
+        RichText::new("Differences, new - old, with 95 % intervals (red: significant)").strong(),
+    );
+    let names: Vec<String> = shown.iter().map(|m| metric_label(module, m)).collect();
+    let rows = shown.len();
+    Plot::new("balance-differences")
+        .height((rows as f32 * 22.0 + 60.0).clamp(160.0, 600.0))
+        .allow_scroll(false)
+        .show_y(false)
+        .y_axis_formatter(move |mark, _| label_at(&names, rows as f64 - 1.0 - mark.value))
+        .show(ui, |plot| {
+            plot.vline(VLine::new("no difference", 0.0).color(Color32::GRAY));
+            for (i, m) in shown.iter().enumerate() {
+                let y = (rows - 1 - i) as f64;
+                let color = if m.significant {
+                    Color32::from_rgb(200, 40, 40)
+                } else {
+                    Color32::from_rgb(60, 90, 160)
+                };
+                if m.low.is_finite() && m.high.is_finite() {
+                    plot.line(
+                        Line::new(
+                            metric_label(module, m),
+                            PlotPoints::new(vec![[m.low, y], [m.high, y]]),
+                        )
+                        .color(color)
+                        .width(2.0),
+                    );
+                }
+                plot.points(
+                    Points::new(
+                        metric_label(module, m),
+                        PlotPoints::new(vec![[m.difference, y]]),
+                    )
+                    .color(color)
+                    .radius(4.0),
+                );
+            }
+        })
+        .response
+        .widget_info(|| chart_info(&format!("Chart of {rows} differences with their intervals")));
+    let quiet = comparison
+        .metrics
+        .iter()
+        .filter(|m| m.group.starts_with("card") && !m.significant)
+        .count();
+    ui.label(format!(
+        "{quiet} card metrics without a significant change are not drawn; `chancery sim --compare` lists them all."
+    ));
+}
