@@ -907,3 +907,47 @@ fn the_balance_panel_compares_an_edit_with_the_old_version_and_draws_the_result(
     h.get_by_label_contains("card win share · Five: ");
     h.get_by_label_contains("card metrics without a significant change are not drawn");
 }
+
+#[test]
+fn a_reload_lists_the_recorded_games_the_edit_changes() {
+    // The testbed's recorded council game has two rounds; the edit makes it one.
+    let s = scratch();
+    let mut h = harness(app(&s, true, false));
+    h.run();
+    run_until(&mut h, "the recorded games replayed", |app| {
+        app.view.recordings_replayed()
+    });
+    let council = s.module.join("rules/council.lua");
+    let text = std::fs::read_to_string(&council).expect("council");
+    assert!(
+        text.contains("local ROUNDS = 2"),
+        "the testbed's council has two rounds"
+    );
+    std::fs::write(
+        &council,
+        text.replacen("local ROUNDS = 2", "local ROUNDS = 1", 1),
+    )
+    .expect("edit");
+    run_until(&mut h, "the edit-impact report", |app| {
+        app.view
+            .reload_report
+            .as_ref()
+            .is_some_and(|(_, r)| r.contains("Recorded games"))
+    });
+    let (ok, report) = h.state().view.reload_report.clone().expect("a report");
+    assert!(ok, "{report}");
+    assert!(
+        report.contains(
+            "Recorded games: 1 of 1 changed by this edit.\n  tests/replays/council.ron:\n"
+        ),
+        "{report}"
+    );
+    assert!(
+        report.contains("first differs after input ") || report.contains("is now refused"),
+        "{report}"
+    );
+    assert!(
+        h.query_by_label_contains("tests/replays/council.ron")
+            .is_some()
+    );
+}

@@ -1104,3 +1104,64 @@ fn coverage_lists_the_bot_steps_never_reached() {
     );
     assert_eq!(never.len() as u64, steps - reached);
 }
+
+#[test]
+fn replay_under_another_version_lists_the_recorded_games_it_changes() {
+    // An Aftermath game saved under a copy of the module, replayed under a second copy
+    // whose doubled provinces score 3 instead of 2: the saved game's end changes, and so
+    // does the module's recorded bot game (tests/replays/bot-game.ron), at its last input.
+    let (_old_scratch, old) = copy_module(&chancery_tests::repo_root().join("modules/aftermath"));
+    let scratch = tempfile::tempdir().expect("scratch");
+    let save = scratch.path().join("game.ron");
+    let (code, _, err) = chancery(&[
+        "new",
+        path(&old),
+        "--seat",
+        "P1=bot",
+        "--seat",
+        "P2=bot",
+        "--out",
+        path(&save),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (_new_scratch, new) = copy_module(&old);
+    edit(
+        &new.join("rules/board.lua"),
+        "score = score + (double and 2 or 1)",
+        "score = score + (double and 3 or 1)",
+    );
+    let (code, out, err) = chancery(&[
+        "replay",
+        path(&save),
+        "--module",
+        path(&new),
+        "--expect-same",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains(
+            "Recorded games: 1 of 1 changed by this edit.\n  tests/replays/bot-game.ron:\n    first differs after input 88 of 88 (P1: play region_6)\n    end: won by Second player (First player 7, Second player 9) -> won by Second player (First player 7, Second player 13)\n"
+        ),
+        "{out}"
+    );
+
+    // Under an unchanged copy, every recorded game is the same.
+    let (_same_scratch, same) = copy_module(&old);
+    edit(
+        &same.join("rules/board.lua"),
+        "-- A power's score",
+        "--  A power's score",
+    );
+    let (code, out, err) = chancery(&[
+        "replay",
+        path(&save),
+        "--module",
+        path(&same),
+        "--expect-same",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("Recorded games: 0 of 1 changed by this edit.\n  tests/replays/bot-game.ron: the same (88 inputs).\n"),
+        "{out}"
+    );
+}

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context, bail};
+use chancery_core::devtools::impact::{ImpactReport, impact, replay_recordings};
 use chancery_core::devtools::recording::Recording;
 use chancery_core::save::SaveFile;
 use chancery_core::session::{Answer, LogEntry, parse_controller};
@@ -115,7 +116,8 @@ pub struct ReplayArgs {
     /// Replay under this module folder (default: the one the game was saved with).
     #[arg(long, value_name = "DIR")]
     pub module: Option<PathBuf>,
-    /// Exit with 1 if the replay differs from the saved game.
+    /// Exit with 1 if the replay differs from the saved game (or, with --module, if one
+    /// of the module's recorded games changes).
     #[arg(long)]
     pub expect_same: bool,
     /// Overlay flags.
@@ -773,21 +775,22 @@ pub fn replay(args: &ReplayArgs, out: &mut dyn Write, err: &mut dyn Write) -> an
     let original = load_module_quietly(&saved_dir, &options)
         .ok()
         .filter(|m| m.fingerprint == file.module.fingerprint);
-    let report = match original {
+    let original = original.map(Arc::new);
+    let report = match &original {
         Some(original) => {
-            let (mut session, _) = file.restore(Arc::new(original), &args.save)?;
-            Some(session.rebase(target)?)
+            let (mut session, _) = file.restore(original.clone(), &args.save)?;
+            Some(session.rebase(target.clone())?)
         }
-        None => file.restore(target, &args.save)?.1,
+        None => file.restore(target.clone(), &args.save)?.1,
     };
-    match report {
+    let differs = match report {
         Some(report) if report.divergence.is_some() || report.refused.is_some() => {
             write!(out, "{report}")?;
-            Ok(if args.expect_same { 1 } else { 0 })
+            true
         }
         Some(report) if !report.changes.is_empty() => {
             write!(out, "{report}")?;
-            Ok(0)
+            false
         }
         _ => {
             writeln!(
@@ -795,9 +798,30 @@ pub fn replay(args: &ReplayArgs, out: &mut dyn Write, err: &mut dyn Write) -> an
                 "Replayed {} inputs: the game is the same.",
                 file.inputs.len()
             )?;
-            Ok(0)
+            false
+        }
+    };
+    // Under another version, the module's own recorded games are replayed under both.
+    let mut recordings_differ = false;
+    if args.module.is_some() {
+        match &original {
+            Some(original) if original.fingerprint != target.fingerprint => {
+                let lines = impact(&replay_recordings(original), &replay_recordings(&target));
+                recordings_differ = lines.iter().any(|l| l.changed());
+                write!(out, "{}", ImpactReport(&lines))?;
+            }
+            Some(_) => {}
+            None => writeln!(
+                out,
+                "The version the game was saved with is not at hand (its folder changed since it was saved), so the module's recorded games are not compared."
+            )?,
         }
     }
+    Ok(if args.expect_same && (differs || recordings_differ) {
+        1
+    } else {
+        0
+    })
 }
 
 /// The game `args` describe: the save `--load` names, or a new game of the module and

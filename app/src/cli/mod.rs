@@ -120,7 +120,9 @@ enum Command {
     /// (as JSON with --json; as one seat may see it with --seat).
     State(game::StateArgs),
     /// Replay a saved game, under another version of its module if given, and report where
-    /// the game first differs.
+    /// the game first differs; under another version (--module), replay the module's
+    /// recorded games under both versions too, and list those that now diverge (at which
+    /// input, and how their end changes).
     Replay(game::ReplayArgs),
     /// Run a module's own tests: its Lua tests (MODULE/tests/*.lua) and recorded games
     /// (MODULE/tests/*.ron, MODULE/tests/replays/*.ron).

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use chancery_core::devtools::impact::{ImpactReport, Replayed, impact, replay_recordings};
 use chancery_core::module::{DataValue, FieldType, OverlayTarget, write_overlay_value};
 use chancery_core::rules::BotPick;
 use chancery_core::save::SaveFile;
@@ -125,6 +126,44 @@ pub struct GameView {
     /// The rules' `view` of the game (standings, scores so far), kept until the game, the
     /// eyes or the module change: (inputs, eyes, module fingerprint, the view).
     standings: Option<(usize, Option<SeatId>, u64, Value)>,
+    /// The module's recorded games replayed under the version being played, for the
+    /// edit-impact report of the next reload.
+    recordings: Recordings,
+}
+
+/// The module's recorded games replayed on a thread of their own: under the version being
+/// played (made when the game opens and after each reload, while the folder holds that
+/// version), and the replays of the version before, until the new ones are compared.
+#[derive(Default)]
+struct Recordings {
+    /// The replays under the version being played.
+    current: Option<Arc<Vec<Replayed>>>,
+    /// Replays under way.
+    running: Option<std::sync::mpsc::Receiver<Vec<Replayed>>>,
+    /// The replays of the version before the last reload, to compare the running ones with.
+    before: Option<Arc<Vec<Replayed>>>,
+}
+
+impl Recordings {
+    /// Starts replaying `module`'s recorded games.
+    fn replay(&mut self, module: Arc<chancery_core::Module>) {
+        let (tell, answer) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tell.send(replay_recordings(&module));
+        });
+        self.running = Some(answer);
+    }
+
+    /// The edit-impact report, once the replays under way are done and there is a version
+    /// before to compare them with.
+    fn poll(&mut self) -> Option<String> {
+        let replays = self.running.as_ref()?.try_recv().ok()?;
+        self.running = None;
+        let replays = Arc::new(replays);
+        self.current = Some(replays.clone());
+        let before = self.before.take()?;
+        Some(ImpactReport(&impact(&before, &replays)).to_string())
+    }
 }
 
 impl GameView {
@@ -144,6 +183,10 @@ impl GameView {
             None
         };
         let save_path = format!("{}-{}.ron", session.module().id(), session.table().scenario);
+        let mut recordings = Recordings::default();
+        if watcher.is_some() {
+            recordings.replay(session.module().clone());
+        }
         let mut view = GameView {
             session,
             options,
@@ -167,6 +210,7 @@ impl GameView {
             status: None,
             unknown_fields: 0,
             standings: None,
+            recordings,
         };
         view.count_unknown_fields();
         view.update_viewer();
@@ -604,8 +648,19 @@ impl GameView {
         }
     }
 
+    /// Whether the module's recorded games have been replayed under the version being
+    /// played (the edit-impact report of the next reload compares with them).
+    pub fn recordings_replayed(&self) -> bool {
+        self.recordings.current.is_some()
+    }
+
     /// Picks up a reload from the watcher and replays the game under it.
     pub fn poll_reload(&mut self) {
+        if let Some(report) = self.recordings.poll()
+            && let Some((_, text)) = &mut self.reload_report
+        {
+            text.push_str(&report);
+        }
         let Some(reload) = self.watcher.as_ref().and_then(ModuleWatcher::try_next) else {
             return;
         };
@@ -626,11 +681,27 @@ impl GameView {
                     }
                     return;
                 }
-                match self.session.rebase(module) {
+                match self.session.rebase(module.clone()) {
                     Ok(report) => {
                         self.count_unknown_fields();
                         self.after_change();
-                        (true, format!("Reloaded in {load_ms} ms.\n{report}"))
+                        // The recorded games under the new version, compared with those
+                        // under the old one when they are done. Replays of the old version
+                        // still under way are given up: there is nothing to compare with.
+                        let recordings = match self.recordings.current.take() {
+                            Some(before) => {
+                                self.recordings.before = Some(before);
+                                "Replaying the module's recorded games under the new version…\n"
+                            }
+                            None => {
+                                "The module's recorded games are not compared: their replays under the old version were not finished.\n"
+                            }
+                        };
+                        self.recordings.replay(module);
+                        (
+                            true,
+                            format!("Reloaded in {load_ms} ms.\n{report}{recordings}"),
+                        )
                     }
                     Err(err) => (
                         false,

@@ -2,6 +2,7 @@
 //! runs (Lua test files and recorded games) and the generated Lua API reference.
 
 mod docs;
+pub mod impact;
 pub mod recording;
 pub mod testing;
 

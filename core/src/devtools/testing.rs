@@ -564,7 +564,7 @@ struct TestContext {
 
 /// `module` with the overlay file `path` (a file of the module, such as a fixture of owner
 /// data for tests) merged over its data in place of any other overlay.
-fn module_with_overlay(module: &Module, path: &str) -> Result<Arc<Module>, String> {
+pub(crate) fn module_with_overlay(module: &Module, path: &str) -> Result<Arc<Module>, String> {
     let (file, _) =
         crate::files::read_inside(&module.dir, path).map_err(|e| format!("overlay: {e}"))?;
     let options = LoadOptions {
