@@ -105,29 +105,44 @@ local function winner(ctx, s, province, pending, w, seat)
   local country = s.geo.country[province]
   local interested = s.geo.interest[country]
   local members = winning_members(s)
-  local candidates = {}
+  -- The candidates are the interested members, or every member if none is interested.
+  local any = false
   for _, power in ipairs(members) do
     if interested[power] then
-      candidates[#candidates + 1] = power
+      any = true
+      break
     end
   end
-  if #candidates == 0 then
-    candidates = members
-  end
-  local best, leaders = nil, {}
-  for _, power in ipairs(candidates) do
-    local capital = pending and (2 * s.full[power] + s.half[power]) or 2 * (s.full[power] + s.half[power] + s.out[power])
-    if s.army[power] == country then
-      capital = capital + 2
+  -- The most capital, and how many candidates have it; the leaders' list is made only on
+  -- a tie, in the same order as the candidates.
+  local best, first, count = nil, nil, 0
+  for _, power in ipairs(members) do
+    if not any or interested[power] then
+      local capital = pending and (2 * s.full[power] + s.half[power]) or 2 * (s.full[power] + s.half[power] + s.out[power])
+      if s.army[power] == country then
+        capital = capital + 2
+      end
+      if best == nil or capital > best then
+        best, first, count = capital, power, 1
+      elseif capital == best then
+        count = count + 1
+      end
     end
-    if best == nil or capital > best then
-      best, leaders = capital, { power }
-    elseif capital == best then
-      leaders[#leaders + 1] = power
-    end
   end
-  if #leaders < 2 then
-    return leaders[1]
+  if count < 2 then
+    return first
+  end
+  local leaders = {}
+  for _, power in ipairs(members) do
+    if not any or interested[power] then
+      local capital = pending and (2 * s.full[power] + s.half[power]) or 2 * (s.full[power] + s.half[power] + s.out[power])
+      if s.army[power] == country then
+        capital = capital + 2
+      end
+      if capital == best then
+        leaders[#leaders + 1] = power
+      end
+    end
   end
   -- A tie. table.sort is not stable, and several powers share a weight, so which of them
   -- ends up first or last depends on how it orders them: sort exactly as always rather
@@ -159,30 +174,51 @@ local function value(ctx, s, w, seat)
   return total
 end
 
--- The position after each kind of change.
-local function moved_coalition(s, power)
-  local t = copy(s)
-  t.coalition[power] = board.other_coalition(t.coalition[power])
-  return t
+-- Each kind of change, made to a position in place: it returns what puts the position
+-- back. A bot weighs dozens of changes a decision; changing and restoring one position
+-- costs far less than copying it for each.
+local function move_coalition(s, power)
+  local before = s.coalition[power]
+  s.coalition[power] = board.other_coalition(before)
+  return function() s.coalition[power] = before end
 end
 
-local function moved_army(s, power, country)
-  local t = copy(s)
-  t.army[power] = country
-  return t
+local function move_army(s, power, country)
+  local before = s.army[power]
+  s.army[power] = country
+  return function() s.army[power] = before end
 end
 
-local function negated(s, target, full)
-  local t = copy(s)
+local function negate(s, target, full)
   local p = target.power
+  local f, h, o = s.full[p], s.half[p], s.out[p]
   if target.token == "full" then
-    t.full[p] = t.full[p] - 1
-    if full then t.out[p] = t.out[p] + 1 else t.half[p] = t.half[p] + 1 end
+    s.full[p] = f - 1
+    if full then s.out[p] = o + 1 else s.half[p] = h + 1 end
   else
-    t.half[p] = t.half[p] - 1
-    t.out[p] = t.out[p] + 1
+    s.half[p] = h - 1
+    s.out[p] = o + 1
   end
-  return t
+  return function() s.full[p], s.half[p], s.out[p] = f, h, o end
+end
+
+local function place_tokens(s, power, coalition)
+  local c, f = s.coalition[power], s.full[power]
+  s.coalition[power] = coalition
+  s.full[power] = 5
+  return function() s.coalition[power], s.full[power] = c, f end
+end
+
+-- The value of position `s` after `change(s, ...)`; `s` is put back afterwards. The
+-- winning coalition's members are worked out afresh for the changed position.
+local function value_after(ctx, s, w, seat, change, ...)
+  local members = s.members
+  s.members = nil
+  local undo = change(s, ...)
+  local v = value(ctx, s, w, seat)
+  undo()
+  s.members = members
+  return v
 end
 
 local function track_changes(ctx, s)
@@ -233,14 +269,14 @@ local function score_card(ctx, card, s, w, seat)
   elseif deck == "diplomat" then
     local best = nil
     for _, power in ipairs(play.diplomat_moves(ctx, card)) do
-      local v = value(ctx, moved_coalition(s, power), w, seat) - base
+      local v = value_after(ctx, s, w, seat, move_coalition, power) - base
       best = (best == nil or v > best) and v or best
     end
     return best or 0, "it can change the coalitions"
   elseif deck == "army" then
     local best = nil
     for _, move in ipairs(play.army_moves(ctx, card)) do
-      local v = value(ctx, moved_army(s, move.power, move.country), w, seat) - base
+      local v = value_after(ctx, s, w, seat, move_army, move.power, move.country) - base
       best = (best == nil or v > best) and v or best
     end
     return best or 0, "it can move an army"
@@ -248,7 +284,7 @@ local function score_card(ctx, card, s, w, seat)
     local targets, full = play.influence_targets(ctx, card)
     local best = nil
     for _, target in ipairs(targets) do
-      local v = value(ctx, negated(s, target, full), w, seat) - base
+      local v = value_after(ctx, s, w, seat, negate, target, full) - base
       best = (best == nil or v > best) and v or best
     end
     return best or 0, "it can negate a token"
@@ -293,12 +329,9 @@ function bot.dispense(ctx, seat, actions, t)
       local who = winner(ctx, s, a, false, w, seat)
       return worth(s, who, a, w)
     elseif action.name == "place_army" then
-      return value(ctx, moved_army(s, a.power, a.country), w, seat) - base
+      return value_after(ctx, s, w, seat, move_army, a.power, a.country) - base
     elseif action.name == "place_tokens" then
-      local t2 = copy(s)
-      t2.coalition[a.power] = a.coalition
-      t2.full[a.power] = 5
-      return value(ctx, t2, w, seat) - base
+      return value_after(ctx, s, w, seat, place_tokens, a.power, a.coalition) - base
     end
     return 0
   end)
@@ -310,22 +343,22 @@ local function best_after(ctx, seat, actions, t, change)
   local s = snapshot(ctx)
   local base = value(ctx, s, w, seat)
   local index, score = best_action(actions, function(action)
-    return value(ctx, change(s, action.arg), w, seat) - base
+    return value_after(ctx, s, w, seat, change, action.arg) - base
   end)
   return t:choose(index, "%s: the best position after it (%+.1f).", actions[index].label, score)
 end
 
 function bot.diplomat(ctx, seat, actions, t)
-  return best_after(ctx, seat, actions, t, moved_coalition)
+  return best_after(ctx, seat, actions, t, move_coalition)
 end
 
 function bot.army(ctx, seat, actions, t)
-  return best_after(ctx, seat, actions, t, function(s, move) return moved_army(s, move.power, move.country) end)
+  return best_after(ctx, seat, actions, t, function(s, move) return move_army(s, move.power, move.country) end)
 end
 
 function bot.influence(ctx, seat, actions, t)
   local _, full = play.influence_targets(ctx, ctx.locals.card)
-  return best_after(ctx, seat, actions, t, function(s, target) return negated(s, target, full) end)
+  return best_after(ctx, seat, actions, t, function(s, target) return negate(s, target, full) end)
 end
 
 function bot.festivities(ctx, seat, actions, t)
