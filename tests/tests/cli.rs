@@ -1165,3 +1165,46 @@ fn replay_under_another_version_lists_the_recorded_games_it_changes() {
         "{out}"
     );
 }
+
+#[test]
+fn sim_profile_names_the_module_functions_that_use_the_instructions() {
+    let module = test_module("testbed");
+    let args = ["sim", path(&module), "--games", "20", "--json", "--profile"];
+    let (code, out, err) = chancery(&args);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let functions = json["profile"]["functions"].as_array().expect("functions");
+    assert!(!functions.is_empty(), "{out}");
+    let samples: u64 = functions
+        .iter()
+        .map(|f| f["samples"].as_u64().expect("n"))
+        .sum();
+    assert_eq!(json["profile"]["samples"].as_u64(), Some(samples));
+    // Each is a script of the module or of the engine's library (or the engine's own
+    // sandbox, marked), and the line its function starts on.
+    for f in functions {
+        let name = f["function"].as_str().expect("a name");
+        let (file, line) = name.rsplit_once(':').expect("file:line");
+        assert!(
+            (file.ends_with(".lua") || file == "[engine] prelude") && line.parse::<u32>().is_ok(),
+            "{name}"
+        );
+    }
+    assert!(
+        functions.iter().any(|f| f["function"]
+            .as_str()
+            .is_some_and(|n| n.starts_with("rules/"))),
+        "{out}"
+    );
+    // Most samples first; and the samples count instructions, so they repeat exactly.
+    assert!(
+        functions
+            .windows(2)
+            .all(|w| w[0]["samples"].as_u64() >= w[1]["samples"].as_u64())
+    );
+    let (_, again, _) = chancery(&args);
+    assert_eq!(again, out);
+    // Without --profile the summary has no profile.
+    let (_, plain, _) = chancery(&["sim", path(&module), "--games", "20", "--json"]);
+    assert!(!plain.contains("\"profile\""), "{plain}");
+}

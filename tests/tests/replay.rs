@@ -248,6 +248,7 @@ fn a_vm_reused_for_the_next_simulated_game_keeps_nothing_of_the_last() {
         max_steps: 10_000,
         threads: 1,
         shard: Default::default(),
+        profile: false,
     };
     let fresh: Vec<String> = (0..4)
         .map(|i| {

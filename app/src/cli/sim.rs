@@ -71,6 +71,11 @@ pub struct SimArgs {
     /// List the bots' flowchart steps the games never reached.
     #[arg(long)]
     pub coverage: bool,
+    /// Show where the module's Lua code spends its instructions: the functions (by script
+    /// and the line they start on) with the most samples, one sample per 100 VM
+    /// instructions (the time inside ctx functions is not counted).
+    #[arg(long)]
+    pub profile: bool,
     /// Overlay flags.
     #[command(flatten)]
     pub overlay: OverlayArgs,
@@ -179,10 +184,16 @@ pub fn run(args: &SimArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
                 .collect::<Vec<_>>(),
         });
     }
+    if args.profile {
+        json["profile"] = profile_json(&report.profile);
+    }
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
     } else {
         print_summary(&report, &config, &json, steps.as_deref(), out)?;
+        if args.profile {
+            print_profile(&json["profile"], out)?;
+        }
     }
     if let Some(dir) = &args.plot {
         let names = card_names(&module);
@@ -236,7 +247,52 @@ fn config(args: &SimArgs, module: &Module) -> anyhow::Result<SimConfig> {
                 .unwrap_or(1)
         }),
         shard,
+        profile: args.profile,
     })
+}
+
+/// The profile's functions, most samples first (ties by name), with their shares.
+fn profile_json(samples: &std::collections::BTreeMap<String, u64>) -> serde_json::Value {
+    let total: u64 = samples.values().sum();
+    let mut functions: Vec<(&String, &u64)> = samples.iter().collect();
+    functions.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    serde_json::json!({
+        "samples": total,
+        "functions": functions
+            .iter()
+            .map(|(f, n)| serde_json::json!({
+                "function": f,
+                "samples": n,
+                "share": (**n as f64 / total.max(1) as f64 * 1000.0).round() / 1000.0,
+            }))
+            .collect::<Vec<_>>(),
+    })
+}
+
+fn print_profile(profile: &serde_json::Value, out: &mut dyn Write) -> anyhow::Result<()> {
+    let total = profile["samples"].as_u64().unwrap_or(0);
+    writeln!(
+        out,
+        "Where the module's code spends its instructions ({total} samples of 100 instructions; the time inside ctx functions is not counted; line 0 is a script's top level):"
+    )?;
+    let functions = profile["functions"].as_array().cloned().unwrap_or_default();
+    for f in functions.iter().take(20) {
+        writeln!(
+            out,
+            "  {:>5.1} %  {:>9}  {}",
+            f["share"].as_f64().unwrap_or(0.0) * 100.0,
+            f["samples"],
+            f["function"].as_str().unwrap_or("")
+        )?;
+    }
+    if functions.len() > 20 {
+        writeln!(
+            out,
+            "  ({} more functions; --json lists them all)",
+            functions.len() - 20
+        )?;
+    }
+    Ok(())
 }
 
 /// A card's name for a person; with its id too when other cards share the name.

@@ -94,6 +94,7 @@ impl Balance {
             max_steps: 100_000,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             shard: Default::default(),
+            profile: false,
         };
         // The other version as `old_module_dir` reads it, and as the results name it.
         let against = match self.against {

@@ -8,6 +8,7 @@ pub(crate) mod data;
 mod diag;
 mod host;
 mod pattern;
+pub mod profile;
 pub(crate) mod prompt;
 pub(crate) mod sandbox;
 mod strlib;

@@ -43,6 +43,8 @@ pub struct SimConfig {
     pub threads: usize,
     /// Which of `games` this run plays: shard `index` of `count` (1 of 1: all).
     pub shard: Shard,
+    /// Sample where module code spends its time ([`SimReport::profile`]).
+    pub profile: bool,
 }
 
 /// One of `count` equal seed ranges, numbered from 1.
@@ -121,6 +123,9 @@ pub struct SimReport {
     pub outcomes: Vec<GameOutcome>,
     /// Wall time in milliseconds.
     pub elapsed_ms: u128,
+    /// With [`SimConfig::profile`]: samples of module code by function ("bots/x.lua:12",
+    /// the script and the line the function is defined on), one per 100 instructions.
+    pub profile: BTreeMap<String, u64>,
 }
 
 impl SimConfig {
@@ -315,10 +320,14 @@ pub fn simulate_until(
     let done = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
     let threads = config.threads.clamp(1, 64);
+    let mut profile: BTreeMap<String, u64> = BTreeMap::new();
     let mut outcomes: Vec<GameOutcome> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
+                    if config.profile {
+                        crate::script::profile::start();
+                    }
                     let mut mine = Vec::new();
                     // One VM per worker, its rules reset between games.
                     let mut rules = None;
@@ -333,19 +342,26 @@ pub fn simulate_until(
                         mine.push(outcome);
                         progress(done.fetch_add(1, Ordering::Relaxed) + 1);
                     }
-                    mine
+                    (mine, crate::script::profile::take())
                 })
             })
             .collect();
         workers
             .into_iter()
-            .flat_map(|w| w.join().unwrap_or_default())
-            .collect()
+            .map(|w| w.join().unwrap_or_default())
+            .fold(Vec::new(), |mut all, (mine, samples)| {
+                all.extend(mine);
+                for (function, n) in samples {
+                    *profile.entry(function).or_default() += n;
+                }
+                all
+            })
     });
     outcomes.sort_by_key(|o| o.seed);
     Ok(SimReport {
         outcomes,
         elapsed_ms: started.elapsed().as_millis(),
+        profile,
     })
 }
 

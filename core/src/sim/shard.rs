@@ -61,6 +61,7 @@ impl ShardFile {
             max_steps: self.max_steps,
             threads: 1,
             shard: Shard::default(),
+            profile: false,
         }
     }
 }
@@ -117,6 +118,7 @@ pub fn merge(shards: &[(String, ShardFile)]) -> Result<Json, String> {
     let report = SimReport {
         outcomes,
         elapsed_ms: 0,
+        profile: BTreeMap::new(),
     };
     Ok(report.to_json(&first.module, &first.config(), false))
 }
