@@ -99,6 +99,16 @@ local function winning_members(s)
   return s.members
 end
 
+-- A power's capital in `country` (doubled, to stay in whole numbers): its tokens (half-
+-- negated ones count half; negations count only where `pending`) and its army there.
+local function capital_of(s, power, country, pending)
+  local capital = pending and (2 * s.full[power] + s.half[power]) or 2 * (s.full[power] + s.half[power] + s.out[power])
+  if s.army[power] == country then
+    capital = capital + 2
+  end
+  return capital
+end
+
 -- Who would win `province` in position `s` (negations count only where `pending`); a tie
 -- goes the festivities holder's way: the bot's own best if it holds the marker, else its worst.
 local function winner(ctx, s, province, pending, w, seat)
@@ -118,10 +128,7 @@ local function winner(ctx, s, province, pending, w, seat)
   local best, first, count = nil, nil, 0
   for _, power in ipairs(members) do
     if not any or interested[power] then
-      local capital = pending and (2 * s.full[power] + s.half[power]) or 2 * (s.full[power] + s.half[power] + s.out[power])
-      if s.army[power] == country then
-        capital = capital + 2
-      end
+      local capital = capital_of(s, power, country, pending)
       if best == nil or capital > best then
         best, first, count = capital, power, 1
       elseif capital == best then
@@ -135,11 +142,7 @@ local function winner(ctx, s, province, pending, w, seat)
   local leaders = {}
   for _, power in ipairs(members) do
     if not any or interested[power] then
-      local capital = pending and (2 * s.full[power] + s.half[power]) or 2 * (s.full[power] + s.half[power] + s.out[power])
-      if s.army[power] == country then
-        capital = capital + 2
-      end
-      if capital == best then
+      if capital_of(s, power, country, pending) == best then
         leaders[#leaders + 1] = power
       end
     end
