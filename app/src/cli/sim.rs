@@ -296,7 +296,7 @@ fn print_profile(profile: &serde_json::Value, out: &mut dyn Write) -> anyhow::Re
 }
 
 /// A card's name for a person; with its id too when other cards share the name.
-fn card_names(module: &Module) -> impl Fn(&str) -> String + '_ {
+pub(crate) fn card_names(module: &Module) -> impl Fn(&str) -> String + '_ {
     |id: &str| match module.cards.get(id) {
         Some(card) if module.cards.iter().filter(|c| c.name == card.name).count() > 1 => {
             format!("{} ({id})", card.name)
@@ -392,7 +392,7 @@ fn run_merge(files: &[PathBuf], out: &mut dyn Write) -> anyhow::Result<i32> {
 
 /// The old version's folder: as given, or the module's folder at a git revision, taken
 /// out into `scratch`.
-pub(crate) fn old_module_dir(old: &str, new_dir: &Path, scratch: &Path) -> anyhow::Result<PathBuf> {
+fn old_module_dir(old: &str, new_dir: &Path, scratch: &Path) -> anyhow::Result<PathBuf> {
     let Some(rev) = old.strip_prefix("git:") else {
         return Ok(PathBuf::from(old));
     };
@@ -443,6 +443,31 @@ pub(crate) fn old_module_dir(old: &str, new_dir: &Path, scratch: &Path) -> anyho
     Ok(scratch.to_path_buf())
 }
 
+/// The version to compare against: a folder, or `git:REV` (the module's folder at that
+/// revision, taken out of git into a scratch folder, removed again once loaded).
+pub(crate) fn load_old_version(
+    old: &str,
+    new_dir: &Path,
+    load: &chancery_core::LoadOptions,
+) -> anyhow::Result<Arc<Module>> {
+    if old.trim().is_empty() {
+        anyhow::bail!("name the folder of the version to compare against");
+    }
+    let scratch = std::env::temp_dir().join(format!("chancery-compare-{}", std::process::id()));
+    // A folder left by an earlier run of the same process id must not add stale files.
+    let _ = std::fs::remove_dir_all(&scratch);
+    let loaded = old_module_dir(old, new_dir, &scratch).and_then(|dir| {
+        chancery_core::load_module(&dir, load).map_err(|d| {
+            anyhow::anyhow!(
+                "the version to compare against ({old}) does not load:\n{}",
+                d.to_string().trim_end()
+            )
+        })
+    });
+    let _ = std::fs::remove_dir_all(&scratch);
+    loaded.map(Arc::new)
+}
+
 fn run_compare(
     args: &SimArgs,
     old: &str,
@@ -452,14 +477,7 @@ fn run_compare(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> anyhow::Result<i32> {
-    let scratch = std::env::temp_dir().join(format!("chancery-compare-{}", std::process::id()));
-    // A folder left by an earlier run of the same process id must not add stale files.
-    let _ = std::fs::remove_dir_all(&scratch);
-    let old_dir = old_module_dir(old, new_dir, &scratch)?;
-    let old_module = load_module(&old_dir, &args.overlay.load_options(false), err)
-        .with_context(|| format!("the old version ({old}) does not load"));
-    let _ = std::fs::remove_dir_all(&scratch);
-    let old_module = old_module?;
+    let old_module = load_old_version(old, new_dir, &args.overlay.load_options(false))?;
     let games = config.shard.range(config.games).len();
     let progress = Progress::new(2 * games, "compare");
     let comparison = compare(old_module, module.clone(), config, &|done| {

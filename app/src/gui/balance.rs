@@ -2,7 +2,6 @@
 //! against another version at the same seeds (the last committed one, or a folder), with
 //! progress, Cancel, and the results drawn (egui_plot).
 
-use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, channel};
@@ -10,11 +9,12 @@ use std::time::{Duration, Instant};
 
 use chancery_core::sim::compare::{Comparison, Metric, compare_until};
 use chancery_core::sim::{SimConfig, SimReport, simulate_until};
-use chancery_core::{LoadOptions, Module, SeatId};
+use chancery_core::{Module, SeatId};
 use egui::{Color32, RichText, Ui};
 use egui_plot::{Bar, BarChart, Legend, Line, Plot, PlotPoints, Points, VLine};
 
 use super::game::GameView;
+use crate::cli::sim::{card_names, load_old_version};
 
 /// What the games are compared against.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -125,14 +125,16 @@ impl Balance {
                         Ok(Finished::Run(Box::new(report)))
                     }
                 }),
-                Some((spec, against)) => old_version(&spec, &module.dir, &load).and_then(|old| {
-                    compare_until(old, module, &config, &progress, &halt).map(|comparison| {
-                        Finished::Compare {
-                            comparison: Box::new(comparison),
-                            against,
-                        }
-                    })
-                }),
+                Some((spec, against)) => load_old_version(&spec, &module.dir, &load)
+                    .map_err(|e| format!("{e:#}"))
+                    .and_then(|old| {
+                        compare_until(old, module, &config, &progress, &halt).map(|comparison| {
+                            Finished::Compare {
+                                comparison: Box::new(comparison),
+                                against,
+                            }
+                        })
+                    }),
             };
             let _ = tell.send(result);
         });
@@ -161,26 +163,6 @@ impl Balance {
             }
         }
     }
-}
-
-/// The other version of the module: `git:REV` (the module's folder at that revision,
-/// taken out of git into a scratch folder) or a folder, loaded with the open game's overlay.
-fn old_version(against: &str, dir: &Path, load: &LoadOptions) -> Result<Arc<Module>, String> {
-    if against.is_empty() {
-        return Err("name the folder of the version to compare against".to_owned());
-    }
-    let scratch = std::env::temp_dir().join(format!("chancery-balance-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&scratch);
-    let old_dir =
-        crate::cli::sim::old_module_dir(against, dir, &scratch).map_err(|e| format!("{e:#}"))?;
-    let loaded = chancery_core::load_module(&old_dir, load).map_err(|d| {
-        format!(
-            "the version to compare against ({against}) does not load:\n{}",
-            d.to_string().trim()
-        )
-    });
-    let _ = std::fs::remove_dir_all(&scratch);
-    loaded.map(Arc::new)
 }
 
 /// The Balance window.
@@ -296,19 +278,6 @@ fn window_ui(ui: &mut Ui, view: &GameView, balance: &mut Balance) {
     }
 }
 
-/// A card's name, with its id when several cards share the name.
-fn card_name(module: &Module, id: &str) -> String {
-    let Some(card) = module.cards.get(id) else {
-        return id.to_owned();
-    };
-    let same = module.cards.iter().filter(|c| c.name == card.name).count();
-    if same > 1 {
-        format!("{} ({id})", card.name)
-    } else {
-        card.name.clone()
-    }
-}
-
 /// Wins by seat (a game the seats won together counts for each), draws and unfinished
 /// games, most first.
 fn wins(module: &Module, report: &SimReport) -> Vec<(String, f64)> {
@@ -406,7 +375,7 @@ fn run_ui(ui: &mut Ui, module: &Module, report: &SimReport) {
         for (card, n) in cards.iter().take(10) {
             ui.label(format!(
                 "{}: {:.2}",
-                card_name(module, card),
+                card_names(module)(card),
                 *n as f64 / games.max(1) as f64
             ));
         }
@@ -429,7 +398,7 @@ fn label_at(names: &[String], at: f64) -> String {
 
 fn metric_label(module: &Module, m: &Metric) -> String {
     let of = if m.group.starts_with("card") {
-        card_name(module, &m.name)
+        card_names(module)(&m.name)
     } else if module.seats.iter().any(|s| s.id.as_str() == m.name) {
         module.seat_name(&SeatId::from(m.name.as_str()))
     } else {
