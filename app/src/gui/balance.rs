@@ -278,24 +278,20 @@ fn window_ui(ui: &mut Ui, view: &GameView, balance: &mut Balance) {
     }
 }
 
-/// Wins by seat (a game the seats won together counts for each), draws and unfinished
-/// games, most first.
+/// Wins by seat name, draws and unfinished games, most first.
 fn wins(module: &Module, report: &SimReport) -> Vec<(String, f64)> {
-    let mut wins: std::collections::BTreeMap<String, f64> = Default::default();
-    for outcome in &report.outcomes {
-        match &outcome.winners {
-            Some(winners) if winners.is_empty() => {
-                *wins.entry("Draw".to_owned()).or_default() += 1.0
-            }
-            Some(winners) => {
-                for seat in winners {
-                    *wins.entry(module.seat_name(seat)).or_default() += 1.0;
-                }
-            }
-            None => *wins.entry("Unfinished".to_owned()).or_default() += 1.0,
-        }
-    }
-    let mut wins: Vec<(String, f64)> = wins.into_iter().collect();
+    let mut wins: Vec<(String, f64)> = report
+        .wins()
+        .into_iter()
+        .map(|(key, n)| {
+            let name = match key.as_str() {
+                "draw" => "Draw".to_owned(),
+                "unfinished" => "Unfinished".to_owned(),
+                seat => module.seat_name(&SeatId::from(seat)),
+            };
+            (name, n as f64)
+        })
+        .collect();
     wins.sort_by(|a, b| b.1.total_cmp(&a.1));
     wins
 }

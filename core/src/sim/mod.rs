@@ -404,6 +404,26 @@ impl SimReport {
         })
     }
 
+    /// Wins by seat id (a game seats won together counts for each), "draw" and
+    /// "unfinished".
+    pub fn wins(&self) -> BTreeMap<String, u64> {
+        let mut wins: BTreeMap<String, u64> = BTreeMap::new();
+        for outcome in &self.outcomes {
+            match &outcome.winners {
+                Some(winners) if winners.is_empty() => {
+                    *wins.entry("draw".to_owned()).or_default() += 1
+                }
+                Some(winners) => {
+                    for w in winners {
+                        *wins.entry(w.to_string()).or_default() += 1;
+                    }
+                }
+                None => *wins.entry("unfinished".to_owned()).or_default() += 1,
+            }
+        }
+        wins
+    }
+
     /// How often each bot rule step was taken over all games ("bot: step" → count).
     pub fn bot_rules(&self) -> BTreeMap<String, u64> {
         let mut rules = BTreeMap::new();
@@ -422,7 +442,7 @@ impl SimReport {
     /// `card_wins` counts the plays of each card made by a seat that won. `timing` adds
     /// the [`SimReport::timing`] figures (not deterministic).
     pub fn to_json(&self, module: &str, config: &SimConfig, timing: bool) -> Json {
-        let mut wins: BTreeMap<String, u64> = BTreeMap::new();
+        let wins = self.wins();
         let mut results: BTreeMap<String, u64> = BTreeMap::new();
         let mut scores: BTreeMap<String, Vec<i64>> = BTreeMap::new();
         let mut steps: Vec<i64> = Vec::new();
@@ -440,17 +460,6 @@ impl SimReport {
                 None => "unfinished".to_owned(),
             };
             *results.entry(result).or_default() += 1;
-            match &outcome.winners {
-                Some(winners) if winners.is_empty() => {
-                    *wins.entry("draw".to_owned()).or_default() += 1
-                }
-                Some(winners) => {
-                    for w in winners {
-                        *wins.entry(w.to_string()).or_default() += 1;
-                    }
-                }
-                None => *wins.entry("unfinished".to_owned()).or_default() += 1,
-            }
             for (seat, score) in &outcome.scores {
                 scores.entry(seat.to_string()).or_default().push(*score);
             }
