@@ -1,8 +1,10 @@
 //! Identifier newtypes: every id a module declares has its own type, so a zone id can never
-//! be passed where a card id is expected.
+//! be passed where a card id is expected. An id is shared text: copying a table copies its
+//! ids without copying their letters.
 
 use std::borrow::Borrow;
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -11,12 +13,12 @@ macro_rules! id_type {
         #[$doc]
         #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default)]
         #[serde(transparent)]
-        pub struct $name(pub String);
+        pub struct $name(Arc<str>);
 
         impl $name {
             /// Wraps a string as this kind of id.
             pub fn new(id: impl Into<String>) -> Self {
-                Self(id.into())
+                Self(Arc::from(id.into()))
             }
 
             /// The id as a string slice.
@@ -39,13 +41,13 @@ macro_rules! id_type {
 
         impl From<&str> for $name {
             fn from(id: &str) -> Self {
-                Self(id.to_owned())
+                Self(Arc::from(id))
             }
         }
 
         impl From<String> for $name {
             fn from(id: String) -> Self {
-                Self(id)
+                Self(Arc::from(id))
             }
         }
     )*};

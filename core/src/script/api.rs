@@ -10,6 +10,7 @@ use std::sync::Arc;
 use mlua::{Lua, MultiValue, Table as LuaTable, Value as LuaValue};
 
 use super::convert::{from_lua, to_lua};
+use super::interned;
 use super::util::script_error;
 use crate::ids::{BoxId, CardId, CounterId, PieceId, PlaceId, SeatId, SpaceId, UnitKindId, ZoneId};
 use crate::module::{DataValue, Module};
@@ -452,7 +453,7 @@ fn api_box(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
             .create_table_with_capacity(0, units.len())
             .map_err(|e| e.to_string())?;
         for (unit, n) in units {
-            t.raw_set(unit.as_str(), *n).map_err(|e| e.to_string())?;
+            interned::with(lua, unit.as_str(), |k| t.raw_set(k, *n)).map_err(|e| e.to_string())?;
         }
         Ok(t)
     })?;
@@ -625,7 +626,10 @@ fn api_remove_piece(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
         Ok(st.table.remove_piece(&piece))
     })?;
     match was {
-        Some((place, space)) => ret(lua, [Value::Str(place.0), Value::Str(space.0)]),
+        Some((place, space)) => ret(
+            lua,
+            [Value::Str(place.to_string()), Value::Str(space.to_string())],
+        ),
         None => ret(lua, [Value::Nil]),
     }
 }

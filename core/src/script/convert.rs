@@ -24,7 +24,7 @@ pub(crate) fn to_lua(lua: &Lua, value: &Value) -> mlua::Result<LuaValue> {
         Value::Bool(b) => LuaValue::Boolean(*b),
         Value::Int(i) => LuaValue::Integer(*i),
         Value::Float(f) => LuaValue::Number(*f),
-        Value::Str(s) => LuaValue::String(lua.create_string(s)?),
+        Value::Str(s) => LuaValue::String(super::interned::string(lua, s)?),
         Value::List(items) => {
             let t = lua.create_table_with_capacity(items.len(), 0)?;
             for (i, item) in items.iter().enumerate() {
@@ -35,7 +35,8 @@ pub(crate) fn to_lua(lua: &Lua, value: &Value) -> mlua::Result<LuaValue> {
         Value::Map(m) => {
             let t = lua.create_table_with_capacity(0, m.len())?;
             for (k, v) in m {
-                t.raw_set(k.as_str(), to_lua(lua, v)?)?;
+                let v = to_lua(lua, v)?;
+                super::interned::with(lua, k, |k| t.raw_set(k, v))?;
             }
             LuaValue::Table(t)
         }

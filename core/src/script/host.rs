@@ -225,8 +225,10 @@ impl Host {
 
     /// The function `states[state][name]`, if there is one.
     pub fn state_fn(&self, state: &str, name: &str) -> Option<Function> {
-        let st: LuaTable = field(&self.state_table, state).ok()?;
-        field::<Option<Function>>(&st, name).ok().flatten()
+        let st: LuaTable = field(&self.vm.lua, &self.state_table, state).ok()?;
+        field::<Option<Function>>(&self.vm.lua, &st, name)
+            .ok()
+            .flatten()
     }
 
     /// Whether `state` is automatic (it has `run`), as the rules table declared at load.
@@ -236,13 +238,17 @@ impl Host {
 
     /// The function `hooks[name]` (or `hooks.bots[name]` when `bot`), if there is one.
     pub fn hook_fn(&self, name: &str) -> Option<Function> {
-        field::<Option<Function>>(&self.hooks, name).ok().flatten()
+        field::<Option<Function>>(&self.vm.lua, &self.hooks, name)
+            .ok()
+            .flatten()
     }
 
     /// The bot function `bots[name]`.
     pub fn bot_fn(&self, name: &str) -> Option<Function> {
-        let bots: LuaTable = field(&self.hooks, "bots").ok()?;
-        field::<Option<Function>>(&bots, name).ok().flatten()
+        let bots: LuaTable = field(&self.vm.lua, &self.hooks, "bots").ok()?;
+        field::<Option<Function>>(&self.vm.lua, &bots, name)
+            .ok()
+            .flatten()
     }
 
     /// Calls one hook over `table`. `call` receives the ctx table and does the Lua call.

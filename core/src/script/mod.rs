@@ -7,6 +7,7 @@ pub(crate) mod convert;
 pub(crate) mod data;
 mod diag;
 mod host;
+mod interned;
 mod pattern;
 pub mod profile;
 pub(crate) mod prompt;
@@ -246,11 +247,15 @@ impl LuaRules {
             );
             let result = invoked.result.and_then(|values| {
                 let value = values.into_iter().next().unwrap_or(LuaValue::Nil);
+                let reading = prompt::Reading {
+                    lua: &self.host.vm.lua,
+                    module: &self.host.module,
+                    table: &invoked.table,
+                    state: &frame.state,
+                };
                 prompt::parse_prompt(
-                    &frame.state,
+                    &reading,
                     &value,
-                    &self.host.module,
-                    &invoked.table,
                     // Secret choices are kept by the engine and handed to `reveal`:
                     // their actions need no handler of their own.
                     |name| {
@@ -447,7 +452,7 @@ impl Rules for LuaRules {
                 let mut values = values.into_iter();
                 let choice = values.next().unwrap_or(LuaValue::Nil);
                 let reason = values.next().unwrap_or(LuaValue::Nil);
-                prompt::parse_bot_pick(&choice, &reason, actions)
+                prompt::parse_bot_pick(&lua, &choice, &reason, actions)
                     .map(|mut pick| {
                         pick.reason.extend(draws);
                         pick

@@ -7,6 +7,7 @@ use mlua::{Lua, Table as LuaTable, Value as LuaValue};
 
 use super::convert::{from_lua, to_lua};
 use super::host::STATE_HOOKS;
+use super::interned;
 use super::util::field;
 use crate::ids::SeatId;
 use crate::module::Module;
@@ -16,25 +17,38 @@ use crate::rules::{
 use crate::table::Table;
 use crate::value::Value;
 
+/// What a prompt is read against: the VM it came from, the module, the table and the
+/// state whose prompt it is.
+pub(crate) struct Reading<'a> {
+    pub lua: &'a Lua,
+    pub module: &'a Module,
+    pub table: &'a Table,
+    pub state: &'a str,
+}
+
 /// Reads the value returned by `states.<state>.prompt`. `has_action(name)` tells whether
 /// the state has a handler of that name; `decision` is how the state is decided, and
 /// `answers` what its seats have answered so far (they are asked no more).
 pub(crate) fn parse_prompt(
-    state: &str,
+    reading: &Reading<'_>,
     value: &LuaValue,
-    module: &Module,
-    table: &Table,
     has_action: impl Fn(&str) -> bool,
     decision: Decision,
     answers: &BTreeMap<SeatId, Choice>,
 ) -> Result<Prompt, String> {
+    let Reading {
+        lua,
+        module,
+        table,
+        state,
+    } = *reading;
     let LuaValue::Table(t) = value else {
         return Err(format!(
             "prompt must return a table {{seat = …, text = …, actions = {{…}}}}, got a {}",
             value.type_name()
         ));
     };
-    let text = match field::<LuaValue>(t, "text").map_err(|e| e.to_string())? {
+    let text = match field::<LuaValue>(lua, t, "text").map_err(|e| e.to_string())? {
         LuaValue::Nil => String::new(),
         LuaValue::String(s) => s.to_string_lossy(),
         other => {
@@ -44,15 +58,15 @@ pub(crate) fn parse_prompt(
             ));
         }
     };
-    let listed = field::<LuaValue>(t, "asks").map_err(|e| e.to_string())?;
+    let listed = field::<LuaValue>(lua, t, "asks").map_err(|e| e.to_string())?;
     let asks = match (decision, listed) {
         (Decision::One, LuaValue::Nil) => {
             let seat = parse_seat(
-                &field::<LuaValue>(t, "seat").map_err(|e| e.to_string())?,
+                &field::<LuaValue>(lua, t, "seat").map_err(|e| e.to_string())?,
                 table,
                 false,
             )?;
-            let actions = parse_actions(t, state, module, &has_action, "")?;
+            let actions = parse_actions(lua, t, state, module, &has_action, "")?;
             vec![Ask { seat, actions }]
         }
         (Decision::One, _) => {
@@ -60,9 +74,7 @@ pub(crate) fn parse_prompt(
                 "prompt lists asks, but state '{state}' decides one seat at a time: return seat and actions, or give the state reveal(ctx, choices) (a simultaneous choice) or all_passed(ctx) (a reaction window)"
             ));
         }
-        (_, LuaValue::Table(list)) => {
-            parse_asks(&list, state, module, table, &has_action, decision, answers)?
-        }
+        (_, LuaValue::Table(list)) => parse_asks(reading, &list, &has_action, decision, answers)?,
         (_, other) => {
             let kind = if decision == Decision::Simultaneous {
                 "a simultaneous choice (it has reveal)"
@@ -107,14 +119,18 @@ fn parse_seat(value: &LuaValue, table: &Table, required: bool) -> Result<Option<
 /// The asks of a shared decision: every listed seat that has not answered (a simultaneous
 /// choice), or the first of them (a reaction window, with the engine's pass added).
 fn parse_asks(
+    reading: &Reading<'_>,
     list: &LuaTable,
-    state: &str,
-    module: &Module,
-    table: &Table,
     has_action: &impl Fn(&str) -> bool,
     decision: Decision,
     answers: &BTreeMap<SeatId, Choice>,
 ) -> Result<Vec<Ask>, String> {
+    let Reading {
+        lua,
+        module,
+        table,
+        state,
+    } = *reading;
     let mut asks: Vec<Ask> = Vec::new();
     for (i, item) in list.sequence_values::<LuaValue>().enumerate() {
         let item = item.map_err(|e| e.to_string())?;
@@ -126,7 +142,7 @@ fn parse_asks(
             ));
         };
         let seat = parse_seat(
-            &field::<LuaValue>(&ask, "seat").map_err(|e| e.to_string())?,
+            &field::<LuaValue>(lua, &ask, "seat").map_err(|e| e.to_string())?,
             table,
             true,
         )
@@ -136,6 +152,7 @@ fn parse_asks(
             return Err(format!("ask {}: seat '{seat}' is asked twice", i + 1));
         }
         let mut actions = parse_actions(
+            lua,
             &ask,
             state,
             module,
@@ -182,13 +199,14 @@ pub(crate) const MAX_ACTIONS: usize = 10_000;
 
 /// The `actions` list of a prompt or an ask; `context` prefixes errors ("ask 2 (AU): ").
 fn parse_actions(
+    lua: &Lua,
     t: &LuaTable,
     state: &str,
     module: &Module,
     has_action: &impl Fn(&str) -> bool,
     context: &str,
 ) -> Result<Vec<Action>, String> {
-    let list = match field::<LuaValue>(t, "actions").map_err(|e| e.to_string())? {
+    let list = match field::<LuaValue>(lua, t, "actions").map_err(|e| e.to_string())? {
         LuaValue::Table(list) => list,
         LuaValue::Nil => return Err(format!("{context}prompt has no actions list")),
         other => {
@@ -208,8 +226,8 @@ fn parse_actions(
     let mut actions: Vec<Action> = Vec::new();
     for (i, item) in list.sequence_values::<LuaValue>().enumerate() {
         let item = item.map_err(|e| e.to_string())?;
-        let action =
-            parse_action(&item, module).map_err(|e| format!("{context}action {}: {e}", i + 1))?;
+        let action = parse_action(lua, &item, module)
+            .map_err(|e| format!("{context}action {}: {e}", i + 1))?;
         if STATE_HOOKS.contains(&action.name.as_str()) || !has_action(&action.name) {
             return Err(format!(
                 "{context}action {} is '{}', but state '{state}' has no function '{}' to apply it",
@@ -239,8 +257,8 @@ fn parse_actions(
     Ok(actions)
 }
 
-fn get_string(t: &LuaTable, key: &str) -> Result<Option<String>, String> {
-    match field::<LuaValue>(t, key).map_err(|e| e.to_string())? {
+fn get_string(lua: &Lua, t: &LuaTable, key: &str) -> Result<Option<String>, String> {
+    match field::<LuaValue>(lua, t, key).map_err(|e| e.to_string())? {
         LuaValue::Nil => Ok(None),
         LuaValue::String(s) => Ok(Some(s.to_string_lossy())),
         other => Err(format!(
@@ -250,20 +268,20 @@ fn get_string(t: &LuaTable, key: &str) -> Result<Option<String>, String> {
     }
 }
 
-fn parse_action(item: &LuaValue, module: &Module) -> Result<Action, String> {
+fn parse_action(lua: &Lua, item: &LuaValue, module: &Module) -> Result<Action, String> {
     let LuaValue::Table(t) = item else {
         return Err(format!(
             "must be a table {{name = …, arg = …}}, got a {}",
             item.type_name()
         ));
     };
-    let name = get_string(t, "name")?.ok_or("needs a name")?;
+    let name = get_string(lua, t, "name")?.ok_or("needs a name")?;
     let arg = from_lua(
-        &field::<LuaValue>(t, "arg").map_err(|e| e.to_string())?,
+        &field::<LuaValue>(lua, t, "arg").map_err(|e| e.to_string())?,
         "arg",
     )?;
     let int = |key: &str| -> Result<Option<i64>, String> {
-        match field::<LuaValue>(t, key).map_err(|e| e.to_string())? {
+        match field::<LuaValue>(lua, t, key).map_err(|e| e.to_string())? {
             LuaValue::Nil => Ok(None),
             LuaValue::Integer(n) => Ok(Some(n)),
             other => Err(format!(
@@ -277,25 +295,27 @@ fn parse_action(item: &LuaValue, module: &Module) -> Result<Action, String> {
         (None, None) => None,
         _ => return Err("a number choice needs min <= max".to_owned()),
     };
-    let target = if let Some(card) = get_string(t, "card")? {
+    let target = if let Some(card) = get_string(lua, t, "card")? {
         if !module.cards.contains(&card) {
             return Err(format!("unknown card '{card}'"));
         }
         Some(Target::Card(card.into()))
-    } else if let Some(zone) = get_string(t, "zone")? {
+    } else if let Some(zone) = get_string(lua, t, "zone")? {
         Some(Target::Zone(zone.into()))
-    } else if let Some(piece) = get_string(t, "piece")? {
+    } else if let Some(piece) = get_string(lua, t, "piece")? {
         Some(Target::Piece(piece.into()))
-    } else if let Some(boxed) = get_string(t, "box")? {
+    } else if let Some(boxed) = get_string(lua, t, "box")? {
         Some(Target::Box(boxed.into()))
-    } else if let Some(counter) = get_string(t, "counter")? {
+    } else if let Some(counter) = get_string(lua, t, "counter")? {
         Some(Target::Counter(counter.into()))
-    } else if let (Some(place), Some(space)) = (get_string(t, "place")?, get_string(t, "space")?) {
+    } else if let (Some(place), Some(space)) =
+        (get_string(lua, t, "place")?, get_string(lua, t, "space")?)
+    {
         Some(Target::Space(place.into(), space.into()))
     } else {
         None
     };
-    let label = match get_string(t, "label")? {
+    let label = match get_string(lua, t, "label")? {
         Some(label) => label,
         None => match (&target, &arg, range) {
             (Some(Target::Card(card)), _, _) => {
@@ -326,25 +346,30 @@ fn parse_action(item: &LuaValue, module: &Module) -> Result<Action, String> {
 
 /// The actions as Lua tables, the way a prompt lists them.
 pub(crate) fn actions_to_lua(lua: &Lua, actions: &[Action]) -> mlua::Result<LuaTable> {
-    let list = lua.create_table()?;
+    let list = lua.create_table_with_capacity(actions.len(), 0)?;
+    let set = |t: &LuaTable, key: &str, text: &str| {
+        let v = interned::string(lua, text)?;
+        interned::with(lua, key, |k| t.raw_set(k, v))
+    };
     for (i, action) in actions.iter().enumerate() {
-        let t = lua.create_table()?;
-        t.raw_set("name", action.name.as_str())?;
-        t.raw_set("arg", to_lua(lua, &action.arg)?)?;
-        t.raw_set("label", action.label.as_str())?;
+        let t = lua.create_table_with_capacity(0, 4)?;
+        set(&t, "name", &action.name)?;
+        let arg = to_lua(lua, &action.arg)?;
+        interned::with(lua, "arg", |k| t.raw_set(k, arg))?;
+        set(&t, "label", &action.label)?;
         if let Some((lo, hi)) = action.range {
-            t.raw_set("min", lo)?;
-            t.raw_set("max", hi)?;
+            interned::with(lua, "min", |k| t.raw_set(k, lo))?;
+            interned::with(lua, "max", |k| t.raw_set(k, hi))?;
         }
         match &action.target {
-            Some(Target::Card(id)) => t.raw_set("card", id.as_str())?,
-            Some(Target::Zone(id)) => t.raw_set("zone", id.as_str())?,
-            Some(Target::Piece(id)) => t.raw_set("piece", id.as_str())?,
-            Some(Target::Box(id)) => t.raw_set("box", id.as_str())?,
-            Some(Target::Counter(id)) => t.raw_set("counter", id.as_str())?,
+            Some(Target::Card(id)) => set(&t, "card", id.as_str())?,
+            Some(Target::Zone(id)) => set(&t, "zone", id.as_str())?,
+            Some(Target::Piece(id)) => set(&t, "piece", id.as_str())?,
+            Some(Target::Box(id)) => set(&t, "box", id.as_str())?,
+            Some(Target::Counter(id)) => set(&t, "counter", id.as_str())?,
             Some(Target::Space(place, space)) => {
-                t.raw_set("place", place.as_str())?;
-                t.raw_set("space", space.as_str())?;
+                set(&t, "place", place.as_str())?;
+                set(&t, "space", space.as_str())?;
             }
             None => {}
         }
@@ -356,6 +381,7 @@ pub(crate) fn actions_to_lua(lua: &Lua, actions: &[Action]) -> mlua::Result<LuaT
 /// Reads a bot's answer: the action (an index into `actions`, an action table, or an
 /// action name) and its reasons (a string or a list of strings).
 pub(crate) fn parse_bot_pick(
+    lua: &Lua,
     choice: &LuaValue,
     reason: &LuaValue,
     actions: &[Action],
@@ -376,9 +402,9 @@ pub(crate) fn parse_bot_pick(
             arg: Value::Nil,
         },
         LuaValue::Table(t) => Choice {
-            name: get_string(t, "name")?.ok_or("the picked action has no name")?,
+            name: get_string(lua, t, "name")?.ok_or("the picked action has no name")?,
             arg: from_lua(
-                &field::<LuaValue>(t, "arg").map_err(|e| e.to_string())?,
+                &field::<LuaValue>(lua, t, "arg").map_err(|e| e.to_string())?,
                 "arg",
             )?,
         },

@@ -162,6 +162,7 @@ impl Vm {
         let libs = StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::COROUTINE | StdLib::UTF8;
         let lua = Lua::new_with(libs, LuaOptions::default())?;
         lua.set_memory_limit(limits.memory_bytes)?;
+        super::interned::install(&lua);
         // Collect when the heap has grown to four times the live data (Lua's default: two):
         // rules and bots make many short-lived tables, and a VM's live data is small.
         // Measured: a fifth less time a decision for the engine and a module's rules

@@ -143,12 +143,14 @@ pub(crate) fn describe(err: &mlua::Error) -> (String, Option<String>) {
 
 /// `t[key]`, read without a protected call when `t` has no metatable (nothing of the
 /// module's can run then); through `__index` when it has one.
-pub(crate) fn field<V: mlua::FromLua>(t: &mlua::Table, key: &str) -> mlua::Result<V> {
-    if t.metatable().is_none() {
-        t.raw_get(key)
-    } else {
-        t.get(key)
-    }
+pub(crate) fn field<V: mlua::FromLua>(lua: &Lua, t: &mlua::Table, key: &str) -> mlua::Result<V> {
+    super::interned::with(lua, key, |key| {
+        if t.metatable().is_none() {
+            t.raw_get(key)
+        } else {
+            t.get(key)
+        }
+    })
 }
 
 #[cfg(test)]
