@@ -414,6 +414,43 @@ fn a_bot_step_shows_its_reasons() {
 }
 
 #[test]
+fn an_idle_watched_window_draws_nothing_until_a_saved_edit_wakes_it() {
+    let s = scratch();
+    let mut h = harness(app(&s, true, false));
+    h.run();
+    h.step();
+    assert!(
+        !h.ctx.has_requested_repaint(),
+        "an idle window watching its module asks for no frame: {:?}",
+        h.ctx.repaint_causes()
+    );
+    let cards = s.module.join("data/cards.ron");
+    let text = std::fs::read_to_string(&cards).expect("cards");
+    std::fs::write(&cards, text.replacen("name: \"", "name: \"Edited ", 1)).expect("edit");
+    // No frame is drawn meanwhile: the watcher's thread wakes the window.
+    let start = Instant::now();
+    while !h.ctx.has_requested_repaint() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the saved edit never woke the window"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    h.step();
+    let (ok, report) = h
+        .state()
+        .view
+        .reload_report
+        .clone()
+        .expect("a reload report");
+    assert!(ok, "{report}");
+    assert!(
+        report.contains("ms after the file was saved"),
+        "the report says how long the edit took to reach the screen: {report}"
+    );
+}
+
+#[test]
 fn a_changed_module_is_reloaded_and_a_broken_one_keeps_the_game() {
     let s = scratch();
     let mut h = harness(app(&s, true, false));

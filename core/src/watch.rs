@@ -3,8 +3,8 @@
 //! loaded, and keeps the last good one (showing the diagnostics) when it did not.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::mpsc::{Receiver, channel};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use notify::{EventKind, RecursiveMode};
@@ -23,6 +23,9 @@ pub enum Reload {
         changed: Vec<PathBuf>,
         /// Time spent loading, in milliseconds.
         load_ms: u128,
+        /// When the first of those changes was seen (the file saved): how long the edit
+        /// takes to reach the screen is measured from here.
+        since: Instant,
     },
     /// The module did not load: keep the last good version and show these.
     Failed {
@@ -35,10 +38,15 @@ pub enum Reload {
     WatchError(String),
 }
 
+/// Called from the watcher's thread when a reload is ready (a window asks to be drawn
+/// again, so that it need not look for reloads while idle).
+pub type Waker = Arc<dyn Fn() + Send + Sync>;
+
 /// Watches a module folder and reloads the module when its files change.
 pub struct ModuleWatcher {
     _debouncer: Debouncer<notify::RecommendedWatcher, RecommendedCache>,
     events: Receiver<Reload>,
+    waker: Arc<Mutex<Option<Waker>>>,
 }
 
 impl ModuleWatcher {
@@ -52,6 +60,8 @@ impl ModuleWatcher {
     ) -> Result<Self, String> {
         let (tx, rx) = channel();
         let module_dir = dir.to_path_buf();
+        let waker: Arc<Mutex<Option<Waker>>> = Arc::default();
+        let wake = waker.clone();
         let mut debouncer = new_debouncer(debounce, None, move |result: DebounceEventResult| {
             let reload = match result {
                 Ok(events) => {
@@ -71,12 +81,18 @@ impl ModuleWatcher {
                     if changed.is_empty() {
                         return;
                     }
+                    let since = events
+                        .iter()
+                        .map(|e| e.time)
+                        .min()
+                        .unwrap_or_else(Instant::now);
                     let started = Instant::now();
                     match crate::script::load_module(&module_dir, &options) {
                         Ok(module) => Reload::Loaded {
                             module: Arc::new(module),
                             changed,
                             load_ms: started.elapsed().as_millis(),
+                            since,
                         },
                         Err(diagnostics) => Reload::Failed {
                             diagnostics,
@@ -93,6 +109,9 @@ impl ModuleWatcher {
                 ),
             };
             let _ = tx.send(reload);
+            if let Some(wake) = wake.lock().ok().and_then(|w| w.clone()) {
+                wake();
+            }
         })
         .map_err(|e| format!("cannot watch {}: {e}", dir.display()))?;
         debouncer
@@ -109,7 +128,15 @@ impl ModuleWatcher {
         Ok(ModuleWatcher {
             _debouncer: debouncer,
             events: rx,
+            waker,
         })
+    }
+
+    /// Calls `wake` whenever a reload is ready, from the watcher's thread.
+    pub fn wake_with(&self, wake: Waker) {
+        if let Ok(mut slot) = self.waker.lock() {
+            *slot = Some(wake);
+        }
     }
 
     /// The next reload, if one is ready.

@@ -218,6 +218,42 @@ fn the_watcher_reloads_keeps_the_last_good_module_on_errors_and_recovers() {
 }
 
 #[test]
+fn the_watcher_wakes_its_window_when_a_reload_is_ready_and_says_when_the_file_was_saved() {
+    let (_scratch, dir) = copy_module(&test_module("testbed"));
+    let watcher =
+        ModuleWatcher::new(&dir, no_overlay(), None, Duration::from_millis(50)).expect("watches");
+    let (woken, wakes) = std::sync::mpsc::channel();
+    watcher.wake_with(std::sync::Arc::new(move || {
+        let _ = woken.send(Instant::now());
+    }));
+    assert!(
+        wakes.recv_timeout(Duration::from_millis(300)).is_err(),
+        "nothing changed: no wake"
+    );
+    let cards = dir.join("data/cards.ron");
+    let good = std::fs::read_to_string(&cards).expect("read");
+    let saved = Instant::now();
+    std::fs::write(
+        &cards,
+        good.replacen(r#""value": 2, "suit""#, r#""value": 20, "suit""#, 1),
+    )
+    .expect("write");
+    let woken_at = wakes
+        .recv_timeout(Duration::from_secs(10))
+        .expect("woken within 10 s of the save");
+    let since = loop {
+        match wait_for(&watcher) {
+            Reload::Loaded { since, .. } => break since,
+            Reload::Failed { .. } => continue,
+            Reload::WatchError(e) => panic!("{e}"),
+        }
+    };
+    // The reload was sent before the wake, and dates from the save, not from the load.
+    assert!(since >= saved, "the change is dated after the save began");
+    assert!(since <= woken_at, "and before the window was woken");
+}
+
+#[test]
 fn every_test_module_loads_and_every_reference_resolves() {
     for name in ["testbed", "hostile"] {
         let module = chancery_core::load_module(test_module(name), &no_overlay())

@@ -89,6 +89,11 @@ impl ChanceryApp {
             ctx.set_fonts(fonts());
             self.fonts_set = true;
         }
+        if !self.view.has_waker() {
+            let window = ctx.clone();
+            self.view
+                .wake_with(Arc::new(move || window.request_repaint()));
+        }
         self.view.poll_reload();
         self.keys(&ctx);
         self.autoplay(&ctx);
@@ -127,9 +132,8 @@ impl ChanceryApp {
         }
         if let Some(opened) = self.launcher.ui(&ctx) {
             self.play(opened);
-        }
-        if self.view.watching() {
-            ctx.request_repaint_after(Duration::from_millis(250));
+            // The new game's view wakes the window from the next frame on.
+            ctx.request_repaint();
         }
         self.screenshot_step(&ctx);
     }
