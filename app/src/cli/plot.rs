@@ -138,17 +138,15 @@ fn differences(title: &str, metrics: &[&Metric]) -> String {
 
 /// The score distribution of each seat: for each score, the share of games.
 fn score_shares(report: &SimReport) -> BTreeMap<String, BTreeMap<i64, f64>> {
-    let mut out: BTreeMap<String, BTreeMap<i64, f64>> = BTreeMap::new();
     let n = report.outcomes.len().max(1) as f64;
-    for o in &report.outcomes {
-        for (seat, score) in &o.scores {
-            *out.entry(seat.to_string())
-                .or_default()
-                .entry(*score)
-                .or_default() += 1.0 / n;
-        }
-    }
-    out
+    report
+        .score_counts()
+        .into_iter()
+        .map(|(seat, counts)| {
+            let shares = counts.into_iter().map(|(s, k)| (s, k as f64 / n)).collect();
+            (seat, shares)
+        })
+        .collect()
 }
 
 /// Makes the chart folder if it is not there.
@@ -195,19 +193,14 @@ pub fn run_charts(
             &mut written,
         )?;
     }
-    let mut plays: BTreeMap<String, f64> = BTreeMap::new();
+    let plays = report.card_use();
     let n = report.outcomes.len().max(1) as f64;
-    for o in &report.outcomes {
-        for (card, k) in &o.card_use {
-            *plays.entry(card.clone()).or_default() += *k as f64 / n;
-        }
-    }
     if !plays.is_empty() {
         let labels: Vec<String> = plays.keys().map(|c| cards(c)).collect();
         let svg = bars(
             "Cards played (per game)",
             &labels,
-            &[("plays", plays.values().copied().collect())],
+            &[("plays", plays.values().map(|k| *k as f64 / n).collect())],
         );
         write(dir, "cards.svg", &svg, &mut written)?;
     }

@@ -296,23 +296,16 @@ fn wins(module: &Module, report: &SimReport) -> Vec<(String, f64)> {
     wins
 }
 
-/// Each seat's final scores: score -> games, by seat name.
+/// Each seat's final scores (by the seat's name): for each score, in how many games.
 fn score_counts(
     module: &Module,
     report: &SimReport,
-) -> std::collections::BTreeMap<String, std::collections::BTreeMap<i64, f64>> {
-    let mut counts: std::collections::BTreeMap<String, std::collections::BTreeMap<i64, f64>> =
-        Default::default();
-    for outcome in &report.outcomes {
-        for (seat, score) in &outcome.scores {
-            *counts
-                .entry(module.seat_name(seat))
-                .or_default()
-                .entry(*score)
-                .or_default() += 1.0;
-        }
-    }
-    counts
+) -> std::collections::BTreeMap<String, std::collections::BTreeMap<i64, u64>> {
+    report
+        .score_counts()
+        .into_iter()
+        .map(|(seat, counts)| (module.seat_name(&SeatId::from(seat)), counts))
+        .collect()
 }
 
 fn run_ui(ui: &mut Ui, module: &Module, report: &SimReport) {
@@ -352,7 +345,9 @@ fn run_ui(ui: &mut Ui, module: &Module, report: &SimReport) {
                 let offset = (k as f64 + 0.5) * 0.8 / seats - 0.4;
                 let bars: Vec<Bar> = counts
                     .iter()
-                    .map(|(score, n)| Bar::new(*score as f64 + offset, *n).width(0.8 / seats))
+                    .map(|(score, n)| {
+                        Bar::new(*score as f64 + offset, *n as f64).width(0.8 / seats)
+                    })
                     .collect();
                 plot.bar_chart(BarChart::new(seat.clone(), bars));
             }
@@ -360,12 +355,8 @@ fn run_ui(ui: &mut Ui, module: &Module, report: &SimReport) {
         .response
         .widget_info(|| chart_info("Chart of final scores by seat"));
     // The cards played most.
-    let mut cards: std::collections::BTreeMap<&String, u64> = Default::default();
-    for (card, n) in report.outcomes.iter().flat_map(|o| o.card_use.iter()) {
-        *cards.entry(card).or_default() += n;
-    }
-    let mut cards: Vec<(&String, u64)> = cards.into_iter().collect();
-    cards.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let mut cards: Vec<(String, u64)> = report.card_use().into_iter().collect();
+    cards.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     if !cards.is_empty() {
         ui.label(RichText::new("Cards played most (plays a game)").strong());
         for (card, n) in cards.iter().take(10) {

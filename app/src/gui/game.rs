@@ -180,7 +180,8 @@ impl GameView {
             let overlay = module.overlay.as_ref().map(|o| o.path.clone());
             // 100 ms of quiet before a reload: an editor's save is one write or a rename,
             // and a file caught half written fails to load and is loaded again at the
-            // next event. Measured with CoV: an edit is drawn about 170 ms after the save.
+            // next event. Measured with the largest module: an edit is drawn about 170 ms after
+            // the save.
             ModuleWatcher::new(
                 &module.dir,
                 options.load_options.clone(),

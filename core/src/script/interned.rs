@@ -60,10 +60,10 @@ mod tests {
     fn a_short_text_is_made_once_and_a_long_one_each_time() {
         let lua = Lua::new();
         install(&lua);
-        let a = string(&lua, "coalition.A").expect("made");
-        let b = string(&lua, "coalition.A").expect("made");
-        assert_eq!(a.to_str().expect("text"), "coalition.A");
-        assert_eq!(b.to_str().expect("text"), "coalition.A");
+        let a = string(&lua, "discard.north").expect("made");
+        let b = string(&lua, "discard.north").expect("made");
+        assert_eq!(a.to_str().expect("text"), "discard.north");
+        assert_eq!(b.to_str().expect("text"), "discard.north");
         let long = "x".repeat(MAX_LEN + 1);
         let c = string(&lua, &long).expect("made");
         assert_eq!(c.to_str().expect("text"), long.as_str());

@@ -37,10 +37,7 @@ pub(crate) fn parse_prompt(
     answers: &BTreeMap<SeatId, Choice>,
 ) -> Result<Prompt, String> {
     let Reading {
-        lua,
-        module,
-        table,
-        state,
+        lua, table, state, ..
     } = *reading;
     let LuaValue::Table(t) = value else {
         return Err(format!(
@@ -66,7 +63,7 @@ pub(crate) fn parse_prompt(
                 table,
                 false,
             )?;
-            let actions = parse_actions(lua, t, state, module, &has_action, "")?;
+            let actions = parse_actions(reading, t, &has_action, "")?;
             vec![Ask { seat, actions }]
         }
         (Decision::One, _) => {
@@ -125,12 +122,6 @@ fn parse_asks(
     decision: Decision,
     answers: &BTreeMap<SeatId, Choice>,
 ) -> Result<Vec<Ask>, String> {
-    let Reading {
-        lua,
-        module,
-        table,
-        state,
-    } = *reading;
     let mut asks: Vec<Ask> = Vec::new();
     for (i, item) in list.sequence_values::<LuaValue>().enumerate() {
         let item = item.map_err(|e| e.to_string())?;
@@ -142,8 +133,8 @@ fn parse_asks(
             ));
         };
         let seat = parse_seat(
-            &field::<LuaValue>(lua, &ask, "seat").map_err(|e| e.to_string())?,
-            table,
+            &field::<LuaValue>(reading.lua, &ask, "seat").map_err(|e| e.to_string())?,
+            reading.table,
             true,
         )
         .map_err(|e| format!("ask {}: {e}", i + 1))?;
@@ -152,10 +143,8 @@ fn parse_asks(
             return Err(format!("ask {}: seat '{seat}' is asked twice", i + 1));
         }
         let mut actions = parse_actions(
-            lua,
+            reading,
             &ask,
-            state,
-            module,
             has_action,
             &format!("ask {} ({seat}): ", i + 1),
         )?;
@@ -182,7 +171,8 @@ fn parse_asks(
     }
     if asks.is_empty() {
         return Err(format!(
-            "state '{state}' asks no seat: a dead end (end the game with ctx:game_over, or ask a seat)"
+            "state '{}' asks no seat: a dead end (end the game with ctx:game_over, or ask a seat)",
+            reading.state
         ));
     }
     // Seats that have answered are asked no more: once none is left, the rules take the
@@ -199,13 +189,14 @@ pub(crate) const MAX_ACTIONS: usize = 10_000;
 
 /// The `actions` list of a prompt or an ask; `context` prefixes errors ("ask 2 (AU): ").
 fn parse_actions(
-    lua: &Lua,
+    reading: &Reading<'_>,
     t: &LuaTable,
-    state: &str,
-    module: &Module,
     has_action: &impl Fn(&str) -> bool,
     context: &str,
 ) -> Result<Vec<Action>, String> {
+    let Reading {
+        lua, module, state, ..
+    } = *reading;
     let list = match field::<LuaValue>(lua, t, "actions").map_err(|e| e.to_string())? {
         LuaValue::Table(list) => list,
         LuaValue::Nil => return Err(format!("{context}prompt has no actions list")),

@@ -424,6 +424,30 @@ impl SimReport {
         wins
     }
 
+    /// How often each card was played over all games.
+    pub fn card_use(&self) -> BTreeMap<String, u64> {
+        let mut plays: BTreeMap<String, u64> = BTreeMap::new();
+        for (card, n) in self.outcomes.iter().flat_map(|o| o.card_use.iter()) {
+            *plays.entry(card.clone()).or_default() += n;
+        }
+        plays
+    }
+
+    /// Each seat's final scores: for each score, in how many games (by seat id).
+    pub fn score_counts(&self) -> BTreeMap<String, BTreeMap<i64, u64>> {
+        let mut counts: BTreeMap<String, BTreeMap<i64, u64>> = BTreeMap::new();
+        for outcome in &self.outcomes {
+            for (seat, score) in &outcome.scores {
+                *counts
+                    .entry(seat.to_string())
+                    .or_default()
+                    .entry(*score)
+                    .or_default() += 1;
+            }
+        }
+        counts
+    }
+
     /// How often each bot rule step was taken over all games ("bot: step" → count).
     pub fn bot_rules(&self) -> BTreeMap<String, u64> {
         let mut rules = BTreeMap::new();
@@ -446,7 +470,6 @@ impl SimReport {
         let mut results: BTreeMap<String, u64> = BTreeMap::new();
         let mut scores: BTreeMap<String, Vec<i64>> = BTreeMap::new();
         let mut steps: Vec<i64> = Vec::new();
-        let mut card_use: BTreeMap<String, u64> = BTreeMap::new();
         let mut card_wins: BTreeMap<String, u64> = BTreeMap::new();
         let mut errors = Vec::new();
         for outcome in &self.outcomes {
@@ -464,9 +487,6 @@ impl SimReport {
                 scores.entry(seat.to_string()).or_default().push(*score);
             }
             steps.push(outcome.steps as i64);
-            for (card, n) in &outcome.card_use {
-                *card_use.entry(card.clone()).or_default() += n;
-            }
             for (card, n) in &outcome.card_wins {
                 *card_wins.entry(card.clone()).or_default() += n;
             }
@@ -515,7 +535,7 @@ impl SimReport {
             "results": results,
             "scores": scores,
             "steps": distribution(&mut steps),
-            "card_use": card_use,
+            "card_use": self.card_use(),
             "card_wins": card_wins,
             "bot_rules": self.bot_rules(),
             "errors": errors,
