@@ -988,3 +988,213 @@ fn a_reload_lists_the_recorded_games_the_edit_changes() {
             .is_some()
     );
 }
+
+/// A board for the testbed's scratch copy: the score track along the top, the land as a
+/// map of three spaces, the pool, and the zones below; Alpha's army block carries its box
+/// (which is drawn nowhere else).
+const TESTBED_BOARD: &str = r#"Data(
+    boards: [
+        Board(
+            id: "field",
+            name: "Field",
+            size: (900.0, 560.0),
+            carries: {"block.A": "army.A"},
+            items: [
+                Area(title: "Score", at: (10.0, 10.0), size: (880.0, 100.0)),
+                Track(place: "score", at: (20.0, 40.0), step: Some((120.0, 0.0)), space: Some((110.0, 60.0))),
+                Area(title: "The land", at: (10.0, 120.0), size: (560.0, 200.0)),
+                Map(place: "land", at: (20.0, 150.0), spaces: {"north": (0.0, 0.0), "south": (200.0, 80.0), "east": (400.0, 0.0)}, space: Some((130.0, 80.0))),
+                Box(id: "pool", at: (600.0, 130.0), size: (280.0, 70.0)),
+                Zone(id: "deck", at: (20.0, 340.0), size: (150.0, 190.0)),
+                Zone(id: "hand.A", at: (190.0, 340.0), size: (420.0, 190.0)),
+                Counter(id: "vp.A", at: (640.0, 340.0)),
+            ],
+        ),
+    ],
+)"#;
+
+/// The testbed with [`TESTBED_BOARD`] added to its data.
+fn scratch_with_board() -> Scratch {
+    let s = scratch();
+    std::fs::write(s.module.join("data/field.ron"), TESTBED_BOARD).expect("board file");
+    let manifest = s.module.join("module.ron");
+    let text = std::fs::read_to_string(&manifest).expect("manifest");
+    let text = text.replacen("data: [", "data: [\"data/field.ron\", ", 1);
+    assert!(
+        text.contains("data/field.ron"),
+        "the manifest lists its data files"
+    );
+    std::fs::write(&manifest, text).expect("manifest written");
+    s
+}
+
+fn space_of(h: &Harness<'_, ChanceryApp>, place: &str, piece: &str) -> String {
+    h.state().session().table().places[&chancery_core::PlaceId::from(place)]
+        [&chancery_core::PieceId::from(piece)]
+        .to_string()
+}
+
+/// Clicks the primary button at `pos`.
+fn click_at(h: &mut Harness<'_, ChanceryApp>, pos: egui::Pos2) {
+    h.hover_at(pos);
+    h.run();
+    h.drag_at(pos);
+    h.run();
+    h.drop_at(pos);
+    h.run();
+}
+
+/// Where the board thing (a space, a piece, a box, a zone) named `name` is drawn on the
+/// screen. The screen reader's rectangles are the board's own coordinates, as the module
+/// gives them; the board view says where those are on the screen, panned and zoomed.
+fn on_screen(h: &Harness<'_, ChanceryApp>, name: &str) -> egui::Rect {
+    let r = h.get_by_role_and_label(egui::Role::Button, name).rect();
+    let board = &h.state().view.board;
+    let min = board.to_screen(r.min).expect("a board is drawn");
+    let max = board.to_screen(r.max).expect("a board is drawn");
+    egui::Rect::from_min_max(min, max)
+}
+
+fn button_centre(h: &Harness<'_, ChanceryApp>, name: &str) -> egui::Pos2 {
+    on_screen(h, name).center()
+}
+
+#[test]
+fn on_a_coordinate_board_a_piece_is_dragged_from_one_space_to_another() {
+    let s = scratch_with_board();
+    let mut h = harness(app(&s, false, false));
+    h.run();
+    assert_eq!(
+        h.state().view.board.tab,
+        Some(0),
+        "a module with boards opens on its first"
+    );
+    assert_eq!(space_of(&h, "score", "marker.A"), "0");
+    let from = button_centre(&h, "Alpha's marker");
+    let to = button_centre(&h, "3");
+    drag(&mut h, from, to);
+    assert_eq!(space_of(&h, "score", "marker.A"), "3");
+    // Units dragged from the pool onto the block that carries Alpha's army go into that box.
+    let before = units(&h, "army.A", "inf");
+    let from = button_centre(&h, "Infantry × 3");
+    let to = button_centre(&h, "Alpha's army");
+    drag(&mut h, from, to);
+    assert_eq!(units(&h, "army.A", "inf"), before + 1);
+    assert_eq!(units(&h, "pool", "inf"), 2);
+}
+
+#[test]
+fn on_a_coordinate_board_the_prompt_is_answered_by_clicking_a_highlighted_space() {
+    let s = scratch_with_board();
+    let mut h = harness(app(&s, false, false));
+    h.run();
+    assert_eq!(space_of(&h, "land", "block.A"), "north");
+    // Alpha may march to South, the only neighbour of North: its space is highlighted.
+    let targets = h.state().view.targets();
+    assert!(targets.spaces.contains(&("land".into(), "south".into())));
+    assert!(!targets.spaces.contains(&("land".into(), "east".into())));
+    // A click on East, not a target, answers nothing.
+    let at = button_centre(&h, "East");
+    click_at(&mut h, at);
+    h.run();
+    assert_eq!(h.state().session().history().len(), 0);
+    let at = button_centre(&h, "South");
+    click_at(&mut h, at);
+    h.run();
+    assert_eq!(space_of(&h, "land", "block.A"), "south");
+    assert_eq!(h.state().session().history().len(), 1);
+}
+
+#[test]
+fn zoomed_in_with_the_wheel_the_board_still_hits_the_right_space() {
+    let s = scratch_with_board();
+    let mut h = harness(app(&s, false, false));
+    h.run();
+    let fitted = h.state().view.board.scenes["field"];
+    let before = on_screen(&h, "South");
+    let north = on_screen(&h, "North");
+    // Zoom about North: it stays where it is, South moves away from it.
+    h.hover_at(north.center());
+    h.run();
+    for _ in 0..2 {
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Line,
+            delta: egui::vec2(0.0, 2.0),
+            phase: egui::TouchPhase::Move,
+            modifiers: egui::Modifiers::NONE,
+            source: egui::MouseWheelSource::Wheel,
+        });
+        h.run();
+    }
+    let zoomed = h.state().view.board.scenes["field"];
+    assert!(
+        zoomed.width() < fitted.width() * 0.8,
+        "the wheel zooms in: {fitted:?} -> {zoomed:?}"
+    );
+    let south = on_screen(&h, "South");
+    assert!(
+        south.width() > 1.2 * before.width(),
+        "South is drawn larger: {before:?} -> {south:?}"
+    );
+    // Pick the block up on North and put it down on South, both hit where they are drawn now.
+    let at = button_centre(&h, "Alpha's army");
+    click_at(&mut h, at);
+    h.run();
+    assert!(h.state().view.selected.is_some(), "the block is picked up");
+    click_at(&mut h, south.center());
+    h.run();
+    assert_eq!(space_of(&h, "land", "block.A"), "south");
+}
+
+#[test]
+fn five_cards_are_dealt_from_the_deck_in_one_input() {
+    let s = scratch_with_board();
+    let mut h = harness(app(&s, false, false));
+    h.run();
+    // Put every card of the hands back on the deck by hand: five cards in it.
+    for hand in ["hand.A", "hand.B"] {
+        let cards = h.state().session().table().zones[&chancery_core::ZoneId::from(hand)]
+            .cards
+            .clone();
+        for card in cards {
+            h.state_mut().view.manual(chancery_core::Manual::MoveCard {
+                card,
+                to: "deck".into(),
+                position: chancery_core::Position::Top,
+            });
+        }
+    }
+    h.run();
+    let deck = |h: &Harness<'_, ChanceryApp>, zone: &str| {
+        h.state().session().table().zones[&chancery_core::ZoneId::from(zone)]
+            .cards
+            .len()
+    };
+    assert_eq!(deck(&h, "deck"), 5);
+    let inputs = h.state().session().history().len();
+    let deck_at = button_centre(&h, "Deck");
+    h.hover_at(deck_at);
+    h.run();
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos: deck_at,
+            button: egui::PointerButton::Secondary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.run();
+    }
+    h.get_by_label("Deal").click();
+    h.run();
+    h.get_by_label("Cards to deal").click();
+    h.run();
+
+    // The number is being typed (its text is selected): type 5 over it.
+    h.event(egui::Event::Text("5".to_owned()));
+    h.run();
+    h.get_by_label("Deal 5 to Alpha's hand").click();
+    h.run();
+    assert_eq!(deck(&h, "deck"), 0);
+    assert_eq!(deck(&h, "hand.A"), 5);
+    assert_eq!(h.state().session().history().len(), inputs + 1, "one input");
+}

@@ -1,7 +1,7 @@
 //! Zones of cards on the table: decks and other people's hands as stacks, the viewer's hand
 //! as large cards, every card's face with its data on hover, and moves of cards by hand.
 
-use chancery_core::module::{CardDef, DataValue, Module};
+use chancery_core::module::{CardDef, DataValue, Module, OnCard};
 use chancery_core::table::Visibility;
 use chancery_core::{CardId, Manual, Position, Target, ZoneId};
 use egui::{RichText, Stroke, Ui};
@@ -38,6 +38,13 @@ impl Draw<'_> {
                 }
                 if moving_card && ui.small_button("Put on top here").clicked() {
                     clicks.push(Click::Drop(DropTarget::Zone(id.clone())));
+                }
+                if !zone.cards.is_empty() {
+                    egui::containers::menu::MenuButton::new("Deal")
+                        .config(keep_open())
+                        .ui(ui, |ui| self.deal_menu(ui, id, clicks))
+                        .0
+                        .on_hover_text(format!("Deal cards from {} to hands", def.name));
                 }
                 if zone.cards.len() > 1
                     && ui
@@ -134,6 +141,86 @@ impl Draw<'_> {
             })
             .response
             .interact(egui::Sense::click_and_drag());
+        self.card_actions(ui, response, card, shown, clicks);
+    }
+
+    /// The menu of a zone on the board (right-click): shuffle it, or deal from it.
+    pub(super) fn zone_menu(&self, ui: &mut Ui, id: &ZoneId, clicks: &mut Vec<Click>) {
+        if ui.button("Shuffle").clicked() {
+            clicks.push(Click::Manual(Manual::Shuffle { zone: id.clone() }));
+            ui.close();
+        }
+        egui::containers::menu::SubMenuButton::new("Deal")
+            .config(keep_open())
+            .ui(ui, |ui| self.deal_menu(ui, id, clicks));
+    }
+
+    /// Deal N cards from zone `id` to one hand, or to each hand, as one input.
+    pub(super) fn deal_menu(&self, ui: &mut Ui, id: &ZoneId, clicks: &mut Vec<Click>) {
+        let count_id = ui.scope_id().with(("deal count", id.as_str()));
+        let mut count: u32 = ui.data_mut(|d| *d.get_temp_mut_or(count_id, 1));
+        ui.horizontal(|ui| {
+            ui.label("Cards:");
+            ui.add(egui::DragValue::new(&mut count).range(1..=60))
+                .widget_info(|| {
+                    egui::WidgetInfo::labeled(egui::Role::SpinButton, true, "Cards to deal")
+                });
+        });
+        ui.data_mut(|d| d.insert_temp(count_id, count));
+        let hands: Vec<_> = self
+            .module
+            .zones
+            .iter()
+            .filter(|z| z.id != *id)
+            .filter(|z| z.visibility == Visibility::Owner)
+            .filter(|z| {
+                z.owner
+                    .as_ref()
+                    .is_some_and(|o| self.table.seats.contains_key(o))
+            })
+            .collect();
+        let deal = |to: Vec<ZoneId>| {
+            Click::Manual(Manual::Deal {
+                from: id.clone(),
+                to,
+                count,
+            })
+        };
+        if hands.len() > 1 && ui.button(format!("Deal {count} to each hand")).clicked() {
+            clicks.push(deal(hands.iter().map(|z| z.id.clone()).collect()));
+            ui.close();
+        }
+        for hand in &hands {
+            if ui
+                .button(format!("Deal {count} to {}", hand.name))
+                .clicked()
+            {
+                clicks.push(deal(vec![hand.id.clone()]));
+                ui.close();
+            }
+        }
+        ui.menu_button("To another zone", |ui| {
+            for zone in self.module.zones.iter().filter(|z| z.id != *id) {
+                if ui.button(&zone.name).clicked() {
+                    clicks.push(deal(vec![zone.id.clone()]));
+                    ui.close();
+                }
+            }
+        });
+    }
+
+    /// What a drawn card does: its name for screen readers, drag to move it, its face on
+    /// hover, click to play it (a target) or pick it up, and a menu on right-click.
+    pub(super) fn card_actions(
+        &self,
+        ui: &Ui,
+        response: egui::Response,
+        card: &CardId,
+        shown: bool,
+        clicks: &mut Vec<Click>,
+    ) {
+        let def = self.module.cards.get(card.as_str());
+        let target = self.targets.cards.contains(card);
         let title = match (shown, def) {
             (true, Some(def)) => def.name.clone(),
             _ => "a face-down card".to_owned(),
@@ -199,7 +286,82 @@ impl Draw<'_> {
         });
     }
 }
-/// A card's face: name, fields (unknown ones marked "not entered") and text.
+
+/// What a small card shows: the seat it belongs to, the value in its corner and its other
+/// lines, each with whether it is known (an unknown one reads "?").
+pub struct CardSummary {
+    /// The seat the card belongs to (its colour along the top).
+    pub owner: Option<chancery_core::SeatId>,
+    /// The value in the top-left circle.
+    pub corner: Option<(String, bool)>,
+    /// "Label: value" lines, in the module's order of fields.
+    pub lines: Vec<(String, bool)>,
+}
+
+/// A field's value in words: a seat's id as its name ("FR" → "France"), a list or a map
+/// on one line; "?" when not entered.
+fn value_words(module: &Module, value: &DataValue) -> (String, bool) {
+    let Some(value) = value.known() else {
+        return ("?".to_owned(), false);
+    };
+    let words = match value {
+        chancery_core::Value::Str(s) if module.seats.contains(s) => {
+            module.seat_name(&chancery_core::SeatId::from(s.as_str()))
+        }
+        chancery_core::Value::Str(s) => s.clone(),
+        chancery_core::Value::List(items) => items
+            .iter()
+            .map(|v| v.to_string().trim_matches('"').to_owned())
+            .collect::<Vec<_>>()
+            .join(", "),
+        chancery_core::Value::Map(map) if map.is_empty() => "none".to_owned(),
+        chancery_core::Value::Map(map) => map
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        other => other.to_string(),
+    };
+    (words, true)
+}
+
+/// What the small card of `card` shows, as its module's fields say (`on_card`).
+pub fn card_summary(module: &Module, card: &CardDef) -> CardSummary {
+    let mut summary = CardSummary {
+        owner: None,
+        corner: None,
+        lines: Vec::new(),
+    };
+    for field in module
+        .card_fields
+        .iter()
+        .filter(|f| f.applies_to(&card.deck))
+    {
+        let Some(value) = card.fields.get(&field.id) else {
+            continue;
+        };
+        let (words, known) = value_words(module, value);
+        match field.on_card {
+            OnCard::Corner => summary.corner = Some((words, known)),
+            OnCard::Nation => {
+                if let Some(chancery_core::Value::Str(s)) = value.known()
+                    && module.seats.contains(s)
+                {
+                    summary.owner = Some(s.as_str().into());
+                }
+                summary.lines.insert(0, (words, known));
+            }
+            OnCard::Line => summary
+                .lines
+                .push((format!("{}: {words}", field.label()), known)),
+            OnCard::Off => {}
+        }
+    }
+    summary
+}
+
+/// A card's face: its name, its values under their labels (unknown ones marked "not
+/// entered") and its text; `full` adds the values the small card leaves off.
 pub fn card_face(ui: &mut Ui, module: &Module, card: &CardDef, full: bool) {
     ui.label(RichText::new(&card.name).strong());
     let fields: Vec<_> = module
@@ -209,23 +371,42 @@ pub fn card_face(ui: &mut Ui, module: &Module, card: &CardDef, full: bool) {
         .filter_map(|f| Some((f, card.fields.get(&f.id)?)))
         .collect();
     if !full {
-        let summary: Vec<String> = fields
-            .iter()
-            .take(2)
-            .filter_map(|(f, v)| Some(format!("{} {}", f.id, v.known()?)))
-            .collect();
-        if !summary.is_empty() {
-            ui.label(RichText::new(summary.join(" · ")).small());
+        let summary = card_summary(module, card);
+        let mut line: Vec<String> = summary.corner.iter().map(|(v, _)| v.clone()).collect();
+        line.extend(summary.lines.iter().take(1).map(|(v, _)| v.clone()));
+        if !line.is_empty() {
+            ui.label(RichText::new(line.join(" · ")).small());
         }
         return;
     }
-    for (field, value) in fields {
-        data_line(ui, &field.id, value);
+    let (shown, off): (Vec<_>, Vec<_>) = fields
+        .into_iter()
+        .partition(|(f, _)| f.on_card != OnCard::Off);
+    for (field, value) in shown {
+        field_line(ui, module, &field.label(), value, false);
     }
     if !card.text.is_empty() {
         ui.separator();
         ui.label(&card.text);
     }
+    if !off.is_empty() {
+        ui.separator();
+        for (field, value) in off {
+            field_line(ui, module, &field.label(), value, true);
+        }
+    }
+}
+
+/// One "Label: value" line of a card; an unknown value says "not entered".
+fn field_line(ui: &mut Ui, module: &Module, label: &str, value: &DataValue, weak: bool) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new(format!("{label}:")).weak());
+        match value_words(module, value) {
+            (_, false) => ui.label(RichText::new("not entered").color(UNKNOWN)),
+            (words, true) if weak => ui.label(RichText::new(words).weak()),
+            (words, true) => ui.label(words),
+        };
+    });
 }
 
 /// One `key: value` line of module data; an unknown value says "not entered".
@@ -239,8 +420,14 @@ pub fn data_line(ui: &mut Ui, key: &str, value: &DataValue) {
     });
 }
 
+/// A menu that stays open while its number is typed (its buttons close it).
+fn keep_open() -> egui::containers::menu::MenuConfig {
+    egui::containers::menu::MenuConfig::new()
+        .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside)
+}
+
 /// "1 card", "3 cards".
-fn plural(n: usize, thing: &str) -> String {
+pub(super) fn plural(n: usize, thing: &str) -> String {
     match n {
         1 => format!("1 {thing}"),
         n => format!("{n} {thing}s"),

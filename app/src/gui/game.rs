@@ -95,6 +95,8 @@ pub struct GameView {
     pub pending: Option<Pending>,
     /// A piece picked to move by hand.
     pub selected: Option<Selected>,
+    /// The board shown and where each board is panned and zoomed to.
+    pub board: super::board::BoardView,
     /// Only list the actions concerning this part of the table.
     pub focus: Option<Target>,
     /// The last bot decision, to show its reasons, and whether it was a secret answer.
@@ -197,6 +199,7 @@ impl GameView {
         if watcher.is_some() {
             recordings.replay(session.module().clone(), None);
         }
+        let board = super::board::BoardView::starting(session.module());
         let mut view = GameView {
             session,
             options,
@@ -206,6 +209,7 @@ impl GameView {
             viewer: Viewer::default(),
             pending: None,
             selected: None,
+            board,
             focus: None,
             last_bot: None,
             preview: None,

@@ -3,6 +3,7 @@
 //! by sending commands to the session (see `game.rs`).
 
 mod balance;
+mod board;
 mod cards;
 pub(crate) mod game;
 mod launcher;

@@ -6,9 +6,12 @@
 use std::sync::Arc;
 
 use chancery_core::module::{LayoutItem, Module, PlaceKind};
-use chancery_core::{BoxId, CardId, CounterId, Manual, PieceId, PlaceId, Table, Target};
+use chancery_core::{
+    BoxId, CardId, CounterId, Manual, PieceId, PlaceId, Table, Target, UnitKindId,
+};
 use egui::{Color32, RichText, Stroke, Ui};
 
+use super::board::{board_tabs, space_name};
 use super::cards::data_line;
 use super::game::{DropTarget, GameView, Selected, Targets};
 
@@ -61,43 +64,18 @@ pub fn table_ui(ui: &mut Ui, view: &mut GameView) {
             }
         });
     }
-    let columns = ((ui.available_width() / COLUMN_WIDTH).floor() as usize).clamp(1, 4);
-    egui::ScrollArea::vertical()
-        .auto_shrink([false, false])
-        .show(ui, |ui| {
-            let panels = &module.manifest.layout.panels;
-            if panels.is_empty() {
-                ui.label("This module has no layout hints: every component is listed below.");
-            }
-            ui.columns(columns, |cols| {
-                for (i, panel) in panels.iter().enumerate() {
-                    let ui = &mut cols[i % columns];
-                    egui::CollapsingHeader::new(RichText::new(&panel.title).heading())
-                        .id_salt(("panel", i))
-                        .default_open(true)
-                        .show(ui, |ui| {
-                            for item in &panel.items {
-                                ctx.item(ui, item, &mut clicks);
-                            }
-                        });
-                }
-                if panels.is_empty() {
-                    let ui = &mut cols[0];
-                    for zone in module.zones.iter() {
-                        ctx.item(ui, &LayoutItem::Zone(zone.id.clone()), &mut clicks);
-                    }
-                    for place in module.places.iter() {
-                        ctx.item(ui, &LayoutItem::Place(place.def.id.clone()), &mut clicks);
-                    }
-                    for boxed in module.boxes.iter() {
-                        ctx.item(ui, &LayoutItem::Box(boxed.id.clone()), &mut clicks);
-                    }
-                    for counter in module.counters.iter() {
-                        ctx.item(ui, &LayoutItem::Counter(counter.id.clone()), &mut clicks);
-                    }
-                }
-            });
-        });
+    let boards: Vec<_> = module.boards.iter().collect();
+    if !boards.is_empty() {
+        // A reload may take boards away.
+        if view.board.tab.is_some_and(|i| i >= boards.len()) {
+            view.board.tab = Some(0);
+        }
+        board_tabs(ui, &boards, &mut view.board);
+    }
+    match view.board.tab.and_then(|i| boards.get(i)) {
+        Some(board) => ctx.board(ui, board, &mut view.board, &mut clicks),
+        None => ctx.panels(ui, &mut clicks),
+    }
     for click in clicks {
         match click {
             Click::Act(target) => view.act_on(target),
@@ -116,6 +94,51 @@ pub fn table_ui(ui: &mut Ui, view: &mut GameView) {
             Click::Move(thing, target) => view.move_by_hand(thing, target),
             Click::Manual(change) => view.manual(change),
         }
+    }
+}
+
+impl Draw<'_> {
+    /// Every component in the module's titled panels, in columns that fit the width.
+    fn panels(&self, ui: &mut Ui, clicks: &mut Vec<Click>) {
+        let module = self.module;
+        let ctx = self;
+        let columns = ((ui.available_width() / COLUMN_WIDTH).floor() as usize).clamp(1, 4);
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                let panels = &module.manifest.layout.panels;
+                if panels.is_empty() {
+                    ui.label("This module has no layout hints: every component is listed below.");
+                }
+                ui.columns(columns, |cols| {
+                    for (i, panel) in panels.iter().enumerate() {
+                        let ui = &mut cols[i % columns];
+                        egui::CollapsingHeader::new(RichText::new(&panel.title).heading())
+                            .id_salt(("panel", i))
+                            .default_open(true)
+                            .show(ui, |ui| {
+                                for item in &panel.items {
+                                    ctx.item(ui, item, clicks);
+                                }
+                            });
+                    }
+                    if panels.is_empty() {
+                        let ui = &mut cols[0];
+                        for zone in module.zones.iter() {
+                            ctx.item(ui, &LayoutItem::Zone(zone.id.clone()), clicks);
+                        }
+                        for place in module.places.iter() {
+                            ctx.item(ui, &LayoutItem::Place(place.def.id.clone()), clicks);
+                        }
+                        for boxed in module.boxes.iter() {
+                            ctx.item(ui, &LayoutItem::Box(boxed.id.clone()), clicks);
+                        }
+                        for counter in module.counters.iter() {
+                            ctx.item(ui, &LayoutItem::Counter(counter.id.clone()), clicks);
+                        }
+                    }
+                });
+            });
     }
 }
 
@@ -165,7 +188,7 @@ impl Draw<'_> {
             .map_or_else(|| card.to_string(), |c| c.name.clone())
     }
 
-    fn kind_name(&self, kind: &str) -> String {
+    pub(super) fn kind_name(&self, kind: &str) -> String {
         self.module
             .unit_kinds
             .get(kind)
@@ -187,7 +210,7 @@ impl Draw<'_> {
             .is_none_or(|z| z.shows(card, self.eyes))
     }
 
-    fn counter(&self, ui: &mut Ui, id: &CounterId, clicks: &mut Vec<Click>) {
+    pub(super) fn counter(&self, ui: &mut Ui, id: &CounterId, clicks: &mut Vec<Click>) {
         let Some(def) = self.module.counters.get(id.as_str()) else {
             return;
         };
@@ -354,7 +377,12 @@ impl Draw<'_> {
         }
     }
 
-    fn space_tooltip(&self, ui: &mut Ui, place: &PlaceId, space: &chancery_core::module::SpaceDef) {
+    pub(super) fn space_tooltip(
+        &self,
+        ui: &mut Ui,
+        place: &PlaceId,
+        space: &chancery_core::module::SpaceDef,
+    ) {
         ui.label(RichText::new(space_name(space)).strong());
         let place_def = self.module.places.get(place.as_str());
         if let Some(place_def) = place_def {
@@ -389,12 +417,28 @@ impl Draw<'_> {
         };
         let response =
             ui.add(egui::Button::selectable(selected, text).sense(egui::Sense::click_and_drag()));
+        self.piece_actions(ui, response, piece, clicks);
+    }
+
+    /// What a drawn piece does: drag or click-then-click to move it, its data on hover,
+    /// click to answer with it (a target), and a menu on right-click.
+    pub(super) fn piece_actions(
+        &self,
+        ui: &Ui,
+        response: egui::Response,
+        piece: &PieceId,
+        clicks: &mut Vec<Click>,
+    ) {
+        let def = self.module.pieces.get(piece.as_str());
+        let name = def.map_or_else(|| piece.to_string(), |p| p.name.clone());
+        let target = self.targets.pieces.contains(piece);
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &name));
         let response = draggable(ui, response, Selected::Piece(piece.clone()), &name);
         let response = response.on_hover_ui(|ui| {
             ui.label(RichText::new(&name).strong());
             if let Some(def) = def {
                 if let Some(owner) = &def.owner {
-                    ui.label(format!("Belongs to {owner}"));
+                    ui.label(format!("Belongs to {}", self.module.seat_name(owner)));
                 }
                 for (key, value) in &def.props {
                     data_line(ui, key, value);
@@ -425,6 +469,43 @@ impl Draw<'_> {
         });
     }
 
+    /// What a drawn stack of units does: drag or click-then-click to move one to another
+    /// box, and a menu on right-click to add or remove some.
+    pub(super) fn units_actions(
+        &self,
+        ui: &Ui,
+        response: egui::Response,
+        (id, kind, count): (&BoxId, &UnitKindId, i64),
+        label: &str,
+        clicks: &mut Vec<Click>,
+    ) {
+        let response = draggable(ui, response, Selected::Units(id.clone(), kind.clone()), label)
+            .on_hover_text(format!(
+                "Click, then click another box (or drag): move one {} there. Right-click: add or remove.",
+                self.kind_name(kind.as_str())
+            ));
+        if response.clicked() {
+            clicks.push(Click::Select(Selected::Units(id.clone(), kind.clone())));
+        }
+        response.context_menu(|ui| {
+            for (text, delta) in [
+                ("Add 1", 1),
+                ("Remove 1", -1),
+                ("Add 5", 5),
+                ("Remove all", -count),
+            ] {
+                if ui.button(text).clicked() {
+                    clicks.push(Click::Manual(Manual::AddUnits {
+                        boxed: id.clone(),
+                        kind: kind.clone(),
+                        delta,
+                    }));
+                    ui.close();
+                }
+            }
+        });
+    }
+
     fn boxed(&self, ui: &mut Ui, id: &BoxId, clicks: &mut Vec<Click>) {
         let Some(def) = self.module.boxes.get(id.as_str()) else {
             return;
@@ -441,41 +522,43 @@ impl Draw<'_> {
             ui.horizontal_wrapped(|ui| {
                 let title = RichText::new(&def.name).strong();
                 let title = if target { title.color(TARGET) } else { title };
-                if ui.add(egui::Label::new(title).sense(egui::Sense::click())).clicked() && target {
+                if ui
+                    .add(egui::Label::new(title).sense(egui::Sense::click()))
+                    .clicked()
+                    && target
+                {
                     clicks.push(Click::Act(Target::Box(id.clone())));
                 }
                 if units.values().all(|n| *n == 0) {
                     ui.weak("empty");
                 }
                 for (kind, count) in units.iter().filter(|(_, n)| **n != 0) {
-                    let selected = self.selected == Some(&Selected::Units(id.clone(), kind.clone()));
+                    let selected =
+                        self.selected == Some(&Selected::Units(id.clone(), kind.clone()));
                     let label = format!("{} × {count}", self.kind_name(kind.as_str()));
-                    let response = ui.add(egui::Button::selectable(selected, label.clone()).sense(egui::Sense::click_and_drag()));
-                    let response = draggable(ui, response, Selected::Units(id.clone(), kind.clone()), &label)
-                        .on_hover_text(format!(
-                            "Click, then click another box (or drag): move one {} there. Right-click: add or remove.",
-                            self.kind_name(kind.as_str())
-                        ));
-                    if response.clicked() {
-                        clicks.push(Click::Select(Selected::Units(id.clone(), kind.clone())));
-                    }
-                    response.context_menu(|ui| {
-                        for (text, delta) in [("Add 1", 1), ("Remove 1", -1), ("Add 5", 5), ("Remove all", -count)] {
-                            if ui.button(text).clicked() {
-                                clicks.push(Click::Manual(Manual::AddUnits { boxed: id.clone(), kind: kind.clone(), delta }));
-                                ui.close();
-                            }
-                        }
-                    });
+                    let response = ui.add(
+                        egui::Button::selectable(selected, label.clone())
+                            .sense(egui::Sense::click_and_drag()),
+                    );
+                    self.units_actions(ui, response, (id, kind, *count), &label, clicks);
                 }
                 if moving_units && ui.small_button("Move 1 here").clicked() {
                     clicks.push(Click::Drop(DropTarget::Box(id.clone())));
                 }
                 ui.menu_button("+", |ui| {
                     ui.label("Add one unit of:");
-                    for kind in self.module.unit_kinds.iter().filter(|k| self.module.box_accepts(id.as_str(), k.id.as_str())) {
+                    for kind in self
+                        .module
+                        .unit_kinds
+                        .iter()
+                        .filter(|k| self.module.box_accepts(id.as_str(), k.id.as_str()))
+                    {
                         if ui.button(&kind.name).clicked() {
-                            clicks.push(Click::Manual(Manual::AddUnits { boxed: id.clone(), kind: kind.id.clone(), delta: 1 }));
+                            clicks.push(Click::Manual(Manual::AddUnits {
+                                boxed: id.clone(),
+                                kind: kind.id.clone(),
+                                delta: 1,
+                            }));
                             ui.close();
                         }
                     }
@@ -522,13 +605,4 @@ pub(super) fn draggable(
         painter.galley(rect.min + egui::vec2(4.0, 4.0), galley, SELECTED);
     }
     response.on_hover_cursor(egui::CursorIcon::Grab)
-}
-
-/// A space's name, or its id when it has none (the spaces of a numbered track).
-fn space_name(space: &chancery_core::module::SpaceDef) -> &str {
-    if space.name.is_empty() {
-        space.id.as_str()
-    } else {
-        &space.name
-    }
 }

@@ -122,6 +122,140 @@ pub struct DataFile {
     /// Lookup tables the rules read (a chart, a schedule), whose entries may be unknown.
     #[serde(default)]
     pub tables: Vec<TableDef>,
+    /// Boards: the table drawn as the game's own boards, components at coordinates.
+    #[serde(default)]
+    pub boards: Vec<BoardDef>,
+}
+
+/// A point or a size on a board, in board units (a point of the screen at 100 %).
+pub type BoardXY = (f32, f32);
+
+/// A board: a surface the app draws, with components placed on it at coordinates. A module
+/// with boards is shown as them; components on no board stay in the panels beside.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(rename = "Board", deny_unknown_fields)]
+pub struct BoardDef {
+    /// The board's id.
+    pub id: String,
+    /// Its name, on its tab.
+    pub name: String,
+    /// Its width and height.
+    pub size: BoardXY,
+    /// The size of a space where an item does not give one.
+    #[serde(default = "default_space_size")]
+    pub space: BoardXY,
+    /// Pieces that carry a box of units (an army block and its units): the units are shown
+    /// on the piece, and units dropped on the piece go into its box.
+    #[serde(default)]
+    pub carries: BTreeMap<PieceId, BoxId>,
+    /// What is drawn, bottom first.
+    #[serde(default)]
+    pub items: Vec<BoardItem>,
+}
+
+fn default_space_size() -> BoardXY {
+    (110.0, 56.0)
+}
+
+/// One thing drawn on a board. Coordinates are of the top-left corner.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+pub enum BoardItem {
+    /// A titled frame drawn under what lies in it (a front, a display).
+    Area {
+        /// Its title, written at its top.
+        title: String,
+        /// Where it is.
+        at: BoardXY,
+        /// Its size.
+        size: BoardXY,
+    },
+    /// A line of text.
+    Label {
+        /// The text.
+        text: String,
+        /// Where it starts.
+        at: BoardXY,
+        /// Its height (16 if not given).
+        #[serde(default)]
+        height: Option<f32>,
+    },
+    /// A place whose spaces lie at coordinates (relative to `at`), with its links drawn
+    /// between them. Spaces given no coordinates are drawn in a row below the others.
+    Map {
+        /// The place.
+        place: PlaceId,
+        /// The origin of the spaces' coordinates.
+        at: BoardXY,
+        /// Each space's top-left corner.
+        #[serde(default)]
+        spaces: BTreeMap<SpaceId, BoardXY>,
+        /// The size of its spaces.
+        #[serde(default)]
+        space: Option<BoardXY>,
+    },
+    /// A place drawn as a numbered track: its spaces in order from `at`, each `step` from the
+    /// one before, starting a new line (`wrap_step` further on) after every `wrap` spaces.
+    Track {
+        /// The place.
+        place: PlaceId,
+        /// The first space's top-left corner.
+        at: BoardXY,
+        /// From one space to the next (the space's width to the right if not given).
+        #[serde(default)]
+        step: Option<BoardXY>,
+        /// Spaces on a line.
+        #[serde(default)]
+        wrap: Option<usize>,
+        /// From one line to the next (the space's height down if not given).
+        #[serde(default)]
+        wrap_step: Option<BoardXY>,
+        /// The size of its spaces.
+        #[serde(default)]
+        space: Option<BoardXY>,
+    },
+    /// A box of units.
+    Box {
+        /// The box.
+        id: BoxId,
+        /// Where it is.
+        at: BoardXY,
+        /// Its size.
+        size: BoardXY,
+    },
+    /// A zone of cards: a deck as a stack, a hand as a row of cards.
+    Zone {
+        /// The zone.
+        id: ZoneId,
+        /// Where it is.
+        at: BoardXY,
+        /// Its size.
+        size: BoardXY,
+    },
+    /// A counter and its value.
+    Counter {
+        /// The counter.
+        id: CounterId,
+        /// Where it is.
+        at: BoardXY,
+        /// Its size (160 by 28 if not given).
+        #[serde(default)]
+        size: Option<BoardXY>,
+    },
+}
+
+impl BoardItem {
+    /// The component the item draws, if any: its kind and id.
+    pub fn component(&self) -> Option<(RefKind, &str)> {
+        match self {
+            BoardItem::Area { .. } | BoardItem::Label { .. } => None,
+            BoardItem::Map { place, .. } | BoardItem::Track { place, .. } => {
+                Some((RefKind::Place, place.as_str()))
+            }
+            BoardItem::Box { id, .. } => Some((RefKind::Box, id.as_str())),
+            BoardItem::Zone { id, .. } => Some((RefKind::Zone, id.as_str())),
+            BoardItem::Counter { id, .. } => Some((RefKind::Counter, id.as_str())),
+        }
+    }
 }
 
 /// A lookup table: entries by key, each a value or `unknown`.
@@ -166,9 +300,36 @@ pub struct FieldDef {
     /// The card groups (`deck` of a card) the field applies to; all cards if absent.
     #[serde(default)]
     pub decks: Option<Vec<String>>,
+    /// Its name on a card's face ("Value"); its id with spaces if not given.
+    #[serde(default)]
+    pub label: Option<String>,
+    /// Where a card's face shows it.
+    #[serde(default)]
+    pub on_card: OnCard,
+}
+
+/// Where a card's face shows a field.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+pub enum OnCard {
+    /// A line of its own, "Label: value".
+    #[default]
+    Line,
+    /// In the circle at the top left (a card's value or number).
+    Corner,
+    /// The seat the card belongs to: its colour along the top and its name on a line.
+    Nation,
+    /// Not on the small card (only on the whole face, on hover and in the editor).
+    Off,
 }
 
 impl FieldDef {
+    /// Its name on a card: its label, or its id with spaces ("drm_target" → "drm target").
+    pub fn label(&self) -> String {
+        self.label
+            .clone()
+            .unwrap_or_else(|| self.id.replace('_', " "))
+    }
+
     /// Whether cards of group `deck` carry this field.
     pub fn applies_to(&self, deck: &str) -> bool {
         self.decks

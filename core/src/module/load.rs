@@ -263,6 +263,7 @@ pub(super) fn load(
         seats: Catalog::default(),
         scenarios: Catalog::default(),
         tables: Catalog::default(),
+        boards: Catalog::default(),
         scripts: Vec::new(),
         rules: RulesInfo::default(),
         overlay: None,
@@ -397,6 +398,10 @@ fn merge_data(loader: &mut Loader, module: &mut Module, idx: usize, file: DataFi
     for table in file.tables {
         let id = table.id.clone();
         loader.define(&mut module.tables, "table", idx, id, table);
+    }
+    for board in file.boards {
+        let id = board.id.clone();
+        loader.define(&mut module.boards, "board", idx, id, board);
     }
 }
 

@@ -12,10 +12,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 pub use data::{
-    API_VERSION, BoxDef, CardDef, CounterDef, DataFile, DataValue, Face, FieldDef, FieldType,
-    Layout, LayoutItem, Manifest, OverlayFile, Panel, PieceDef, PlaceDef, PlaceKind, PlaceOverlay,
-    RefKind, ScenarioDef, SeatDef, SpaceDef, TableDef, UnitKindDef, ZoneDef, quoted_list,
-    unknown_keys,
+    API_VERSION, BoardDef, BoardItem, BoardXY, BoxDef, CardDef, CounterDef, DataFile, DataValue,
+    Face, FieldDef, FieldType, Layout, LayoutItem, Manifest, OnCard, OverlayFile, Panel, PieceDef,
+    PlaceDef, PlaceKind, PlaceOverlay, RefKind, ScenarioDef, SeatDef, SpaceDef, TableDef,
+    UnitKindDef, ZoneDef, quoted_list, unknown_keys,
 };
 pub use diag::{Diagnostic, Diagnostics, Severity};
 pub use load::{Depth, Inspect, LoadOptions, OverlayChoice};
@@ -205,6 +205,8 @@ pub struct Module {
     pub scenarios: Catalog<ScenarioId, ScenarioDef>,
     /// Lookup tables.
     pub tables: Catalog<String, TableDef>,
+    /// Boards, in the order the data files give them.
+    pub boards: Catalog<String, BoardDef>,
     /// Lua sources, `main` first.
     pub scripts: Vec<ScriptSource>,
     /// What the rules declare.

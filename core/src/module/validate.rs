@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use super::data::{DataValue, FieldType, OverlayFile, RefKind, quoted_list};
 use super::load::{Loader, MANIFEST};
 use super::locate::Anchor;
-use super::{LayoutItem, Module};
+use super::{BoardItem, LayoutItem, Module};
 use crate::value::Value;
 
 /// Checks that a bare word in a value position was `unknown` and not a misspelling.
@@ -132,6 +132,7 @@ pub(super) fn check_module(loader: &mut Loader, module: &Module) {
     check_components(loader, module);
     check_scenarios(loader, module);
     check_layout(loader, module);
+    check_boards(loader, module);
     if let Some(id) = &module.manifest.default_scenario
         && !module.scenarios.contains(id.as_str())
     {
@@ -475,6 +476,79 @@ fn check_layout(loader: &mut Loader, module: &Module) {
                         kind.noun()
                     ),
                 );
+            }
+        }
+    }
+}
+
+/// Checks each board: its items name components the module has, a map's coordinates name
+/// its place's spaces, a piece that carries a box names both, and sizes are positive.
+fn check_boards(loader: &mut Loader, module: &Module) {
+    for board in module.boards.iter() {
+        let Some(&idx) = loader.origins.get(&("board", board.id.clone())) else {
+            continue;
+        };
+        let at_board = |id| [Anchor::Field("id", board.id.as_str()), Anchor::Str(id)];
+        if !(board.size.0 > 0.0 && board.size.1 > 0.0) {
+            loader.error(
+                idx,
+                &[
+                    Anchor::Field("id", board.id.as_str()),
+                    Anchor::Ident("size"),
+                ],
+                format!("board '{}': its size must be positive", board.id),
+            );
+        }
+        for (piece, boxed) in &board.carries {
+            for (kind, id) in [
+                (RefKind::Piece, piece.as_str()),
+                (RefKind::Box, boxed.as_str()),
+            ] {
+                if !module.has(kind, id) {
+                    loader.error(
+                        idx,
+                        &at_board(id),
+                        format!(
+                            "board '{}', carries: unknown {} '{id}'",
+                            board.id,
+                            kind.noun()
+                        ),
+                    );
+                }
+            }
+        }
+        for item in &board.items {
+            if let Some((kind, id)) = item.component()
+                && !module.has(kind, id)
+            {
+                loader.error(
+                    idx,
+                    &at_board(id),
+                    format!("board '{}': unknown {} '{id}'", board.id, kind.noun()),
+                );
+                continue;
+            }
+            if let BoardItem::Map { place, spaces, .. } = item
+                && let Some(def) = module.places.get(place.as_str())
+            {
+                for space in spaces.keys() {
+                    if def.space(space.as_str()).is_none() {
+                        loader.error(
+                            idx,
+                            &[Anchor::Field("id", board.id.as_str()), Anchor::Key(space.as_str())],
+                            format!(
+                                "board '{}': place '{place}' has no space '{space}' (its spaces: {})",
+                                board.id,
+                                def.def
+                                    .spaces
+                                    .iter()
+                                    .map(|s| s.id.as_str())
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                        );
+                    }
+                }
             }
         }
     }

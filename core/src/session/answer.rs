@@ -24,8 +24,8 @@ pub struct Answer {
     pub manual: Option<Manual>,
 }
 
-/// The words of a change by hand: `move_card CARD ZONE [top|bottom]`, `place PIECE PLACE
-/// SPACE`, `remove_piece PIECE`, `add_units BOX KIND N`, `move_units FROM TO KIND N`,
+/// The words of a change by hand: `move_card CARD ZONE [top|bottom]`, `deal N FROM TO…`,
+/// `place PIECE PLACE SPACE`, `remove_piece PIECE`, `add_units BOX KIND N`, `move_units FROM TO KIND N`,
 /// `set_counter COUNTER N`, `note TEXT`.
 fn parse_manual(text: &str) -> Result<Manual, String> {
     let words: Vec<&str> = text.split_whitespace().collect();
@@ -33,7 +33,8 @@ fn parse_manual(text: &str) -> Result<Manual, String> {
         word.parse::<i64>()
             .map_err(|_| format!("'{word}' is not a number"))
     };
-    let usage = "a change by hand is one of: move_card CARD ZONE [top|bottom], place PIECE PLACE SPACE, \
+    let usage = "a change by hand is one of: move_card CARD ZONE [top|bottom], deal N FROM ZONE [ZONE…], \
+                 place PIECE PLACE SPACE, \
                  remove_piece PIECE, add_units BOX KIND N, move_units FROM TO KIND N, set_counter COUNTER N, note TEXT";
     match words.as_slice() {
         ["move_card", card, zone, rest @ ..] if rest.len() <= 1 => Ok(Manual::MoveCard {
@@ -44,6 +45,12 @@ fn parse_manual(text: &str) -> Result<Manual, String> {
                 Some(&"bottom") => Position::Bottom,
                 Some(other) => return Err(format!("position '{other}' is not top or bottom")),
             },
+        }),
+        ["deal", n, from, to @ ..] if !to.is_empty() => Ok(Manual::Deal {
+            from: (*from).into(),
+            to: to.iter().map(|z| (*z).into()).collect(),
+            count: u32::try_from(number(n)?)
+                .map_err(|_| format!("'{n}' is not a number of cards"))?,
         }),
         ["place", piece, place, space] => Ok(Manual::PlacePiece {
             piece: (*piece).into(),

@@ -44,6 +44,16 @@ pub enum Manual {
         /// Face up after the change.
         face_up: bool,
     },
+    /// Deals `count` cards from the top of `from` to each zone of `to`, one card at a time
+    /// around them, as a dealer does; fails, dealing nothing, if `from` holds too few.
+    Deal {
+        /// The deck.
+        from: ZoneId,
+        /// The zones dealt to, in dealing order.
+        to: Vec<ZoneId>,
+        /// Cards to each zone.
+        count: u32,
+    },
     /// Shuffles a zone.
     Shuffle {
         /// The zone.
@@ -245,6 +255,16 @@ impl Manual {
                 name("card", card.as_str()),
                 if *face_up { "up" } else { "down" }
             ),
+            Manual::Deal { from, to, count } => {
+                let zones: Vec<String> = to.iter().map(|z| name("zone", z.as_str())).collect();
+                let each = if to.len() > 1 { " each" } else { "" };
+                format!(
+                    "deal {} from {} to {}{each}",
+                    cards(*count),
+                    name("zone", from.as_str()),
+                    zones.join(", ")
+                )
+            }
             Manual::Shuffle { zone } => format!("shuffle {}", name("zone", zone.as_str())),
             Manual::PlacePiece {
                 piece,
@@ -355,6 +375,7 @@ pub(crate) fn apply_manual(
                 .flip(card, Some(*face_up))
                 .map_err(|e| e.to_string())?;
         }
+        Manual::Deal { from, to, count } => deal(module, table, from, to, *count, io)?,
         Manual::Shuffle { zone } => table.shuffle(zone).map_err(|e| e.to_string())?,
         Manual::PlacePiece {
             piece,
@@ -438,5 +459,64 @@ pub(crate) fn apply_manual(
         Manual::SetDice { mode } => table.dice = *mode,
         Manual::Note { .. } => {}
     }
+    Ok(())
+}
+
+/// "1 card", "5 cards".
+fn cards(n: u32) -> String {
+    match n {
+        1 => "1 card".to_owned(),
+        n => format!("{n} cards"),
+    }
+}
+
+/// Deals `count` cards from `from` to each zone of `to` in turn, one card a time; checks
+/// first, so that a deal that cannot be made changes nothing.
+fn deal(
+    module: &Module,
+    table: &mut Table,
+    from: &ZoneId,
+    to: &[ZoneId],
+    count: u32,
+    io: &mut StepIo,
+) -> Result<(), String> {
+    if to.is_empty() {
+        return Err("a deal needs at least one zone to deal to".to_owned());
+    }
+    if count == 0 || count > 1000 {
+        return Err(format!(
+            "cannot deal {count} cards (1 to 1000 to each zone)"
+        ));
+    }
+    let have = table.zone(from).map_err(|e| e.to_string())?.cards.len();
+    for zone in to {
+        table.zone(zone).map_err(|e| e.to_string())?;
+        if zone == from {
+            return Err(format!("cannot deal from '{from}' to itself"));
+        }
+    }
+    let need = count as usize * to.len();
+    if have < need {
+        return Err(format!(
+            "'{from}' holds {} but the deal needs {}: shuffle the discards in, or deal fewer",
+            cards(have as u32),
+            cards(need as u32)
+        ));
+    }
+    for _ in 0..count {
+        for zone in to {
+            table.deal(from, zone, 1).map_err(|e| e.to_string())?;
+        }
+    }
+    let zones: Vec<String> = to
+        .iter()
+        .map(|z| module.name_of("zone", z.as_str()))
+        .collect();
+    io.log.push(LogLine::public(format!(
+        "Dealt {} from {} to {}",
+        cards(need as u32),
+        module.name_of("zone", from.as_str()),
+        zones.join(", ")
+    )));
     Ok(())
 }

@@ -1,0 +1,976 @@
+//! The table drawn as the module's boards: spaces, tracks, boxes, zones and counters at the
+//! coordinates the module gives, links drawn between spaces, on a surface that pans (drag
+//! the empty board), zooms (the mouse wheel) and fits the window. Everything the panels do
+//! works here too: drag and drop, click then click, the prompt's targets, menus on
+//! right-click and data on hover.
+
+use std::collections::BTreeMap;
+
+use chancery_core::module::{BoardDef, BoardItem, BoardXY, SpaceDef};
+use chancery_core::table::Visibility;
+use chancery_core::{BoxId, CardId, PieceId, PlaceId, Target, ZoneId};
+use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, Ui, UiBuilder, pos2, vec2};
+
+use super::cards::card_summary;
+use super::game::{DropTarget, Selected};
+use super::table::{Click, Draw, SELECTED, TARGET, UNKNOWN};
+
+/// The height of a piece standing on a space, and of the line of units it carries.
+const CHIP: f32 = 20.0;
+/// A card in a zone on the board.
+const MINI_CARD: [f32; 2] = [104.0, 128.0];
+/// Zoom limits, from a whole board on a small screen to a space read from afar.
+const ZOOM: std::ops::RangeInclusive<f32> = 0.1..=4.0;
+
+/// Which board is shown and where each one is panned and zoomed to.
+#[derive(Clone, Debug, Default)]
+pub struct BoardView {
+    /// The board shown, by its place in the module's list; `None` shows the panels.
+    pub tab: Option<usize>,
+    /// What part of each board the window shows, by board id.
+    pub scenes: BTreeMap<String, Rect>,
+    /// The window's zoom (A+ / A-) when a board was last drawn, to scale the board with it.
+    zoom_factor: f32,
+    /// Where the last board drawn lay on the screen: its area, and the part of the board
+    /// shown in it.
+    drawn: Option<(Rect, Rect)>,
+}
+
+impl BoardView {
+    /// The first board of `module`, or the panels if it has none.
+    pub fn starting(module: &chancery_core::Module) -> Self {
+        BoardView {
+            tab: (!module.boards.is_empty()).then_some(0),
+            ..BoardView::default()
+        }
+    }
+
+    /// Shows all of board `id` in the window.
+    pub fn fit(&mut self, board: &BoardDef) {
+        self.scenes.insert(board.id.clone(), board_rect(board));
+    }
+
+    /// Where the point `at` of the board last drawn is on the screen (the board's own
+    /// coordinates, as the module gives them).
+    pub fn to_screen(&self, at: Pos2) -> Option<Pos2> {
+        let (outer, scene) = self.drawn?;
+        let scale = (outer.size() / scene.size()).min_elem();
+        let scale = scale.clamp(*ZOOM.start(), *ZOOM.end());
+        Some(outer.center() + (at - scene.center()) * scale)
+    }
+
+    /// Zooms board `id` by `factor` about its centre.
+    pub fn zoom(&mut self, board: &BoardDef, factor: f32) {
+        let scene = self
+            .scenes
+            .entry(board.id.clone())
+            .or_insert_with(|| board_rect(board));
+        *scene = Rect::from_center_size(scene.center(), scene.size() / factor);
+    }
+}
+
+fn board_rect(board: &BoardDef) -> Rect {
+    Rect::from_min_size(Pos2::ZERO, vec2(board.size.0, board.size.1))
+}
+
+fn rect(at: BoardXY, size: BoardXY) -> Rect {
+    Rect::from_min_size(pos2(at.0, at.1), vec2(size.0, size.1))
+}
+
+/// A drop target on the board: where it lies and what goes there; the last one under the
+/// pointer that takes the dropped thing gets it (a block on a space takes units).
+struct Drop {
+    rect: Rect,
+    target: DropTarget,
+}
+
+impl Drop {
+    fn takes(&self, thing: &Selected) -> bool {
+        matches!(
+            (thing, &self.target),
+            (Selected::Card(_), DropTarget::Zone(_))
+                | (Selected::Piece(_), DropTarget::Space(..))
+                | (Selected::Units(..), DropTarget::Box(_))
+        )
+    }
+}
+
+/// The tabs of the boards (and of the panels), with Fit and the zoom buttons.
+pub(super) fn board_tabs(ui: &mut Ui, boards: &[&BoardDef], view: &mut BoardView) {
+    ui.horizontal_wrapped(|ui| {
+        for (i, board) in boards.iter().enumerate() {
+            if ui
+                .selectable_label(view.tab == Some(i), &board.name)
+                .clicked()
+            {
+                view.tab = Some(i);
+            }
+        }
+        if ui
+            .selectable_label(view.tab.is_none(), "All components")
+            .on_hover_text("Every component in titled panels, as lists")
+            .clicked()
+        {
+            view.tab = None;
+        }
+        if let Some(board) = view.tab.and_then(|i| boards.get(i)) {
+            ui.separator();
+            if ui
+                .button("Fit")
+                .on_hover_text("Show the whole board (also: double-click the empty board)")
+                .clicked()
+            {
+                view.fit(board);
+            }
+            if ui.button("−").on_hover_text("Zoom out").clicked() {
+                view.zoom(board, 1.0 / 1.25);
+            }
+            if ui.button("+").on_hover_text("Zoom in").clicked() {
+                view.zoom(board, 1.25);
+            }
+            ui.weak("Wheel: zoom · drag the empty board: pan");
+        }
+    });
+}
+
+impl Draw<'_> {
+    /// Draws `board` filling `ui`, panned and zoomed as `view` says.
+    pub(super) fn board(
+        &self,
+        ui: &mut Ui,
+        board: &BoardDef,
+        view: &mut BoardView,
+        clicks: &mut Vec<Click>,
+    ) {
+        // A+ and A- scale the board as they scale the rest of the window.
+        let zoom_factor = ui.ctx().zoom_factor();
+        if view.zoom_factor > 0.0 && view.zoom_factor != zoom_factor {
+            let ratio = zoom_factor / view.zoom_factor;
+            for scene in view.scenes.values_mut() {
+                *scene = Rect::from_center_size(scene.center(), scene.size() / ratio);
+            }
+        }
+        view.zoom_factor = zoom_factor;
+        let mut scene = *view
+            .scenes
+            .entry(board.id.clone())
+            .or_insert_with(|| board_rect(board));
+        let outer = ui.available_rect_before_wrap();
+        let response = egui::Scene::new()
+            .zoom_range(ZOOM)
+            .scroll_zooms(true)
+            .show(ui, &mut scene, |ui| {
+                let mut drops = Vec::new();
+                self.board_items(ui, board, &mut drops, clicks);
+                self.dropped(ui, &drops, clicks);
+            })
+            .response;
+        if response.double_clicked() {
+            scene = board_rect(board);
+        } else if response.clicked() && self.selected.is_some() {
+            // A click on the empty board puts down what was picked up.
+            if let Some(selected) = self.selected {
+                clicks.push(Click::Select(selected.clone()));
+            }
+        }
+        view.scenes.insert(board.id.clone(), scene);
+        view.drawn = Some((outer, scene));
+    }
+
+    fn board_items(
+        &self,
+        ui: &mut Ui,
+        board: &BoardDef,
+        drops: &mut Vec<Drop>,
+        clicks: &mut Vec<Click>,
+    ) {
+        let visuals = ui.visuals().clone();
+        let painter = ui.painter().clone();
+        painter.rect_filled(board_rect(board), 8.0, board_fill(&visuals));
+        for item in &board.items {
+            match item {
+                BoardItem::Area { title, at, size } => {
+                    let r = rect(*at, *size);
+                    painter.rect(
+                        r,
+                        6.0,
+                        area_fill(&visuals),
+                        Stroke::new(1.0, visuals.widgets.noninteractive.bg_stroke.color),
+                        egui::StrokeKind::Inside,
+                    );
+                    painter.text(
+                        r.min + vec2(8.0, 4.0),
+                        Align2::LEFT_TOP,
+                        title,
+                        FontId::proportional(16.0),
+                        visuals.strong_text_color(),
+                    );
+                }
+                BoardItem::Label { text, at, height } => {
+                    painter.text(
+                        pos2(at.0, at.1),
+                        Align2::LEFT_TOP,
+                        text,
+                        FontId::proportional(height.unwrap_or(16.0)),
+                        visuals.strong_text_color(),
+                    );
+                }
+                BoardItem::Map {
+                    place,
+                    at,
+                    spaces,
+                    space,
+                } => {
+                    let size = space.unwrap_or(board.space);
+                    let rects = map_rects(self, place, *at, spaces, size);
+                    self.links(&painter, place, &rects, &visuals);
+                    self.spaces(ui, board, place, &rects, drops, clicks);
+                }
+                BoardItem::Track {
+                    place,
+                    at,
+                    step,
+                    wrap,
+                    wrap_step,
+                    space,
+                } => {
+                    let size = space.unwrap_or(board.space);
+                    let step = step.unwrap_or((size.0 + 4.0, 0.0));
+                    let wrap_step = wrap_step.unwrap_or((0.0, size.1 + 4.0));
+                    let Some(def) = self.module.places.get(place.as_str()) else {
+                        continue;
+                    };
+                    let rects: Vec<(&SpaceDef, Rect)> = def
+                        .def
+                        .spaces
+                        .iter()
+                        .enumerate()
+                        .map(|(i, s)| {
+                            let (line, col) = match wrap {
+                                Some(w) if *w > 0 => (i / w, i % w),
+                                _ => (0, i),
+                            };
+                            let x = at.0 + col as f32 * step.0 + line as f32 * wrap_step.0;
+                            let y = at.1 + col as f32 * step.1 + line as f32 * wrap_step.1;
+                            (s, rect((x, y), size))
+                        })
+                        .collect();
+                    self.spaces(ui, board, place, &rects, drops, clicks);
+                }
+                BoardItem::Box { id, at, size } => {
+                    self.board_box(ui, id, rect(*at, *size), drops, clicks);
+                }
+                BoardItem::Zone { id, at, size } => {
+                    self.board_zone(ui, id, rect(*at, *size), drops, clicks);
+                }
+                BoardItem::Counter { id, at, size } => {
+                    let r = rect(*at, size.unwrap_or((160.0, 28.0)));
+                    painter.rect_filled(r, 4.0, visuals.extreme_bg_color);
+                    ui.scope_builder(UiBuilder::new().max_rect(r.shrink2(vec2(6.0, 2.0))), |ui| {
+                        self.counter(ui, id, clicks);
+                    });
+                }
+            }
+        }
+    }
+
+    fn links(
+        &self,
+        painter: &egui::Painter,
+        place: &PlaceId,
+        rects: &[(&SpaceDef, Rect)],
+        visuals: &egui::Visuals,
+    ) {
+        let Some(def) = self.module.places.get(place.as_str()) else {
+            return;
+        };
+        let at = |id: &str| {
+            rects
+                .iter()
+                .find(|(s, _)| s.id.as_str() == id)
+                .map(|(_, r)| r.center())
+        };
+        let stroke = Stroke::new(
+            3.0,
+            visuals.widgets.inactive.fg_stroke.color.gamma_multiply(0.6),
+        );
+        for (a, b) in &def.def.links {
+            if let (Some(a), Some(b)) = (at(a.as_str()), at(b.as_str())) {
+                painter.line_segment([a, b], stroke);
+            }
+        }
+    }
+
+    fn spaces(
+        &self,
+        ui: &mut Ui,
+        board: &BoardDef,
+        place: &PlaceId,
+        rects: &[(&SpaceDef, Rect)],
+        drops: &mut Vec<Drop>,
+        clicks: &mut Vec<Click>,
+    ) {
+        let pieces = self.table.places.get(place);
+        for (space, r) in rects {
+            let here: Vec<&PieceId> = pieces
+                .map(|p| {
+                    p.iter()
+                        .filter(|(_, s)| **s == space.id)
+                        .map(|(p, _)| p)
+                        .collect()
+                })
+                .unwrap_or_default();
+            drops.push(Drop {
+                rect: *r,
+                target: DropTarget::Space(place.clone(), space.id.clone()),
+            });
+            self.board_space(ui, board, (place, space), *r, &here, drops, clicks);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn board_space(
+        &self,
+        ui: &mut Ui,
+        board: &BoardDef,
+        (place, space): (&PlaceId, &SpaceDef),
+        r: Rect,
+        here: &[&PieceId],
+        drops: &mut Vec<Drop>,
+        clicks: &mut Vec<Click>,
+    ) {
+        let target = self
+            .targets
+            .spaces
+            .contains(&(place.clone(), space.id.clone()));
+        let name = space_name(space);
+        let id = ui
+            .scope_id()
+            .with(("space", place.as_str(), space.id.as_str()));
+        let response = ui.interact(r, id, Sense::click());
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, name));
+        let dragging = egui::DragAndDrop::has_payload_of_type::<Selected>(ui.ctx());
+        let visuals = ui.visuals();
+        let stroke = if target {
+            Stroke::new(3.0, TARGET)
+        } else if dragging && pointer_in(ui, r) {
+            Stroke::new(2.5, SELECTED)
+        } else if response.hovered() {
+            visuals.widgets.hovered.bg_stroke
+        } else {
+            Stroke::new(
+                1.0,
+                visuals.widgets.inactive.fg_stroke.color.gamma_multiply(0.7),
+            )
+        };
+        let painter = ui.painter();
+        painter.rect(
+            r,
+            5.0,
+            visuals.widgets.inactive.bg_fill,
+            stroke,
+            egui::StrokeKind::Inside,
+        );
+        let title = painter.layout(
+            name.to_owned(),
+            FontId::proportional(12.0),
+            if target { TARGET } else { visuals.text_color() },
+            r.width() - 8.0,
+        );
+        let title_height = title.size().y.min(r.height() / 2.0);
+        painter
+            .with_clip_rect(r)
+            .galley(r.min + vec2(4.0, 2.0), title, visuals.text_color());
+        let response = response.on_hover_ui(|ui| self.space_tooltip(ui, place, space));
+        if response.clicked() {
+            if matches!(self.selected, Some(Selected::Piece(_))) {
+                clicks.push(Click::Drop(DropTarget::Space(
+                    place.clone(),
+                    space.id.clone(),
+                )));
+            } else if target {
+                clicks.push(Click::Act(Target::Space(place.clone(), space.id.clone())));
+            }
+        }
+        let top = r.min.y + 2.0 + title_height + 2.0;
+        let mut y = top;
+        for (i, piece) in here.iter().enumerate() {
+            let carries = board.carries.get(*piece);
+            let height = if carries.is_some() { 2.0 * CHIP } else { CHIP };
+            if y + height > r.max.y - 2.0 && i > 0 {
+                let rest: Vec<String> = here[i..].iter().map(|p| self.piece_name(p)).collect();
+                ui.painter().text(
+                    pos2(r.max.x - 4.0, r.max.y - 2.0),
+                    Align2::RIGHT_BOTTOM,
+                    format!("+{} more", rest.len()),
+                    FontId::proportional(11.0),
+                    UNKNOWN,
+                );
+                ui.interact(
+                    Rect::from_min_max(pos2(r.min.x, y), r.max),
+                    id.with("more"),
+                    Sense::hover(),
+                )
+                .on_hover_text(rest.join("\n"));
+                break;
+            }
+            let chip = Rect::from_min_size(pos2(r.min.x + 4.0, y), vec2(r.width() - 8.0, height));
+            self.board_piece(ui, piece, chip, carries, clicks);
+            // Units dropped on a block that carries a box go into its box.
+            if let Some(boxed) = carries {
+                drops.push(Drop {
+                    rect: chip,
+                    target: DropTarget::Box(boxed.clone()),
+                });
+            }
+            y += height + 2.0;
+        }
+    }
+
+    fn piece_name(&self, piece: &PieceId) -> String {
+        self.module
+            .pieces
+            .get(piece.as_str())
+            .map_or_else(|| piece.to_string(), |p| p.name.clone())
+    }
+
+    /// A piece on a space: a chip in its owner's colour with its name, and the units of the
+    /// box it carries.
+    fn board_piece(
+        &self,
+        ui: &mut Ui,
+        piece: &PieceId,
+        chip: Rect,
+        carries: Option<&BoxId>,
+        clicks: &mut Vec<Click>,
+    ) {
+        let def = self.module.pieces.get(piece.as_str());
+        let target = self.targets.pieces.contains(piece);
+        let selected = self.selected == Some(&Selected::Piece(piece.clone()));
+        let response = ui.interact(
+            chip,
+            ui.scope_id().with(("piece", piece.as_str())),
+            Sense::click_and_drag(),
+        );
+        let fill = def
+            .and_then(|d| d.owner.as_ref())
+            .map_or(Color32::from_gray(90), |owner| self.seat_colour(owner));
+        let stroke = match (selected, target, response.hovered()) {
+            (true, _, _) => Stroke::new(2.5, SELECTED),
+            (_, true, _) => Stroke::new(2.5, TARGET),
+            (_, _, true) => Stroke::new(1.5, Color32::WHITE),
+            _ => Stroke::new(1.0, Color32::from_black_alpha(120)),
+        };
+        let painter = ui.painter().with_clip_rect(chip);
+        painter.rect(chip, 3.0, fill, stroke, egui::StrokeKind::Inside);
+        painter.text(
+            chip.min + vec2(4.0, 2.0),
+            Align2::LEFT_TOP,
+            self.piece_name(piece),
+            FontId::proportional(12.0),
+            Color32::WHITE,
+        );
+        if let Some(boxed) = carries {
+            let units: Vec<String> = self
+                .table
+                .boxes
+                .get(boxed)
+                .map(|units| {
+                    units
+                        .iter()
+                        .filter(|(_, n)| **n != 0)
+                        .map(|(kind, n)| format!("{} {n}", self.kind_name(kind.as_str())))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let text = match units.is_empty() {
+                true => "no units".to_owned(),
+                false => units.join(" · "),
+            };
+            painter.text(
+                chip.min + vec2(4.0, CHIP + 1.0),
+                Align2::LEFT_TOP,
+                text,
+                FontId::proportional(11.0),
+                Color32::from_gray(230),
+            );
+        }
+        self.piece_actions(ui, response, piece, clicks);
+    }
+
+    fn board_box(
+        &self,
+        ui: &mut Ui,
+        id: &BoxId,
+        r: Rect,
+        drops: &mut Vec<Drop>,
+        clicks: &mut Vec<Click>,
+    ) {
+        let Some(def) = self.module.boxes.get(id.as_str()) else {
+            return;
+        };
+        let target = self.targets.boxes.contains(id);
+        let response = ui.interact(r, ui.scope_id().with(("box", id.as_str())), Sense::click());
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &def.name));
+        let visuals = ui.visuals();
+        let dragging = egui::DragAndDrop::has_payload_of_type::<Selected>(ui.ctx());
+        let stroke = if target {
+            Stroke::new(3.0, TARGET)
+        } else if dragging && pointer_in(ui, r) {
+            Stroke::new(2.5, SELECTED)
+        } else {
+            Stroke::new(
+                1.0,
+                visuals.widgets.inactive.fg_stroke.color.gamma_multiply(0.7),
+            )
+        };
+        let painter = ui.painter().clone();
+        painter.rect(
+            r,
+            5.0,
+            visuals.widgets.inactive.bg_fill,
+            stroke,
+            egui::StrokeKind::Inside,
+        );
+        painter.with_clip_rect(r).text(
+            r.min + vec2(5.0, 3.0),
+            Align2::LEFT_TOP,
+            &def.name,
+            FontId::proportional(12.0),
+            if target {
+                TARGET
+            } else {
+                visuals.strong_text_color()
+            },
+        );
+        if response.clicked() {
+            if matches!(self.selected, Some(Selected::Units(from, _)) if from != id) {
+                clicks.push(Click::Drop(DropTarget::Box(id.clone())));
+            } else if target {
+                clicks.push(Click::Act(Target::Box(id.clone())));
+            }
+        }
+        response.context_menu(|ui| {
+            ui.label("Add one unit of:");
+            for kind in self
+                .module
+                .unit_kinds
+                .iter()
+                .filter(|k| self.module.box_accepts(id.as_str(), k.id.as_str()))
+            {
+                if ui.button(&kind.name).clicked() {
+                    clicks.push(Click::Manual(chancery_core::Manual::AddUnits {
+                        boxed: id.clone(),
+                        kind: kind.id.clone(),
+                        delta: 1,
+                    }));
+                    ui.close();
+                }
+            }
+        });
+        drops.push(Drop {
+            rect: r,
+            target: DropTarget::Box(id.clone()),
+        });
+        let units = self.table.boxes.get(id).cloned().unwrap_or_default();
+        // The units in rows of chips under the title.
+        let mut x = r.min.x + 4.0;
+        let mut y = r.min.y + 20.0;
+        for (kind, count) in units.iter().filter(|(_, n)| **n != 0) {
+            let label = format!("{} × {count}", self.kind_name(kind.as_str()));
+            let galley =
+                painter.layout_no_wrap(label.clone(), FontId::proportional(12.0), Color32::WHITE);
+            let width = galley.size().x + 10.0;
+            if x + width > r.max.x - 4.0 && x > r.min.x + 4.0 {
+                x = r.min.x + 4.0;
+                y += CHIP + 2.0;
+            }
+            let chip = Rect::from_min_size(pos2(x, y), vec2(width, CHIP));
+            if chip.max.y > r.max.y {
+                break;
+            }
+            let selected = self.selected == Some(&Selected::Units(id.clone(), kind.clone()));
+            let response = ui.interact(
+                chip,
+                ui.scope_id().with(("units", id.as_str(), kind.as_str())),
+                Sense::click_and_drag(),
+            );
+            response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &label));
+            painter.rect(
+                chip,
+                3.0,
+                Color32::from_gray(80),
+                match selected {
+                    true => Stroke::new(2.0, SELECTED),
+                    false => Stroke::new(1.0, Color32::from_black_alpha(120)),
+                },
+                egui::StrokeKind::Inside,
+            );
+            painter.galley(chip.min + vec2(5.0, 3.0), galley, Color32::WHITE);
+            self.units_actions(ui, response, (id, kind, *count), &label, clicks);
+            x += width + 4.0;
+        }
+        if units.values().all(|n| *n == 0) {
+            painter.text(
+                pos2(r.min.x + 5.0, r.min.y + 22.0),
+                Align2::LEFT_TOP,
+                "empty",
+                FontId::proportional(11.0),
+                visuals.weak_text_color(),
+            );
+        }
+    }
+
+    fn board_zone(
+        &self,
+        ui: &mut Ui,
+        id: &ZoneId,
+        r: Rect,
+        drops: &mut Vec<Drop>,
+        clicks: &mut Vec<Click>,
+    ) {
+        let (Some(def), Some(zone)) =
+            (self.module.zones.get(id.as_str()), self.table.zones.get(id))
+        else {
+            return;
+        };
+        let target = self.targets.zones.contains(id);
+        let title = format!(
+            "{} · {}",
+            def.name,
+            super::cards::plural(zone.cards.len(), "card")
+        );
+        let visuals = ui.visuals().clone();
+        let dragging = egui::DragAndDrop::has_payload_of_type::<Selected>(ui.ctx());
+        let stroke = if target {
+            Stroke::new(3.0, TARGET)
+        } else if dragging && pointer_in(ui, r) {
+            Stroke::new(2.5, SELECTED)
+        } else {
+            Stroke::new(
+                1.0,
+                visuals.widgets.inactive.fg_stroke.color.gamma_multiply(0.7),
+            )
+        };
+        let response = ui.interact(r, ui.scope_id().with(("zone", id.as_str())), Sense::click());
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &def.name));
+        let painter = ui.painter().clone();
+        painter.rect(
+            r,
+            5.0,
+            area_fill(&visuals),
+            stroke,
+            egui::StrokeKind::Inside,
+        );
+        painter.with_clip_rect(r).text(
+            r.min + vec2(5.0, 3.0),
+            Align2::LEFT_TOP,
+            &title,
+            FontId::proportional(12.0),
+            if target {
+                TARGET
+            } else {
+                visuals.strong_text_color()
+            },
+        );
+        if response.clicked() {
+            if matches!(self.selected, Some(Selected::Card(_))) {
+                clicks.push(Click::Drop(DropTarget::Zone(id.clone())));
+            } else if target {
+                clicks.push(Click::Act(Target::Zone(id.clone())));
+            }
+        }
+        response.context_menu(|ui| self.zone_menu(ui, id, clicks));
+        drops.push(Drop {
+            rect: r,
+            target: DropTarget::Zone(id.clone()),
+        });
+        let body = Rect::from_min_max(r.min + vec2(4.0, 20.0), r.max - vec2(4.0, 4.0));
+        if zone.cards.is_empty() || body.height() < 20.0 {
+            return;
+        }
+        let mine = self.eyes.is_some() && def.owner.as_ref() == self.eyes;
+        let visible = zone.visible_to(self.eyes);
+        let all_down = zone.cards.iter().all(|c| zone.face_down.contains(c));
+        let height = MINI_CARD[1].min(body.height());
+        let width = MINI_CARD[0]
+            .min(height * 0.8)
+            .max(MINI_CARD[0] * height / MINI_CARD[1]);
+        if !visible || (all_down && !mine && def.visibility != Visibility::Owner) {
+            // A deck: a stack of backs, whose top card can be taken.
+            let depth = zone.cards.len().min(4);
+            for i in (0..depth).rev() {
+                let back = Rect::from_min_size(
+                    body.min + vec2(i as f32 * 3.0, i as f32 * 3.0),
+                    vec2(width, height - 9.0),
+                );
+                card_back(&painter, back);
+            }
+            let top = Rect::from_min_size(body.min, vec2(width, height - 9.0));
+            let response = ui.interact(
+                top,
+                ui.scope_id().with(("top", id.as_str())),
+                Sense::click_and_drag(),
+            );
+            let card = zone.cards[0].clone();
+            let response = super::table::draggable(ui, response, Selected::Card(card.clone()), "the top card")
+                .on_hover_text("Drag, or click then click a zone: move the top card. Right-click: shuffle or deal.");
+            if response.clicked() {
+                clicks.push(Click::Select(Selected::Card(card)));
+            }
+            response.context_menu(|ui| self.zone_menu(ui, id, clicks));
+            return;
+        }
+        // A row of cards, overlapping when there are more than the zone has room for.
+        let n = zone.cards.len() as f32;
+        let step = if n * (width + 4.0) <= body.width() {
+            width + 4.0
+        } else {
+            ((body.width() - width) / (n - 1.0)).max(6.0)
+        };
+        let hovered = (0..zone.cards.len()).rev().find(|i| {
+            pointer_in(
+                ui,
+                Rect::from_min_size(body.min + vec2(*i as f32 * step, 0.0), vec2(width, height)),
+            )
+        });
+        for (i, card) in zone.cards.iter().enumerate() {
+            let face =
+                Rect::from_min_size(body.min + vec2(i as f32 * step, 0.0), vec2(width, height));
+            if face.min.x > body.max.x {
+                break;
+            }
+            let shown = zone.shows(card, self.eyes);
+            let response = ui.interact(
+                face,
+                ui.scope_id().with(("card", card.as_str())),
+                Sense::click_and_drag(),
+            );
+            let lift = if hovered == Some(i) { -4.0 } else { 0.0 };
+            self.mini_card(ui, card, face.translate(vec2(0.0, lift)), shown);
+            self.card_actions(ui, response, card, shown, clicks);
+        }
+    }
+
+    /// A card on the board: its name, its main values and the start of its text; its whole
+    /// face shows on hover.
+    fn mini_card(&self, ui: &Ui, card: &CardId, r: Rect, shown: bool) {
+        let painter = ui.painter().with_clip_rect(r.expand(3.0));
+        if !shown {
+            card_back(&painter, r);
+            return;
+        }
+        let target = self.targets.cards.contains(card);
+        let selected = self.selected == Some(&Selected::Card(card.clone()));
+        let stroke = match (selected, target) {
+            (true, _) => Stroke::new(2.5, SELECTED),
+            (_, true) => Stroke::new(2.5, TARGET),
+            _ => Stroke::new(1.0, Color32::from_gray(60)),
+        };
+        painter.rect(
+            r,
+            5.0,
+            Color32::from_rgb(246, 240, 226),
+            stroke,
+            egui::StrokeKind::Inside,
+        );
+        let Some(def) = self.module.cards.get(card.as_str()) else {
+            return;
+        };
+        let summary = card_summary(self.module, def);
+        if let Some(colour) = summary.owner.as_ref().map(|s| self.seat_colour(s)) {
+            painter.rect_filled(
+                Rect::from_min_size(r.min, vec2(r.width(), 5.0)),
+                egui::CornerRadius {
+                    nw: 5,
+                    ne: 5,
+                    sw: 0,
+                    se: 0,
+                },
+                colour,
+            );
+        }
+        let ink = Color32::from_rgb(30, 30, 30);
+        let mut y = r.min.y + 7.0;
+        if let Some((value, known)) = &summary.corner {
+            let centre = pos2(r.min.x + 12.0, y + 9.0);
+            painter.circle(centre, 9.5, Color32::WHITE, Stroke::new(1.0, ink));
+            painter.text(
+                centre,
+                Align2::CENTER_CENTER,
+                value,
+                FontId::proportional(12.0),
+                if *known { ink } else { UNKNOWN },
+            );
+        }
+        let indent = if summary.corner.is_some() { 24.0 } else { 4.0 };
+        let name = painter.layout(
+            def.name.clone(),
+            FontId::proportional(11.5),
+            ink,
+            r.width() - indent - 3.0,
+        );
+        let name_height = name.size().y;
+        painter.galley(pos2(r.min.x + indent, y), name, ink);
+        y += name_height.max(20.0) + 2.0;
+        for (line, known) in summary.lines.iter().take(3) {
+            let galley = painter.layout(
+                line.clone(),
+                FontId::proportional(10.0),
+                if *known {
+                    Color32::from_gray(70)
+                } else {
+                    UNKNOWN
+                },
+                r.width() - 8.0,
+            );
+            let h = galley.size().y;
+            if y + h > r.max.y - 2.0 {
+                return;
+            }
+            painter.galley(pos2(r.min.x + 4.0, y), galley, ink);
+            y += h;
+        }
+        if !def.text.is_empty() && y < r.max.y - 14.0 {
+            let galley = painter.layout(
+                def.text.clone(),
+                FontId::proportional(10.0),
+                Color32::from_gray(40),
+                r.width() - 8.0,
+            );
+            painter
+                .with_clip_rect(Rect::from_min_max(pos2(r.min.x, y), r.max - vec2(0.0, 3.0)))
+                .galley(pos2(r.min.x + 4.0, y + 2.0), galley, ink);
+        }
+    }
+
+    /// A seat's colour: the same for its pieces, cards and tracks everywhere.
+    pub(super) fn seat_colour(&self, seat: &chancery_core::SeatId) -> Color32 {
+        const COLOURS: [Color32; 6] = [
+            Color32::from_rgb(52, 92, 170),
+            Color32::from_rgb(40, 130, 80),
+            Color32::from_rgb(170, 150, 40),
+            Color32::from_rgb(180, 50, 50),
+            Color32::from_rgb(120, 70, 150),
+            Color32::from_rgb(30, 140, 150),
+        ];
+        let i = self
+            .module
+            .seats
+            .iter()
+            .position(|s| &s.id == seat)
+            .unwrap_or(0);
+        COLOURS[i % COLOURS.len()]
+    }
+
+    /// Takes what was dropped this frame and gives it to the topmost drop target under the
+    /// pointer that takes it.
+    fn dropped(&self, ui: &Ui, drops: &[Drop], clicks: &mut Vec<Click>) {
+        let released = ui.input(|i| i.pointer.any_released());
+        let Some(thing) = egui::DragAndDrop::payload::<Selected>(ui.ctx()) else {
+            return;
+        };
+        if !released {
+            return;
+        }
+        if let Some(drop) = drops
+            .iter()
+            .rev()
+            .find(|d| d.takes(&thing) && pointer_in(ui, d.rect))
+        {
+            egui::DragAndDrop::clear_payload(ui.ctx());
+            clicks.push(Click::Move((*thing).clone(), drop.target.clone()));
+        }
+    }
+}
+
+/// The rectangles of a map's spaces: where the board puts them, and the spaces it does not
+/// place in a row under the others.
+fn map_rects<'m>(
+    draw: &Draw<'m>,
+    place: &PlaceId,
+    at: BoardXY,
+    spaces: &std::collections::BTreeMap<chancery_core::SpaceId, BoardXY>,
+    size: BoardXY,
+) -> Vec<(&'m SpaceDef, Rect)> {
+    let Some(def) = draw.module.places.get(place.as_str()) else {
+        return Vec::new();
+    };
+    let placed: Vec<(&SpaceDef, Rect)> = def
+        .def
+        .spaces
+        .iter()
+        .filter_map(|s| {
+            let xy = spaces.get(&s.id)?;
+            Some((s, rect((at.0 + xy.0, at.1 + xy.1), size)))
+        })
+        .collect();
+    let bottom = placed.iter().map(|(_, r)| r.max.y).fold(at.1, f32::max);
+    let rest = def
+        .def
+        .spaces
+        .iter()
+        .filter(|s| !spaces.contains_key(&s.id))
+        .enumerate()
+        .map(|(i, s)| {
+            (
+                s,
+                rect((at.0 + i as f32 * (size.0 + 6.0), bottom + 8.0), size),
+            )
+        });
+    placed.into_iter().chain(rest).collect()
+}
+
+/// Whether the pointer is over `r` of the board (the board's own coordinates) and over the
+/// part of the board the window shows.
+fn pointer_in(ui: &Ui, r: Rect) -> bool {
+    let Some(pointer) = ui.input(|i| i.pointer.interact_pos()) else {
+        return false;
+    };
+    let to_board = ui
+        .ctx()
+        .layer_transform_to_global(ui.layer_id())
+        .unwrap_or_default()
+        .inverse();
+    let at = to_board * pointer;
+    r.contains(at) && ui.clip_rect().contains(at)
+}
+
+fn card_back(painter: &egui::Painter, r: Rect) {
+    painter.rect(
+        r,
+        5.0,
+        Color32::from_rgb(70, 52, 90),
+        Stroke::new(1.0, Color32::from_gray(20)),
+        egui::StrokeKind::Inside,
+    );
+    painter.rect_stroke(
+        r.shrink(5.0),
+        3.0,
+        Stroke::new(1.0, Color32::from_rgb(190, 170, 110)),
+        egui::StrokeKind::Inside,
+    );
+}
+
+fn board_fill(visuals: &egui::Visuals) -> Color32 {
+    match visuals.dark_mode {
+        true => Color32::from_rgb(34, 40, 44),
+        false => Color32::from_rgb(226, 222, 206),
+    }
+}
+
+fn area_fill(visuals: &egui::Visuals) -> Color32 {
+    match visuals.dark_mode {
+        true => Color32::from_rgb(44, 52, 58),
+        false => Color32::from_rgb(238, 234, 220),
+    }
+}
+
+/// A space's name, or its id when it has none (the spaces of a numbered track).
+pub(super) fn space_name(space: &SpaceDef) -> &str {
+    if space.name.is_empty() {
+        space.id.as_str()
+    } else {
+        &space.name
+    }
+}
