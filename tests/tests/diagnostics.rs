@@ -445,3 +445,39 @@ fn one_check_reports_the_data_s_errors_and_the_scripts_syntax_errors_together() 
     assert_eq!(report[0], "data/cards.ron:9:76: RON: Expected comma");
     assert!(report[1].starts_with("rules/turn.lua:"), "{report:?}");
 }
+
+#[test]
+fn a_board_naming_a_missing_place_or_space_points_at_the_name() {
+    let report = broken(|dir| {
+        std::fs::write(
+            dir.join("data/field.ron"),
+            r#"Data(
+    boards: [
+        Board(
+            id: "field",
+            name: "Field",
+            size: (900.0, 500.0),
+            items: [
+                Track(place: "scores", at: (10.0, 10.0)),
+                Map(place: "land", at: (10.0, 100.0), spaces: {"north": (0.0, 0.0), "west": (200.0, 0.0)}),
+            ],
+        ),
+    ],
+)
+"#,
+        )
+        .expect("board file");
+        edit(
+            &dir.join("module.ron"),
+            "data: [",
+            r#"data: ["data/field.ron", "#,
+        );
+    });
+    assert_eq!(
+        report,
+        vec![
+            "data/field.ron:8:30: board 'field': unknown place 'scores'",
+            "data/field.ron:9:85: board 'field': place 'land' has no space 'west' (its spaces: north, south, east)",
+        ]
+    );
+}

@@ -77,7 +77,14 @@ pub struct OpenArgs {
     /// Save a screenshot of the window to FILE (PNG) and exit (needs a display).
     #[arg(long, value_name = "FILE")]
     pub screenshot: Option<PathBuf>,
-    /// Window size for --screenshot, as WIDTHxHEIGHT.
+    /// Open on this board of the module (its id or its name; default: the first).
+    #[arg(long, value_name = "BOARD")]
+    pub board: Option<String>,
+    /// Draw N frames one after another, then print how much CPU time each took to build
+    /// and tessellate (median, 90th percentile, max) and exit (needs a display).
+    #[arg(long, value_name = "N")]
+    pub frame_stats: Option<usize>,
+    /// Window size, as WIDTHxHEIGHT.
     #[arg(long, value_name = "WxH", default_value = "1600x1000")]
     pub size: String,
     #[command(flatten)]

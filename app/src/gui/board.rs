@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 
 use chancery_core::module::{BoardDef, BoardItem, BoardXY, SpaceDef};
 use chancery_core::table::Visibility;
-use chancery_core::{BoxId, CardId, PieceId, PlaceId, Target, ZoneId};
-use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, Ui, UiBuilder, pos2, vec2};
+use chancery_core::{BoxId, CardId, CounterId, PieceId, PlaceId, Target, ZoneId};
+use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, Ui, pos2, vec2};
 
 use super::cards::card_summary;
 use super::game::{DropTarget, Selected};
@@ -17,6 +17,8 @@ use super::table::{Click, Draw, SELECTED, TARGET, UNKNOWN};
 
 /// The height of a piece standing on a space, and of the line of units it carries.
 const CHIP: f32 = 20.0;
+/// The narrowest a piece's chip gets before a space puts its pieces in one more column.
+const CHIP_WIDTH: f32 = 100.0;
 /// A card in a zone on the board.
 const MINI_CARD: [f32; 2] = [104.0, 128.0];
 /// Zoom limits, from a whole board on a small screen to a space read from afar.
@@ -45,9 +47,14 @@ impl BoardView {
         }
     }
 
-    /// Shows all of board `id` in the window.
+    /// Shows all of `board` in the window, from its top (the part of the board the window
+    /// shows has the window's shape).
     pub fn fit(&mut self, board: &BoardDef) {
-        self.scenes.insert(board.id.clone(), board_rect(board));
+        let scene = match self.drawn {
+            Some((outer, _)) => fitted(board, outer),
+            None => board_rect(board),
+        };
+        self.scenes.insert(board.id.clone(), scene);
     }
 
     /// Where the point `at` of the board last drawn is on the screen (the board's own
@@ -67,6 +74,18 @@ impl BoardView {
             .or_insert_with(|| board_rect(board));
         *scene = Rect::from_center_size(scene.center(), scene.size() / factor);
     }
+}
+
+/// The part of `board` to show in `outer` so that all of it shows, top-aligned and centred
+/// across.
+fn fitted(board: &BoardDef, outer: Rect) -> Rect {
+    let whole = board_rect(board).expand(8.0);
+    let scale = (outer.size() / whole.size()).min_elem();
+    if !(scale.is_finite() && scale > 0.0) {
+        return whole;
+    }
+    let size = outer.size() / scale;
+    Rect::from_min_size(pos2(whole.center().x - size.x / 2.0, whole.min.y), size)
 }
 
 fn board_rect(board: &BoardDef) -> Rect {
@@ -151,11 +170,11 @@ impl Draw<'_> {
             }
         }
         view.zoom_factor = zoom_factor;
+        let outer = ui.available_rect_before_wrap();
         let mut scene = *view
             .scenes
             .entry(board.id.clone())
-            .or_insert_with(|| board_rect(board));
-        let outer = ui.available_rect_before_wrap();
+            .or_insert_with(|| fitted(board, outer));
         let response = egui::Scene::new()
             .zoom_range(ZOOM)
             .scroll_zooms(true)
@@ -166,7 +185,7 @@ impl Draw<'_> {
             })
             .response;
         if response.double_clicked() {
-            scene = board_rect(board);
+            scene = fitted(board, outer);
         } else if response.clicked() && self.selected.is_some() {
             // A click on the empty board puts down what was picked up.
             if let Some(selected) = self.selected {
@@ -220,9 +239,10 @@ impl Draw<'_> {
                     at,
                     spaces,
                     space,
+                    sizes,
                 } => {
                     let size = space.unwrap_or(board.space);
-                    let rects = map_rects(self, place, *at, spaces, size);
+                    let rects = map_rects(self, place, *at, (spaces, sizes), size);
                     self.links(&painter, place, &rects, &visuals);
                     self.spaces(ui, board, place, &rects, drops, clicks);
                 }
@@ -264,11 +284,7 @@ impl Draw<'_> {
                     self.board_zone(ui, id, rect(*at, *size), drops, clicks);
                 }
                 BoardItem::Counter { id, at, size } => {
-                    let r = rect(*at, size.unwrap_or((160.0, 28.0)));
-                    painter.rect_filled(r, 4.0, visuals.extreme_bg_color);
-                    ui.scope_builder(UiBuilder::new().max_rect(r.shrink2(vec2(6.0, 2.0))), |ui| {
-                        self.counter(ui, id, clicks);
-                    });
+                    self.board_counter(ui, id, rect(*at, size.unwrap_or((160.0, 28.0))), clicks);
                 }
             }
         }
@@ -392,11 +408,22 @@ impl Draw<'_> {
                 clicks.push(Click::Act(Target::Space(place.clone(), space.id.clone())));
             }
         }
+        // The pieces one under the other, in as many columns of chips as the space is wide.
         let top = r.min.y + 2.0 + title_height + 2.0;
+        let rows = (((r.max.y - 2.0 - top) / (CHIP + 2.0)).floor() as usize).max(1);
+        let most = (((r.width() - 8.0 + 4.0) / (CHIP_WIDTH + 4.0)).floor() as usize).max(1);
+        let columns = here.len().div_ceil(rows).clamp(1, most);
+        let chip_width =
+            ((r.width() - 8.0 - 4.0 * (columns - 1) as f32) / columns as f32).min(2.0 * CHIP_WIDTH);
         let mut y = top;
+        let mut column = 0;
         for (i, piece) in here.iter().enumerate() {
             let carries = board.carries.get(*piece);
             let height = if carries.is_some() { 2.0 * CHIP } else { CHIP };
+            if y + height > r.max.y - 2.0 && column + 1 < columns && i > 0 {
+                column += 1;
+                y = top;
+            }
             if y + height > r.max.y - 2.0 && i > 0 {
                 let rest: Vec<String> = here[i..].iter().map(|p| self.piece_name(p)).collect();
                 ui.painter().text(
@@ -414,7 +441,8 @@ impl Draw<'_> {
                 .on_hover_text(rest.join("\n"));
                 break;
             }
-            let chip = Rect::from_min_size(pos2(r.min.x + 4.0, y), vec2(r.width() - 8.0, height));
+            let x = r.min.x + 4.0 + column as f32 * (chip_width + 4.0);
+            let chip = Rect::from_min_size(pos2(x, y), vec2(chip_width, height));
             self.board_piece(ui, piece, chip, carries, clicks);
             // Units dropped on a block that carries a box go into its box.
             if let Some(boxed) = carries {
@@ -424,6 +452,93 @@ impl Draw<'_> {
                 });
             }
             y += height + 2.0;
+        }
+    }
+
+    /// A counter: its name, its value, and − and + to change it by hand; the name answers
+    /// the prompt when the counter is one of its targets.
+    fn board_counter(&self, ui: &mut Ui, id: &CounterId, r: Rect, clicks: &mut Vec<Click>) {
+        let Some(def) = self.module.counters.get(id.as_str()) else {
+            return;
+        };
+        let value = self
+            .table
+            .counters
+            .get(id)
+            .map(|c| c.value)
+            .unwrap_or_default();
+        let target = self.targets.counters.contains(id);
+        let visuals = ui.visuals();
+        let painter = ui.painter().with_clip_rect(r);
+        painter.rect(
+            r,
+            4.0,
+            visuals.extreme_bg_color,
+            match target {
+                true => Stroke::new(3.0, TARGET),
+                false => Stroke::new(
+                    1.0,
+                    visuals.widgets.inactive.fg_stroke.color.gamma_multiply(0.5),
+                ),
+            },
+            egui::StrokeKind::Inside,
+        );
+        let button = r.height().min(22.0);
+        let value_width = 34.0;
+        let name_rect = Rect::from_min_max(
+            r.min,
+            pos2(r.max.x - 2.0 * button - value_width - 4.0, r.max.y),
+        );
+        let name = painter.layout(
+            def.name.clone(),
+            FontId::proportional(11.5),
+            if target { TARGET } else { visuals.text_color() },
+            name_rect.width() - 8.0,
+        );
+        let name_at = pos2(r.min.x + 5.0, r.center().y - name.size().y / 2.0);
+        painter.galley(name_at, name, visuals.text_color());
+        let response = ui.interact(
+            name_rect,
+            ui.scope_id().with(("counter", id.as_str())),
+            Sense::click(),
+        );
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &def.name));
+        if response.on_hover_text(&def.name).clicked() && target {
+            clicks.push(Click::Act(Target::Counter(id.clone())));
+        }
+        let centre_y = r.center().y;
+        let minus = Rect::from_center_size(
+            pos2(name_rect.max.x + button / 2.0 + 2.0, centre_y),
+            vec2(button, button),
+        );
+        let shown = Rect::from_min_size(pos2(minus.max.x, r.min.y), vec2(value_width, r.height()));
+        let plus = Rect::from_center_size(
+            pos2(shown.max.x + button / 2.0, centre_y),
+            vec2(button, button),
+        );
+        painter.text(
+            shown.center(),
+            Align2::CENTER_CENTER,
+            value.to_string(),
+            FontId::monospace(15.0),
+            visuals.strong_text_color(),
+        );
+        for (r, text, delta) in [(minus, "−", -1), (plus, "+", 1)] {
+            let label = format!(
+                "{} {} 1",
+                def.name,
+                if delta < 0 { "minus" } else { "plus" }
+            );
+            let clicked = ui
+                .put(r, egui::Button::new(text).small())
+                .on_hover_text(&label)
+                .clicked();
+            if clicked {
+                clicks.push(Click::Manual(chancery_core::Manual::SetCounter {
+                    counter: id.clone(),
+                    value: value + delta,
+                }));
+            }
         }
     }
 
@@ -525,12 +640,23 @@ impl Draw<'_> {
             )
         };
         let painter = ui.painter().clone();
+        // A box is darker than a space, with its name on a bar.
         painter.rect(
             r,
-            5.0,
-            visuals.widgets.inactive.bg_fill,
+            2.0,
+            visuals.extreme_bg_color,
             stroke,
             egui::StrokeKind::Inside,
+        );
+        painter.rect_filled(
+            Rect::from_min_size(r.min, vec2(r.width(), 18.0)).shrink(1.0),
+            egui::CornerRadius {
+                nw: 2,
+                ne: 2,
+                sw: 0,
+                se: 0,
+            },
+            visuals.widgets.inactive.bg_fill,
         );
         painter.with_clip_rect(r).text(
             r.min + vec2(5.0, 3.0),
@@ -576,17 +702,36 @@ impl Draw<'_> {
         // The units in rows of chips under the title.
         let mut x = r.min.x + 4.0;
         let mut y = r.min.y + 20.0;
-        for (kind, count) in units.iter().filter(|(_, n)| **n != 0) {
+        let present: Vec<_> = units.iter().filter(|(_, n)| **n != 0).collect();
+        for (i, &(kind, count)) in present.iter().enumerate() {
             let label = format!("{} × {count}", self.kind_name(kind.as_str()));
             let galley =
                 painter.layout_no_wrap(label.clone(), FontId::proportional(12.0), Color32::WHITE);
-            let width = galley.size().x + 10.0;
+            let width = (galley.size().x + 10.0).min(r.width() - 8.0);
             if x + width > r.max.x - 4.0 && x > r.min.x + 4.0 {
                 x = r.min.x + 4.0;
                 y += CHIP + 2.0;
             }
             let chip = Rect::from_min_size(pos2(x, y), vec2(width, CHIP));
-            if chip.max.y > r.max.y {
+            if chip.max.y > r.max.y - 1.0 {
+                // What does not fit is counted, and listed on hover.
+                let rest: Vec<String> = present[i..]
+                    .iter()
+                    .map(|(kind, n)| format!("{} × {n}", self.kind_name(kind.as_str())))
+                    .collect();
+                painter.text(
+                    pos2(r.max.x - 4.0, r.min.y + 3.0),
+                    Align2::RIGHT_TOP,
+                    format!("+{} more", rest.len()),
+                    FontId::proportional(11.0),
+                    UNKNOWN,
+                );
+                ui.interact(
+                    Rect::from_min_size(pos2(r.max.x - 60.0, r.min.y), vec2(60.0, 18.0)),
+                    ui.scope_id().with(("more units", id.as_str())),
+                    Sense::hover(),
+                )
+                .on_hover_text(rest.join("\n"));
                 break;
             }
             let selected = self.selected == Some(&Selected::Units(id.clone(), kind.clone()));
@@ -606,7 +751,9 @@ impl Draw<'_> {
                 },
                 egui::StrokeKind::Inside,
             );
-            painter.galley(chip.min + vec2(5.0, 3.0), galley, Color32::WHITE);
+            painter
+                .with_clip_rect(chip)
+                .galley(chip.min + vec2(5.0, 3.0), galley, Color32::WHITE);
             self.units_actions(ui, response, (id, kind, *count), &label, clicks);
             x += width + 4.0;
         }
@@ -890,7 +1037,10 @@ fn map_rects<'m>(
     draw: &Draw<'m>,
     place: &PlaceId,
     at: BoardXY,
-    spaces: &std::collections::BTreeMap<chancery_core::SpaceId, BoardXY>,
+    (spaces, sizes): (
+        &BTreeMap<chancery_core::SpaceId, BoardXY>,
+        &BTreeMap<chancery_core::SpaceId, BoardXY>,
+    ),
     size: BoardXY,
 ) -> Vec<(&'m SpaceDef, Rect)> {
     let Some(def) = draw.module.places.get(place.as_str()) else {
@@ -902,6 +1052,7 @@ fn map_rects<'m>(
         .iter()
         .filter_map(|s| {
             let xy = spaces.get(&s.id)?;
+            let size = sizes.get(&s.id).copied().unwrap_or(size);
             Some((s, rect((at.0 + xy.0, at.1 + xy.1), size)))
         })
         .collect();

@@ -43,6 +43,8 @@ pub struct ChanceryApp {
     frames: u32,
     shot: Option<Receiver<Arc<egui::ColorImage>>>,
     fonts_set: bool,
+    /// `--frame-stats`: how many frames to measure, and the CPU time of those measured.
+    frame_stats: Option<(usize, Vec<(f32, f32)>)>,
 }
 
 impl ChanceryApp {
@@ -59,6 +61,7 @@ impl ChanceryApp {
             frames: 0,
             shot: None,
             fonts_set: false,
+            frame_stats: None,
         }
     }
 
@@ -398,8 +401,54 @@ impl ChanceryApp {
 }
 
 impl eframe::App for ChanceryApp {
-    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+        let start = Instant::now();
         self.ui_in(ui);
+        let built = start.elapsed().as_secs_f32();
+        self.frame_stats_step(ui.ctx(), built, frame.info().cpu_usage);
+    }
+}
+
+impl ChanceryApp {
+    /// With `--frame-stats N`: records how long the frame took to build (the app's drawing
+    /// and egui's layout) and the CPU time of the whole frame before it (with tessellation
+    /// and painting, which a software renderer does on the CPU too), asks for the next
+    /// frame, and after N prints the figures and closes the window. The first frames
+    /// (fonts, the first layout) are left out.
+    fn frame_stats_step(&mut self, ctx: &egui::Context, built: f32, whole: Option<f32>) {
+        const WARM_UP: u32 = 10;
+        let Some((want, times)) = &mut self.frame_stats else {
+            return;
+        };
+        self.frames += 1;
+        if let Some(whole) = whole.filter(|_| self.frames > WARM_UP) {
+            times.push((built * 1000.0, whole * 1000.0));
+        }
+        if times.len() >= *want {
+            let size = ctx.content_rect().size();
+            let stats = |pick: fn(&(f32, f32)) -> f32| {
+                let mut sorted: Vec<f32> = times.iter().map(pick).collect();
+                sorted.sort_by(f32::total_cmp);
+                let at = |q: f32| sorted[((sorted.len() - 1) as f32 * q).round() as usize];
+                format!(
+                    "median {:.2} ms, 90th percentile {:.2} ms, max {:.2} ms",
+                    at(0.5),
+                    at(0.9),
+                    at(1.0)
+                )
+            };
+            println!(
+                "{} frames at {:.0}x{:.0}\n  building a frame (the app and egui's layout): {}\n  the whole frame on the CPU (with tessellation and painting): {}",
+                times.len(),
+                size.x,
+                size.y,
+                stats(|t| t.0),
+                stats(|t| t.1)
+            );
+            self.frame_stats = None;
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+        ctx.request_repaint();
     }
 }
 
@@ -555,7 +604,7 @@ fn time_stamp(time: std::time::SystemTime) -> String {
 /// screenshot is all that is wanted.
 pub fn build_app(args: &OpenArgs) -> anyhow::Result<ChanceryApp> {
     let session = start_session(args)?;
-    let interactive = args.screenshot.is_none();
+    let interactive = args.screenshot.is_none() && args.frame_stats.is_none();
     let autosave = autosave_path(session.module().id()).filter(|_| interactive);
     let previous = match (&autosave, &args.load) {
         (Some(path), None) => keep_previous(path),
@@ -582,7 +631,28 @@ pub fn build_app(args: &OpenArgs) -> anyhow::Result<ChanceryApp> {
     app.view.physical_board = args.physical_board;
     app.view.autosave();
     app.previous_autosave = previous;
+    if let Some(wanted) = &args.board {
+        let boards = &app.view.session.module().boards;
+        let index = boards
+            .iter()
+            .position(|b| b.id == *wanted || b.name.eq_ignore_ascii_case(wanted))
+            .with_context(|| {
+                let known: Vec<String> = boards
+                    .iter()
+                    .map(|b| format!("{} ({})", b.id, b.name))
+                    .collect();
+                match known.is_empty() {
+                    true => format!("--board {wanted}: this module has no boards"),
+                    false => format!(
+                        "--board {wanted}: no such board (boards: {})",
+                        known.join(", ")
+                    ),
+                }
+            })?;
+        app.view.board.tab = Some(index);
+    }
     app.screenshot = args.screenshot.clone();
+    app.frame_stats = args.frame_stats.map(|n| (n.max(1), Vec::new()));
     Ok(app)
 }
 

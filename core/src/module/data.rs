@@ -192,6 +192,9 @@ pub enum BoardItem {
         /// The size of its spaces.
         #[serde(default)]
         space: Option<BoardXY>,
+        /// Sizes of spaces that differ from the rest (a space that holds many pieces).
+        #[serde(default)]
+        sizes: BTreeMap<SpaceId, BoardXY>,
     },
     /// A place drawn as a numbered track: its spaces in order from `at`, each `step` from the
     /// one before, starting a new line (`wrap_step` further on) after every `wrap` spaces.

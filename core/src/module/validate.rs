@@ -528,10 +528,15 @@ fn check_boards(loader: &mut Loader, module: &Module) {
                 );
                 continue;
             }
-            if let BoardItem::Map { place, spaces, .. } = item
+            if let BoardItem::Map {
+                place,
+                spaces,
+                sizes,
+                ..
+            } = item
                 && let Some(def) = module.places.get(place.as_str())
             {
-                for space in spaces.keys() {
+                for space in spaces.keys().chain(sizes.keys()) {
                     if def.space(space.as_str()).is_none() {
                         loader.error(
                             idx,
