@@ -365,19 +365,10 @@ impl Draw<'_> {
             .with(("space", place.as_str(), space.id.as_str()));
         let response = ui.interact(r, id, Sense::click());
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, name));
-        let dragging = egui::DragAndDrop::has_payload_of_type::<Selected>(ui.ctx());
         let visuals = ui.visuals();
-        let stroke = if target {
-            Stroke::new(3.0, TARGET)
-        } else if dragging && pointer_in(ui, r) {
-            Stroke::new(2.5, SELECTED)
-        } else if response.hovered() {
-            visuals.widgets.hovered.bg_stroke
-        } else {
-            Stroke::new(
-                1.0,
-                visuals.widgets.inactive.fg_stroke.color.gamma_multiply(0.7),
-            )
+        let stroke = match response.hovered() && !target {
+            true => visuals.widgets.hovered.bg_stroke,
+            false => outline(ui, r, target),
         };
         let painter = ui.painter();
         painter.rect(
@@ -461,12 +452,7 @@ impl Draw<'_> {
         let Some(def) = self.module.counters.get(id.as_str()) else {
             return;
         };
-        let value = self
-            .table
-            .counters
-            .get(id)
-            .map(|c| c.value)
-            .unwrap_or_default();
+        let value = self.counter_value(id);
         let target = self.targets.counters.contains(id);
         let visuals = ui.visuals();
         let painter = ui.painter().with_clip_rect(r);
@@ -628,17 +614,7 @@ impl Draw<'_> {
         let response = ui.interact(r, ui.scope_id().with(("box", id.as_str())), Sense::click());
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &def.name));
         let visuals = ui.visuals();
-        let dragging = egui::DragAndDrop::has_payload_of_type::<Selected>(ui.ctx());
-        let stroke = if target {
-            Stroke::new(3.0, TARGET)
-        } else if dragging && pointer_in(ui, r) {
-            Stroke::new(2.5, SELECTED)
-        } else {
-            Stroke::new(
-                1.0,
-                visuals.widgets.inactive.fg_stroke.color.gamma_multiply(0.7),
-            )
-        };
+        let stroke = outline(ui, r, target);
         let painter = ui.painter().clone();
         // A box is darker than a space, with its name on a bar.
         painter.rect(
@@ -788,17 +764,7 @@ impl Draw<'_> {
             super::cards::plural(zone.cards.len(), "card")
         );
         let visuals = ui.visuals().clone();
-        let dragging = egui::DragAndDrop::has_payload_of_type::<Selected>(ui.ctx());
-        let stroke = if target {
-            Stroke::new(3.0, TARGET)
-        } else if dragging && pointer_in(ui, r) {
-            Stroke::new(2.5, SELECTED)
-        } else {
-            Stroke::new(
-                1.0,
-                visuals.widgets.inactive.fg_stroke.color.gamma_multiply(0.7),
-            )
-        };
+        let stroke = outline(ui, r, target);
         let response = ui.interact(r, ui.scope_id().with(("zone", id.as_str())), Sense::click());
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &def.name));
         let painter = ui.painter().clone();
@@ -1070,6 +1036,27 @@ fn map_rects<'m>(
             )
         });
     placed.into_iter().chain(rest).collect()
+}
+
+/// The outline of a space, box or zone at `r`: yellow for the prompt's targets, blue under
+/// something being dragged, else thin.
+fn outline(ui: &Ui, r: Rect, target: bool) -> Stroke {
+    let dragging = egui::DragAndDrop::has_payload_of_type::<Selected>(ui.ctx());
+    if target {
+        Stroke::new(3.0, TARGET)
+    } else if dragging && pointer_in(ui, r) {
+        Stroke::new(2.5, SELECTED)
+    } else {
+        Stroke::new(
+            1.0,
+            ui.visuals()
+                .widgets
+                .inactive
+                .fg_stroke
+                .color
+                .gamma_multiply(0.7),
+        )
+    }
 }
 
 /// Whether the pointer is over `r` of the board (the board's own coordinates) and over the

@@ -210,16 +210,20 @@ impl Draw<'_> {
             .is_none_or(|z| z.shows(card, self.eyes))
     }
 
+    /// A counter's value on the table (0 for a counter the table lacks).
+    pub(super) fn counter_value(&self, id: &CounterId) -> i64 {
+        self.table
+            .counters
+            .get(id)
+            .map(|c| c.value)
+            .unwrap_or_default()
+    }
+
     pub(super) fn counter(&self, ui: &mut Ui, id: &CounterId, clicks: &mut Vec<Click>) {
         let Some(def) = self.module.counters.get(id.as_str()) else {
             return;
         };
-        let value = self
-            .table
-            .counters
-            .get(id)
-            .map(|c| c.value)
-            .unwrap_or_default();
+        let value = self.counter_value(id);
         let target = self.targets.counters.contains(id);
         ui.horizontal(|ui| {
             let name = if target {
