@@ -1198,3 +1198,87 @@ fn five_cards_are_dealt_from_the_deck_in_one_input() {
     assert_eq!(deck(&h, "hand.A"), 5);
     assert_eq!(h.state().session().history().len(), inputs + 1, "one input");
 }
+
+/// Writes a small PNG (a grey gradient) of `w` by `h` pixels to `path`.
+fn write_png(path: &Path, w: u32, h: u32) {
+    let file = std::fs::File::create(path).expect("image file");
+    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), w, h);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    let pixels: Vec<u8> = (0..w * h).flat_map(|i| [(i % 256) as u8; 3]).collect();
+    encoder
+        .write_header()
+        .expect("header")
+        .write_image_data(&pixels)
+        .expect("pixels");
+}
+
+#[test]
+fn the_owner_drags_a_space_onto_their_board_image_and_it_is_kept_in_the_overlay() {
+    let s = scratch_with_board();
+    let folder = s
+        .overlay
+        .parent()
+        .expect("the scratch folder")
+        .to_path_buf();
+    write_png(&folder.join("my-board.png"), 90, 56);
+    std::fs::write(
+        &s.overlay,
+        "Overlay(module: \"testbed\", boards: {\"field\": (image: Some(\"my-board.png\"))})\n",
+    )
+    .expect("overlay");
+    let mut h = harness(app(&s, false, false));
+    h.run();
+    let board = &h
+        .state()
+        .session()
+        .module()
+        .boards
+        .get("field")
+        .expect("the board")
+        .owner;
+    assert_eq!(
+        board.image.as_deref(),
+        Some(folder.join("my-board.png").as_path())
+    );
+    let before = on_screen(&h, "East");
+    h.get_by_label("Place spaces on your image").click();
+    h.run();
+    assert!(h.state().view.board.placing);
+    drag(
+        &mut h,
+        before.center(),
+        before.center() + egui::vec2(60.0, 50.0),
+    );
+    // The drop is in the overlay, and the reloaded module puts East there.
+    let overlay = std::fs::read_to_string(&s.overlay).expect("overlay");
+    assert!(overlay.contains("\"land/east\""), "{overlay}");
+    assert!(
+        overlay.contains("my-board.png"),
+        "the image stays named: {overlay}"
+    );
+    let owner = &h
+        .state()
+        .session()
+        .module()
+        .boards
+        .get("field")
+        .expect("the board")
+        .owner;
+    let at = owner.spaces[&("land".into(), "east".into())];
+    // East lies at (420, 150) on the board; the drag moved it 60 by 50 points of the screen.
+    let scale = before.width() / 130.0;
+    assert!(
+        (at.0 - (420.0 + 60.0 / scale)).abs() < 2.0,
+        "{at:?} at scale {scale}"
+    );
+    assert!(
+        (at.1 - (150.0 + 50.0 / scale)).abs() < 2.0,
+        "{at:?} at scale {scale}"
+    );
+    // Back to play: East is drawn where it was dropped, and still answers for itself.
+    h.get_by_label("Place spaces on your image").click();
+    h.run();
+    let after = on_screen(&h, "East");
+    assert!((after.center() - before.center() - egui::vec2(60.0, 50.0)).length() < 3.0);
+}

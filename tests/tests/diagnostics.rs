@@ -481,3 +481,45 @@ fn a_board_naming_a_missing_place_or_space_points_at_the_name() {
         ]
     );
 }
+
+#[test]
+fn an_owner_s_board_naming_a_missing_board_or_space_points_into_the_overlay() {
+    let (scratch, dir) = copy_module(&test_module("testbed"));
+    let overlay = scratch.path().join("owner.ron");
+    let load = |text: &str| {
+        std::fs::write(&overlay, text).expect("write overlay");
+        let options = LoadOptions {
+            overlay: OverlayChoice::File(overlay.clone()),
+            strict: false,
+        };
+        chancery_core::load_module(&dir, &options)
+            .expect_err("the overlay is refused")
+            .iter()
+            .map(|d| {
+                d.to_string()
+                    .replacen(&format!("{}:", overlay.display()), "", 1)
+            })
+            .collect::<Vec<String>>()
+    };
+    assert_eq!(
+        load("Overlay(module: \"testbed\", boards: {\"field\": (image: Some(\"b.png\"))})\n"),
+        vec!["1:37: overlay: unknown board 'field' (the module has no boards)"]
+    );
+    // With a board in the module, a key that is not "place/space" is pointed at.
+    std::fs::write(
+        dir.join("data/field.ron"),
+        "Data(boards: [Board(id: \"field\", name: \"Field\", size: (500.0, 300.0))])\n",
+    )
+    .expect("board file");
+    edit(
+        &dir.join("module.ron"),
+        "data: [",
+        r#"data: ["data/field.ron", "#,
+    );
+    assert_eq!(
+        load(
+            "Overlay(module: \"testbed\", boards: {\"field\": (spaces: {\"land/west\": (1.0, 2.0)})})\n"
+        ),
+        vec!["1:56: overlay: board 'field': 'land/west' is not a space (write it \"place/space\")"]
+    );
+}

@@ -5,6 +5,8 @@
 //! right-click and data on hover.
 
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use chancery_core::module::{BoardDef, BoardItem, BoardXY, SpaceDef};
 use chancery_core::table::Visibility;
@@ -25,7 +27,7 @@ const MINI_CARD: [f32; 2] = [104.0, 128.0];
 const ZOOM: std::ops::RangeInclusive<f32> = 0.1..=4.0;
 
 /// Which board is shown and where each one is panned and zoomed to.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct BoardView {
     /// The board shown, by its place in the module's list; `None` shows the panels.
     pub tab: Option<usize>,
@@ -36,6 +38,12 @@ pub struct BoardView {
     /// Where the last board drawn lay on the screen: its area, and the part of the board
     /// shown in it.
     drawn: Option<(Rect, Rect)>,
+    /// Spaces are being dragged onto the owner's image of the board (each drop is saved in
+    /// the overlay).
+    pub placing: bool,
+    /// The owner's board images read so far, by file and its time of change: the texture,
+    /// or why the file cannot be read.
+    images: BTreeMap<(PathBuf, Option<SystemTime>), Result<egui::TextureHandle, String>>,
 }
 
 impl BoardView {
@@ -64,6 +72,28 @@ impl BoardView {
         let scale = (outer.size() / scene.size()).min_elem();
         let scale = scale.clamp(*ZOOM.start(), *ZOOM.end());
         Some(outer.center() + (at - scene.center()) * scale)
+    }
+
+    /// The owner's image at `path` as a texture (read once, and again when the file
+    /// changes), or why it cannot be read.
+    fn image(&mut self, ctx: &egui::Context, path: &Path) -> Result<egui::TextureHandle, String> {
+        let changed = std::fs::metadata(path).and_then(|m| m.modified()).ok();
+        let key = (path.to_path_buf(), changed);
+        self.images
+            .entry(key)
+            .or_insert_with(|| {
+                let image = image::open(path)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+                    .to_rgba8();
+                let size = [image.width() as usize, image.height() as usize];
+                let pixels = egui::ColorImage::from_rgba_unmultiplied(size, image.as_raw());
+                Ok(ctx.load_texture(
+                    format!("board image {}", path.display()),
+                    pixels,
+                    egui::TextureOptions::LINEAR,
+                ))
+            })
+            .clone()
     }
 
     /// Zooms board `id` by `factor` about its centre.
@@ -115,7 +145,12 @@ impl Drop {
 }
 
 /// The tabs of the boards (and of the panels), with Fit and the zoom buttons.
-pub(super) fn board_tabs(ui: &mut Ui, boards: &[&BoardDef], view: &mut BoardView) {
+pub(super) fn board_tabs(
+    ui: &mut Ui,
+    boards: &[&BoardDef],
+    view: &mut BoardView,
+    clicks: &mut Vec<Click>,
+) {
     ui.horizontal_wrapped(|ui| {
         for (i, board) in boards.iter().enumerate() {
             if ui
@@ -147,9 +182,53 @@ pub(super) fn board_tabs(ui: &mut Ui, boards: &[&BoardDef], view: &mut BoardView
             if ui.button("+").on_hover_text("Zoom in").clicked() {
                 view.zoom(board, 1.25);
             }
-            ui.weak("Wheel: zoom · drag the empty board: pan");
+            ui.separator();
+            if board.owner.image.is_some() {
+                ui.toggle_value(&mut view.placing, "Place spaces on your image")
+                    .on_hover_text(
+                        "Drag each space onto its spot on your board's image: where you drop it \
+                         is saved in your overlay. Click again to play.",
+                    );
+            }
+            egui::containers::menu::MenuButton::new("Your board image…")
+                .config(
+                    egui::containers::menu::MenuConfig::new()
+                        .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside),
+                )
+                .ui(ui, |ui| image_menu(ui, board, clicks));
+            if !view.placing {
+                ui.weak("Wheel: zoom · drag the empty board: pan");
+            }
         }
     });
+}
+
+/// Names an image of the owner's own board (a scan or a photo) to draw under `board`.
+fn image_menu(ui: &mut Ui, board: &BoardDef, clicks: &mut Vec<Click>) {
+    ui.label("A scan or photo of your copy of this board (PNG or JPEG):");
+    let id = ui.scope_id().with(("board image", board.id.as_str()));
+    let mut path: String = ui.data_mut(|d| {
+        d.get_temp_mut_or_insert_with(id, || {
+            board
+                .owner
+                .image
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default()
+        })
+        .clone()
+    });
+    ui.add(egui::TextEdit::singleline(&mut path).hint_text("/home/me/scans/board.jpg"))
+        .widget_info(|| egui::WidgetInfo::labeled(egui::Role::TextInput, true, "Image file"));
+    ui.data_mut(|d| d.insert_temp(id, path.clone()));
+    ui.weak("It is drawn under the board, filling its width; it is saved in your overlay.");
+    if ui.button("Use this image").clicked() && !path.trim().is_empty() {
+        clicks.push(Click::BoardImage {
+            board: board.id.clone(),
+            image: path.trim().to_owned(),
+        });
+        ui.close();
+    }
 }
 
 impl Draw<'_> {
@@ -170,17 +249,31 @@ impl Draw<'_> {
             }
         }
         view.zoom_factor = zoom_factor;
-        let outer = ui.available_rect_before_wrap();
         let mut scene = *view
             .scenes
             .entry(board.id.clone())
-            .or_insert_with(|| fitted(board, outer));
+            .or_insert_with(|| fitted(board, ui.available_rect_before_wrap()));
+        let image = board.owner.image.as_ref().and_then(|path| {
+            view.image(ui.ctx(), path)
+                .map_err(|e| {
+                    ui.colored_label(UNKNOWN, format!("Your board image: {e}"));
+                })
+                .ok()
+        });
+        let placing = view.placing && image.is_some();
+        if placing {
+            ui.colored_label(
+                SELECTED,
+                "Drag each space onto its spot on your image; each drop is saved in your overlay.",
+            );
+        }
+        let outer = ui.available_rect_before_wrap();
         let response = egui::Scene::new()
             .zoom_range(ZOOM)
             .scroll_zooms(true)
             .show(ui, &mut scene, |ui| {
                 let mut drops = Vec::new();
-                self.board_items(ui, board, &mut drops, clicks);
+                self.board_items(ui, board, (image.as_ref(), placing), &mut drops, clicks);
                 self.dropped(ui, &drops, clicks);
             })
             .response;
@@ -200,20 +293,33 @@ impl Draw<'_> {
         &self,
         ui: &mut Ui,
         board: &BoardDef,
+        (image, placing): (Option<&egui::TextureHandle>, bool),
         drops: &mut Vec<Drop>,
         clicks: &mut Vec<Click>,
     ) {
         let visuals = ui.visuals().clone();
         let painter = ui.painter().clone();
         painter.rect_filled(board_rect(board), 8.0, board_fill(&visuals));
+        if let Some(image) = image {
+            // The owner's board fills the board's width, its shape kept.
+            let [w, h] = image.size().map(|n| n as f32);
+            let shown = Rect::from_min_size(Pos2::ZERO, vec2(board.size.0, board.size.0 * h / w));
+            let whole = Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0));
+            painter.image(image.id(), shown, whole, Color32::WHITE);
+        }
         for item in &board.items {
             match item {
                 BoardItem::Area { title, at, size } => {
                     let r = rect(*at, *size);
+                    // Over the owner's image, frames are outlines only.
+                    let fill = match image {
+                        Some(_) => Color32::TRANSPARENT,
+                        None => area_fill(&visuals),
+                    };
                     painter.rect(
                         r,
                         6.0,
-                        area_fill(&visuals),
+                        fill,
                         Stroke::new(1.0, visuals.widgets.noninteractive.bg_stroke.color),
                         egui::StrokeKind::Inside,
                     );
@@ -242,9 +348,13 @@ impl Draw<'_> {
                     sizes,
                 } => {
                     let size = space.unwrap_or(board.space);
-                    let rects = map_rects(self, place, *at, (spaces, sizes), size);
+                    let rects = owned(
+                        board,
+                        place,
+                        map_rects(self, place, *at, (spaces, sizes), size),
+                    );
                     self.links(&painter, place, &rects, &visuals);
-                    self.spaces(ui, board, place, &rects, drops, clicks);
+                    self.spaces(ui, board, place, &rects, placing, drops, clicks);
                 }
                 BoardItem::Track {
                     place,
@@ -275,7 +385,8 @@ impl Draw<'_> {
                             (s, rect((x, y), size))
                         })
                         .collect();
-                    self.spaces(ui, board, place, &rects, drops, clicks);
+                    let rects = owned(board, place, rects);
+                    self.spaces(ui, board, place, &rects, placing, drops, clicks);
                 }
                 BoardItem::Box { id, at, size } => {
                     self.board_box(ui, id, rect(*at, *size), drops, clicks);
@@ -317,17 +428,23 @@ impl Draw<'_> {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn spaces(
         &self,
         ui: &mut Ui,
         board: &BoardDef,
         place: &PlaceId,
         rects: &[(&SpaceDef, Rect)],
+        placing: bool,
         drops: &mut Vec<Drop>,
         clicks: &mut Vec<Click>,
     ) {
         let pieces = self.table.places.get(place);
         for (space, r) in rects {
+            if placing {
+                place_space(ui, board, place, space, *r, clicks);
+                continue;
+            }
             let here: Vec<&PieceId> = pieces
                 .map(|p| {
                     p.iter()
@@ -371,13 +488,12 @@ impl Draw<'_> {
             false => outline(ui, r, target),
         };
         let painter = ui.painter();
-        painter.rect(
-            r,
-            5.0,
-            visuals.widgets.inactive.bg_fill,
-            stroke,
-            egui::StrokeKind::Inside,
-        );
+        // Over the owner's image, the image's own space shows through.
+        let fill = match board.owner.image {
+            Some(_) => Color32::from_black_alpha(90),
+            None => visuals.widgets.inactive.bg_fill,
+        };
+        painter.rect(r, 5.0, fill, stroke, egui::StrokeKind::Inside);
         let title = painter.layout(
             name.to_owned(),
             FontId::proportional(12.0),
@@ -1036,6 +1152,87 @@ fn map_rects<'m>(
             )
         });
     placed.into_iter().chain(rest).collect()
+}
+
+/// `rects` with the spaces the owner placed on their board image moved where they put them.
+fn owned<'m>(
+    board: &BoardDef,
+    place: &PlaceId,
+    rects: Vec<(&'m SpaceDef, Rect)>,
+) -> Vec<(&'m SpaceDef, Rect)> {
+    rects
+        .into_iter()
+        .map(
+            |(space, r)| match board.owner.spaces.get(&(place.clone(), space.id.clone())) {
+                Some(at) => (space, Rect::from_min_size(pos2(at.0, at.1), r.size())),
+                None => (space, r),
+            },
+        )
+        .collect()
+}
+
+/// A space while the owner places spaces on their image: see-through, with its name; drag it
+/// where it lies on the image, and the drop is saved.
+fn place_space(
+    ui: &mut Ui,
+    board: &BoardDef,
+    place: &PlaceId,
+    space: &SpaceDef,
+    r: Rect,
+    clicks: &mut Vec<Click>,
+) {
+    let id = ui
+        .scope_id()
+        .with(("placing", place.as_str(), space.id.as_str()));
+    let response = ui.interact(r, id, Sense::drag());
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, space_name(space)));
+    // How far the space has been dragged: from where the button went down to where the
+    // pointer is, both on the board (the press is kept: the release forgets it).
+    let to_board = ui
+        .ctx()
+        .layer_transform_to_global(ui.layer_id())
+        .unwrap_or_default()
+        .inverse();
+    let (pressed, pointer) = ui.input(|i| (i.pointer.press_origin(), i.pointer.interact_pos()));
+    if response.drag_started()
+        && let Some(from) = pressed
+    {
+        ui.data_mut(|d| d.insert_temp(id, to_board * from));
+    }
+    let from: Option<Pos2> = ui.data(|d| d.get_temp(id));
+    let moved = match (response.dragged() || response.drag_stopped(), from, pointer) {
+        (true, Some(from), Some(to)) => to_board * to - from,
+        _ => egui::Vec2::ZERO,
+    };
+    if response.dragged() {
+        ui.ctx().set_cursor_icon(egui::CursorIcon::Grabbing);
+    }
+    let shown = r.translate(moved);
+    let painter = ui.painter();
+    painter.rect(
+        shown,
+        4.0,
+        Color32::from_black_alpha(70),
+        Stroke::new(2.0, SELECTED),
+        egui::StrokeKind::Inside,
+    );
+    painter.text(
+        shown.min + vec2(4.0, 2.0),
+        Align2::LEFT_TOP,
+        space_name(space),
+        FontId::proportional(12.0),
+        Color32::WHITE,
+    );
+    if response.drag_stopped() {
+        clicks.push(Click::PlaceSpace {
+            board: board.id.clone(),
+            place: place.clone(),
+            space: space.id.clone(),
+            at: (shown.min.x.round(), shown.min.y.round()),
+        });
+        ui.data_mut(|d| d.remove::<Pos2>(id));
+    }
+    response.on_hover_cursor(egui::CursorIcon::Grab);
 }
 
 /// The outline of a space, box or zone at `r`: yellow for the prompt's targets, blue under

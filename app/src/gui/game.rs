@@ -8,7 +8,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chancery_core::devtools::impact::{ImpactReport, Replayed, impact, replay_recordings};
-use chancery_core::module::{DataValue, FieldType, OverlayTarget, write_overlay_value};
+use chancery_core::module::{
+    BoardOverlay, DataValue, FieldType, OverlayTarget, write_overlay_board, write_overlay_value,
+};
 use chancery_core::rules::BotPick;
 use chancery_core::save::SaveFile;
 use chancery_core::session::board_checklist;
@@ -535,6 +537,20 @@ impl GameView {
         Ok(())
     }
 
+    /// Changes what the owner's overlay says of their copy of `board` (its image, where a
+    /// space lies on it) and plays on under the module reloaded with it.
+    pub fn owner_board(&mut self, board: &str, change: impl FnOnce(&mut BoardOverlay)) {
+        let written = write_overlay_and_reload(
+            &mut self.session,
+            &self.options.load_options,
+            |path, module| write_overlay_board(path, module, board, change),
+        );
+        match written {
+            Ok(path) => self.status = Some(format!("Your board saved in {}", path.display())),
+            Err(e) => self.error = Some(e),
+        }
+    }
+
     /// Undoes the last input.
     /// Takes back the last decision a person made (a move by hand or an answer), with the
     /// bot moves after it; the bots then wait until a person acts again. In a game of bots
@@ -839,14 +855,26 @@ pub fn store_value(
     value: Value,
     load_options: &LoadOptions,
 ) -> Result<std::path::PathBuf, String> {
+    write_overlay_and_reload(session, load_options, |path, module| {
+        write_overlay_value(path, module, target, DataValue::Known(value))
+    })
+}
+
+/// Writes into the owner's overlay with `write` (given its path and the module's id), then
+/// plays on under the module reloaded with it. Returns the overlay's path.
+fn write_overlay_and_reload(
+    session: &mut Session,
+    load_options: &LoadOptions,
+    write: impl FnOnce(&std::path::Path, &str) -> Result<(), String>,
+) -> Result<std::path::PathBuf, String> {
     let module = session.module().clone();
     let Some(overlay) = module.overlay.as_ref() else {
         return Err(
-            "this game was started without an overlay (--no-overlay): values cannot be stored"
+            "this game was started without an overlay (--no-overlay): nothing can be stored"
                 .to_owned(),
         );
     };
-    write_overlay_value(&overlay.path, module.id(), target, DataValue::Known(value))?;
+    write(&overlay.path, module.id())?;
     let reloaded =
         chancery_core::load_module(&module.dir, load_options).map_err(|d| d.to_string())?;
     session

@@ -38,6 +38,24 @@ pub(super) enum Click {
     Move(Selected, DropTarget),
     /// A change by hand.
     Manual(Manual),
+    /// The owner put a space of a board on its spot on their image of the board.
+    PlaceSpace {
+        /// The board.
+        board: String,
+        /// The space's place.
+        place: PlaceId,
+        /// The space.
+        space: chancery_core::SpaceId,
+        /// Its new top-left corner.
+        at: (f32, f32),
+    },
+    /// The owner named an image of their copy of a board.
+    BoardImage {
+        /// The board.
+        board: String,
+        /// The image file.
+        image: String,
+    },
 }
 
 /// Draws the table in columns that fit the width (one on a laptop, three on a wall screen).
@@ -70,7 +88,7 @@ pub fn table_ui(ui: &mut Ui, view: &mut GameView) {
         if view.board.tab.is_some_and(|i| i >= boards.len()) {
             view.board.tab = Some(0);
         }
-        board_tabs(ui, &boards, &mut view.board);
+        board_tabs(ui, &boards, &mut view.board, &mut clicks);
     }
     match view.board.tab.and_then(|i| boards.get(i)) {
         Some(board) => ctx.board(ui, board, &mut view.board, &mut clicks),
@@ -93,6 +111,17 @@ pub fn table_ui(ui: &mut Ui, view: &mut GameView) {
             }
             Click::Move(thing, target) => view.move_by_hand(thing, target),
             Click::Manual(change) => view.manual(change),
+            Click::PlaceSpace {
+                board,
+                place,
+                space,
+                at,
+            } => view.owner_board(&board, |copy| {
+                copy.spaces.insert(format!("{place}/{space}"), at);
+            }),
+            Click::BoardImage { board, image } => view.owner_board(&board, |copy| {
+                copy.image = Some(image);
+            }),
         }
     }
 }

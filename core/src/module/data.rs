@@ -151,6 +151,9 @@ pub struct BoardDef {
     /// What is drawn, bottom first.
     #[serde(default)]
     pub items: Vec<BoardItem>,
+    /// The owner's image of the board and the spaces placed on it (from the overlay).
+    #[serde(skip)]
+    pub owner: OwnerBoard,
 }
 
 fn default_space_size() -> BoardXY {
@@ -771,6 +774,32 @@ pub struct OverlayFile {
     /// Spaces and links a place lacks in the module (a map the module knows only in part).
     #[serde(default)]
     pub places: BTreeMap<PlaceId, PlaceOverlay>,
+    /// The owner's own copy of each board: a picture of it and where its spaces lie on it.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub boards: BTreeMap<String, BoardOverlay>,
+}
+
+/// The owner's copy of a board, in the overlay.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename = "BoardOverlay", deny_unknown_fields)]
+pub struct BoardOverlay {
+    /// An image of the owner's board (a PNG or JPEG scan or photo), relative to the
+    /// overlay's folder; drawn under the board, filling its width.
+    #[serde(default)]
+    pub image: Option<String>,
+    /// Where spaces lie on the board (top-left corners, board units), by "place/space";
+    /// they take the place of the module's coordinates.
+    #[serde(default)]
+    pub spaces: BTreeMap<String, BoardXY>,
+}
+
+/// What the owner's overlay says of a board, merged into the module.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OwnerBoard {
+    /// The image of the owner's board, if the overlay names one.
+    pub image: Option<std::path::PathBuf>,
+    /// Where the owner put spaces, by place and space.
+    pub spaces: BTreeMap<(PlaceId, SpaceId), BoardXY>,
 }
 
 /// What an overlay adds to a place.

@@ -479,6 +479,25 @@ fn merge_overlay(loader: &mut Loader, module: &mut Module, path: PathBuf) -> Ove
             *place = Place::new(def);
         }
     }
+    let folder = info
+        .path
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    for (board_id, copy) in file.boards {
+        if let Some(board) = module.boards.get_mut(&board_id) {
+            info.values += copy.spaces.len() + usize::from(copy.image.is_some());
+            board.owner.image = copy.image.map(|image| folder.join(image));
+            board.owner.spaces = copy
+                .spaces
+                .into_iter()
+                .filter_map(|(key, at)| {
+                    let (place, space) = key.split_once('/')?;
+                    Some(((place.into(), space.into()), at))
+                })
+                .collect();
+        }
+    }
     for (key, props) in file.spaces {
         let Some((place_id, space_id)) = key.split_once('/') else {
             continue;

@@ -12,15 +12,17 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 pub use data::{
-    API_VERSION, BoardDef, BoardItem, BoardXY, BoxDef, CardDef, CounterDef, DataFile, DataValue,
-    Face, FieldDef, FieldType, Layout, LayoutItem, Manifest, OnCard, OverlayFile, Panel, PieceDef,
-    PlaceDef, PlaceKind, PlaceOverlay, RefKind, ScenarioDef, SeatDef, SpaceDef, TableDef,
-    UnitKindDef, ZoneDef, quoted_list, unknown_keys,
+    API_VERSION, BoardDef, BoardItem, BoardOverlay, BoardXY, BoxDef, CardDef, CounterDef, DataFile,
+    DataValue, Face, FieldDef, FieldType, Layout, LayoutItem, Manifest, OnCard, OverlayFile,
+    OwnerBoard, Panel, PieceDef, PlaceDef, PlaceKind, PlaceOverlay, RefKind, ScenarioDef, SeatDef,
+    SpaceDef, TableDef, UnitKindDef, ZoneDef, quoted_list, unknown_keys,
 };
 pub use diag::{Diagnostic, Diagnostics, Severity};
 pub use load::{Depth, Inspect, LoadOptions, OverlayChoice};
 pub use locate::{Anchor, Locator};
-pub use overlay::{OverlayTarget, data_dir, default_overlay_path, write_overlay_value};
+pub use overlay::{
+    OverlayTarget, data_dir, default_overlay_path, write_overlay_board, write_overlay_value,
+};
 
 use crate::ids::{
     BoxId, CardId, CounterId, PieceId, PlaceId, ScenarioId, SeatId, SpaceId, UnitKindId, ZoneId,

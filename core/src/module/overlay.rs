@@ -71,22 +71,7 @@ pub fn write_overlay_value(
     target: &OverlayTarget,
     value: DataValue,
 ) -> Result<(), String> {
-    let mut file = match std::fs::read_to_string(path) {
-        Ok(text) => ron::from_str::<OverlayFile>(&text).map_err(|err| {
-            format!(
-                "{}:{}:{}: the overlay does not parse ({}); fix it before new values can be stored",
-                path.display(),
-                err.span.start.line,
-                err.span.start.col,
-                err.code
-            )
-        })?,
-        Err(_) => OverlayFile {
-            module: module_id.to_owned(),
-            ..OverlayFile::default()
-        },
-    };
-    match target {
+    update_overlay(path, module_id, |file| match target {
         OverlayTarget::CardField(card, field) => {
             file.cards
                 .entry(card.clone())
@@ -111,7 +96,45 @@ pub fn write_overlay_value(
                 .or_default()
                 .insert(key.clone(), value);
         }
-    }
+    })
+}
+
+/// Stores in the overlay at `path` (creating it) what the owner says of their copy of
+/// `board`: the image to draw under it, or where a space lies on it. Keeps every other value;
+/// fails without touching the file if the existing file does not parse.
+pub fn write_overlay_board(
+    path: &Path,
+    module_id: &str,
+    board: &str,
+    change: impl FnOnce(&mut super::BoardOverlay),
+) -> Result<(), String> {
+    update_overlay(path, module_id, |file| {
+        change(file.boards.entry(board.to_owned()).or_default())
+    })
+}
+
+/// Reads the overlay at `path` (or starts one), changes it and writes it back atomically.
+fn update_overlay(
+    path: &Path,
+    module_id: &str,
+    change: impl FnOnce(&mut OverlayFile),
+) -> Result<(), String> {
+    let mut file = match std::fs::read_to_string(path) {
+        Ok(text) => ron::from_str::<OverlayFile>(&text).map_err(|err| {
+            format!(
+                "{}:{}:{}: the overlay does not parse ({}); fix it before new values can be stored",
+                path.display(),
+                err.span.start.line,
+                err.span.start.col,
+                err.code
+            )
+        })?,
+        Err(_) => OverlayFile {
+            module: module_id.to_owned(),
+            ..OverlayFile::default()
+        },
+    };
+    change(&mut file);
     let pretty = ron::ser::PrettyConfig::new().struct_names(true);
     let body = ron::ser::to_string_pretty(&file, pretty).map_err(|err| err.to_string())?;
     let text = format!(

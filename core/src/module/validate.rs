@@ -635,6 +635,65 @@ pub(super) fn check_overlay(loader: &mut Loader, module: &Module, idx: usize, fi
     }
     check_overlay_tables(loader, module, idx, file);
     check_overlay_places(loader, module, idx, file);
+    check_overlay_boards(loader, module, idx, file);
+}
+
+/// The owner's boards: each names a board of the module, each placed space is
+/// "place/space" of a space the module or the overlay has; an image that is not there is
+/// a warning (the board is drawn without it).
+fn check_overlay_boards(loader: &mut Loader, module: &Module, idx: usize, file: &OverlayFile) {
+    let folder = loader.sources[idx]
+        .path
+        .parent()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_default();
+    for (board, copy) in &file.boards {
+        if !module.boards.contains(board) {
+            let known: Vec<&str> = module.boards.iter().map(|b| b.id.as_str()).collect();
+            let known = match known.is_empty() {
+                true => "the module has no boards".to_owned(),
+                false => format!("the module's boards: {}", known.join(", ")),
+            };
+            loader.error(
+                idx,
+                &[Anchor::Ident("boards"), Anchor::Key(board)],
+                format!("overlay: unknown board '{board}' ({known})"),
+            );
+            continue;
+        }
+        if let Some(image) = &copy.image
+            && !folder.join(image).is_file()
+        {
+            loader.warning(
+                idx,
+                &[Anchor::Ident("boards"), Anchor::Key(board), Anchor::Ident("image")],
+                format!(
+                    "overlay: board '{board}': no image file '{}' (relative to the overlay's folder); the board is drawn without it",
+                    folder.join(image).display()
+                ),
+            );
+        }
+        for key in copy.spaces.keys() {
+            let known = key.split_once('/').is_some_and(|(place, space)| {
+                module
+                    .places
+                    .get(place)
+                    .is_some_and(|p| p.space(space).is_some())
+                    || file.places.iter().any(|(id, extra)| {
+                        id.as_str() == place && extra.spaces.iter().any(|s| s.id.as_str() == space)
+                    })
+            });
+            if !known {
+                loader.error(
+                    idx,
+                    &[Anchor::Ident("boards"), Anchor::Key(board), Anchor::Key(key)],
+                    format!(
+                        "overlay: board '{board}': '{key}' is not a space (write it \"place/space\")"
+                    ),
+                );
+            }
+        }
+    }
 }
 
 fn check_overlay_tables(loader: &mut Loader, module: &Module, idx: usize, file: &OverlayFile) {
