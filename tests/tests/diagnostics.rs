@@ -446,11 +446,22 @@ fn one_check_reports_the_data_s_errors_and_the_scripts_syntax_errors_together() 
     assert!(report[1].starts_with("rules/turn.lua:"), "{report:?}");
 }
 
+/// Adds `data/field.ron` holding `text` to the module in `dir` and lists it first among its
+/// data files.
+fn add_board_file(dir: &Path, text: &str) {
+    std::fs::write(dir.join("data/field.ron"), text).expect("board file");
+    edit(
+        &dir.join("module.ron"),
+        "data: [",
+        r#"data: ["data/field.ron", "#,
+    );
+}
+
 #[test]
 fn a_board_naming_a_missing_place_or_space_points_at_the_name() {
     let report = broken(|dir| {
-        std::fs::write(
-            dir.join("data/field.ron"),
+        add_board_file(
+            dir,
             r#"Data(
     boards: [
         Board(
@@ -466,12 +477,6 @@ fn a_board_naming_a_missing_place_or_space_points_at_the_name() {
 )
 "#,
         )
-        .expect("board file");
-        edit(
-            &dir.join("module.ron"),
-            "data: [",
-            r#"data: ["data/field.ron", "#,
-        );
     });
     assert_eq!(
         report,
@@ -506,15 +511,9 @@ fn an_owner_s_board_naming_a_missing_board_or_space_points_into_the_overlay() {
         vec!["1:37: overlay: unknown board 'field' (the module has no boards)"]
     );
     // With a board in the module, a key that is not "place/space" is pointed at.
-    std::fs::write(
-        dir.join("data/field.ron"),
+    add_board_file(
+        &dir,
         "Data(boards: [Board(id: \"field\", name: \"Field\", size: (500.0, 300.0))])\n",
-    )
-    .expect("board file");
-    edit(
-        &dir.join("module.ron"),
-        "data: [",
-        r#"data: ["data/field.ron", "#,
     );
     assert_eq!(
         load(

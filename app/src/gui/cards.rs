@@ -298,7 +298,7 @@ pub struct CardSummary {
     pub lines: Vec<(String, bool)>,
 }
 
-/// A field's value in words: a seat's id as its name ("FR" → "France"), a list or a map
+/// A field's value in words: a seat's id as its name ("A" → "Alpha"), a list or a map
 /// on one line; "?" when not entered.
 fn value_words(module: &Module, value: &DataValue) -> (String, bool) {
     let Some(value) = value.known() else {
