@@ -644,13 +644,6 @@ impl Draw<'_> {
         }
     }
 
-    fn piece_name(&self, piece: &PieceId) -> String {
-        self.module
-            .pieces
-            .get(piece.as_str())
-            .map_or_else(|| piece.to_string(), |p| p.name.clone())
-    }
-
     /// A piece on a space: a chip in its owner's colour with its name, and the units of the
     /// box it carries.
     fn board_piece(
@@ -750,17 +743,7 @@ impl Draw<'_> {
             },
             visuals.widgets.inactive.bg_fill,
         );
-        painter.with_clip_rect(r).text(
-            r.min + vec2(5.0, 3.0),
-            Align2::LEFT_TOP,
-            &def.name,
-            FontId::proportional(12.0),
-            if target {
-                TARGET
-            } else {
-                visuals.strong_text_color()
-            },
-        );
+        title_line(&painter, r, &def.name, target, visuals.strong_text_color());
         if response.clicked() {
             if matches!(self.selected, Some(Selected::Units(from, _)) if from != id) {
                 clicks.push(Click::Drop(DropTarget::Box(id.clone())));
@@ -768,24 +751,7 @@ impl Draw<'_> {
                 clicks.push(Click::Act(Target::Box(id.clone())));
             }
         }
-        response.context_menu(|ui| {
-            ui.label("Add one unit of:");
-            for kind in self
-                .module
-                .unit_kinds
-                .iter()
-                .filter(|k| self.module.box_accepts(id.as_str(), k.id.as_str()))
-            {
-                if ui.button(&kind.name).clicked() {
-                    clicks.push(Click::Manual(chancery_core::Manual::AddUnits {
-                        boxed: id.clone(),
-                        kind: kind.id.clone(),
-                        delta: 1,
-                    }));
-                    ui.close();
-                }
-            }
-        });
+        response.context_menu(|ui| self.add_units_menu(ui, id, clicks));
         drops.push(Drop {
             rect: r,
             target: DropTarget::Box(id.clone()),
@@ -891,17 +857,7 @@ impl Draw<'_> {
             stroke,
             egui::StrokeKind::Inside,
         );
-        painter.with_clip_rect(r).text(
-            r.min + vec2(5.0, 3.0),
-            Align2::LEFT_TOP,
-            &title,
-            FontId::proportional(12.0),
-            if target {
-                TARGET
-            } else {
-                visuals.strong_text_color()
-            },
-        );
+        title_line(&painter, r, &title, target, visuals.strong_text_color());
         if response.clicked() {
             if matches!(self.selected, Some(Selected::Card(_))) {
                 clicks.push(Click::Drop(DropTarget::Zone(id.clone())));
@@ -1233,6 +1189,18 @@ fn place_space(
         ui.data_mut(|d| d.remove::<Pos2>(id));
     }
     response.on_hover_cursor(egui::CursorIcon::Grab);
+}
+
+/// The name at the top of a box or zone at `r`, yellow when it is one of the prompt's
+/// targets.
+fn title_line(painter: &egui::Painter, r: Rect, text: &str, target: bool, colour: Color32) {
+    painter.with_clip_rect(r).text(
+        r.min + vec2(5.0, 3.0),
+        Align2::LEFT_TOP,
+        text,
+        FontId::proportional(12.0),
+        if target { TARGET } else { colour },
+    );
 }
 
 /// The outline of a space, box or zone at `r`: yellow for the prompt's targets, blue under

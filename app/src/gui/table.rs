@@ -197,11 +197,7 @@ impl Draw<'_> {
                 true => self.card_name(card),
                 false => "a face-down card".to_owned(),
             },
-            Selected::Piece(piece) => self
-                .module
-                .pieces
-                .get(piece.as_str())
-                .map_or_else(|| piece.to_string(), |p| p.name.clone()),
+            Selected::Piece(piece) => self.piece_name(piece),
             Selected::Units(boxed, kind) => format!(
                 "1 {} from {}",
                 self.kind_name(kind.as_str()),
@@ -437,9 +433,16 @@ impl Draw<'_> {
         }
     }
 
+    /// A piece's name, or its id when the module lacks it.
+    pub(super) fn piece_name(&self, piece: &PieceId) -> String {
+        self.module
+            .pieces
+            .get(piece.as_str())
+            .map_or_else(|| piece.to_string(), |p| p.name.clone())
+    }
+
     fn piece(&self, ui: &mut Ui, piece: &PieceId, clicks: &mut Vec<Click>) {
-        let def = self.module.pieces.get(piece.as_str());
-        let name = def.map_or_else(|| piece.to_string(), |p| p.name.clone());
+        let name = self.piece_name(piece);
         let target = self.targets.pieces.contains(piece);
         let selected = self.selected == Some(&Selected::Piece(piece.clone()));
         let text = RichText::new(&name);
@@ -463,7 +466,7 @@ impl Draw<'_> {
         clicks: &mut Vec<Click>,
     ) {
         let def = self.module.pieces.get(piece.as_str());
-        let name = def.map_or_else(|| piece.to_string(), |p| p.name.clone());
+        let name = self.piece_name(piece);
         let target = self.targets.pieces.contains(piece);
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &name));
         let response = draggable(ui, response, Selected::Piece(piece.clone()), &name);
@@ -500,6 +503,26 @@ impl Draw<'_> {
                 ui.close();
             }
         });
+    }
+
+    /// A menu that adds one unit of any kind box `id` holds.
+    pub(super) fn add_units_menu(&self, ui: &mut Ui, id: &BoxId, clicks: &mut Vec<Click>) {
+        ui.label("Add one unit of:");
+        for kind in self
+            .module
+            .unit_kinds
+            .iter()
+            .filter(|k| self.module.box_accepts(id.as_str(), k.id.as_str()))
+        {
+            if ui.button(&kind.name).clicked() {
+                clicks.push(Click::Manual(Manual::AddUnits {
+                    boxed: id.clone(),
+                    kind: kind.id.clone(),
+                    delta: 1,
+                }));
+                ui.close();
+            }
+        }
     }
 
     /// What a drawn stack of units does: drag or click-then-click to move one to another
@@ -578,26 +601,9 @@ impl Draw<'_> {
                 if moving_units && ui.small_button("Move 1 here").clicked() {
                     clicks.push(Click::Drop(DropTarget::Box(id.clone())));
                 }
-                ui.menu_button("+", |ui| {
-                    ui.label("Add one unit of:");
-                    for kind in self
-                        .module
-                        .unit_kinds
-                        .iter()
-                        .filter(|k| self.module.box_accepts(id.as_str(), k.id.as_str()))
-                    {
-                        if ui.button(&kind.name).clicked() {
-                            clicks.push(Click::Manual(Manual::AddUnits {
-                                boxed: id.clone(),
-                                kind: kind.id.clone(),
-                                delta: 1,
-                            }));
-                            ui.close();
-                        }
-                    }
-                })
-                .response
-                .on_hover_text(format!("Add units to {}", def.name));
+                ui.menu_button("+", |ui| self.add_units_menu(ui, id, clicks))
+                    .response
+                    .on_hover_text(format!("Add units to {}", def.name));
             });
         });
         if let Some(thing) = dropped {
