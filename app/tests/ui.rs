@@ -21,6 +21,7 @@ struct Scratch {
     _dir: tempfile::TempDir,
     module: PathBuf,
     overlay: PathBuf,
+    /// The autosave folder.
     autosave: PathBuf,
 }
 
@@ -30,7 +31,7 @@ fn scratch() -> Scratch {
     copy_dir(&repo().join("tests/modules/testbed"), &module);
     Scratch {
         overlay: dir.path().join("overlay.ron"),
-        autosave: dir.path().join("autosave/testbed.ron"),
+        autosave: dir.path().join("autosave"),
         module,
         _dir: dir,
     }
@@ -56,7 +57,7 @@ fn options(s: &Scratch, watch: bool) -> (LoadOptions, GameOptions) {
     };
     let game = GameOptions {
         watch,
-        autosave: Some(s.autosave.clone()),
+        autosave_dir: Some(s.autosave.clone()),
         load_options: load.clone(),
     };
     (load, game)
@@ -153,7 +154,11 @@ fn a_scenario_is_started_from_the_launcher() {
         h.query_by_label("New game or open a save").is_none(),
         "the launcher closes"
     );
-    assert!(s.autosave.is_file(), "the new game is autosaved at once");
+    let autosave = h.state().view.autosave_path().expect("autosaved");
+    assert!(
+        autosave.starts_with(&s.autosave) && autosave.is_file(),
+        "the new game is autosaved at once, in a file of its own"
+    );
 }
 
 #[test]
@@ -180,7 +185,8 @@ fn units_are_moved_by_hand_and_the_move_is_undone() {
         1,
         "the move is recorded"
     );
-    let saved = std::fs::read_to_string(&s.autosave).expect("autosaved after the move");
+    let autosave = h.state().view.autosave_path().expect("autosaved");
+    let saved = std::fs::read_to_string(autosave).expect("autosaved after the move");
     assert!(
         saved.contains("MoveUnits"),
         "the autosave holds the move: {saved}"
@@ -780,7 +786,7 @@ fn four_people_click_through_a_whole_turn_of_congress_of_vienna() {
         .expect("the scenario starts");
     let game = GameOptions {
         watch: false,
-        autosave: Some(dir.path().join("autosave.ron")),
+        autosave_dir: Some(dir.path().join("autosave")),
         load_options: load.clone(),
     };
     let mut view = GameView::new(session, game);

@@ -75,8 +75,9 @@ impl Checklist {
 pub struct GameOptions {
     /// Reload the module when its files change.
     pub watch: bool,
-    /// Write the game here after every change.
-    pub autosave: Option<PathBuf>,
+    /// The autosave folder: the game gets a file of its own there, written after every
+    /// change (see `autosave.rs`).
+    pub autosave_dir: Option<PathBuf>,
     /// How the module was loaded (to load it again after storing a value in the overlay).
     pub load_options: LoadOptions,
 }
@@ -86,6 +87,8 @@ pub struct GameView {
     /// The game.
     pub session: Session,
     options: GameOptions,
+    /// The game's own autosave file, held while it is played here.
+    autosave: Option<super::autosave::Autosave>,
     watcher: Option<ModuleWatcher>,
     /// The last reload: whether it went well, and its report or diagnostics.
     pub reload_report: Option<(bool, String)>,
@@ -202,12 +205,19 @@ impl GameView {
             recordings.replay(session.module().clone(), None);
         }
         let board = super::board::BoardView::starting(session.module());
+        let mut error = None;
+        let autosave = options.autosave_dir.as_ref().and_then(|dir| {
+            super::autosave::Autosave::start(dir, session.module().id())
+                .map_err(|e| error = Some(format!("cannot autosave in {}: {e}", dir.display())))
+                .ok()
+        });
         let mut view = GameView {
             session,
             options,
+            autosave,
             watcher,
             reload_report: None,
-            error: None,
+            error,
             viewer: Viewer::default(),
             pending: None,
             selected: None,
@@ -674,13 +684,29 @@ impl GameView {
 
     /// Writes the autosave, if there is one.
     pub fn autosave(&mut self) {
-        if let Some(path) = &self.options.autosave {
-            if let Some(dir) = path.parent() {
-                let _ = std::fs::create_dir_all(dir);
-            }
-            if let Err(err) = SaveFile::of(&self.session).write(path) {
-                self.error = Some(format!("autosave failed: {err}"));
-            }
+        if let Some(autosave) = &mut self.autosave
+            && let Err(err) = autosave.write(&self.session)
+        {
+            self.error = Some(format!("autosave failed: {err}"));
+        }
+    }
+
+    /// The file this game is autosaved to, if it is.
+    pub fn autosave_path(&self) -> Option<&std::path::Path> {
+        self.autosave.as_ref().map(|a| a.path())
+    }
+
+    /// Autosaves the game from now on to `path`, an autosave it was opened from (a game
+    /// resumed), unless another window plays that game: then it keeps a file of its own.
+    pub fn continue_autosave(&mut self, path: &std::path::Path) {
+        if self.autosave.is_none() || self.autosave_path() == Some(path) {
+            return;
+        }
+        if let Some(held) = super::autosave::Autosave::hold(path) {
+            // The file claimed for this game is let go (and removed: it has no input yet
+            // that the resumed file lacks).
+            self.autosave = Some(held);
+            self.autosave();
         }
     }
 

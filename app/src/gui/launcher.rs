@@ -12,8 +12,15 @@ use egui::{Color32, RichText, Ui};
 use super::game::seat_name;
 use crate::cli::{restore, spec_from};
 
-/// A game started or opened, with what loading and replaying it had to say (often nothing).
-pub type Opened = (Session, String);
+/// A game started or opened.
+pub struct Opened {
+    /// The game.
+    pub session: Session,
+    /// What loading and replaying it had to say (often nothing).
+    pub notes: String,
+    /// The save it was opened from, if it was.
+    pub from: Option<PathBuf>,
+}
 
 /// The launcher's fields.
 pub struct Launcher {
@@ -116,7 +123,11 @@ impl Launcher {
         let opened = restore(&file, path, module_dir, &self.load_options, &mut notes);
         let notes = String::from_utf8_lossy(&notes).into_owned();
         match opened {
-            Ok(session) => Ok((session, notes)),
+            Ok(session) => Ok(Opened {
+                session,
+                notes,
+                from: Some(path.to_path_buf()),
+            }),
             Err(err) => Err(format!("{notes}{err:#}")),
         }
     }
@@ -220,7 +231,13 @@ impl Launcher {
                 .labelled_by(label.id);
                 if ui.button(RichText::new("Start").strong()).clicked() {
                     match self.start() {
-                        Ok(session) => started = Some((session, String::new())),
+                        Ok(session) => {
+                            started = Some(Opened {
+                                session,
+                                notes: String::new(),
+                                from: None,
+                            })
+                        }
                         Err(err) => self.message = Some(err),
                     }
                 }
@@ -243,33 +260,59 @@ impl Launcher {
                 }
             }
         });
-        if let Some(dir) = chancery_core::module::data_dir().map(|d| d.join("autosave"))
-            && let Ok(entries) = std::fs::read_dir(&dir)
-        {
-            let mut files: Vec<PathBuf> = entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "ron"))
-                .collect();
-            // The newest first: the game just played, then the games kept before it.
-            files.sort_by_key(|p| {
-                std::cmp::Reverse(std::fs::metadata(p).and_then(|m| m.modified()).ok())
-            });
-            if !files.is_empty() {
-                ui.label("Autosaves:");
+        if let Some(dir) = super::autosave_dir() {
+            let games = super::autosave::games(&dir, None);
+            if !games.is_empty() {
+                ui.label("Autosaved games, the newest first (each kept until you discard it):");
             }
-            for file in files {
-                if ui.link(file.display().to_string()).clicked() {
-                    match self.open_save(&file) {
-                        Ok(opened) => started = Some(opened),
-                        Err(err) => self.message = Some(err),
+            egui::ScrollArea::vertical()
+                .max_height(240.0)
+                .show(ui, |ui| {
+                    for game in games {
+                        ui.horizontal(|ui| self.kept_game_ui(ui, &game, &mut started));
                     }
-                }
-            }
+                });
         }
         if let Some(message) = &self.message {
             ui.separator();
             ui.colored_label(Color32::LIGHT_RED, message);
         }
         started
+    }
+
+    /// One autosaved game: open it, or discard it (into `discarded/`).
+    fn kept_game_ui(
+        &mut self,
+        ui: &mut Ui,
+        game: &super::autosave::Kept,
+        started: &mut Option<Opened>,
+    ) {
+        let name = game
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if ui
+            .link(&name)
+            .on_hover_text(game.path.display().to_string())
+            .clicked()
+        {
+            match self.open_save(&game.path) {
+                Ok(opened) => *started = Some(opened),
+                Err(err) => self.message = Some(err),
+            }
+        }
+        if game.in_use {
+            ui.weak("(playing in a window now)");
+        } else if ui
+            .small_button("Discard")
+            .on_hover_text("Move this game to the autosave folder's discarded/ (old discarded games are removed)")
+            .clicked()
+        {
+            match super::autosave::discard(&game.path) {
+                Ok(to) => self.message = Some(format!("Discarded: moved to {}", to.display())),
+                Err(err) => self.message = Some(err),
+            }
+        }
     }
 }

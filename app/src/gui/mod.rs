@@ -2,6 +2,7 @@
 //! panel, the log, hot reload, the card data editor and the launcher. It changes the game only
 //! by sending commands to the session (see `game.rs`).
 
+pub mod autosave;
 mod balance;
 mod board;
 mod cards;
@@ -22,7 +23,7 @@ use egui::{Color32, RichText, Ui};
 
 use crate::cli::{OpenArgs, open_session};
 pub use game::{DropTarget, GameOptions, GameView, Selected, Viewer};
-pub use launcher::Launcher;
+pub use launcher::{Launcher, Opened};
 
 /// Frames drawn before a screenshot is taken (layout settles over the first frames).
 const SCREENSHOT_AFTER_FRAMES: u32 = 4;
@@ -36,7 +37,8 @@ pub struct ChanceryApp {
     editor: side::Editor,
     /// The Balance panel: bot-only games of the open module, alone or against another version.
     pub balance: balance::Balance,
-    /// Last session's autosave, kept aside so that it can be resumed.
+    /// The last game of this module played before this start (autosaved, with inputs, no
+    /// window playing it), offered for resuming.
     pub previous_autosave: Option<PathBuf>,
     last_bot_step: Instant,
     screenshot: Option<PathBuf>,
@@ -72,16 +74,22 @@ impl ChanceryApp {
 
     /// Plays `session` from now on (a new game or an opened save), keeping the view's options;
     /// `notes` (how an opened save now replays differently, say) show as a report.
-    pub fn play(&mut self, (session, notes): launcher::Opened) {
-        let mut options = self.view.options().clone();
-        if let Some(path) = &options.autosave
-            && let Some(dir) = path.parent()
-        {
-            options.autosave = Some(dir.join(format!("{}.ron", session.module().id())));
+    /// A game opened from its autosave goes on in that file (unless another window plays
+    /// it); any other game gets a file of its own. The game played before keeps its file.
+    pub fn play(&mut self, opened: launcher::Opened) {
+        let options = self.view.options().clone();
+        let resumed = opened.from.filter(|from| {
+            options
+                .autosave_dir
+                .as_ref()
+                .is_some_and(|dir| in_folder(from, dir))
+        });
+        self.view = GameView::new(opened.session, options);
+        if let Some(from) = resumed {
+            self.view.continue_autosave(&from);
         }
-        self.view = GameView::new(session, options);
-        if !notes.is_empty() {
-            self.view.reload_report = Some((true, notes));
+        if !opened.notes.is_empty() {
+            self.view.reload_report = Some((true, opened.notes));
         }
         self.view.autosave();
     }
@@ -371,7 +379,11 @@ impl ChanceryApp {
                     Err(err) => self.view.error = Some(err),
                 }
             }
-            if ui.button("Keep the new game").clicked() {
+            if ui
+                .button("Play the new game")
+                .on_hover_text("The last game stays autosaved: New / Open… lists it")
+                .clicked()
+            {
                 self.previous_autosave = None;
             }
             ui.weak(path.display().to_string());
@@ -489,115 +501,15 @@ pub fn fonts() -> egui::FontDefinitions {
     fonts
 }
 
-/// The autosave of `module`'s games: `autosave/<module>.ron` in Chancery's data folder.
-pub fn autosave_path(module: &str) -> Option<PathBuf> {
-    Some(
-        chancery_core::module::data_dir()?
-            .join("autosave")
-            .join(format!("{module}.ron")),
-    )
+/// Whether the file `path` lies directly in the folder `dir`.
+fn in_folder(path: &Path, dir: &Path) -> bool {
+    let absolute = |p: &Path| std::path::absolute(p).ok();
+    absolute(path).and_then(|p| p.parent().map(Path::to_path_buf)) == absolute(dir)
 }
 
-/// How many earlier games of each module the autosave folder keeps.
-pub const KEPT_GAMES: usize = 10;
-
-/// Moves last session's autosave aside (so the new game does not overwrite it) under a name
-/// with the time it was last written (`<module>-2026-11-23-140509.ron`), and returns where
-/// it went. Of the games kept so, the oldest beyond [`KEPT_GAMES`] are removed: each of them
-/// was offered for resuming when it was the newest.
-fn keep_previous(autosave: &Path) -> Option<PathBuf> {
-    let dir = autosave.parent()?;
-    chancery_core::files::clean_stale_temporaries(dir, None);
-    if !autosave.is_file() {
-        return None;
-    }
-    let module = autosave.file_stem()?.to_string_lossy().into_owned();
-    let written = std::fs::metadata(autosave)
-        .and_then(|m| m.modified())
-        .unwrap_or_else(|_| std::time::SystemTime::now());
-    let stamp = time_stamp(written);
-    // A game written in the same second as one kept before comes after it.
-    let mut games = kept_games(dir, &module);
-    let kept = match games
-        .iter()
-        .map(|p| kept_order(p, &module))
-        .filter(|(s, _)| *s == stamp)
-        .map(|(_, n)| n)
-        .max()
-    {
-        None => dir.join(format!("{module}-{stamp}.ron")),
-        Some(n) => dir.join(format!("{module}-{stamp}-{}.ron", n + 1)),
-    };
-    std::fs::rename(autosave, &kept).ok()?;
-    games.push(kept.clone());
-    games.sort_by_key(|p| kept_order(p, &module));
-    let excess = games.len().saturating_sub(KEPT_GAMES);
-    for old in games.into_iter().take(excess) {
-        let _ = std::fs::remove_file(old);
-    }
-    Some(kept)
-}
-
-/// The earlier games of `module` kept in the autosave folder `dir`.
-fn kept_games(dir: &Path, module: &str) -> Vec<PathBuf> {
-    let prefix = format!("{module}-");
-    std::fs::read_dir(dir)
-        .map(|entries| {
-            entries
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| {
-                    p.extension().is_some_and(|x| x == "ron")
-                        && p.file_name().is_some_and(|n| {
-                            n.to_string_lossy()
-                                .strip_prefix(&prefix)
-                                .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
-                        })
-                })
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// The order kept games were written in: their time stamp, then their number within it.
-fn kept_order(path: &Path, module: &str) -> (String, u32) {
-    let name = path
-        .file_stem()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let rest = name.strip_prefix(&format!("{module}-")).unwrap_or(&name);
-    match rest
-        .get(17..)
-        .and_then(|n| n.strip_prefix('-')?.parse().ok())
-    {
-        Some(n) => (rest[..17].to_owned(), n),
-        None => (rest.to_owned(), 1),
-    }
-}
-
-/// `time` (UTC) as `YYYY-MM-DD-HHMMSS`, which sorts as it reads.
-fn time_stamp(time: std::time::SystemTime) -> String {
-    let secs = time
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    let (days, rest) = (secs / 86_400, secs % 86_400);
-    // Days since 1970-01-01 to a civil date (the proleptic Gregorian calendar).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}-{:02}{:02}{:02}",
-        rest / 3600,
-        rest % 3600 / 60,
-        rest % 60
-    )
+/// The autosave folder: `autosave/` in Chancery's data folder.
+pub fn autosave_dir() -> Option<PathBuf> {
+    Some(chancery_core::module::data_dir()?.join("autosave"))
 }
 
 /// The app for `args`: the game started (or opened), with autosave and hot reload unless a
@@ -605,9 +517,14 @@ fn time_stamp(time: std::time::SystemTime) -> String {
 pub fn build_app(args: &OpenArgs) -> anyhow::Result<ChanceryApp> {
     let session = start_session(args)?;
     let interactive = args.screenshot.is_none() && args.frame_stats.is_none();
-    let autosave = autosave_path(session.module().id()).filter(|_| interactive);
-    let previous = match (&autosave, &args.load) {
-        (Some(path), None) => keep_previous(path),
+    let autosaves = autosave_dir().filter(|_| interactive);
+    // The last game of this module that no window plays, offered for resuming; loading a
+    // save asks for no other game.
+    let previous = match (&autosaves, &args.load) {
+        (Some(dir), None) => autosave::games(dir, Some(session.module().id()))
+            .into_iter()
+            .find(|g| !g.in_use)
+            .map(|g| g.path),
         _ => None,
     };
     let mut load_options = args.overlay.load_options(false);
@@ -622,11 +539,17 @@ pub fn build_app(args: &OpenArgs) -> anyhow::Result<ChanceryApp> {
         session,
         GameOptions {
             watch: interactive,
-            autosave,
+            autosave_dir: autosaves,
             load_options,
         },
     );
     let mut app = ChanceryApp::new(view, launcher);
+    // A game loaded from the autosave folder goes on in its own file.
+    if let Some(loaded) = &args.load
+        && autosave_dir().is_some_and(|dir| in_folder(loaded, &dir))
+    {
+        app.view.continue_autosave(loaded);
+    }
     app.view.set_open_hands(args.open_hands);
     app.view.physical_board = args.physical_board;
     app.view.autosave();
@@ -680,54 +603,4 @@ pub fn run(args: OpenArgs) -> anyhow::Result<i32> {
         },
     )?;
     Ok(0)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn time_stamps_are_civil_dates_in_utc() {
-        let at = |secs| std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs);
-        assert_eq!(time_stamp(at(0)), "1970-01-01-000000");
-        assert_eq!(time_stamp(at(951_782_400)), "2000-02-29-000000");
-        assert_eq!(time_stamp(at(1_795_446_309)), "2026-11-23-150509");
-    }
-
-    #[test]
-    fn starting_twice_without_resuming_keeps_both_earlier_games() {
-        let dir = tempfile::tempdir().expect("a scratch folder");
-        let autosave = dir.path().join("game.ron");
-        std::fs::write(&autosave, "the first game").expect("write");
-        let first = keep_previous(&autosave).expect("the first game is kept");
-        std::fs::write(&autosave, "the second game").expect("write");
-        let second = keep_previous(&autosave).expect("the second game is kept");
-        assert_ne!(first, second);
-        assert_eq!(
-            std::fs::read_to_string(&first).expect("read"),
-            "the first game"
-        );
-        assert_eq!(
-            std::fs::read_to_string(&second).expect("read"),
-            "the second game"
-        );
-        assert!(!autosave.exists(), "the new game writes a fresh autosave");
-    }
-
-    #[test]
-    fn only_the_oldest_games_beyond_the_kept_number_are_removed() {
-        let dir = tempfile::tempdir().expect("a scratch folder");
-        let autosave = dir.path().join("game.ron");
-        let other = dir.path().join("other-2000-01-01-000000.ron");
-        std::fs::write(&other, "another module's game").expect("write");
-        let mut kept = Vec::new();
-        for i in 0..KEPT_GAMES + 2 {
-            std::fs::write(&autosave, format!("game {i}")).expect("write");
-            kept.push(keep_previous(&autosave).expect("kept"));
-        }
-        let left: Vec<bool> = kept.iter().map(|p| p.exists()).collect();
-        assert_eq!(&left[..2], &[false, false], "the two oldest are gone");
-        assert!(left[2..].iter().all(|x| *x), "the last {KEPT_GAMES} stay");
-        assert!(other.exists(), "other modules' games are not counted");
-    }
 }
