@@ -119,9 +119,65 @@ pub fn inside(dir: &Path, rel: &str) -> Result<PathBuf, String> {
 }
 
 /// Writes `bytes` to `path` atomically: to a temporary file beside it (`.NAME.PID.tmp`),
-/// flushed to disk, then renamed over `path`. Temporary files of `path` that an earlier,
+/// flushed to disk, then renamed over `path`. Only a regular file is written: a link (which
+/// the rename would replace, not follow), a device, a pipe or a folder at `path` is refused
+/// with an `InvalidInput` error that says so. Temporary files of `path` that an earlier,
 /// killed process left behind are removed first.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    check_target(path)?;
+    write_through_temporary(path, bytes, |tmp, path| std::fs::rename(tmp, path))
+}
+
+/// Writes `bytes` to `path` atomically, as [`write_atomic`] does, but only if nothing is
+/// there yet: an existing file is an `AlreadyExists` error and stays as it was (even when
+/// another process creates it meanwhile).
+pub fn write_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    check_target(path)?;
+    if std::fs::symlink_metadata(path).is_ok() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            format!("{} already exists", path.display()),
+        ));
+    }
+    // A hard link fails if the name is taken: the file appears whole, or not at all.
+    write_through_temporary(path, bytes, |tmp, path| {
+        std::fs::hard_link(tmp, path)?;
+        std::fs::remove_file(tmp)
+    })
+}
+
+/// Refuses to write at `path` if what is there is not a regular file.
+fn check_target(path: &Path) -> std::io::Result<()> {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return Ok(());
+    };
+    let refuse = |what: &str| {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!(
+                "{} is {what}: Chancery writes only regular files (name the file itself)",
+                path.display()
+            ),
+        ))
+    };
+    if meta.file_type().is_symlink() {
+        refuse("a link")
+    } else if meta.is_dir() {
+        refuse("a folder")
+    } else if !meta.is_file() {
+        refuse("not a regular file (a device or a pipe)")
+    } else {
+        Ok(())
+    }
+}
+
+/// Writes `bytes` to a temporary file beside `path`, flushed to disk, and puts it in place
+/// with `finish`; the temporary file is removed if anything fails.
+fn write_through_temporary(
+    path: &Path,
+    bytes: &[u8],
+    finish: impl FnOnce(&Path, &Path) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
         _ => std::path::PathBuf::from("."),
@@ -133,10 +189,18 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     clean_stale_temporaries(&dir, Some(&name));
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let result = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
+        let mut file = std::fs::File::options()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+            .or_else(|_| {
+                // A temporary file of this process left by a write that failed.
+                std::fs::remove_file(&tmp)?;
+                std::fs::File::create_new(&tmp)
+            })?;
         file.write_all(bytes)?;
         file.sync_all()?;
-        std::fs::rename(&tmp, path)
+        finish(&tmp, path)
     })();
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
@@ -256,6 +320,38 @@ mod tests {
         assert!(err.contains("'data' is not a regular file"), "{err}");
         let err = read_inside(&dir, "data/bad.ron").expect_err("not UTF-8");
         assert_eq!(err.position, Some((2, 3)), "{err}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_devices_and_existing_files_are_not_written_over() {
+        let dir = tempfile::tempdir().expect("a scratch folder");
+        let target = dir.path().join("target.ron");
+        std::fs::write(&target, "the owner's file").expect("write");
+        let link = dir.path().join("link.ron");
+        std::os::unix::fs::symlink(&target, &link).expect("link");
+        let err = write_atomic(&link, b"x").expect_err("a link");
+        assert!(err.to_string().contains("is a link"), "{err}");
+        assert!(std::fs::symlink_metadata(&link).is_ok_and(|m| m.file_type().is_symlink()));
+        let err = write_atomic(Path::new("/dev/null"), b"x").expect_err("a device");
+        assert!(err.to_string().contains("not a regular file"), "{err}");
+        let err = write_atomic(dir.path(), b"x").expect_err("a folder");
+        assert!(err.to_string().contains("is a folder"), "{err}");
+        let err = write_new(&target, b"x").expect_err("exists");
+        assert_eq!(err.kind(), std::io::ErrorKind::AlreadyExists);
+        assert_eq!(
+            std::fs::read_to_string(&target).expect("read"),
+            "the owner's file"
+        );
+        let fresh = dir.path().join("fresh.ron");
+        write_new(&fresh, b"new").expect("a new file");
+        assert_eq!(std::fs::read_to_string(&fresh).expect("read"), "new");
+        let left: Vec<_> = std::fs::read_dir(dir.path())
+            .expect("read")
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+            .collect();
+        assert!(left.is_empty(), "no temporary file is left behind");
     }
 
     #[test]

@@ -172,14 +172,27 @@ impl SaveFile {
         ))
     }
 
-    /// Writes the save to `path` atomically.
+    /// Writes the save to `path` atomically (a regular file only: see [`write_atomic`]).
     pub fn write(&self, path: &Path) -> Result<(), SaveError> {
+        self.write_with(path, write_atomic)
+    }
+
+    /// Writes the save to `path` atomically, only if no file is there yet.
+    pub fn write_new(&self, path: &Path) -> Result<(), SaveError> {
+        self.write_with(path, crate::files::write_new)
+    }
+
+    fn write_with(
+        &self,
+        path: &Path,
+        write: fn(&Path, &[u8]) -> std::io::Result<()>,
+    ) -> Result<(), SaveError> {
         let io = |message: String| SaveError::Io {
             path: path.display().to_string(),
             message,
         };
         let text = self.to_ron().map_err(io)?;
-        write_atomic(path, text.as_bytes()).map_err(|e| io(e.to_string()))
+        write(path, text.as_bytes()).map_err(|e| io(e.to_string()))
     }
 
     /// Reads a save from `path`.

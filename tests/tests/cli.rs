@@ -4,42 +4,10 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use chancery::cli::{Outcome, run};
 use chancery_tests::{copy_module, edit, test_module};
+use common::{chancery, chancery_as_typed, path};
 
-/// Runs `chancery args…` without the owner's overlay (unless the arguments name one);
-/// returns the exit code, stdout and stderr.
-fn chancery(args: &[&str]) -> (i32, String, String) {
-    let mut argv = vec!["--no-overlay"];
-    argv.extend_from_slice(args);
-    if args
-        .iter()
-        .any(|a| *a == "--help" || *a == "state" || *a == "api" || *a == "--overlay")
-    {
-        argv.remove(0);
-    }
-    chancery_as_typed(&argv)
-}
-
-/// Runs `chancery args…` exactly as given.
-fn chancery_as_typed(args: &[&str]) -> (i32, String, String) {
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let mut argv = vec!["chancery"];
-    argv.extend_from_slice(args);
-    let code = match run(argv.iter().map(Into::into), &mut out, &mut err) {
-        Outcome::Exit(code) => code,
-        Outcome::OpenWindow(_) => panic!("{args:?} opened a window"),
-    };
-    (
-        code,
-        String::from_utf8(out).expect("utf-8"),
-        String::from_utf8(err).expect("utf-8"),
-    )
-}
-
-fn path(p: &std::path::Path) -> &str {
-    p.to_str().expect("a utf-8 path")
-}
+mod common;
 
 #[test]
 fn every_command_explains_itself() {

@@ -52,9 +52,12 @@ pub struct NewArgs {
     /// ZONE", "by hand: add_units BOX KIND N"; # starts a comment).
     #[arg(long, value_name = "FILE")]
     pub answers: Option<PathBuf>,
-    /// Where to save the game.
+    /// Where to save the game (a file that is there already is kept unless --force).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
+    /// Replace the file --out names if it is there already.
+    #[arg(long)]
+    pub force: bool,
     /// Overlay flags.
     #[command(flatten)]
     pub overlay: OverlayArgs,
@@ -89,9 +92,13 @@ pub struct ActArgs {
     /// The module folder (default: the one the game was saved with).
     #[arg(long, value_name = "DIR")]
     pub module: Option<PathBuf>,
-    /// Write the game here instead of back to the save.
+    /// Write the game here instead of back to the save (a file that is there already is
+    /// kept unless --force).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Replace the file --out names if it is there already.
+    #[arg(long)]
+    pub force: bool,
     /// Overlay flags.
     #[command(flatten)]
     pub overlay: OverlayArgs,
@@ -129,9 +136,13 @@ pub struct ReplayArgs {
 pub struct RecordArgs {
     /// The saved game to record.
     pub save: PathBuf,
-    /// Where to write the recording (usually MODULE/tests/replays/NAME.ron).
+    /// Where to write the recording (usually MODULE/tests/replays/NAME.ron; a file that is
+    /// there already is kept unless --force).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
+    /// Replace the file --out names if it is there already (never the save recorded).
+    #[arg(long)]
+    pub force: bool,
     /// Also expect the table after every N inputs, not only at the end.
     #[arg(long, value_name = "N")]
     pub every: Option<usize>,
@@ -476,10 +487,37 @@ fn last_messages(log: &[LogEntry], seat: Option<&SeatId>, n: usize) -> Vec<Strin
     lines[lines.len().saturating_sub(n)..].to_vec()
 }
 
-fn save(session: &Session, path: &Path) -> anyhow::Result<()> {
-    SaveFile::of(session)
-        .write(path)
-        .map_err(anyhow::Error::from)
+/// Saves the game to `path`. A file that is there already is replaced only when `replace`
+/// says so (the save the game was read from, or --force); otherwise the error says what
+/// to do. Never through a link or onto a device.
+fn save(session: &Session, path: &Path, replace: bool) -> anyhow::Result<()> {
+    if !replace {
+        refuse_existing(path)?;
+    }
+    let file = SaveFile::of(session);
+    let written = if replace {
+        file.write(path)
+    } else {
+        file.write_new(path)
+    };
+    written.map_err(anyhow::Error::from)
+}
+
+/// [`refuse_existing`] unless `force`: checked before the work, so that nothing is done
+/// for an output that cannot be written.
+fn refuse_existing_unless(path: &Path, force: bool) -> anyhow::Result<()> {
+    if force { Ok(()) } else { refuse_existing(path) }
+}
+
+/// An error if a file is at `path` already: an output never replaces one unless asked.
+fn refuse_existing(path: &Path) -> anyhow::Result<()> {
+    if std::fs::symlink_metadata(path).is_ok() {
+        bail!(
+            "{} already exists and is kept as it is: give --out a new file, or add --force to replace it",
+            path.display()
+        );
+    }
+    Ok(())
 }
 
 pub fn new(args: &NewArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<i32> {
@@ -511,26 +549,28 @@ pub fn new(args: &NewArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
     let bots = session
         .run_bots(BOT_STEP_LIMIT)
         .map_err(|e| anyhow::anyhow!(explain(&e, &module)));
+    refuse_existing_unless(&args.out, args.force)?;
     if let Err(err) = bots {
         // Keep what was played: the save holds the game up to the step that failed.
-        save(&session, &args.out)?;
+        save(&session, &args.out, args.force)?;
         return Err(err.context(format!(
             "the game so far is saved in {}",
             args.out.display()
         )));
     }
-    let answered = match &args.answers {
-        Some(path) => apply_answers(
+    if let Some(path) = &args.answers {
+        // All the answers or none: a file that fails saves nothing, so that running it
+        // again once mended applies each line once.
+        apply_answers(
             &mut session,
             &parse_answers(path)?,
             &path.display().to_string(),
             None,
             err,
-        ),
-        None => Ok(()),
-    };
-    save(&session, &args.out)?;
-    answered?;
+        )
+        .context("none of the answers was kept and nothing was saved: mend the line and run the command again")?;
+    }
+    save(&session, &args.out, args.force)?;
     writeln!(
         out,
         "Saved {} ({} inputs; seed {}).",
@@ -594,6 +634,9 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
         err,
     )?;
     let target = args.out.clone().unwrap_or_else(|| args.save.clone());
+    // The game goes back into its own save; another file is replaced only with --force.
+    let replace = args.force || same_file(&target, &args.save);
+    refuse_existing_unless(&target, replace)?;
     let replayed = session.history().len();
     if replayed < file.inputs.len() && same_file(&target, &args.save) {
         // Answering now would drop the inputs that no longer fit: never shorten a save.
@@ -654,8 +697,14 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
         .map(|text| (text, file.load_options(&args.overlay.load_options(false))));
     let result =
         result.and_then(|()| apply_answers(&mut session, &answers, "command line", value, err));
-    save(&session, &target)?;
-    result?;
+    // All the answers or none: the save changes only if every one was taken.
+    if let Err(failed) = result {
+        return Err(failed.context(format!(
+            "nothing was applied: {} is as it was",
+            args.save.display()
+        )));
+    }
+    save(&session, &target, replace)?;
     let eyes = seat.clone().or_else(|| human_eyes(&session));
     for line in last_messages(&session.log(), eyes.as_ref(), 12) {
         writeln!(out, "{line}")?;
@@ -665,6 +714,14 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
 }
 
 pub fn record(args: &RecordArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<i32> {
+    if same_file(&args.out, &args.save) {
+        bail!(
+            "--out {} is the save being recorded: a recording would take its place and the game \
+             would be lost. Write the recording to another file (MODULE/tests/replays/NAME.ron)",
+            args.out.display()
+        );
+    }
+    refuse_existing_unless(&args.out, args.force)?;
     let file = SaveFile::read(&args.save)?;
     let mut overlay = args.overlay.clone();
     if overlay.overlay.is_none() {
@@ -697,7 +754,11 @@ pub fn record(args: &RecordArgs, out: &mut dyn Write, err: &mut dyn Write) -> an
         recording.inputs.len()
     );
     let text = recording.to_ron(&header).map_err(anyhow::Error::msg)?;
-    chancery_core::files::write_atomic(&args.out, text.as_bytes())
+    let write = match args.force {
+        true => chancery_core::files::write_atomic,
+        false => chancery_core::files::write_new,
+    };
+    write(&args.out, text.as_bytes())
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     writeln!(
         out,

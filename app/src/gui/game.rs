@@ -122,6 +122,10 @@ pub struct GameView {
     pub autoplay_ms: u64,
     /// Where "Save" writes.
     pub save_path: String,
+    /// The file "Save" wrote last (written again without asking).
+    saved_to: Option<PathBuf>,
+    /// A file that is there already, which a second press of "Save" replaces.
+    replace_asked: Option<PathBuf>,
     /// Whether the card data editor is open.
     pub editor_open: bool,
     /// Whether the module's rules (its `rules.md` or README) are open.
@@ -231,6 +235,8 @@ impl GameView {
             hold_bots: false,
             autoplay_ms: 600,
             save_path,
+            saved_to: None,
+            replace_asked: None,
             editor_open: false,
             rules_open: false,
             status: None,
@@ -710,11 +716,29 @@ impl GameView {
         }
     }
 
-    /// Saves the game to the path in `save_path`.
+    /// Saves the game to the path in `save_path`. A file that is there already (and that
+    /// this window did not write last) is replaced only at the second press.
     pub fn save(&mut self) {
         let path = PathBuf::from(self.save_path.trim());
+        let mine = self.saved_to.as_ref() == Some(&path);
+        if !mine
+            && std::fs::symlink_metadata(&path).is_ok()
+            && self.replace_asked.as_ref() != Some(&path)
+        {
+            self.replace_asked = Some(path.clone());
+            self.error = Some(format!(
+                "{} already exists: press Save again to replace it, or type another name",
+                path.display()
+            ));
+            return;
+        }
+        self.replace_asked = None;
         match SaveFile::of(&self.session).write(&path) {
-            Ok(()) => self.status = Some(format!("Saved {}", path.display())),
+            Ok(()) => {
+                self.status = Some(format!("Saved {}", path.display()));
+                self.error = None;
+                self.saved_to = Some(path);
+            }
             Err(err) => self.error = Some(err.to_string()),
         }
     }

@@ -465,15 +465,16 @@ impl ChanceryApp {
 }
 
 fn save_png(path: &std::path::Path, image: &egui::ColorImage) -> anyhow::Result<()> {
-    let file =
-        std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    let mut bytes = Vec::new();
     let [w, h] = image.size;
-    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), w as u32, h as u32);
+    let mut encoder = png::Encoder::new(&mut bytes, w as u32, h as u32);
     encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
     let mut writer = encoder.write_header()?;
     writer.write_image_data(image.as_raw())?;
-    Ok(())
+    writer.finish()?;
+    chancery_core::files::write_atomic(path, &bytes)
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Starts the game `args` describe (or loads it), as the window will play it.
