@@ -14,44 +14,67 @@ pub const MAX_MODULE_FILE_BYTES: u64 = 64 * 1024 * 1024;
 /// UTF-8 (the error gives its line and column). Returns the path read and the text.
 pub fn read_inside(dir: &Path, rel: &str) -> Result<(PathBuf, String), ReadError> {
     let path = inside(dir, rel)?;
-    let meta = std::fs::metadata(&path).map_err(|e| format!("cannot read '{rel}': {e}"))?;
+    let text = read_text(
+        &path,
+        rel,
+        MAX_MODULE_FILE_BYTES,
+        "a module names only files of its own",
+    )?;
+    Ok((path, text))
+}
+
+/// Reads the regular file at `path` as UTF-8 text of at most `max_bytes`, naming it `shown`
+/// in errors: anything but a regular file (a device, a pipe, a folder) is refused with
+/// `why_regular` as the advice, a larger file is refused before it is read, and text that is
+/// not UTF-8 is reported at its line and column. A file that is not there is an error whose
+/// message starts "cannot read".
+pub fn read_text(
+    path: &Path,
+    shown: &str,
+    max_bytes: u64,
+    why_regular: &str,
+) -> Result<String, ReadError> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read '{shown}': {e}"))?;
     if !meta.is_file() {
-        return Err(
-            format!("'{rel}' is not a regular file: a module names only files of its own").into(),
-        );
+        return Err(format!("'{shown}' is not a regular file: {why_regular}").into());
     }
-    if meta.len() > MAX_MODULE_FILE_BYTES {
-        return Err(format!(
-            "'{rel}' is {} MiB, larger than the {} MiB a module file may be",
-            meta.len() / (1024 * 1024),
-            MAX_MODULE_FILE_BYTES / (1024 * 1024)
-        )
-        .into());
+    let too_large = |when: &str| {
+        ReadError::from(format!(
+            "'{shown}' {when} larger than the {} a file of this kind may be",
+            size_text(max_bytes)
+        ))
+    };
+    if meta.len() > max_bytes {
+        return Err(too_large("is"));
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
-    std::fs::File::open(&path)
-        .and_then(|f| f.take(MAX_MODULE_FILE_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(|e| ReadError::from(format!("cannot read '{rel}': {e}")))?;
-    if bytes.len() as u64 > MAX_MODULE_FILE_BYTES {
-        return Err(format!(
-            "'{rel}' grew past the {} MiB a module file may be while it was read",
-            MAX_MODULE_FILE_BYTES / (1024 * 1024)
-        )
-        .into());
+    std::fs::File::open(path)
+        .and_then(|f| f.take(max_bytes + 1).read_to_end(&mut bytes))
+        .map_err(|e| ReadError::from(format!("cannot read '{shown}': {e}")))?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(too_large("grew, while it was read,"));
     }
-    let text = String::from_utf8(bytes).map_err(|e| {
+    String::from_utf8(bytes).map_err(|e| {
         let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
         let line = good.iter().filter(|b| **b == b'\n').count() + 1;
         let start = good.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
         let col = String::from_utf8_lossy(&good[start..]).chars().count() + 1;
         ReadError {
             message: format!(
-                "'{rel}' is not UTF-8 text: line {line}, column {col} holds a byte that is not (save the file as UTF-8)"
+                "'{shown}' is not UTF-8 text: line {line}, column {col} holds a byte that is not (save the file as UTF-8)"
             ),
             position: Some((line, col)),
         }
-    })?;
-    Ok((path, text))
+    })
+}
+
+/// A size in bytes as people read it: "64 MiB", "16 KiB", "100 bytes".
+pub fn size_text(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1024 * 1024 && b % (1024 * 1024) == 0 => format!("{} MiB", b / (1024 * 1024)),
+        b if b >= 1024 && b % 1024 == 0 => format!("{} KiB", b / 1024),
+        b => format!("{b} bytes"),
+    }
 }
 
 /// Why a module file could not be read, and where in it, if the problem is in its text.

@@ -102,11 +102,12 @@ pub enum SaveError {
 
 impl SaveFile {
     /// The load options to restore the game with: `asked`, except that where no overlay was
-    /// asked for (the default), the overlay the game was saved with.
+    /// asked for (the default), the overlay the game was saved with (read, but not written
+    /// unless the person names it: a save may come from someone else).
     pub fn load_options(&self, asked: &crate::module::LoadOptions) -> crate::module::LoadOptions {
         match (&asked.overlay, &self.module.overlay) {
             (crate::module::OverlayChoice::Default, Some(path)) => crate::module::LoadOptions {
-                overlay: crate::module::OverlayChoice::File(PathBuf::from(path)),
+                overlay: crate::module::OverlayChoice::NamedBySave(PathBuf::from(path)),
                 strict: asked.strict,
             },
             _ => asked.clone(),
@@ -141,13 +142,9 @@ impl SaveFile {
             options: spec.options.clone(),
             dice: spec.dice,
             setup_dice: spec.setup_dice.clone(),
-            inputs: session
-                .history()
-                .records()
-                .iter()
-                .map(|r| r.input.clone())
-                .collect(),
-            redo: session.history().redo_stack().to_vec(),
+            // The whole game, with the inputs a reloaded module held back.
+            inputs: session.history().game_inputs().cloned().collect(),
+            redo: session.history().undone().to_vec(),
             // A bot's reasons are kept once, with its input.
             log: session
                 .log()
@@ -284,9 +281,8 @@ impl SaveFile {
             }
         }
         let replayed = session.history().len();
-        let mut redo = self.redo.clone();
-        redo.extend(self.inputs[replayed..].iter().rev().cloned());
-        session.push_redo(redo);
+        session.push_redo(self.redo.clone());
+        session.hold(self.inputs[replayed..].iter().rev().cloned());
         let same = refused.is_none() && session.table() == &self.table;
         if same && module.fingerprint == self.module.fingerprint {
             return Ok((session, None));

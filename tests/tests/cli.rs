@@ -725,7 +725,14 @@ fn the_first_diplomacy_round_asks_each_missing_value_once() {
         let choice = ask.actions[0].choice().to_string();
         let seat = ask.seat.as_ref().map(ToString::to_string);
         let act = |value: Option<&str>| {
-            let mut args = vec!["act", path(&save), choice.as_str()];
+            // The overlay named again: values are stored only in an overlay the person names.
+            let mut args = vec![
+                "act",
+                path(&save),
+                choice.as_str(),
+                "--overlay",
+                path(&overlay),
+            ];
             if let Some(seat) = &seat {
                 args.extend(["--seat", seat.as_str()]);
             }

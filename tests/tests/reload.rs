@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use chancery_core::watch::{ModuleWatcher, Reload};
-use chancery_core::{GameSpec, Value};
+use chancery_core::{GameSpec, SaveFile, Value};
 use chancery_tests::{copy_module, edit, load, no_overlay, test_module};
 
 fn values() -> std::collections::BTreeMap<&'static str, i64> {
@@ -119,6 +119,55 @@ fn an_input_the_new_rules_refuse_waits_on_the_redo_stack() {
     );
     let text = report.to_string();
     assert!(text.contains("Input 2 is no longer accepted"), "{text}");
+}
+
+/// A reload whose rules fail part-way keeps the rest of the game held, in the session and in
+/// its save; the next reload that fixes the error brings the whole game back.
+#[test]
+fn a_fix_after_a_reload_that_failed_part_way_brings_the_whole_game_back() {
+    let (_scratch, dir) = copy_module(&test_module("testbed"));
+    let mut session =
+        chancery_core::start_game(load(&dir), GameSpec::new("basic", 1)).expect("starts");
+    for _ in 0..6 {
+        session.act("bid", Value::Int(0)).expect("bid");
+    }
+    session.act("detour", Value::Nil).expect("detour");
+    session.act("yes", Value::Bool(true)).expect("yes");
+    for _ in 0..4 {
+        session.act("bid", Value::Int(0)).expect("bid");
+    }
+    let whole: Vec<_> = session.history().game_inputs().cloned().collect();
+    let turn = dir.join("rules/turn.lua");
+    let good = std::fs::read_to_string(&turn).expect("read");
+    // A Lua runtime error in the detour: the game stops before it.
+    edit(
+        &turn,
+        "function turn.detour(ctx)",
+        "function turn.detour(ctx)\n  error('a typo in the detour')",
+    );
+    let report = session.rebase(load(&dir)).expect("rebases");
+    assert_eq!(report.refused.as_ref().map(|r| r.0), Some(7), "{report}");
+    assert_eq!(session.history().len(), 6);
+    assert_eq!(
+        session.history().held_len(),
+        6,
+        "the detour and the 5 after it"
+    );
+    let text = report.to_string();
+    assert!(text.contains("it and the 5 after it are held"), "{text}");
+    // The save holds the whole game; opened again, it is held the same way.
+    let save = SaveFile::of(&session);
+    assert_eq!(save.inputs, whole);
+    // A second broken reload keeps it held; the fix brings it all back.
+    let report = session.rebase(load(&dir)).expect("rebases");
+    assert_eq!(report.total, 12, "{report}");
+    std::fs::write(&turn, &good).expect("write");
+    let report = session.rebase(load(&dir)).expect("rebases");
+    assert_eq!(report.refused, None, "{report}");
+    assert_eq!(session.history().len(), 12);
+    assert_eq!(session.history().held_len(), 0);
+    let back: Vec<_> = session.history().game_inputs().cloned().collect();
+    assert_eq!(back, whole, "every input is back, in order");
 }
 
 #[test]

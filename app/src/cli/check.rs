@@ -28,6 +28,14 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
             return Ok(1);
         }
     };
+    if module
+        .overlay
+        .as_ref()
+        .is_some_and(|o| !o.errors.is_empty())
+    {
+        // Printed by load_module; the module is fine, the owner's overlay is not.
+        return Ok(1);
+    }
     let m = &module;
     let spaces: usize = m.places.iter().map(|p| p.def.spaces.len()).sum();
     writeln!(

@@ -240,6 +240,9 @@ pub fn load_module(
             for warning in module.warnings.iter() {
                 writeln!(err, "{warning}")?;
             }
+            if let Some(note) = overlay_problems(&module) {
+                write!(err, "{note}")?;
+            }
             Ok(Arc::new(module))
         }
         Err(diagnostics) => {
@@ -253,6 +256,16 @@ pub fn load_module(
             )
         }
     }
+}
+
+/// What is wrong with the module's overlay, if anything, with what it means for the game.
+pub fn overlay_problems(module: &Module) -> Option<String> {
+    let overlay = module.overlay.as_ref().filter(|o| !o.errors.is_empty())?;
+    Some(format!(
+        "{}\nThe overlay {} adds none of its values until this is mended (nothing in it is changed); the game goes on without them.\n",
+        overlay.errors,
+        overlay.path.display()
+    ))
 }
 
 /// The module folder to open: `--module`, else `CHANCERY_MODULE`, else the folder that a

@@ -187,19 +187,7 @@ impl GameView {
     /// A view of `session`.
     pub fn new(session: Session, options: GameOptions) -> Self {
         let watcher = if options.watch {
-            let module = session.module();
-            let overlay = module.overlay.as_ref().map(|o| o.path.clone());
-            // 100 ms of quiet before a reload: an editor's save is one write or a rename,
-            // and a file caught half written fails to load and is loaded again at the
-            // next event. Measured with the largest module: an edit is drawn about 170 ms after
-            // the save.
-            ModuleWatcher::new(
-                &module.dir,
-                options.load_options.clone(),
-                overlay,
-                Duration::from_millis(100),
-            )
-            .ok()
+            watch(session.module(), &options.load_options)
         } else {
             None
         };
@@ -247,6 +235,9 @@ impl GameView {
         };
         view.count_unknown_fields();
         view.update_viewer();
+        if let Some(note) = crate::cli::overlay_problems(view.session.module()) {
+            view.reload_report = Some((false, note));
+        }
         view
     }
 
@@ -462,6 +453,7 @@ impl GameView {
     pub fn apply(&mut self, input: Input) {
         self.preview = None;
         self.focus = None;
+        self.keep_held_game(&input);
         // A person's answer may make the rules change the board too (a change by hand was
         // made on the physical board already).
         let before = (self.physical_board && matches!(input, Input::Act { .. }))
@@ -531,6 +523,35 @@ impl GameView {
                 Err(err) => self.error = Some(err),
             },
             Err(err) => self.error = Some(err),
+        }
+    }
+
+    /// The overlay the game's save named (read, but not written until the person agrees).
+    pub fn overlay_named_by_save(&self) -> Option<PathBuf> {
+        let overlay = self.session.module().overlay.as_ref()?;
+        overlay.named_by_save.then(|| overlay.path.clone())
+    }
+
+    /// The person agrees to store values in the overlay the game's save named: it is their
+    /// overlay for this game from now on.
+    pub fn adopt_saved_overlay(&mut self) {
+        let Some(path) = self.overlay_named_by_save() else {
+            return;
+        };
+        self.options.load_options.overlay = chancery_core::OverlayChoice::File(path);
+        if self.watcher.is_some() {
+            // Later reloads read it as the person's overlay too.
+            self.watcher = watch(self.session.module(), &self.options.load_options);
+            if let (Some(watcher), Some(wake)) = (&self.watcher, self.waker.clone()) {
+                watcher.wake_with(wake);
+            }
+        }
+        match chancery_core::load_module(&self.session.module().dir, &self.options.load_options) {
+            Ok(module) => match self.session.rebase_whole(Arc::new(module)) {
+                Ok(_) => self.error = None,
+                Err(e) => self.error = Some(e.to_string()),
+            },
+            Err(d) => self.error = Some(d.to_string()),
         }
     }
 
@@ -694,6 +715,34 @@ impl GameView {
             && let Err(err) = autosave.write(&self.session)
         {
             self.error = Some(format!("autosave failed: {err}"));
+        }
+    }
+
+    /// Before an input that plays on past inputs a reloaded module held back (they would be
+    /// dropped), keeps the whole game as it was in a save of its own beside the autosave.
+    fn keep_held_game(&mut self, input: &Input) {
+        let history = self.session.history();
+        if history.held_len() == 0 || history.redo_stack().last() == Some(input) {
+            return;
+        }
+        let Some(autosave) = self.autosave_path() else {
+            return;
+        };
+        let whole = history.held_len() + history.len();
+        let stem = autosave
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let kept = autosave.with_file_name(format!("{stem}-whole-{whole}.ron"));
+        match SaveFile::of(&self.session).write_new(&kept) {
+            Ok(()) => {
+                self.status = Some(format!(
+                    "Playing on from input {}: the whole game as it was ({whole} inputs) is kept in {}",
+                    history.len(),
+                    kept.display()
+                ))
+            }
+            Err(err) => self.error = Some(format!("keeping the whole game aside failed: {err}")),
         }
     }
 
@@ -864,6 +913,21 @@ impl GameView {
     }
 }
 
+/// A watcher that reloads `module`'s folder (and its overlay) with `load_options`. It waits
+/// for 100 ms of quiet before a reload: an editor's save is one write or a rename, and a file
+/// caught half written fails to load and is loaded again at the next event. Measured with the
+/// largest module: an edit is drawn about 170 ms after the save.
+fn watch(module: &Module, load_options: &LoadOptions) -> Option<ModuleWatcher> {
+    let overlay = module.overlay.as_ref().map(|o| o.path.clone());
+    ModuleWatcher::new(
+        &module.dir,
+        load_options.clone(),
+        overlay,
+        Duration::from_millis(100),
+    )
+    .ok()
+}
+
 /// Where a selected or dragged thing can go.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DropTarget {
@@ -911,41 +975,105 @@ pub fn store_value(
 }
 
 /// Writes into the owner's overlay with `write` (given its path and the module's id), then
-/// plays on under the module reloaded with it. Returns the overlay's path.
+/// plays on under the module reloaded with it. Returns the overlay's path. If the module does
+/// not load with what was written, or the game does not replay under it, the overlay is put
+/// back byte for byte and the game goes on as it was.
 fn write_overlay_and_reload(
     session: &mut Session,
     load_options: &LoadOptions,
     write: impl FnOnce(&std::path::Path, &str) -> Result<(), String>,
 ) -> Result<std::path::PathBuf, String> {
     let module = session.module().clone();
-    let Some(overlay) = module.overlay.as_ref() else {
-        return Err(
-            "this game was started without an overlay (--no-overlay): nothing can be stored"
-                .to_owned(),
-        );
+    let path = module.overlay_for_storing()?.to_path_buf();
+    let before = match std::fs::read(&path) {
+        Ok(bytes) => Some(bytes),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
     };
-    write(&overlay.path, module.id())?;
-    let reloaded =
-        chancery_core::load_module(&module.dir, load_options).map_err(|d| d.to_string())?;
-    session
-        .rebase(Arc::new(reloaded))
-        .map_err(|e| e.to_string())?;
-    Ok(overlay.path.clone())
+    write(&path, module.id())?;
+    let put_back = |why: String| {
+        let restored = match &before {
+            Some(bytes) => chancery_core::files::write_atomic(&path, bytes),
+            None => std::fs::remove_file(&path),
+        };
+        match restored {
+            Ok(()) => format!("{why}\nThe overlay {} is left as it was.", path.display()),
+            Err(e) => format!("{why}\nPutting {} back failed too: {e}", path.display()),
+        }
+    };
+    let reloaded = match chancery_core::load_module(&module.dir, load_options) {
+        Ok(m) => m,
+        Err(d) => {
+            return Err(put_back(format!(
+                "the module does not load with that value:\n{d}"
+            )));
+        }
+    };
+    if let Some(first) = reloaded
+        .overlay
+        .as_ref()
+        .and_then(|o| o.errors.iter().next())
+    {
+        return Err(put_back(format!("that value does not fit: {first}")));
+    }
+    match session.rebase_whole(Arc::new(reloaded)) {
+        Ok(report) if report.refused.is_none() => Ok(path),
+        Ok(report) => Err(put_back(format!(
+            "the game does not replay with that value: {report}"
+        ))),
+        Err(e) => Err(put_back(format!(
+            "the game does not start with that value: {e}"
+        ))),
+    }
 }
 
-/// The type a value of the module's data must have.
+/// The type a value of the module's data must have: the declared one, or where the module
+/// declares none (a space's or piece's property, a table of any values), the shape of the
+/// values the same property or table already has, so that a value of another shape (`3`
+/// where the rules read a list) is refused before it is stored.
 pub fn value_type(module: &Module, target: &OverlayTarget) -> FieldType {
-    match target {
-        OverlayTarget::CardField(_, field) => module
-            .field_def(field)
-            .map(|f| f.kind.clone())
-            .unwrap_or(FieldType::Any),
+    let declared = match target {
+        OverlayTarget::CardField(_, field) => module.field_def(field).map(|f| f.kind.clone()),
+        OverlayTarget::TableEntry(table, _) => module.tables.get(table).map(|t| t.kind.clone()),
+        OverlayTarget::SpaceProp(..) | OverlayTarget::PieceProp(..) => None,
+    };
+    if let Some(kind) = declared.filter(|k| *k != FieldType::Any) {
+        return kind;
+    }
+    let known = |v: Option<&DataValue>| match v {
+        Some(DataValue::Known(value)) => Some(value.clone()),
+        _ => None,
+    };
+    let peer = match target {
+        OverlayTarget::CardField(_, field) => {
+            module.cards.iter().find_map(|c| known(c.fields.get(field)))
+        }
         OverlayTarget::TableEntry(table, _) => module
             .tables
             .get(table)
-            .map(|t| t.kind.clone())
-            .unwrap_or(FieldType::Any),
-        OverlayTarget::SpaceProp(..) | OverlayTarget::PieceProp(..) => FieldType::Any,
+            .and_then(|t| t.entries.values().find_map(|v| known(Some(v)))),
+        OverlayTarget::SpaceProp(place, _, prop) => module
+            .places
+            .get(place)
+            .and_then(|p| p.def.spaces.iter().find_map(|s| known(s.props.get(prop)))),
+        OverlayTarget::PieceProp(_, prop) => {
+            module.pieces.iter().find_map(|p| known(p.props.get(prop)))
+        }
+    };
+    peer.map_or(FieldType::Any, |v| shape_of(&v))
+}
+
+/// The type of values shaped like `value`: its kind, and for a list or map the shape of its
+/// first item.
+fn shape_of(value: &Value) -> FieldType {
+    let inner = |item: Option<&Value>| Box::new(item.map_or(FieldType::Any, shape_of));
+    match value {
+        Value::Int(_) => FieldType::Int,
+        Value::Bool(_) => FieldType::Bool,
+        Value::Str(_) => FieldType::Text,
+        Value::List(items) => FieldType::List(inner(items.first())),
+        Value::Map(map) => FieldType::Map(inner(map.values().next())),
+        _ => FieldType::Any,
     }
 }
 

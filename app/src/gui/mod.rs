@@ -533,7 +533,10 @@ pub fn build_app(args: &OpenArgs) -> anyhow::Result<ChanceryApp> {
     if matches!(load_options.overlay, OverlayChoice::Default)
         && let Some(overlay) = &session.module().overlay
     {
-        load_options.overlay = OverlayChoice::File(overlay.path.clone());
+        load_options.overlay = match overlay.named_by_save {
+            true => OverlayChoice::NamedBySave(overlay.path.clone()),
+            false => OverlayChoice::File(overlay.path.clone()),
+        };
     }
     let launcher = Launcher::new(&session.module().dir.clone(), load_options.clone());
     let view = GameView::new(

@@ -470,6 +470,22 @@ fn need_ui(ui: &mut Ui, view: &mut GameView) {
                     ));
                     let ty = view.value_type(target);
                     ui.weak(format!("Expected: {ty}"));
+                    if let Some(path) = view.overlay_named_by_save() {
+                        ui.colored_label(
+                            UNKNOWN,
+                            format!(
+                                "This game's save names {} as its overlay; values are stored only in an overlay you choose.",
+                                path.display()
+                            ),
+                        );
+                        if ui
+                            .button("Store my values in it")
+                            .on_hover_text("Use that file as your overlay for this game")
+                            .clicked()
+                        {
+                            view.adopt_saved_overlay();
+                        }
+                    }
                     let mut answer = pending.answer.clone();
                     let edit = ui
                         .horizontal(|ui| {

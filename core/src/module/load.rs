@@ -28,11 +28,17 @@ pub enum OverlayChoice {
     /// The overlay in the user's data folder, named after the module id.
     #[default]
     Default,
-    /// This file (it need not exist yet).
+    /// This file (it need not exist yet), named by the person.
     File(PathBuf),
+    /// The file a saved game names as the overlay it was played with: read, but never
+    /// written unless the person names it (a save may come from someone else).
+    NamedBySave(PathBuf),
     /// No overlay.
     Off,
 }
+
+/// The largest overlay file Chancery reads, in bytes.
+pub const MAX_OVERLAY_BYTES: u64 = 16 * 1024 * 1024;
 
 /// A file read during the load, kept to point diagnostics at positions in it.
 pub(super) struct Source {
@@ -300,11 +306,23 @@ pub(super) fn load(
 
     let overlay_path = match &options.overlay {
         OverlayChoice::Default => overlay::default_overlay_path(&manifest.id),
-        OverlayChoice::File(path) => Some(path.clone()),
+        OverlayChoice::File(path) | OverlayChoice::NamedBySave(path) => Some(path.clone()),
         OverlayChoice::Off => None,
     };
     if let Some(path) = overlay_path {
-        module.overlay = Some(merge_overlay(&mut loader, &mut module, path));
+        // The overlay's errors do not stop the module loading (its owner's game still
+        // opens, and says what is wrong): the overlay then adds nothing.
+        let before = loader.diags.0.len();
+        let mut info = merge_overlay(&mut loader, &mut module, path);
+        info.named_by_save = matches!(options.overlay, OverlayChoice::NamedBySave(_));
+        let (errors, warnings): (Vec<Diagnostic>, Vec<Diagnostic>) = loader
+            .diags
+            .0
+            .drain(before..)
+            .partition(Diagnostic::is_error);
+        loader.diags.0.extend(warnings);
+        info.errors = Diagnostics(errors);
+        module.overlay = Some(info);
     }
 
     validate::check_module(&mut loader, &module);
@@ -406,12 +424,43 @@ fn merge_data(loader: &mut Loader, module: &mut Module, idx: usize, file: DataFi
 }
 
 fn merge_overlay(loader: &mut Loader, module: &mut Module, path: PathBuf) -> OverlayInfo {
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        return OverlayInfo {
-            path,
-            present: false,
-            values: 0,
-        };
+    let absent = |path| OverlayInfo {
+        path,
+        present: false,
+        values: 0,
+        named_by_save: false,
+        errors: Diagnostics::default(),
+    };
+    if std::fs::symlink_metadata(&path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
+        return absent(path);
+    }
+    let shown = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let text = match crate::files::read_text(
+        &path,
+        &shown,
+        MAX_OVERLAY_BYTES,
+        "an overlay is a file of RON text",
+    ) {
+        Ok(text) => text,
+        Err(err) => {
+            let (line, col) = err.position.unwrap_or((1, 1));
+            loader.diags.push(Diagnostic::error(
+                path.clone(),
+                line,
+                col,
+                format!(
+                    "the overlay cannot be read ({}); it is left as it is and adds nothing until it is mended",
+                    err.message
+                ),
+            ));
+            return OverlayInfo {
+                present: true,
+                ..absent(path)
+            };
+        }
     };
     loader.hasher.write(text.as_bytes());
     loader.sources.push(Source {
@@ -421,9 +470,8 @@ fn merge_overlay(loader: &mut Loader, module: &mut Module, path: PathBuf) -> Ove
     });
     let idx = loader.sources.len() - 1;
     let mut info = OverlayInfo {
-        path,
         present: true,
-        values: 0,
+        ..absent(path)
     };
     let Some(file) = loader.parse::<OverlayFile>(idx) else {
         return info;

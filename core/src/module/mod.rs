@@ -6,6 +6,7 @@ mod diag;
 mod load;
 mod locate;
 mod overlay;
+mod ronedit;
 mod validate;
 
 use std::collections::BTreeMap;
@@ -176,6 +177,11 @@ pub struct OverlayInfo {
     pub present: bool,
     /// How many values it supplied.
     pub values: usize,
+    /// Whether a saved game named it (rather than the person): values are not stored in it
+    /// unless the person names it.
+    pub named_by_save: bool,
+    /// What is wrong with it: the module loads all the same, without any of its values.
+    pub errors: Diagnostics,
 }
 
 /// A loaded, validated module: immutable, shared by every session that plays it.
@@ -235,6 +241,47 @@ impl Module {
     /// The module's id.
     pub fn id(&self) -> &str {
         &self.manifest.id
+    }
+
+    /// The overlay file values the players enter are stored in, or why none is: a game
+    /// without an overlay, an overlay inside a module folder (a test fixture, never the
+    /// owner's), one that only a saved game names, or one with errors to mend first.
+    pub fn overlay_for_storing(&self) -> Result<&Path, String> {
+        let Some(overlay) = &self.overlay else {
+            return Err(
+                "this game was started without an overlay (--no-overlay): nothing can be stored"
+                    .to_owned(),
+            );
+        };
+        let path = overlay.path.as_path();
+        let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+        let folder = path.parent().map(real).unwrap_or_default();
+        if folder.starts_with(real(&self.dir)) {
+            return Err(format!(
+                "{} is inside the module's folder (a test fixture, read-only): values you enter go \
+                 to your own overlay; start without --overlay to use {}, or name a file of yours \
+                 with --overlay FILE",
+                path.display(),
+                default_overlay_path(self.id())
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_else(|| "your overlay".to_owned())
+            ));
+        }
+        if overlay.named_by_save {
+            return Err(format!(
+                "the saved game names {} as its overlay, and values are stored only in an overlay \
+                 you name: open the game with --overlay {} to store them there (or --overlay \
+                 YOUR_FILE)",
+                path.display(),
+                path.display()
+            ));
+        }
+        if let Some(first) = overlay.errors.iter().next() {
+            return Err(format!(
+                "the overlay has errors to mend before values can be stored in it:\n{first}"
+            ));
+        }
+        Ok(path)
     }
 
     /// The scenario played when none is named: the manifest's default, else the first.

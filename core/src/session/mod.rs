@@ -216,8 +216,10 @@ impl LogEntry {
 /// table after the first `k` inputs, kept for `k` = 0 and every multiple of
 /// [`CHECKPOINT_EVERY`]. The table after `n` inputs is the nearest checkpoint at or before
 /// `n` plus a replay of the inputs after it, so undo costs at most `CHECKPOINT_EVERY - 1`
-/// replayed inputs however long the game. `redo` holds undone inputs, the next one last.
-/// Limitation: a replay re-runs the rules, so a module that keeps hidden state in Lua
+/// replayed inputs however long the game. `redo` holds undone inputs, the next one last;
+/// its top `held` entries are the rest of the game that a reloaded module refused (see
+/// [`Session::rebase`]): the whole game is `records` then those, and the next rebase replays
+/// them all, so a fix brings the game back whole. Limitation: a replay re-runs the rules, so a module that keeps hidden state in Lua
 /// (which the sandbox forbids but cannot fully prevent) may replay differently; the digest
 /// of each record exposes that.
 #[derive(Clone, Debug)]
@@ -229,6 +231,9 @@ pub struct History {
     setup_log: Vec<LogLine>,
     /// Bytes of log lines and bot reasons kept, against [`MAX_GAME_LOG_BYTES`].
     log_bytes: usize,
+    /// How many inputs at the top of `redo` are the rest of the game, held back because a
+    /// reloaded module refused the first of them.
+    held: usize,
 }
 
 impl History {
@@ -240,6 +245,27 @@ impl History {
     /// The undone inputs, the next to redo last.
     pub fn redo_stack(&self) -> &[Input] {
         &self.redo
+    }
+
+    /// The rest of the game that a reloaded module refused, the next input first (empty
+    /// when the game is whole).
+    pub fn held(&self) -> impl Iterator<Item = &Input> {
+        self.redo[self.redo.len() - self.held..].iter().rev()
+    }
+
+    /// The undone inputs below those held back, the next to redo last.
+    pub fn undone(&self) -> &[Input] {
+        &self.redo[..self.redo.len() - self.held]
+    }
+
+    /// How many inputs of the game a reloaded module refused and holds back.
+    pub fn held_len(&self) -> usize {
+        self.held
+    }
+
+    /// The whole game: the applied inputs, then those held back.
+    pub fn game_inputs(&self) -> impl Iterator<Item = &Input> {
+        self.records.iter().map(|r| &r.input).chain(self.held())
     }
 
     /// How many inputs have been applied.
@@ -304,6 +330,7 @@ impl Session {
             checkpoints: BTreeMap::new(),
             log_bytes: text_bytes(&io.log, &[]),
             setup_log: io.log,
+            held: 0,
         };
         let prompt = rules.prompt(&mut table);
         Ok(Session {
@@ -466,8 +493,12 @@ impl Session {
         match self.history.redo.last() {
             Some(next) if *next == input => {
                 self.history.redo.pop();
+                self.history.held = self.history.held.saturating_sub(1);
             }
-            _ => self.history.redo.clear(),
+            _ => {
+                self.history.redo.clear();
+                self.history.held = 0;
+            }
         }
         self.history.records.push(InputRecord {
             input,
@@ -538,6 +569,10 @@ impl Session {
         let bytes = text_bytes(&record.log, record.input.reasons());
         self.history.log_bytes = self.history.log_bytes.saturating_sub(bytes);
         self.history.redo.push(record.input);
+        if self.history.held > 0 {
+            // The undone input stays part of the whole game, before the held ones.
+            self.history.held += 1;
+        }
         let n = self.history.records.len();
         self.history.checkpoints.retain(|k, _| *k <= n);
         self.table = self.rebuild(n);
@@ -565,6 +600,9 @@ impl Session {
                 .map(|r| r.input)
                 .rev()
                 .collect();
+            if self.history.held > 0 {
+                self.history.held += dropped.len();
+            }
             let mut redo = std::mem::take(&mut self.history.redo);
             redo.extend(dropped);
             self.history.redo = redo;

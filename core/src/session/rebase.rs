@@ -64,7 +64,8 @@ impl fmt::Display for RebaseReport {
         if let Some((n, why)) = &self.refused {
             writeln!(
                 f,
-                "Input {n} is no longer accepted ({why}); it and the rest can be redone once fixed."
+                "Input {n} is no longer accepted ({why}). The game stops before it; it and the {} after it are held: save a fix and the whole game comes back.",
+                self.total - n
             )?;
         }
         Ok(())
@@ -73,37 +74,65 @@ impl fmt::Display for RebaseReport {
 
 impl Session {
     /// Replays this game under `module` (a reloaded version). On success the session plays
-    /// the new version from where the replay got to, and inputs the new version refuses wait
-    /// on the redo stack. If the new version cannot even start the game, the session is
-    /// unchanged and the error says why.
+    /// the new version from where the replay got to. If the new version refuses an input,
+    /// it and the rest of the game are held (on the redo stack, see [`History`]): the next
+    /// rebase replays the whole game again, so a fix brings it all back. If the new version
+    /// cannot even start the game, the session is unchanged and the error says why.
     pub fn rebase(&mut self, module: Arc<Module>) -> Result<RebaseReport, SessionError> {
+        let (fresh, report) = self.replay_under(module)?;
+        *self = fresh;
+        Ok(report)
+    }
+
+    /// As [`Session::rebase`], but only if the new version replays the whole game: if it
+    /// refuses an input, the session is unchanged and the report says which.
+    pub fn rebase_whole(&mut self, module: Arc<Module>) -> Result<RebaseReport, SessionError> {
+        let (fresh, report) = self.replay_under(module)?;
+        if report.refused.is_none() {
+            *self = fresh;
+        }
+        Ok(report)
+    }
+
+    /// The whole game (its inputs, then those held back) replayed under `module`, and what
+    /// the replay found.
+    fn replay_under(
+        &mut self,
+        module: Arc<Module>,
+    ) -> Result<(Session, RebaseReport), SessionError> {
         let rules = self.rules.reload(module.clone())?;
         let mut fresh = Session::new(module.clone(), self.spec.clone(), rules)?;
         fresh.check_every_step = self.check_every_step;
         let changes = module_changes(&self.module, &module);
-        let total = self.history.records.len();
+        let game: Vec<Input> = self.history.game_inputs().cloned().collect();
+        let played = self.history.records.len();
+        let total = game.len();
         let mut divergence_at =
             (fresh.history.start.digest() != self.history.start.digest()).then_some(0);
         let mut refused = None;
         let mut replayed = 0;
-        for (i, record) in self.history.records.iter().enumerate() {
-            match fresh.apply(record.input.clone()) {
+        for (i, input) in game.iter().enumerate() {
+            match fresh.apply(input.clone()) {
                 Ok(()) => {
                     replayed += 1;
-                    if divergence_at.is_none() && fresh.table.digest() != record.digest {
+                    // Held inputs have no table of their own to compare with.
+                    let recorded = self.history.records.get(i).map(|r| r.digest);
+                    if divergence_at.is_none()
+                        && recorded.is_some_and(|digest| fresh.table.digest() != digest)
+                    {
                         divergence_at = Some(i + 1);
                     }
                 }
                 Err(err) => {
                     refused = Some((i + 1, err.to_string()));
-                    if divergence_at.is_none() {
+                    if divergence_at.is_none() && i < played {
                         divergence_at = Some(i);
                     }
                     break;
                 }
             }
         }
-        let divergence = match divergence_at {
+        let divergence = match divergence_at.filter(|n| *n <= played) {
             Some(n) => {
                 let before = self.table_at(n);
                 let after = fresh.table_at(n);
@@ -124,27 +153,30 @@ impl Session {
             }
             None => None,
         };
-        let waiting: Vec<Input> = self.history.records[replayed..]
-            .iter()
-            .map(|r| r.input.clone())
-            .rev()
-            .collect();
-        let mut redo = std::mem::take(&mut self.history.redo);
-        redo.extend(waiting);
-        fresh.push_redo(redo);
+        // Undone inputs stay undone, below the rest of the game the new version refused.
+        let waiting: Vec<Input> = game[replayed..].iter().rev().cloned().collect();
+        fresh.push_redo(self.history.undone().to_vec());
+        fresh.hold(waiting);
         fresh.warnings = std::mem::take(&mut self.warnings);
-        *self = fresh;
-        Ok(RebaseReport {
+        let report = RebaseReport {
             changes,
             replayed,
             total,
             divergence,
             refused,
-        })
+        };
+        Ok((fresh, report))
     }
 
     pub(crate) fn push_redo(&mut self, inputs: impl IntoIterator<Item = Input>) {
         self.history.redo.extend(inputs);
+    }
+
+    /// Holds `inputs` (the last of them next) as the rest of the game, which the module refused.
+    pub(crate) fn hold(&mut self, inputs: impl IntoIterator<Item = Input>) {
+        let before = self.history.redo.len();
+        self.history.redo.extend(inputs);
+        self.history.held += self.history.redo.len() - before;
     }
 }
 

@@ -1,4 +1,6 @@
-//! The command line run in-process, shared by the end-to-end tests that drive it.
+//! The command line run in-process, shared by the end-to-end tests that drive it (each
+//! test file uses some of it).
+#![allow(dead_code)]
 
 use chancery::cli::{Outcome, run};
 

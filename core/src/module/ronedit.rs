@@ -1,0 +1,481 @@
+//! Changing one value in a RON file's text and leaving everything else as it was: the
+//! owner's comments, blank lines, order and layout. Used to store a value in the owner's
+//! overlay. Only what the overlay needs is understood: a top-level struct, nested structs
+//! `( … )` and maps `{ … }`, strings with escapes, raw strings and comments.
+
+/// One step of a path to a value: a struct field or a map key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step<'a> {
+    /// A struct field, `name: value`.
+    Field(&'a str),
+    /// A map key, `"key": value`.
+    Key(&'a str),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Tok {
+    Ident(String),
+    Str(String),
+    Open(char),
+    Close(char),
+    Colon,
+    Comma,
+    Other,
+}
+
+/// A token and where it lies in the text (byte offsets).
+#[derive(Clone, Debug)]
+struct Token {
+    tok: Tok,
+    start: usize,
+    end: usize,
+}
+
+/// The tokens of `text`, comments and white space left out; `None` if a string or comment
+/// does not end.
+fn tokens(text: &str) -> Option<Vec<Token>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        let start = i;
+        match c {
+            b' ' | b'\t' | b'\r' | b'\n' => i += 1,
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                let mut depth = 0;
+                loop {
+                    match (bytes.get(i), bytes.get(i + 1)) {
+                        (Some(b'/'), Some(b'*')) => {
+                            depth += 1;
+                            i += 2;
+                        }
+                        (Some(b'*'), Some(b'/')) => {
+                            depth -= 1;
+                            i += 2;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        (Some(_), _) => i += 1,
+                        (None, _) => return None,
+                    }
+                }
+            }
+            b'"' => {
+                let (content, end) = string_at(text, i)?;
+                out.push(Token {
+                    tok: Tok::Str(content),
+                    start,
+                    end,
+                });
+                i = end;
+            }
+            b'r' if matches!(bytes.get(i + 1), Some(b'#' | b'"')) => {
+                let hashes = bytes[i + 1..].iter().take_while(|b| **b == b'#').count();
+                let open = i + 1 + hashes;
+                if bytes.get(open) != Some(&b'"') {
+                    return None;
+                }
+                let close = format!("\"{}", "#".repeat(hashes));
+                let end = text[open + 1..].find(&close)? + open + 1;
+                out.push(Token {
+                    tok: Tok::Str(text[open + 1..end].to_owned()),
+                    start,
+                    end: end + close.len(),
+                });
+                i = end + close.len();
+            }
+            b'(' | b'[' | b'{' => {
+                out.push(Token {
+                    tok: Tok::Open(c as char),
+                    start,
+                    end: i + 1,
+                });
+                i += 1;
+            }
+            b')' | b']' | b'}' => {
+                out.push(Token {
+                    tok: Tok::Close(c as char),
+                    start,
+                    end: i + 1,
+                });
+                i += 1;
+            }
+            b':' | b',' => {
+                let tok = if c == b':' { Tok::Colon } else { Tok::Comma };
+                out.push(Token {
+                    tok,
+                    start,
+                    end: i + 1,
+                });
+                i += 1;
+            }
+            _ => {
+                while i < bytes.len()
+                    && !matches!(
+                        bytes[i],
+                        b' ' | b'\t'
+                            | b'\r'
+                            | b'\n'
+                            | b'('
+                            | b')'
+                            | b'['
+                            | b']'
+                            | b'{'
+                            | b'}'
+                            | b':'
+                            | b','
+                            | b'"'
+                            | b'/'
+                    )
+                {
+                    i += 1;
+                }
+                if i == start {
+                    i += 1;
+                }
+                let word = &text[start..i];
+                let ident = word
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_alphabetic() || c == '_');
+                out.push(Token {
+                    tok: if ident {
+                        Tok::Ident(word.to_owned())
+                    } else {
+                        Tok::Other
+                    },
+                    start,
+                    end: i,
+                });
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The content of the string starting at byte `at` (a `"`) and the offset after it.
+fn string_at(text: &str, at: usize) -> Option<(String, usize)> {
+    let mut content = String::new();
+    let mut chars = text[at + 1..].char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => return Some((content, at + 1 + i + 1)),
+            '\\' => {
+                let (_, escaped) = chars.next()?;
+                content.push(match escaped {
+                    'n' => '\n',
+                    't' => '\t',
+                    'r' => '\r',
+                    '0' => '\0',
+                    other => other,
+                });
+            }
+            c => content.push(c),
+        }
+    }
+    None
+}
+
+/// The index of the token closing the bracket opened at token `open`.
+fn closing(tokens: &[Token], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, t) in tokens.iter().enumerate().skip(open) {
+        match t.tok {
+            Tok::Open(_) => depth += 1,
+            Tok::Close(_) => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The tokens of the value starting at token `at`: `(first, last)` inclusive.
+fn value_span(tokens: &[Token], at: usize) -> Option<(usize, usize)> {
+    let mut i = at;
+    // A named struct or an enum variant: `Some(…)`, `BoardOverlay(…)`.
+    if matches!(tokens.get(i)?.tok, Tok::Ident(_))
+        && matches!(tokens.get(i + 1).map(|t| &t.tok), Some(Tok::Open('(')))
+    {
+        i += 1;
+    }
+    match tokens.get(i)?.tok {
+        Tok::Open(_) => Some((at, closing(tokens, i)?)),
+        Tok::Close(_) | Tok::Colon | Tok::Comma => None,
+        // A word, a number (its sign and all) or a string: one token.
+        _ => Some((at, i)),
+    }
+}
+
+/// The bracket that opens the container the value at token `at` is (skipping a struct's
+/// or variant's name), with the bracket's kind.
+fn container_of(tokens: &[Token], at: usize) -> Option<(usize, char)> {
+    let mut i = at;
+    if matches!(tokens.get(i)?.tok, Tok::Ident(_)) {
+        i += 1;
+    }
+    match tokens.get(i)?.tok {
+        Tok::Open(c) if c == '(' || c == '{' => Some((i, c)),
+        _ => None,
+    }
+}
+
+/// The entry `step` directly inside the container opened at token `open`: the token index
+/// of its value.
+fn find_entry(tokens: &[Token], open: usize, step: Step<'_>) -> Option<usize> {
+    let close = closing(tokens, open)?;
+    let mut i = open + 1;
+    while i < close {
+        let named = match (&tokens[i].tok, step) {
+            (Tok::Ident(name), Step::Field(field)) => name == field,
+            (Tok::Str(key), Step::Key(wanted)) => key == wanted,
+            _ => false,
+        };
+        if named && matches!(tokens.get(i + 1).map(|t| &t.tok), Some(Tok::Colon)) {
+            return Some(i + 2);
+        }
+        // Skip this entry: its key, colon and value, then its comma.
+        let (_, last) = value_span(tokens, i)?;
+        i = last + 1;
+        if matches!(tokens.get(i).map(|t| &t.tok), Some(Tok::Colon)) {
+            let (_, last) = value_span(tokens, i + 1)?;
+            i = last + 1;
+        }
+        if matches!(tokens.get(i).map(|t| &t.tok), Some(Tok::Comma)) {
+            i += 1;
+        }
+    }
+    None
+}
+
+/// A step written as RON: `name` or `"key"`.
+fn step_text(step: Step<'_>) -> String {
+    match step {
+        Step::Field(name) => name.to_owned(),
+        Step::Key(key) => {
+            let mut quoted = String::from("\"");
+            for c in key.chars() {
+                match c {
+                    '"' => quoted.push_str("\\\""),
+                    '\\' => quoted.push_str("\\\\"),
+                    '\n' => quoted.push_str("\\n"),
+                    c => quoted.push(c),
+                }
+            }
+            quoted.push('"');
+            quoted
+        }
+    }
+}
+
+/// The value the steps `rest` lead to inside a new container, written on one line: for
+/// `["a", "b"]` and `3`, `{"a": {"b": 3}}` (a field step makes a struct `( … )`).
+fn nested(rest: &[Step<'_>], value: &str) -> String {
+    match rest.split_first() {
+        None => value.to_owned(),
+        Some((step, more)) => {
+            let (open, close) = match step {
+                Step::Field(_) => ('(', ')'),
+                Step::Key(_) => ('{', '}'),
+            };
+            format!("{open}{}: {}{close}", step_text(*step), nested(more, value))
+        }
+    }
+}
+
+/// The white space that starts the line holding byte `at`.
+fn indent_of(text: &str, at: usize) -> &str {
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line = &text[line_start..];
+    &line[..line.len() - line.trim_start().len()]
+}
+
+/// `text` with the value at `path` set to `value` (RON text), every other byte as it was.
+/// A missing entry is added at the end of its container, on a line of its own. `None` when
+/// the text is not shaped as the path expects (the caller then writes the file anew).
+pub fn set(text: &str, path: &[Step<'_>], value: &str) -> Option<String> {
+    let tokens = tokens(text)?;
+    // The top-level struct: `Name( … )` or `( … )`.
+    let first = tokens.iter().position(|t| !matches!(t.tok, Tok::Other))?;
+    let (mut open, _) = container_of(&tokens, first)?;
+    for (depth, step) in path.iter().enumerate() {
+        let Some(at) = find_entry(&tokens, open, *step) else {
+            return Some(insert(text, &tokens, open, &path[depth..], value));
+        };
+        if depth + 1 == path.len() {
+            let (first, last) = value_span(&tokens, at)?;
+            let mut out = text.to_owned();
+            out.replace_range(tokens[first].start..tokens[last].end, value);
+            return Some(out);
+        }
+        let kind;
+        (open, kind) = container_of(&tokens, at)?;
+        // A map inside a struct, or a struct inside a map, must be what the next step says.
+        let want = match path[depth + 1] {
+            Step::Field(_) => '(',
+            Step::Key(_) => '{',
+        };
+        if kind != want {
+            return None;
+        }
+    }
+    None
+}
+
+/// Adds the entry `rest[0]` (holding what the rest of the steps lead to) at the end of the
+/// container opened at token `open`.
+fn insert(text: &str, tokens: &[Token], open: usize, rest: &[Step<'_>], value: &str) -> String {
+    let entry = format!("{}: {}", step_text(rest[0]), nested(&rest[1..], value));
+    let close = closing(tokens, open).unwrap_or(tokens.len() - 1);
+    let before = &tokens[close - 1];
+    let needs_comma = !matches!(before.tok, Tok::Comma | Tok::Open(_));
+    let at = tokens[close].start;
+    let mut out = String::with_capacity(text.len() + entry.len() + 8);
+    // After the last entry (and its comma), so that a comment after it stays with it.
+    let after_last = before.end;
+    out.push_str(&text[..after_last]);
+    if needs_comma {
+        out.push(',');
+    }
+    let close_on_own_line = text[after_last..at].contains('\n');
+    let outer = indent_of(text, at);
+    if close_on_own_line || matches!(before.tok, Tok::Open(_)) {
+        // One entry a line, one step deeper than the closing bracket.
+        let gap = &text[after_last..at];
+        let keep = gap.rfind('\n').map_or("", |i| &gap[..i]);
+        out.push_str(keep);
+        out.push_str(&format!("\n{outer}    {entry},\n{outer}"));
+    } else {
+        out.push_str(&format!(" {entry}"));
+        out.push_str(&text[after_last..at]);
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OVERLAY: &str = r#"// My values, read off my copy (2026-11-20).
+OverlayFile(
+    module: "cov",
+    // Cards I checked twice.
+    cards: {
+        "stadion": {
+            "value": 3, // the corner
+        },
+        "talleyrand": { "value": 10 },
+    },
+    /* tables later */
+)
+"#;
+
+    #[test]
+    fn a_value_is_replaced_and_every_comment_stays() {
+        let out = set(
+            OVERLAY,
+            &[
+                Step::Field("cards"),
+                Step::Key("stadion"),
+                Step::Key("value"),
+            ],
+            "4",
+        )
+        .expect("set");
+        assert_eq!(out, OVERLAY.replace("\"value\": 3,", "\"value\": 4,"));
+    }
+
+    #[test]
+    fn missing_entries_are_added_on_lines_of_their_own() {
+        let out = set(
+            OVERLAY,
+            &[
+                Step::Field("cards"),
+                Step::Key("stadion"),
+                Step::Key("nation"),
+            ],
+            "\"AU\"",
+        )
+        .expect("set");
+        assert!(
+            out.contains(
+                "\"value\": 3, // the corner\n            \"nation\": \"AU\",\n        },"
+            ),
+            "{out}"
+        );
+        let out = set(
+            OVERLAY,
+            &[
+                Step::Field("cards"),
+                Step::Key("talleyrand"),
+                Step::Key("cdg"),
+            ],
+            "2",
+        )
+        .expect("set");
+        assert!(
+            out.contains("\"talleyrand\": { \"value\": 10, \"cdg\": 2 },"),
+            "{out}"
+        );
+        let out = set(
+            OVERLAY,
+            &[Step::Field("tables"), Step::Key("war"), Step::Key("3")],
+            "[1, 2]",
+        )
+        .expect("set");
+        assert!(
+            out.contains("    /* tables later */\n    tables: {\"war\": {\"3\": [1, 2]}},\n)"),
+            "{out}"
+        );
+        assert!(out.starts_with("// My values, read off my copy"));
+        let out = set(
+            OVERLAY,
+            &[
+                Step::Field("boards"),
+                Step::Key("war"),
+                Step::Field("spaces"),
+                Step::Key("front.a/saxony"),
+            ],
+            "(512.0, 240.0)",
+        )
+        .expect("set");
+        assert!(
+            out.contains("boards: {\"war\": (spaces: {\"front.a/saxony\": (512.0, 240.0)})},"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn text_shaped_otherwise_is_left_to_the_caller() {
+        assert_eq!(set("\"not a struct\"", &[Step::Field("cards")], "1"), None);
+        assert_eq!(
+            set(
+                "(cards: {\"a\": \"unterminated)",
+                &[Step::Field("cards")],
+                "1"
+            ),
+            None
+        );
+        // A struct where the path expects a map.
+        assert_eq!(
+            set(
+                "(cards: (a: 1))",
+                &[Step::Field("cards"), Step::Key("a"), Step::Key("b")],
+                "1"
+            ),
+            None
+        );
+    }
+}

@@ -1,0 +1,151 @@
+//! The owner's data stays the owner's, through the command line as a user meets it: an
+//! overlay that cannot be read is an error with its line and column and is never rewritten,
+//! a stored value changes only that value in the file (comments and layout stay), a value of
+//! the wrong shape is refused before it is written, and values are never written into a
+//! module's own folder or into a file that only a received save names.
+
+use std::path::{Path, PathBuf};
+
+use chancery_tests::{copy_module, test_module};
+use common::{chancery_as_typed, path};
+
+mod common;
+
+/// A testbed game in `dir` where Alpha's next march (to East) scores East's VP, a value
+/// not entered yet; started with `overlay`.
+fn game_before_east(dir: &Path, module: &Path, overlay: &Path) -> PathBuf {
+    let save = dir.join("game.ron");
+    let answers = dir.join("answers.txt");
+    std::fs::write(&answers, "march south\npass\n").expect("write");
+    let (code, _, err) = chancery_as_typed(&[
+        "new",
+        path(module),
+        "--seed",
+        "3",
+        "--overlay",
+        path(overlay),
+        "--answers",
+        path(&answers),
+        "--out",
+        path(&save),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    save
+}
+
+/// `act SAVE march east --value VALUE`, with `--overlay` if given.
+fn march_east(save: &Path, value: &str, overlay: Option<&Path>) -> (i32, String, String) {
+    let mut args = vec!["act", path(save), "march", "east", "--value", value];
+    if let Some(overlay) = overlay {
+        args.extend(["--overlay", path(overlay)]);
+    }
+    chancery_as_typed(&args)
+}
+
+#[test]
+fn an_overlay_with_a_byte_that_is_not_utf8_is_an_error_and_is_never_rewritten() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let overlay = scratch.path().join("owner.ron");
+    let bytes = b"Overlay(\n    module: \"testbed\",\n    cards: {\"mystery\": {\"value\": 4}}, // caf\xe9\n)\n";
+    std::fs::write(&overlay, bytes).expect("write");
+    let module = test_module("testbed");
+    let (code, _, err) = chancery_as_typed(&["check", path(&module), "--overlay", path(&overlay)]);
+    assert_eq!(code, 1, "check reports the overlay");
+    assert!(
+        err.contains(&format!("{}:3:", overlay.display()))
+            && err.contains("not UTF-8 text: line 3, column 45"),
+        "{err}"
+    );
+    // The game still starts, says what is wrong, and stores nothing in the file.
+    let save = game_before_east(scratch.path(), &module, &overlay);
+    let (code, _, err) = march_east(&save, "3", Some(&overlay));
+    assert_eq!(code, 1);
+    assert!(err.contains("not UTF-8"), "{err}");
+    assert_eq!(
+        std::fs::read(&overlay).expect("read"),
+        bytes,
+        "byte for byte"
+    );
+}
+
+#[test]
+fn a_stored_value_keeps_the_owner_s_comments_and_layout() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let overlay = scratch.path().join("owner.ron");
+    let text = "// My copy, read off on 20 November.\nOverlay(\n    module: \"testbed\",\n    // Checked twice.\n    cards: {\"mystery\": {\"value\": 4}},\n)\n";
+    std::fs::write(&overlay, text).expect("write");
+    let save = game_before_east(scratch.path(), &test_module("testbed"), &overlay);
+    let (code, _, err) = march_east(&save, "3", Some(&overlay));
+    assert_eq!(code, 0, "{err}");
+    let stored = std::fs::read_to_string(&overlay).expect("read");
+    assert_eq!(
+        stored,
+        text.replace(
+            "{\"value\": 4}},\n)",
+            "{\"value\": 4}},\n    spaces: {\"land/east\": {\"vp\": 3}},\n)"
+        ),
+        "only the value is added"
+    );
+}
+
+#[test]
+fn a_value_of_the_wrong_shape_is_refused_before_it_is_stored() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let overlay = scratch.path().join("owner.ron");
+    let save = game_before_east(scratch.path(), &test_module("testbed"), &overlay);
+    let before = std::fs::read(&save).expect("read");
+    // The other spaces' VP are whole numbers: a list is not one.
+    let (code, _, err) = march_east(&save, "[1, 2]", Some(&overlay));
+    assert_eq!(code, 1);
+    assert!(err.contains("is not a whole number"), "{err}");
+    assert!(!overlay.exists(), "nothing is written");
+    assert_eq!(std::fs::read(&save).expect("read"), before);
+    let (code, _, err) = chancery_as_typed(&[
+        "check",
+        path(&test_module("testbed")),
+        "--overlay",
+        path(&overlay),
+    ]);
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn values_are_never_written_into_a_module_s_own_folder() {
+    let (_scratch, dir) = copy_module(&test_module("testbed"));
+    let fixture = dir.join("tests/owner-fixture.ron");
+    let text = "// Placeholders for tests.\nOverlay(module: \"testbed\")\n";
+    std::fs::write(&fixture, text).expect("write");
+    let games = tempfile::tempdir().expect("scratch");
+    let save = game_before_east(games.path(), &dir, &fixture);
+    let (code, _, err) = march_east(&save, "3", Some(&fixture));
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("inside the module's folder") && err.contains("--overlay FILE"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&fixture).expect("read"), text);
+}
+
+#[test]
+fn a_received_save_naming_a_foreign_overlay_never_writes_it_unasked() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let victim = scratch.path().join("elsewhere/victim.ron");
+    std::fs::create_dir_all(victim.parent().expect("a folder")).expect("mkdir");
+    let save = game_before_east(scratch.path(), &test_module("testbed"), &victim);
+    // The save names the overlay; a command that names none reads it but stores nothing.
+    let (code, _, err) = march_east(&save, "3", None);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("the saved game names") && err.contains("--overlay"),
+        "{err}"
+    );
+    assert!(!victim.exists(), "the file the save names is not created");
+    // Named by the person, it is theirs.
+    let (code, _, err) = march_east(&save, "3", Some(&victim));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        std::fs::read_to_string(&victim)
+            .expect("written")
+            .contains("\"vp\": 3")
+    );
+}
