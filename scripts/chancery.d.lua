@@ -31,9 +31,9 @@ function Ctx:count(zone) end
 ---@return integer? index
 function Ctx:card_zone(card) end
 
---- Whether a card lies face up.
+--- Whether a card lies face up (a card out of play counts as face up); to a bot or a seat's view, nil for a card its seat cannot see or that is out of play, as `card_zone` finds it nowhere.
 ---@param card string
----@return boolean up
+---@return boolean? up
 function Ctx:face_up(card) end
 
 --- The place and space where a piece stands, or nil if it is off the table.

@@ -75,3 +75,16 @@ id_type!(
     /// A scenario of a module.
     ScenarioId,
 );
+
+impl SeatId {
+    /// The eyes of a spectator, who plays no seat: an id no module declares, which sees what
+    /// every seat may see (public cards and log lines) and no seat's secrets or private state.
+    pub fn spectator() -> SeatId {
+        SeatId::from("")
+    }
+
+    /// Whether this is [`SeatId::spectator`].
+    pub fn is_spectator(&self) -> bool {
+        self.0.is_empty()
+    }
+}

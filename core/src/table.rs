@@ -299,6 +299,48 @@ impl Table {
         hasher.finish()
     }
 
+    /// Whether some seat may not see all of the table: cards in a zone that is not public or
+    /// face down, private state, or secret answers not yet revealed. While it is so, the seed
+    /// (from which every shuffle follows) is shown to no seat.
+    pub fn has_hidden_information(&self) -> bool {
+        self.zones.values().any(|z| {
+            !z.face_down.is_empty() || (z.visibility != Visibility::Public && !z.cards.is_empty())
+        }) || self
+            .private
+            .values()
+            .any(|v| !v.is_nil() && *v != Value::map())
+            || self.flow.iter().any(|f| !f.answers.is_empty())
+    }
+
+    /// Whether the seed may be shown to `seat` (`None`: the omniscient view, which may): when
+    /// nothing is hidden, or the game is over.
+    pub fn seed_shown_to(&self, seat: Option<&SeatId>) -> bool {
+        seat.is_none() || self.result.is_some() || !self.has_hidden_information()
+    }
+
+    /// A 64-bit digest of what `seat` may see of the table: the public facts, the cards it
+    /// sees, how many it does not, its own private state, who has answered (not what), and
+    /// nothing of the seed or the dice. Tables that differ only in what `seat` may not see
+    /// give the same digest (a bot's own random stream is seeded from it).
+    pub fn digest_seen_by(&self, seat: &SeatId) -> u64 {
+        let mut h = crate::digest::Fnv64::default();
+        (&self.module, &self.scenario, self.turn, &self.phase).hash(&mut h);
+        (&self.counters, &self.places, &self.boxes, &self.seats).hash(&mut h);
+        (&self.vars, self.private.get(seat), &self.result).hash(&mut h);
+        for (id, zone) in &self.zones {
+            id.hash(&mut h);
+            zone.cards.len().hash(&mut h);
+            for card in zone.cards.iter().filter(|c| zone.shows(c, Some(seat))) {
+                card.hash(&mut h);
+            }
+        }
+        for frame in &self.flow {
+            (&frame.state, &frame.locals).hash(&mut h);
+            frame.answers.keys().for_each(|s| s.hash(&mut h));
+        }
+        h.finish()
+    }
+
     /// The current state's frame (the top of the flow), if any.
     pub fn top_frame(&self) -> Option<&Frame> {
         self.flow.last()

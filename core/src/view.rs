@@ -11,8 +11,9 @@ use crate::session::LogEntry;
 use crate::table::{HIDDEN_CARD, Table};
 use crate::value::Value;
 
-/// The state JSON of `table` with its `log`, as `seat` sees it (`None`: everything).
-/// The rules' variables and state locals are public; private state shows only to its
+/// The state JSON of `table` with its `log`, as `seat` sees it (`None`: everything;
+/// [`SeatId::spectator`]: what every seat may see). The seed is `null` to a seat while
+/// anything is hidden (see [`Table::seed_shown_to`]). The rules' variables and state locals are public; private state shows only to its
 /// seat, and the answers of a shared decision only to the omniscient view (a seat sees
 /// who has answered). `extra` is the module's own view data (its `view` hook), shown under
 /// `view` if not nil.
@@ -128,7 +129,8 @@ pub fn state_json(table: &Table, log: &[LogEntry], seat: Option<&SeatId>, extra:
     let mut out = json!({
         "module": table.module,
         "scenario": table.scenario.as_str(),
-        "seed": table.seed,
+        // From the seed, every shuffle follows: no seat sees it while something is hidden.
+        "seed": table.seed_shown_to(seat).then_some(table.seed),
         "turn": table.turn,
         "phase": table.phase,
         "state": table.top_frame().map(|f| f.state.as_str()),

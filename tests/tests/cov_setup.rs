@@ -36,7 +36,13 @@ fn start(scenario: &str, options: &[&str]) -> Value {
         String::from_utf8_lossy(&err)
     );
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let args = ["chancery", "state", save.to_str().expect("utf-8"), "--json"];
+    let args = [
+        "chancery",
+        "state",
+        save.to_str().expect("utf-8"),
+        "--json",
+        "--everything",
+    ];
     let outcome = run(args.iter().map(Into::into), &mut out, &mut err);
     assert!(
         matches!(outcome, Outcome::Exit(0)),

@@ -29,6 +29,7 @@ fn a_bot_sees_only_what_its_seat_may_see() {
             "deck: ?".to_owned(),
             format!("where is {}: hand.A", mine[0]),
             "answered: ".to_owned(),
+            "faces of cards it cannot see: ".to_owned(),
         ]
     );
     assert!(
@@ -153,4 +154,35 @@ fn a_seats_state_json_hides_other_seats_private_state_and_secret_answers() {
         serde_json::json!({"A": "commit five"})
     );
     assert_eq!(all["log"][2]["input"], "A: commit five");
+}
+
+/// A bot's own random draws follow from the game and what its seat sees: Alpha's secret
+/// wager (Five or Four) changes nothing of what Beta's bot draws.
+#[test]
+fn a_bot_s_random_draws_do_not_depend_on_another_seat_s_secret() {
+    let draw = |wager: &str| {
+        let mut session =
+            chancery_core::start_game(load(&test_module("testbed")), GameSpec::new("basic", 4))
+                .expect("starts");
+        session.act("council", Value::Nil).expect("council");
+        session
+            .apply(Input::Act {
+                seat: Some("A".into()),
+                choice: Choice {
+                    name: "commit".into(),
+                    arg: Value::from(wager),
+                },
+                dice: Vec::new(),
+                by: Actor::Human,
+            })
+            .expect("Alpha wagers");
+        session
+            .bot_preview(Some("fate"), Some(&"B".into()))
+            .expect("the bot runs")
+            .expect("B decides")
+            .reason
+    };
+    let (five, four) = (draw("five"), draw("four"));
+    assert!(five.iter().any(|r| r.starts_with("fate: ")), "{five:?}");
+    assert_eq!(five, four, "Beta's draws tell Alpha's wager apart");
 }

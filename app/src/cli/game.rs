@@ -111,9 +111,14 @@ pub struct StateArgs {
     /// Print the state JSON.
     #[arg(long)]
     pub json: bool,
-    /// Show what this seat may see (hidden cards as "?").
+    /// Show what this seat may see (hidden cards as "?"). Without it: the one seat a person
+    /// plays, else what a spectator sees when a bot plays or anything is hidden.
     #[arg(long, value_name = "SEAT")]
     pub seat: Option<String>,
+    /// Show everything: every hand, secret answer, private state and the seed (the umpire's
+    /// view, for one person playing every seat or checking a game).
+    #[arg(long, conflicts_with = "seat")]
+    pub everything: bool,
 }
 
 #[derive(Args, Debug)]
@@ -370,7 +375,16 @@ fn describe_asks(out: &mut String, session: &Session, prompt: &Prompt, seat: Opt
             "State '{}': {who} decides{window}: {}",
             prompt.state, prompt.text
         );
-        list(out, &ask.actions);
+        // A seat's choices may name what only it sees (its hand): not for a spectator.
+        match (&ask.seat, seat) {
+            (Some(decider), Some(eyes)) if eyes.is_spectator() => {
+                let _ = writeln!(
+                    out,
+                    "Its choices show to its seat: add --seat {decider} to see them."
+                );
+            }
+            _ => list(out, &ask.actions),
+        }
         return;
     }
     let waiting: Vec<String> = prompt.deciders().map(|s| seat_text(session, s)).collect();
@@ -388,7 +402,7 @@ fn describe_asks(out: &mut String, session: &Session, prompt: &Prompt, seat: Opt
             done.join(", ")
         );
     }
-    match seat {
+    match seat.filter(|s| !s.is_spectator()) {
         Some(seat) => match prompt.ask_for(Some(seat)) {
             Ok(ask) => {
                 let _ = writeln!(out, "Your choices as {}:", seat_text(session, seat));
@@ -412,8 +426,10 @@ pub fn describe_table(table: &Table, module: &Module, seat: Option<&SeatId>) -> 
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{} — scenario '{}', seed {}",
-        module.manifest.name, table.scenario, table.seed
+        "{} — scenario '{}', {}",
+        module.manifest.name,
+        table.scenario,
+        seed_text(table, seat)
     );
     let counters: Vec<String> = table
         .counters
@@ -571,18 +587,15 @@ pub fn new(args: &NewArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
         .context("none of the answers was kept and nothing was saved: mend the line and run the command again")?;
     }
     save(&session, &args.out, args.force)?;
+    let eyes = default_eyes(session.table());
     writeln!(
         out,
-        "Saved {} ({} inputs; seed {}).",
+        "Saved {} ({} inputs; {}).",
         args.out.display(),
         session.history().len(),
-        session.spec().seed
+        seed_text(session.table(), eyes.as_ref())
     )?;
-    write!(
-        out,
-        "{}",
-        describe_prompt(&session, human_eyes(&session).as_ref())
-    )?;
+    write!(out, "{}", describe_prompt(&session, eyes.as_ref()))?;
     Ok(0)
 }
 
@@ -705,7 +718,7 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
         )));
     }
     save(&session, &target, replace)?;
-    let eyes = seat.clone().or_else(|| human_eyes(&session));
+    let eyes = seat.clone().or_else(|| default_eyes(session.table()));
     for line in last_messages(&session.log(), eyes.as_ref(), 12) {
         writeln!(out, "{line}")?;
     }
@@ -778,6 +791,10 @@ pub fn state(args: &StateArgs, overlay: &OverlayArgs, out: &mut dyn Write) -> an
     {
         bail!("seat '{seat}' does not play this game");
     }
+    let seat = match args.everything {
+        true => None,
+        false => seat.or_else(|| default_eyes(&file.table)),
+    };
     if args.json {
         let json = state_json(&file.table, &file.log, seat.as_ref(), &Value::Nil);
         writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
@@ -808,8 +825,11 @@ pub fn state(args: &StateArgs, overlay: &OverlayArgs, out: &mut dyn Write) -> an
     let t = &file.table;
     writeln!(
         out,
-        "Module {} {} — scenario '{}', seed {}",
-        file.module.id, file.module.version, t.scenario, t.seed
+        "Module {} {} — scenario '{}', {}",
+        file.module.id,
+        file.module.version,
+        t.scenario,
+        seed_text(t, seat.as_ref())
     )?;
     writeln!(
         out,
@@ -935,22 +955,35 @@ pub fn headless(args: &OpenArgs, out: &mut dyn Write, err: &mut dyn Write) -> an
             .run_bots(BOT_STEP_LIMIT)
             .map_err(|e| anyhow::anyhow!(explain(&e, &module)))?;
     }
-    print_game(&session, human_eyes(&session).as_ref(), out)?;
+    print_game(&session, default_eyes(session.table()).as_ref(), out)?;
     Ok(0)
 }
 
-/// The eyes of the person at the keyboard: the one human seat, if there is one (with
-/// several, or none, everything shows).
-fn human_eyes(session: &Session) -> Option<SeatId> {
-    let mut humans = session
-        .table()
+/// The eyes a command shows a game with when no seat is named: the one seat a person plays,
+/// if there is one; otherwise a spectator's ([`SeatId::spectator`]) when a bot plays or
+/// anything is hidden; otherwise everything (`None`).
+fn default_eyes(table: &Table) -> Option<SeatId> {
+    let mut humans = table
         .seats
         .iter()
         .filter(|(_, c)| matches!(c, chancery_core::Controller::Human))
         .map(|(s, _)| s);
-    match (humans.next(), humans.next()) {
-        (Some(one), None) => Some(one.clone()),
-        _ => None,
+    if let (Some(one), None) = (humans.next(), humans.next()) {
+        return Some(one.clone());
+    }
+    let bots = table
+        .seats
+        .values()
+        .any(|c| matches!(c, chancery_core::Controller::Bot(_)));
+    (bots || table.has_hidden_information()).then(SeatId::spectator)
+}
+
+/// "seed N", or why it is not shown to `seat`.
+fn seed_text(table: &Table, seat: Option<&SeatId>) -> String {
+    if table.seed_shown_to(seat) {
+        format!("seed {}", table.seed)
+    } else {
+        "seed kept in the save (it shows once nothing is hidden or the game is over)".to_owned()
     }
 }
 
@@ -958,7 +991,14 @@ fn human_eyes(session: &Session) -> Option<SeatId> {
 /// (`None`: everything).
 fn print_game(session: &Session, seat: Option<&SeatId>, out: &mut dyn Write) -> anyhow::Result<()> {
     if let Some(seat) = seat {
-        writeln!(out, "(Seen as {}.)", seat_text(session, seat))?;
+        if seat.is_spectator() {
+            writeln!(
+                out,
+                "(Seen as a spectator: no seat's hand or secret shows; name one with --seat SEAT.)"
+            )?;
+        } else {
+            writeln!(out, "(Seen as {}.)", seat_text(session, seat))?;
+        }
     }
     write!(
         out,

@@ -288,18 +288,22 @@ impl GameView {
     }
 
     /// The seat whose eyes show the table: `None` when every card may be shown. Nobody at
-    /// the screen yet (a spectator) is a seat id that owns no zone, so only public cards show.
+    /// the screen yet, or the screen being passed to the next seat, is a spectator
+    /// ([`SeatId::spectator`]): only what every seat may see shows.
     pub fn eyes(&self) -> Option<SeatId> {
         if self.viewer.open_hands {
             return None;
         }
-        Some(self.viewer.seat.clone().unwrap_or_else(|| SeatId::from("")))
+        if self.viewer.pass_to.is_some() {
+            return Some(SeatId::spectator());
+        }
+        Some(self.viewer.seat.clone().unwrap_or_else(SeatId::spectator))
     }
 
     /// What the rules' `view` hook says of the game now, as the current eyes may see it (the
     /// standings, scores so far); `Nil` when the module has no view or it fails.
     pub fn standings(&mut self) -> &Value {
-        let eyes = self.eyes().filter(|s| !s.as_str().is_empty());
+        let eyes = self.eyes();
         let key = (
             self.session.history().len(),
             eyes.clone(),

@@ -56,8 +56,15 @@ pub fn log_ui(ui: &mut Ui, view: &mut GameView) {
     standings_ui(ui, view);
     ui.heading("Log");
     let spec = view.session.spec();
-    ui.label(format!("Scenario '{}', seed {}", spec.scenario, spec.seed))
-        .on_hover_text("Start a new game with this seed to play the same deal again");
+    let table = view.session.table();
+    if table.seed_shown_to(view.eyes().as_ref()) {
+        ui.label(format!("Scenario '{}', seed {}", spec.scenario, spec.seed))
+            .on_hover_text("Start a new game with this seed to play the same deal again");
+    } else {
+        ui.label(format!("Scenario '{}'", spec.scenario)).on_hover_text(
+            "The seed shows when nothing is hidden, with open hands, or when the game is over: every shuffle follows from it",
+        );
+    }
     ui.weak("Click an entry to go back to just after it; Redo goes forward again.");
     let mut go_to = None;
     let current = view.session.history().len();

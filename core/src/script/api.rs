@@ -401,8 +401,23 @@ fn api_card_zone(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
 
 fn api_face_up(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
     let card = a.string(lua, 0)?;
-    let up = with(lua, |st| Ok(st.table.is_face_up(&check_card(st, &card)?)))?;
-    ret(lua, [Value::Bool(up)])
+    let up = with(lua, |st| {
+        let card = check_card(st, &card)?;
+        // To a seat's eyes, a card it cannot see (or out of play) is neither up nor down, as
+        // `card_zone` finds it nowhere: otherwise which card lies face down would show.
+        if let Some(viewer) = &st.viewer {
+            let seen = st
+                .table
+                .card_location(&card)
+                .and_then(|(zone, _)| st.table.zones.get(zone))
+                .is_some_and(|z| z.shows(&card, Some(viewer)));
+            if !seen {
+                return Ok(None);
+            }
+        }
+        Ok(Some(st.table.is_face_up(&card)))
+    })?;
+    ret(lua, [up.map_or(Value::Nil, Value::Bool)])
 }
 
 fn api_space_of(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
@@ -772,10 +787,12 @@ fn api_random(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
         let table = &st.table;
         let viewer = st.viewer.clone().unwrap_or_default();
         let rng = st.bot_rng.get_or_insert_with(|| {
-            // A stream of the bot's own: the same position and seat give the same draws, so
-            // a bot game replays exactly, and a preview draws what the bot will draw.
+            // A stream of the bot's own: the same game and what its seat sees give the same
+            // draws, so a bot game replays exactly and a preview draws what the bot will
+            // draw; what the seat may not see (another's secret choice) changes nothing.
+            let seen = table.digest_seen_by(&viewer);
             let mut hasher = crate::digest::Fnv64::default();
-            std::hash::Hash::hash(&(table.digest(), viewer.as_str(), "bot"), &mut hasher);
+            std::hash::Hash::hash(&(table.seed, seen, viewer.as_str(), "bot"), &mut hasher);
             Rng::from_seed(std::hash::Hasher::finish(&hasher))
         });
         let result = i64::from(rng.roll(n));
@@ -959,8 +976,8 @@ pub(crate) const API: &[ApiEntry] = &[
     ApiEntry {
         name: "face_up",
         params: &[("card", "string")],
-        returns: &[("up", "boolean")],
-        doc: "Whether a card lies face up.",
+        returns: &[("up", "boolean?")],
+        doc: "Whether a card lies face up (a card out of play counts as face up); to a bot or a seat's view, nil for a card its seat cannot see or that is out of play, as `card_zone` finds it nowhere.",
         changes: false,
         func: api_face_up,
     },

@@ -992,6 +992,10 @@ fn private_seat(lua: &Lua, seat: &LuaValue) -> mlua::Result<SeatId> {
             Some(format!("ctx.private: '{seat}' is not a seat of this game"))
         } else {
             match &state.viewer {
+                Some(viewer) if viewer.is_spectator() => Some(format!(
+                    "ctx.private.{seat}: the {} reads as a spectator, who may not see seat {seat}'s private state",
+                    state.hook
+                )),
                 Some(viewer) if *viewer != seat => Some(format!(
                     "ctx.private.{seat}: the {} reads as seat {viewer}, which may not see seat {seat}'s private state",
                     state.hook

@@ -497,12 +497,13 @@ impl Rules for LuaRules {
         let Some(view) = self.host.hook_fn("view") else {
             return Ok(Value::Nil);
         };
-        let seat = seat.map(|s| s.to_string());
+        let access = seat.map_or(Access::Read, |s| Access::Seat(s.clone()));
+        // A spectator plays no seat: the hook is told none, and reads as nobody's eyes.
+        let seat = seat.filter(|s| !s.is_spectator()).map(|s| s.to_string());
         lend(table, |owned| {
             let invoked = self.host.invoke(
                 owned,
-                seat.clone()
-                    .map_or(Access::Read, |s| Access::Seat(SeatId::from(s))),
+                access.clone(),
                 Hook::new("view".to_owned(), &view),
                 Locals::None,
                 StepIo::default(),

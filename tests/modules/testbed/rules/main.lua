@@ -27,6 +27,18 @@ local function setup(ctx, scenario, options)
   end
 end
 
+-- The cards a seat cannot find whose face (up or down) it can still read: none, or which
+-- card lies face down would show.
+local function unseen_faces(ctx)
+  local faces = {}
+  for _, card in ipairs(ctx.data.card_ids) do
+    if ctx:card_zone(card) == nil and ctx:face_up(card) ~= nil then
+      faces[#faces + 1] = card
+    end
+  end
+  return faces
+end
+
 -- A bot that tries to look at the other hand: it reports what it sees, to test that bots
 -- see only what their seat may see.
 local function peek(ctx, seat, actions)
@@ -39,7 +51,15 @@ local function peek(ctx, seat, actions)
     "deck: " .. table.concat(ctx:zone("deck"), ","),
     "where is " .. mine[1] .. ": " .. tostring(ctx:card_zone(mine[1])),
     "answered: " .. table.concat(ctx:answered(), ","),
+    "faces of cards it cannot see: " .. table.concat(unseen_faces(ctx), ","),
   }
+end
+
+-- A bot that picks by its own fate die alone, to test that its draws depend on nothing its
+-- seat may not see.
+local function fate(ctx, seat, actions)
+  local die = ctx:random(1000, "fate")
+  return (die - 1) % #actions + 1, { "fate: " .. die }
 end
 
 -- A bot that tries to read the other seat's private state: reading it is an error.
@@ -82,5 +102,5 @@ return {
   effects = council.effects,
   view = view,
   check = check,
-  bots = { simple = simple, peek = peek, spy = spy },
+  bots = { simple = simple, peek = peek, spy = spy, fate = fate },
 }
