@@ -346,6 +346,32 @@ fn hot_seat_wagers_are_made_in_turn_and_stay_secret() {
         h.query_by_label("Pass the screen to Beta").is_some(),
         "the screen goes to the other person"
     );
+    // While the screen is passed, nothing shows that only Alpha may know: not the wager in
+    // the log, not Alpha's hand in the standings, not the seed.
+    let table = h.state().session().table().clone();
+    let alphas: Vec<String> = table.zones[&chancery_core::ZoneId::from("hand.A")]
+        .cards
+        .iter()
+        .map(|c| c.to_string())
+        .collect();
+    for secret in ["commit four", "four", "Four"]
+        .into_iter()
+        .map(str::to_owned)
+        .chain(alphas)
+    {
+        assert!(
+            h.query_by_label_contains(&secret).is_none(),
+            "the pass-the-screen view shows '{secret}'"
+        );
+    }
+    assert!(
+        h.query_by_label_contains("Alpha: a secret answer")
+            .is_some()
+    );
+    assert!(
+        h.query_by_label_contains(&format!("seed {}", table.seed))
+            .is_none()
+    );
     h.get_by_label("I am Beta: show my hand").click();
     h.run();
     assert!(h.query_by_label("Choices of Beta:").is_some());

@@ -375,9 +375,9 @@ fn describe_asks(out: &mut String, session: &Session, prompt: &Prompt, seat: Opt
             "State '{}': {who} decides{window}: {}",
             prompt.state, prompt.text
         );
-        // A seat's choices may name what only it sees (its hand): not for a spectator.
+        // A seat's choices may name what only it sees (its hand): only for its own eyes.
         match (&ask.seat, seat) {
-            (Some(decider), Some(eyes)) if eyes.is_spectator() => {
+            (Some(decider), Some(eyes)) if eyes != decider => {
                 let _ = writeln!(
                     out,
                     "Its choices show to its seat: add --seat {decider} to see them."

@@ -1,0 +1,258 @@
+//! Every view is a seat's view: games with secret choices and private state played through
+//! the command line (testbed, Napoleon: Aftermath against its bot) and the engine (Congress
+//! of Vienna's wager), with every view a seat can get — `state --json --seat`, `state`
+//! and `act` without a seat, `act --seat`, the log, errors — checked at every step against
+//! what that seat may know: no other seat's hidden cards, private state or secret answer,
+//! and no seed while anything is hidden. (The pass-the-screen view is checked in the app's
+//! UI tests.)
+
+use std::path::Path;
+
+use chancery_core::save::SaveFile;
+use chancery_core::session::Answer;
+use chancery_core::view::state_json;
+use chancery_core::{GameSpec, LoadOptions, OverlayChoice, SeatId, Table, Value};
+use chancery_tests::{repo_root, test_module};
+use common::{chancery, path};
+
+mod common;
+
+/// Whether `text` holds `word` standing alone (not inside a longer id or word).
+fn holds_word(text: &str, word: &str) -> bool {
+    let part = |c: char| c.is_alphanumeric() || c == '_' || c == '.';
+    text.match_indices(word).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + word.len()..].chars().next();
+        !before.is_some_and(part) && !after.is_some_and(part)
+    })
+}
+
+/// What `seat` may not know of `table`: the cards it cannot see (in zones it may not look
+/// into, or face down), other seats' private values, and other seats' pending answers.
+fn secrets_from(table: &Table, seat: &SeatId) -> Vec<String> {
+    let mut secrets: Vec<String> = table
+        .zones
+        .values()
+        .flat_map(|z| z.cards.iter().filter(|c| !z.shows(c, Some(seat))))
+        .map(ToString::to_string)
+        .collect();
+    for (other, value) in &table.private {
+        if other != seat {
+            // Each string value in another seat's private state (its keys name fields, and
+            // numbers are too common to test).
+            strings_in(&value.to_json(), &mut secrets);
+        }
+    }
+    for frame in &table.flow {
+        for (other, choice) in &frame.answers {
+            if other != seat {
+                secrets.push(choice.to_string());
+            }
+        }
+    }
+    secrets
+}
+
+/// The string values (not the keys) in `json`.
+fn strings_in(json: &serde_json::Value, out: &mut Vec<String>) {
+    match json {
+        serde_json::Value::String(s) if s.len() > 2 => out.push(s.clone()),
+        serde_json::Value::Array(items) => items.iter().for_each(|v| strings_in(v, out)),
+        serde_json::Value::Object(map) => map.values().for_each(|v| strings_in(v, out)),
+        _ => {}
+    }
+}
+
+/// Checks that no text `seat` can get shows one of its `secrets`, or the seed. The fixed
+/// phrases the command line prints around a view are left out (ids such as "one" are words).
+fn check_seen(seat: &SeatId, table: &Table, what: &str, text: &str) {
+    // (And the decision's heading: the rules' text, the same to every seat.)
+    let fixed = ["(Seen as", "Its choices show", "Answer as one seat", "State '"];
+    let text: String = text
+        .lines()
+        .filter(|l| !fixed.iter().any(|f| l.trim_start().starts_with(f)))
+        .collect::<Vec<_>>()
+        .join("\n");
+    for secret in secrets_from(table, seat) {
+        assert!(
+            !holds_word(&text, &secret),
+            "{what} shows seat {seat} '{secret}', which it may not know:\n{text}"
+        );
+    }
+    if table.has_hidden_information() && table.result.is_none() {
+        assert!(
+            !text.contains(&format!("seed {}", table.seed))
+                && !text.contains(&format!("\"seed\": {}", table.seed)),
+            "{what} shows seat {seat} the seed:\n{text}"
+        );
+    }
+}
+
+/// Every view `seat` can get of the saved game: its state JSON, the game printed for it,
+/// and (with `others`) what a spectator gets without naming a seat.
+fn check_views(save: &Path, seat: &SeatId, spectator_too: bool) {
+    let table = SaveFile::read(save).expect("a save").table;
+    let (code, json, err) = chancery(&["state", path(save), "--json", "--seat", seat.as_str()]);
+    assert_eq!(code, 0, "{err}");
+    check_seen(seat, &table, "state --json --seat", &json);
+    let (code, text, err) = chancery(&["state", path(save), "--seat", seat.as_str()]);
+    assert_eq!(code, 0, "{err}");
+    check_seen(seat, &table, "state --seat", &text);
+    if spectator_too {
+        // Without a seat: the one seat a person plays, or else a spectator, who may know
+        // only what every seat may know.
+        let humans: Vec<&SeatId> = table
+            .seats
+            .iter()
+            .filter(|(_, c)| matches!(c, chancery_core::Controller::Human))
+            .map(|(s, _)| s)
+            .collect();
+        let eyes: Vec<&SeatId> = match humans.as_slice() {
+            [one] => vec![*one],
+            _ => table.seats.keys().collect(),
+        };
+        for args in [
+            vec!["state", path(save)],
+            vec!["state", path(save), "--json"],
+        ] {
+            let (code, text, err) = chancery(&args);
+            assert_eq!(code, 0, "{err}");
+            for seat in &eyes {
+                check_seen(seat, &table, "a view without --seat", &text);
+            }
+        }
+    }
+}
+
+/// The testbed's council: Alpha wagers in secret, then Beta; every view of Beta's (and a
+/// spectator's) before the reveal keeps Alpha's wager and favour from it, and an answer Beta
+/// may not give is refused without naming Alpha's cards.
+#[test]
+fn the_testbed_council_keeps_each_wager_with_its_seat() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let save = scratch.path().join("game.ron");
+    let module = test_module("testbed");
+    let (code, _, err) = chancery(&["new", path(&module), "--seed", "4", "--out", path(&save)]);
+    assert_eq!(code, 0, "{err}");
+    let (a, b) = (SeatId::from("A"), SeatId::from("B"));
+    check_views(&save, &a, true);
+    check_views(&save, &b, true);
+    let (code, out, err) = chancery(&["act", path(&save), "council"]);
+    assert_eq!(code, 0, "{err}");
+    let table = SaveFile::read(&save).expect("a save").table;
+    for seat in [&a, &b] {
+        check_seen(seat, &table, "act without --seat", &out);
+    }
+    let (code, out, err) = chancery(&["act", path(&save), "--seat", "A", "commit", "five"]);
+    assert_eq!(code, 0, "{err}");
+    let table = SaveFile::read(&save).expect("a save").table;
+    check_seen(&a, &table, "act --seat A", &out);
+    check_views(&save, &b, true);
+    // Beta answers with a card of Alpha's: refused, naming only Beta's own choices.
+    let (code, out, err) = chancery(&["act", path(&save), "--seat", "B", "commit", "four"]);
+    assert_eq!(code, 1);
+    // (What Beta typed is echoed; the choices it names are Beta's own.)
+    let legal = err.split("legal:").nth(1).expect("the legal choices");
+    assert!(out.is_empty());
+    check_seen(&b, &table, "an error to Beta", legal);
+    let (code, out, err) = chancery(&["act", path(&save), "--seat", "B", "commit", "three"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("Alpha reveals Five"),
+        "revealed together: {out}"
+    );
+}
+
+/// Napoleon: Aftermath, the first player against the second player's bot: at every step,
+/// nothing the first player can get shows the bot's hand, its Great Power or the seed.
+#[test]
+fn aftermath_against_its_bot_shows_the_person_nothing_of_the_bot_s_hand_or_power() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let save = scratch.path().join("game.ron");
+    let module = repo_root().join("modules/aftermath");
+    let (code, out, err) = chancery(&[
+        "new",
+        path(&module),
+        "--seat",
+        "P2=bot",
+        "--seed",
+        "11",
+        "--out",
+        path(&save),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let p1 = SeatId::from("P1");
+    let table = SaveFile::read(&save).expect("a save").table;
+    check_seen(&p1, &table, "new", &out);
+    let mut steps = 0;
+    while table_of(&save).result.is_none() && steps < 40 {
+        check_views(&save, &p1, true);
+        let (code, out, err) = chancery(&["act", path(&save), "--seat", "P1", "1"]);
+        assert_eq!(code, 0, "{err}");
+        check_seen(&p1, &table_of(&save), "act --seat P1", &out);
+        steps += 1;
+    }
+    assert!(steps >= 10, "a real game was played ({steps} steps)");
+}
+
+fn table_of(save: &Path) -> Table {
+    SaveFile::read(save).expect("a save").table
+}
+
+/// Congress of Vienna's wager in the Playbook's August 1813: while the powers wager one
+/// after another, no power's view shows another's wager before they are revealed.
+#[test]
+fn congress_of_vienna_wagers_stay_secret_until_revealed() {
+    let module_dir = repo_root().join("modules/cov");
+    let load = LoadOptions {
+        overlay: OverlayChoice::File(module_dir.join("tests/owner-fixture.ron")),
+        strict: false,
+    };
+    let module =
+        std::sync::Arc::new(chancery_core::load_module(&module_dir, &load).expect("loads"));
+    let mut spec = GameSpec::new("clash-of-armies", 5);
+    spec.dice = chancery_core::DiceMode::Physical;
+    let mut session = chancery_core::start_game(module, spec).expect("starts");
+    let answers = std::fs::read_to_string(module_dir.join("tests/answers/playbook-1813-08.txt"))
+        .expect("the answers");
+    let mut wagers_seen = 0;
+    let first_turn = session.table().turn;
+    for line in answers.lines() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let answer = Answer::parse(line).expect("an answer");
+        session.apply(answer.input()).expect(line);
+        let table = session.table();
+        // The answers of a secret choice (a reaction window's passes are public).
+        let secret = matches!(session.prompt(), Ok(Some(p)) if p.is_secret());
+        let pending = table
+            .top_frame()
+            .filter(|f| secret && !f.answers.is_empty());
+        wagers_seen += usize::from(pending.is_some());
+        for seat in table.seats.keys() {
+            let view = state_json(table, &session.log(), Some(seat), &Value::Nil);
+            let text = serde_json::to_string_pretty(&view).expect("json");
+            if let Some(frame) = pending {
+                for (other, choice) in frame.answers.iter().filter(|(s, _)| *s != seat) {
+                    assert!(
+                        !text.contains(&choice.to_string()),
+                        "{seat} sees {other}'s '{choice}' after '{line}'"
+                    );
+                }
+            }
+            assert!(
+                view["seed"].is_null(),
+                "{seat} sees the seed after '{line}'"
+            );
+        }
+        if table.turn > first_turn {
+            break;
+        }
+    }
+    assert!(
+        wagers_seen >= 3,
+        "the wagers were checked while pending ({wagers_seen})"
+    );
+}
