@@ -339,6 +339,18 @@ fn chancery(args: &[&str], cwd: &Path) -> Run {
         .stderr(Stdio::piped())
         .spawn()
         .expect("chancery starts");
+    // Its output is read while it runs, so that a long message never blocks it.
+    let read = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut text = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut text);
+            }
+            text
+        })
+    };
+    let stdout = read(child.stdout.take().map(|p| Box::new(p) as _));
+    let stderr = read(child.stderr.take().map(|p| Box::new(p) as _));
     // The kernel keeps each process's high-water mark of memory: read it until it exits.
     let status_file = format!("/proc/{}/status", child.id());
     let mut peak_kib = 0;
@@ -361,11 +373,10 @@ fn chancery(args: &[&str], cwd: &Path) -> Run {
         std::thread::sleep(Duration::from_millis(5));
     };
     let took = started.elapsed();
-    let output = child.wait_with_output().expect("output");
     let text = format!(
         "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
+        String::from_utf8_lossy(&stdout.join().unwrap_or_default()),
+        String::from_utf8_lossy(&stderr.join().unwrap_or_default())
     );
     Run {
         code: status.code().unwrap_or(-1),
@@ -519,4 +530,575 @@ fn attacks_in_a_bot_stop_the_simulation_once() {
 #[test]
 fn attacks_in_a_module_test() {
     attack_everything_in(Test);
+}
+
+// ---------------------------------------------------------------------------------------
+// Attacks through what a user hands Chancery besides module code: board images, nested
+// input, huge files, forged shards and saves naming foreign paths. Each must end with a
+// clear message (exit 1 from the command line), within 3 seconds and under 1 GiB, and
+// change no file it was not asked to.
+
+/// One group's attacks: each a name and whether it held (with what happened if not).
+struct Group {
+    name: &'static str,
+    results: Vec<(String, Result<(), String>)>,
+}
+
+impl Group {
+    fn new(name: &'static str) -> Group {
+        Group {
+            name,
+            results: Vec::new(),
+        }
+    }
+
+    /// A command-line attack: it must exit 1 saying `expect`, within the time and memory
+    /// bounds.
+    fn run(&mut self, attack: &str, run: Run, expect: &str) {
+        let held = if run.code != 1 {
+            Err(format!("exit {} (not 1): {}", run.code, run.text))
+        } else if !run.text.contains(expect) {
+            Err(format!("the message lacks '{expect}': {}", run.text))
+        } else if run.took > Duration::from_secs(3) {
+            Err(format!("took {:?}", run.took))
+        } else if run.peak_kib > 1024 * 1024 {
+            Err(format!("peaked at {} MiB", run.peak_kib / 1024))
+        } else {
+            Ok(())
+        };
+        self.results.push((attack.to_owned(), held));
+    }
+
+    /// An attack checked otherwise: `held` says how it ended.
+    fn check(&mut self, attack: &str, held: Result<(), String>) {
+        self.results.push((attack.to_owned(), held));
+    }
+
+    /// Prints the group's count (shown with --nocapture) and fails on any attack not held.
+    fn finish(self) {
+        let failed: Vec<String> = self
+            .results
+            .iter()
+            .filter_map(|(name, held)| held.as_ref().err().map(|e| format!("{name}: {e}")))
+            .collect();
+        println!(
+            "{}: {} attacks, {} held, {} failed",
+            self.name,
+            self.results.len(),
+            self.results.len() - failed.len(),
+            failed.len()
+        );
+        assert!(
+            failed.is_empty(),
+            "{}: not held:\n{}",
+            self.name,
+            failed.join("\n\n")
+        );
+    }
+}
+
+/// A testbed game saved in `dir` (two bids played), for attacks on a save.
+fn testbed_save(dir: &Path) -> PathBuf {
+    let save = dir.join("game.ron");
+    let answers = dir.join("two-bids.txt");
+    std::fs::write(&answers, "bid 1\nbid 2\n").expect("write");
+    let testbed = test_module("testbed").display().to_string();
+    let run = chancery(
+        &[
+            "new",
+            &testbed,
+            "--no-overlay",
+            "--seed",
+            "3",
+            "--answers",
+            &answers.display().to_string(),
+            "--out",
+            &save.display().to_string(),
+        ],
+        dir,
+    );
+    assert_eq!(run.code, 0, "{}", run.text);
+    save
+}
+
+/// Copies the folder `from` to `to`.
+fn copy(from: &Path, to: &Path) {
+    let copied = Command::new("cp")
+        .arg("-r")
+        .arg(from)
+        .arg(to)
+        .status()
+        .expect("cp");
+    assert!(copied.success());
+}
+
+fn mkfifo(path: &Path) {
+    let made = Command::new("mkfifo").arg(path).status().expect("mkfifo");
+    assert!(made.success());
+}
+
+/// Board images that would panic, hang or exhaust the app: each is refused (or scaled) at
+/// once, and the window's reading never blocks.
+#[test]
+fn attacks_through_the_owner_s_board_image() {
+    use chancery::gui::picture::read_image;
+    let scratch = tempfile::tempdir().expect("scratch");
+    let mut group = Group::new("board images");
+    let timed = |path: &Path| {
+        let (tell, answer) = std::sync::mpsc::channel();
+        let path = path.to_path_buf();
+        std::thread::spawn(move || {
+            let _ = tell.send(read_image(&path, 2048));
+        });
+        answer
+            .recv_timeout(Duration::from_secs(3))
+            .map_err(|_| "still reading after 3 s".to_owned())
+    };
+    // A 1 KB PNG 20,000 pixels wide: drawn scaled to the graphics card's largest texture.
+    let wide = scratch.path().join("wide.png");
+    let mut bytes = Vec::new();
+    {
+        let mut encoder = png::Encoder::new(&mut bytes, 20_000, 1);
+        encoder.set_color(png::ColorType::Rgba);
+        encoder.set_depth(png::BitDepth::Eight);
+        let mut writer = encoder.write_header().expect("header");
+        writer
+            .write_image_data(&vec![128; 20_000 * 4])
+            .expect("pixels");
+    }
+    std::fs::write(&wide, &bytes).expect("write");
+    group.check(
+        "a PNG 20,000 pixels wide",
+        match timed(&wide) {
+            Ok(Ok(image)) if image.size[0] <= 2048 => Ok(()),
+            other => Err(format!("{:?}", other.map(|r| r.map(|i| i.size)))),
+        },
+    );
+    // A PNG header claiming 16,000 × 16,000 pixels: refused before any decoding.
+    let huge = scratch.path().join("huge.png");
+    let mut header = bytes[..33].to_vec();
+    header[16..20].copy_from_slice(&16_000u32.to_be_bytes());
+    header[20..24].copy_from_slice(&16_000u32.to_be_bytes());
+    let crc = png_crc(&header[12..29]);
+    header[29..33].copy_from_slice(&crc.to_be_bytes());
+    // An empty image data chunk and the end: a file of 57 bytes.
+    for (kind, data) in [(&b"IDAT"[..], &b""[..]), (&b"IEND"[..], &b""[..])] {
+        header.extend_from_slice(&(data.len() as u32).to_be_bytes());
+        let mut chunk = kind.to_vec();
+        chunk.extend_from_slice(data);
+        header.extend_from_slice(&chunk);
+        header.extend_from_slice(&png_crc(&chunk).to_be_bytes());
+    }
+    std::fs::write(&huge, &header).expect("write");
+    let refused = |what: Result<Result<egui::ColorImage, String>, String>, expect: &str| match what
+    {
+        Ok(Err(message)) if message.contains(expect) => Ok(()),
+        other => Err(format!("{:?}", other.map(|r| r.map(|i| i.size)))),
+    };
+    group.check(
+        "a 16,000 × 16,000 scan",
+        refused(timed(&huge), "16000 × 16000 pixels"),
+    );
+    let fifo = scratch.path().join("board.png");
+    mkfifo(&fifo);
+    group.check(
+        "a pipe named as the image",
+        refused(timed(&fifo), "not a regular file"),
+    );
+    group.check(
+        "/dev/urandom named as the image",
+        refused(timed(Path::new("/dev/urandom")), "not a regular file"),
+    );
+    let big = scratch.path().join("big.jpg");
+    std::fs::File::create(&big)
+        .and_then(|f| f.set_len(65 * 1024 * 1024))
+        .expect("a sparse file");
+    group.check(
+        "a 65 MiB file",
+        refused(timed(&big), "larger than the 64 MiB"),
+    );
+    group.finish();
+}
+
+/// PNG's CRC-32 of a chunk's type and data.
+fn png_crc(bytes: &[u8]) -> u32 {
+    let mut crc = 0xffff_ffffu32;
+    for byte in bytes {
+        crc ^= u32::from(*byte);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                0xedb8_8320 ^ (crc >> 1)
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+/// About 40,000 nested brackets wherever a person types a value: refused as what it is,
+/// never a stack overflow.
+#[test]
+fn attacks_with_deeply_nested_input() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let cwd = scratch.path();
+    let save = testbed_save(cwd);
+    let before = std::fs::read(&save).expect("read");
+    let nested = format!("{}1{}", "[".repeat(40_000), "]".repeat(40_000));
+    let mut group = Group::new("nested input");
+    let s = save.display().to_string();
+    group.run(
+        "act with a nested argument",
+        chancery(&["act", &s, "bid", &nested, "--no-overlay"], cwd),
+        "is not a legal action",
+    );
+    let answers = cwd.join("nested.txt");
+    std::fs::write(&answers, format!("bid {nested}\n")).expect("write");
+    group.run(
+        "an answers file",
+        chancery(
+            &[
+                "act",
+                &s,
+                "--answers",
+                &answers.display().to_string(),
+                "--no-overlay",
+            ],
+            cwd,
+        ),
+        "nested.txt:1:",
+    );
+    let testbed = test_module("testbed").display().to_string();
+    group.run(
+        "--option",
+        chancery(
+            &[
+                "new",
+                &testbed,
+                "--no-overlay",
+                "--option",
+                &format!("deep={nested}"),
+                "--out",
+                &cwd.join("new.ron").display().to_string(),
+            ],
+            cwd,
+        ),
+        "has no option 'deep'",
+    );
+    group.check(
+        "the save",
+        (std::fs::read(&save).expect("read") == before)
+            .then_some(())
+            .ok_or_else(|| "the save changed".to_owned()),
+    );
+    // A module test's inputs: the module's own code hands the engine the nested text.
+    let lab = tempfile::tempdir().expect("scratch");
+    let module = lab.path().join("testbed");
+    copy(&test_module("testbed"), &module);
+    std::fs::write(
+        module.join("tests/nested.lua"),
+        "-- Rule: none. Set-up: a game whose input nests 40,000 deep. Expected: refused.\n\
+         test(\"nested input\", function(t)\n  \
+           t:game { scenario = \"basic\", inputs = { \"bid \" .. string.rep(\"[\", 40000) .. \"1\" .. string.rep(\"]\", 40000) } }\n\
+         end)\n",
+    )
+    .expect("write");
+    group.run(
+        "a module test's inputs",
+        chancery(
+            &["test", &module.display().to_string(), "--no-overlay"],
+            lab.path(),
+        ),
+        "nested input",
+    );
+    group.finish();
+}
+
+/// Huge files and counts: a device as an answers file, a shard, an overlay or a save; a
+/// note of 10 MB; ten million games in one run. Each is refused at once, in little memory.
+#[test]
+fn attacks_with_huge_files_and_counts() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let cwd = scratch.path();
+    let save = testbed_save(cwd);
+    let s = save.display().to_string();
+    let before = std::fs::read(&save).expect("read");
+    let testbed = test_module("testbed").display().to_string();
+    let mut group = Group::new("huge files");
+    group.run(
+        "/dev/zero as an answers file",
+        chancery(&["act", &s, "--answers", "/dev/zero", "--no-overlay"], cwd),
+        "not a regular file",
+    );
+    group.run(
+        "/dev/zero as a shard",
+        chancery(&["sim", "merge", "/dev/zero"], cwd),
+        "not a regular file",
+    );
+    group.run(
+        "/dev/zero as an overlay",
+        chancery(&["check", &testbed, "--overlay", "/dev/zero"], cwd),
+        "not a regular file",
+    );
+    group.run(
+        "/dev/zero as a save",
+        chancery(&["state", "/dev/zero"], cwd),
+        "not a regular file",
+    );
+    let note = cwd.join("note.txt");
+    std::fs::write(&note, format!("by hand: note {}\n", "x".repeat(10_000_000))).expect("write");
+    group.run(
+        "a 10 MB note",
+        chancery(
+            &[
+                "act",
+                &s,
+                "--answers",
+                &note.display().to_string(),
+                "--no-overlay",
+            ],
+            cwd,
+        ),
+        "too long",
+    );
+    group.check(
+        "the save after them",
+        (std::fs::read(&save).expect("read") == before)
+            .then_some(())
+            .ok_or_else(|| "the save changed".to_owned()),
+    );
+    let overlay = cwd.join("naming-nothing.ron");
+    let entries: String = (0..40_000)
+        .map(|i| format!("  \"nothing{i}\": {{\"value\": 1}},\n"))
+        .collect();
+    std::fs::write(
+        &overlay,
+        format!("Overlay(module: \"testbed\", cards: {{\n{entries}}})\n"),
+    )
+    .expect("write");
+    group.run(
+        "an overlay of 40,000 entries naming nothing",
+        chancery(
+            &[
+                "check",
+                &testbed,
+                "--overlay",
+                &overlay.display().to_string(),
+            ],
+            cwd,
+        ),
+        "39900 more problem(s) in this file are not listed",
+    );
+    // A recorded game of 10,000 inputs, checked by `chancery test` in time linear in it.
+    let lab = cwd.join("lab");
+    std::fs::create_dir_all(&lab).expect("mkdir");
+    let module = lab.join("testbed");
+    copy(&test_module("testbed"), &module);
+    let notes = cwd.join("notes.txt");
+    let lines: String = (0..10_000)
+        .map(|i| format!("by hand: note n{i}\n"))
+        .collect();
+    std::fs::write(&notes, lines).expect("write");
+    let long = cwd.join("long.ron").display().to_string();
+    let made = chancery(
+        &[
+            "new",
+            &module.display().to_string(),
+            "--no-overlay",
+            "--answers",
+            &notes.display().to_string(),
+            "--out",
+            &long,
+        ],
+        cwd,
+    );
+    assert_eq!(made.code, 0, "{}", made.text);
+    let recorded = module.join("tests/replays/long.ron").display().to_string();
+    let made = chancery(&["record", &long, "--out", &recorded], cwd);
+    assert_eq!(made.code, 0, "{}", made.text);
+    let run = chancery(
+        &["test", &module.display().to_string(), "--no-overlay"],
+        cwd,
+    );
+    group.check(
+        "a recorded game of 10,000 inputs",
+        if run.code != 0 {
+            Err(run.text)
+        } else if run.took > Duration::from_secs(3) {
+            Err(format!("took {:?}", run.took))
+        } else {
+            Ok(())
+        },
+    );
+    group.run(
+        "ten million games in one run",
+        chancery(
+            &["sim", &testbed, "--games", "10000000", "--no-overlay"],
+            cwd,
+        ),
+        "--shard I/N",
+    );
+    group.run(
+        "a misspelled --option in a simulation",
+        chancery(
+            &[
+                "sim",
+                &testbed,
+                "--games",
+                "2",
+                "--option",
+                "sead=1",
+                "--no-overlay",
+            ],
+            cwd,
+        ),
+        "has no option 'sead'",
+    );
+    group.finish();
+}
+
+/// Shard files forged or mixed up: each is refused with what is wrong before anything is
+/// merged.
+#[test]
+fn attacks_with_forged_shard_files() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let cwd = scratch.path();
+    let testbed = test_module("testbed").display().to_string();
+    let shard = |i: usize| {
+        let run = chancery(
+            &[
+                "sim",
+                &testbed,
+                "--games",
+                "6",
+                "--seed",
+                "1",
+                "--threads",
+                "1",
+                "--shard",
+                &format!("{i}/2"),
+                "--no-overlay",
+            ],
+            cwd,
+        );
+        assert_eq!(run.code, 0, "{}", run.text);
+        let json: serde_json::Value = serde_json::from_str(
+            run.text
+                .lines()
+                .find(|l| l.starts_with('{'))
+                .expect("the shard"),
+        )
+        .expect("JSON");
+        json
+    };
+    let (one, two) = (shard(1), shard(2));
+    let write = |name: &str, json: &serde_json::Value| {
+        let path = cwd.join(name);
+        std::fs::write(&path, json.to_string()).expect("write");
+        path.display().to_string()
+    };
+    let good_two = write("two.json", &two);
+    let mut group = Group::new("forged shards");
+    let mut forged = one.clone();
+    forged["shard"]["index"] = serde_json::json!(0);
+    let zero = write("zero.json", &forged);
+    group.run(
+        "shard 0 of 2",
+        chancery(&["sim", "merge", &zero, &good_two], cwd),
+        "which no run makes",
+    );
+    let mut forged = one.clone();
+    forged["outcomes"][0]["seed"] = serde_json::json!(99);
+    let seeds = write("seeds.json", &forged);
+    group.run(
+        "a game of a seed outside the shard",
+        chancery(&["sim", "merge", &seeds, &good_two], cwd),
+        "was not made by this run",
+    );
+    let mut forged = one.clone();
+    let extra = forged["outcomes"][0].clone();
+    forged["outcomes"]
+        .as_array_mut()
+        .expect("outcomes")
+        .push(extra);
+    let more = write("more.json", &forged);
+    group.run(
+        "more games than the shard plays",
+        chancery(&["sim", "merge", &more, &good_two], cwd),
+        "holds 4 games where shard 1/2 plays 3",
+    );
+    let mut forged = one.clone();
+    forged["games"] = serde_json::json!(8);
+    let other = write("other.json", &forged);
+    group.run(
+        "a shard of another run",
+        chancery(&["sim", "merge", &good_two, &other], cwd),
+        "is not a shard of the same run",
+    );
+    let good_one = write("one.json", &one);
+    let merged = chancery(&["sim", "merge", &good_one, &good_two], cwd);
+    group.check(
+        "the true shards still merge",
+        (merged.code == 0)
+            .then_some(())
+            .ok_or_else(|| merged.text.clone()),
+    );
+    group.finish();
+}
+
+/// Saves that name paths of someone else's choosing: an overlay that is a pipe or a
+/// device (never read), a file elsewhere (never written without the person naming it).
+#[test]
+fn attacks_through_saves_naming_foreign_paths() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let cwd = scratch.path();
+    let save = testbed_save(cwd);
+    let text = std::fs::read_to_string(&save).expect("read");
+    let mut group = Group::new("saves naming foreign paths");
+    let naming = |name: &str, overlay: &Path| {
+        let forged = text.replacen(
+            "fingerprint:",
+            &format!(
+                "overlay: Some({:?}),\n        fingerprint:",
+                overlay.display().to_string()
+            ),
+            1,
+        );
+        let path = cwd.join(name);
+        std::fs::write(&path, forged).expect("write");
+        path.display().to_string()
+    };
+    let fifo = cwd.join("overlay.fifo");
+    mkfifo(&fifo);
+    let piped = naming("piped.ron", &fifo);
+    let run = chancery(&["state", &piped], cwd);
+    group.check(
+        "a save naming a pipe as its overlay",
+        if run.took > Duration::from_secs(3) {
+            Err(format!("took {:?}", run.took))
+        } else if !run.text.contains("not a regular file") {
+            Err(run.text)
+        } else {
+            Ok(())
+        },
+    );
+    let zeros = naming("zeros.ron", Path::new("/dev/zero"));
+    let run = chancery(&["state", &zeros, "--json"], cwd);
+    group.check(
+        "a save naming /dev/zero as its overlay",
+        (run.took < Duration::from_secs(3) && run.peak_kib < 1024 * 1024)
+            .then_some(())
+            .ok_or_else(|| format!("took {:?}, {} MiB", run.took, run.peak_kib / 1024)),
+    );
+    let victim = cwd.join("elsewhere/victim.ron");
+    std::fs::create_dir_all(victim.parent().expect("a folder")).expect("mkdir");
+    let foreign = naming("foreign.ron", &victim);
+    let run = chancery(&["act", &foreign, "march", "south", "--value", "3"], cwd);
+    group.check(
+        "a save naming a file elsewhere as its overlay",
+        (!victim.exists())
+            .then_some(())
+            .ok_or_else(|| format!("{} was written: {}", victim.display(), run.text)),
+    );
+    group.finish();
 }

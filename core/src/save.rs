@@ -19,6 +19,9 @@ use crate::value::Value;
 /// The save format this version writes and reads.
 pub const SAVE_FORMAT: u32 = 1;
 
+/// The largest save Chancery reads, in bytes (a game of a million inputs is far smaller).
+pub const MAX_SAVE_BYTES: u64 = 512 * 1024 * 1024;
+
 /// Which module a save was played with.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SavedModule {
@@ -195,10 +198,19 @@ impl SaveFile {
     /// Reads a save from `path`.
     pub fn read(path: &Path) -> Result<SaveFile, SaveError> {
         let shown = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| SaveError::Io {
-            path: shown.clone(),
-            message: format!("cannot read the save: {e}"),
-        })?;
+        let text = crate::files::read_text(path, &shown, MAX_SAVE_BYTES, "a save is a file")
+            .map_err(|e| match e.position {
+                Some((line, col)) => SaveError::Format {
+                    path: shown.clone(),
+                    line,
+                    col,
+                    message: e.message,
+                },
+                None => SaveError::Io {
+                    path: shown.clone(),
+                    message: format!("cannot read the save: {}", e.message),
+                },
+            })?;
         let format_error = |line, col, message: String| SaveError::Format {
             path: shown.clone(),
             line,

@@ -134,6 +134,7 @@ impl Value {
             let mut printed = Printed {
                 text: trimmed,
                 at: 0,
+                depth: 0,
             };
             if let Some(value) = printed.value()
                 && printed.rest().is_empty()
@@ -165,10 +166,16 @@ impl Value {
     }
 }
 
+/// How deeply lists and maps typed by a person may nest (as deep as the rules' plain data):
+/// deeper text is read as a word, never parsed (so no typed answer can exhaust the stack).
+pub const MAX_TYPED_DEPTH: usize = 64;
+
 /// Reads a value written the way [`Value`]'s `Display` writes it.
 struct Printed<'a> {
     text: &'a str,
     at: usize,
+    /// Lists and maps open around the value being read.
+    depth: usize,
 }
 
 impl Printed<'_> {
@@ -196,6 +203,16 @@ impl Printed<'_> {
     }
 
     fn value(&mut self) -> Option<Value> {
+        if self.depth >= MAX_TYPED_DEPTH {
+            return None;
+        }
+        self.depth += 1;
+        let value = self.nested_or_word();
+        self.depth -= 1;
+        value
+    }
+
+    fn nested_or_word(&mut self) -> Option<Value> {
         if self.eat('{') {
             let mut map = BTreeMap::new();
             if self.eat('}') {

@@ -162,14 +162,14 @@ fn an_unknown_hook_name_is_reported_at_its_key() {
     let report = broken(|dir| {
         edit(
             &dir.join("rules/main.lua"),
-            "bots = { simple = simple, peek = peek, spy = spy },",
-            "bot = { simple = simple, peek = peek, spy = spy },",
+            "bots = { simple = simple, peek = peek, spy = spy, fate = fate },",
+            "bot = { simple = simple, peek = peek, spy = spy, fate = fate },",
         )
     });
     assert_eq!(
         report,
         vec![
-            "rules/main.lua:85:3: unknown hook 'bot' in the rules table (hooks are: setup, states, view, check, bots, effects)"
+            "rules/main.lua:105:3: unknown hook 'bot' in the rules table (hooks are: setup, states, view, check, bots, effects)"
         ]
     );
 }
@@ -186,7 +186,7 @@ fn a_seat_naming_a_missing_bot_is_reported() {
     assert_eq!(
         report,
         vec![
-            r#"data/table.ron:5:42: seat 'B': bot 'clever' is not in the rules' bots (they are: "peek", "simple", "spy")"#
+            r#"data/table.ron:5:42: seat 'B': bot 'clever' is not in the rules' bots (they are: "fate", "peek", "simple", "spy")"#
         ]
     );
 }

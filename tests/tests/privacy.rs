@@ -67,7 +67,12 @@ fn strings_in(json: &serde_json::Value, out: &mut Vec<String>) {
 /// phrases the command line prints around a view are left out (ids such as "one" are words).
 fn check_seen(seat: &SeatId, table: &Table, what: &str, text: &str) {
     // (And the decision's heading: the rules' text, the same to every seat.)
-    let fixed = ["(Seen as", "Its choices show", "Answer as one seat", "State '"];
+    let fixed = [
+        "(Seen as",
+        "Its choices show",
+        "Answer as one seat",
+        "State '",
+    ];
     let text: String = text
         .lines()
         .filter(|l| !fixed.iter().any(|f| l.trim_start().starts_with(f)))

@@ -9,7 +9,7 @@ use anyhow::{Context, bail};
 use chancery_core::devtools::impact::{ImpactReport, impact, replay_recordings};
 use chancery_core::devtools::recording::Recording;
 use chancery_core::save::SaveFile;
-use chancery_core::session::{Answer, LogEntry, parse_controller};
+use chancery_core::session::{Answer, LogEntry, parse_controller, shortened};
 use chancery_core::view::state_json;
 use chancery_core::{
     DiceMode, GameSpec, LoadOptions, Module, Need, Prompt, SeatId, Session, SessionError, Table,
@@ -166,9 +166,18 @@ struct Line {
     line: usize,
 }
 
+/// The largest answers file read, in bytes.
+const MAX_ANSWERS_BYTES: u64 = 16 * 1024 * 1024;
+
 fn parse_answers(path: &Path) -> anyhow::Result<Vec<Line>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read answers {}", path.display()))?;
+    let shown = path.display().to_string();
+    let text = chancery_core::files::read_text(
+        path,
+        &shown,
+        MAX_ANSWERS_BYTES,
+        "answers are a file of text, one answer a line",
+    )
+    .map_err(|e| anyhow::anyhow!("cannot read the answers: {e}"))?;
     let mut answers = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
@@ -284,9 +293,13 @@ fn apply_answers(
                 _ => {
                     let explained = explain(&failure, session.module());
                     if a.line == 0 {
-                        bail!("'{}': {explained}", a.answer.name);
+                        bail!("'{}': {explained}", shortened(&a.answer.name));
                     }
-                    bail!("{source}:{}: '{}': {explained}", a.line, a.answer.name);
+                    bail!(
+                        "{source}:{}: '{}': {explained}",
+                        a.line,
+                        shortened(&a.answer.name)
+                    );
                 }
             }
         }

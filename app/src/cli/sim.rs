@@ -158,6 +158,7 @@ pub fn run(args: &SimArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
     let load = args.overlay.load_options(false);
     let module = load_module(dir, &load, err)?;
     let config = config(args, &module)?;
+    refuse_unknown_options(&module, &config)?;
     if let Some(old) = &args.compare {
         return run_compare(args, old, dir, module, &config, out, err);
     }
@@ -204,6 +205,20 @@ pub fn run(args: &SimArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
     exit_code(&report, &config, err)
 }
 
+/// An error naming the module's options if `--option` gave one its set-up never reads (a
+/// misspelling would otherwise play every game without it): the first game's set-up says.
+fn refuse_unknown_options(module: &Arc<Module>, config: &SimConfig) -> anyhow::Result<()> {
+    if matches!(&config.options, chancery_core::Value::Map(m) if m.is_empty()) {
+        return Ok(());
+    }
+    let spec = config.spec(module, 0).map_err(anyhow::Error::msg)?;
+    let session = chancery_core::start_game(module.clone(), spec)?;
+    match crate::cli::options_error(&session) {
+        Some(message) => anyhow::bail!(message),
+        None => Ok(()),
+    }
+}
+
 fn config(args: &SimArgs, module: &Module) -> anyhow::Result<SimConfig> {
     let scenario = match &args.scenario {
         Some(id) => ScenarioId::from(id.as_str()),
@@ -229,6 +244,15 @@ fn config(args: &SimArgs, module: &Module) -> anyhow::Result<SimConfig> {
         Some(text) => Shard::parse(text).map_err(anyhow::Error::msg)?,
         None => Shard::default(),
     };
+    let in_this_run = shard.range(args.games).len();
+    if in_this_run > chancery_core::sim::MAX_GAMES_IN_ONE_RUN {
+        anyhow::bail!(
+            "--games {} would play {in_this_run} games in one run, more than the {} whose results one run keeps in memory: split them with --shard I/N (each shard at most {} games), then `chancery sim merge` the shard files",
+            args.games,
+            chancery_core::sim::MAX_GAMES_IN_ONE_RUN,
+            chancery_core::sim::MAX_GAMES_IN_ONE_RUN
+        );
+    }
     if args.shard.is_some() && (args.compare.is_some() || args.plot.is_some() || args.coverage) {
         anyhow::bail!(
             "--shard writes a shard file only: compare, plot or list coverage after `chancery sim merge`, or without --shard"
@@ -374,8 +398,16 @@ fn exit_code(report: &SimReport, config: &SimConfig, err: &mut dyn Write) -> any
 fn run_merge(files: &[PathBuf], out: &mut dyn Write) -> anyhow::Result<i32> {
     let mut shards = Vec::new();
     for path in files {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read the shard file {}", path.display()))?;
+        // At most the games of one run, a few KiB each.
+        const MAX_SHARD_BYTES: u64 = 1024 * 1024 * 1024;
+        let shown = path.display().to_string();
+        let text = chancery_core::files::read_text(
+            path,
+            &shown,
+            MAX_SHARD_BYTES,
+            "a shard file is the JSON `chancery sim --shard` prints",
+        )
+        .map_err(|e| anyhow::anyhow!("cannot read the shard file: {e}"))?;
         let shard: ShardFile = serde_json::from_str(&text).with_context(|| {
             format!(
                 "{} is not a shard file (made by `chancery sim MODULE --shard I/N`)",

@@ -82,11 +82,8 @@ impl BoardView {
         self.images
             .entry(key)
             .or_insert_with(|| {
-                let image = image::open(path)
-                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?
-                    .to_rgba8();
-                let size = [image.width() as usize, image.height() as usize];
-                let pixels = egui::ColorImage::from_rgba_unmultiplied(size, image.as_raw());
+                let max_side = ctx.input(|i| i.max_texture_side);
+                let pixels = super::picture::read_image(path, max_side)?;
                 Ok(ctx.load_texture(
                     format!("board image {}", path.display()),
                     pixels,

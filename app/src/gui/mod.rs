@@ -8,6 +8,7 @@ mod board;
 mod cards;
 pub(crate) mod game;
 mod launcher;
+pub mod picture;
 mod prompt;
 mod side;
 mod table;

@@ -237,21 +237,32 @@ impl Recording {
         let mut session = Session::new(module.clone(), self.spec(), rules)
             .map_err(|e| format!("the game does not start: {e}"))?;
         session.check_every_step = true;
-        let mut pending: Vec<&Expect> = self.expect.iter().collect();
-        pending.sort_by_key(|e| e.after.unwrap_or(usize::MAX));
-        let check_at = |n: usize, session: &Session, pending: &mut Vec<&Expect>| {
-            let (now, later): (Vec<&Expect>, Vec<&Expect>) =
-                pending.iter().partition(|e| e.after == Some(n));
-            *pending = later;
-            let log = session.log();
-            for expect in now {
-                let lines = log.get(n).map(|e| e.messages.as_slice()).unwrap_or(&[]);
-                expect
-                    .compare(session.table(), lines)
-                    .map_err(|what| format!("{}: {what}", point(n, &self.inputs)))?;
-            }
-            Ok::<(), String>(())
+        // In the order they come due; each step looks only at those due then (a game of
+        // many inputs is checked in time linear in its length).
+        let mut pending: std::collections::VecDeque<&Expect> = {
+            let mut sorted: Vec<&Expect> = self.expect.iter().collect();
+            sorted.sort_by_key(|e| e.after.unwrap_or(usize::MAX));
+            sorted.into()
         };
+        let check_at =
+            |n: usize, session: &Session, pending: &mut std::collections::VecDeque<&Expect>| {
+                while let Some(expect) = pending
+                    .front()
+                    .copied()
+                    .filter(|e| e.after.is_some_and(|a| a <= n))
+                {
+                    pending.pop_front();
+                    if expect.after != Some(n) {
+                        continue;
+                    }
+                    let entry = session.log_entry(n);
+                    let lines = entry.as_ref().map(|e| e.messages.as_slice()).unwrap_or(&[]);
+                    expect
+                        .compare(session.table(), lines)
+                        .map_err(|what| format!("{}: {what}", point(n, &self.inputs)))?;
+                }
+                Ok::<(), String>(())
+            };
         check_at(0, &session, &mut pending)?;
         for (i, input) in self.inputs.iter().enumerate() {
             if self.check_bots
@@ -279,8 +290,8 @@ impl Recording {
             check_at(i + 1, &session, &mut pending)?;
         }
         let n = self.inputs.len();
-        let log = session.log();
-        let lines = log.get(n).map(|e| e.messages.as_slice()).unwrap_or(&[]);
+        let entry = session.log_entry(n);
+        let lines = entry.as_ref().map(|e| e.messages.as_slice()).unwrap_or(&[]);
         for expect in pending {
             if let Some(after) = expect.after {
                 return Err(format!(

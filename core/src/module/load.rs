@@ -54,8 +54,14 @@ pub(super) struct Loader {
     pub diags: Diagnostics,
     /// Which source defined each component, keyed by (kind noun, id).
     pub origins: BTreeMap<(&'static str, String), usize>,
+    /// Per source: problems reported, and those left out past [`MAX_PROBLEMS_PER_FILE`].
+    counted: BTreeMap<usize, (usize, usize)>,
     hasher: Fnv64,
 }
+
+/// The most problems listed for one file; the rest are counted in one line (a file of
+/// thousands of mistakes is reported in time linear in its size).
+pub const MAX_PROBLEMS_PER_FILE: usize = 100;
 
 /// The manifest is always source 0.
 pub(super) const MANIFEST: usize = 0;
@@ -111,17 +117,47 @@ impl Loader {
 
     /// Reports an error at the position `anchors` find in source `idx`.
     pub fn error(&mut self, idx: usize, anchors: &[Anchor<'_>], message: impl Into<String>) {
-        let (line, col) = self.sources[idx].locator.locate(anchors);
-        let path = self.sources[idx].path.clone();
-        self.diags.push(Diagnostic::error(path, line, col, message));
+        if let Some((line, col)) = self.place(idx, anchors) {
+            let path = self.sources[idx].path.clone();
+            self.diags.push(Diagnostic::error(path, line, col, message));
+        }
     }
 
     /// Reports a warning at the position `anchors` find in source `idx`.
     pub fn warning(&mut self, idx: usize, anchors: &[Anchor<'_>], message: impl Into<String>) {
-        let (line, col) = self.sources[idx].locator.locate(anchors);
-        let path = self.sources[idx].path.clone();
-        self.diags
-            .push(Diagnostic::warning(path, line, col, message));
+        if let Some((line, col)) = self.place(idx, anchors) {
+            let path = self.sources[idx].path.clone();
+            self.diags
+                .push(Diagnostic::warning(path, line, col, message));
+        }
+    }
+
+    /// Where `anchors` point in source `idx`, or `None` once the file has had
+    /// [`MAX_PROBLEMS_PER_FILE`] problems (the rest are only counted).
+    fn place(&mut self, idx: usize, anchors: &[Anchor<'_>]) -> Option<(usize, usize)> {
+        let (listed, left_out) = self.counted.entry(idx).or_default();
+        if *listed >= MAX_PROBLEMS_PER_FILE {
+            *left_out += 1;
+            return None;
+        }
+        *listed += 1;
+        Some(self.sources[idx].locator.locate(anchors))
+    }
+
+    /// Adds, for each file whose problems were not all listed, how many were left out.
+    fn count_left_out(&mut self) {
+        for (idx, (_, left_out)) in std::mem::take(&mut self.counted) {
+            if left_out > 0 {
+                self.diags.push(Diagnostic::error(
+                    self.sources[idx].path.clone(),
+                    1,
+                    1,
+                    format!(
+                        "{left_out} more problem(s) in this file are not listed (the first {MAX_PROBLEMS_PER_FILE} are): mend those and check again"
+                    ),
+                ));
+            }
+        }
     }
 
     /// Where the component `(kind, id)` is defined, as "path:line:col".
@@ -208,6 +244,7 @@ pub(super) fn load(
         sources: Vec::new(),
         diags: Diagnostics::default(),
         origins: BTreeMap::new(),
+        counted: BTreeMap::new(),
         hasher: Fnv64::default(),
     };
     let manifest_path = dir.join("module.ron");
@@ -298,6 +335,7 @@ pub(super) fn load(
     }
     // Files that do not parse leave holes that every reference check would trip over:
     // report the syntax errors alone, as a compiler does, the scripts' among them.
+    loader.count_left_out();
     if loader.diags.has_errors() {
         check_script_syntax(&mut loader, &mut module, inspect);
         return Err(loader.diags);
@@ -314,6 +352,7 @@ pub(super) fn load(
         // opens, and says what is wrong): the overlay then adds nothing.
         let before = loader.diags.0.len();
         let mut info = merge_overlay(&mut loader, &mut module, path);
+        loader.count_left_out();
         info.named_by_save = matches!(options.overlay, OverlayChoice::NamedBySave(_));
         let (errors, warnings): (Vec<Diagnostic>, Vec<Diagnostic>) = loader
             .diags
@@ -350,6 +389,7 @@ pub(super) fn load(
         );
     }
 
+    loader.count_left_out();
     if loader.diags.has_errors() || (options.strict && !loader.diags.is_empty()) {
         return Err(loader.diags);
     }

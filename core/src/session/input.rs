@@ -457,7 +457,15 @@ pub(crate) fn apply_manual(
             table.seats.insert(seat.clone(), controller.clone());
         }
         Manual::SetDice { mode } => table.dice = *mode,
-        Manual::Note { .. } => {}
+        Manual::Note { text } => {
+            if text.len() > crate::rules::MAX_TEXT_BYTES {
+                return Err(format!(
+                    "a note of {} bytes is too long (at most {}): write a shorter one",
+                    text.len(),
+                    crate::rules::MAX_TEXT_BYTES
+                ));
+            }
+        }
     }
     Ok(())
 }

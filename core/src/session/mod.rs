@@ -121,6 +121,16 @@ impl SessionError {
     }
 }
 
+/// `text` as a message repeats what someone typed: whole if short, else its start and its
+/// length (an answer of megabytes is not echoed back).
+pub fn shortened(text: &str) -> String {
+    const SHOWN: usize = 120;
+    match text.char_indices().nth(SHOWN) {
+        None => text.to_owned(),
+        Some((end, _)) => format!("{}… ({} bytes)", &text[..end], text.len()),
+    }
+}
+
 /// The bytes of text in `log` and `reason`, as counted against [`MAX_GAME_LOG_BYTES`].
 fn text_bytes(log: &[LogLine], reason: &[String]) -> usize {
     log.iter().map(|l| l.text.len()).sum::<usize>() + reason.iter().map(String::len).sum::<usize>()
@@ -380,30 +390,36 @@ impl Session {
 
     /// The log: the setup's lines, then each input with its lines.
     pub fn log(&self) -> Vec<LogEntry> {
-        let mut log = vec![LogEntry {
-            index: 0,
-            input: String::new(),
-            by: String::new(),
-            reason: Vec::new(),
-            messages: self.history.setup_log.clone(),
-            seat: None,
-            secret: false,
-            label: None,
-        }];
-        for (i, record) in self.history.records.iter().enumerate() {
-            let reason = record.input.reasons().to_vec();
-            log.push(LogEntry {
-                index: i + 1,
-                input: record.input.to_string(),
-                by: record.input.by(),
-                reason,
-                messages: record.log.clone(),
-                seat: record.input.seat().cloned(),
-                secret: record.secret,
-                label: record.label.clone(),
+        (0..=self.history.records.len())
+            .filter_map(|n| self.log_entry(n))
+            .collect()
+    }
+
+    /// The log's entry `n`: the set-up's for 0, else input `n`'s (`None` past the last).
+    pub fn log_entry(&self, n: usize) -> Option<LogEntry> {
+        let Some(i) = n.checked_sub(1) else {
+            return Some(LogEntry {
+                index: 0,
+                input: String::new(),
+                by: String::new(),
+                reason: Vec::new(),
+                messages: self.history.setup_log.clone(),
+                seat: None,
+                secret: false,
+                label: None,
             });
-        }
-        log
+        };
+        let record = self.history.records.get(i)?;
+        Some(LogEntry {
+            index: n,
+            input: record.input.to_string(),
+            by: record.input.by(),
+            reason: record.input.reasons().to_vec(),
+            messages: record.log.clone(),
+            seat: record.input.seat().cloned(),
+            secret: record.secret,
+            label: record.label.clone(),
+        })
     }
 
     /// Module-defined view data for `seat` (the rules' `view` hook).
@@ -837,7 +853,7 @@ fn check_choice(
         })
         .collect();
     Err(SessionError::Illegal {
-        choice: choice.to_string(),
+        choice: shortened(&choice.to_string()),
         state: prompt.state.clone(),
         legal: legal.join(", "),
     })

@@ -47,6 +47,10 @@ pub struct SimConfig {
     pub profile: bool,
 }
 
+/// The most games one run (or one shard) plays: their outcomes are kept in memory until
+/// the summary (about 4 KiB each at most). More are played as shards, then merged.
+pub const MAX_GAMES_IN_ONE_RUN: usize = 200_000;
+
 /// One of `count` equal seed ranges, numbered from 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shard {
@@ -78,8 +82,9 @@ impl Shard {
     /// The game numbers (0-based, of `games`) this shard plays: the shards' ranges follow
     /// each other and together cover every game once.
     pub fn range(self, games: usize) -> Range<usize> {
-        let at = |k: usize| games * k / self.count;
-        at(self.index - 1)..at(self.index)
+        let count = self.count.max(1) as u128;
+        let at = |k: usize| (games as u128 * k.min(self.count) as u128 / count) as usize;
+        at(self.index.saturating_sub(1))..at(self.index)
     }
 }
 

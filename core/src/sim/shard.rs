@@ -90,19 +90,42 @@ pub fn merge(shards: &[(String, ShardFile)]) -> Result<Json, String> {
                 "{name} is not a shard of the same run as {first_name} (module, scenario, seed, games, bots, options, steps and shard count must match)"
             ));
         }
+        if shard.shard.index == 0 || shard.shard.index > count {
+            return Err(format!(
+                "{name} says it is shard {}/{count}, which no run makes",
+                shard.shard.index
+            ));
+        }
         if let Some(other) = seen.insert(shard.shard.index, name) {
             return Err(format!(
                 "{name} and {other} are both shard {}/{count}",
                 shard.shard.index
             ));
         }
-        let expected = shard.shard.range(shard.games).len();
-        let failed = shard.outcomes.iter().any(|o| o.failed);
-        if shard.outcomes.len() != expected && !failed {
+        let range = shard.shard.range(shard.games);
+        let expected = range.len();
+        // Its games are those of its seeds, in order, each once; a run that failed stops
+        // after the game that failed.
+        let stopped = shard.outcomes.iter().position(|o| o.failed);
+        let whole = shard.outcomes.len() == expected && stopped.is_none();
+        let cut = stopped.is_some_and(|at| at + 1 == shard.outcomes.len());
+        if !whole && !cut {
             return Err(format!(
                 "{name} holds {} games where shard {}/{count} plays {expected}",
                 shard.outcomes.len(),
                 shard.shard.index
+            ));
+        }
+        let seeds = range.map(|i| shard.seed.wrapping_add(i as u64));
+        if let Some((outcome, want)) = shard
+            .outcomes
+            .iter()
+            .zip(seeds)
+            .find(|(o, want)| o.seed != *want)
+        {
+            return Err(format!(
+                "{name} holds a game of seed {} where shard {}/{count} plays seed {want}: it was not made by this run",
+                outcome.seed, shard.shard.index
             ));
         }
         outcomes.extend(shard.outcomes.iter().cloned());
