@@ -186,3 +186,38 @@ fn a_bot_s_random_draws_do_not_depend_on_another_seat_s_secret() {
     assert!(five.iter().any(|r| r.starts_with("fate: ")), "{five:?}");
     assert_eq!(five, four, "Beta's draws tell Alpha's wager apart");
 }
+
+/// A module table an all-seeing hook fills (here the omniscient view keeps Beta's hand in
+/// one) is not where a bot can read it: each seat's bot runs in a VM of its own.
+#[test]
+fn a_bot_cannot_read_what_an_all_seeing_hook_kept_in_a_module_table() {
+    let (_scratch, dir) = chancery_tests::copy_module(&test_module("testbed"));
+    let main = dir.join("rules/main.lua");
+    chancery_tests::edit(
+        &main,
+        "local simple = include(\"bots/simple.lua\")",
+        "local simple = include(\"bots/simple.lua\")\nlocal gossip_board = {}\n\
+         local function gossip(ctx, seat, actions)\n  \
+           return 1, { \"heard: \" .. tostring(gossip_board.hand) }\nend",
+    );
+    chancery_tests::edit(
+        &main,
+        "local function view(ctx, seat)",
+        "local function view(ctx, seat)\n  \
+           if seat == nil then gossip_board.hand = table.concat(ctx:zone(\"hand.B\"), \",\") end",
+    );
+    chancery_tests::edit(&main, "fate = fate }", "fate = fate, gossip = gossip }");
+    let mut session =
+        chancery_core::start_game(load(&dir), GameSpec::new("basic", 1)).expect("starts");
+    let all = session.view_data(None).expect("the omniscient view");
+    assert!(!all.is_nil());
+    let pick = session
+        .bot_preview(Some("gossip"), Some(&"A".into()))
+        .expect("the bot runs")
+        .expect("A decides");
+    assert_eq!(
+        pick.reason,
+        vec!["heard: nil".to_owned()],
+        "Alpha's bot heard Beta's hand"
+    );
+}

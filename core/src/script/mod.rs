@@ -78,9 +78,15 @@ pub fn load_module(dir: impl AsRef<Path>, options: &LoadOptions) -> Result<Modul
     Module::load_with(dir, options, &inspect)
 }
 
-/// A module's rules, run by a sandboxed Lua VM.
+/// A module's rules, run by sandboxed Lua VMs: one for the rules, which see everything,
+/// and one for each seat whose bot or view has run, so that a module table a hook fills is
+/// read only by hooks of the same eyes (a bot never reads what an all-seeing rule, or
+/// another seat's bot, kept there).
 pub struct LuaRules {
     host: Host,
+    /// The VMs of the seats' bots and views (a spectator's among them), made when first
+    /// needed.
+    seat_hosts: std::collections::BTreeMap<SeatId, Host>,
     limits: Limits,
     /// The option keys the last set-up looked at.
     options_read: Rc<RefCell<BTreeSet<String>>>,
@@ -146,6 +152,7 @@ impl LuaRules {
     pub fn new(module: Arc<Module>, limits: Limits) -> Result<LuaRules, Diagnostics> {
         Ok(LuaRules {
             host: Host::new(module, limits)?,
+            seat_hosts: std::collections::BTreeMap::new(),
             limits,
             options_read: Rc::default(),
         })
@@ -162,6 +169,18 @@ impl LuaRules {
         LuaRules::new(module, limits)
             .map(|rules| Box::new(rules) as Box<dyn Rules>)
             .map_err(|d| RulesError::Script(d.to_string()))
+    }
+
+    /// The VM that runs `seat`'s bot and view, loaded when first needed.
+    fn seat_host(&mut self, seat: &SeatId) -> Result<&Host, RulesError> {
+        if !self.seat_hosts.contains_key(seat) {
+            let host = Host::new(self.host.module.clone(), self.limits)
+                .map_err(|d| RulesError::Script(d.to_string()))?;
+            self.seat_hosts.insert(seat.clone(), host);
+        }
+        self.seat_hosts
+            .get(seat)
+            .ok_or_else(|| RulesError::Script(format!("no VM for seat '{seat}'")))
     }
 
     fn script_error(&self, hook: &str, message: impl std::fmt::Display) -> RulesError {
@@ -426,17 +445,22 @@ impl Rules for LuaRules {
         actions: &[Action],
     ) -> Result<BotPick, RulesError> {
         let hook = format!("bot '{bot}'");
-        let Some(function) = self.host.bot_fn(bot) else {
+        if self.host.bot_fn(bot).is_none() {
             let known = self.host.info().bots.join(", ");
             return Err(
                 self.script_error(&hook, format!("there is no bot '{bot}' (bots: {known})"))
             );
-        };
+        }
         let frame = table.top_frame().map(|f| f.id);
-        let lua = self.host.vm.lua.clone();
+        // The bot runs in its seat's VM, with the same scripts loaded.
+        let host = self.seat_host(seat)?;
+        let Some(function) = host.bot_fn(bot) else {
+            return Err(RulesError::Script(format!("bot '{bot}' is missing")));
+        };
+        let lua = host.vm.lua.clone();
         lend(table, |owned| {
             let locals = frame.map_or(Locals::None, Locals::Frame);
-            let invoked = self.host.invoke(
+            let invoked = host.invoke(
                 owned,
                 Access::Bot(seat.clone()),
                 Hook::new(hook.clone(), &function),
@@ -457,7 +481,7 @@ impl Rules for LuaRules {
                         pick.reason.extend(draws);
                         pick
                     })
-                    .map_err(|e| self.host.error_at(&hook, &function, e))
+                    .map_err(|e| host.error_at(&hook, &function, e))
             });
             (invoked.table, result)
         })
@@ -494,14 +518,23 @@ impl Rules for LuaRules {
     }
 
     fn view(&mut self, table: &mut Table, seat: Option<&SeatId>) -> Result<Value, RulesError> {
-        let Some(view) = self.host.hook_fn("view") else {
+        if self.host.hook_fn("view").is_none() {
+            return Ok(Value::Nil);
+        }
+        let access = seat.map_or(Access::Read, |s| Access::Seat(s.clone()));
+        // A seat's view runs in that seat's VM; the omniscient view in the rules'.
+        let host = match seat {
+            Some(seat) => self.seat_host(seat)?,
+            None => &self.host,
+        };
+        let Some(view) = host.hook_fn("view") else {
             return Ok(Value::Nil);
         };
-        let access = seat.map_or(Access::Read, |s| Access::Seat(s.clone()));
         // A spectator plays no seat: the hook is told none, and reads as nobody's eyes.
         let seat = seat.filter(|s| !s.is_spectator()).map(|s| s.to_string());
+        let module = host.module.id().to_owned();
         lend(table, |owned| {
-            let invoked = self.host.invoke(
+            let invoked = host.invoke(
                 owned,
                 access.clone(),
                 Hook::new("view".to_owned(), &view),
@@ -511,7 +544,8 @@ impl Rules for LuaRules {
             );
             let result = invoked.result.and_then(|values| {
                 let value = values.into_iter().next().unwrap_or(LuaValue::Nil);
-                convert::from_lua(&value, "view").map_err(|e| self.script_error("view", e))
+                convert::from_lua(&value, "view")
+                    .map_err(|e| RulesError::Script(format!("module '{module}', view: {e}")))
             });
             (invoked.table, result)
         })
@@ -523,22 +557,31 @@ impl Rules for LuaRules {
 
     fn reset(&mut self) -> Result<bool, RulesError> {
         self.options_read.borrow_mut().clear();
-        self.host
-            .reset()
-            .map(|()| true)
-            .map_err(|d| RulesError::Script(d.to_string()))
+        for host in std::iter::once(&mut self.host).chain(self.seat_hosts.values_mut()) {
+            host.reset()
+                .map_err(|d| RulesError::Script(d.to_string()))?;
+        }
+        Ok(true)
     }
 
     fn take_output(&mut self) -> Vec<String> {
-        std::mem::take(&mut *self.host.vm.output.borrow_mut())
+        std::iter::once(&self.host)
+            .chain(self.seat_hosts.values())
+            .flat_map(|host| std::mem::take(&mut *host.vm.output.borrow_mut()))
+            .collect()
     }
 
     fn api_calls(&self) -> Vec<(&'static str, u64)> {
-        let calls = self.host.api_calls.borrow();
+        let mut calls = vec![0; api::API.len()];
+        for host in std::iter::once(&self.host).chain(self.seat_hosts.values()) {
+            for (sum, n) in calls.iter_mut().zip(host.api_calls.borrow().iter()) {
+                *sum += n;
+            }
+        }
         api::API
             .iter()
-            .zip(calls.iter())
-            .map(|(entry, n)| (entry.name, *n))
+            .zip(calls)
+            .map(|(entry, n)| (entry.name, n))
             .collect()
     }
 }
