@@ -72,6 +72,11 @@ fn a_seats_view_hook_is_masked_and_the_omniscient_one_is_not() {
 /// A council from seed 4 (Alpha holds Five and Four): Alpha calls it and wagers Five in
 /// secret; Beta has not answered yet.
 fn wager_committed() -> Session {
+    alpha_wagers("five")
+}
+
+/// The council of [`wager_committed`], with Alpha wagering `card`.
+fn alpha_wagers(card: &str) -> Session {
     let mut session =
         chancery_core::start_game(load(&test_module("testbed")), GameSpec::new("basic", 4))
             .expect("starts");
@@ -81,7 +86,7 @@ fn wager_committed() -> Session {
             seat: Some("A".into()),
             choice: Choice {
                 name: "commit".into(),
-                arg: Value::from("five"),
+                arg: Value::from(card),
             },
             dice: Vec::new(),
             by: Actor::Human,
@@ -161,22 +166,7 @@ fn a_seats_state_json_hides_other_seats_private_state_and_secret_answers() {
 #[test]
 fn a_bot_s_random_draws_do_not_depend_on_another_seat_s_secret() {
     let draw = |wager: &str| {
-        let mut session =
-            chancery_core::start_game(load(&test_module("testbed")), GameSpec::new("basic", 4))
-                .expect("starts");
-        session.act("council", Value::Nil).expect("council");
-        session
-            .apply(Input::Act {
-                seat: Some("A".into()),
-                choice: Choice {
-                    name: "commit".into(),
-                    arg: Value::from(wager),
-                },
-                dice: Vec::new(),
-                by: Actor::Human,
-            })
-            .expect("Alpha wagers");
-        session
+        alpha_wagers(wager)
             .bot_preview(Some("fate"), Some(&"B".into()))
             .expect("the bot runs")
             .expect("B decides")

@@ -157,6 +157,9 @@ pub fn games(dir: &Path, module: Option<&str>) -> Vec<Kept> {
             let in_use = in_use(&path);
             if !in_use && is_empty_game(&path) {
                 let _ = std::fs::remove_file(&path);
+                if let Some(lock) = lock_path(&path) {
+                    let _ = std::fs::remove_file(lock);
+                }
                 return None;
             }
             Some(Kept {

@@ -275,15 +275,11 @@ pub fn editor_ui(ctx: &egui::Context, view: &mut GameView, editor: &mut Editor) 
         .default_size([760.0, 560.0])
         .show(ctx, |ui| {
             let module = view.session.module().clone();
-            match &module.overlay {
-                Some(o) => ui.weak(format!(
-                    "Values you enter are stored in {}",
-                    o.path.display()
-                )),
-                None => ui.colored_label(
-                    Color32::LIGHT_RED,
-                    "Started with --no-overlay: values cannot be stored.",
-                ),
+            // Where values go, or why they cannot be stored (a fixture in the module's
+            // folder, an overlay only a save names, one with errors, none at all).
+            match module.overlay_for_storing() {
+                Ok(path) => ui.weak(format!("Values you enter are stored in {}", path.display())),
+                Err(why) => ui.colored_label(Color32::LIGHT_RED, why),
             };
             let missing: std::collections::BTreeMap<_, usize> = module
                 .unknown_report()

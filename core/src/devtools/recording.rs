@@ -154,8 +154,17 @@ pub fn relative(dir: &Path, path: &Path) -> String {
 impl Recording {
     /// Reads a recording; a mistake is a diagnostic at its line and column.
     pub fn read(path: &Path) -> Result<Recording, Diagnostic> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Diagnostic::error(path, 0, 0, format!("cannot read: {e}")))?;
+        let shown = path.display().to_string();
+        let text = crate::files::read_text(
+            path,
+            &shown,
+            crate::files::MAX_MODULE_FILE_BYTES,
+            "a recorded game is a file of the module",
+        )
+        .map_err(|e| {
+            let (line, col) = e.position.unwrap_or((0, 0));
+            Diagnostic::error(path, line, col, e.message)
+        })?;
         let options = ron::Options::default()
             .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
         options.from_str(&text).map_err(|e| {
