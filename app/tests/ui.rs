@@ -1314,3 +1314,90 @@ fn the_owner_drags_a_space_onto_their_board_image_and_it_is_kept_in_the_overlay(
     let after = on_screen(&h, "East");
     assert!((after.center() - before.center() - egui::vec2(60.0, 50.0)).length() < 3.0);
 }
+
+/// An overlay with a byte that is not UTF-8 does not keep the game from opening: the window
+/// says what is wrong and where, the game is played without the overlay's values, and the
+/// file is never rewritten.
+#[test]
+fn a_broken_overlay_is_shown_and_the_game_opens_without_it() {
+    let s = scratch();
+    let bytes = b"Overlay(module: \"testbed\", cards: {\"mystery\": {\"value\": 4}}) // caf\xe9\n";
+    std::fs::write(&s.overlay, bytes).expect("write");
+    let mut h = harness(app(&s, false, false));
+    h.run();
+    assert!(
+        h.query_by_label("Your overlay has errors: the game goes on without its values")
+            .is_some()
+    );
+    assert!(
+        h.query_by_label_contains("is not UTF-8 text: line 1, column")
+            .is_some(),
+        "the error says where"
+    );
+    h.get_by_label("Pass").click();
+    h.run();
+    assert_eq!(h.state().session().history().len(), 1, "the game is played");
+    assert_eq!(
+        std::fs::read(&s.overlay).expect("read"),
+        bytes,
+        "byte for byte"
+    );
+}
+
+/// A game whose save names an overlay elsewhere (it may have come from someone else): a
+/// value the rules need is not stored there until the person agrees, then it is.
+#[test]
+fn a_value_goes_into_an_overlay_a_save_names_only_when_the_person_agrees() {
+    let s = scratch();
+    let victim = s.overlay.with_file_name("named-by-the-save.ron");
+    let load = LoadOptions {
+        overlay: OverlayChoice::NamedBySave(victim.clone()),
+        strict: false,
+    };
+    let module = Arc::new(chancery_core::load_module(&s.module, &load).expect("loads"));
+    let mut session = chancery_core::start_game(module, GameSpec::new("basic", 3)).expect("starts");
+    session
+        .act("march", chancery_core::Value::from("south"))
+        .expect("march");
+    session
+        .act("pass", chancery_core::Value::Nil)
+        .expect("pass");
+    let game = GameOptions {
+        watch: false,
+        autosave_dir: None,
+        load_options: load.clone(),
+    };
+    let mut view = GameView::new(session, game);
+    view.set_open_hands(true);
+    let mut h = harness(ChanceryApp::new(view, Launcher::new(&s.module, load)));
+    h.run();
+    h.get_by_label("march east").click();
+    h.run();
+    assert!(h.query_by_label("A value is not entered yet").is_some());
+    type_into(&mut h, "Value read off the game:", "3");
+    h.get_by_label("Store and go on").click();
+    h.run();
+    assert!(!victim.exists(), "nothing is written unasked");
+    assert!(
+        h.state()
+            .view
+            .error
+            .as_deref()
+            .is_some_and(|e| e.contains("the saved game names")),
+        "{:?}",
+        h.state().view.error
+    );
+    h.get_by_label("Store my values in it").click();
+    h.run();
+    h.get_by_label("Store and go on").click();
+    h.run();
+    let stored = std::fs::read_to_string(&victim).expect("stored once agreed");
+    assert!(stored.contains("\"vp\": 3"), "{stored}");
+    let table = h.state().session().table();
+    assert_eq!(h.state().session().history().len(), 3, "the march went on");
+    assert_eq!(
+        table.counters[&chancery_core::CounterId::from("vp.A")].value,
+        3,
+        "East scored the value stored"
+    );
+}

@@ -94,6 +94,8 @@ pub struct GameView {
     pub reload_report: Option<(bool, String)>,
     /// The last command's error.
     pub error: Option<String>,
+    /// What is wrong with the owner's overlay (the game goes on without its values).
+    pub overlay_problems: Option<String>,
     /// Who is looking.
     pub viewer: Viewer,
     /// A step waiting for an answer.
@@ -210,6 +212,7 @@ impl GameView {
             watcher,
             reload_report: None,
             error,
+            overlay_problems: None,
             viewer: Viewer::default(),
             pending: None,
             selected: None,
@@ -235,9 +238,7 @@ impl GameView {
         };
         view.count_unknown_fields();
         view.update_viewer();
-        if let Some(note) = crate::cli::overlay_problems(view.session.module()) {
-            view.reload_report = Some((false, note));
-        }
+        view.overlay_problems = crate::cli::overlay_problems(view.session.module());
         view
     }
 
@@ -834,6 +835,7 @@ impl GameView {
                 }
                 match self.session.rebase(module.clone()) {
                     Ok(report) => {
+                        self.overlay_problems = crate::cli::overlay_problems(&module);
                         self.count_unknown_fields();
                         self.after_change();
                         // The recorded games under the new version, compared with those

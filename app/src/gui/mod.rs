@@ -117,6 +117,10 @@ impl ChanceryApp {
         if self.previous_autosave.is_some() {
             egui::Panel::bottom("resume").show(ui, |ui| self.resume_ui(ui));
         }
+        if self.view.overlay_problems.is_some() {
+            egui::Panel::bottom("overlay")
+                .show(ui, |ui| side::overlay_problems_ui(ui, &mut self.view));
+        }
         egui::Panel::left("prompt")
             .resizable(true)
             .default_size(300.0)

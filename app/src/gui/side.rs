@@ -151,6 +151,30 @@ pub fn reload_ui(ui: &mut Ui, view: &mut GameView) {
         });
 }
 
+/// What is wrong with the owner's overlay: the game goes on without its values, and the file
+/// is left as it is until the owner mends it.
+pub fn overlay_problems_ui(ui: &mut Ui, view: &mut GameView) {
+    let Some(text) = view.overlay_problems.clone() else {
+        return;
+    };
+    ui.horizontal(|ui| {
+        ui.label(
+            RichText::new("Your overlay has errors: the game goes on without its values")
+                .strong()
+                .color(Color32::LIGHT_RED),
+        );
+        if ui.small_button("Close").clicked() {
+            view.overlay_problems = None;
+        }
+    });
+    egui::ScrollArea::vertical()
+        .id_salt("overlay problems")
+        .max_height(120.0)
+        .show(ui, |ui| {
+            ui.label(RichText::new(text).monospace());
+        });
+}
+
 /// The hot-seat screen: the table stays hidden until the next person confirms they are at it.
 pub fn pass_ui(ui: &mut Ui, view: &mut GameView) {
     let Some(seat) = view.viewer.pass_to.clone() else {
