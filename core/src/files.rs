@@ -68,6 +68,11 @@ pub fn read_text(
     })
 }
 
+/// [`read_text`] of the file at `path`, named by its path in errors.
+pub fn read_file(path: &Path, max_bytes: u64, why_regular: &str) -> Result<String, ReadError> {
+    read_text(path, &path.display().to_string(), max_bytes, why_regular)
+}
+
 /// A size in bytes as people read it: "64 MiB", "16 KiB", "100 bytes".
 pub fn size_text(bytes: u64) -> String {
     match bytes {

@@ -170,10 +170,8 @@ struct Line {
 const MAX_ANSWERS_BYTES: u64 = 16 * 1024 * 1024;
 
 fn parse_answers(path: &Path) -> anyhow::Result<Vec<Line>> {
-    let shown = path.display().to_string();
-    let text = chancery_core::files::read_text(
+    let text = chancery_core::files::read_file(
         path,
-        &shown,
         MAX_ANSWERS_BYTES,
         "answers are a file of text, one answer a line",
     )

@@ -400,10 +400,8 @@ fn run_merge(files: &[PathBuf], out: &mut dyn Write) -> anyhow::Result<i32> {
     for path in files {
         // At most the games of one run, a few KiB each.
         const MAX_SHARD_BYTES: u64 = 1024 * 1024 * 1024;
-        let shown = path.display().to_string();
-        let text = chancery_core::files::read_text(
+        let text = chancery_core::files::read_file(
             path,
-            &shown,
             MAX_SHARD_BYTES,
             "a shard file is the JSON `chancery sim --shard` prints",
         )

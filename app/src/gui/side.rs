@@ -127,28 +127,30 @@ pub fn reload_ui(ui: &mut Ui, view: &mut GameView) {
     let Some((ok, text)) = view.reload_report.clone() else {
         return;
     };
+    let (title, color) = match ok {
+        true => ("Module reloaded", Color32::LIGHT_GREEN),
+        false => ("Module not reloaded", Color32::LIGHT_RED),
+    };
+    if notice_ui(ui, title, color, &text, "reload") {
+        view.reload_report = None;
+    }
+}
+
+/// A notice at the foot of the window: its title in `color`, a Close button, and `text`
+/// below it, scrolled when long. Returns whether Close was clicked.
+fn notice_ui(ui: &mut Ui, title: &str, color: Color32, text: &str, salt: &str) -> bool {
+    let mut closed = false;
     ui.horizontal(|ui| {
-        let title = if ok {
-            "Module reloaded"
-        } else {
-            "Module not reloaded"
-        };
-        let color = if ok {
-            Color32::LIGHT_GREEN
-        } else {
-            Color32::LIGHT_RED
-        };
         ui.label(RichText::new(title).strong().color(color));
-        if ui.small_button("Close").clicked() {
-            view.reload_report = None;
-        }
+        closed = ui.small_button("Close").clicked();
     });
     egui::ScrollArea::vertical()
-        .id_salt("reload")
+        .id_salt(salt)
         .max_height(160.0)
         .show(ui, |ui| {
             ui.label(RichText::new(text).monospace());
         });
+    closed
 }
 
 /// What is wrong with the owner's overlay: the game goes on without its values, and the file
@@ -157,22 +159,10 @@ pub fn overlay_problems_ui(ui: &mut Ui, view: &mut GameView) {
     let Some(text) = view.overlay_problems.clone() else {
         return;
     };
-    ui.horizontal(|ui| {
-        ui.label(
-            RichText::new("Your overlay has errors: the game goes on without its values")
-                .strong()
-                .color(Color32::LIGHT_RED),
-        );
-        if ui.small_button("Close").clicked() {
-            view.overlay_problems = None;
-        }
-    });
-    egui::ScrollArea::vertical()
-        .id_salt("overlay problems")
-        .max_height(120.0)
-        .show(ui, |ui| {
-            ui.label(RichText::new(text).monospace());
-        });
+    let title = "Your overlay has errors: the game goes on without its values";
+    if notice_ui(ui, title, Color32::LIGHT_RED, &text, "overlay problems") {
+        view.overlay_problems = None;
+    }
 }
 
 /// The hot-seat screen: the table stays hidden until the next person confirms they are at it.

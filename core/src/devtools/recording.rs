@@ -154,10 +154,8 @@ pub fn relative(dir: &Path, path: &Path) -> String {
 impl Recording {
     /// Reads a recording; a mistake is a diagnostic at its line and column.
     pub fn read(path: &Path) -> Result<Recording, Diagnostic> {
-        let shown = path.display().to_string();
-        let text = crate::files::read_text(
+        let text = crate::files::read_file(
             path,
-            &shown,
             crate::files::MAX_MODULE_FILE_BYTES,
             "a recorded game is a file of the module",
         )

@@ -160,10 +160,8 @@ fn read_overlay_text(
         };
         return Ok((None, file));
     }
-    let shown = path.display().to_string();
-    let text = crate::files::read_text(
+    let text = crate::files::read_file(
         path,
-        &shown,
         super::load::MAX_OVERLAY_BYTES,
         "an overlay is a file of RON text",
     )
