@@ -2,4 +2,5 @@
 //! for card-driven strategy games. Both drive `chancery-core` by commands only.
 
 pub mod cli;
+pub mod games;
 pub mod gui;

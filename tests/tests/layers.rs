@@ -1,7 +1,9 @@
 //! The parts of `core` depend on each other one way only. Every `crate::<part>` path in a
 //! file of `core/src` is an import of that part by the file's part; the imports must follow
 //! the layering ARCHITECTURE.md draws (a part imports only parts below it, or beside it in
-//! the same layer), and no parts may import each other in a circle.
+//! the same layer), and no parts may import each other in a circle. The app's parts too:
+//! the window (`gui`) and the command line (`cli`) share what both do with games (`games`)
+//! and import neither each other nor anything above.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -73,12 +75,18 @@ fn imported_parts(text: &str) -> BTreeSet<String> {
 /// Which part imports which, from the files of `core/src` (the crate root, `lib.rs`, is the
 /// facade over all of them and belongs to none).
 fn import_graph() -> BTreeMap<String, BTreeMap<String, Vec<String>>> {
-    let src = repo_root().join("core/src");
+    import_graph_of("core/src")
+}
+
+/// Which part imports which, from the files of the crate whose sources are in `dir` (its
+/// roots, `lib.rs` and `main.rs`, belong to no part).
+fn import_graph_of(dir: &str) -> BTreeMap<String, BTreeMap<String, Vec<String>>> {
+    let src = repo_root().join(dir);
     let mut files = Vec::new();
     rust_files(&src, &mut files);
     let mut graph: BTreeMap<String, BTreeMap<String, Vec<String>>> = BTreeMap::new();
     for file in files {
-        let rel = file.strip_prefix(&src).expect("inside core/src");
+        let rel = file.strip_prefix(&src).expect("inside the crate's sources");
         let first = rel
             .components()
             .next()
@@ -87,7 +95,7 @@ fn import_graph() -> BTreeMap<String, BTreeMap<String, Vec<String>>> {
             .to_string_lossy()
             .trim_end_matches(".rs")
             .to_owned();
-        if first == "lib" {
+        if first == "lib" || first == "main" {
             continue;
         }
         let text = std::fs::read_to_string(&file).expect("read file");
@@ -178,4 +186,32 @@ fn the_import_reader_sees_grouped_and_inline_paths() {
         parts,
         BTreeSet::from(["table".to_owned(), "module".to_owned(), "view".to_owned()])
     );
+}
+
+/// The app's parts, lowest first: a part imports only parts of lower layers (so the two
+/// front ends never import each other).
+const APP_LAYERS: &[&[&str]] = &[&["games"], &["cli", "gui"]];
+
+#[test]
+fn the_app_s_front_ends_import_only_what_they_share() {
+    let graph = import_graph_of("app/src");
+    let layer = |part: &str| APP_LAYERS.iter().position(|l| l.contains(&part));
+    let mut wrong = Vec::new();
+    for (part, imports) in &graph {
+        let Some(mine) = layer(part) else {
+            wrong.push(format!("app part '{part}' is in no layer: add it to APP_LAYERS"));
+            continue;
+        };
+        for (other, files) in imports {
+            match layer(other) {
+                Some(theirs) if theirs < mine => {}
+                _ => wrong.push(format!(
+                    "{part} imports {other} (in {}): share it through a lower part",
+                    files.join(", ")
+                )),
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(graph.contains_key("games") && graph.contains_key("gui"));
 }

@@ -9,16 +9,18 @@ use anyhow::{Context, bail};
 use chancery_core::devtools::impact::{ImpactReport, impact, replay_recordings};
 use chancery_core::devtools::recording::Recording;
 use chancery_core::save::SaveFile;
-use chancery_core::session::{Answer, LogEntry, parse_controller, shortened};
+use chancery_core::session::{Answer, LogEntry, shortened};
 use chancery_core::view::state_json;
 use chancery_core::{
-    DiceMode, GameSpec, LoadOptions, Module, Need, Prompt, SeatId, Session, SessionError, Table,
-    Value, load_module as load_module_quietly, start_game,
+    DiceMode, LoadOptions, Module, Need, Prompt, SeatId, Session, SessionError, Table, Value,
+    load_module as load_module_quietly, start_game,
 };
 use clap::Args;
 
-use super::{OpenArgs, OverlayArgs, load_module, module_dir, parse_options};
-use crate::gui::game::{parse_value, store_value, value_type};
+use crate::games::{
+    OpenArgs, OverlayArgs, fresh_seed, load_module, open_session, options_error, parse_value,
+    restore, spec_from, store_value, value_type,
+};
 
 /// Bot steps run after each answer before giving up (a runaway between bots).
 const BOT_STEP_LIMIT: usize = 100_000;
@@ -190,34 +192,6 @@ fn parse_answers(path: &Path) -> anyhow::Result<Vec<Line>> {
         });
     }
     Ok(answers)
-}
-
-/// The game spec of a scenario, seed, `SEAT=WHO` pairs and `KEY=VALUE` options.
-pub(crate) fn spec_from(
-    module: &Module,
-    scenario: Option<&str>,
-    seed: u64,
-    seats: &[String],
-    options: &[String],
-) -> anyhow::Result<GameSpec> {
-    let scenario = match scenario {
-        Some(id) => id.to_owned(),
-        None => module
-            .default_scenario()
-            .map(|s| s.id.to_string())
-            .context("the module has no scenario")?,
-    };
-    let mut spec = GameSpec::new(scenario, seed);
-    for pair in seats {
-        let (seat, who) = pair
-            .split_once('=')
-            .with_context(|| format!("--seat '{pair}' is not SEAT=WHO"))?;
-        let controller = parse_controller(module, spec.scenario.as_str(), seat, who)
-            .map_err(anyhow::Error::msg)?;
-        spec.seats.insert(SeatId::from(seat), controller);
-    }
-    spec.options = parse_options(options)?;
-    Ok(spec)
 }
 
 /// Explains an error that stops a step, with what to do about it.
@@ -552,7 +526,7 @@ pub fn new(args: &NewArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
     let mut spec = spec_from(
         &module,
         args.scenario.as_deref(),
-        args.seed.unwrap_or_else(super::fresh_seed),
+        args.seed.unwrap_or_else(fresh_seed),
         &args.seats,
         &args.options,
     )?;
@@ -616,36 +590,6 @@ fn same_file(a: &Path, b: &Path) -> bool {
         (Ok(a), Ok(b)) => a == b,
         _ => a == b,
     }
-}
-
-/// The game of `save` under the module in `module_dir` (default: the folder the save names);
-/// the module's diagnostics, and how the game now replays differently, go to `err`.
-pub(crate) fn restore(
-    save: &SaveFile,
-    path: &Path,
-    module_dir: Option<&Path>,
-    options: &LoadOptions,
-    err: &mut dyn Write,
-) -> anyhow::Result<Session> {
-    // The folder the save names; a save written elsewhere with a relative path, or whose
-    // module moved, finds it by its id among the module folders.
-    let dir = module_dir.map(Path::to_path_buf).unwrap_or_else(|| {
-        let saved = PathBuf::from(&save.module.dir);
-        if saved.join("module.ron").is_file() {
-            saved
-        } else {
-            super::resolve_module(Path::new(&save.module.id))
-        }
-    });
-    let module = load_module(&dir, &save.load_options(options), err)?;
-    let (session, report) = save.restore(module, path)?;
-    if let Some(report) = report {
-        write!(
-            err,
-            "Note: the game replays differently under the module as it is now.\n{report}"
-        )?;
-    }
-    Ok(session)
 }
 
 pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<i32> {
@@ -914,46 +858,6 @@ pub fn replay(args: &ReplayArgs, out: &mut dyn Write, err: &mut dyn Write) -> an
     } else {
         0
     })
-}
-
-/// The game `args` describe: the save `--load` names, or a new game of the module and
-/// scenario (the module's diagnostics go to `err`).
-pub(crate) fn open_session(args: &OpenArgs, err: &mut dyn Write) -> anyhow::Result<Session> {
-    if let Some(path) = &args.load {
-        let file = SaveFile::read(path)?;
-        let options = args.overlay.load_options(false);
-        return restore(&file, path, args.module.as_deref(), &options, err);
-    }
-    let dir = module_dir(args.module.as_deref());
-    let module = load_module(&dir, &args.overlay.load_options(false), err)?;
-    let spec = spec_from(
-        &module,
-        args.scenario.as_deref(),
-        args.seed.unwrap_or_else(super::fresh_seed),
-        &args.seats,
-        &args.options,
-    )?;
-    let session = start_game(module, spec)?;
-    if let Some(message) = options_error(&session) {
-        bail!(message);
-    }
-    Ok(session)
-}
-
-/// What is wrong with the options a new game was given, if its set-up never looked at some
-/// of them.
-pub(crate) fn options_error(session: &Session) -> Option<String> {
-    let (unknown, read) = session.unknown_options();
-    let first = unknown.first()?;
-    let known = if read.is_empty() {
-        "its set-up reads no options".to_owned()
-    } else {
-        format!("its options are {}", read.join(", "))
-    };
-    Some(format!(
-        "module '{}' has no option '{first}': {known} (give them as --option KEY=VALUE; see the module's README)",
-        session.module().id()
-    ))
 }
 
 /// The headless equivalent of opening the app: start (or load) the game, let bots play,

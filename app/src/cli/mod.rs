@@ -6,19 +6,15 @@ mod check;
 mod game;
 mod plot;
 mod scaffold;
-pub(crate) use game::{open_session, options_error, restore, spec_from};
 pub(crate) mod sim;
 mod test;
 
 use std::ffi::OsString;
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use anyhow::Context;
-use chancery_core::module::OverlayChoice;
-use chancery_core::{LoadOptions, Module, Value};
 use clap::{Args, Parser, Subcommand};
+
+pub use crate::games::{OpenArgs, OverlayArgs};
 
 const ABOUT: &str = "Chancery: a tabletop companion for card-driven strategy games";
 const LONG_ABOUT: &str = "Chancery: a tabletop companion for card-driven strategy games.
@@ -40,79 +36,6 @@ struct Cli {
     command: Option<Command>,
     #[command(flatten)]
     open: OpenArgs,
-}
-
-/// How the app (or its headless equivalent) opens.
-#[derive(Args, Debug, Clone)]
-pub struct OpenArgs {
-    /// Module folder to open.
-    #[arg(long, value_name = "DIR")]
-    pub module: Option<PathBuf>,
-    /// Scenario to start (default: the module's default scenario).
-    #[arg(long, value_name = "ID")]
-    pub scenario: Option<String>,
-    /// Seed of the game's dice and shuffles (default: a fresh one, shown with the game; give
-    /// the same seed to play the same deal again).
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Who plays a seat: SEAT=human, SEAT=bot (its default bot) or SEAT=bot:NAME.
-    #[arg(long = "seat", value_name = "SEAT=WHO")]
-    pub seats: Vec<String>,
-    /// An option of the module's set-up, as KEY=VALUE (see the module's README).
-    #[arg(long = "option", value_name = "KEY=VALUE")]
-    pub options: Vec<String>,
-    /// Open a save instead of starting a game.
-    #[arg(long, value_name = "FILE")]
-    pub load: Option<PathBuf>,
-    /// Start without a window: print the table and the pending decision, then exit.
-    #[arg(long)]
-    pub headless: bool,
-    /// Show every hand and face-down card (one person playing every seat, or testing).
-    #[arg(long)]
-    pub open_hands: bool,
-    /// Play on a physical board beside the app: after each bot step (and each undo) list
-    /// what to change on the board, and let the bots wait until it is ticked off.
-    #[arg(long)]
-    pub physical_board: bool,
-    /// Save a screenshot of the window to FILE (PNG) and exit (needs a display).
-    #[arg(long, value_name = "FILE")]
-    pub screenshot: Option<PathBuf>,
-    /// Open on this board of the module (its id or its name; default: the first).
-    #[arg(long, value_name = "BOARD")]
-    pub board: Option<String>,
-    /// Draw N frames one after another, then print how much CPU time each took to build
-    /// and tessellate (median, 90th percentile, max) and exit (needs a display).
-    #[arg(long, value_name = "N")]
-    pub frame_stats: Option<usize>,
-    /// Window size, as WIDTHxHEIGHT.
-    #[arg(long, value_name = "WxH", default_value = "1600x1000")]
-    pub size: String,
-    #[command(flatten)]
-    pub overlay: OverlayArgs,
-}
-
-/// Which owner's overlay to merge over the module's data.
-#[derive(Args, Debug, Clone, Default)]
-pub struct OverlayArgs {
-    /// The owner's overlay file (default: for a saved game the overlay it was started with,
-    /// else ~/.local/share/chancery/overlays/<module>.ron).
-    #[arg(long, value_name = "FILE", global = true)]
-    pub overlay: Option<PathBuf>,
-    /// Load the module without any overlay.
-    #[arg(long, global = true, conflicts_with = "overlay")]
-    pub no_overlay: bool,
-}
-
-impl OverlayArgs {
-    /// The load options these flags ask for.
-    pub fn load_options(&self, strict: bool) -> LoadOptions {
-        let overlay = match (&self.overlay, self.no_overlay) {
-            (_, true) => OverlayChoice::Off,
-            (Some(path), false) => OverlayChoice::File(path.clone()),
-            (None, false) => OverlayChoice::Default,
-        };
-        LoadOptions { overlay, strict }
-    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -150,20 +73,6 @@ struct ApiArgs {
     /// Print the LuaLS type stubs (scripts/chancery.d.lua) instead of the Markdown reference.
     #[arg(long)]
     stubs: bool,
-}
-
-/// A fresh seed for a new game, from 1 to 999,999 (short enough to read out and type again).
-pub fn fresh_seed() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    // The standard library keys each RandomState from the system's random source.
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u128(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0),
-    );
-    hasher.finish() % 999_999 + 1
 }
 
 /// What `run` decided to do: finish with an exit code, or open the window.
@@ -226,108 +135,4 @@ pub fn run(
             1
         }
     })
-}
-
-/// Loads a module, printing its diagnostics to `err`; an error if it does not load.
-pub fn load_module(
-    dir: &Path,
-    options: &LoadOptions,
-    err: &mut dyn Write,
-) -> anyhow::Result<Arc<Module>> {
-    let dir = &resolve_module(dir);
-    match chancery_core::load_module(dir, options) {
-        Ok(module) => {
-            for warning in module.warnings.iter() {
-                writeln!(err, "{warning}")?;
-            }
-            if let Some(note) = overlay_problems(&module) {
-                write!(err, "{note}")?;
-            }
-            Ok(Arc::new(module))
-        }
-        Err(diagnostics) => {
-            for d in diagnostics.iter() {
-                writeln!(err, "{d}")?;
-            }
-            anyhow::bail!(
-                "module '{}' has {} error(s); fix them and try again",
-                dir.display(),
-                diagnostics.error_count()
-            )
-        }
-    }
-}
-
-/// What is wrong with the module's overlay, if anything, with what it means for the game.
-pub fn overlay_problems(module: &Module) -> Option<String> {
-    let overlay = module.overlay.as_ref().filter(|o| !o.errors.is_empty())?;
-    Some(format!(
-        "{}\nThe overlay {} adds none of its values until this is mended (nothing in it is changed); the game goes on without them.\n",
-        overlay.errors,
-        overlay.path.display()
-    ))
-}
-
-/// The module folder to open: `--module`, else `CHANCERY_MODULE`, else the folder that a
-/// `DEFAULT` file in one of [`module_folders`] names, else `modules/` itself (which then
-/// fails to load with a message saying what to pass).
-pub fn module_dir(given: Option<&Path>) -> PathBuf {
-    if let Some(dir) = given
-        .map(Path::to_path_buf)
-        .or_else(|| std::env::var_os("CHANCERY_MODULE").map(PathBuf::from))
-    {
-        return resolve_module(&dir);
-    }
-    for folder in module_folders() {
-        if let Ok(name) = std::fs::read_to_string(folder.join("DEFAULT"))
-            && !name.trim().is_empty()
-        {
-            return folder.join(name.trim());
-        }
-    }
-    PathBuf::from("modules")
-}
-
-/// Where modules are looked for, in order: the folders `CHANCERY_MODULES` names
-/// (separated as in PATH), `modules/` in the current folder, and `modules/` beside the
-/// program or in one of the four folders above it (a build in `target/release` finds the
-/// repository's modules).
-pub fn module_folders() -> Vec<PathBuf> {
-    let mut folders: Vec<PathBuf> = std::env::var_os("CHANCERY_MODULES")
-        .map(|v| std::env::split_paths(&v).collect())
-        .unwrap_or_default();
-    folders.push(PathBuf::from("modules"));
-    if let Ok(exe) = std::env::current_exe() {
-        folders.extend(exe.ancestors().skip(1).take(5).map(|d| d.join("modules")));
-    }
-    folders.retain(|f| f.is_dir());
-    folders
-}
-
-/// A module named on the command line: a folder that holds `module.ron` as written, else a
-/// module of that name in one of [`module_folders`] (`chancery check cov` from anywhere).
-/// The result is absolute, so that saves name the module wherever they are opened.
-pub fn resolve_module(given: &Path) -> PathBuf {
-    let found = if given.join("module.ron").is_file() {
-        given.to_path_buf()
-    } else {
-        module_folders()
-            .into_iter()
-            .map(|folder| folder.join(given))
-            .find(|dir| dir.join("module.ron").is_file())
-            .unwrap_or_else(|| given.to_path_buf())
-    };
-    std::path::absolute(&found).unwrap_or(found)
-}
-
-/// Reads `KEY=VALUE` pairs into a map of plain values.
-pub fn parse_options(pairs: &[String]) -> anyhow::Result<Value> {
-    let mut map = std::collections::BTreeMap::new();
-    for pair in pairs {
-        let (key, value) = pair
-            .split_once('=')
-            .with_context(|| format!("option '{pair}' is not KEY=VALUE"))?;
-        map.insert(key.to_owned(), Value::parse_arg(value));
-    }
-    Ok(Value::Map(map))
 }

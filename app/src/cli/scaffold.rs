@@ -108,7 +108,7 @@ fn new_module(
         std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
     }
     // What is written must load: the check a designer would run next.
-    super::load_module(&dir, &chancery_core::LoadOptions::default(), err)?;
+    crate::games::load_module(&dir, &chancery_core::LoadOptions::default(), err)?;
     writeln!(out, "Wrote the module '{name}' in {}.", dir.display())?;
     writeln!(
         out,

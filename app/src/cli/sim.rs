@@ -16,7 +16,10 @@ use chancery_core::sim::{Shard, SimConfig, SimReport, simulate};
 use chancery_core::{Module, ScenarioId, SeatId};
 use clap::{Args, Subcommand};
 
-use super::{OverlayArgs, load_module, parse_options, plot};
+use super::plot;
+use crate::games::{
+    OverlayArgs, card_names, load_module, load_old_version, options_error, parse_options,
+};
 
 #[derive(Args, Debug)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -213,7 +216,7 @@ fn refuse_unknown_options(module: &Arc<Module>, config: &SimConfig) -> anyhow::R
     }
     let spec = config.spec(module, 0).map_err(anyhow::Error::msg)?;
     let session = chancery_core::start_game(module.clone(), spec)?;
-    match crate::cli::options_error(&session) {
+    match options_error(&session) {
         Some(message) => anyhow::bail!(message),
         None => Ok(()),
     }
@@ -319,17 +322,6 @@ fn print_profile(profile: &serde_json::Value, out: &mut dyn Write) -> anyhow::Re
     Ok(())
 }
 
-/// A card's name for a person; with its id too when other cards share the name.
-pub(crate) fn card_names(module: &Module) -> impl Fn(&str) -> String + '_ {
-    |id: &str| match module.cards.get(id) {
-        Some(card) if module.cards.iter().filter(|c| c.name == card.name).count() > 1 => {
-            format!("{} ({id})", card.name)
-        }
-        Some(card) => card.name.clone(),
-        None => id.to_owned(),
-    }
-}
-
 fn print_summary(
     report: &SimReport,
     config: &SimConfig,
@@ -418,84 +410,6 @@ fn run_merge(files: &[PathBuf], out: &mut dyn Write) -> anyhow::Result<i32> {
     writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
     let errors = json["errors"].as_array().map_or(0, Vec::len);
     Ok(if errors > 0 { 1 } else { 0 })
-}
-
-/// The old version's folder: as given, or the module's folder at a git revision, taken
-/// out into `scratch`.
-fn old_module_dir(old: &str, new_dir: &Path, scratch: &Path) -> anyhow::Result<PathBuf> {
-    let Some(rev) = old.strip_prefix("git:") else {
-        return Ok(PathBuf::from(old));
-    };
-    let dir = new_dir
-        .canonicalize()
-        .with_context(|| format!("cannot find the module folder {}", new_dir.display()))?;
-    let git = |args: &[&str]| -> anyhow::Result<std::process::Output> {
-        let output = std::process::Command::new("git")
-            .arg("-C")
-            .arg(&dir)
-            .args(args)
-            .output()
-            .context("cannot run git (is it installed?)")?;
-        if !output.status.success() {
-            anyhow::bail!(
-                "git {}: {}",
-                args.join(" "),
-                String::from_utf8_lossy(&output.stderr).trim()
-            );
-        }
-        Ok(output)
-    };
-    let prefix = String::from_utf8_lossy(&git(&["rev-parse", "--show-prefix"])?.stdout)
-        .trim()
-        .to_owned();
-    let listing = git(&[
-        "ls-tree",
-        "-r",
-        "--name-only",
-        "--full-tree",
-        rev,
-        "--",
-        &prefix,
-    ])?;
-    let files = String::from_utf8_lossy(&listing.stdout).into_owned();
-    if files.trim().is_empty() {
-        anyhow::bail!("the module folder {prefix} is not in git revision {rev}");
-    }
-    for file in files.lines() {
-        let body = git(&["show", &format!("{rev}:{file}")])?.stdout;
-        let rel = file.strip_prefix(&prefix).unwrap_or(file);
-        let target = scratch.join(rel);
-        if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
-        std::fs::write(&target, body)?;
-    }
-    Ok(scratch.to_path_buf())
-}
-
-/// The version to compare against: a folder, or `git:REV` (the module's folder at that
-/// revision, taken out of git into a scratch folder, removed again once loaded).
-pub(crate) fn load_old_version(
-    old: &str,
-    new_dir: &Path,
-    load: &chancery_core::LoadOptions,
-) -> anyhow::Result<Arc<Module>> {
-    if old.trim().is_empty() {
-        anyhow::bail!("name the folder of the version to compare against");
-    }
-    let scratch = std::env::temp_dir().join(format!("chancery-compare-{}", std::process::id()));
-    // A folder left by an earlier run of the same process id must not add stale files.
-    let _ = std::fs::remove_dir_all(&scratch);
-    let loaded = old_module_dir(old, new_dir, &scratch).and_then(|dir| {
-        chancery_core::load_module(&dir, load).map_err(|d| {
-            anyhow::anyhow!(
-                "the version to compare against ({old}) does not load:\n{}",
-                d.to_string().trim_end()
-            )
-        })
-    });
-    let _ = std::fs::remove_dir_all(&scratch);
-    loaded.map(Arc::new)
 }
 
 fn run_compare(

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use chancery_core::devtools::testing::run_module_tests;
 use clap::Args;
 
-use super::{OverlayArgs, load_module};
+use crate::games::{OverlayArgs, load_module};
 
 #[derive(Args, Debug)]
 pub struct TestArgs {

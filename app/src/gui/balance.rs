@@ -14,7 +14,7 @@ use egui::{Color32, RichText, Ui};
 use egui_plot::{Bar, BarChart, Legend, Line, Plot, PlotPoints, Points, VLine};
 
 use super::game::GameView;
-use crate::cli::sim::{card_names, load_old_version};
+use crate::games::{card_names, load_old_version};
 
 /// What the games are compared against.
 #[derive(Clone, Debug, PartialEq, Eq)]

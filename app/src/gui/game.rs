@@ -7,10 +7,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::games::{parse_value, store_value, value_type, write_overlay_and_reload};
 use chancery_core::devtools::impact::{ImpactReport, Replayed, impact, replay_recordings};
-use chancery_core::module::{
-    BoardOverlay, DataValue, FieldType, OverlayTarget, write_overlay_board, write_overlay_value,
-};
+use chancery_core::module::{BoardOverlay, FieldType, OverlayTarget, write_overlay_board};
 use chancery_core::rules::BotPick;
 use chancery_core::save::SaveFile;
 use chancery_core::session::board_checklist;
@@ -238,7 +237,7 @@ impl GameView {
         };
         view.count_unknown_fields();
         view.update_viewer();
-        view.overlay_problems = crate::cli::overlay_problems(view.session.module());
+        view.overlay_problems = crate::games::overlay_problems(view.session.module());
         view
     }
 
@@ -835,7 +834,7 @@ impl GameView {
                 }
                 match self.session.rebase(module.clone()) {
                     Ok(report) => {
-                        self.overlay_problems = crate::cli::overlay_problems(&module);
+                        self.overlay_problems = crate::games::overlay_problems(&module);
                         self.count_unknown_fields();
                         self.after_change();
                         // The recorded games under the new version, compared with those
@@ -965,143 +964,4 @@ pub struct Targets {
 /// A seat's name, or its id when the module gives none.
 pub fn seat_name(module: &Module, seat: &SeatId) -> String {
     module.seat_name(seat)
-}
-
-/// Writes `value` for `target` into the owner's overlay of the game's module and rebases
-/// the game onto the module reloaded with it; returns the overlay's path.
-pub fn store_value(
-    session: &mut Session,
-    target: &OverlayTarget,
-    value: Value,
-    load_options: &LoadOptions,
-) -> Result<std::path::PathBuf, String> {
-    write_overlay_and_reload(session, load_options, |path, module| {
-        write_overlay_value(path, module, target, DataValue::Known(value))
-    })
-}
-
-/// Writes into the owner's overlay with `write` (given its path and the module's id), then
-/// plays on under the module reloaded with it. Returns the overlay's path. If the module does
-/// not load with what was written, or the game does not replay under it, the overlay is put
-/// back byte for byte and the game goes on as it was.
-fn write_overlay_and_reload(
-    session: &mut Session,
-    load_options: &LoadOptions,
-    write: impl FnOnce(&std::path::Path, &str) -> Result<(), String>,
-) -> Result<std::path::PathBuf, String> {
-    let module = session.module().clone();
-    let path = module.overlay_for_storing()?.to_path_buf();
-    let before = match std::fs::read(&path) {
-        Ok(bytes) => Some(bytes),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
-    };
-    write(&path, module.id())?;
-    let put_back = |why: String| {
-        let restored = match &before {
-            Some(bytes) => chancery_core::files::write_atomic(&path, bytes),
-            None => std::fs::remove_file(&path),
-        };
-        match restored {
-            Ok(()) => format!("{why}\nThe overlay {} is left as it was.", path.display()),
-            Err(e) => format!("{why}\nPutting {} back failed too: {e}", path.display()),
-        }
-    };
-    let reloaded = match chancery_core::load_module(&module.dir, load_options) {
-        Ok(m) => m,
-        Err(d) => {
-            return Err(put_back(format!(
-                "the module does not load with that value:\n{d}"
-            )));
-        }
-    };
-    if let Some(first) = reloaded
-        .overlay
-        .as_ref()
-        .and_then(|o| o.errors.iter().next())
-    {
-        return Err(put_back(format!("that value does not fit: {first}")));
-    }
-    match session.rebase_whole(Arc::new(reloaded)) {
-        Ok(report) if report.refused.is_none() => Ok(path),
-        Ok(report) => Err(put_back(format!(
-            "the game does not replay with that value: {report}"
-        ))),
-        Err(e) => Err(put_back(format!(
-            "the game does not start with that value: {e}"
-        ))),
-    }
-}
-
-/// The type a value of the module's data must have: the declared one, or where the module
-/// declares none (a space's or piece's property, a table of any values), the shape of the
-/// values the same property or table already has, so that a value of another shape (`3`
-/// where the rules read a list) is refused before it is stored.
-pub fn value_type(module: &Module, target: &OverlayTarget) -> FieldType {
-    let declared = match target {
-        OverlayTarget::CardField(_, field) => module.field_def(field).map(|f| f.kind.clone()),
-        OverlayTarget::TableEntry(table, _) => module.tables.get(table).map(|t| t.kind.clone()),
-        OverlayTarget::SpaceProp(..) | OverlayTarget::PieceProp(..) => None,
-    };
-    if let Some(kind) = declared.filter(|k| *k != FieldType::Any) {
-        return kind;
-    }
-    let known = |v: Option<&DataValue>| match v {
-        Some(DataValue::Known(value)) => Some(value.clone()),
-        _ => None,
-    };
-    let peer = match target {
-        OverlayTarget::CardField(_, field) => {
-            module.cards.iter().find_map(|c| known(c.fields.get(field)))
-        }
-        OverlayTarget::TableEntry(table, _) => module
-            .tables
-            .get(table)
-            .and_then(|t| t.entries.values().find_map(|v| known(Some(v)))),
-        OverlayTarget::SpaceProp(place, _, prop) => module
-            .places
-            .get(place)
-            .and_then(|p| p.def.spaces.iter().find_map(|s| known(s.props.get(prop)))),
-        OverlayTarget::PieceProp(_, prop) => {
-            module.pieces.iter().find_map(|p| known(p.props.get(prop)))
-        }
-    };
-    peer.map_or(FieldType::Any, |v| shape_of(&v))
-}
-
-/// The type of values shaped like `value`: its kind, and for a list or map the shape of its
-/// first item.
-fn shape_of(value: &Value) -> FieldType {
-    let inner = |item: Option<&Value>| Box::new(item.map_or(FieldType::Any, shape_of));
-    match value {
-        Value::Int(_) => FieldType::Int,
-        Value::Bool(_) => FieldType::Bool,
-        Value::Str(_) => FieldType::Text,
-        Value::List(items) => FieldType::List(inner(items.first())),
-        Value::Map(map) => FieldType::Map(inner(map.values().next())),
-        _ => FieldType::Any,
-    }
-}
-
-/// Reads a typed value from what the user typed.
-pub fn parse_value(module: &Module, text: &str, ty: &FieldType) -> Result<Value, String> {
-    let text = text.trim();
-    if text.is_empty() {
-        return Err("type a value first".to_owned());
-    }
-    let value = match ty {
-        FieldType::Int => Value::Int(
-            text.parse()
-                .map_err(|_| format!("'{text}' is not a whole number"))?,
-        ),
-        FieldType::Bool => match text.to_lowercase().as_str() {
-            "true" | "yes" | "y" => Value::Bool(true),
-            "false" | "no" | "n" => Value::Bool(false),
-            _ => return Err(format!("'{text}' is not yes or no")),
-        },
-        FieldType::Text | FieldType::OneOf(_) | FieldType::Ref(_) => Value::Str(text.to_owned()),
-        FieldType::List(_) | FieldType::Map(_) | FieldType::Any => Value::parse_arg(text),
-    };
-    module.check_value(&value, ty)?;
-    Ok(value)
 }

@@ -10,7 +10,7 @@ use chancery_core::{LoadOptions, Module, Session};
 use egui::{Color32, RichText, Ui};
 
 use super::game::seat_name;
-use crate::cli::{restore, spec_from};
+use crate::games::{fresh_seed, options_error, restore, spec_from};
 
 /// A game started or opened.
 pub struct Opened {
@@ -54,7 +54,7 @@ impl Launcher {
             loaded: None,
             scenario: String::new(),
             seats: BTreeMap::new(),
-            seed: crate::cli::fresh_seed(),
+            seed: fresh_seed(),
             options: String::new(),
             load_path: String::new(),
             message: None,
@@ -105,11 +105,11 @@ impl Launcher {
         let spec = spec_from(&module, Some(&self.scenario), self.seed, &seats, &options)
             .map_err(|e| e.to_string())?;
         let session = chancery_core::start_game(module, spec).map_err(|e| e.to_string())?;
-        if let Some(message) = crate::cli::options_error(&session) {
+        if let Some(message) = options_error(&session) {
             return Err(message);
         }
         // The next game deals afresh unless the person types a seed again.
-        self.seed = crate::cli::fresh_seed();
+        self.seed = fresh_seed();
         Ok(session)
     }
 
@@ -217,7 +217,7 @@ impl Launcher {
                         .on_hover_text("A fresh deal; keep a seed to play the same deal again")
                         .clicked()
                     {
-                        self.seed = crate::cli::fresh_seed();
+                        self.seed = fresh_seed();
                     }
                 });
                 let label = ui.label(

@@ -22,7 +22,7 @@ use anyhow::Context;
 use chancery_core::{DiceMode, Manual, OverlayChoice, Session};
 use egui::{Color32, RichText, Ui};
 
-use crate::cli::{OpenArgs, open_session};
+use crate::games::{OpenArgs, open_session};
 pub use game::{DropTarget, GameOptions, GameView, Selected, Viewer};
 pub use launcher::{Launcher, Opened};
 

@@ -5,8 +5,9 @@ use chancery_core::module::{DataValue, OverlayTarget};
 use egui::{Color32, RichText, Ui};
 
 use super::cards::card_face;
-use super::game::{GameView, parse_value, seat_name};
+use super::game::{GameView, seat_name};
 use super::table::UNKNOWN;
+use crate::games::parse_value;
 
 /// What the rules say of the game so far (their `view`: standings, scores), drawn from the
 /// data as it comes: a map as rows of names and values, one level of nesting as a table.

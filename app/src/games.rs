@@ -1,0 +1,534 @@
+//! What both front ends do with games, so that the window and the command line share it
+//! and neither imports the other: the arguments that open a game and name an overlay, the
+//! module folders, starting or restoring a game, values entered into the owner's overlay,
+//! and an older version of a module to compare with.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context, bail};
+use chancery_core::module::{
+    DataValue, FieldType, OverlayChoice, OverlayTarget, write_overlay_value,
+};
+use chancery_core::save::SaveFile;
+use chancery_core::session::parse_controller;
+use chancery_core::{GameSpec, LoadOptions, Module, SeatId, Session, Value, start_game};
+use clap::Args;
+
+/// How the app (or its headless equivalent) opens.
+#[derive(Args, Debug, Clone)]
+pub struct OpenArgs {
+    /// Module folder to open.
+    #[arg(long, value_name = "DIR")]
+    pub module: Option<PathBuf>,
+    /// Scenario to start (default: the module's default scenario).
+    #[arg(long, value_name = "ID")]
+    pub scenario: Option<String>,
+    /// Seed of the game's dice and shuffles (default: a fresh one, shown with the game; give
+    /// the same seed to play the same deal again).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Who plays a seat: SEAT=human, SEAT=bot (its default bot) or SEAT=bot:NAME.
+    #[arg(long = "seat", value_name = "SEAT=WHO")]
+    pub seats: Vec<String>,
+    /// An option of the module's set-up, as KEY=VALUE (see the module's README).
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    pub options: Vec<String>,
+    /// Open a save instead of starting a game.
+    #[arg(long, value_name = "FILE")]
+    pub load: Option<PathBuf>,
+    /// Start without a window: print the table and the pending decision, then exit.
+    #[arg(long)]
+    pub headless: bool,
+    /// Show every hand and face-down card (one person playing every seat, or testing).
+    #[arg(long)]
+    pub open_hands: bool,
+    /// Play on a physical board beside the app: after each bot step (and each undo) list
+    /// what to change on the board, and let the bots wait until it is ticked off.
+    #[arg(long)]
+    pub physical_board: bool,
+    /// Save a screenshot of the window to FILE (PNG) and exit (needs a display).
+    #[arg(long, value_name = "FILE")]
+    pub screenshot: Option<PathBuf>,
+    /// Open on this board of the module (its id or its name; default: the first).
+    #[arg(long, value_name = "BOARD")]
+    pub board: Option<String>,
+    /// Draw N frames one after another, then print how much CPU time each took to build
+    /// and tessellate (median, 90th percentile, max) and exit (needs a display).
+    #[arg(long, value_name = "N")]
+    pub frame_stats: Option<usize>,
+    /// Window size, as WIDTHxHEIGHT.
+    #[arg(long, value_name = "WxH", default_value = "1600x1000")]
+    pub size: String,
+    #[command(flatten)]
+    pub overlay: OverlayArgs,
+}
+
+/// Which owner's overlay to merge over the module's data.
+#[derive(Args, Debug, Clone, Default)]
+pub struct OverlayArgs {
+    /// The owner's overlay file (default: for a saved game the overlay it was started with,
+    /// else ~/.local/share/chancery/overlays/<module>.ron).
+    #[arg(long, value_name = "FILE", global = true)]
+    pub overlay: Option<PathBuf>,
+    /// Load the module without any overlay.
+    #[arg(long, global = true, conflicts_with = "overlay")]
+    pub no_overlay: bool,
+}
+
+impl OverlayArgs {
+    /// The load options these flags ask for.
+    pub fn load_options(&self, strict: bool) -> LoadOptions {
+        let overlay = match (&self.overlay, self.no_overlay) {
+            (_, true) => OverlayChoice::Off,
+            (Some(path), false) => OverlayChoice::File(path.clone()),
+            (None, false) => OverlayChoice::Default,
+        };
+        LoadOptions { overlay, strict }
+    }
+}
+
+/// A fresh seed for a new game, from 1 to 999,999 (short enough to read out and type again).
+pub fn fresh_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    // The standard library keys each RandomState from the system's random source.
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0),
+    );
+    hasher.finish() % 999_999 + 1
+}
+
+/// Loads a module, printing its diagnostics to `err`; an error if it does not load.
+pub fn load_module(
+    dir: &Path,
+    options: &LoadOptions,
+    err: &mut dyn Write,
+) -> anyhow::Result<Arc<Module>> {
+    let dir = &resolve_module(dir);
+    match chancery_core::load_module(dir, options) {
+        Ok(module) => {
+            for warning in module.warnings.iter() {
+                writeln!(err, "{warning}")?;
+            }
+            if let Some(note) = overlay_problems(&module) {
+                write!(err, "{note}")?;
+            }
+            Ok(Arc::new(module))
+        }
+        Err(diagnostics) => {
+            for d in diagnostics.iter() {
+                writeln!(err, "{d}")?;
+            }
+            anyhow::bail!(
+                "module '{}' has {} error(s); fix them and try again",
+                dir.display(),
+                diagnostics.error_count()
+            )
+        }
+    }
+}
+
+/// What is wrong with the module's overlay, if anything, with what it means for the game.
+pub fn overlay_problems(module: &Module) -> Option<String> {
+    let overlay = module.overlay.as_ref().filter(|o| !o.errors.is_empty())?;
+    Some(format!(
+        "{}\nThe overlay {} adds none of its values until this is mended (nothing in it is changed); the game goes on without them.\n",
+        overlay.errors,
+        overlay.path.display()
+    ))
+}
+
+/// The module folder to open: `--module`, else `CHANCERY_MODULE`, else the folder that a
+/// `DEFAULT` file in one of [`module_folders`] names, else `modules/` itself (which then
+/// fails to load with a message saying what to pass).
+pub fn module_dir(given: Option<&Path>) -> PathBuf {
+    if let Some(dir) = given
+        .map(Path::to_path_buf)
+        .or_else(|| std::env::var_os("CHANCERY_MODULE").map(PathBuf::from))
+    {
+        return resolve_module(&dir);
+    }
+    for folder in module_folders() {
+        if let Ok(name) = std::fs::read_to_string(folder.join("DEFAULT"))
+            && !name.trim().is_empty()
+        {
+            return folder.join(name.trim());
+        }
+    }
+    PathBuf::from("modules")
+}
+
+/// Where modules are looked for, in order: the folders `CHANCERY_MODULES` names
+/// (separated as in PATH), `modules/` in the current folder, and `modules/` beside the
+/// program or in one of the four folders above it (a build in `target/release` finds the
+/// repository's modules).
+pub fn module_folders() -> Vec<PathBuf> {
+    let mut folders: Vec<PathBuf> = std::env::var_os("CHANCERY_MODULES")
+        .map(|v| std::env::split_paths(&v).collect())
+        .unwrap_or_default();
+    folders.push(PathBuf::from("modules"));
+    if let Ok(exe) = std::env::current_exe() {
+        folders.extend(exe.ancestors().skip(1).take(5).map(|d| d.join("modules")));
+    }
+    folders.retain(|f| f.is_dir());
+    folders
+}
+
+/// A module named on the command line: a folder that holds `module.ron` as written, else a
+/// module of that name in one of [`module_folders`] (`chancery check cov` from anywhere).
+/// The result is absolute, so that saves name the module wherever they are opened.
+pub fn resolve_module(given: &Path) -> PathBuf {
+    let found = if given.join("module.ron").is_file() {
+        given.to_path_buf()
+    } else {
+        module_folders()
+            .into_iter()
+            .map(|folder| folder.join(given))
+            .find(|dir| dir.join("module.ron").is_file())
+            .unwrap_or_else(|| given.to_path_buf())
+    };
+    std::path::absolute(&found).unwrap_or(found)
+}
+
+/// Reads `KEY=VALUE` pairs into a map of plain values.
+pub fn parse_options(pairs: &[String]) -> anyhow::Result<Value> {
+    let mut map = std::collections::BTreeMap::new();
+    for pair in pairs {
+        let (key, value) = pair
+            .split_once('=')
+            .with_context(|| format!("option '{pair}' is not KEY=VALUE"))?;
+        map.insert(key.to_owned(), Value::parse_arg(value));
+    }
+    Ok(Value::Map(map))
+}
+
+/// The game spec of a scenario, seed, `SEAT=WHO` pairs and `KEY=VALUE` options.
+pub fn spec_from(
+    module: &Module,
+    scenario: Option<&str>,
+    seed: u64,
+    seats: &[String],
+    options: &[String],
+) -> anyhow::Result<GameSpec> {
+    let scenario = match scenario {
+        Some(id) => id.to_owned(),
+        None => module
+            .default_scenario()
+            .map(|s| s.id.to_string())
+            .context("the module has no scenario")?,
+    };
+    let mut spec = GameSpec::new(scenario, seed);
+    for pair in seats {
+        let (seat, who) = pair
+            .split_once('=')
+            .with_context(|| format!("--seat '{pair}' is not SEAT=WHO"))?;
+        let controller = parse_controller(module, spec.scenario.as_str(), seat, who)
+            .map_err(anyhow::Error::msg)?;
+        spec.seats.insert(SeatId::from(seat), controller);
+    }
+    spec.options = parse_options(options)?;
+    Ok(spec)
+}
+
+/// The game of `save` under the module in `module_dir` (default: the folder the save names);
+/// the module's diagnostics, and how the game now replays differently, go to `err`.
+pub fn restore(
+    save: &SaveFile,
+    path: &Path,
+    module_dir: Option<&Path>,
+    options: &LoadOptions,
+    err: &mut dyn Write,
+) -> anyhow::Result<Session> {
+    // The folder the save names; a save written elsewhere with a relative path, or whose
+    // module moved, finds it by its id among the module folders.
+    let dir = module_dir.map(Path::to_path_buf).unwrap_or_else(|| {
+        let saved = PathBuf::from(&save.module.dir);
+        if saved.join("module.ron").is_file() {
+            saved
+        } else {
+            resolve_module(Path::new(&save.module.id))
+        }
+    });
+    let module = load_module(&dir, &save.load_options(options), err)?;
+    let (session, report) = save.restore(module, path)?;
+    if let Some(report) = report {
+        write!(
+            err,
+            "Note: the game replays differently under the module as it is now.\n{report}"
+        )?;
+    }
+    Ok(session)
+}
+
+/// The game `args` describe: the save `--load` names, or a new game of the module and
+/// scenario (the module's diagnostics go to `err`).
+pub fn open_session(args: &OpenArgs, err: &mut dyn Write) -> anyhow::Result<Session> {
+    if let Some(path) = &args.load {
+        let file = SaveFile::read(path)?;
+        let options = args.overlay.load_options(false);
+        return restore(&file, path, args.module.as_deref(), &options, err);
+    }
+    let dir = module_dir(args.module.as_deref());
+    let module = load_module(&dir, &args.overlay.load_options(false), err)?;
+    let spec = spec_from(
+        &module,
+        args.scenario.as_deref(),
+        args.seed.unwrap_or_else(fresh_seed),
+        &args.seats,
+        &args.options,
+    )?;
+    let session = start_game(module, spec)?;
+    if let Some(message) = options_error(&session) {
+        bail!(message);
+    }
+    Ok(session)
+}
+
+/// What is wrong with the options a new game was given, if its set-up never looked at some
+/// of them.
+pub fn options_error(session: &Session) -> Option<String> {
+    let (unknown, read) = session.unknown_options();
+    let first = unknown.first()?;
+    let known = if read.is_empty() {
+        "its set-up reads no options".to_owned()
+    } else {
+        format!("its options are {}", read.join(", "))
+    };
+    Some(format!(
+        "module '{}' has no option '{first}': {known} (give them as --option KEY=VALUE; see the module's README)",
+        session.module().id()
+    ))
+}
+
+/// Writes `value` for `target` into the owner's overlay of the game's module and rebases
+/// the game onto the module reloaded with it; returns the overlay's path.
+pub fn store_value(
+    session: &mut Session,
+    target: &OverlayTarget,
+    value: Value,
+    load_options: &LoadOptions,
+) -> Result<std::path::PathBuf, String> {
+    write_overlay_and_reload(session, load_options, |path, module| {
+        write_overlay_value(path, module, target, DataValue::Known(value))
+    })
+}
+
+/// Writes into the owner's overlay with `write` (given its path and the module's id), then
+/// plays on under the module reloaded with it. Returns the overlay's path. If the module does
+/// not load with what was written, or the game does not replay under it, the overlay is put
+/// back byte for byte and the game goes on as it was.
+pub fn write_overlay_and_reload(
+    session: &mut Session,
+    load_options: &LoadOptions,
+    write: impl FnOnce(&std::path::Path, &str) -> Result<(), String>,
+) -> Result<std::path::PathBuf, String> {
+    let module = session.module().clone();
+    let path = module.overlay_for_storing()?.to_path_buf();
+    let before = match std::fs::read(&path) {
+        Ok(bytes) => Some(bytes),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    write(&path, module.id())?;
+    let put_back = |why: String| {
+        let restored = match &before {
+            Some(bytes) => chancery_core::files::write_atomic(&path, bytes),
+            None => std::fs::remove_file(&path),
+        };
+        match restored {
+            Ok(()) => format!("{why}\nThe overlay {} is left as it was.", path.display()),
+            Err(e) => format!("{why}\nPutting {} back failed too: {e}", path.display()),
+        }
+    };
+    let reloaded = match chancery_core::load_module(&module.dir, load_options) {
+        Ok(m) => m,
+        Err(d) => {
+            return Err(put_back(format!(
+                "the module does not load with that value:\n{d}"
+            )));
+        }
+    };
+    if let Some(first) = reloaded
+        .overlay
+        .as_ref()
+        .and_then(|o| o.errors.iter().next())
+    {
+        return Err(put_back(format!("that value does not fit: {first}")));
+    }
+    match session.rebase_whole(Arc::new(reloaded)) {
+        Ok(report) if report.refused.is_none() => Ok(path),
+        Ok(report) => Err(put_back(format!(
+            "the game does not replay with that value: {report}"
+        ))),
+        Err(e) => Err(put_back(format!(
+            "the game does not start with that value: {e}"
+        ))),
+    }
+}
+
+/// The type a value of the module's data must have: the declared one, or where the module
+/// declares none (a space's or piece's property, a table of any values), the shape of the
+/// values the same property or table already has, so that a value of another shape (`3`
+/// where the rules read a list) is refused before it is stored.
+pub fn value_type(module: &Module, target: &OverlayTarget) -> FieldType {
+    let declared = match target {
+        OverlayTarget::CardField(_, field) => module.field_def(field).map(|f| f.kind.clone()),
+        OverlayTarget::TableEntry(table, _) => module.tables.get(table).map(|t| t.kind.clone()),
+        OverlayTarget::SpaceProp(..) | OverlayTarget::PieceProp(..) => None,
+    };
+    if let Some(kind) = declared.filter(|k| *k != FieldType::Any) {
+        return kind;
+    }
+    let known = |v: Option<&DataValue>| match v {
+        Some(DataValue::Known(value)) => Some(value.clone()),
+        _ => None,
+    };
+    let peer = match target {
+        OverlayTarget::CardField(_, field) => {
+            module.cards.iter().find_map(|c| known(c.fields.get(field)))
+        }
+        OverlayTarget::TableEntry(table, _) => module
+            .tables
+            .get(table)
+            .and_then(|t| t.entries.values().find_map(|v| known(Some(v)))),
+        OverlayTarget::SpaceProp(place, _, prop) => module
+            .places
+            .get(place)
+            .and_then(|p| p.def.spaces.iter().find_map(|s| known(s.props.get(prop)))),
+        OverlayTarget::PieceProp(_, prop) => {
+            module.pieces.iter().find_map(|p| known(p.props.get(prop)))
+        }
+    };
+    peer.map_or(FieldType::Any, |v| shape_of(&v))
+}
+
+/// The type of values shaped like `value`: its kind, and for a list or map the shape of its
+/// first item.
+fn shape_of(value: &Value) -> FieldType {
+    let inner = |item: Option<&Value>| Box::new(item.map_or(FieldType::Any, shape_of));
+    match value {
+        Value::Int(_) => FieldType::Int,
+        Value::Bool(_) => FieldType::Bool,
+        Value::Str(_) => FieldType::Text,
+        Value::List(items) => FieldType::List(inner(items.first())),
+        Value::Map(map) => FieldType::Map(inner(map.values().next())),
+        _ => FieldType::Any,
+    }
+}
+
+/// Reads a typed value from what the user typed.
+pub fn parse_value(module: &Module, text: &str, ty: &FieldType) -> Result<Value, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err("type a value first".to_owned());
+    }
+    let value = match ty {
+        FieldType::Int => Value::Int(
+            text.parse()
+                .map_err(|_| format!("'{text}' is not a whole number"))?,
+        ),
+        FieldType::Bool => match text.to_lowercase().as_str() {
+            "true" | "yes" | "y" => Value::Bool(true),
+            "false" | "no" | "n" => Value::Bool(false),
+            _ => return Err(format!("'{text}' is not yes or no")),
+        },
+        FieldType::Text | FieldType::OneOf(_) | FieldType::Ref(_) => Value::Str(text.to_owned()),
+        FieldType::List(_) | FieldType::Map(_) | FieldType::Any => Value::parse_arg(text),
+    };
+    module.check_value(&value, ty)?;
+    Ok(value)
+}
+
+/// A card's name for a person; with its id too when other cards share the name.
+pub fn card_names(module: &Module) -> impl Fn(&str) -> String + '_ {
+    |id: &str| match module.cards.get(id) {
+        Some(card) if module.cards.iter().filter(|c| c.name == card.name).count() > 1 => {
+            format!("{} ({id})", card.name)
+        }
+        Some(card) => card.name.clone(),
+        None => id.to_owned(),
+    }
+}
+
+/// The old version's folder: as given, or the module's folder at a git revision, taken
+/// out into `scratch`.
+fn old_module_dir(old: &str, new_dir: &Path, scratch: &Path) -> anyhow::Result<PathBuf> {
+    let Some(rev) = old.strip_prefix("git:") else {
+        return Ok(PathBuf::from(old));
+    };
+    let dir = new_dir
+        .canonicalize()
+        .with_context(|| format!("cannot find the module folder {}", new_dir.display()))?;
+    let git = |args: &[&str]| -> anyhow::Result<std::process::Output> {
+        let output = std::process::Command::new("git")
+            .arg("-C")
+            .arg(&dir)
+            .args(args)
+            .output()
+            .context("cannot run git (is it installed?)")?;
+        if !output.status.success() {
+            anyhow::bail!(
+                "git {}: {}",
+                args.join(" "),
+                String::from_utf8_lossy(&output.stderr).trim()
+            );
+        }
+        Ok(output)
+    };
+    let prefix = String::from_utf8_lossy(&git(&["rev-parse", "--show-prefix"])?.stdout)
+        .trim()
+        .to_owned();
+    let listing = git(&[
+        "ls-tree",
+        "-r",
+        "--name-only",
+        "--full-tree",
+        rev,
+        "--",
+        &prefix,
+    ])?;
+    let files = String::from_utf8_lossy(&listing.stdout).into_owned();
+    if files.trim().is_empty() {
+        anyhow::bail!("the module folder {prefix} is not in git revision {rev}");
+    }
+    for file in files.lines() {
+        let body = git(&["show", &format!("{rev}:{file}")])?.stdout;
+        let rel = file.strip_prefix(&prefix).unwrap_or(file);
+        let target = scratch.join(rel);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(&target, body)?;
+    }
+    Ok(scratch.to_path_buf())
+}
+
+/// The version to compare against: a folder, or `git:REV` (the module's folder at that
+/// revision, taken out of git into a scratch folder, removed again once loaded).
+pub fn load_old_version(
+    old: &str,
+    new_dir: &Path,
+    load: &chancery_core::LoadOptions,
+) -> anyhow::Result<Arc<Module>> {
+    if old.trim().is_empty() {
+        anyhow::bail!("name the folder of the version to compare against");
+    }
+    let scratch = std::env::temp_dir().join(format!("chancery-compare-{}", std::process::id()));
+    // A folder left by an earlier run of the same process id must not add stale files.
+    let _ = std::fs::remove_dir_all(&scratch);
+    let loaded = old_module_dir(old, new_dir, &scratch).and_then(|dir| {
+        chancery_core::load_module(&dir, load).map_err(|d| {
+            anyhow::anyhow!(
+                "the version to compare against ({old}) does not load:\n{}",
+                d.to_string().trim_end()
+            )
+        })
+    });
+    let _ = std::fs::remove_dir_all(&scratch);
+    loaded.map(Arc::new)
+}
