@@ -138,10 +138,9 @@ fn the_parts_of_core_import_each_other_one_way_only() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
-#[test]
-fn no_parts_of_core_import_each_other_in_a_circle() {
-    let graph = import_graph();
-    // Depth-first search for a back edge; the circle is reported part by part.
+/// A circle of imports in `graph`, part by part, if there is one (a depth-first search for
+/// a back edge).
+fn find_circle(graph: &BTreeMap<String, BTreeMap<String, Vec<String>>>) -> Option<Vec<String>> {
     fn visit<'a>(
         part: &'a str,
         graph: &'a BTreeMap<String, BTreeMap<String, Vec<String>>>,
@@ -167,13 +166,79 @@ fn no_parts_of_core_import_each_other_in_a_circle() {
         None
     }
     let mut done = BTreeSet::new();
-    for part in graph.keys() {
-        if let Some(circle) = visit(part, &graph, &mut Vec::new(), &mut done) {
-            panic!(
-                "parts of core import each other in a circle: {}",
-                circle.join(" -> ")
-            );
+    graph
+        .keys()
+        .find_map(|part| visit(part, graph, &mut Vec::new(), &mut done))
+}
+
+#[test]
+fn no_parts_of_core_import_each_other_in_a_circle() {
+    if let Some(circle) = find_circle(&import_graph()) {
+        panic!(
+            "parts of core import each other in a circle: {}",
+            circle.join(" -> ")
+        );
+    }
+}
+
+/// Which file of the folder `dir` imports which of its siblings (`super::<file>`).
+fn sibling_graph(dir: &str) -> BTreeMap<String, BTreeMap<String, Vec<String>>> {
+    let folder = repo_root().join(dir);
+    let mut files = Vec::new();
+    rust_files(&folder, &mut files);
+    let stem = |p: &Path| {
+        p.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    let names: BTreeSet<String> = files.iter().map(|f| stem(f)).collect();
+    let mut graph: BTreeMap<String, BTreeMap<String, Vec<String>>> = BTreeMap::new();
+    for file in &files {
+        let me = stem(file);
+        let text = std::fs::read_to_string(file).expect("read file");
+        let entry = graph.entry(me.clone()).or_default();
+        for line in text.lines() {
+            let code = line.split("//").next().unwrap_or("");
+            for (at, _) in code.match_indices("super::") {
+                let rest = &code[at + "super::".len()..];
+                let mut targets: Vec<String> = Vec::new();
+                if let Some(group) = rest.strip_prefix('{') {
+                    let inner = group.split('}').next().unwrap_or("");
+                    targets.extend(
+                        inner
+                            .split(',')
+                            .map(|i| i.trim().split("::").next().unwrap_or("").to_owned()),
+                    );
+                } else {
+                    targets.push(
+                        rest.chars()
+                            .take_while(|c| c.is_alphanumeric() || *c == '_')
+                            .collect(),
+                    );
+                }
+                for target in targets
+                    .into_iter()
+                    .filter(|t| names.contains(t) && *t != me)
+                {
+                    entry.entry(target).or_default().push(me.clone());
+                }
+            }
         }
+    }
+    graph
+}
+
+/// The window's parts (the boards, the cards, the panels, the game view …) import each other
+/// one way: the drawing vocabulary they share is a part of its own.
+#[test]
+fn no_parts_of_the_window_import_each_other_in_a_circle() {
+    let graph = sibling_graph("app/src/gui");
+    assert!(graph.len() >= 10, "found only {:?}", graph.keys());
+    if let Some(circle) = find_circle(&graph) {
+        panic!(
+            "parts of the window import each other in a circle: {}",
+            circle.join(" -> ")
+        );
     }
 }
 
@@ -199,7 +264,9 @@ fn the_app_s_front_ends_import_only_what_they_share() {
     let mut wrong = Vec::new();
     for (part, imports) in &graph {
         let Some(mine) = layer(part) else {
-            wrong.push(format!("app part '{part}' is in no layer: add it to APP_LAYERS"));
+            wrong.push(format!(
+                "app part '{part}' is in no layer: add it to APP_LAYERS"
+            ));
             continue;
         };
         for (other, files) in imports {

@@ -14,8 +14,7 @@ use chancery_core::{BoxId, CardId, CounterId, PieceId, PlaceId, Target, ZoneId};
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, Ui, pos2, vec2};
 
 use super::cards::card_summary;
-use super::game::{DropTarget, Selected};
-use super::table::{Click, Draw, SELECTED, TARGET, UNKNOWN};
+use super::draw::{Click, Draw, DropTarget, SELECTED, Selected, TARGET, UNKNOWN};
 
 /// The height of a piece standing on a space, and of the line of units it carries.
 const CHIP: f32 = 20.0;
@@ -895,7 +894,7 @@ impl Draw<'_> {
                 Sense::click_and_drag(),
             );
             let card = zone.cards[0].clone();
-            let response = super::table::draggable(ui, response, Selected::Card(card.clone()), "the top card")
+            let response = super::draw::draggable(ui, response, Selected::Card(card.clone()), "the top card")
                 .on_hover_text("Drag, or click then click a zone: move the top card. Right-click: shuffle or deal.");
             if response.clicked() {
                 clicks.push(Click::Select(Selected::Card(card)));

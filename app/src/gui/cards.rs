@@ -6,8 +6,9 @@ use chancery_core::table::Visibility;
 use chancery_core::{CardId, Manual, Position, Target, ZoneId};
 use egui::{RichText, Stroke, Ui};
 
-use super::game::{DropTarget, Selected};
-use super::table::{Click, Draw, HAND_CARD, SELECTED, TARGET, UNKNOWN, draggable};
+use super::draw::{
+    Click, Draw, DropTarget, HAND_CARD, SELECTED, Selected, TARGET, UNKNOWN, draggable,
+};
 
 impl Draw<'_> {
     pub(super) fn zone(&self, ui: &mut Ui, id: &ZoneId, clicks: &mut Vec<Click>) {

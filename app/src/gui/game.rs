@@ -2,12 +2,10 @@
 //! (who is looking, a step waiting for a die or a value, a selected piece, autosave, hot
 //! reload). Every change goes to the session as a command.
 
-use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::games::{parse_value, store_value, value_type, write_overlay_and_reload};
 use chancery_core::devtools::impact::{ImpactReport, Replayed, impact, replay_recordings};
 use chancery_core::module::{BoardOverlay, FieldType, OverlayTarget, write_overlay_board};
 use chancery_core::rules::BotPick;
@@ -15,20 +13,11 @@ use chancery_core::save::SaveFile;
 use chancery_core::session::board_checklist;
 use chancery_core::watch::{ModuleWatcher, Reload, Waker};
 use chancery_core::{
-    Ask, BoxId, CardId, Controller, CounterId, Input, LoadOptions, Module, Need, PieceId, PlaceId,
-    SeatId, Session, SpaceId, Table, Target, UnitKindId, Value, ZoneId,
+    Ask, Controller, Input, LoadOptions, Module, Need, SeatId, Session, Table, Target, Value,
 };
 
-/// Something picked on the table to move by hand, waiting for where it goes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Selected {
-    /// A card: click a zone to move it there.
-    Card(CardId),
-    /// A piece: click a space to put it there.
-    Piece(PieceId),
-    /// One unit of a kind in a box: click another box to move it there.
-    Units(BoxId, UnitKindId),
-}
+use super::draw::{DropTarget, Selected, Targets};
+use crate::games::{parse_value, store_value, value_type, write_overlay_and_reload};
 
 /// A step the rules stopped to ask about: the input to retry and what it needs.
 #[derive(Clone, Debug)]
@@ -931,34 +920,6 @@ fn watch(module: &Module, load_options: &LoadOptions) -> Option<ModuleWatcher> {
         Duration::from_millis(100),
     )
     .ok()
-}
-
-/// Where a selected or dragged thing can go.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum DropTarget {
-    /// A zone, for a card.
-    Zone(ZoneId),
-    /// A space, for a piece.
-    Space(PlaceId, SpaceId),
-    /// A box, for units.
-    Box(BoxId),
-}
-
-/// The parts of the table the prompt's actions concern.
-#[derive(Clone, Debug, Default)]
-pub struct Targets {
-    /// Cards.
-    pub cards: BTreeSet<CardId>,
-    /// Zones.
-    pub zones: BTreeSet<ZoneId>,
-    /// Spaces.
-    pub spaces: BTreeSet<(PlaceId, SpaceId)>,
-    /// Pieces.
-    pub pieces: BTreeSet<PieceId>,
-    /// Boxes.
-    pub boxes: BTreeSet<BoxId>,
-    /// Counters.
-    pub counters: BTreeSet<CounterId>,
 }
 
 /// A seat's name, or its id when the module gives none.

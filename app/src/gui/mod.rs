@@ -6,6 +6,7 @@ pub mod autosave;
 mod balance;
 mod board;
 mod cards;
+pub mod draw;
 pub(crate) mod game;
 mod launcher;
 pub mod picture;
@@ -23,7 +24,8 @@ use chancery_core::{DiceMode, Manual, OverlayChoice, Session};
 use egui::{Color32, RichText, Ui};
 
 use crate::games::{OpenArgs, open_session};
-pub use game::{DropTarget, GameOptions, GameView, Selected, Viewer};
+pub use draw::{DropTarget, Selected};
+pub use game::{GameOptions, GameView, Viewer};
 pub use launcher::{Launcher, Opened};
 
 /// Frames drawn before a screenshot is taken (layout settles over the first frames).

@@ -4,8 +4,8 @@
 use chancery_core::{Ask, Choice, Controller, Decision, Need, SeatId, Target, Value};
 use egui::{Color32, RichText, Ui};
 
+use super::draw::{TARGET, UNKNOWN};
 use super::game::{GameView, seat_name};
-use super::table::{TARGET, UNKNOWN};
 
 /// Draws the decision panel.
 pub fn prompt_ui(ui: &mut Ui, view: &mut GameView) {

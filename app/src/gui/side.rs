@@ -5,8 +5,8 @@ use chancery_core::module::{DataValue, OverlayTarget};
 use egui::{Color32, RichText, Ui};
 
 use super::cards::card_face;
+use super::draw::UNKNOWN;
 use super::game::{GameView, seat_name};
-use super::table::UNKNOWN;
 use crate::games::parse_value;
 
 /// What the rules say of the game so far (their `view`: standings, scores), drawn from the

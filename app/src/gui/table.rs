@@ -3,60 +3,17 @@
 //! hand: drag it, or click it and then click where it goes. The prompt's targets are
 //! highlighted and answer the prompt when clicked.
 
-use std::sync::Arc;
-
-use chancery_core::module::{LayoutItem, Module, PlaceKind};
-use chancery_core::{
-    BoxId, CardId, CounterId, Manual, PieceId, PlaceId, Table, Target, UnitKindId,
-};
-use egui::{Color32, RichText, Stroke, Ui};
+use chancery_core::module::{LayoutItem, PlaceKind};
+use chancery_core::{BoxId, CardId, CounterId, Manual, PieceId, PlaceId, Target, UnitKindId};
+use egui::{RichText, Stroke, Ui};
 
 use super::board::{board_tabs, space_name};
 use super::cards::data_line;
-use super::game::{DropTarget, GameView, Selected, Targets};
+use super::draw::{Click, Draw, DropTarget, SELECTED, Selected, TARGET, draggable};
+use super::game::GameView;
 
 /// Width of the column a panel needs to stay readable.
 const COLUMN_WIDTH: f32 = 440.0;
-/// Size of a card in the viewer's hand.
-pub(super) const HAND_CARD: [f32; 2] = [190.0, 250.0];
-/// The colour of the prompt's targets.
-pub const TARGET: Color32 = Color32::from_rgb(240, 200, 60);
-/// The colour of a piece picked to move.
-pub const SELECTED: Color32 = Color32::from_rgb(90, 170, 255);
-/// The colour of values not entered yet.
-pub const UNKNOWN: Color32 = Color32::from_rgb(255, 150, 60);
-
-/// What a click on the table asks for, carried out after drawing.
-pub(super) enum Click {
-    /// Answer the prompt with the action about this part of the table.
-    Act(Target),
-    /// Pick this up (or put it back down if it is already picked up).
-    Select(Selected),
-    /// Move the picked-up thing here.
-    Drop(DropTarget),
-    /// Move this thing here (a drag and drop).
-    Move(Selected, DropTarget),
-    /// A change by hand.
-    Manual(Manual),
-    /// The owner put a space of a board on its spot on their image of the board.
-    PlaceSpace {
-        /// The board.
-        board: String,
-        /// The space's place.
-        place: PlaceId,
-        /// The space.
-        space: chancery_core::SpaceId,
-        /// Its new top-left corner.
-        at: (f32, f32),
-    },
-    /// The owner named an image of their copy of a board.
-    BoardImage {
-        /// The board.
-        board: String,
-        /// The image file.
-        image: String,
-    },
-}
 
 /// Draws the table in columns that fit the width (one on a laptop, three on a wall screen).
 pub fn table_ui(ui: &mut Ui, view: &mut GameView) {
@@ -169,15 +126,6 @@ impl Draw<'_> {
                 });
             });
     }
-}
-
-/// What drawing needs to know.
-pub(super) struct Draw<'a> {
-    pub(super) module: &'a Arc<Module>,
-    pub(super) table: &'a Table,
-    pub(super) targets: &'a Targets,
-    pub(super) selected: Option<&'a Selected>,
-    pub(super) eyes: Option<&'a chancery_core::SeatId>,
 }
 
 impl Draw<'_> {
@@ -616,32 +564,4 @@ impl Draw<'_> {
 fn named(response: egui::Response, name: &str) -> egui::Response {
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, name));
     response.on_hover_text(name)
-}
-
-/// Lets a click-and-drag widget be dragged onto a drop zone: while dragged, the payload is
-/// set and its name follows the pointer.
-pub(super) fn draggable(
-    ui: &Ui,
-    response: egui::Response,
-    payload: Selected,
-    name: &str,
-) -> egui::Response {
-    if response.drag_started() {
-        egui::DragAndDrop::set_payload(ui.ctx(), payload);
-    }
-    if response.dragged()
-        && let Some(pos) = ui.ctx().pointer_interact_pos()
-    {
-        ui.ctx().set_cursor_icon(egui::CursorIcon::Grabbing);
-        let painter = ui
-            .ctx()
-            .layer_painter(egui::LayerId::new(egui::Order::Tooltip, response.id));
-        let font = egui::TextStyle::Button.resolve(ui.style());
-        let galley = painter.layout_no_wrap(name.to_owned(), font, SELECTED);
-        let rect =
-            egui::Rect::from_min_size(pos + egui::vec2(12.0, 8.0), galley.size()).expand(4.0);
-        painter.rect_filled(rect, 4.0, ui.visuals().extreme_bg_color);
-        painter.galley(rect.min + egui::vec2(4.0, 4.0), galley, SELECTED);
-    }
-    response.on_hover_cursor(egui::CursorIcon::Grab)
 }
