@@ -161,9 +161,10 @@ function Ctx:add_counter(id, delta) end
 ---@return integer result
 function Ctx:roll(sides, reason) end
 
---- Writes a line to the game log.
+--- Writes a line to the game log. With more arguments, the text is a format as string.format reads it: `ctx:log("%s plays %s", power, card)`.
 ---@param text string
-function Ctx:log(text) end
+---@param ... any
+function Ctx:log(text, ...) end
 
 --- Writes a line to the game log that only this seat (and the omniscient view) may read.
 ---@param seat string
@@ -193,7 +194,7 @@ function Ctx:set_phase(phase) end
 ---@param locals table?
 function Ctx:call(state, locals) end
 
---- Enters a state on top of the current one, which resumes when it pops (the same as ctx:call).
+--- The same as ctx:call, under the name earlier modules use; new code writes ctx:call.
 ---@param state string
 ---@param locals table?
 function Ctx:push(state, locals) end

@@ -740,6 +740,18 @@ fn api_log(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
             .unwrap_or_default(),
         _ => return Err(a.wrong(lua, 0, "a string")),
     };
+    // With more arguments, the text is a format, as string.format reads it.
+    let text = if a.values.len() > 1 {
+        let format: mlua::Function = lua.globals().get::<LuaTable>("string")?.get("format")?;
+        let mut args = vec![LuaValue::String(lua.create_string(&text)?)];
+        args.extend(a.values[1..].iter().cloned());
+        let formatted: mlua::LuaString = format
+            .call(MultiValue::from_vec(args))
+            .map_err(|e| script_error(lua, format!("ctx:log: {}", super::util::describe(&e).0)))?;
+        formatted.to_string_lossy()
+    } else {
+        text
+    };
     with(lua, |st| st.io.write(LogLine::public(text)))?;
     none()
 }
@@ -1176,9 +1188,9 @@ pub(crate) const API: &[ApiEntry] = &[
     },
     ApiEntry {
         name: "log",
-        params: &[("text", "string")],
+        params: &[("text", "string"), ("...", "any")],
         returns: &[],
-        doc: "Writes a line to the game log.",
+        doc: "Writes a line to the game log. With more arguments, the text is a format as string.format reads it: `ctx:log(\"%s plays %s\", power, card)`.",
         changes: true,
         func: api_log,
     },
@@ -1234,7 +1246,7 @@ pub(crate) const API: &[ApiEntry] = &[
         name: "push",
         params: &[("state", "string"), ("locals", "table?")],
         returns: &[],
-        doc: "Enters a state on top of the current one, which resumes when it pops (the same as ctx:call).",
+        doc: "The same as ctx:call, under the name earlier modules use; new code writes ctx:call.",
         changes: true,
         func: api_push,
     },

@@ -26,6 +26,14 @@ test("playing a card scores its value and passes the turn", function(t)
   t:eq(g:turn(), 2)
   local _, space = g:space_of("marker.A")
   t:eq(space, tostring(values[card]), "Alpha's marker on the score track")
+  -- The line is written with ctx:log's format arguments.
+  local names = { one = "One", two = "Two", three = "Three", four = "Four", five = "Five" }
+  local played = string.format("A plays %s (card 1 of hand.A).", names[card])
+  local found = false
+  for _, line in ipairs(g:log()) do
+    found = found or line == played
+  end
+  t:eq(found, true, "the log says: " .. played)
 end)
 
 -- Rule: an action that is not listed is refused and changes nothing.
