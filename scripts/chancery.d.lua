@@ -503,6 +503,33 @@ function LibModifiersSum:log(ctx) end
 --- The breakdown after the sum's title, as a line for a bot's reasons.
 function LibModifiersSum:reason() end
 
+---@class LibSteps
+local LibSteps = {}
+
+--- A call of the sub-procedure `state` with `locals`, for a step's `run` to return: the procedure waits for it, then the step's `resume(ctx, result, item)` gets what it pops. (A step never moves the flow itself; it returns this.)
+---@param state any
+---@param locals any
+function LibSteps.call(state, locals) end
+
+--- `list` in order from `first`, wrapping around (clockwise from a seat): {A, B, C, D} from C is {C, D, A, B}. A `first` not in the list leaves the order as it is.
+---@param list any
+---@param first any
+function LibSteps.from(list, first) end
+
+--- `list` ordered by `key(item)`, highest first; items with equal keys keep the list's order (so a tie order is the list's own).
+---@param list any
+---@param key any
+function LibSteps.by(list, key) end
+
+--- Where the procedure on top of the flow stands, in words ("Muster, 1. Levy, Beta"), for logs and a bot's reasons; nil outside a procedure.
+---@param ctx any
+function LibSteps.where(ctx) end
+
+--- An automatic state that runs `list`'s steps in order, then pops (handing back `list.finish(ctx)`, if the list has a `finish`). A step is a table: `name` (what `steps.where` says, for logs and reasons; the state's locals show it too), `run(ctx, item)` (its work; it returns `steps.call(…)` to run a sub-procedure), and optionally `each(ctx)` (the items to run it for, in order, worked out when the step begins), `skip(ctx, item)` (true: pass this item by when its turn comes, as a power that has left the game), `label(ctx, item)` (the item in words) and `resume(ctx, result, item)` (what the sub-procedure it called handed back).
+---@param title any
+---@param list any
+function LibSteps.procedure(title, list) end
+
 ---@class TestContext
 local TestContext = {}
 

@@ -153,7 +153,7 @@ fn an_undeclared_global_at_load_time_names_file_line_and_column() {
     });
     assert_eq!(
         report,
-        vec!["rules/main.lua:9:16: undeclared global 'missing_helper'"]
+        vec!["rules/main.lua:10:16: undeclared global 'missing_helper'"]
     );
 }
 
@@ -169,7 +169,7 @@ fn an_unknown_hook_name_is_reported_at_its_key() {
     assert_eq!(
         report,
         vec![
-            "rules/main.lua:105:3: unknown hook 'bot' in the rules table (hooks are: setup, states, view, check, bots, effects)"
+            "rules/main.lua:117:3: unknown hook 'bot' in the rules table (hooks are: setup, states, view, check, bots, effects)"
         ]
     );
 }

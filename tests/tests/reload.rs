@@ -341,3 +341,33 @@ fn differences_are_said_with_the_module_s_names() {
         "{differences:?}"
     );
 }
+
+/// A procedure of declared steps (the testbed's muster) edited while the game stands inside
+/// an earlier step: the game replays the same, and the later step runs as now written.
+#[test]
+fn a_reload_changes_a_later_step_while_the_game_is_inside_an_earlier_one() {
+    let (_scratch, dir) = copy_module(&test_module("testbed"));
+    let mut session =
+        chancery_core::start_game(load(&dir), GameSpec::new("muster", 1)).expect("starts");
+    session.act("levy", Value::Int(2)).expect("Beta levies");
+    edit(
+        &dir.join("rules/muster.lua"),
+        "%d cavalry join the pool.",
+        "%d cavalry ride in.",
+    );
+    let report = session.rebase(load(&dir)).expect("rebases");
+    assert_eq!(report.divergence, None, "{report}");
+    assert_eq!(report.refused, None, "{report}");
+    session.act("levy", Value::Int(1)).expect("Alpha levies");
+    session.act("cavalry", Value::Int(2)).expect("the review");
+    let log: Vec<String> = session
+        .log()
+        .iter()
+        .flat_map(|e| e.messages.iter().map(|m| m.text.clone()))
+        .collect();
+    assert!(
+        log.iter()
+            .any(|l| l == "Muster, 3. Reinforce: 2 cavalry ride in."),
+        "{log:?}"
+    );
+}

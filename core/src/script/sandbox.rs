@@ -34,6 +34,10 @@ pub(crate) const LIBRARY: &[(&str, &str)] = &[
         "@lib/modifiers.lua",
         include_str!("../../../scripts/lib/modifiers.lua"),
     ),
+    (
+        "@lib/steps.lua",
+        include_str!("../../../scripts/lib/steps.lua"),
+    ),
 ];
 
 /// Lines of `print` output kept.

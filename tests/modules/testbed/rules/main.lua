@@ -5,6 +5,7 @@ local deck = include("@lib/deck.lua")
 local turn = include("rules/turn.lua")
 local detour = include("rules/detour.lua")
 local council = include("rules/council.lua")
+local muster = include("rules/muster.lua")
 local simple = include("bots/simple.lua")
 
 local function setup(ctx, scenario, options)
@@ -24,6 +25,14 @@ local function setup(ctx, scenario, options)
     ctx:push("turn", { seat = "B" })
   else
     ctx:push("turn", { seat = "A" })
+  end
+  -- The muster scenario begins with a procedure of declared steps (rules/muster.lua); a
+  -- seat named by the option "gone" has left and is passed by.
+  if ctx.scenario == "muster" then
+    if options.gone then
+      ctx.vars.gone = { [options.gone] = true }
+    end
+    ctx:call("muster", {})
   end
 end
 
@@ -98,6 +107,9 @@ return {
     round = council.round,
     wager = council.wager,
     objection = council.objection,
+    muster = muster.muster,
+    levy = muster.levy,
+    review = muster.review,
   },
   effects = council.effects,
   view = view,

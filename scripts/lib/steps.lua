@@ -1,0 +1,143 @@
+-- Chancery library: procedures as declared steps. An automatic state lists its steps in
+-- the order the rules give them; a step may run once for each of a list (the seats in an
+-- order the rules give: clockwise from a seat, by a track), pass by an item that no longer
+-- takes part, and call a sub-procedure whose result it then uses. Where the procedure
+-- stands is plain data in the state's locals (`step`, `items`, `at`, `where`), so saves,
+-- undo, replay and hot reload need nothing more. Usage:
+--   local steps = include("@lib/steps.lua")
+--   states.muster = steps.procedure("Muster", {
+--     { name = "1. Levy", each = function(ctx) return steps.from(ctx:seats(), "B") end,
+--       run = function(ctx, seat) return steps.call("levy", { seat = seat }) end,
+--       resume = function(ctx, levied) ctx:add_units("pool", "inf", levied) end },
+--     { name = "2. Review", run = function(ctx) ctx:log("Reviewed.") end },
+--   })
+
+local M = {}
+
+--- A call of the sub-procedure `state` with `locals`, for a step's `run` to return: the
+--- procedure waits for it, then the step's `resume(ctx, result, item)` gets what it pops.
+--- (A step never moves the flow itself; it returns this.)
+function M.call(state, locals)
+  return { call = state, locals = locals or {} }
+end
+
+--- `list` in order from `first`, wrapping around (clockwise from a seat): {A, B, C, D} from
+--- C is {C, D, A, B}. A `first` not in the list leaves the order as it is.
+function M.from(list, first)
+  local start = 1
+  for i, item in ipairs(list) do
+    if item == first then
+      start = i
+    end
+  end
+  local out = {}
+  for i = 0, #list - 1 do
+    out[#out + 1] = list[(start - 1 + i) % #list + 1]
+  end
+  return out
+end
+
+--- `list` ordered by `key(item)`, highest first; items with equal keys keep the list's
+--- order (so a tie order is the list's own).
+function M.by(list, key)
+  local ranked = {}
+  for i, item in ipairs(list) do
+    ranked[i] = { item = item, key = key(item), i = i }
+  end
+  table.sort(ranked, function(a, b)
+    if a.key ~= b.key then
+      return a.key > b.key
+    end
+    return a.i < b.i
+  end)
+  local out = {}
+  for i, entry in ipairs(ranked) do
+    out[i] = entry.item
+  end
+  return out
+end
+
+--- Where the procedure on top of the flow stands, in words ("Muster, 1. Levy, Beta"), for
+--- logs and a bot's reasons; nil outside a procedure.
+function M.where(ctx)
+  return ctx.locals.where
+end
+
+-- The step `step` for `item` in words: the procedure's title, the step's name, the item.
+local function words(ctx, title, step, item)
+  local text = title .. ", " .. step.name
+  if item ~= nil then
+    local name = step.label and step.label(ctx, item) or tostring(item)
+    text = text .. ", " .. name
+  end
+  return text
+end
+
+-- Moves `l` (the procedure's locals) past the item or step it stands at.
+local function advance(l)
+  if l.items ~= nil then
+    l.at = l.at + 1
+    if l.at <= #l.items then
+      return
+    end
+  end
+  l.step, l.items, l.at = l.step + 1, nil, nil
+end
+
+--- An automatic state that runs `list`'s steps in order, then pops (handing back
+--- `list.finish(ctx)`, if the list has a `finish`). A step is a table: `name` (what
+--- `steps.where` says, for logs and reasons; the state's locals show it too), `run(ctx, item)` (its work; it returns `steps.call(…)` to run
+--- a sub-procedure), and optionally `each(ctx)` (the items to run it for, in order, worked
+--- out when the step begins), `skip(ctx, item)` (true: pass this item by when its turn
+--- comes, as a power that has left the game), `label(ctx, item)` (the item in words) and
+--- `resume(ctx, result, item)` (what the sub-procedure it called handed back).
+function M.procedure(title, list)
+  local state = {}
+
+  function state.run(ctx)
+    local l = ctx.locals
+    l.step = l.step or 1
+    while true do
+      local step = list[l.step]
+      if step == nil then
+        l.where = nil
+        return ctx:pop(list.finish and list.finish(ctx) or nil)
+      end
+      if step.each ~= nil and l.items == nil then
+        l.items, l.at = step.each(ctx) or {}, 1
+      end
+      local item = l.items and l.items[l.at]
+      if step.each ~= nil and item == nil then
+        advance(l)
+      elseif item ~= nil and step.skip ~= nil and step.skip(ctx, item) then
+        advance(l)
+      else
+        l.where = words(ctx, title, step, item)
+        local out = step.run and step.run(ctx, item)
+        if type(out) == "table" and out.call ~= nil then
+          l.waiting = true
+          return ctx:call(out.call, out.locals)
+        end
+        advance(l)
+      end
+    end
+  end
+
+  function state.on_resume(ctx, result)
+    local l = ctx.locals
+    if not l.waiting then
+      return
+    end
+    l.waiting = nil
+    local step = list[l.step]
+    local item = l.items and l.items[l.at]
+    if step ~= nil and step.resume ~= nil then
+      step.resume(ctx, result, item)
+    end
+    advance(l)
+  end
+
+  return state
+end
+
+return M
