@@ -511,6 +511,9 @@ local LibSteps = {}
 ---@param locals any
 function LibSteps.call(state, locals) end
 
+--- What a step's `run` returns when it has ended the procedure itself (it ended the game with `ctx:game_over`, say): no later step runs, and the procedure does not pop.
+function LibSteps.stop() end
+
 --- `list` in order from `first`, wrapping around (clockwise from a seat): {A, B, C, D} from C is {C, D, A, B}. A `first` not in the list leaves the order as it is.
 ---@param list any
 ---@param first any

@@ -21,6 +21,12 @@ function M.call(state, locals)
   return { call = state, locals = locals or {} }
 end
 
+--- What a step's `run` returns when it has ended the procedure itself (it ended the game
+--- with `ctx:game_over`, say): no later step runs, and the procedure does not pop.
+function M.stop()
+  return { stop = true }
+end
+
 --- `list` in order from `first`, wrapping around (clockwise from a seat): {A, B, C, D} from
 --- C is {C, D, A, B}. A `first` not in the list leaves the order as it is.
 function M.from(list, first)
@@ -117,6 +123,8 @@ function M.procedure(title, list)
         if type(out) == "table" and out.call ~= nil then
           l.waiting = true
           return ctx:call(out.call, out.locals)
+        elseif type(out) == "table" and out.stop then
+          return
         end
         advance(l)
       end

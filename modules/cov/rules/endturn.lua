@@ -9,6 +9,7 @@ local powers = include("rules/powers.lua")
 local forces = include("rules/forces.lua")
 local cards = include("rules/cards.lua")
 local victory = include("rules/victory.lua")
+local steps = include("@lib/steps.lua")
 
 local endturn = {}
 
@@ -144,47 +145,49 @@ function endturn.vp_summary.done(ctx)
   ctx:pop({})
 end
 
-endturn.end_of_turn = {}
-
-local function step(ctx)
-  local locals = ctx.locals
-  if locals.stage == nil then
-    endturn.summary(ctx)
-    locals.stage = "summary"
-    ctx:call("vp_summary", {})
-    return true
-  elseif locals.stage == "summary" then
-    locals.stage = "surrender"
-    if victory.surrender_possible(ctx) then
-      ctx:call("decide", { power = "FR", key = "surrender", everyone = true,
-        text = "Has Napoleon surrendered this turn (Rules of Play 14, not in the Playbook)?",
-        options = { { arg = false, label = "No" }, { arg = true, label = "Yes: the game ends" } } })
-      return true
-    end
-  elseif locals.stage == "surrender" then
-    locals.stage = "next"
-    local result = victory.check(ctx, locals.surrendered)
-    if result then
-      ctx:game_over(result)
-      return true
-    end
-  else
-    endturn.prepare(ctx)
-    ctx:pop({})
-    return true
-  end
-  return false
-end
-
-function endturn.end_of_turn.run(ctx)
-  while not step(ctx) do
-  end
-end
-
-function endturn.end_of_turn.on_resume(ctx, result)
-  if result.key == "surrender" then
-    ctx.locals.surrendered = result.choice
-  end
-end
+-- The End of Turn (16.5), step by step: the Victory Point Summary (the Playbook's items,
+-- then the players' own), Napoleon's surrender where the rules allow it, the end of the
+-- game, and otherwise the next turn's table.
+endturn.end_of_turn = steps.procedure("16.5 End of Turn", {
+  {
+    name = "Victory Point Summary",
+    run = function(ctx)
+      endturn.summary(ctx)
+      return steps.call("vp_summary", {})
+    end,
+  },
+  {
+    name = "Napoleon's surrender",
+    run = function(ctx)
+      if victory.surrender_possible(ctx) then
+        return steps.call("decide", { power = "FR", key = "surrender", everyone = true,
+          text = "Has Napoleon surrendered this turn (Rules of Play 14, not in the Playbook)?",
+          options = { { arg = false, label = "No" }, { arg = true, label = "Yes: the game ends" } } })
+      end
+    end,
+    resume = function(ctx, result)
+      ctx.locals.surrendered = result.choice
+    end,
+  },
+  {
+    name = "The end of the game",
+    run = function(ctx)
+      local result = victory.check(ctx, ctx.locals.surrendered)
+      if result then
+        ctx:game_over(result)
+        return steps.stop()
+      end
+    end,
+  },
+  {
+    name = "The next turn",
+    run = function(ctx)
+      endturn.prepare(ctx)
+    end,
+  },
+  finish = function()
+    return {}
+  end,
+})
 
 return endturn
