@@ -319,8 +319,8 @@ impl Table {
     }
 
     /// A 64-bit digest of what `seat` may see of the table: the public facts, the cards it
-    /// sees, how many it does not, its own private state, who has answered (not what), and
-    /// nothing of the seed or the dice. Tables that differ only in what `seat` may not see
+    /// sees, how many it does not, its own private state, the states of the flow and who has
+    /// answered (not what), and nothing of the seed, the dice or the states' locals. Tables that differ only in what `seat` may not see
     /// give the same digest (a bot's own random stream is seeded from it).
     pub fn digest_seen_by(&self, seat: &SeatId) -> u64 {
         let mut h = crate::digest::Fnv64::default();
@@ -334,8 +334,12 @@ impl Table {
                 card.hash(&mut h);
             }
         }
+        // The flow by its states (how a procedure keeps its place in its locals is its own
+        // business: rewriting one does not change what a bot draws), and how many frames
+        // the game has opened, so that a later visit of the same position draws anew.
+        self.next_frame_id.hash(&mut h);
         for frame in &self.flow {
-            (&frame.state, &frame.locals).hash(&mut h);
+            frame.state.hash(&mut h);
             frame.answers.keys().for_each(|s| s.hash(&mut h));
         }
         h.finish()
