@@ -91,7 +91,8 @@ local function advance(l)
 end
 
 --- An automatic state that runs `list`'s steps in order, then pops (handing back
---- `list.finish(ctx)`, if the list has a `finish`). A step is a table: `name` (what
+--- `list.finish(ctx)`, if the list has a `finish`), or with `again = true` in the list
+--- starts over from the first (a cycle, as the phases of a turn). A step is a table: `name` (what
 --- `steps.where` says, for logs and reasons; the state's locals show it too), `run(ctx, item)` (its work; it returns `steps.call(…)` to run
 --- a sub-procedure), and optionally `each(ctx)` (the items to run it for, in order, worked
 --- out when the step begins), `skip(ctx, item)` (true: pass this item by when its turn
@@ -105,7 +106,10 @@ function M.procedure(title, list)
     l.step = l.step or 1
     while true do
       local step = list[l.step]
-      if step == nil then
+      if step == nil and list.again and #list > 0 then
+        -- A cycle (a turn of phases): after the last step, the first again.
+        l.step, step = 1, list[1]
+      elseif step == nil then
         l.where = nil
         return ctx:pop(list.finish and list.finish(ctx) or nil)
       end
