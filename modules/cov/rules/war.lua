@@ -9,6 +9,8 @@ local display = include("rules/display.lua")
 local forces = include("rules/forces.lua")
 local issues = include("rules/issues.lua")
 
+local steps = include("@lib/steps.lua")
+
 local war = {}
 
 local function name(ctx, power)
@@ -273,85 +275,77 @@ function war.order(ctx)
   end)
 end
 
--- Steps 1-3, each played by every power in turn: what a power is asked in the step (a
--- state and its locals), or nothing.
-local STEPS = {
-  function(ctx, power)
-    local todo = operations_of(ctx, power)
-    if #todo > 0 then
-      return "place_ops", { power = power, todo = todo }
-    end
-  end,
-  function(ctx, power)
-    local bought = ((ctx.vars.government or {}).supports or {})[power] or 0
-    if bought > 0 and #support_targets(ctx, power) > 0 then
-      return "place_supports", { power = power, left = bought }
-    end
-  end,
-  function(ctx, power)
-    local left = 2
-    if power == "FR" and util.contains(ctx:zone(powers.hand_zone(ctx, "FR")), "berthier") then
-      left = 4
-    end
-    -- Any number of British fleets, each moved once (RULES-GAPS.md).
-    local fleets = 0
-    if power == "BR" then
-      for _, block in ipairs(forces.armies_of(ctx, "BR")) do
-        fleets = fleets + (ctx:box(forces.box(block)).BR_fleet or 0)
-      end
-    end
-    if #move_targets(ctx, power, left, fleets) > 0 then
-      return "strategic", { power = power, left = left, fleets = fleets }
-    end
-  end,
-}
-
-local function step(ctx)
-  local locals = ctx.locals
-  if locals.stage == nil then
-    locals.order = war.order(ctx)
-    locals.stage, locals.step, locals.i = "steps", 1, 0
-  elseif locals.stage == "steps" then
-    local ask = STEPS[locals.step]
-    if ask == nil then
-      locals.stage, locals.i = "battles", 0
-      return false
-    end
-    locals.i = locals.i + 1
-    local power = locals.order[locals.i]
-    if power == nil then
-      locals.step, locals.i = locals.step + 1, 0
-      return false
-    end
-    local state, frame = ask(ctx, power)
-    if state then
-      ctx:call(state, frame)
-      return true
-    end
-  elseif locals.stage == "battles" then
-    locals.i = locals.i + 1
-    local front = forces.FRONTS[locals.i]
-    if front == nil then
-      ctx:pop({})
-      return true
-    end
-    if war.battle_on(ctx, front) then
-      ctx:call("battle", { front = front })
-      return true
-    end
+-- What a power is asked in each of Steps 1-3 (a state and its locals), or nothing.
+local function placing_ops(ctx, power)
+  local todo = operations_of(ctx, power)
+  if #todo > 0 then
+    return steps.call("place_ops", { power = power, todo = todo })
   end
-  return false
 end
 
-war.war = {}
+local function placing_supports(ctx, power)
+  local bought = ((ctx.vars.government or {}).supports or {})[power] or 0
+  if bought > 0 and #support_targets(ctx, power) > 0 then
+    return steps.call("place_supports", { power = power, left = bought })
+  end
+end
+
+local function moving(ctx, power)
+  local left = 2
+  if power == "FR" and util.contains(ctx:zone(powers.hand_zone(ctx, "FR")), "berthier") then
+    left = 4
+  end
+  -- Any number of British fleets, each moved once (RULES-GAPS.md).
+  local fleets = 0
+  if power == "BR" then
+    for _, block in ipairs(forces.armies_of(ctx, "BR")) do
+      fleets = fleets + (ctx:box(forces.box(block)).BR_fleet or 0)
+    end
+  end
+  if #move_targets(ctx, power, left, fleets) > 0 then
+    return steps.call("strategic", { power = power, left = left, fleets = fleets })
+  end
+end
+
+-- Steps 1-3 are played by every power in turn, in the War Phase's order (worked out once,
+-- at the phase's start); then a battle on every front where one is due (16.4).
+local function each_power(ctx)
+  return ctx.locals.order
+end
+
+local function power_name(ctx, power)
+  return powers.name(ctx, power)
+end
+
+war.war = steps.procedure("16.4 War Phase", {
+  {
+    name = "the order of play",
+    run = function(ctx)
+      ctx.locals.order = war.order(ctx)
+    end,
+  },
+  { name = "Step 1, Military Operations", each = each_power, label = power_name, run = placing_ops },
+  { name = "Step 2, Military Supports", each = each_power, label = power_name, run = placing_supports },
+  { name = "Step 3, strategic movement", each = each_power, label = power_name, run = moving },
+  {
+    name = "battles",
+    each = function()
+      return forces.FRONTS
+    end,
+    skip = function(ctx, front)
+      return not war.battle_on(ctx, front)
+    end,
+    run = function(ctx, front)
+      return steps.call("battle", { front = front })
+    end,
+  },
+  finish = function()
+    return {}
+  end,
+})
 
 function war.war.on_enter(ctx)
   ctx.vars.war = { ops = {} }
-end
-
-function war.war.run(ctx)
-  while not step(ctx) do
-  end
 end
 
 return war
