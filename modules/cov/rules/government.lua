@@ -13,6 +13,8 @@ local display = include("rules/display.lua")
 local forces = include("rules/forces.lua")
 local issues = include("rules/issues.lua")
 
+local steps = include("@lib/steps.lua")
+
 local government = {}
 
 local function name(ctx, power)
@@ -354,17 +356,19 @@ local function pax_roll(ctx)
   advance(ctx, "pawn.pax_britannica", "pax_britannica", "Pax Britannica", sum)
 end
 
--- A "Liberalism or Pax Britannica" card bonus: its power chooses when both rolls are made.
-local function open_bonus(ctx)
+-- The "Liberalism or Pax Britannica" card bonuses not chosen yet, by index: their powers
+-- choose when both rolls are made.
+local function open_bonuses(ctx)
+  local open = {}
   if lib_abs_side(ctx) ~= "liberalism" or not gov(ctx).funded["issue.lib_abs"] then
-    return nil
+    return open
   end
   for i, bonus in ipairs(ctx.vars.drm_bonuses or {}) do
     if bonus.rolls == "Liberalism or Pax Britannica" and bonus.chosen == nil then
-      return i, bonus
+      open[#open + 1] = i
     end
   end
-  return nil
+  return open
 end
 
 -- Replacements (L1340): on a Replacement turn of the Turn Record Track each power's new
@@ -388,85 +392,124 @@ local function replacements(ctx)
   end
 end
 
-local function step(ctx)
-  local locals = ctx.locals
-  if locals.stage == nil then
-    income(ctx)
-    locals.order = government.order(ctx)
-    locals.i = 0
-    locals.b = 0
-    locals.stage = "card_bonuses"
-  elseif locals.stage == "card_bonuses" then
-    locals.b = locals.b + 1
-    local bonus = (ctx.vars.government_bonuses or {})[locals.b]
-    if bonus == nil then
-      locals.stage = "spend"
-    elseif bonus.card == "friedrich_wilhelm_iii" then
-      ctx:call("decide", { power = "RU", key = "fw3", index = locals.b,
-        text = "King Friedrich Wilhelm III's bonus is printed \"1 VP unit\": how do the players read it?",
-        options = { { arg = "vp", label = "1 VP for Russia" }, { arg = "unit", label = "1 Prussian unit for Russia" },
-          { arg = "both", label = "1 VP and 1 Prussian unit" } } })
-      return true
-    else
-      issues.government_bonus(ctx, bonus)
-    end
-  elseif locals.stage == "spend" then
-    locals.i = locals.i + 1
-    local power = locals.order[locals.i]
-    if power then
-      ctx:call("spend", { power = power })
-      return true
-    end
-    locals.stage = "bonuses"
-  elseif locals.stage == "bonuses" then
-    local i, bonus = open_bonus(ctx)
-    if i then
-      ctx:call("decide", { power = bonus.power, key = "bonus", index = i,
-        text = string.format("%s's +1: on the Liberalism roll or on the Pax Britannica roll?", ctx.data.cards[bonus.card].name),
-        options = { { arg = "Liberalism", label = "On the Liberalism roll" }, { arg = "Pax Britannica", label = "On the Pax Britannica roll" } } })
-      return true
-    end
-    for _, bonus in ipairs(ctx.vars.drm_bonuses or {}) do
-      if bonus.rolls == "Liberalism or Pax Britannica" and bonus.chosen == nil then
-        bonus.chosen = "Pax Britannica"
-      end
-    end
-    lib_abs_roll(ctx)
-    locals.stage = "pax"
-  elseif locals.stage == "pax" then
-    locals.stage = "units"
-    local ok, why = pax_prerequisite(ctx)
-    if ok == "ask" then
-      ctx:call("decide", { power = "BR", key = "pax_prerequisite", everyone = true,
-        text = string.format("Pax Britannica: is the next space's prerequisite met? (%s)", tostring(why)),
-        options = { { arg = true, label = "Yes: Britain rolls" }, { arg = false, label = "No: no roll this turn" } } })
-      return true
-    elseif ok then
-      pax_roll(ctx)
-    elseif why then
-      ctx:log(string.format("Pax Britannica: the next space's prerequisite is not met (%s); no roll.", why))
-    end
-  elseif locals.stage == "units" then
-    locals.stage = "placing"
-    locals.j = 0
-    replacements(ctx)
-  elseif locals.stage == "placing" then
-    locals.j = locals.j + 1
-    local power = locals.order[locals.j]
-    if power == nil then
-      locals.stage = "done"
-    elseif forces.units(ctx, "reserve." .. power) > 0 then
-      ctx:call("new_units", { power = power })
-      return true
-    end
-  else
-    ctx:pop({})
-    return true
+-- The indices of `list`, in order.
+local function indices(list)
+  local out = {}
+  for i in ipairs(list or {}) do
+    out[i] = i
   end
-  return false
+  return out
 end
 
-government.government = {}
+-- The Government Phase (16.3), step by step. The order of play is worked out once, after
+-- the income; the "Liberalism or Pax Britannica" bonuses open when both rolls are due are
+-- chosen one by one before the Liberalism roll, and any left go to the Pax Britannica roll.
+government.government = steps.procedure("16.3 Government Phase", {
+  {
+    name = "Income",
+    run = function(ctx)
+      income(ctx)
+      ctx.locals.order = government.order(ctx)
+    end,
+  },
+  {
+    name = "Card bonuses",
+    each = function(ctx)
+      return indices(ctx.vars.government_bonuses)
+    end,
+    run = function(ctx, b)
+      local bonus = ctx.vars.government_bonuses[b]
+      if bonus.card == "friedrich_wilhelm_iii" then
+        return steps.call("decide", { power = "RU", key = "fw3", index = b,
+          text = "King Friedrich Wilhelm III's bonus is printed \"1 VP unit\": how do the players read it?",
+          options = { { arg = "vp", label = "1 VP for Russia" }, { arg = "unit", label = "1 Prussian unit for Russia" },
+            { arg = "both", label = "1 VP and 1 Prussian unit" } } })
+      end
+      issues.government_bonus(ctx, bonus)
+    end,
+    resume = function(ctx, result)
+      issues.government_bonus(ctx, ctx.vars.government_bonuses[result.index], result.choice)
+    end,
+  },
+  {
+    name = "Spending",
+    each = function(ctx)
+      return ctx.locals.order
+    end,
+    label = name,
+    run = function(ctx, power)
+      return steps.call("spend", { power = power })
+    end,
+  },
+  {
+    name = "Liberalism or Pax Britannica",
+    each = open_bonuses,
+    run = function(ctx, i)
+      local bonus = ctx.vars.drm_bonuses[i]
+      return steps.call("decide", { power = bonus.power, key = "bonus", index = i,
+        text = string.format("%s's +1: on the Liberalism roll or on the Pax Britannica roll?", ctx.data.cards[bonus.card].name),
+        options = { { arg = "Liberalism", label = "On the Liberalism roll" }, { arg = "Pax Britannica", label = "On the Pax Britannica roll" } } })
+    end,
+    resume = function(ctx, result)
+      ctx.vars.drm_bonuses[result.index].chosen = result.choice
+    end,
+  },
+  {
+    name = "Liberalism roll",
+    run = function(ctx)
+      for _, bonus in ipairs(ctx.vars.drm_bonuses or {}) do
+        if bonus.rolls == "Liberalism or Pax Britannica" and bonus.chosen == nil then
+          bonus.chosen = "Pax Britannica"
+        end
+      end
+      lib_abs_roll(ctx)
+    end,
+  },
+  {
+    name = "Pax Britannica",
+    run = function(ctx)
+      local ok, why = pax_prerequisite(ctx)
+      if ok == "ask" then
+        return steps.call("decide", { power = "BR", key = "pax_prerequisite", everyone = true,
+          text = string.format("Pax Britannica: is the next space's prerequisite met? (%s)", tostring(why)),
+          options = { { arg = true, label = "Yes: Britain rolls" }, { arg = false, label = "No: no roll this turn" } } })
+      elseif ok then
+        pax_roll(ctx)
+      elseif why then
+        ctx:log(string.format("Pax Britannica: the next space's prerequisite is not met (%s); no roll.", why))
+      end
+    end,
+    resume = function(ctx, result)
+      if result.choice then
+        pax_roll(ctx)
+      else
+        ctx:log("Pax Britannica: the players find the prerequisite not met; no roll.")
+      end
+    end,
+  },
+  {
+    name = "Replacements",
+    run = function(ctx)
+      replacements(ctx)
+    end,
+  },
+  {
+    name = "New units",
+    each = function(ctx)
+      return ctx.locals.order
+    end,
+    skip = function(ctx, power)
+      return forces.units(ctx, "reserve." .. power) <= 0
+    end,
+    label = name,
+    run = function(ctx, power)
+      return steps.call("new_units", { power = power })
+    end,
+  },
+  finish = function()
+    return {}
+  end,
+})
 
 function government.government.on_enter(ctx)
   ctx.vars.government = { funded = {}, supports = {}, drm = {} }
@@ -474,25 +517,6 @@ function government.government.on_enter(ctx)
     -- The Napoleon Resurgent's final VP ask whether Austria at War was in effect at the end
     -- of the August 1813 Diplomacy Phase (17.2.4).
     ctx.vars.austria_at_war_t5 = powers.austria_at_war(ctx)
-  end
-end
-
-function government.government.run(ctx)
-  while not step(ctx) do
-  end
-end
-
-function government.government.on_resume(ctx, result)
-  if result.key == "fw3" then
-    issues.government_bonus(ctx, ctx.vars.government_bonuses[result.index], result.choice)
-  elseif result.key == "bonus" then
-    ctx.vars.drm_bonuses[result.index].chosen = result.choice
-  elseif result.key == "pax_prerequisite" then
-    if result.choice then
-      pax_roll(ctx)
-    else
-      ctx:log("Pax Britannica: the players find the prerequisite not met; no roll.")
-    end
   end
 end
 
