@@ -13,6 +13,7 @@ local war = include("rules/war.lua")
 local display = include("rules/display.lua")
 local cards = include("rules/cards.lua")
 local battle = include("rules/battle.lua")
+local decide = include("rules/decide.lua")
 local options = include("bots/options.lua")
 
 local bot = {}
@@ -1019,19 +1020,23 @@ local function withdraw(ctx, actions, t)
   return t:choose(i, choice and "France withdraws." or "France fights.")
 end
 
-function bot.decide(ctx, _, actions, t)
-  if ctx.locals.key == "withdraw" then
-    return withdraw(ctx, actions, t)
-  elseif ctx.locals.key == "bonus" then
+-- The players' questions (rules/decide.lua), answered by their key.
+local function first_option(ctx, actions, t)
+  return t:choose(1, "18.4, no table for the decision %s: the first option.", tostring(ctx.locals.key))
+end
+
+bot.decide = decide.answers({
+  withdraw = withdraw,
+  bonus = function(ctx, actions, t)
     local i = index_of(actions, function(a)
       return a.arg == "Liberalism"
     end)
     if i then
       return t:choose(i, "18.4, no table for a card's Liberalism or Pax bonus: Liberalism (18.4.5.7 ranks it second).")
     end
-  end
-  return t:choose(1, "18.4, no table for the decision %s: the first option.", tostring(ctx.locals.key))
-end
+    return first_option(ctx, actions, t)
+  end,
+}, first_option)
 
 -- The card-driven solo method's play (19.3), when France's cards come from its display:
 -- step 3 saves the offered possibly usable military card with the largest |DRM| (the bot

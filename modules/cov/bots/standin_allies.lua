@@ -15,6 +15,7 @@
 --     box; everything else takes the rules' first offer, or Done where it is offered.
 
 local flowchart = include("@lib/flowchart.lua")
+local decide = include("rules/decide.lua")
 local modifiers = include("@lib/modifiers.lua")
 local cards = include("rules/cards.lua")
 local display = include("rules/display.lua")
@@ -218,15 +219,17 @@ function bot.battle_losses(ctx, _, actions, t)
   return t:choose(i or 1, "From the largest box (%s units).", tostring(n))
 end
 
-function bot.decide(ctx, _, actions, t)
-  if ctx.locals.key == "withdraw" then
+-- The players' questions (rules/decide.lua), answered by their key.
+bot.decide = decide.answers({
+  withdraw = function(ctx, actions, t)
     local fight = flowchart.first(actions, function(a)
       return a.arg == false
     end)
     return t:choose(fight or 1, "The stand-in always fights.")
-  end
+  end,
+}, function(ctx, actions, t)
   return t:choose(1, "The first option.")
-end
+end)
 
 return function(ctx, seat, actions)
   local t = flowchart.trace()

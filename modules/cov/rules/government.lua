@@ -566,29 +566,4 @@ function government.new_units.place(ctx, arg)
   end
 end
 
--- A decision of the players the rules ask for, with its options; pops {key, choice} and
--- the caller's locals carry on.
-government.decide = {}
-
-function government.decide.prompt(ctx)
-  local locals = ctx.locals
-  local actions = {}
-  for _, option in ipairs(locals.options) do
-    actions[#actions + 1] = { name = "choose", arg = option.arg, label = option.label, place = option.place,
-      space = option.space, box = option.box, piece = option.piece }
-  end
-  return {
-    seat = (not locals.everyone) and powers.seat(ctx, locals.power) or nil,
-    text = powers.as_power(ctx, locals.power) .. locals.text,
-    actions = actions,
-  }
-end
-
-function government.decide.choose(ctx, arg)
-  local result = util.copy(ctx.locals)
-  result.choice = arg
-  result.options = nil
-  ctx:pop(result)
-end
-
 return government

@@ -10,6 +10,7 @@ local turn = include("rules/turn.lua")
 local initial = include("rules/initial.lua")
 local diplomacy = include("rules/diplomacy.lua")
 local government = include("rules/government.lua")
+local decide = include("rules/decide.lua")
 local war = include("rules/war.lua")
 local battle = include("rules/battle.lua")
 local endturn = include("rules/endturn.lua")
@@ -126,7 +127,7 @@ local function check(ctx)
 end
 
 local states = { begin = begin, turn = turn.turn }
-for _, group in ipairs({ initial, diplomacy, government, war, battle, endturn, cdgsm }) do
+for _, group in ipairs({ initial, diplomacy, government, war, battle, endturn, cdgsm, decide }) do
   for name, state in pairs(group) do
     if type(state) == "table" then
       states[name] = state
