@@ -528,7 +528,7 @@ function LibSteps.by(list, key) end
 ---@param ctx any
 function LibSteps.where(ctx) end
 
---- An automatic state that runs `list`'s steps in order, then pops (handing back `list.finish(ctx)`, if the list has a `finish`), or with `again = true` in the list starts over from the first (a cycle, as the phases of a turn). A step is a table: `name` (what `steps.where` says, for logs and reasons; the state's locals show it too), `run(ctx, item)` (its work; it returns `steps.call(…)` to run a sub-procedure), and optionally `each(ctx)` (the items to run it for, in order, worked out when the step begins), `skip(ctx, item)` (true: pass this item by when its turn comes, as a power that has left the game), `label(ctx, item)` (the item in words) and `resume(ctx, result, item)` (what the sub-procedure it called handed back).
+--- An automatic state that runs `list`'s steps in order, then pops (handing back `list.finish(ctx)`, if the list has a `finish`), or with `again = true` in the list starts over from the first (a cycle, as the phases of a turn). A step is a table: `name` (what `steps.where` says, for logs and reasons; the state's locals show it too), `run(ctx, item)` (its work; it returns `steps.call(…)` to run a sub-procedure), and optionally `each(ctx)` (the items to run it for, in order, worked out when the step begins), `skip(ctx, item)` (true: pass this item by when its turn comes, as a power that has left the game), `label(ctx, item)` (the item in words) and `resume(ctx, result, item)` (what the sub-procedure it called handed back; it may return `steps.call(…)` again for a further question, whose answer comes to it in turn).
 ---@param title any
 ---@param list any
 function LibSteps.procedure(title, list) end

@@ -97,7 +97,8 @@ end
 --- a sub-procedure), and optionally `each(ctx)` (the items to run it for, in order, worked
 --- out when the step begins), `skip(ctx, item)` (true: pass this item by when its turn
 --- comes, as a power that has left the game), `label(ctx, item)` (the item in words) and
---- `resume(ctx, result, item)` (what the sub-procedure it called handed back).
+--- `resume(ctx, result, item)` (what the sub-procedure it called handed back; it may return
+--- `steps.call(…)` again for a further question, whose answer comes to it in turn).
 function M.procedure(title, list)
   local state = {}
 
@@ -143,8 +144,11 @@ function M.procedure(title, list)
     l.waiting = nil
     local step = list[l.step]
     local item = l.items and l.items[l.at]
-    if step ~= nil and step.resume ~= nil then
-      step.resume(ctx, result, item)
+    local out = step ~= nil and step.resume ~= nil and step.resume(ctx, result, item)
+    if type(out) == "table" and out.call ~= nil then
+      -- A further question for the same step and item: its answer comes to resume too.
+      l.waiting = true
+      return ctx:call(out.call, out.locals)
     end
     advance(l)
   end

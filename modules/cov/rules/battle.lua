@@ -12,6 +12,8 @@ local powers = include("rules/powers.lua")
 local cards = include("rules/cards.lua")
 local forces = include("rules/forces.lua")
 
+local steps = include("@lib/steps.lua")
+
 local battle = {}
 
 local SIDE_NAMES = { FR = "France", allied = "the Allies" }
@@ -328,115 +330,170 @@ local function chooser(ctx, side)
   return best
 end
 
-local function step(ctx)
-  local locals = ctx.locals
-  local state = b(ctx)
-  if locals.stage == nil then
-    local front = locals.front
-    ctx.vars.war.battle = { front = front, cards = { FR = {}, allied = {} }, armies = {}, space_of = {}, start_units = {} }
-    state = b(ctx)
-    for _, side in ipairs({ "FR", "allied" }) do
-      state.armies[side] = front == "G" and {} or armies(ctx, front, side)
-    end
-    if front ~= "G" and (#state.armies.FR == 0 or #state.armies.allied == 0) then
-      ctx:log(string.format("Front %s: a Military Operation stands there, but one side has no army on the front: no battle.", front))
-      ctx:pop({})
-      return true
-    end
-    local attackers = {}
-    for _, op in ipairs(ctx.vars.war.ops) do
-      if op.front == front then
-        attackers[forces.side(op.owner)] = true
-      end
-    end
-    if front == "G" and ctx:space_of("issue.mil_op_us") == "front.g" then
-      attackers.FR = true
-    end
-    if attackers.FR and not attackers.allied then
-      state.defender = "allied"
-    elseif attackers.allied and not attackers.FR then
-      state.defender = "FR"
-    end
-    if front ~= "G" then
-      for _, side in ipairs({ "FR", "allied" }) do
-        state.space_of[side] = front_space(ctx, front, side)
-        for _, block in ipairs(state.armies[side]) do
-          state.start_units[block] = forces.units(ctx, forces.box(block))
-        end
-      end
-      state.space = state.defender and state.space_of[state.defender] or nil
-    end
-    local title = front == "G" and "the War of 1812 box" or ctx.data.places["front." .. string.lower(front)].name
-    ctx:log(string.format("Battle on %s: %s%s.", title,
-      state.defender and (SIDE_NAMES[other(state.defender)] .. " attack") or "both sides attack",
-      state.space and (" " .. space_name(ctx, front, state.space)) or ""))
-    locals.stage = "withdraw"
-  elseif locals.stage == "withdraw" then
-    locals.stage = "cards"
-    locals.seats = battle.card_seats(ctx)
-    locals.k = 0
-    if state.defender and locals.front ~= "G" and not (ctx.vars.turn_rules or {}).no_withdrawals then
-      local power = chooser(ctx, state.defender)
-      ctx:call("decide", { power = power, key = "withdraw",
-        text = string.format("Front %s: %s may fight or withdraw before the battle.", locals.front, SIDE_NAMES[state.defender]),
-        options = { { arg = false, label = "Fight" }, { arg = true, label = "Withdraw (the Rules of Play's withdrawal, asked as it is done)" } } })
-      return true
-    end
-  elseif locals.stage == "cards" then
-    locals.k = locals.k + 1
-    local entry = locals.seats[locals.k]
-    if entry == nil then
-      locals.stage = "fight"
-    else
-      ctx.private[entry.seat].battle = {}
-      ctx:call("battle_cards", { seat = entry.seat, side = entry.side, powers = entry.powers, front = locals.front })
-      return true
-    end
-  elseif locals.stage == "fight" then
-    battle.reveal(ctx, locals.seats)
-    battle.fight(ctx)
-    locals.stage = "losses"
-    locals.l = 0
-  elseif locals.stage == "losses" then
-    locals.l = locals.l + 1
-    local side = ({ "FR", "allied" })[locals.l]
-    if side == nil then
-      locals.stage = "result"
-    elseif state.losses[side] > 0 and units_of_side(ctx, side) > 0 then
-      ctx:call("battle_losses", { side = side, power = chooser(ctx, side), left = state.losses[side],
-        boxes = boxes(ctx, side) })
-      return true
-    end
-  elseif locals.stage == "result" then
-    locals.stage = "done"
-    local winner = state.winner
-    if locals.front == "G" then
-      war_of_1812_after(ctx, winner)
-    elseif winner then
-      battle_vp(ctx, winner)
-      local loser = other(winner)
-      local rear = forces.rear(ctx, locals.front, state.space_of[loser], loser)
-      if rear == nil then
-        return battle.ask_rear(ctx, loser)
-      end
-      locals.loser = loser
-      retreat(ctx, loser, rear)
-    end
-  else
-    for _, side in ipairs({ "FR", "allied" }) do
-      for _, laid in ipairs(state.cards[side]) do
-        if ctx:card_zone(laid.card) ~= "removed" then
-          ctx:move_card(laid.card, "discard")
-        end
-      end
-    end
-    ctx:pop({})
-    return true
-  end
-  return false
+-- A battle on a front (L502-L517), step by step; a withdrawal before it (the players' answer)
+-- passes the later steps by but the last.
+local function withdrew(ctx)
+  return ctx.locals.withdrew == true
 end
 
--- The map does not know the space behind the loser: the players say where it retreats.
+-- The answers that come to a step: the defender's withdrawal, or the space the loser retreats
+-- to where the map does not know it.
+local function retreat_answer(ctx, result)
+  local state = b(ctx)
+  if result.key == "withdraw" and result.choice then
+    ctx.locals.withdrew = true
+    local loser = state.defender
+    local rear = forces.rear(ctx, ctx.locals.front, state.space_of[loser], loser)
+    ctx:log(string.format("%s withdraw before the battle (the losses and cards of a withdrawal are the Rules of Play's: apply them by hand).",
+      SIDE_TITLES[loser]))
+    if rear == nil then
+      return battle.ask_rear(ctx, loser)
+    end
+    retreat(ctx, loser, rear)
+  elseif result.key == "rear" then
+    retreat(ctx, ctx.locals.loser, result.choice)
+  end
+end
+
+battle.battle = steps.procedure("Battle", {
+  {
+    name = "the armies",
+    run = function(ctx)
+      local locals = ctx.locals
+      local front = locals.front
+      ctx.vars.war.battle = { front = front, cards = { FR = {}, allied = {} }, armies = {}, space_of = {}, start_units = {} }
+      local state = b(ctx)
+      for _, side in ipairs({ "FR", "allied" }) do
+        state.armies[side] = front == "G" and {} or armies(ctx, front, side)
+      end
+      if front ~= "G" and (#state.armies.FR == 0 or #state.armies.allied == 0) then
+        ctx:log(string.format("Front %s: a Military Operation stands there, but one side has no army on the front: no battle.", front))
+        ctx:pop({})
+        return steps.stop()
+      end
+      local attackers = {}
+      for _, op in ipairs(ctx.vars.war.ops) do
+        if op.front == front then
+          attackers[forces.side(op.owner)] = true
+        end
+      end
+      if front == "G" and ctx:space_of("issue.mil_op_us") == "front.g" then
+        attackers.FR = true
+      end
+      if attackers.FR and not attackers.allied then
+        state.defender = "allied"
+      elseif attackers.allied and not attackers.FR then
+        state.defender = "FR"
+      end
+      if front ~= "G" then
+        for _, side in ipairs({ "FR", "allied" }) do
+          state.space_of[side] = front_space(ctx, front, side)
+          for _, block in ipairs(state.armies[side]) do
+            state.start_units[block] = forces.units(ctx, forces.box(block))
+          end
+        end
+        state.space = state.defender and state.space_of[state.defender] or nil
+      end
+      local title = front == "G" and "the War of 1812 box" or ctx.data.places["front." .. string.lower(front)].name
+      ctx:log(string.format("Battle on %s: %s%s.", title,
+        state.defender and (SIDE_NAMES[other(state.defender)] .. " attack") or "both sides attack",
+        state.space and (" " .. space_name(ctx, front, state.space)) or ""))
+    end,
+  },
+  {
+    name = "withdrawal",
+    run = function(ctx)
+      local locals = ctx.locals
+      local state = b(ctx)
+      locals.seats = battle.card_seats(ctx)
+      if state.defender and locals.front ~= "G" and not (ctx.vars.turn_rules or {}).no_withdrawals then
+        local power = chooser(ctx, state.defender)
+        return steps.call("decide", { power = power, key = "withdraw",
+          text = string.format("Front %s: %s may fight or withdraw before the battle.", locals.front, SIDE_NAMES[state.defender]),
+          options = { { arg = false, label = "Fight" }, { arg = true, label = "Withdraw (the Rules of Play's withdrawal, asked as it is done)" } } })
+      end
+    end,
+    resume = retreat_answer,
+  },
+  {
+    name = "battle cards",
+    each = function(ctx)
+      return withdrew(ctx) and {} or ctx.locals.seats
+    end,
+    label = function(ctx, entry)
+      return entry.seat
+    end,
+    run = function(ctx, entry)
+      ctx.private[entry.seat].battle = {}
+      return steps.call("battle_cards", { seat = entry.seat, side = entry.side, powers = entry.powers, front = ctx.locals.front })
+    end,
+  },
+  {
+    name = "the fight",
+    run = function(ctx)
+      if not withdrew(ctx) then
+        battle.reveal(ctx, ctx.locals.seats)
+        battle.fight(ctx)
+      end
+    end,
+  },
+  {
+    name = "losses",
+    each = function(ctx)
+      return withdrew(ctx) and {} or { "FR", "allied" }
+    end,
+    skip = function(ctx, side)
+      return not (b(ctx).losses[side] > 0 and units_of_side(ctx, side) > 0)
+    end,
+    run = function(ctx, side)
+      return steps.call("battle_losses", { side = side, power = chooser(ctx, side), left = b(ctx).losses[side],
+        boxes = boxes(ctx, side) })
+    end,
+  },
+  {
+    name = "the result",
+    run = function(ctx)
+      if withdrew(ctx) then
+        return
+      end
+      local locals = ctx.locals
+      local state = b(ctx)
+      local winner = state.winner
+      if locals.front == "G" then
+        war_of_1812_after(ctx, winner)
+      elseif winner then
+        battle_vp(ctx, winner)
+        local loser = other(winner)
+        local rear = forces.rear(ctx, locals.front, state.space_of[loser], loser)
+        if rear == nil then
+          return battle.ask_rear(ctx, loser)
+        end
+        locals.loser = loser
+        retreat(ctx, loser, rear)
+      end
+    end,
+    resume = retreat_answer,
+  },
+  {
+    name = "the cards to the discard",
+    run = function(ctx)
+      local state = b(ctx)
+      for _, side in ipairs({ "FR", "allied" }) do
+        for _, laid in ipairs(state.cards[side]) do
+          if ctx:card_zone(laid.card) ~= "removed" then
+            ctx:move_card(laid.card, "discard")
+          end
+        end
+      end
+    end,
+  },
+  finish = function()
+    return {}
+  end,
+})
+
+-- The map does not know the space behind the loser: the players say where it retreats (a
+-- question for a step of the battle to return).
 function battle.ask_rear(ctx, loser)
   local state = b(ctx)
   ctx.locals.loser = loser
@@ -447,10 +504,9 @@ function battle.ask_rear(ctx, loser)
       options[#options + 1] = { arg = space.id, place = place, space = space.id, label = space.name }
     end
   end
-  ctx:call("decide", { power = chooser(ctx, loser), key = "rear", everyone = true,
+  return steps.call("decide", { power = chooser(ctx, loser), key = "rear", everyone = true,
     text = string.format("The module's map does not know the space behind %s: where does %s retreat?",
       space_name(ctx, state.front, state.space_of[loser]), SIDE_NAMES[loser]), options = options })
-  return true
 end
 
 -- The seats that lay military cards, side by side: France first, then each Allied seat.
@@ -620,31 +676,6 @@ function battle.battle_losses.remove(ctx, arg)
   end
   if locals.left == 0 or remaining == 0 then
     ctx:pop({})
-  end
-end
-
-battle.battle = {}
-
-function battle.battle.run(ctx)
-  while not step(ctx) do
-  end
-end
-
-function battle.battle.on_resume(ctx, result)
-  local state = b(ctx)
-  if result.key == "withdraw" and result.choice then
-    ctx.locals.stage = "done"
-    local loser = state.defender
-    local rear = forces.rear(ctx, ctx.locals.front, state.space_of[loser], loser)
-    ctx:log(string.format("%s withdraw before the battle (the losses and cards of a withdrawal are the Rules of Play's: apply them by hand).",
-      SIDE_TITLES[loser]))
-    if rear == nil then
-      battle.ask_rear(ctx, loser)
-    else
-      retreat(ctx, loser, rear)
-    end
-  elseif result.key == "rear" then
-    retreat(ctx, ctx.locals.loser, result.choice)
   end
 end
 
