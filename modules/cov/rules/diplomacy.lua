@@ -15,6 +15,8 @@ local effects = include("rules/effects.lua")
 local hands = include("rules/hands.lua")
 local restrictions = include("rules/restrictions.lua")
 
+local steps = include("@lib/steps.lua")
+
 local diplomacy = {}
 
 local ROUNDS = 6
@@ -104,98 +106,103 @@ end
 
 local wager_distance
 
--- The phase: an automatic state that runs each step in turn.
-diplomacy.diplomacy = {}
+-- The phase (16.2), step by step: the deal and the Wager, the winner's free issue, the
+-- selection of issues, six Diplomacy Rounds of a turn for each power in the order of play,
+-- the phase's scoring, and (two players) Austria's Military Operation.
+diplomacy.diplomacy = steps.procedure("16.2 Diplomacy Phase", {
+  {
+    name = "the Wager",
+    run = function(ctx)
+      hands.deal(ctx)
+      return steps.call("wager", {})
+    end,
+    resume = function(ctx, result)
+      local d = dip(ctx)
+      d.winner = result.winner
+      if d.winner then
+        d.distance = wager_distance(ctx, d.winner, result.values)
+        ctx:log(string.format("%s wins the Wager by %d.", name(ctx, d.winner), d.distance))
+      end
+      -- Two players: the Initial Phase's cards join the Allied hand, which fills up again
+      -- from now on (18.2.2).
+      d.refill = true
+      hands.refill(ctx)
+      d.order = powers.from_left_of(ctx, d.winner or "BR", function(p)
+        return not powers.out(ctx, p)
+      end)
+      ctx:place("pawn.first_player", "diplomacy", "table")
+    end,
+  },
+  {
+    name = "the free issue",
+    run = function(ctx)
+      local d = dip(ctx)
+      if d.winner and not powers.passive(ctx, d.winner) then
+        return steps.call("free_issue", { power = d.winner, distance = d.distance })
+      end
+    end,
+  },
+  {
+    name = "the selection",
+    run = function(ctx)
+      return steps.call("selection", { order = dip(ctx).order, picks = {} })
+    end,
+  },
+  {
+    name = "Diplomacy Rounds",
+    each = function(ctx)
+      local turns = {}
+      for round = 1, ROUNDS do
+        for i, power in ipairs(dip(ctx).order) do
+          turns[#turns + 1] = { round = round, power = power, first = i == 1 }
+        end
+      end
+      return turns
+    end,
+    label = function(ctx, turn)
+      return string.format("round %d, %s", turn.round, name(ctx, turn.power))
+    end,
+    run = function(ctx, turn)
+      dip(ctx).round = turn.round
+      if turn.first then
+        ctx:log(string.format("Diplomacy Round %d.", turn.round))
+      end
+      ctx:place("marker.round." .. turn.power, "diplomacy_round", tostring(turn.round))
+      if not powers.passive(ctx, turn.power) then
+        return steps.call("round_turn", { power = turn.power, round = turn.round })
+      end
+    end,
+  },
+  {
+    name = "the phase's winner",
+    run = function(ctx)
+      if powers.variant(ctx) == 2 then
+        hands.end_of_phase(ctx)
+      end
+      return diplomacy.score(ctx)
+    end,
+    resume = function(ctx, result)
+      if result.winner then
+        diplomacy.award(ctx, result.winner)
+      end
+    end,
+  },
+  {
+    name = "Austria's Military Operation",
+    run = function(ctx)
+      if diplomacy.austria_operation_offered(ctx) then
+        return steps.call("austria_operation", {})
+      end
+    end,
+  },
+  finish = function(ctx)
+    return { winner = dip(ctx).phase_winner }
+  end,
+})
 
 function diplomacy.diplomacy.on_enter(ctx)
-  ctx.locals.stage = "deal"
   ctx.vars.diplomacy = { preempts = 0 }
   ctx:place("marker.fr_preempts", "fr_preempts", "0")
-end
-
--- One step of the phase; true when it called a sub-procedure or ended the phase.
-local function phase_step(ctx)
-  local locals = ctx.locals
-  local d = dip(ctx)
-  if locals.stage == "deal" then
-    hands.deal(ctx)
-    locals.stage = "wager"
-    ctx:call("wager", {})
-    return true
-  elseif locals.stage == "free_issue" then
-    locals.stage = "selection"
-    if d.winner and not powers.passive(ctx, d.winner) then
-      ctx:call("free_issue", { power = d.winner, distance = d.distance })
-      return true
-    end
-  elseif locals.stage == "selection" then
-    locals.stage = "rounds"
-    locals.round, locals.index = 1, 0
-    ctx:call("selection", { order = d.order, picks = {} })
-    return true
-  elseif locals.stage == "rounds" then
-    locals.index = locals.index + 1
-    if locals.index > #d.order then
-      locals.round, locals.index = locals.round + 1, 1
-    end
-    if locals.round > ROUNDS then
-      locals.stage = "end"
-      return false
-    end
-    local power = d.order[locals.index]
-    d.round = locals.round
-    if locals.index == 1 then
-      ctx:log(string.format("Diplomacy Round %d.", locals.round))
-    end
-    ctx:place("marker.round." .. power, "diplomacy_round", tostring(locals.round))
-    if not powers.passive(ctx, power) then
-      ctx:call("round_turn", { power = power, round = locals.round })
-      return true
-    end
-  elseif locals.stage == "end" then
-    locals.stage = "scored"
-    if powers.variant(ctx) == 2 then
-      hands.end_of_phase(ctx)
-    end
-    return diplomacy.score(ctx)
-  elseif locals.stage == "scored" then
-    locals.stage = "done"
-    if diplomacy.austria_operation_offered(ctx) then
-      ctx:call("austria_operation", {})
-      return true
-    end
-  else
-    ctx:pop({ winner = d.phase_winner })
-    return true
-  end
-  return false
-end
-
-function diplomacy.diplomacy.run(ctx)
-  while not phase_step(ctx) do
-  end
-end
-
-function diplomacy.diplomacy.on_resume(ctx, result)
-  local d = dip(ctx)
-  if ctx.locals.stage == "wager" then
-    d.winner = result.winner
-    if d.winner then
-      d.distance = wager_distance(ctx, d.winner, result.values)
-      ctx:log(string.format("%s wins the Wager by %d.", name(ctx, d.winner), d.distance))
-    end
-    -- Two players: the Initial Phase's cards join the Allied hand, which fills up again
-    -- from now on (18.2.2).
-    d.refill = true
-    hands.refill(ctx)
-    d.order = powers.from_left_of(ctx, d.winner or "BR", function(p)
-      return not powers.out(ctx, p)
-    end)
-    ctx:place("pawn.first_player", "diplomacy", "table")
-    ctx.locals.stage = "free_issue"
-  elseif ctx.locals.stage == "scored" and result.winner then
-    diplomacy.award(ctx, result.winner)
-  end
 end
 
 -- The Wager (16.2): every power that takes part lays a card face down; the cards it took
@@ -916,7 +923,8 @@ function diplomacy.trade.reveal(ctx, choices)
 end
 
 -- The end of the phase (16.2): the power with the most issues on its National Track (its
--- Seat included) wins; Britain breaks ties. The winner scores 2 VP, France 4.
+-- Seat included) wins; Britain breaks ties. The winner scores 2 VP, France 4. A tie is a
+-- sub-procedure of its own, returned for the phase's step to call.
 function diplomacy.score(ctx)
   local counts = display.counts(ctx)
   local best, tied, parts = -1, {}, {}
@@ -933,10 +941,9 @@ function diplomacy.score(ctx)
   dip(ctx).counts = counts
   if #tied == 1 then
     diplomacy.award(ctx, tied[1])
-    return false
+    return nil
   end
-  ctx:call("phase_tie", { tied = tied })
-  return true
+  return steps.call("phase_tie", { tied = tied })
 end
 
 -- The tie of the phase, as a sub-procedure of its own so that the tie rules can pop.
