@@ -173,11 +173,12 @@ local function roll_fate(ctx, locals)
     die, result, #turned > 0 and table.concat(turned, ", ") or "nothing"))
 end
 
--- Step 4 begins: the cards to choose from. "C or lowest-lettered" with none left turns up
+-- Step 4 begins: the cards to choose from. (The prompt's mode, `locals.mode`, says whether
+-- it offers the cards to play or, at step 3, the card to save.) "C or lowest-lettered" with none left turns up
 -- the draw pile's next card (or, with the draw pile empty, opens the display: 19.4).
 local function begin_play(ctx)
   local locals = ctx.locals
-  locals.stage, locals.saves = "play", nil
+  locals.mode, locals.saves = "play", nil
   local options = play_options(ctx, locals)
   if #options == 0 and locals.result == LOWEST then
     if ctx:count(zone(locals.side, "C")) == 0 then
@@ -226,7 +227,7 @@ function cdgsm.cdgsm_play.on_enter(ctx)
   end
   local saves = save_options(ctx, locals)
   if #saves > 0 then
-    locals.stage, locals.saves = "save", saves
+    locals.mode, locals.saves = "save", saves
   else
     begin_play(ctx)
   end
@@ -235,7 +236,7 @@ end
 local function prompt_text(ctx, locals)
   local why = locals.result == DEPLETED and "the draw pile ran out, so every card on the display may be played (19.4)"
     or string.format("fate die %d, \"%s\"", locals.die, locals.result)
-  if locals.stage == "save" then
+  if locals.mode == "save" then
     return string.format("19.3, step 3: %s may move one face-up military card it could use in this turn's War Phase to the Military pile, before it plays a card %s (%s).",
       power_name(ctx, locals.power), PURPOSES[locals.purpose], why)
   end
@@ -246,7 +247,7 @@ end
 function cdgsm.cdgsm_play.prompt(ctx)
   local locals = ctx.locals
   local actions = {}
-  if locals.stage == "save" then
+  if locals.mode == "save" then
     for _, option in ipairs(locals.saves) do
       actions[#actions + 1] = { name = "save", arg = option.card, card = option.card,
         label = string.format("Save %s (%s) to the Military pile", card_name(ctx, option.card), solo.space_words(option.space)) }
@@ -277,7 +278,7 @@ end
 function cdgsm.cdgsm_play.save(ctx, card)
   local locals = ctx.locals
   local option = find(locals.saves, card)
-  if locals.stage ~= "save" or option == nil then
+  if locals.mode ~= "save" or option == nil then
     error(string.format("%s cannot be saved now", card_name(ctx, card)), 0)
   end
   ctx:move_card(card, zone(locals.side, "military"))
@@ -294,7 +295,7 @@ end
 function cdgsm.cdgsm_play.play(ctx, card)
   local locals = ctx.locals
   local option = find(locals.options, card)
-  if locals.stage ~= "play" or option == nil then
+  if locals.mode ~= "play" or option == nil then
     error(string.format("%s is not available to play", card_name(ctx, card)), 0)
   end
   ctx:move_card(card, zone(locals.side, "played"))

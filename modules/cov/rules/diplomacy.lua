@@ -690,6 +690,10 @@ function finish_play(ctx, result)
   ctx:pop({})
 end
 
+-- What the negotiation waits for when a sub-procedure returns: its local `stage` is "discard"
+-- while a Leader's discard is asked (then the debate opens), "debate" once it is open. These
+-- are the module's last uses of a hand-kept stage: an action's two follow-ups, not a
+-- procedure that steps would read better as.
 function diplomacy.negotiation.on_resume(ctx, result)
   if ctx.locals.stage == "discard" then
     ctx.locals.stage = "debate"
