@@ -16,16 +16,13 @@ use chancery_core::session::parse_controller;
 use chancery_core::{GameSpec, LoadOptions, Module, SeatId, Session, Value, start_game};
 use clap::Args;
 
-/// How the app (or its headless equivalent) opens.
-#[derive(Args, Debug, Clone)]
-pub struct OpenArgs {
-    /// Module folder to open.
-    #[arg(long, value_name = "DIR")]
-    pub module: Option<PathBuf>,
+/// What a new game is started with, on the command line of the app and of `chancery new`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct StartArgs {
     /// Scenario to start (default: the module's default scenario).
     #[arg(long, value_name = "ID")]
     pub scenario: Option<String>,
-    /// Seed of the game's dice and shuffles (default: a fresh one, shown with the game; give
+    /// Seed of the game's dice and shuffles (default: a fresh one, kept in the save; give
     /// the same seed to play the same deal again).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -35,6 +32,30 @@ pub struct OpenArgs {
     /// An option of the module's set-up, as KEY=VALUE (see the module's README).
     #[arg(long = "option", value_name = "KEY=VALUE")]
     pub options: Vec<String>,
+}
+
+impl StartArgs {
+    /// The spec of the game these arguments start in `module` (a fresh seed if none).
+    pub fn spec(&self, module: &Module) -> anyhow::Result<GameSpec> {
+        spec_from(
+            module,
+            self.scenario.as_deref(),
+            self.seed.unwrap_or_else(fresh_seed),
+            &self.seats,
+            &self.options,
+        )
+    }
+}
+
+/// How the app (or its headless equivalent) opens.
+#[derive(Args, Debug, Clone)]
+pub struct OpenArgs {
+    /// Module folder to open.
+    #[arg(long, value_name = "DIR")]
+    pub module: Option<PathBuf>,
+    /// The scenario, seed, seats and options of a new game.
+    #[command(flatten)]
+    pub start: StartArgs,
     /// Open a save instead of starting a game.
     #[arg(long, value_name = "FILE")]
     pub load: Option<PathBuf>,
@@ -275,13 +296,7 @@ pub fn open_session(args: &OpenArgs, err: &mut dyn Write) -> anyhow::Result<Sess
     }
     let dir = module_dir(args.module.as_deref());
     let module = load_module(&dir, &args.overlay.load_options(false), err)?;
-    let spec = spec_from(
-        &module,
-        args.scenario.as_deref(),
-        args.seed.unwrap_or_else(fresh_seed),
-        &args.seats,
-        &args.options,
-    )?;
+    let spec = args.start.spec(&module)?;
     let session = start_game(module, spec)?;
     if let Some(message) = options_error(&session) {
         bail!(message);

@@ -308,7 +308,7 @@ impl Table {
         }) || self
             .private
             .values()
-            .any(|v| !v.is_nil() && *v != Value::map())
+            .any(|v| !v.is_nil() && !matches!(v, Value::Map(m) if m.is_empty()))
             || self.flow.iter().any(|f| !f.answers.is_empty())
     }
 

@@ -18,8 +18,8 @@ use chancery_core::{
 use clap::Args;
 
 use crate::games::{
-    OpenArgs, OverlayArgs, fresh_seed, load_module, open_session, options_error, parse_value,
-    restore, spec_from, store_value, value_type,
+    OpenArgs, OverlayArgs, StartArgs, load_module, open_session, options_error, parse_value,
+    restore, store_value, value_type,
 };
 
 /// Bot steps run after each answer before giving up (a runaway between bots).
@@ -29,19 +29,9 @@ const BOT_STEP_LIMIT: usize = 100_000;
 pub struct NewArgs {
     /// The module folder.
     pub module: PathBuf,
-    /// The scenario (default: the module's default scenario).
-    #[arg(long, value_name = "ID")]
-    pub scenario: Option<String>,
-    /// Seed of the game's dice and shuffles (default: a fresh one, printed; give the same
-    /// seed to play the same deal again).
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Who plays a seat: SEAT=human, SEAT=bot (its default bot) or SEAT=bot:NAME.
-    #[arg(long = "seat", value_name = "SEAT=WHO")]
-    pub seats: Vec<String>,
-    /// An option for the rules' setup, KEY=VALUE.
-    #[arg(long = "option", value_name = "KEY=VALUE")]
-    pub options: Vec<String>,
+    /// The scenario, seed, seats and options of the game.
+    #[command(flatten)]
+    pub start: StartArgs,
     /// Roll physical dice: the rules ask for each result.
     #[arg(long)]
     pub physical_dice: bool,
@@ -489,12 +479,10 @@ fn last_messages(log: &[LogEntry], seat: Option<&SeatId>, n: usize) -> Vec<Strin
 }
 
 /// Saves the game to `path`. A file that is there already is replaced only when `replace`
-/// says so (the save the game was read from, or --force); otherwise the error says what
-/// to do. Never through a link or onto a device.
+/// says so (the save the game was read from, or --force); the caller has refused it
+/// beforehand with [`refuse_existing_unless`], and a file made meanwhile stays too. Never
+/// through a link or onto a device.
 fn save(session: &Session, path: &Path, replace: bool) -> anyhow::Result<()> {
-    if !replace {
-        refuse_existing(path)?;
-    }
     let file = SaveFile::of(session);
     let written = if replace {
         file.write(path)
@@ -504,15 +492,11 @@ fn save(session: &Session, path: &Path, replace: bool) -> anyhow::Result<()> {
     written.map_err(anyhow::Error::from)
 }
 
-/// [`refuse_existing`] unless `force`: checked before the work, so that nothing is done
-/// for an output that cannot be written.
+/// An error if a file is at `path` already, unless `force`: an output never replaces one
+/// unless asked. Checked before the work, so that nothing is done for an output that cannot
+/// be written.
 fn refuse_existing_unless(path: &Path, force: bool) -> anyhow::Result<()> {
-    if force { Ok(()) } else { refuse_existing(path) }
-}
-
-/// An error if a file is at `path` already: an output never replaces one unless asked.
-fn refuse_existing(path: &Path) -> anyhow::Result<()> {
-    if std::fs::symlink_metadata(path).is_ok() {
+    if !force && std::fs::symlink_metadata(path).is_ok() {
         bail!(
             "{} already exists and is kept as it is: give --out a new file, or add --force to replace it",
             path.display()
@@ -523,13 +507,7 @@ fn refuse_existing(path: &Path) -> anyhow::Result<()> {
 
 pub fn new(args: &NewArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<i32> {
     let module = load_module(&args.module, &args.overlay.load_options(false), err)?;
-    let mut spec = spec_from(
-        &module,
-        args.scenario.as_deref(),
-        args.seed.unwrap_or_else(fresh_seed),
-        &args.seats,
-        &args.options,
-    )?;
+    let mut spec = args.start.spec(&module)?;
     if args.physical_dice {
         spec.dice = DiceMode::Physical;
     }

@@ -302,10 +302,10 @@ mod tests {
 
     #[test]
     fn only_games_of_the_module_are_listed_and_names_are_told_apart() {
-        assert!(is_game_of("cov-2026-11-25-120000.ron", "cov"));
-        assert!(is_game_of("cov.ron", "cov"));
-        assert!(!is_game_of("cov-x.ron", "cov"));
-        assert!(!is_game_of("covert-2026-11-25-120000.ron", "cov"));
+        assert!(is_game_of("game-2026-11-25-120000.ron", "game"));
+        assert!(is_game_of("game.ron", "game"));
+        assert!(!is_game_of("game-x.ron", "game"));
+        assert!(!is_game_of("gamer-2026-11-25-120000.ron", "game"));
     }
 
     #[test]

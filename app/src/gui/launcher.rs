@@ -43,6 +43,9 @@ pub struct Launcher {
     /// Why the last start failed.
     pub message: Option<String>,
     load_options: LoadOptions,
+    /// The autosaved games listed, read when the window opens (not at every frame) and
+    /// again after a discard.
+    kept: Option<Vec<super::autosave::Kept>>,
 }
 
 impl Launcher {
@@ -59,6 +62,7 @@ impl Launcher {
             load_path: String::new(),
             message: None,
             load_options,
+            kept: None,
         }
     }
 
@@ -143,6 +147,9 @@ impl Launcher {
                 started = self.body(ui);
             });
         self.open = open && started.is_none();
+        if !self.open {
+            self.kept = None;
+        }
         started
     }
 
@@ -260,8 +267,14 @@ impl Launcher {
                 }
             }
         });
-        if let Some(dir) = super::autosave_dir() {
-            let games = super::autosave::games(&dir, None);
+        if self.kept.is_none() {
+            self.kept = Some(
+                super::autosave_dir()
+                    .map(|dir| super::autosave::games(&dir, None))
+                    .unwrap_or_default(),
+            );
+        }
+        if let Some(games) = self.kept.clone() {
             if !games.is_empty() {
                 ui.label("Autosaved games, the newest first (each kept until you discard it):");
             }
@@ -313,6 +326,7 @@ impl Launcher {
                 Ok(to) => self.message = Some(format!("Discarded: moved to {}", to.display())),
                 Err(err) => self.message = Some(err),
             }
+            self.kept = None;
         }
     }
 }

@@ -37,9 +37,6 @@ pub enum OverlayChoice {
     Off,
 }
 
-/// The largest overlay file Chancery reads, in bytes.
-pub const MAX_OVERLAY_BYTES: u64 = 16 * 1024 * 1024;
-
 /// A file read during the load, kept to point diagnostics at positions in it.
 pub(super) struct Source {
     pub path: PathBuf,
@@ -471,20 +468,9 @@ fn merge_overlay(loader: &mut Loader, module: &mut Module, path: PathBuf) -> Ove
         named_by_save: false,
         errors: Diagnostics::default(),
     };
-    if std::fs::symlink_metadata(&path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
-        return absent(path);
-    }
-    let shown = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let text = match crate::files::read_text(
-        &path,
-        &shown,
-        MAX_OVERLAY_BYTES,
-        "an overlay is a file of RON text",
-    ) {
-        Ok(text) => text,
+    let text = match overlay::overlay_text(&path) {
+        Ok(Some(text)) => text,
+        Ok(None) => return absent(path),
         Err(err) => {
             let (line, col) = err.position.unwrap_or((1, 1));
             loader.diags.push(Diagnostic::error(

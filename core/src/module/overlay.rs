@@ -142,6 +142,29 @@ pub fn write_overlay_board(
     })
 }
 
+/// The largest overlay file Chancery reads, in bytes.
+pub const MAX_OVERLAY_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The text of the overlay at `path`, or `None` when there is no file there yet (any other
+/// trouble is an error: not a regular file, larger than [`MAX_OVERLAY_BYTES`], or not
+/// UTF-8, with its line and column). Both the loader and the writer read it so.
+pub(super) fn overlay_text(path: &Path) -> Result<Option<String>, crate::files::ReadError> {
+    if std::fs::symlink_metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
+        return Ok(None);
+    }
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    crate::files::read_text(
+        path,
+        &name,
+        MAX_OVERLAY_BYTES,
+        "an overlay is a file of RON text",
+    )
+    .map(Some)
+}
+
 /// The overlay at `path` as it is now; a new one if there is no file. An error if it cannot
 /// be read or does not parse.
 fn read_overlay(path: &Path, module_id: &str) -> Result<OverlayFile, String> {
@@ -153,19 +176,20 @@ fn read_overlay_text(
     path: &Path,
     module_id: &str,
 ) -> Result<(Option<String>, OverlayFile), String> {
-    if std::fs::symlink_metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
+    let read = overlay_text(path).map_err(|e| {
+        format!(
+            "{}: {}; mend it before new values can be stored",
+            path.display(),
+            e.message
+        )
+    })?;
+    let Some(text) = read else {
         let file = OverlayFile {
             module: module_id.to_owned(),
             ..OverlayFile::default()
         };
         return Ok((None, file));
-    }
-    let text = crate::files::read_file(
-        path,
-        super::load::MAX_OVERLAY_BYTES,
-        "an overlay is a file of RON text",
-    )
-    .map_err(|e| format!("{}; mend it before new values can be stored", e.message))?;
+    };
     let file = ron::from_str::<OverlayFile>(&text).map_err(|err| {
         format!(
             "{}:{}:{}: the overlay does not parse ({}); mend it before new values can be stored",

@@ -370,13 +370,13 @@ mod tests {
 
     const OVERLAY: &str = r#"// My values, read off my copy (2026-11-20).
 OverlayFile(
-    module: "cov",
+    module: "game",
     // Cards I checked twice.
     cards: {
-        "stadion": {
+        "alpha": {
             "value": 3, // the corner
         },
-        "talleyrand": { "value": 10 },
+        "beta": { "value": 10 },
     },
     /* tables later */
 )
@@ -386,11 +386,7 @@ OverlayFile(
     fn a_value_is_replaced_and_every_comment_stays() {
         let out = set(
             OVERLAY,
-            &[
-                Step::Field("cards"),
-                Step::Key("stadion"),
-                Step::Key("value"),
-            ],
+            &[Step::Field("cards"), Step::Key("alpha"), Step::Key("value")],
             "4",
         )
         .expect("set");
@@ -401,42 +397,34 @@ OverlayFile(
     fn missing_entries_are_added_on_lines_of_their_own() {
         let out = set(
             OVERLAY,
-            &[
-                Step::Field("cards"),
-                Step::Key("stadion"),
-                Step::Key("nation"),
-            ],
-            "\"AU\"",
+            &[Step::Field("cards"), Step::Key("alpha"), Step::Key("suit")],
+            "\"moon\"",
         )
         .expect("set");
         assert!(
             out.contains(
-                "\"value\": 3, // the corner\n            \"nation\": \"AU\",\n        },"
+                "\"value\": 3, // the corner\n            \"suit\": \"moon\",\n        },"
             ),
             "{out}"
         );
         let out = set(
             OVERLAY,
-            &[
-                Step::Field("cards"),
-                Step::Key("talleyrand"),
-                Step::Key("cdg"),
-            ],
+            &[Step::Field("cards"), Step::Key("beta"), Step::Key("rank")],
             "2",
         )
         .expect("set");
         assert!(
-            out.contains("\"talleyrand\": { \"value\": 10, \"cdg\": 2 },"),
+            out.contains("\"beta\": { \"value\": 10, \"rank\": 2 },"),
             "{out}"
         );
         let out = set(
             OVERLAY,
-            &[Step::Field("tables"), Step::Key("war"), Step::Key("3")],
+            &[Step::Field("tables"), Step::Key("field"), Step::Key("3")],
             "[1, 2]",
         )
         .expect("set");
         assert!(
-            out.contains("    /* tables later */\n    tables: {\"war\": {\"3\": [1, 2]}},\n)"),
+            out.contains("    /* tables later */\n    tables: {\"field\": {\"3\": [1, 2]}},\n)"),
             "{out}"
         );
         assert!(out.starts_with("// My values, read off my copy"));
@@ -444,15 +432,15 @@ OverlayFile(
             OVERLAY,
             &[
                 Step::Field("boards"),
-                Step::Key("war"),
+                Step::Key("field"),
                 Step::Field("spaces"),
-                Step::Key("front.a/saxony"),
+                Step::Key("land/north"),
             ],
             "(512.0, 240.0)",
         )
         .expect("set");
         assert!(
-            out.contains("boards: {\"war\": (spaces: {\"front.a/saxony\": (512.0, 240.0)})},"),
+            out.contains("boards: {\"field\": (spaces: {\"land/north\": (512.0, 240.0)})},"),
             "{out}"
         );
     }
