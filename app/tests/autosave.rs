@@ -47,7 +47,7 @@ fn play(app: &mut ChanceryApp, n: usize) {
     for _ in 0..n {
         app.view
             .manual(chancery_core::Manual::Roll { sides: 6, count: 1 });
-        assert!(app.view.error.is_none(), "{:?}", app.view.error);
+        assert!(app.view.error().is_none(), "{:?}", app.view.error());
     }
 }
 

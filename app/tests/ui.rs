@@ -434,8 +434,7 @@ fn a_bot_step_shows_its_reasons() {
     let reason = h
         .state()
         .view
-        .last_bot
-        .as_ref()
+        .last_bot()
         .and_then(|(_, p, _)| p.reason.first().cloned())
         .expect("a reason");
     let shown = h.query_all_by_label_contains(&reason).count();
@@ -472,8 +471,8 @@ fn an_idle_watched_window_draws_nothing_until_a_saved_edit_wakes_it() {
     let (ok, report) = h
         .state()
         .view
-        .reload_report
-        .clone()
+        .reload_report()
+        .cloned()
         .expect("a reload report");
     assert!(ok, "{report}");
     assert!(
@@ -503,8 +502,10 @@ fn a_changed_module_is_reloaded_and_a_broken_one_keeps_the_game() {
         text.replacen(&format!("name: \"{first_name}\""), "name: \"Renamed\"", 1),
     )
     .expect("edit");
-    run_until(&mut h, "the reload", |app| app.view.reload_report.is_some());
-    let (ok, report) = h.state().view.reload_report.clone().expect("a report");
+    run_until(&mut h, "the reload", |app| {
+        app.view.reload_report().is_some()
+    });
+    let (ok, report) = h.state().view.reload_report().cloned().expect("a report");
     assert!(ok, "{report}");
     assert!(
         report.contains("Renamed") || report.contains("card"),
@@ -526,9 +527,9 @@ fn a_changed_module_is_reloaded_and_a_broken_one_keeps_the_game() {
     )
     .expect("break");
     run_until(&mut h, "the failed reload", |app| {
-        app.view.reload_report.as_ref().is_some_and(|(ok, _)| !ok)
+        app.view.reload_report().is_some_and(|(ok, _)| !ok)
     });
-    let (_, report) = h.state().view.reload_report.clone().expect("a report");
+    let (_, report) = h.state().view.reload_report().cloned().expect("a report");
     assert!(
         report.contains("rules/turn.lua:"),
         "file:line:col in {report}"
@@ -538,9 +539,9 @@ fn a_changed_module_is_reloaded_and_a_broken_one_keeps_the_game() {
     // The playtester puts the file back exactly as it was: the error clears.
     std::fs::write(&rules, &lua).expect("revert");
     run_until(&mut h, "the reload of the reverted file", |app| {
-        app.view.reload_report.as_ref().is_some_and(|(ok, _)| *ok)
+        app.view.reload_report().is_some_and(|(ok, _)| *ok)
     });
-    let (_, report) = h.state().view.reload_report.clone().expect("a report");
+    let (_, report) = h.state().view.reload_report().cloned().expect("a report");
     assert!(report.contains("loads again"), "{report}");
     assert!(h.query_by_label("Module not reloaded").is_none());
 
@@ -639,7 +640,10 @@ fn a_piece_picked_up_by_a_click_can_still_be_dragged() {
         score[&chancery_core::PieceId::from("marker.A")].as_str(),
         "3"
     );
-    assert!(h.state().view.selected.is_none(), "nothing stays picked up");
+    assert!(
+        h.state().view.panels().selected.is_none(),
+        "nothing stays picked up"
+    );
 }
 
 /// The app on the testbed with Alpha played by the `simple` bot, bots moving without pause.
@@ -657,9 +661,9 @@ fn against_a_bot_at(s: &Scratch, physical_board: bool) -> Harness<'static, Chanc
         .insert("A".into(), chancery_core::Controller::Bot("simple".into()));
     let session = chancery_core::start_game(module, spec).expect("starts");
     let mut view = GameView::new(session, game);
-    assert!(view.autoplay, "bots play on by default");
-    view.autoplay_ms = 0;
-    view.physical_board = physical_board;
+    assert!(view.panels().autoplay, "bots play on by default");
+    view.panels_mut().autoplay_ms = 0;
+    view.set_physical_board(physical_board);
     harness(ChanceryApp::new(view, Launcher::new(&s.module, load)))
 }
 
@@ -676,6 +680,33 @@ fn bots_play_their_turns_by_themselves_by_default() {
     );
     h.get_by_label("Pass").click();
     run_until(&mut h, "the bot's reply", |app| {
+        app.session().history().len() == 3
+    });
+}
+
+#[test]
+fn the_physical_board_box_turns_the_board_checklists_on_and_off() {
+    let s = scratch();
+    let mut h = against_a_bot(&s);
+    run_until(&mut h, "the bot's move", |app| {
+        app.session().history().len() == 1
+    });
+    assert!(!h.state().view.physical_board());
+    h.get_by_label("Physical board").click();
+    h.run();
+    assert!(h.state().view.physical_board(), "the box turns it on");
+    h.get_by_label("Pass").click();
+    run_until(&mut h, "a list of changes for the board", |app| {
+        !app.view.checklists().is_empty()
+    });
+    h.get_by_label("Physical board").click();
+    h.run();
+    assert!(!h.state().view.physical_board(), "and off again");
+    assert!(
+        h.state().view.checklists().is_empty(),
+        "a game off the board keeps no lists"
+    );
+    run_until(&mut h, "the bot's reply, waiting for no list", |app| {
         app.session().history().len() == 3
     });
 }
@@ -881,7 +912,7 @@ fn with_the_physical_board_the_bot_waits_until_its_checklist_is_ticked() {
         h.query_by_label("On the physical board").is_some(),
         "the checklist panel is shown"
     );
-    let items: Vec<String> = h.state().view.checklists[0]
+    let items: Vec<String> = h.state().view.checklists()[0]
         .items
         .iter()
         .map(|(item, _)| item.clone())
@@ -910,7 +941,7 @@ fn with_the_physical_board_the_bot_waits_until_its_checklist_is_ticked() {
     run_until(&mut h, "the bot's reply", |app| {
         app.session().history().len() == 3
     });
-    h.state_mut().view.checklists.clear();
+    h.state_mut().view.tick_all();
     h.get_by_label("Undo").click();
     for _ in 0..10 {
         h.run();
@@ -918,7 +949,7 @@ fn with_the_physical_board_the_bot_waits_until_its_checklist_is_ticked() {
     let undo = h
         .state()
         .view
-        .checklists
+        .checklists()
         .first()
         .expect("a checklist to undo");
     assert_eq!(undo.title, "Undo: put the board back");
@@ -999,11 +1030,10 @@ fn a_reload_lists_the_recorded_games_the_edit_changes() {
     .expect("edit");
     run_until(&mut h, "the edit-impact report", |app| {
         app.view
-            .reload_report
-            .as_ref()
+            .reload_report()
             .is_some_and(|(_, r)| r.contains("Recorded games"))
     });
-    let (ok, report) = h.state().view.reload_report.clone().expect("a report");
+    let (ok, report) = h.state().view.reload_report().cloned().expect("a report");
     assert!(ok, "{report}");
     assert!(
         report.contains(
@@ -1081,7 +1111,7 @@ fn click_at(h: &mut Harness<'_, ChanceryApp>, pos: egui::Pos2) {
 /// gives them; the board view says where those are on the screen, panned and zoomed.
 fn on_screen(h: &Harness<'_, ChanceryApp>, name: &str) -> egui::Rect {
     let r = h.get_by_role_and_label(egui::Role::Button, name).rect();
-    let board = &h.state().view.board;
+    let board = &h.state().view.panels().board;
     let min = board.to_screen(r.min).expect("a board is drawn");
     let max = board.to_screen(r.max).expect("a board is drawn");
     egui::Rect::from_min_max(min, max)
@@ -1097,7 +1127,7 @@ fn on_a_coordinate_board_a_piece_is_dragged_from_one_space_to_another() {
     let mut h = harness(app(&s, false, false));
     h.run();
     assert_eq!(
-        h.state().view.board.tab,
+        h.state().view.panels().board.tab,
         Some(0),
         "a module with boards opens on its first"
     );
@@ -1142,7 +1172,7 @@ fn zoomed_in_with_the_wheel_the_board_still_hits_the_right_space() {
     let s = scratch_with_board();
     let mut h = harness(app(&s, false, false));
     h.run();
-    let fitted = h.state().view.board.scenes["field"];
+    let fitted = h.state().view.panels().board.scenes["field"];
     let before = on_screen(&h, "South");
     let north = on_screen(&h, "North");
     // Zoom about North: it stays where it is, South moves away from it.
@@ -1158,7 +1188,7 @@ fn zoomed_in_with_the_wheel_the_board_still_hits_the_right_space() {
         });
         h.run();
     }
-    let zoomed = h.state().view.board.scenes["field"];
+    let zoomed = h.state().view.panels().board.scenes["field"];
     assert!(
         zoomed.width() < fitted.width() * 0.8,
         "the wheel zooms in: {fitted:?} -> {zoomed:?}"
@@ -1172,7 +1202,10 @@ fn zoomed_in_with_the_wheel_the_board_still_hits_the_right_space() {
     let at = button_centre(&h, "Alpha's army");
     click_at(&mut h, at);
     h.run();
-    assert!(h.state().view.selected.is_some(), "the block is picked up");
+    assert!(
+        h.state().view.panels().selected.is_some(),
+        "the block is picked up"
+    );
     click_at(&mut h, south.center());
     h.run();
     assert_eq!(space_of(&h, "land", "block.A"), "south");
@@ -1276,7 +1309,7 @@ fn the_owner_drags_a_space_onto_their_board_image_and_it_is_kept_in_the_overlay(
     let before = on_screen(&h, "East");
     h.get_by_label("Place spaces on your image").click();
     h.run();
-    assert!(h.state().view.board.placing);
+    assert!(h.state().view.panels().board.placing);
     drag(
         &mut h,
         before.center(),
@@ -1381,11 +1414,10 @@ fn a_value_goes_into_an_overlay_a_save_names_only_when_the_person_agrees() {
     assert!(
         h.state()
             .view
-            .error
-            .as_deref()
+            .error()
             .is_some_and(|e| e.contains("the saved game names")),
         "{:?}",
-        h.state().view.error
+        h.state().view.error()
     );
     h.get_by_label("Store my values in it").click();
     h.run();

@@ -84,13 +84,13 @@ impl Balance {
 
     /// Starts the games for the open module, on a thread of their own.
     fn start(&mut self, view: &GameView) {
-        let module = view.session.module().clone();
+        let module = view.session().module().clone();
         let config = SimConfig {
-            scenario: view.session.table().scenario.clone(),
+            scenario: view.session().table().scenario.clone(),
             games: self.games.max(1),
             seed: self.seed,
             bots: Default::default(),
-            options: view.session.spec().options.clone(),
+            options: view.session().spec().options.clone(),
             max_steps: 100_000,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             shard: Default::default(),
@@ -181,12 +181,12 @@ pub fn balance_ui(ctx: &egui::Context, view: &GameView, balance: &mut Balance) {
 }
 
 fn window_ui(ui: &mut Ui, view: &GameView, balance: &mut Balance) {
-    let module = view.session.module().clone();
+    let module = view.session().module().clone();
     let scenario = module
         .scenarios
-        .get(view.session.table().scenario.as_str())
+        .get(view.session().table().scenario.as_str())
         .map_or_else(
-            || view.session.table().scenario.to_string(),
+            || view.session().table().scenario.to_string(),
             |s| s.name.clone(),
         );
     // The scenario, unless it repeats the module's name.

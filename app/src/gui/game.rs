@@ -70,58 +70,68 @@ pub struct GameOptions {
     pub load_options: LoadOptions,
 }
 
-/// The game on the screen.
-pub struct GameView {
-    /// The game.
-    pub session: Session,
-    options: GameOptions,
-    /// The game's own autosave file, held while it is played here.
-    autosave: Option<super::autosave::Autosave>,
-    watcher: Option<ModuleWatcher>,
-    /// The last reload: whether it went well, and its report or diagnostics.
-    pub reload_report: Option<(bool, String)>,
-    /// The last command's error.
-    pub error: Option<String>,
-    /// What is wrong with the owner's overlay (the game goes on without its values).
-    pub overlay_problems: Option<String>,
-    /// Who is looking.
-    pub viewer: Viewer,
-    /// A step waiting for an answer.
-    pub pending: Option<Pending>,
+/// What the window's own controls show and set: plain settings that the game's commands
+/// read, and that nothing else has to be kept in step with.
+#[derive(Clone)]
+pub struct Panels {
     /// A piece picked to move by hand.
     pub selected: Option<Selected>,
     /// The board shown and where each board is panned and zoomed to.
     pub board: super::board::BoardView,
     /// Only list the actions concerning this part of the table.
     pub focus: Option<Target>,
-    /// The last bot decision, to show its reasons, and whether it was a secret answer.
-    pub last_bot: Option<(SeatId, BotPick, bool)>,
-    /// A bot decision previewed for a human seat.
-    pub preview: Option<BotPick>,
-    /// The game is played on a physical board beside the app: after each bot step (and
-    /// each undo) the app lists what to change on the board, and the bots wait until it
-    /// is ticked off.
-    pub physical_board: bool,
-    /// The board-sync checklists not yet ticked off, oldest first.
-    pub checklists: Vec<Checklist>,
     /// Let bots play on their own, one step per `autoplay_ms` (on unless paused).
     pub autoplay: bool,
-    /// Bots wait for a person: set by Undo, cleared when a person acts.
-    pub hold_bots: bool,
     /// Milliseconds between bot steps in autoplay.
     pub autoplay_ms: u64,
     /// Where "Save" writes.
     pub save_path: String,
-    /// The file "Save" wrote last (written again without asking).
-    saved_to: Option<PathBuf>,
-    /// A file that is there already, which a second press of "Save" replaces.
-    replace_asked: Option<PathBuf>,
     /// Whether the card data editor is open.
     pub editor_open: bool,
     /// Whether the module's rules (its `rules.md` or README) are open.
     pub rules_open: bool,
+}
+
+/// The game on the screen.
+pub struct GameView {
+    /// The game: read through [`GameView::session`], changed only through the view's
+    /// commands (which autosave, keep the physical board's checklists and the hot-seat
+    /// screen in step).
+    session: Session,
+    options: GameOptions,
+    /// The game's own autosave file, held while it is played here.
+    autosave: Option<super::autosave::Autosave>,
+    watcher: Option<ModuleWatcher>,
+    /// The last reload: whether it went well, and its report or diagnostics.
+    reload_report: Option<(bool, String)>,
+    /// The last command's error.
+    error: Option<String>,
+    /// What is wrong with the owner's overlay (the game goes on without its values).
+    overlay_problems: Option<String>,
+    /// Who is looking.
+    viewer: Viewer,
+    /// A step waiting for an answer.
+    pending: Option<Pending>,
+    /// The last bot decision, to show its reasons, and whether it was a secret answer.
+    last_bot: Option<(SeatId, BotPick, bool)>,
+    /// A bot decision previewed for a human seat.
+    preview: Option<BotPick>,
+    /// The game is played on a physical board beside the app: after each bot step (and
+    /// each undo) the app lists what to change on the board, and the bots wait until it
+    /// is ticked off.
+    physical_board: bool,
+    /// The board-sync checklists not yet ticked off, oldest first.
+    checklists: Vec<Checklist>,
+    /// Bots wait for a person: set by Undo, cleared when a person acts.
+    hold_bots: bool,
+    /// What the window's own controls show and set.
+    panels: Panels,
+    /// The file "Save" wrote last (written again without asking).
+    saved_to: Option<PathBuf>,
+    /// A file that is there already, which a second press of "Save" replaces.
+    replace_asked: Option<PathBuf>,
     /// A short message of the last command that went well.
-    pub status: Option<String>,
+    status: Option<String>,
     /// How many card fields of the module are not entered (counted once per module version).
     unknown_fields: usize,
     /// The rules' `view` of the game (standings, scores so far), kept until the game, the
@@ -203,21 +213,23 @@ impl GameView {
             overlay_problems: None,
             viewer: Viewer::default(),
             pending: None,
-            selected: None,
-            board,
-            focus: None,
             last_bot: None,
             preview: None,
             physical_board: false,
             checklists: Vec::new(),
-            autoplay: true,
             hold_bots: false,
-            autoplay_ms: 600,
-            save_path,
+            panels: Panels {
+                selected: None,
+                board,
+                focus: None,
+                autoplay: true,
+                autoplay_ms: 600,
+                save_path,
+                editor_open: false,
+                rules_open: false,
+            },
             saved_to: None,
             replace_asked: None,
-            editor_open: false,
-            rules_open: false,
             status: None,
             unknown_fields: 0,
             standings: None,
@@ -228,6 +240,149 @@ impl GameView {
         view.update_viewer();
         view.overlay_problems = crate::games::overlay_problems(view.session.module());
         view
+    }
+
+    /// The game.
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// What the window's controls show and set.
+    pub fn panels(&self) -> &Panels {
+        &self.panels
+    }
+
+    /// What the window's controls show and set, to change.
+    pub fn panels_mut(&mut self) -> &mut Panels {
+        &mut self.panels
+    }
+
+    /// The game to draw and the controls to change while drawing it.
+    pub fn session_and_panels(&mut self) -> (&Session, &mut Panels) {
+        (&self.session, &mut self.panels)
+    }
+
+    /// The last reload: whether it went well, and its report or diagnostics.
+    pub fn reload_report(&self) -> Option<&(bool, String)> {
+        self.reload_report.as_ref()
+    }
+
+    /// Shows `text` where reload reports show (`ok` says whether it is good news).
+    pub fn report(&mut self, ok: bool, text: String) {
+        self.reload_report = Some((ok, text));
+    }
+
+    /// The person closes the reload report.
+    pub fn dismiss_reload_report(&mut self) {
+        self.reload_report = None;
+    }
+
+    /// The last command's error, until it is closed or a command goes well.
+    pub fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+
+    /// Shows an error of a command the window made itself.
+    pub fn show_error(&mut self, error: String) {
+        self.error = Some(error);
+    }
+
+    /// The person closes the error, or a command of the window went well.
+    pub fn clear_error(&mut self) {
+        self.error = None;
+    }
+
+    /// A short message of the last command that went well.
+    pub fn status(&self) -> Option<&str> {
+        self.status.as_deref()
+    }
+
+    /// What is wrong with the owner's overlay, until the person closes it.
+    pub fn overlay_problems(&self) -> Option<&str> {
+        self.overlay_problems.as_deref()
+    }
+
+    /// The person closes the overlay's problems.
+    pub fn dismiss_overlay_problems(&mut self) {
+        self.overlay_problems = None;
+    }
+
+    /// Who is looking.
+    pub fn viewer(&self) -> &Viewer {
+        &self.viewer
+    }
+
+    /// Asks `seat` to take the screen: the table stays hidden until it confirms.
+    pub fn pass_screen_to(&mut self, seat: SeatId) {
+        self.viewer.pass_to = Some(seat);
+    }
+
+    /// The step waiting for a die or a value, if any.
+    pub fn pending(&self) -> Option<&Pending> {
+        self.pending.as_ref()
+    }
+
+    /// The step waiting for an answer, to type the answer into.
+    pub fn pending_mut(&mut self) -> Option<&mut Pending> {
+        self.pending.as_mut()
+    }
+
+    /// The person gives up the step waiting for an answer.
+    pub fn cancel_pending(&mut self) {
+        self.pending = None;
+    }
+
+    /// The last bot decision (its seat, its pick, whether it answered a secret choice).
+    pub fn last_bot(&self) -> Option<&(SeatId, BotPick, bool)> {
+        self.last_bot.as_ref()
+    }
+
+    /// The bot decision previewed for the person at the screen.
+    pub fn preview(&self) -> Option<&BotPick> {
+        self.preview.as_ref()
+    }
+
+    /// Whether the game is played on a physical board beside the app.
+    pub fn physical_board(&self) -> bool {
+        self.physical_board
+    }
+
+    /// Plays on a physical board beside the app, or stops; stopping drops the checklists.
+    pub fn set_physical_board(&mut self, on: bool) {
+        self.physical_board = on;
+        if !on {
+            self.checklists.clear();
+        }
+    }
+
+    /// The board-sync checklists not yet ticked off, oldest first.
+    pub fn checklists(&self) -> &[Checklist] {
+        &self.checklists
+    }
+
+    /// The checklists, to tick; lists all ticked go at [`GameView::drop_ticked`].
+    pub fn checklists_mut(&mut self) -> &mut [Checklist] {
+        &mut self.checklists
+    }
+
+    /// Drops the checklists whose instructions are all ticked.
+    pub fn drop_ticked(&mut self) {
+        self.checklists.retain(|c| !c.done());
+    }
+
+    /// Ticks every instruction: the board matches the game.
+    pub fn tick_all(&mut self) {
+        self.checklists.clear();
+    }
+
+    /// Whether the bots wait for a person (after an undo).
+    pub fn bots_held(&self) -> bool {
+        self.hold_bots
+    }
+
+    /// Lets the bots play again after an undo.
+    pub fn release_bots(&mut self) {
+        self.hold_bots = false;
     }
 
     /// How the view was set up.
@@ -427,7 +582,7 @@ impl GameView {
                 let choice = action.choice();
                 self.answer(ask.seat.clone(), choice);
             }
-            _ => self.focus = Some(target),
+            _ => self.panels.focus = Some(target),
         }
     }
 
@@ -445,7 +600,7 @@ impl GameView {
     /// Applies an input; a step that needs a die or a value waits for the answer.
     pub fn apply(&mut self, input: Input) {
         self.preview = None;
-        self.focus = None;
+        self.panels.focus = None;
         self.keep_held_game(&input);
         // A person's answer may make the rules change the board too (a change by hand was
         // made on the physical board already).
@@ -478,7 +633,7 @@ impl GameView {
 
     /// Applies a change by hand.
     pub fn manual(&mut self, change: chancery_core::Manual) {
-        self.selected = None;
+        self.panels.selected = None;
         self.hold_bots = false;
         self.apply(Input::Manual {
             seat: self.viewer.seat.clone(),
@@ -649,7 +804,7 @@ impl GameView {
             }
             Ok(None) => false,
             Err(err) => {
-                self.autoplay = false;
+                self.panels.autoplay = false;
                 match err.need() {
                     Some(need) => {
                         self.error = Some(format!("The bot's step needs an answer: {need}"));
@@ -697,7 +852,7 @@ impl GameView {
     }
 
     fn after_change(&mut self) {
-        self.selected = None;
+        self.panels.selected = None;
         self.update_viewer();
         self.autosave();
     }
@@ -761,7 +916,7 @@ impl GameView {
     /// Saves the game to the path in `save_path`. A file that is there already (and that
     /// this window did not write last) is replaced only at the second press.
     pub fn save(&mut self) {
-        let path = PathBuf::from(self.save_path.trim());
+        let path = PathBuf::from(self.panels.save_path.trim());
         let mine = self.saved_to.as_ref() == Some(&path);
         if !mine
             && std::fs::symlink_metadata(&path).is_ok()

@@ -72,7 +72,7 @@ impl ChanceryApp {
 
     /// The session being played.
     pub fn session(&self) -> &Session {
-        &self.view.session
+        self.view.session()
     }
 
     /// Plays `session` from now on (a new game or an opened save), keeping the view's options;
@@ -92,7 +92,7 @@ impl ChanceryApp {
             self.view.continue_autosave(&from);
         }
         if !opened.notes.is_empty() {
-            self.view.reload_report = Some((true, opened.notes));
+            self.view.report(true, opened.notes);
         }
         self.view.autosave();
     }
@@ -113,13 +113,13 @@ impl ChanceryApp {
         self.keys(&ctx);
         self.autoplay(&ctx);
         egui::Panel::top("top").show(ui, |ui| self.top_ui(ui));
-        if self.view.reload_report.is_some() {
+        if self.view.reload_report().is_some() {
             egui::Panel::bottom("reload").show(ui, |ui| side::reload_ui(ui, &mut self.view));
         }
         if self.previous_autosave.is_some() {
             egui::Panel::bottom("resume").show(ui, |ui| self.resume_ui(ui));
         }
-        if self.view.overlay_problems.is_some() {
+        if self.view.overlay_problems().is_some() {
             egui::Panel::bottom("overlay")
                 .show(ui, |ui| side::overlay_problems_ui(ui, &mut self.view));
         }
@@ -134,16 +134,16 @@ impl ChanceryApp {
             .min_size(200.0)
             .show(ui, |ui| side::log_ui(ui, &mut self.view));
         egui::CentralPanel::default().show(ui, |ui| {
-            if self.view.viewer.pass_to.is_some() {
+            if self.view.viewer().pass_to.is_some() {
                 side::pass_ui(ui, &mut self.view);
             } else {
                 table::table_ui(ui, &mut self.view);
             }
         });
-        if self.view.editor_open {
+        if self.view.panels().editor_open {
             side::editor_ui(&ctx, &mut self.view, &mut self.editor);
         }
-        if self.view.rules_open {
+        if self.view.panels().rules_open {
             side::rules_ui(&ctx, &mut self.view);
         }
         if self.balance.open || self.balance.running() {
@@ -177,34 +177,34 @@ impl ChanceryApp {
             self.view.redo();
         }
         if escape {
-            self.view.selected = None;
+            self.view.panels_mut().selected = None;
         }
     }
 
     /// Lets the bots play on their own, one step per `autoplay_ms`, unless paused or
     /// waiting for a person after an Undo.
     fn autoplay(&mut self, ctx: &egui::Context) {
-        if !self.view.autoplay
-            || self.view.hold_bots
+        if !self.view.panels().autoplay
+            || self.view.bots_held()
             || self.view.board_out_of_sync()
-            || self.view.pending.is_some()
+            || self.view.pending().is_some()
             || !self.view.bot_decides()
         {
             return;
         }
-        let wait = Duration::from_millis(self.view.autoplay_ms);
+        let wait = Duration::from_millis(self.view.panels().autoplay_ms);
         if self.last_bot_step.elapsed() >= wait {
             self.last_bot_step = Instant::now();
             if !self.view.bot_step() {
-                self.view.autoplay = false;
+                self.view.panels_mut().autoplay = false;
             }
         }
         ctx.request_repaint_after(wait.max(Duration::from_millis(16)));
     }
 
     fn top_ui(&mut self, ui: &mut Ui) {
-        let module = self.view.session.module().clone();
-        let table = self.view.session.table();
+        let module = self.view.session().module().clone();
+        let table = self.view.session().table();
         let scenario = module
             .scenarios
             .get(table.scenario.as_str())
@@ -242,7 +242,7 @@ impl ChanceryApp {
                 .on_hover_text("The module's rules and notes (its rules.md or README)")
                 .clicked()
             {
-                self.view.rules_open = !self.view.rules_open;
+                self.view.panels_mut().rules_open = !self.view.panels().rules_open;
             }
             if ui
                 .button("Balance")
@@ -256,7 +256,7 @@ impl ChanceryApp {
             if ui.button("New / Open…").clicked() {
                 self.launcher.open = true;
             }
-            ui.add(egui::TextEdit::singleline(&mut self.view.save_path).desired_width(130.0))
+            ui.add(egui::TextEdit::singleline(&mut self.view.panels_mut().save_path).desired_width(130.0))
                 .on_hover_text("Where Save writes the game");
             if ui.button("Save").clicked() {
                 self.view.save();
@@ -271,7 +271,7 @@ impl ChanceryApp {
                 .on_hover_text("Complete the cards' values from the physical game")
                 .clicked()
             {
-                self.view.editor_open = !self.view.editor_open;
+                self.view.panels_mut().editor_open = !self.view.panels().editor_open;
             }
             ui.separator();
             self.viewer_ui(ui);
@@ -299,14 +299,14 @@ impl ChanceryApp {
     }
 
     fn viewer_ui(&mut self, ui: &mut Ui) {
-        let module = self.view.session.module().clone();
+        let module = self.view.session().module().clone();
         let seats: Vec<_> = module
             .seats
             .iter()
-            .filter(|s| self.view.session.table().seats.contains_key(&s.id))
+            .filter(|s| self.view.session().table().seats.contains_key(&s.id))
             .cloned()
             .collect();
-        let current = match (&self.view.viewer.open_hands, &self.view.viewer.seat) {
+        let current = match (&self.view.viewer().open_hands, &self.view.viewer().seat) {
             (true, _) => "everything (open hands)".to_owned(),
             (false, Some(seat)) => game::seat_name(&module, seat),
             (false, None) => "a spectator".to_owned(),
@@ -316,17 +316,17 @@ impl ChanceryApp {
             .selected_text(current)
             .show_ui(ui, |ui| {
                 if ui
-                    .selectable_label(self.view.viewer.open_hands, "everything (open hands)")
+                    .selectable_label(self.view.viewer().open_hands, "everything (open hands)")
                     .clicked()
                 {
                     self.view.set_open_hands(true);
                 }
                 for seat in seats {
-                    let selected = !self.view.viewer.open_hands
-                        && self.view.viewer.seat.as_ref() == Some(&seat.id);
+                    let selected = !self.view.viewer().open_hands
+                        && self.view.viewer().seat.as_ref() == Some(&seat.id);
                     if ui.selectable_label(selected, &seat.name).clicked() {
                         self.view.set_open_hands(false);
-                        self.view.viewer.pass_to = Some(seat.id.clone());
+                        self.view.pass_screen_to(seat.id.clone());
                     }
                 }
             })
@@ -350,8 +350,14 @@ impl ChanceryApp {
         })
         .response
         .on_hover_text("A roll for the table, written in the log");
-        ui.checkbox(&mut self.view.physical_board, "Physical board")
-            .on_hover_text("Play on a real board beside the app: after each bot step, a list of what to change on the board; the bots wait until it is ticked off");
+        let mut physical_board = self.view.physical_board();
+        if ui
+            .checkbox(&mut physical_board, "Physical board")
+            .on_hover_text("Play on a real board beside the app: after each bot step, a list of what to change on the board; the bots wait until it is ticked off")
+            .changed()
+        {
+            self.view.set_physical_board(physical_board);
+        }
         let mut physical = dice == DiceMode::Physical;
         if ui
             .checkbox(&mut physical, "Physical dice")
@@ -383,7 +389,7 @@ impl ChanceryApp {
                         self.play(opened);
                         self.previous_autosave = None;
                     }
-                    Err(err) => self.view.error = Some(err),
+                    Err(err) => self.view.show_error(err),
                 }
             }
             if ui
@@ -562,11 +568,11 @@ pub fn build_app(args: &OpenArgs) -> anyhow::Result<ChanceryApp> {
         app.view.continue_autosave(loaded);
     }
     app.view.set_open_hands(args.open_hands);
-    app.view.physical_board = args.physical_board;
+    app.view.set_physical_board(args.physical_board);
     app.view.autosave();
     app.previous_autosave = previous;
     if let Some(wanted) = &args.board {
-        let boards = &app.view.session.module().boards;
+        let boards = &app.view.session().module().boards;
         let index = boards
             .iter()
             .position(|b| b.id == *wanted || b.name.eq_ignore_ascii_case(wanted))
@@ -583,7 +589,7 @@ pub fn build_app(args: &OpenArgs) -> anyhow::Result<ChanceryApp> {
                     ),
                 }
             })?;
-        app.view.board.tab = Some(index);
+        app.view.panels_mut().board.tab = Some(index);
     }
     app.screenshot = args.screenshot.clone();
     app.frame_stats = args.frame_stats.map(|n| (n.max(1), Vec::new()));

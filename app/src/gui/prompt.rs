@@ -12,30 +12,30 @@ pub fn prompt_ui(ui: &mut Ui, view: &mut GameView) {
     egui::ScrollArea::vertical()
         .id_salt("prompt")
         .show(ui, |ui| {
-            if view.pending.is_some() {
+            if view.pending().is_some() {
                 need_ui(ui, view);
                 ui.separator();
             }
             decision_ui(ui, view);
-            if let Some(status) = &view.status {
+            if let Some(status) = view.status() {
                 ui.separator();
                 ui.colored_label(Color32::LIGHT_GREEN, status);
             }
-            if let Some(error) = view.error.clone() {
+            if let Some(error) = view.error().map(str::to_owned) {
                 ui.separator();
                 ui.colored_label(Color32::LIGHT_RED, &error);
                 if ui.small_button("Dismiss").clicked() {
-                    view.error = None;
+                    view.clear_error();
                 }
             }
-            if let Some((seat, pick, secret)) = &view.last_bot {
+            if let Some((seat, pick, secret)) = view.last_bot() {
                 ui.separator();
-                let name = seat_name(view.session.module(), seat);
+                let name = seat_name(view.session().module(), seat);
                 let shown = !*secret || view.eyes().is_none_or(|eyes| eyes == *seat);
                 if shown {
                     // The answer in words, as the log keeps it for the bot's input.
                     let words = view
-                        .session
+                        .session()
                         .history()
                         .records()
                         .iter()
@@ -59,25 +59,25 @@ pub fn prompt_ui(ui: &mut Ui, view: &mut GameView) {
 /// a list goes once all of it is ticked. Then a card drawn for a bot from the physical deck
 /// can be entered by name.
 fn checklists_ui(ui: &mut Ui, view: &mut GameView) {
-    if !view.physical_board {
+    if !view.physical_board() {
         return;
     }
     ui.separator();
     ui.label(RichText::new("On the physical board").strong());
-    if view.checklists.is_empty() {
+    if view.checklists().is_empty() {
         ui.weak("The board matches the game.");
     }
-    for list in &mut view.checklists {
+    for list in view.checklists_mut() {
         ui.label(RichText::new(&list.title).italics());
         for (item, done) in &mut list.items {
             ui.checkbox(done, item.as_str());
         }
     }
-    view.checklists.retain(|c| !c.done());
+    view.drop_ticked();
     if view.board_out_of_sync() {
         ui.weak("The bots wait until every change is ticked.");
         if ui.small_button("Tick all").clicked() {
-            for list in &mut view.checklists {
+            for list in view.checklists_mut() {
                 for (_, done) in &mut list.items {
                     *done = true;
                 }
@@ -89,7 +89,7 @@ fn checklists_ui(ui: &mut Ui, view: &mut GameView) {
 
 /// Enter a card drawn from the physical deck by name: it moves to the chosen zone.
 fn drawn_card_ui(ui: &mut Ui, view: &mut GameView) {
-    let module = view.session.module().clone();
+    let module = view.session().module().clone();
     let id = ui.make_persistent_id("drawn_card");
     let (mut card, mut zone): (String, String) =
         ui.data_mut(|d| d.get_temp(id).unwrap_or_default());
@@ -154,8 +154,8 @@ fn reasons(ui: &mut Ui, reasons: &[String]) {
 
 /// The end of the game: who won, by name, what happened, and the final scores.
 fn result_ui(ui: &mut Ui, view: &GameView) {
-    let module = view.session.module();
-    let result = view.session.table().result.clone().unwrap_or_default();
+    let module = view.session().module();
+    let result = view.session().table().result.clone().unwrap_or_default();
     ui.label(RichText::new("The game is over.").strong());
     let names: Vec<String> = result.winners.iter().map(|w| module.seat_name(w)).collect();
     let verdict = match names.as_slice() {
@@ -184,7 +184,7 @@ fn result_ui(ui: &mut Ui, view: &GameView) {
 
 fn decision_ui(ui: &mut Ui, view: &mut GameView) {
     ui.heading("Decision");
-    let prompt = match view.session.prompt().clone() {
+    let prompt = match view.session().prompt().clone() {
         Ok(Some(prompt)) => prompt,
         Ok(None) => {
             result_ui(ui, view);
@@ -196,9 +196,9 @@ fn decision_ui(ui: &mut Ui, view: &mut GameView) {
             return;
         }
     };
-    let module = view.session.module().clone();
+    let module = view.session().module().clone();
     let names: Vec<String> = prompt.deciders().map(|s| seat_name(&module, s)).collect();
-    let seats = &view.session.table().seats;
+    let seats = &view.session().table().seats;
     let bot_decides = prompt
         .deciders()
         .any(|s| matches!(seats.get(s), Some(Controller::Bot(_))));
@@ -238,7 +238,7 @@ fn decision_ui(ui: &mut Ui, view: &mut GameView) {
         ui.weak(format!("{what}: {}", done.join(", ")));
     }
     let has_bots = view
-        .session
+        .session()
         .table()
         .seats
         .values()
@@ -260,7 +260,7 @@ fn decision_ui(ui: &mut Ui, view: &mut GameView) {
         }
         return;
     };
-    if view.viewer.pass_to.is_some() {
+    if view.viewer().pass_to.is_some() {
         ui.label("Waiting for the screen to be passed.");
         return;
     }
@@ -279,7 +279,7 @@ fn decision_ui(ui: &mut Ui, view: &mut GameView) {
         {
             view.preview_bot();
         }
-        if let Some(pick) = view.preview.clone() {
+        if let Some(pick) = view.preview().cloned() {
             let words = ask
                 .actions
                 .iter()
@@ -305,10 +305,10 @@ fn and_list(names: &[String]) -> String {
 }
 
 fn bot_ui(ui: &mut Ui, view: &mut GameView) {
-    if view.autoplay && view.hold_bots {
+    if view.panels().autoplay && view.bots_held() {
         ui.label("The bots wait for you after the Undo: decide, or let them play on.");
         if ui.button("Let the bots play on").clicked() {
-            view.hold_bots = false;
+            view.release_bots();
         }
     }
     if ui
@@ -324,7 +324,7 @@ fn bot_ui(ui: &mut Ui, view: &mut GameView) {
 /// Whether bots play by themselves, and how fast: shown whenever a seat is a bot's.
 fn bots_pace_ui(ui: &mut Ui, view: &mut GameView) {
     ui.horizontal(|ui| {
-        let label = if view.autoplay {
+        let label = if view.panels().autoplay {
             "Pause bots"
         } else {
             "Bots play on"
@@ -334,11 +334,11 @@ fn bots_pace_ui(ui: &mut Ui, view: &mut GameView) {
             .on_hover_text("Bots play their turns by themselves unless paused")
             .clicked()
         {
-            view.autoplay = !view.autoplay;
-            view.hold_bots = false;
+            view.panels_mut().autoplay = !view.panels().autoplay;
+            view.release_bots();
         }
         ui.add(
-            egui::Slider::new(&mut view.autoplay_ms, 0..=3000)
+            egui::Slider::new(&mut view.panels_mut().autoplay_ms, 0..=3000)
                 .text("ms a move")
                 .clamping(egui::SliderClamping::Always),
         );
@@ -347,24 +347,24 @@ fn bots_pace_ui(ui: &mut Ui, view: &mut GameView) {
 
 fn actions_ui(ui: &mut Ui, view: &mut GameView, state: &str, ask: &Ask) {
     let mut chosen: Option<Choice> = None;
-    if let Some(focus) = view.focus.clone() {
+    if let Some(focus) = view.panels().focus.clone() {
         ui.horizontal(|ui| {
             ui.label(
                 RichText::new(format!("Only what concerns {}", target_text(&focus))).color(TARGET),
             );
             if ui.small_button("Show all").clicked() {
-                view.focus = None;
+                view.panels_mut().focus = None;
             }
         });
     }
     let on_table = ask.actions.iter().filter(|a| a.target.is_some()).count();
-    if on_table > 0 && view.focus.is_none() {
+    if on_table > 0 && view.panels().focus.is_none() {
         ui.weak(format!(
             "{on_table} of these are highlighted on the table: click them there, or here."
         ));
     }
     for (i, action) in ask.actions.iter().enumerate() {
-        if view.focus.is_some() && action.target != view.focus {
+        if view.panels().focus.is_some() && action.target != view.panels().focus {
             continue;
         }
         let label = if action.label.is_empty() {
@@ -429,7 +429,7 @@ fn target_text(target: &Target) -> String {
 
 /// A step waiting for a die or a value read off the physical game.
 fn need_ui(ui: &mut Ui, view: &mut GameView) {
-    let Some(pending) = view.pending.clone() else {
+    let Some(pending) = view.pending().cloned() else {
         return;
     };
     egui::Frame::group(ui.style())
@@ -466,7 +466,7 @@ fn need_ui(ui: &mut Ui, view: &mut GameView) {
                     );
                     ui.label(format!(
                         "The rules need {}. Read it off the physical game and type it here.",
-                        view.session.module().describe_target(target)
+                        view.session().module().describe_target(target)
                     ));
                     let ty = view.value_type(target);
                     ui.weak(format!("Expected: {ty}"));
@@ -494,7 +494,7 @@ fn need_ui(ui: &mut Ui, view: &mut GameView) {
                                 .labelled_by(label.id)
                         })
                         .inner;
-                    if let Some(p) = view.pending.as_mut() {
+                    if let Some(p) = view.pending_mut() {
                         p.answer = answer;
                     }
                     let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
@@ -509,7 +509,7 @@ fn need_ui(ui: &mut Ui, view: &mut GameView) {
                 }
             }
             if ui.small_button("Cancel this step").clicked() {
-                view.pending = None;
+                view.cancel_pending();
             }
         });
 }

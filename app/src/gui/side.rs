@@ -56,8 +56,8 @@ fn words(key: &str) -> String {
 pub fn log_ui(ui: &mut Ui, view: &mut GameView) {
     standings_ui(ui, view);
     ui.heading("Log");
-    let spec = view.session.spec();
-    let table = view.session.table();
+    let spec = view.session().spec();
+    let table = view.session().table();
     if table.seed_shown_to(view.eyes().as_ref()) {
         ui.label(format!("Scenario '{}', seed {}", spec.scenario, spec.seed))
             .on_hover_text("Start a new game with this seed to play the same deal again");
@@ -68,17 +68,17 @@ pub fn log_ui(ui: &mut Ui, view: &mut GameView) {
     }
     ui.weak("Click an entry to go back to just after it; Redo goes forward again.");
     let mut go_to = None;
-    let current = view.session.history().len();
+    let current = view.session().history().len();
     egui::ScrollArea::vertical()
         .id_salt("log")
         .stick_to_bottom(true)
         .auto_shrink([false, false])
         .show(ui, |ui| {
             let eyes = view.eyes();
-            for entry in view.session.log() {
+            for entry in view.session().log() {
                 let entry = entry.seen_by(eyes.as_ref());
                 if entry.index > 0 {
-                    let text = entry.heading(view.session.module());
+                    let text = entry.heading(view.session().module());
                     let text = if entry.index == current {
                         RichText::new(text).strong()
                     } else {
@@ -104,14 +104,14 @@ pub fn log_ui(ui: &mut Ui, view: &mut GameView) {
                 for message in &entry.messages {
                     match &message.to {
                         Some(to) if eyes.is_none() => {
-                            let name = seat_name(view.session.module(), to);
+                            let name = seat_name(view.session().module(), to);
                             ui.label(format!("   [to {name}] {}", message.text))
                         }
                         _ => ui.label(format!("   {}", message.text)),
                     };
                 }
             }
-            let undone = view.session.history().redo_stack().len();
+            let undone = view.session().history().redo_stack().len();
             if undone > 0 {
                 ui.weak(format!(
                     "{undone} undone input(s) can be redone (Ctrl+Shift+Z)."
@@ -125,7 +125,7 @@ pub fn log_ui(ui: &mut Ui, view: &mut GameView) {
 
 /// The last reload: what changed and where the game now differs, or the diagnostics.
 pub fn reload_ui(ui: &mut Ui, view: &mut GameView) {
-    let Some((ok, text)) = view.reload_report.clone() else {
+    let Some((ok, text)) = view.reload_report().cloned() else {
         return;
     };
     let (title, color) = match ok {
@@ -133,7 +133,7 @@ pub fn reload_ui(ui: &mut Ui, view: &mut GameView) {
         false => ("Module not reloaded", Color32::LIGHT_RED),
     };
     if notice_ui(ui, title, color, &text, "reload") {
-        view.reload_report = None;
+        view.dismiss_reload_report();
     }
 }
 
@@ -157,21 +157,21 @@ fn notice_ui(ui: &mut Ui, title: &str, color: Color32, text: &str, salt: &str) -
 /// What is wrong with the owner's overlay: the game goes on without its values, and the file
 /// is left as it is until the owner mends it.
 pub fn overlay_problems_ui(ui: &mut Ui, view: &mut GameView) {
-    let Some(text) = view.overlay_problems.clone() else {
+    let Some(text) = view.overlay_problems().map(str::to_owned) else {
         return;
     };
     let title = "Your overlay has errors: the game goes on without its values";
     if notice_ui(ui, title, Color32::LIGHT_RED, &text, "overlay problems") {
-        view.overlay_problems = None;
+        view.dismiss_overlay_problems();
     }
 }
 
 /// The hot-seat screen: the table stays hidden until the next person confirms they are at it.
 pub fn pass_ui(ui: &mut Ui, view: &mut GameView) {
-    let Some(seat) = view.viewer.pass_to.clone() else {
+    let Some(seat) = view.viewer().pass_to.clone() else {
         return;
     };
-    let name = seat_name(view.session.module(), &seat);
+    let name = seat_name(view.session().module(), &seat);
     ui.vertical_centered(|ui| {
         ui.add_space(ui.available_height() / 3.0);
         ui.label(
@@ -207,12 +207,12 @@ pub struct Editor {
 /// The module's rules in a window: its `rules.md`, else its `README.md`, drawn from their
 /// Markdown (headings, lists, paragraphs, code).
 pub fn rules_ui(ctx: &egui::Context, view: &mut GameView) {
-    let module = view.session.module().clone();
+    let module = view.session().module().clone();
     let text = ["rules.md", "README.md"]
         .iter()
         .find_map(|name| chancery_core::files::read_inside(&module.dir, name).ok())
         .map(|(_, text)| text);
-    let mut open = view.rules_open;
+    let mut open = view.panels().rules_open;
     egui::Window::new(format!("Rules: {}", module.manifest.name))
         .open(&mut open)
         .default_size([640.0, 720.0])
@@ -227,7 +227,7 @@ pub fn rules_ui(ctx: &egui::Context, view: &mut GameView) {
                 }
             });
         });
-    view.rules_open = open;
+    view.panels_mut().rules_open = open;
 }
 
 /// Markdown as egui draws it: `#` headings, `-` and `*` items, fenced code, paragraphs.
@@ -284,12 +284,12 @@ fn markdown_ui(ui: &mut Ui, text: &str) {
 
 /// Draws the editor window.
 pub fn editor_ui(ctx: &egui::Context, view: &mut GameView, editor: &mut Editor) {
-    let mut open = view.editor_open;
+    let mut open = view.panels().editor_open;
     egui::Window::new("Card data")
         .open(&mut open)
         .default_size([760.0, 560.0])
         .show(ctx, |ui| {
-            let module = view.session.module().clone();
+            let module = view.session().module().clone();
             // Where values go, or why they cannot be stored (a fixture in the module's
             // folder, an overlay only a save names, one with errors, none at all).
             match module.overlay_for_storing() {
@@ -423,12 +423,12 @@ pub fn editor_ui(ctx: &egui::Context, view: &mut GameView, editor: &mut Editor) 
                             match parse_value(&module, &text, &ty)
                                 .and_then(|value| view.store(&target, value))
                             {
-                                Ok(()) => view.error = None,
-                                Err(err) => view.error = Some(format!("{target}: {err}")),
+                                Ok(()) => view.clear_error(),
+                                Err(err) => view.show_error(format!("{target}: {err}")),
                             }
                         }
                     });
             });
         });
-    view.editor_open = open;
+    view.panels_mut().editor_open = open;
 }

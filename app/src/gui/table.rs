@@ -17,18 +17,19 @@ const COLUMN_WIDTH: f32 = 440.0;
 
 /// Draws the table in columns that fit the width (one on a laptop, three on a wall screen).
 pub fn table_ui(ui: &mut Ui, view: &mut GameView) {
-    let module = view.session.module().clone();
+    let module = view.session().module().clone();
     let targets = view.targets();
     let mut clicks = Vec::new();
     let eyes = view.eyes();
+    let (session, panels) = view.session_and_panels();
     let ctx = Draw {
         module: &module,
-        table: view.session.table(),
+        table: session.table(),
         targets: &targets,
-        selected: view.selected.as_ref(),
+        selected: panels.selected.as_ref(),
         eyes: eyes.as_ref(),
     };
-    if let Some(selected) = &view.selected {
+    if let Some(selected) = &panels.selected {
         ui.horizontal(|ui| {
             ui.colored_label(
                 SELECTED,
@@ -40,29 +41,31 @@ pub fn table_ui(ui: &mut Ui, view: &mut GameView) {
         });
     }
     let boards: Vec<_> = module.boards.iter().collect();
+    let board_view = &mut panels.board;
     if !boards.is_empty() {
         // A reload may take boards away.
-        if view.board.tab.is_some_and(|i| i >= boards.len()) {
-            view.board.tab = Some(0);
+        if board_view.tab.is_some_and(|i| i >= boards.len()) {
+            board_view.tab = Some(0);
         }
-        board_tabs(ui, &boards, &mut view.board, &mut clicks);
+        board_tabs(ui, &boards, board_view, &mut clicks);
     }
-    match view.board.tab.and_then(|i| boards.get(i)) {
-        Some(board) => ctx.board(ui, board, &mut view.board, &mut clicks),
+    match board_view.tab.and_then(|i| boards.get(i)) {
+        Some(board) => ctx.board(ui, board, board_view, &mut clicks),
         None => ctx.panels(ui, &mut clicks),
     }
     for click in clicks {
         match click {
             Click::Act(target) => view.act_on(target),
             Click::Select(selected) => {
-                view.selected = if view.selected.as_ref() == Some(&selected) {
+                let picked = &mut view.panels_mut().selected;
+                *picked = if picked.as_ref() == Some(&selected) {
                     None
                 } else {
                     Some(selected)
                 };
             }
             Click::Drop(target) => {
-                if let Some(thing) = view.selected.take() {
+                if let Some(thing) = view.panels_mut().selected.take() {
                     view.move_by_hand(thing, target);
                 }
             }
