@@ -17,8 +17,9 @@ pub struct ModuleArgs {
 /// The `module` subcommands.
 #[derive(Subcommand, Debug)]
 pub enum ModuleCommand {
-    /// Write a small working module (a manifest, data, rules with two states, a bot, tests
-    /// and a README) that check, test and sim accept, to change into your own game.
+    /// Write a small working module (a manifest, data, rules as declared steps and a state
+    /// that asks, a bot, tests and a README) that check, test and sim accept, to change into
+    /// your own game.
     New(NewModuleArgs),
 }
 

@@ -5,12 +5,48 @@
 -- goes to either coalition.
 
 local board = include("rules/board.lua")
+local steps = include("@lib/steps.lua")
 
 local dispense = {}
 
 local function waiting(ctx)
   return ctx:pieces_at("dispense", "pool"), ctx:box("dispense")
 end
+
+-- The seats in the order they select, one for each marker waiting: the first player, then
+-- the other, and so on.
+local function selections(ctx)
+  local pieces, tokens = waiting(ctx)
+  local n = #pieces
+  for _, count in pairs(tokens) do
+    n = n + count
+  end
+  local order, seat = {}, ctx.vars.first
+  for i = 1, n do
+    order[i] = seat
+    seat = board.other_seat(seat)
+  end
+  return order
+end
+
+-- The game: the set-up's selections, then turns until the game is scored (rules/play.lua).
+local game = steps.procedure("Napoleon: Aftermath", {
+  {
+    name = "Set Up: select and dispense the markers",
+    each = selections,
+    run = function(ctx, seat)
+      return steps.call("dispense", { seat = seat })
+    end,
+  },
+  {
+    name = "Game Play",
+    run = function(ctx)
+      ctx:set_phase("play")
+      ctx:log("Every marker is dispensed: the first player begins.")
+      return steps.call("turn", { seat = ctx.vars.first })
+    end,
+  },
+})
 
 local function coalition_label(ctx, box)
   local names = {}
@@ -62,43 +98,31 @@ function dispense.prompt(ctx)
   }
 end
 
--- After each marker the other player selects; when none is left, the first player plays.
-local function next_selection(ctx)
-  local pieces, tokens = waiting(ctx)
-  if #pieces == 0 and next(tokens) == nil then
-    ctx:set_phase("play")
-    ctx:log("Every marker is dispensed: the first player begins.")
-    ctx:replace("play", { seat = ctx.vars.first })
-  else
-    ctx:replace("dispense", { seat = board.other_seat(ctx.locals.seat) })
-  end
-end
-
 function dispense.keep_festivities(ctx)
   ctx:place("marker.festivities", "festivities", ctx.locals.seat)
-  ctx:log(ctx.locals.seat .. " keeps the festivities marker.")
-  next_selection(ctx)
+  ctx:log("%s keeps the festivities marker.", ctx.locals.seat)
+  ctx:pop()
 end
 
 function dispense.place_negotiation(ctx, province)
   ctx:place("marker.negotiation", "provinces", province)
-  ctx:log(string.format("%s puts the negotiation marker in %s.", ctx.locals.seat, ctx.data.places.provinces.space[province].name))
-  next_selection(ctx)
+  ctx:log("%s puts the negotiation marker in %s.", ctx.locals.seat, ctx.data.places.provinces.space[province].name)
+  ctx:pop()
 end
 
 function dispense.place_army(ctx, arg)
   ctx:place("army." .. arg.power, "countries", arg.country)
-  ctx:log(string.format("%s puts the %s army in %s.", ctx.locals.seat, board.name(arg.power),
-    ctx.data.places.countries.space[arg.country].name))
-  next_selection(ctx)
+  ctx:log("%s puts the %s army in %s.", ctx.locals.seat, board.name(arg.power),
+    ctx.data.places.countries.space[arg.country].name)
+  ctx:pop()
 end
 
 function dispense.place_tokens(ctx, arg)
   ctx:move_units("dispense", arg.coalition, arg.power, 1)
   board.add_tokens(ctx, arg.power, 4, arg.coalition)
-  ctx:log(string.format("%s puts five %s tokens in %s.", ctx.locals.seat, board.name(arg.power),
-    arg.coalition == "coalition.A" and "Coalition A" or "Coalition B"))
-  next_selection(ctx)
+  ctx:log("%s puts five %s tokens in %s.", ctx.locals.seat, board.name(arg.power),
+    arg.coalition == "coalition.A" and "Coalition A" or "Coalition B")
+  ctx:pop()
 end
 
-return dispense
+return { dispense = dispense, game = game }

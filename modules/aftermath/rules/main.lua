@@ -48,8 +48,8 @@ local function setup(ctx, scenario, options)
   ctx:deal("deck", "hand.P1", 5)
   ctx:deal("deck", "hand.P2", 5)
   ctx:set_phase("setup")
-  ctx:log(string.format("%s: Great Powers and hands dealt; %s dispenses first.", scenario.name, first))
-  ctx:push("dispense", { seat = first })
+  ctx:log("%s: Great Powers and hands dealt; %s dispenses first.", scenario.name, first)
+  ctx:call("game")
 end
 
 -- A seat may see: the scores each power would have now, and its own power (in its zone).
@@ -98,7 +98,8 @@ local function check(ctx)
 end
 
 local states = play.states
-states.dispense = dispense
+states.game = dispense.game
+states.dispense = dispense.dispense
 
 return {
   setup = setup,

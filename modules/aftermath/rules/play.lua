@@ -1,10 +1,13 @@
 -- Napoleon: Aftermath, the turn ("Game Play"): play a card, discard it, draw a replacement
 -- while the deck lasts; turns alternate. Every card action is mandatory. The five card
--- types: Napoleon, Diplomat, Army, Influence (♦) and Region; "Game End" scoring.
+-- types: Napoleon, Diplomat, Army, Influence (♦) and Region; "Game End" scoring. The turn
+-- and a Region card's negotiation are declared steps (@lib/steps.lua); each choice a card
+-- asks for is a state of its own that hands back to them.
 
 local board = include("rules/board.lua")
 local napoleon = include("rules/napoleon.lua")
 local negotiation = include("rules/negotiation.lua")
+local steps = include("@lib/steps.lua")
 local util = include("@lib/util.lua")
 
 local play = {}
@@ -47,11 +50,10 @@ local function end_turn(ctx, seat)
   end
   local other = board.other_seat(seat)
   if ctx:count("hand." .. other) > 0 then
-    ctx:replace("play", { seat = other })
-  elseif ctx:count("hand." .. seat) > 0 then
-    ctx:replace("play", { seat = seat })
-  else
+    ctx.locals.seat = other
+  elseif ctx:count("hand." .. seat) == 0 then
     game_end(ctx, "Every card has been played")
+    return steps.stop()
   end
 end
 
@@ -77,7 +79,7 @@ local function move_diplomat(ctx, power)
       ctx:move_units(from, to, kind, n)
     end
   end
-  ctx:log(string.format("%s's tokens move to the other coalition.", board.name(power)))
+  ctx:log("%s's tokens move to the other coalition.", board.name(power))
 end
 
 -- Army: the legal moves: a listed power's army to another country of interest or Germany.
@@ -133,37 +135,74 @@ local function negate(ctx, target, full)
   ctx:add_units(box, to, 1)
   local what = target.token == "half" and "half-negated " .. board.adjective(target.power) or board.adjective(target.power)
   local article = what:match("^[AEIOU]") and "An" or "A"
-  ctx:log(string.format("%s %s token is %s.", article, what, (full or target.token == "half") and "negated" or "half negated"))
+  ctx:log("%s %s token is %s.", article, what, (full or target.token == "half") and "negated" or "half negated")
 end
 
--- Region: resolve the negotiation, then move the marker.
-local function after_capture(ctx, seat, card)
-  local province = negotiation.province(ctx)
-  local options = negotiation.destinations(ctx, ctx.data.cards[card].fields.regions, board.region_of(ctx, province))
-  if #options == 0 then
-    game_end(ctx, "Every province has been captured")
-  elseif #options == 1 then
-    ctx:place("marker.negotiation", "provinces", options[1])
-    ctx:log("The negotiation marker moves to " .. ctx.data.places.provinces.space[options[1]].name .. ".")
-    end_turn(ctx, seat)
-  else
-    ctx:replace("move_marker", { seat = seat, card = card })
-  end
-end
+-- Region: the negotiation under the marker is resolved (the holder of the festivities
+-- marker breaks a tie), then the marker moves to an open province of a named region; with
+-- none left open, the game ends.
+states.negotiation = steps.procedure("Negotiation", {
+  {
+    name = "The contest",
+    run = function(ctx)
+      local province = negotiation.province(ctx)
+      local candidates, leaders = negotiation.contest(ctx, province)
+      for _, power in ipairs(candidates) do
+        negotiation.capital(ctx, power, board.country_of(ctx, province)):log(ctx)
+      end
+      if #leaders > 1 then
+        return steps.call("festivities", { seat = ctx.locals.seat, card = ctx.locals.card, tied = leaders })
+      end
+      negotiation.capture(ctx, province, leaders[1])
+    end,
+  },
+  {
+    name = "The negotiation marker",
+    run = function(ctx)
+      local card = ctx.locals.card
+      local options = negotiation.destinations(ctx, ctx.data.cards[card].fields.regions,
+        board.region_of(ctx, negotiation.province(ctx)))
+      if #options == 0 then
+        game_end(ctx, "Every province has been captured")
+        return steps.stop()
+      elseif #options == 1 then
+        ctx:place("marker.negotiation", "provinces", options[1])
+        ctx:log("The negotiation marker moves to %s.", ctx.data.places.provinces.space[options[1]].name)
+      else
+        return steps.call("move_marker", { seat = ctx.locals.seat, card = card })
+      end
+    end,
+  },
+})
 
-local function resolve(ctx, seat, card)
-  local province = negotiation.province(ctx)
-  local candidates, leaders = negotiation.contest(ctx, province)
-  for _, power in ipairs(candidates) do
-    negotiation.capital(ctx, power, board.country_of(ctx, province)):log(ctx)
-  end
-  if #leaders > 1 then
-    ctx:replace("festivities", { seat = seat, card = card, tied = leaders })
-    return
-  end
-  negotiation.capture(ctx, province, leaders[1])
-  after_capture(ctx, seat, card)
-end
+-- The turn: the seat to play plays a card; its action happens; then a card is drawn and
+-- the other player plays (turns go on until the game is scored).
+states.turn = steps.procedure("Turn", {
+  {
+    name = "Play a card",
+    run = function(ctx)
+      return steps.call("play", { seat = ctx.locals.seat })
+    end,
+    resume = function(ctx, card)
+      ctx.locals.card = card
+    end,
+  },
+  {
+    name = "The card's action",
+    run = function(ctx)
+      local card = ctx.locals.card
+      local effect = play.effects[ctx.data.cards[card].deck]
+      return effect and effect.play(ctx, ctx.locals.seat, card)
+    end,
+  },
+  {
+    name = "Draw a card",
+    run = function(ctx)
+      return end_turn(ctx, ctx.locals.seat)
+    end,
+  },
+  again = true,
+})
 
 -- The "play" state: the seat plays one card from its hand.
 states.play = {}
@@ -178,25 +217,19 @@ function states.play.prompt(ctx)
 end
 
 function states.play.play(ctx, card)
-  local seat = ctx.locals.seat
   ctx:move_card(card, "discard", "top")
-  ctx:log(string.format("%s plays %s.", seat, card_name(ctx, card)))
-  local effect = play.effects[ctx.data.cards[card].deck]
-  if effect and effect.play(ctx, seat, card) then
-    return -- the card goes on in a state of its own, which ends the turn
-  end
-  end_turn(ctx, seat)
+  ctx:log("%s plays %s.", ctx.locals.seat, card_name(ctx, card))
+  ctx:pop(card)
 end
 
--- The effects of the five card types, registered by card group; each `play` returns true
--- when the card goes on in a state of its own (a choice to make), which ends the turn.
+-- The effects of the five card types, registered by card group; a `play` that asks for a
+-- choice returns the call of the state that asks it (the turn waits for it).
 play.effects = {
   -- Napoleon: the Napoleon marker moves one space along its track, and the space's changes
   -- to the circle happen.
   napoleon = {
     play = function(ctx)
       napoleon.play(ctx)
-      return false
     end,
   },
   -- Diplomat: one of the two named powers moves all its tokens to the other coalition,
@@ -209,18 +242,15 @@ play.effects = {
       elseif #moves == 1 then
         move_diplomat(ctx, moves[1])
       else
-        ctx:replace("diplomat", { seat = seat, card = card })
-        return true
+        return steps.call("diplomat", { seat = seat, card = card })
       end
-      return false
     end,
   },
   -- Army: one of the named powers' armies moves to another country where that power has
   -- an interest, or to Germany.
   army = {
     play = function(ctx, seat, card)
-      ctx:replace("army", { seat = seat, card = card })
-      return true
+      return steps.call("army", { seat = seat, card = card })
     end,
   },
   -- Influence: negate one token (fully where the card names the negotiation's region or
@@ -229,18 +259,16 @@ play.effects = {
     play = function(ctx, seat, card)
       if #play.influence_targets(ctx, card) == 0 then
         ctx:log("No token can be negated: pass.")
-        return false
+        return
       end
-      ctx:replace("influence", { seat = seat, card = card })
-      return true
+      return steps.call("influence", { seat = seat, card = card })
     end,
   },
   -- Region: the negotiation under the marker is resolved, then the marker moves to an open
   -- province of a named region.
   region = {
     play = function(ctx, seat, card)
-      resolve(ctx, seat, card)
-      return true
+      return steps.call("negotiation", { seat = seat, card = card })
     end,
   },
   -- Great Power: a player's secret identity; at the end it scores its provinces.
@@ -263,7 +291,7 @@ end
 
 function states.diplomat.move(ctx, power)
   move_diplomat(ctx, power)
-  end_turn(ctx, ctx.locals.seat)
+  ctx:pop()
 end
 
 states.army = {}
@@ -281,8 +309,8 @@ end
 
 function states.army.move(ctx, move)
   ctx:place("army." .. move.power, "countries", move.country)
-  ctx:log(string.format("The %s army moves to %s.", board.name(move.power), ctx.data.places.countries.space[move.country].name))
-  end_turn(ctx, ctx.locals.seat)
+  ctx:log("The %s army moves to %s.", board.name(move.power), ctx.data.places.countries.space[move.country].name)
+  ctx:pop()
 end
 
 states.influence = {}
@@ -304,7 +332,7 @@ end
 function states.influence.negate(ctx, target)
   local _, full = play.influence_targets(ctx, ctx.locals.card)
   negate(ctx, target, full)
-  end_turn(ctx, ctx.locals.seat)
+  ctx:pop()
 end
 
 states.festivities = {}
@@ -321,10 +349,10 @@ end
 
 function states.festivities.award(ctx, power)
   local holder = board.festivities_holder(ctx)
-  ctx:log(string.format("%s breaks the tie for %s and hands over the festivities marker.", holder, board.name(power)))
+  ctx:log("%s breaks the tie for %s and hands over the festivities marker.", holder, board.name(power))
   ctx:place("marker.festivities", "festivities", board.other_seat(holder))
   negotiation.capture(ctx, negotiation.province(ctx), power)
-  after_capture(ctx, ctx.locals.seat, ctx.locals.card)
+  ctx:pop()
 end
 
 states.move_marker = {}
@@ -346,8 +374,8 @@ end
 
 function states.move_marker.move(ctx, province)
   ctx:place("marker.negotiation", "provinces", province)
-  ctx:log("The negotiation marker moves to " .. ctx.data.places.provinces.space[province].name .. ".")
-  end_turn(ctx, ctx.locals.seat)
+  ctx:log("The negotiation marker moves to %s.", ctx.data.places.provinces.space[province].name)
+  ctx:pop()
 end
 
 play.states = states

@@ -1,12 +1,56 @@
 -- The rules: who decides, what they may do, and when the game ends.
--- Two states: "turn" (the seat in ctx.locals.seat scores a point or passes) and "tally"
--- (automatic: it names the winner and ends the game).
+-- The game is declared steps (@lib/steps.lua): a round of turns, one for each seat from P1,
+-- then the tally; again and again until a seat has the points to win. A turn is a state of
+-- its own ("turn": the seat in ctx.locals.seat scores a point or passes) that hands back to
+-- the round when it is done.
+
+local steps = include("@lib/steps.lua")
 
 local GOAL = 5
+local SEATS = { "P1", "P2" }
 
-local function other(seat)
-  return seat == "P1" and "P2" or "P1"
+-- The seat that has the points to win, if one has.
+local function winner(ctx)
+  for _, seat in ipairs(SEATS) do
+    if ctx:counter("points." .. seat) >= GOAL then
+      return seat
+    end
+  end
+  return nil
 end
+
+local game = steps.procedure("Game", {
+  {
+    name = "A turn each",
+    each = function(ctx)
+      return steps.from(SEATS, "P1")
+    end,
+    -- Once a seat has won, the others do not play their turns.
+    skip = function(ctx, seat)
+      return winner(ctx) ~= nil
+    end,
+    run = function(ctx, seat)
+      return steps.call("turn", { seat = seat })
+    end,
+  },
+  {
+    name = "The tally",
+    run = function(ctx)
+      local seat = winner(ctx)
+      if seat == nil then
+        return -- no winner yet: another round
+      end
+      local a, b = ctx:counter("points.P1"), ctx:counter("points.P2")
+      ctx:game_over({
+        winner = seat,
+        scores = { P1 = a, P2 = b },
+        text = string.format("Final score %d to %d.", a, b),
+      })
+      return steps.stop()
+    end,
+  },
+  again = true,
+})
 
 local turn = {}
 
@@ -24,33 +68,18 @@ end
 function turn.score(ctx)
   local seat = ctx.locals.seat
   local points = ctx:add_counter("points." .. seat, 1)
-  ctx:log(string.format("%s scores: %d point(s).", seat, points))
-  if points >= GOAL then
-    ctx:replace("tally")
-  else
-    ctx:replace("turn", { seat = other(seat) })
-  end
+  ctx:log("%s scores: %d point(s).", seat, points)
+  ctx:pop()
 end
 
 function turn.pass(ctx)
-  ctx:replace("turn", { seat = other(ctx.locals.seat) })
-end
-
-local tally = {}
-
-function tally.run(ctx)
-  local a, b = ctx:counter("points.P1"), ctx:counter("points.P2")
-  ctx:game_over({
-    winner = a > b and "P1" or "P2",
-    scores = { P1 = a, P2 = b },
-    text = string.format("Final score %d to %d.", a, b),
-  })
+  ctx:pop()
 end
 
 return {
   setup = function(ctx, scenario, options)
-    ctx:push("turn", { seat = "P1" })
+    ctx:call("game")
   end,
-  states = { turn = turn, tally = tally },
+  states = { game = game, turn = turn },
   bots = { greedy = include("bots/greedy.lua") },
 }
