@@ -34,7 +34,72 @@ pub fn state_json(table: &Table, log: &[LogEntry], seat: Option<&SeatId>, extra:
             (place.to_string(), Json::Object(pieces))
         })
         .collect();
-    let zones: Map<String, Json> = table
+    let boxes: Map<String, Json> = table
+        .boxes
+        .iter()
+        .map(|(id, units)| {
+            let units: Map<String, Json> = units
+                .iter()
+                .map(|(k, n)| (k.to_string(), json!(n)))
+                .collect();
+            (id.to_string(), Json::Object(units))
+        })
+        .collect();
+    let seats: Map<String, Json> = table
+        .seats
+        .iter()
+        .map(|(s, c)| (s.to_string(), json!(c.to_string())))
+        .collect();
+    let private: Map<String, Json> = table
+        .private
+        .iter()
+        .filter(|(s, _)| seat.is_none_or(|seat| seat == *s))
+        .map(|(s, v)| (s.to_string(), v.to_json()))
+        .collect();
+    let result = table.result.as_ref().map(|r| {
+        let scores: Map<String, Json> = r
+            .scores
+            .iter()
+            .map(|(s, v)| (s.to_string(), json!(v)))
+            .collect();
+        json!({
+            "winners": r.winners.iter().map(|w| w.as_str()).collect::<Vec<_>>(),
+            "text": r.text,
+            "scores": scores,
+        })
+    });
+    let mut out = json!({
+        "module": table.module,
+        "scenario": table.scenario.as_str(),
+        // From the seed, every shuffle follows: no seat sees it while something is hidden.
+        "seed": table.seed_shown_to(seat).then_some(table.seed),
+        "turn": table.turn,
+        "phase": table.phase,
+        "state": table.top_frame().map(|f| f.state.as_str()),
+        "flow": flow_json(table, seat),
+        "counters": counters,
+        "tracks": tracks,
+        "zones": zones_json(table, seat),
+        "boxes": boxes,
+        "seats": seats,
+        "dice": if table.dice == crate::table::DiceMode::Physical { "physical" } else { "digital" },
+        "vars": table.vars.to_json(),
+        "private": private,
+        "result": result,
+        "log": log_json(log, seat),
+    });
+    if !extra.is_nil()
+        && let Some(object) = out.as_object_mut()
+    {
+        object.insert("view".to_owned(), extra.to_json());
+    }
+    out
+}
+
+/// The zones as `seat` sees them: a card it may not see, and every face-down card to a
+/// seat, is hidden.
+fn zones_json(table: &Table, seat: Option<&SeatId>) -> Map<String, Json> {
+    table
         .zones
         .iter()
         .map(|(id, zone)| {
@@ -70,25 +135,12 @@ pub fn state_json(table: &Table, log: &[LogEntry], seat: Option<&SeatId>, extra:
             });
             (id.to_string(), body)
         })
-        .collect();
-    let boxes: Map<String, Json> = table
-        .boxes
-        .iter()
-        .map(|(id, units)| {
-            let units: Map<String, Json> = units
-                .iter()
-                .map(|(k, n)| (k.to_string(), json!(n)))
-                .collect();
-            (id.to_string(), Json::Object(units))
-        })
-        .collect();
-    let seats: Map<String, Json> = table
-        .seats
-        .iter()
-        .map(|(s, c)| (s.to_string(), json!(c.to_string())))
-        .collect();
-    let log: Vec<Json> = log
-        .iter()
+        .collect()
+}
+
+/// The log as `seat` sees it: its own private lines, none of another's.
+fn log_json(log: &[LogEntry], seat: Option<&SeatId>) -> Vec<Json> {
+    log.iter()
         .map(|entry| {
             let entry = entry.seen_by(seat);
             let messages: Vec<Json> = entry
@@ -107,63 +159,29 @@ pub fn state_json(table: &Table, log: &[LogEntry], seat: Option<&SeatId>, extra:
                 "messages": messages,
             })
         })
-        .collect();
-    let private: Map<String, Json> = table
-        .private
+        .collect()
+}
+
+/// The flow's frames: their states and locals, and who has answered a shared decision
+/// (what each answered only to the omniscient view).
+fn flow_json(table: &Table, seat: Option<&SeatId>) -> Vec<Json> {
+    table
+        .flow
         .iter()
-        .filter(|(s, _)| seat.is_none_or(|seat| seat == *s))
-        .map(|(s, v)| (s.to_string(), v.to_json()))
-        .collect();
-    let result = table.result.as_ref().map(|r| {
-        let scores: Map<String, Json> = r
-            .scores
-            .iter()
-            .map(|(s, v)| (s.to_string(), json!(v)))
-            .collect();
-        json!({
-            "winners": r.winners.iter().map(|w| w.as_str()).collect::<Vec<_>>(),
-            "text": r.text,
-            "scores": scores,
+        .map(|f| {
+            let answers: Map<String, Json> = f
+                .answers
+                .iter()
+                .map(|(s, c)| {
+                    let shown = if seat.is_none() {
+                        json!(c.to_string())
+                    } else {
+                        json!("answered")
+                    };
+                    (s.to_string(), shown)
+                })
+                .collect();
+            json!({"state": f.state, "locals": f.locals.to_json(), "answers": answers})
         })
-    });
-    let mut out = json!({
-        "module": table.module,
-        "scenario": table.scenario.as_str(),
-        // From the seed, every shuffle follows: no seat sees it while something is hidden.
-        "seed": table.seed_shown_to(seat).then_some(table.seed),
-        "turn": table.turn,
-        "phase": table.phase,
-        "state": table.top_frame().map(|f| f.state.as_str()),
-        "flow": table
-            .flow
-            .iter()
-            .map(|f| {
-                let answers: Map<String, Json> = f
-                    .answers
-                    .iter()
-                    .map(|(s, c)| {
-                        let shown = if seat.is_none() { json!(c.to_string()) } else { json!("answered") };
-                        (s.to_string(), shown)
-                    })
-                    .collect();
-                json!({"state": f.state, "locals": f.locals.to_json(), "answers": answers})
-            })
-            .collect::<Vec<_>>(),
-        "counters": counters,
-        "tracks": tracks,
-        "zones": zones,
-        "boxes": boxes,
-        "seats": seats,
-        "dice": if table.dice == crate::table::DiceMode::Physical { "physical" } else { "digital" },
-        "vars": table.vars.to_json(),
-        "private": private,
-        "result": result,
-        "log": log,
-    });
-    if !extra.is_nil()
-        && let Some(object) = out.as_object_mut()
-    {
-        object.insert("view".to_owned(), extra.to_json());
-    }
-    out
+        .collect()
 }

@@ -1,7 +1,10 @@
 //! The log, the reload report, the hot-seat screen and the card data editor.
 
 use chancery_core::Value;
-use chancery_core::module::{DataValue, OverlayTarget};
+use std::collections::BTreeMap;
+
+use chancery_core::module::{CardDef, DataValue, FieldType, OverlayTarget};
+use chancery_core::{CardId, Module};
 use egui::{Color32, RichText, Ui};
 
 use super::cards::card_face;
@@ -296,7 +299,7 @@ pub fn editor_ui(ctx: &egui::Context, view: &mut GameView, editor: &mut Editor) 
                 Ok(path) => ui.weak(format!("Values you enter are stored in {}", path.display())),
                 Err(why) => ui.colored_label(Color32::LIGHT_RED, why),
             };
-            let missing: std::collections::BTreeMap<_, usize> = module
+            let missing: BTreeMap<_, usize> = module
                 .unknown_report()
                 .into_iter()
                 .map(|(card, fields)| (card, fields.len()))
@@ -321,32 +324,7 @@ pub fn editor_ui(ctx: &egui::Context, view: &mut GameView, editor: &mut Editor) 
             egui::Panel::left("editor_cards")
                 .resizable(true)
                 .default_size(240.0)
-                .show(ui, |ui| {
-                    egui::ScrollArea::vertical()
-                        .id_salt("editor_list")
-                        .show(ui, |ui| {
-                            let filter = editor.filter.to_lowercase();
-                            for card in module.cards.iter() {
-                                let unknown = missing.get(&card.id).copied().unwrap_or(0);
-                                if (editor.only_unknown && unknown == 0)
-                                    || (!filter.is_empty()
-                                        && !card.name.to_lowercase().contains(&filter))
-                                {
-                                    continue;
-                                }
-                                let text = match unknown {
-                                    0 => RichText::new(&card.name),
-                                    n => RichText::new(format!("{} ({n} not entered)", card.name))
-                                        .color(UNKNOWN),
-                                };
-                                let selected = editor.card.as_deref() == Some(card.id.as_str());
-                                if ui.selectable_label(selected, text).clicked() {
-                                    editor.card = Some(card.id.to_string());
-                                    editor.edits.clear();
-                                }
-                            }
-                        });
-                });
+                .show(ui, |ui| card_list_ui(ui, &module, &missing, editor));
             egui::CentralPanel::default().show(ui, |ui| {
                 let Some(card) = editor
                     .card
@@ -361,61 +339,7 @@ pub fn editor_ui(ctx: &egui::Context, view: &mut GameView, editor: &mut Editor) 
                     .show(ui, |ui| {
                         card_face(ui, &module, &card, false);
                         ui.weak(format!("id {} · deck {}", card.id, card.deck));
-                        let mut store = None;
-                        egui::Grid::new("fields")
-                            .num_columns(3)
-                            .striped(true)
-                            .show(ui, |ui| {
-                                for field in module
-                                    .card_fields
-                                    .iter()
-                                    .filter(|f| f.applies_to(&card.deck))
-                                {
-                                    let value = card
-                                        .fields
-                                        .get(&field.id)
-                                        .cloned()
-                                        .unwrap_or(DataValue::Unknown);
-                                    let name = RichText::new(&field.id);
-                                    let label =
-                                        ui.label(if value == DataValue::Unknown {
-                                            name.color(UNKNOWN)
-                                        } else {
-                                            name
-                                        })
-                                        .on_hover_text(
-                                            format!("{}\nType: {}", field.doc, field.kind),
-                                        );
-                                    let edit =
-                                        editor.edits.entry(field.id.clone()).or_insert_with(|| {
-                                            match value.known() {
-                                                Some(v) => v.to_string(),
-                                                None => String::new(),
-                                            }
-                                        });
-                                    ui.add(
-                                        egui::TextEdit::singleline(edit)
-                                            .hint_text("not entered")
-                                            .desired_width(220.0),
-                                    )
-                                    .labelled_by(label.id);
-                                    if ui
-                                        .button("Store")
-                                        .on_hover_text(format!(
-                                            "Store {} in your overlay",
-                                            field.id
-                                        ))
-                                        .clicked()
-                                    {
-                                        store = Some((
-                                            field.id.clone(),
-                                            edit.clone(),
-                                            field.kind.clone(),
-                                        ));
-                                    }
-                                    ui.end_row();
-                                }
-                            });
+                        let store = card_fields_ui(ui, &module, &card, editor);
                         ui.separator();
                         ui.label(&card.text);
                         if let Some((field, text, ty)) = store {
@@ -431,4 +355,94 @@ pub fn editor_ui(ctx: &egui::Context, view: &mut GameView, editor: &mut Editor) 
             });
         });
     view.panels_mut().editor_open = open;
+}
+
+/// The editor's list of cards (those the filter keeps), each with how many of its fields
+/// are not entered; a click picks the card to edit.
+fn card_list_ui(
+    ui: &mut Ui,
+    module: &Module,
+    missing: &BTreeMap<CardId, usize>,
+    editor: &mut Editor,
+) {
+    egui::ScrollArea::vertical()
+        .id_salt("editor_list")
+        .show(ui, |ui| {
+            let filter = editor.filter.to_lowercase();
+            for card in module.cards.iter() {
+                let unknown = missing.get(&card.id).copied().unwrap_or(0);
+                if (editor.only_unknown && unknown == 0)
+                    || (!filter.is_empty() && !card.name.to_lowercase().contains(&filter))
+                {
+                    continue;
+                }
+                let text = match unknown {
+                    0 => RichText::new(&card.name),
+                    n => RichText::new(format!("{} ({n} not entered)", card.name)).color(UNKNOWN),
+                };
+                let selected = editor.card.as_deref() == Some(card.id.as_str());
+                if ui.selectable_label(selected, text).clicked() {
+                    editor.card = Some(card.id.to_string());
+                    editor.edits.clear();
+                }
+            }
+        });
+}
+
+/// The card's fields, each with its value being typed and a Store button; returns the
+/// field whose Store was pressed, with the text typed and the field's type.
+fn card_fields_ui(
+    ui: &mut Ui,
+    module: &Module,
+    card: &CardDef,
+    editor: &mut Editor,
+) -> Option<(String, String, FieldType)> {
+    let mut store = None;
+    egui::Grid::new("fields")
+        .num_columns(3)
+        .striped(true)
+        .show(ui, |ui| {
+            for field in module
+                .card_fields
+                .iter()
+                .filter(|f| f.applies_to(&card.deck))
+            {
+                let value = card
+                    .fields
+                    .get(&field.id)
+                    .cloned()
+                    .unwrap_or(DataValue::Unknown);
+                let name = RichText::new(&field.id);
+                let label = ui
+                    .label(if value == DataValue::Unknown {
+                        name.color(UNKNOWN)
+                    } else {
+                        name
+                    })
+                    .on_hover_text(format!("{}\nType: {}", field.doc, field.kind));
+                let edit =
+                    editor
+                        .edits
+                        .entry(field.id.clone())
+                        .or_insert_with(|| match value.known() {
+                            Some(v) => v.to_string(),
+                            None => String::new(),
+                        });
+                ui.add(
+                    egui::TextEdit::singleline(edit)
+                        .hint_text("not entered")
+                        .desired_width(220.0),
+                )
+                .labelled_by(label.id);
+                if ui
+                    .button("Store")
+                    .on_hover_text(format!("Store {} in your overlay", field.id))
+                    .clicked()
+                {
+                    store = Some((field.id.clone(), edit.clone(), field.kind.clone()));
+                }
+                ui.end_row();
+            }
+        });
+    store
 }

@@ -831,295 +831,314 @@ impl Game {
 
 impl UserData for Game {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_method("prompt", |lua, g, ()| {
-            let session = g.session.borrow();
-            match session.prompt() {
-                Ok(None) => Ok(LuaValue::Nil),
-                Ok(Some(prompt)) => prompt_to_lua(lua, prompt).map(LuaValue::Table),
-                Err(err) => Err(script_error(lua, err)),
+        add_play_methods(methods);
+        add_bot_methods(methods);
+        add_manual_methods(methods);
+        add_reading_methods(methods);
+    }
+}
+
+/// The test game's methods that play: the prompt, acting, undo and redo.
+fn add_play_methods<M: UserDataMethods<Game>>(methods: &mut M) {
+    methods.add_method("prompt", |lua, g, ()| {
+        let session = g.session.borrow();
+        match session.prompt() {
+            Ok(None) => Ok(LuaValue::Nil),
+            Ok(Some(prompt)) => prompt_to_lua(lua, prompt).map(LuaValue::Table),
+            Err(err) => Err(script_error(lua, err)),
+        }
+    });
+    methods.add_method("legal", |lua, g, ()| {
+        let session = g.session.borrow();
+        let list: Vec<String> = match session.prompt() {
+            Ok(Some(prompt)) => prompt
+                .asks
+                .iter()
+                .flat_map(|ask| {
+                    let seat = match (prompt.asks.len(), &ask.seat) {
+                        (2.., Some(seat)) => format!("{seat}: "),
+                        _ => String::new(),
+                    };
+                    ask.actions
+                        .iter()
+                        .map(move |a| format!("{seat}{}", a.choice()))
+                })
+                .collect(),
+            Ok(None) => Vec::new(),
+            Err(err) => return Err(script_error(lua, err)),
+        };
+        lua.create_sequence_from(list)
+    });
+    methods.add_method(
+        "act",
+        |lua, g, (name, arg, d): (String, LuaValue, Option<LuaValue>)| {
+            let mut input = Input::act(choice(lua, name, arg)?);
+            if let Input::Act { dice: slot, .. } = &mut input {
+                *slot = dice(lua, d)?;
             }
-        });
-        methods.add_method("legal", |lua, g, ()| {
-            let session = g.session.borrow();
-            let list: Vec<String> = match session.prompt() {
-                Ok(Some(prompt)) => prompt
-                    .asks
-                    .iter()
-                    .flat_map(|ask| {
-                        let seat = match (prompt.asks.len(), &ask.seat) {
-                            (2.., Some(seat)) => format!("{seat}: "),
-                            _ => String::new(),
-                        };
-                        ask.actions
-                            .iter()
-                            .map(move |a| format!("{seat}{}", a.choice()))
-                    })
-                    .collect(),
-                Ok(None) => Vec::new(),
-                Err(err) => return Err(script_error(lua, err)),
+            g.session
+                .borrow_mut()
+                .apply(input)
+                .map_err(|e| script_error(lua, e))
+        },
+    );
+    methods.add_method(
+        "act_as",
+        |lua, g, (seat, name, arg, d): (String, String, LuaValue, Option<LuaValue>)| {
+            let input = Input::Act {
+                seat: Some(SeatId::from(seat)),
+                choice: choice(lua, name, arg)?,
+                dice: dice(lua, d)?,
+                by: crate::session::Actor::Human,
             };
-            lua.create_sequence_from(list)
-        });
-        methods.add_method(
-            "act",
-            |lua, g, (name, arg, d): (String, LuaValue, Option<LuaValue>)| {
-                let mut input = Input::act(choice(lua, name, arg)?);
-                if let Input::Act { dice: slot, .. } = &mut input {
-                    *slot = dice(lua, d)?;
-                }
-                g.session
-                    .borrow_mut()
-                    .apply(input)
-                    .map_err(|e| script_error(lua, e))
-            },
-        );
-        methods.add_method(
-            "act_as",
-            |lua, g, (seat, name, arg, d): (String, String, LuaValue, Option<LuaValue>)| {
-                let input = Input::Act {
-                    seat: Some(SeatId::from(seat)),
-                    choice: choice(lua, name, arg)?,
-                    dice: dice(lua, d)?,
-                    by: crate::session::Actor::Human,
-                };
-                g.session
-                    .borrow_mut()
-                    .apply(input)
-                    .map_err(|e| script_error(lua, e))
-            },
-        );
-        methods.add_method(
-            "try",
-            |lua, g, (name, arg, d): (String, LuaValue, Option<LuaValue>)| {
-                let mut input = Input::act(choice(lua, name, arg)?);
-                if let Input::Act { dice: slot, .. } = &mut input {
-                    *slot = dice(lua, d)?;
-                }
-                match g.session.borrow_mut().apply(input) {
-                    Ok(()) => Ok((true, None)),
-                    Err(err) => Ok((false, Some(err.to_string()))),
-                }
-            },
-        );
-        methods.add_method("bot", |lua, g, ()| {
+            g.session
+                .borrow_mut()
+                .apply(input)
+                .map_err(|e| script_error(lua, e))
+        },
+    );
+    methods.add_method(
+        "try",
+        |lua, g, (name, arg, d): (String, LuaValue, Option<LuaValue>)| {
+            let mut input = Input::act(choice(lua, name, arg)?);
+            if let Input::Act { dice: slot, .. } = &mut input {
+                *slot = dice(lua, d)?;
+            }
+            match g.session.borrow_mut().apply(input) {
+                Ok(()) => Ok((true, None)),
+                Err(err) => Ok((false, Some(err.to_string()))),
+            }
+        },
+    );
+    methods.add_method("undo", |_, g, ()| Ok(g.session.borrow_mut().undo()));
+    methods.add_method("redo", |lua, g, ()| {
+        g.session
+            .borrow_mut()
+            .redo()
+            .map_err(|e| script_error(lua, e))
+    });
+}
+
+/// The test game's bots: a step, a preview, and bots playing on.
+fn add_bot_methods<M: UserDataMethods<Game>>(methods: &mut M) {
+    methods.add_method("bot", |lua, g, ()| {
+        let pick = g
+            .session
+            .borrow_mut()
+            .bot_step()
+            .map_err(|e| script_error(lua, e))?;
+        match pick {
+            None => Ok((None, None, None)),
+            Some((seat, pick)) => Ok((
+                Some(pick.choice.to_string()),
+                Some(lua.create_sequence_from(pick.reason)?),
+                Some(seat.to_string()),
+            )),
+        }
+    });
+    methods.add_method(
+        "bot_choice",
+        |lua, g, (bot, seat): (Option<String>, Option<String>)| {
+            let seat = seat.map(SeatId::from);
             let pick = g
                 .session
                 .borrow_mut()
-                .bot_step()
+                .bot_preview(bot.as_deref(), seat.as_ref())
                 .map_err(|e| script_error(lua, e))?;
             match pick {
-                None => Ok((None, None, None)),
-                Some((seat, pick)) => Ok((
+                None => Ok((None, None)),
+                Some(pick) => Ok((
                     Some(pick.choice.to_string()),
                     Some(lua.create_sequence_from(pick.reason)?),
-                    Some(seat.to_string()),
                 )),
             }
-        });
-        methods.add_method(
-            "bot_choice",
-            |lua, g, (bot, seat): (Option<String>, Option<String>)| {
-                let seat = seat.map(SeatId::from);
-                let pick = g
-                    .session
-                    .borrow_mut()
-                    .bot_preview(bot.as_deref(), seat.as_ref())
-                    .map_err(|e| script_error(lua, e))?;
-                match pick {
-                    None => Ok((None, None)),
-                    Some(pick) => Ok((
-                        Some(pick.choice.to_string()),
-                        Some(lua.create_sequence_from(pick.reason)?),
-                    )),
-                }
-            },
-        );
-        methods.add_method("run_bots", |lua, g, limit: Option<usize>| {
-            g.session
-                .borrow_mut()
-                .run_bots(limit.unwrap_or(100_000))
-                .map_err(|e| script_error(lua, e))
-        });
-        methods.add_method("undo", |_, g, ()| Ok(g.session.borrow_mut().undo()));
-        methods.add_method("redo", |lua, g, ()| {
-            g.session
-                .borrow_mut()
-                .redo()
-                .map_err(|e| script_error(lua, e))
-        });
-        methods.add_method(
-            "move_card",
-            |lua, g, (card, zone, position): (String, String, Option<String>)| {
-                let position = match position.as_deref() {
-                    None | Some("top") => Position::Top,
-                    Some("bottom") => Position::Bottom,
-                    Some(other) => {
-                        return Err(script_error(
-                            lua,
-                            format!("position must be top or bottom, got {other}"),
-                        ));
-                    }
-                };
-                g.manual(
-                    lua,
-                    Manual::MoveCard {
-                        card: CardId::from(card),
-                        to: ZoneId::from(zone),
-                        position,
-                    },
-                )
-            },
-        );
-        methods.add_method(
-            "place",
-            |lua, g, (piece, place, space): (String, String, String)| {
-                g.manual(
-                    lua,
-                    Manual::PlacePiece {
-                        piece: PieceId::from(piece),
-                        place: PlaceId::from(place),
-                        space: SpaceId::from(space),
-                    },
-                )
-            },
-        );
-        methods.add_method("remove_piece", |lua, g, piece: String| {
-            g.manual(
-                lua,
-                Manual::RemovePiece {
-                    piece: PieceId::from(piece),
-                },
-            )
-        });
-        methods.add_method(
-            "add_units",
-            |lua, g, (boxed, kind, delta): (String, String, i64)| {
-                g.manual(
-                    lua,
-                    Manual::AddUnits {
-                        boxed: BoxId::from(boxed),
-                        kind: UnitKindId::from(kind),
-                        delta,
-                    },
-                )
-            },
-        );
-        methods.add_method("set_counter", |lua, g, (counter, value): (String, i64)| {
-            g.manual(
-                lua,
-                Manual::SetCounter {
-                    counter: CounterId::from(counter),
-                    value,
-                },
-            )
-        });
-        methods.add_method("set_dice", |lua, g, mode: String| {
-            let mode = match mode.as_str() {
-                "physical" => DiceMode::Physical,
-                "digital" => DiceMode::Digital,
-                other => {
+        },
+    );
+    methods.add_method("run_bots", |lua, g, limit: Option<usize>| {
+        g.session
+            .borrow_mut()
+            .run_bots(limit.unwrap_or(100_000))
+            .map_err(|e| script_error(lua, e))
+    });
+}
+
+/// The test game's changes by hand, as a person at the table makes them.
+fn add_manual_methods<M: UserDataMethods<Game>>(methods: &mut M) {
+    methods.add_method(
+        "move_card",
+        |lua, g, (card, zone, position): (String, String, Option<String>)| {
+            let position = match position.as_deref() {
+                None | Some("top") => Position::Top,
+                Some("bottom") => Position::Bottom,
+                Some(other) => {
                     return Err(script_error(
                         lua,
-                        format!("dice must be digital or physical, got {other}"),
+                        format!("position must be top or bottom, got {other}"),
                     ));
                 }
             };
-            g.manual(lua, Manual::SetDice { mode })
-        });
-        methods.add_method("counter", |lua, g, id: String| {
-            g.session
-                .borrow()
-                .table()
-                .counter(&CounterId::from(id))
-                .map_err(|e| script_error(lua, e))
-        });
-        methods.add_method("zone", |lua, g, zone: String| {
-            let session = g.session.borrow();
-            let zone = session
-                .table()
-                .zone(&ZoneId::from(zone))
-                .map_err(|e| script_error(lua, e))?;
-            lua.create_sequence_from(zone.cards.iter().map(|c| c.to_string()))
-        });
-        methods.add_method("space_of", |_, g, piece: String| {
-            let session = g.session.borrow();
-            Ok(
-                match session.table().piece_location(&PieceId::from(piece)) {
-                    Some((place, space)) => (Some(place.to_string()), Some(space.to_string())),
-                    None => (None, None),
+            g.manual(
+                lua,
+                Manual::MoveCard {
+                    card: CardId::from(card),
+                    to: ZoneId::from(zone),
+                    position,
                 },
             )
-        });
-        methods.add_method("units", |lua, g, (boxed, kind): (String, String)| {
-            g.session
-                .borrow()
-                .table()
-                .units(&BoxId::from(boxed), &UnitKindId::from(kind))
-                .map_err(|e| script_error(lua, e))
-        });
-        methods.add_method("vars", |lua, g, ()| {
-            to_lua(lua, &g.session.borrow().table().vars)
-        });
-        methods.add_method("private", |lua, g, seat: String| {
-            let session = g.session.borrow();
-            let value = session
-                .table()
-                .private
-                .get(seat.as_str())
-                .cloned()
-                .unwrap_or_else(Value::map);
-            to_lua(lua, &value)
-        });
-        methods.add_method("state", |_, g, ()| {
-            Ok(g.session
-                .borrow()
-                .table()
-                .top_frame()
-                .map(|f| f.state.clone()))
-        });
-        methods.add_method("turn", |_, g, ()| Ok(g.session.borrow().table().turn));
-        methods.add_method("result", |lua, g, ()| {
-            let session = g.session.borrow();
-            let Some(result) = &session.table().result else {
-                return Ok(LuaValue::Nil);
-            };
-            let t = lua.create_table()?;
-            t.set(
-                "winners",
-                lua.create_sequence_from(result.winners.iter().map(|w| w.to_string()))?,
-            )?;
-            t.set("text", result.text.as_str())?;
-            let scores = lua.create_table()?;
-            for (seat, score) in &result.scores {
-                scores.set(seat.as_str(), *score)?;
+        },
+    );
+    methods.add_method(
+        "place",
+        |lua, g, (piece, place, space): (String, String, String)| {
+            g.manual(
+                lua,
+                Manual::PlacePiece {
+                    piece: PieceId::from(piece),
+                    place: PlaceId::from(place),
+                    space: SpaceId::from(space),
+                },
+            )
+        },
+    );
+    methods.add_method("remove_piece", |lua, g, piece: String| {
+        g.manual(
+            lua,
+            Manual::RemovePiece {
+                piece: PieceId::from(piece),
+            },
+        )
+    });
+    methods.add_method(
+        "add_units",
+        |lua, g, (boxed, kind, delta): (String, String, i64)| {
+            g.manual(
+                lua,
+                Manual::AddUnits {
+                    boxed: BoxId::from(boxed),
+                    kind: UnitKindId::from(kind),
+                    delta,
+                },
+            )
+        },
+    );
+    methods.add_method("set_counter", |lua, g, (counter, value): (String, i64)| {
+        g.manual(
+            lua,
+            Manual::SetCounter {
+                counter: CounterId::from(counter),
+                value,
+            },
+        )
+    });
+    methods.add_method("set_dice", |lua, g, mode: String| {
+        let mode = match mode.as_str() {
+            "physical" => DiceMode::Physical,
+            "digital" => DiceMode::Digital,
+            other => {
+                return Err(script_error(
+                    lua,
+                    format!("dice must be digital or physical, got {other}"),
+                ));
             }
-            t.set("scores", scores)?;
-            Ok(LuaValue::Table(t))
-        });
-        methods.add_method("log", |lua, g, seat: Option<String>| {
-            let session = g.session.borrow();
-            let seat = seat.map(SeatId::from);
-            let lines: Vec<String> = session
-                .log()
-                .iter()
-                .flat_map(|e| e.seen_by(seat.as_ref()).messages)
-                .map(|l| l.text)
-                .collect();
-            lua.create_sequence_from(lines)
-        });
-        methods.add_method("inputs", |_, g, ()| Ok(g.session.borrow().history().len()));
-        methods.add_method("json", |lua, g, seat: Option<String>| {
-            let mut session = g.session.borrow_mut();
-            let seat = seat.map(SeatId::from);
-            let extra = session
-                .view_data(seat.as_ref())
-                .map_err(|e| script_error(lua, e))?;
-            let json =
-                crate::view::state_json(session.table(), &session.log(), seat.as_ref(), &extra);
-            let value = Value::from_json(&json).unwrap_or(Value::Nil);
-            to_lua(lua, &value)
-        });
-    }
+        };
+        g.manual(lua, Manual::SetDice { mode })
+    });
+}
+
+/// What the test game lets a test read of the table, the log and the result.
+fn add_reading_methods<M: UserDataMethods<Game>>(methods: &mut M) {
+    methods.add_method("counter", |lua, g, id: String| {
+        g.session
+            .borrow()
+            .table()
+            .counter(&CounterId::from(id))
+            .map_err(|e| script_error(lua, e))
+    });
+    methods.add_method("zone", |lua, g, zone: String| {
+        let session = g.session.borrow();
+        let zone = session
+            .table()
+            .zone(&ZoneId::from(zone))
+            .map_err(|e| script_error(lua, e))?;
+        lua.create_sequence_from(zone.cards.iter().map(|c| c.to_string()))
+    });
+    methods.add_method("space_of", |_, g, piece: String| {
+        let session = g.session.borrow();
+        Ok(
+            match session.table().piece_location(&PieceId::from(piece)) {
+                Some((place, space)) => (Some(place.to_string()), Some(space.to_string())),
+                None => (None, None),
+            },
+        )
+    });
+    methods.add_method("units", |lua, g, (boxed, kind): (String, String)| {
+        g.session
+            .borrow()
+            .table()
+            .units(&BoxId::from(boxed), &UnitKindId::from(kind))
+            .map_err(|e| script_error(lua, e))
+    });
+    methods.add_method("vars", |lua, g, ()| {
+        to_lua(lua, &g.session.borrow().table().vars)
+    });
+    methods.add_method("private", |lua, g, seat: String| {
+        let session = g.session.borrow();
+        let value = session
+            .table()
+            .private
+            .get(seat.as_str())
+            .cloned()
+            .unwrap_or_else(Value::map);
+        to_lua(lua, &value)
+    });
+    methods.add_method("state", |_, g, ()| {
+        Ok(g.session
+            .borrow()
+            .table()
+            .top_frame()
+            .map(|f| f.state.clone()))
+    });
+    methods.add_method("turn", |_, g, ()| Ok(g.session.borrow().table().turn));
+    methods.add_method("result", |lua, g, ()| {
+        let session = g.session.borrow();
+        let Some(result) = &session.table().result else {
+            return Ok(LuaValue::Nil);
+        };
+        let t = lua.create_table()?;
+        t.set(
+            "winners",
+            lua.create_sequence_from(result.winners.iter().map(|w| w.to_string()))?,
+        )?;
+        t.set("text", result.text.as_str())?;
+        let scores = lua.create_table()?;
+        for (seat, score) in &result.scores {
+            scores.set(seat.as_str(), *score)?;
+        }
+        t.set("scores", scores)?;
+        Ok(LuaValue::Table(t))
+    });
+    methods.add_method("log", |lua, g, seat: Option<String>| {
+        let session = g.session.borrow();
+        let seat = seat.map(SeatId::from);
+        let lines: Vec<String> = session
+            .log()
+            .iter()
+            .flat_map(|e| e.seen_by(seat.as_ref()).messages)
+            .map(|l| l.text)
+            .collect();
+        lua.create_sequence_from(lines)
+    });
+    methods.add_method("inputs", |_, g, ()| Ok(g.session.borrow().history().len()));
+    methods.add_method("json", |lua, g, seat: Option<String>| {
+        let mut session = g.session.borrow_mut();
+        let seat = seat.map(SeatId::from);
+        let extra = session
+            .view_data(seat.as_ref())
+            .map_err(|e| script_error(lua, e))?;
+        let json = crate::view::state_json(session.table(), &session.log(), seat.as_ref(), &extra);
+        let value = Value::from_json(&json).unwrap_or(Value::Nil);
+        to_lua(lua, &value)
+    });
 }
 
 /// A prompt as the test API shows it: state, text, decision, asks, answered, and the seat

@@ -244,6 +244,53 @@ pub(super) fn load(
         counted: BTreeMap::new(),
         hasher: Fnv64::default(),
     };
+    let manifest = read_manifest(&mut loader, dir)?;
+    let mut module = Module {
+        dir: dir.to_path_buf(),
+        manifest: manifest.clone(),
+        card_fields: Vec::new(),
+        cards: Catalog::default(),
+        zones: Catalog::default(),
+        places: Catalog::default(),
+        pieces: Catalog::default(),
+        unit_kinds: Catalog::default(),
+        boxes: Catalog::default(),
+        counters: Catalog::default(),
+        seats: Catalog::default(),
+        scenarios: Catalog::default(),
+        tables: Catalog::default(),
+        boards: Catalog::default(),
+        scripts: Vec::new(),
+        rules: RulesInfo::default(),
+        overlay: None,
+        warnings: Diagnostics::default(),
+        fingerprint: 0,
+    };
+    read_data_files(&mut loader, &mut module, &manifest);
+    // Files that do not parse leave holes that every reference check would trip over:
+    // report the syntax errors alone, as a compiler does, the scripts' among them.
+    loader.count_left_out();
+    if loader.diags.has_errors() {
+        check_script_syntax(&mut loader, &mut module, inspect);
+        return Err(loader.diags);
+    }
+    validate::check_unknown_words(&mut loader, &module);
+    add_overlay(&mut loader, &mut module, &options.overlay);
+    validate::check_module(&mut loader, &module);
+    read_scripts(&mut loader, &mut module);
+    module.fingerprint = loader.hasher.finish();
+    read_rules(&mut loader, &mut module, inspect);
+    loader.count_left_out();
+    if loader.diags.has_errors() || (options.strict && !loader.diags.is_empty()) {
+        return Err(loader.diags);
+    }
+    module.warnings = loader.diags;
+    Ok(module)
+}
+
+/// Reads and parses `module.ron`, the manifest; a folder without one is an error that
+/// says what a module folder is.
+fn read_manifest(loader: &mut Loader, dir: &Path) -> Result<Manifest, Diagnostics> {
     let manifest_path = dir.join("module.ron");
     let text = match crate::files::read_inside(dir, "module.ron") {
         Ok((_, text)) => text,
@@ -275,7 +322,7 @@ pub(super) fn load(
         text,
     });
     let Some(manifest) = loader.parse::<Manifest>(MANIFEST) else {
-        return Err(loader.diags);
+        return Err(std::mem::take(&mut loader.diags));
     };
     if manifest.api != super::API_VERSION {
         loader.error(
@@ -288,35 +335,17 @@ pub(super) fn load(
             ),
         );
     }
+    Ok(manifest)
+}
 
-    let mut module = Module {
-        dir: dir.to_path_buf(),
-        manifest: manifest.clone(),
-        card_fields: Vec::new(),
-        cards: Catalog::default(),
-        zones: Catalog::default(),
-        places: Catalog::default(),
-        pieces: Catalog::default(),
-        unit_kinds: Catalog::default(),
-        boxes: Catalog::default(),
-        counters: Catalog::default(),
-        seats: Catalog::default(),
-        scenarios: Catalog::default(),
-        tables: Catalog::default(),
-        boards: Catalog::default(),
-        scripts: Vec::new(),
-        rules: RulesInfo::default(),
-        overlay: None,
-        warnings: Diagnostics::default(),
-        fingerprint: 0,
-    };
-
+/// Reads the data files and the scenario files the manifest lists, in its order.
+fn read_data_files(loader: &mut Loader, module: &mut Module, manifest: &Manifest) {
     for rel in &manifest.data {
         let Some(idx) = loader.read(rel) else {
             continue;
         };
         if let Some(file) = loader.parse::<DataFile>(idx) {
-            merge_data(&mut loader, &mut module, idx, file);
+            merge_data(loader, module, idx, file);
         }
     }
     for rel in &manifest.scenarios {
@@ -330,68 +359,54 @@ pub(super) fn load(
             }
         }
     }
-    // Files that do not parse leave holes that every reference check would trip over:
-    // report the syntax errors alone, as a compiler does, the scripts' among them.
-    loader.count_left_out();
-    if loader.diags.has_errors() {
-        check_script_syntax(&mut loader, &mut module, inspect);
-        return Err(loader.diags);
-    }
-    validate::check_unknown_words(&mut loader, &module);
+}
 
-    let overlay_path = match &options.overlay {
-        OverlayChoice::Default => overlay::default_overlay_path(&manifest.id),
+/// Adds the owner's overlay `choice` names, if any. Its errors do not stop the module
+/// loading (its owner's game still opens, and says what is wrong): they are kept in the
+/// overlay's information, and the overlay then adds nothing.
+fn add_overlay(loader: &mut Loader, module: &mut Module, choice: &OverlayChoice) {
+    let path = match choice {
+        OverlayChoice::Default => overlay::default_overlay_path(&module.manifest.id),
         OverlayChoice::File(path) | OverlayChoice::NamedBySave(path) => Some(path.clone()),
         OverlayChoice::Off => None,
     };
-    if let Some(path) = overlay_path {
-        // The overlay's errors do not stop the module loading (its owner's game still
-        // opens, and says what is wrong): the overlay then adds nothing.
-        let before = loader.diags.0.len();
-        let mut info = merge_overlay(&mut loader, &mut module, path);
-        loader.count_left_out();
-        info.named_by_save = matches!(options.overlay, OverlayChoice::NamedBySave(_));
-        let (errors, warnings): (Vec<Diagnostic>, Vec<Diagnostic>) = loader
-            .diags
-            .0
-            .drain(before..)
-            .partition(Diagnostic::is_error);
-        loader.diags.0.extend(warnings);
-        info.errors = Diagnostics(errors);
-        module.overlay = Some(info);
-    }
+    let Some(path) = path else {
+        return;
+    };
+    let before = loader.diags.0.len();
+    let mut info = merge_overlay(loader, module, path);
+    loader.count_left_out();
+    info.named_by_save = matches!(choice, OverlayChoice::NamedBySave(_));
+    let (errors, warnings): (Vec<Diagnostic>, Vec<Diagnostic>) = loader
+        .diags
+        .0
+        .drain(before..)
+        .partition(Diagnostic::is_error);
+    loader.diags.0.extend(warnings);
+    info.errors = Diagnostics(errors);
+    module.overlay = Some(info);
+}
 
-    validate::check_module(&mut loader, &module);
-    read_scripts(&mut loader, &mut module);
-    module.fingerprint = loader.hasher.finish();
-
+/// Runs the rules script to read the rules it declares; with errors in the data, only
+/// compiles every script, to report their syntax errors too.
+fn read_rules(loader: &mut Loader, module: &mut Module, inspect: Inspect<'_>) {
     if loader.diags.has_errors() {
-        check_script_syntax(&mut loader, &mut module, inspect);
+        check_script_syntax(loader, module, inspect);
     } else if !module.scripts.is_empty() {
-        match inspect(&module, Depth::Full) {
+        match inspect(module, Depth::Full) {
             Ok(info) => {
                 module.rules = info;
-                validate::check_rules(&mut loader, &module);
+                validate::check_rules(loader, module);
             }
             Err(diags) => loader.diags.0.extend(diags.0),
         }
     } else {
-        loader.error(
-            MANIFEST,
-            &[Anchor::Ident("main")],
-            format!(
-                "no rules script: add '{}' (it returns the rules' hook table)",
-                manifest.main
-            ),
+        let message = format!(
+            "no rules script: add '{}' (it returns the rules' hook table)",
+            module.manifest.main
         );
+        loader.error(MANIFEST, &[Anchor::Ident("main")], message);
     }
-
-    loader.count_left_out();
-    if loader.diags.has_errors() || (options.strict && !loader.diags.is_empty()) {
-        return Err(loader.diags);
-    }
-    module.warnings = loader.diags;
-    Ok(module)
 }
 
 /// With errors in the data, the rules cannot run: the scripts are only compiled, so that one
@@ -519,11 +534,25 @@ fn merge_overlay(loader: &mut Loader, module: &mut Module, path: PathBuf) -> Ove
         // A broken overlay merges nothing: its errors are reported, not echoed by the module.
         return info;
     }
+    let folder = info
+        .path
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    info.values = apply_overlay(module, file, &folder);
+    info
+}
+
+/// Puts a checked overlay's values into `module`: card fields, names and texts, table
+/// entries, the spaces and links a place lacks, board positions and images (relative to
+/// the overlay's `folder`), space and piece props. Returns how many values it holds.
+fn apply_overlay(module: &mut Module, file: OverlayFile, folder: &Path) -> usize {
+    let mut values = 0;
     for (card_id, fields) in file.cards {
         if let Some(card) = module.cards.get_mut(card_id.as_str()) {
             for (field, value) in fields {
                 if matches!(value, DataValue::Known(_)) {
-                    info.values += 1;
+                    values += 1;
                 }
                 match (field.as_str(), value) {
                     ("name", DataValue::Known(crate::value::Value::Str(name))) => card.name = name,
@@ -537,7 +566,7 @@ fn merge_overlay(loader: &mut Loader, module: &mut Module, path: PathBuf) -> Ove
     }
     for (table_id, entries) in file.tables {
         if let Some(table) = module.tables.get_mut(&table_id) {
-            info.values += entries
+            values += entries
                 .values()
                 .filter(|v| matches!(v, DataValue::Known(_)))
                 .count();
@@ -546,21 +575,16 @@ fn merge_overlay(loader: &mut Loader, module: &mut Module, path: PathBuf) -> Ove
     }
     for (place_id, extra) in file.places {
         if let Some(place) = module.places.get_mut(place_id.as_str()) {
-            info.values += extra.spaces.len() + extra.links.len();
+            values += extra.spaces.len() + extra.links.len();
             let mut def = place.def.clone();
             def.spaces.extend(extra.spaces);
             def.links.extend(extra.links);
             *place = Place::new(def);
         }
     }
-    let folder = info
-        .path
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default();
     for (board_id, copy) in file.boards {
         if let Some(board) = module.boards.get_mut(&board_id) {
-            info.values += copy.spaces.len() + usize::from(copy.image.is_some());
+            values += copy.spaces.len() + usize::from(copy.image.is_some());
             board.owner.image = copy.image.map(|image| folder.join(image));
             board.owner.spaces = copy
                 .spaces
@@ -583,17 +607,17 @@ fn merge_overlay(loader: &mut Loader, module: &mut Module, path: PathBuf) -> Ove
                 .iter_mut()
                 .find(|s| s.id.as_str() == space_id)
         {
-            info.values += props.len();
+            values += props.len();
             space.props.extend(props);
         }
     }
     for (piece_id, props) in file.pieces {
         if let Some(piece) = module.pieces.get_mut(piece_id.as_str()) {
-            info.values += props.len();
+            values += props.len();
             piece.props.extend(props);
         }
     }
-    info
+    values
 }
 
 fn read_scripts(loader: &mut Loader, module: &mut Module) {

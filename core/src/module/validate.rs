@@ -210,6 +210,13 @@ fn check_tables(loader: &mut Loader, module: &Module) {
 }
 
 fn check_components(loader: &mut Loader, module: &Module) {
+    check_owners(loader, module);
+    check_places(loader, module);
+    check_boxes_and_counters(loader, module);
+}
+
+/// Every owner names a seat, and a zone only its owner sees has one.
+fn check_owners(loader: &mut Loader, module: &Module) {
     let mut owners: Vec<(&'static str, String, String)> = Vec::new();
     for zone in module.zones.iter() {
         if let Some(owner) = &zone.owner {
@@ -246,6 +253,10 @@ fn check_components(loader: &mut Loader, module: &Module) {
             );
         }
     }
+}
+
+/// A place's spaces have different ids, and its links join spaces it has.
+fn check_places(loader: &mut Loader, module: &Module) {
     for place in module.places.iter() {
         let id = place.def.id.as_str();
         let idx = loader.origins[&("place", id.to_owned())];
@@ -278,6 +289,10 @@ fn check_components(loader: &mut Loader, module: &Module) {
             }
         }
     }
+}
+
+/// A box holds kinds of units the module has; a counter starts within its bounds.
+fn check_boxes_and_counters(loader: &mut Loader, module: &Module) {
     for boxed in module.boxes.iter() {
         let id = boxed.id.as_str();
         for kind in boxed.kinds.iter().flatten() {
@@ -315,143 +330,201 @@ fn check_components(loader: &mut Loader, module: &Module) {
 fn check_scenarios(loader: &mut Loader, module: &Module) {
     for scenario in module.scenarios.iter() {
         let sid = scenario.id.as_str();
-        let idx = loader.origins[&("scenario", sid.to_owned())];
-        let err = |loader: &mut Loader, anchors: &[Anchor<'_>], message: String| {
-            let mut path = vec![Anchor::Field("id", sid)];
-            path.extend_from_slice(anchors);
-            loader.error(idx, &path, format!("scenario '{sid}': {message}"));
-        };
-        for seat in scenario.seats.iter().flatten().chain(scenario.bots.keys()) {
-            if !module.seats.contains(seat.as_str()) {
-                err(
-                    loader,
-                    &[Anchor::Ident("seats"), Anchor::Str(seat.as_str())],
-                    format!("unknown seat '{seat}'"),
-                );
-            }
-        }
-        for (id, value) in &scenario.counters {
-            match module.counters.get(id.as_str()) {
-                None => err(
-                    loader,
-                    &[Anchor::Ident("counters"), Anchor::Key(id.as_str())],
-                    format!("unknown counter '{id}'"),
-                ),
-                Some(def)
-                    if def.min.is_some_and(|m| *value < m)
-                        || def.max.is_some_and(|m| *value > m) =>
-                {
-                    err(
-                        loader,
-                        &[Anchor::Ident("counters"), Anchor::Key(id.as_str())],
-                        format!(
-                            "counter '{id}' = {value} is outside its bounds {:?}..={:?}",
-                            def.min, def.max
-                        ),
-                    )
-                }
-                Some(_) => {}
-            }
-        }
-        let mut placed: BTreeMap<&str, &str> = BTreeMap::new();
-        for (zone, cards) in &scenario.zones {
-            if !module.zones.contains(zone.as_str()) {
-                err(
-                    loader,
-                    &[Anchor::Ident("zones"), Anchor::Key(zone.as_str())],
-                    format!("unknown zone '{zone}'"),
-                );
-            }
-            for card in cards {
-                let anchors = [
-                    Anchor::Ident("zones"),
-                    Anchor::Key(zone.as_str()),
-                    Anchor::Str(card.as_str()),
-                ];
-                if !module.cards.contains(card.as_str()) {
-                    err(loader, &anchors, format!("unknown card '{card}'"));
-                } else if let Some(first) = placed.insert(card.as_str(), zone.as_str()) {
-                    err(
-                        loader,
-                        &anchors,
-                        format!("card '{card}' is placed twice (also in zone '{first}')"),
-                    );
-                }
-            }
-        }
-        if let Some(zone) = &scenario.rest_to
-            && !module.zones.contains(zone.as_str())
-        {
-            err(
+        let at = (sid, loader.origins[&("scenario", sid.to_owned())]);
+        check_scenario_seats_and_counters(loader, module, scenario, at);
+        check_scenario_cards(loader, module, scenario, at);
+        check_scenario_pieces(loader, module, scenario, at);
+        check_scenario_boxes(loader, module, scenario, at);
+    }
+}
+
+/// Reports an error of scenario `sid` (defined in source `idx`) at `anchors` within it.
+fn scenario_error(
+    loader: &mut Loader,
+    (sid, idx): (&str, usize),
+    anchors: &[Anchor<'_>],
+    message: String,
+) {
+    let mut path = vec![Anchor::Field("id", sid)];
+    path.extend_from_slice(anchors);
+    loader.error(idx, &path, format!("scenario '{sid}': {message}"));
+}
+
+/// A scenario's the seats it names and the counters it sets (within their bounds).
+fn check_scenario_seats_and_counters(
+    loader: &mut Loader,
+    module: &Module,
+    scenario: &crate::module::ScenarioDef,
+    at: (&str, usize),
+) {
+    for seat in scenario.seats.iter().flatten().chain(scenario.bots.keys()) {
+        if !module.seats.contains(seat.as_str()) {
+            scenario_error(
                 loader,
-                &[Anchor::Ident("rest_to")],
-                format!("rest_to: unknown zone '{zone}'"),
+                at,
+                &[Anchor::Ident("seats"), Anchor::Str(seat.as_str())],
+                format!("unknown seat '{seat}'"),
             );
         }
-        let mut stood: BTreeMap<&str, &str> = BTreeMap::new();
-        for (place_id, pieces) in &scenario.pieces {
-            let place = module.places.get(place_id.as_str());
-            if place.is_none() {
-                err(
+    }
+    for (id, value) in &scenario.counters {
+        match module.counters.get(id.as_str()) {
+            None => scenario_error(
+                loader,
+                at,
+                &[Anchor::Ident("counters"), Anchor::Key(id.as_str())],
+                format!("unknown counter '{id}'"),
+            ),
+            Some(def)
+                if def.min.is_some_and(|m| *value < m) || def.max.is_some_and(|m| *value > m) =>
+            {
+                scenario_error(
                     loader,
-                    &[Anchor::Ident("pieces"), Anchor::Key(place_id.as_str())],
-                    format!("unknown place '{place_id}'"),
-                );
+                    at,
+                    &[Anchor::Ident("counters"), Anchor::Key(id.as_str())],
+                    format!(
+                        "counter '{id}' = {value} is outside its bounds {:?}..={:?}",
+                        def.min, def.max
+                    ),
+                )
             }
-            for (piece, space) in pieces {
-                let anchors = [
-                    Anchor::Ident("pieces"),
-                    Anchor::Key(place_id.as_str()),
-                    Anchor::Key(piece.as_str()),
-                ];
-                if !module.pieces.contains(piece.as_str()) {
-                    err(loader, &anchors, format!("unknown piece '{piece}'"));
-                } else if let Some(first) = stood.insert(piece.as_str(), place_id.as_str()) {
-                    err(
-                        loader,
-                        &anchors,
-                        format!("piece '{piece}' is placed twice (also on '{first}')"),
-                    );
-                }
-                if let Some(place) = place
-                    && place.space(space.as_str()).is_none()
-                {
-                    err(
-                        loader,
-                        &anchors,
-                        format!("place '{place_id}' has no space '{space}'"),
-                    );
-                }
+            Some(_) => {}
+        }
+    }
+}
+
+/// A scenario's the cards it deals to zones (each once) and the zone for the rest.
+fn check_scenario_cards(
+    loader: &mut Loader,
+    module: &Module,
+    scenario: &crate::module::ScenarioDef,
+    at: (&str, usize),
+) {
+    let mut placed: BTreeMap<&str, &str> = BTreeMap::new();
+    for (zone, cards) in &scenario.zones {
+        if !module.zones.contains(zone.as_str()) {
+            scenario_error(
+                loader,
+                at,
+                &[Anchor::Ident("zones"), Anchor::Key(zone.as_str())],
+                format!("unknown zone '{zone}'"),
+            );
+        }
+        for card in cards {
+            let anchors = [
+                Anchor::Ident("zones"),
+                Anchor::Key(zone.as_str()),
+                Anchor::Str(card.as_str()),
+            ];
+            if !module.cards.contains(card.as_str()) {
+                scenario_error(loader, at, &anchors, format!("unknown card '{card}'"));
+            } else if let Some(first) = placed.insert(card.as_str(), zone.as_str()) {
+                scenario_error(
+                    loader,
+                    at,
+                    &anchors,
+                    format!("card '{card}' is placed twice (also in zone '{first}')"),
+                );
             }
         }
-        for (boxed, units) in &scenario.boxes {
-            if !module.boxes.contains(boxed.as_str()) {
-                err(
+    }
+    if let Some(zone) = &scenario.rest_to
+        && !module.zones.contains(zone.as_str())
+    {
+        scenario_error(
+            loader,
+            at,
+            &[Anchor::Ident("rest_to")],
+            format!("rest_to: unknown zone '{zone}'"),
+        );
+    }
+}
+
+/// A scenario's the pieces it stands on places (each once, on a space the place has).
+fn check_scenario_pieces(
+    loader: &mut Loader,
+    module: &Module,
+    scenario: &crate::module::ScenarioDef,
+    at: (&str, usize),
+) {
+    let mut stood: BTreeMap<&str, &str> = BTreeMap::new();
+    for (place_id, pieces) in &scenario.pieces {
+        let place = module.places.get(place_id.as_str());
+        if place.is_none() {
+            scenario_error(
+                loader,
+                at,
+                &[Anchor::Ident("pieces"), Anchor::Key(place_id.as_str())],
+                format!("unknown place '{place_id}'"),
+            );
+        }
+        for (piece, space) in pieces {
+            let anchors = [
+                Anchor::Ident("pieces"),
+                Anchor::Key(place_id.as_str()),
+                Anchor::Key(piece.as_str()),
+            ];
+            if !module.pieces.contains(piece.as_str()) {
+                scenario_error(loader, at, &anchors, format!("unknown piece '{piece}'"));
+            } else if let Some(first) = stood.insert(piece.as_str(), place_id.as_str()) {
+                scenario_error(
                     loader,
-                    &[Anchor::Ident("boxes"), Anchor::Key(boxed.as_str())],
-                    format!("unknown box '{boxed}'"),
+                    at,
+                    &anchors,
+                    format!("piece '{piece}' is placed twice (also on '{first}')"),
                 );
-                continue;
             }
-            for (kind, count) in units {
-                let anchors = [
-                    Anchor::Ident("boxes"),
-                    Anchor::Key(boxed.as_str()),
-                    Anchor::Key(kind.as_str()),
-                ];
-                if !module.box_accepts(boxed.as_str(), kind.as_str()) {
-                    err(
-                        loader,
-                        &anchors,
-                        format!("box '{boxed}' does not hold units of kind '{kind}'"),
-                    );
-                } else if *count < 0 {
-                    err(
-                        loader,
-                        &anchors,
-                        format!("box '{boxed}': negative count {count}"),
-                    );
-                }
+            if let Some(place) = place
+                && place.space(space.as_str()).is_none()
+            {
+                scenario_error(
+                    loader,
+                    at,
+                    &anchors,
+                    format!("place '{place_id}' has no space '{space}'"),
+                );
+            }
+        }
+    }
+}
+
+/// A scenario's the units it puts in boxes (of kinds each box holds, never negative).
+fn check_scenario_boxes(
+    loader: &mut Loader,
+    module: &Module,
+    scenario: &crate::module::ScenarioDef,
+    at: (&str, usize),
+) {
+    for (boxed, units) in &scenario.boxes {
+        if !module.boxes.contains(boxed.as_str()) {
+            scenario_error(
+                loader,
+                at,
+                &[Anchor::Ident("boxes"), Anchor::Key(boxed.as_str())],
+                format!("unknown box '{boxed}'"),
+            );
+            continue;
+        }
+        for (kind, count) in units {
+            let anchors = [
+                Anchor::Ident("boxes"),
+                Anchor::Key(boxed.as_str()),
+                Anchor::Key(kind.as_str()),
+            ];
+            if !module.box_accepts(boxed.as_str(), kind.as_str()) {
+                scenario_error(
+                    loader,
+                    at,
+                    &anchors,
+                    format!("box '{boxed}' does not hold units of kind '{kind}'"),
+                );
+            } else if *count < 0 {
+                scenario_error(
+                    loader,
+                    at,
+                    &anchors,
+                    format!("box '{boxed}': negative count {count}"),
+                );
             }
         }
     }

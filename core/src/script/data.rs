@@ -16,250 +16,226 @@ use crate::value::Value;
 
 /// Builds the read-only `ctx.data` table of `module`.
 pub(crate) fn build(vm: &Vm, module: &Module) -> mlua::Result<Table> {
-    let lua = &vm.lua;
-    let data = lua.create_table()?;
-
-    let cards = lua.create_table()?;
-    for card in module.cards.iter() {
-        let t = lua.create_table()?;
-        t.raw_set("id", card.id.as_str())?;
-        t.raw_set("name", card.name.as_str())?;
-        t.raw_set("deck", card.deck.as_str())?;
-        t.raw_set("text", card.text.as_str())?;
-        let unknown = module.unknown_fields(card);
-        let card_id = card.id.clone();
-        let fields = props(
-            vm,
-            &card.fields,
-            unknown,
-            &format!("card '{}' fields", card.id),
-            move |field| OverlayTarget::CardField(card_id.clone(), field.to_owned()),
-        )?;
-        t.raw_set("fields", fields)?;
-        cards.raw_set(
-            card.id.as_str(),
-            vm.readonly(t, &format!("card '{}'", card.id))?,
-        )?;
-    }
+    let data = vm.lua.create_table()?;
+    let add = |names, t: mlua::Result<(Table, Vec<String>)>| {
+        let (by_id, ids) = t?;
+        add(vm, &data, names, by_id, ids.into_iter())
+    };
+    let m = module;
     add(
-        vm,
-        &data,
         "cards",
-        cards,
-        module.cards.iter().map(|c| c.id.to_string()),
+        each(vm, "card", m.cards.iter(), |c| &c.id, |c| card(vm, m, c)),
     )?;
+    data.raw_set("card_fields", card_fields(vm, module)?)?;
+    add(
+        "zones",
+        each(vm, "zone", m.zones.iter(), |z| &z.id, |z| zone(vm, z)),
+    )?;
+    let places = m.places.iter().map(|p| &p.def);
+    add(
+        "places",
+        each(vm, "place", places, |p| &p.id, |p| place(vm, p)),
+    )?;
+    add(
+        "pieces",
+        each(vm, "piece", m.pieces.iter(), |p| &p.id, |p| piece(vm, p)),
+    )?;
+    let kinds = m.unit_kinds.iter();
+    add(
+        "unit_kinds",
+        each(vm, "unit kind", kinds, |k| &k.id, |k| unit_kind(vm, k)),
+    )?;
+    add(
+        "boxes",
+        each(vm, "box", m.boxes.iter(), |b| &b.id, |b| boxed(vm, b)),
+    )?;
+    let counters = m.counters.iter();
+    add(
+        "counters",
+        each(vm, "counter", counters, |c| &c.id, |c| counter(vm, c)),
+    )?;
+    add(
+        "seats",
+        each(vm, "seat", m.seats.iter(), |s| &s.id, |s| seat(vm, s)),
+    )?;
+    let scenarios = m.scenarios.iter();
+    add(
+        "scenarios",
+        each(vm, "scenario", scenarios, |s| &s.id, |s| scenario(vm, s)),
+    )?;
+    add_tables(vm, &data, module)?;
+    vm.readonly(data, "ctx.data")
+}
 
-    let fields = lua.create_table()?;
+/// Each item's table, made by `entry` and read-only, by id; and the ids in order. `what`
+/// is what one item is called in errors.
+fn each<'m, T: 'm, Id: std::fmt::Display + 'm>(
+    vm: &Vm,
+    what: &str,
+    items: impl Iterator<Item = &'m T>,
+    id: impl Fn(&'m T) -> &'m Id,
+    entry: impl Fn(&'m T) -> mlua::Result<Table>,
+) -> mlua::Result<(Table, Vec<String>)> {
+    let by_id = vm.lua.create_table()?;
+    let mut ids = Vec::new();
+    for item in items {
+        let id = id(item).to_string();
+        let t = entry(item)?;
+        by_id.raw_set(id.as_str(), vm.readonly(t, &format!("{what} '{id}'"))?)?;
+        ids.push(id);
+    }
+    Ok((by_id, ids))
+}
+
+fn unit_kind(vm: &Vm, kind: &crate::module::UnitKindDef) -> mlua::Result<Table> {
+    let t = vm.lua.create_table()?;
+    t.raw_set("id", kind.id.as_str())?;
+    t.raw_set("name", kind.name.as_str())?;
+    t.raw_set("owner", kind.owner.as_ref().map(|o| o.to_string()))?;
+    Ok(t)
+}
+
+fn counter(vm: &Vm, counter: &crate::module::CounterDef) -> mlua::Result<Table> {
+    let t = vm.lua.create_table()?;
+    t.raw_set("id", counter.id.as_str())?;
+    t.raw_set("name", counter.name.as_str())?;
+    t.raw_set("min", counter.min)?;
+    t.raw_set("max", counter.max)?;
+    t.raw_set("initial", counter.initial)?;
+    Ok(t)
+}
+
+fn seat(vm: &Vm, seat: &crate::module::SeatDef) -> mlua::Result<Table> {
+    let t = vm.lua.create_table()?;
+    t.raw_set("id", seat.id.as_str())?;
+    t.raw_set("name", seat.name.as_str())?;
+    t.raw_set("bot", seat.bot.clone())?;
+    Ok(t)
+}
+
+/// A scenario: its id, name, description and its variables (read-only, nested too).
+fn scenario(vm: &Vm, scenario: &crate::module::ScenarioDef) -> mlua::Result<Table> {
+    let t = vm.lua.create_table()?;
+    t.raw_set("id", scenario.id.as_str())?;
+    t.raw_set("name", scenario.name.as_str())?;
+    t.raw_set("description", scenario.description.as_str())?;
+    let vars = to_lua(&vm.lua, &Value::Map(scenario.vars.clone()))?;
+    t.raw_set("vars", deep_readonly(vm, vars, "scenario vars")?)?;
+    Ok(t)
+}
+
+/// A card: its id, name, deck, text and fields (an unknown field asks for its value).
+fn card(vm: &Vm, module: &Module, card: &crate::module::CardDef) -> mlua::Result<Table> {
+    let t = vm.lua.create_table()?;
+    t.raw_set("id", card.id.as_str())?;
+    t.raw_set("name", card.name.as_str())?;
+    t.raw_set("deck", card.deck.as_str())?;
+    t.raw_set("text", card.text.as_str())?;
+    let unknown = module.unknown_fields(card);
+    let card_id = card.id.clone();
+    let fields = props(
+        vm,
+        &card.fields,
+        unknown,
+        &format!("card '{}' fields", card.id),
+        move |field| OverlayTarget::CardField(card_id.clone(), field.to_owned()),
+    )?;
+    t.raw_set("fields", fields)?;
+    Ok(t)
+}
+
+/// The list of the module's card fields, each with its doc and type.
+fn card_fields(vm: &Vm, module: &Module) -> mlua::Result<Table> {
+    let fields = vm.lua.create_table()?;
     for (i, field) in module.card_fields.iter().enumerate() {
-        let t = lua.create_table()?;
+        let t = vm.lua.create_table()?;
         t.raw_set("id", field.id.as_str())?;
         t.raw_set("doc", field.doc.as_str())?;
         t.raw_set("type", field.kind.to_string())?;
         fields.raw_set(i + 1, vm.readonly(t, "card field")?)?;
     }
-    data.raw_set("card_fields", vm.readonly(fields, "card_fields")?)?;
+    vm.readonly(fields, "card_fields")
+}
 
-    let zones = lua.create_table()?;
-    for zone in module.zones.iter() {
-        let t = lua.create_table()?;
-        t.raw_set("id", zone.id.as_str())?;
-        t.raw_set("name", zone.name.as_str())?;
-        t.raw_set("visibility", visibility_name(zone.visibility))?;
-        t.raw_set("owner", zone.owner.as_ref().map(|o| o.to_string()))?;
-        t.raw_set("face", if zone.face == Face::Up { "up" } else { "down" })?;
-        zones.raw_set(
-            zone.id.as_str(),
-            vm.readonly(t, &format!("zone '{}'", zone.id))?,
-        )?;
+fn zone(vm: &Vm, zone: &crate::module::ZoneDef) -> mlua::Result<Table> {
+    let t = vm.lua.create_table()?;
+    t.raw_set("id", zone.id.as_str())?;
+    t.raw_set("name", zone.name.as_str())?;
+    t.raw_set("visibility", visibility_name(zone.visibility))?;
+    t.raw_set("owner", zone.owner.as_ref().map(|o| o.to_string()))?;
+    t.raw_set("face", if zone.face == Face::Up { "up" } else { "down" })?;
+    Ok(t)
+}
+
+/// A track or map: its spaces in order (`spaces`) and by id (`space`), each with its props.
+fn place(vm: &Vm, def: &crate::module::PlaceDef) -> mlua::Result<Table> {
+    let lua = &vm.lua;
+    let t = lua.create_table()?;
+    t.raw_set("id", def.id.as_str())?;
+    t.raw_set("name", def.name.as_str())?;
+    let kind = match def.kind {
+        PlaceKind::Track => "track",
+        _ => "map",
+    };
+    t.raw_set("kind", kind)?;
+    let list = lua.create_table()?;
+    let by_id = lua.create_table()?;
+    for (i, space) in def.spaces.iter().enumerate() {
+        let s = lua.create_table()?;
+        s.raw_set("id", space.id.as_str())?;
+        s.raw_set("name", space.name.as_str())?;
+        s.raw_set("index", i + 1)?;
+        let unknown = unknown_keys(&space.props);
+        let (place_id, space_id) = (def.id.to_string(), space.id.to_string());
+        let label = format!("space '{}/{}' props", def.id, space.id);
+        let p = props(vm, &space.props, unknown, &label, move |prop| {
+            OverlayTarget::SpaceProp(place_id.clone(), space_id.clone(), prop.to_owned())
+        })?;
+        s.raw_set("props", p)?;
+        let s = vm.readonly(s, &format!("space '{}'", space.id))?;
+        list.raw_set(i + 1, s.clone())?;
+        by_id.raw_set(space.id.as_str(), s)?;
     }
-    add(
-        vm,
-        &data,
-        "zones",
-        zones,
-        module.zones.iter().map(|z| z.id.to_string()),
-    )?;
+    t.raw_set("spaces", vm.readonly(list, "spaces")?)?;
+    t.raw_set("space", vm.readonly(by_id, "space")?)?;
+    Ok(t)
+}
 
-    let places = lua.create_table()?;
-    for place in module.places.iter() {
-        let def = &place.def;
-        let t = lua.create_table()?;
-        t.raw_set("id", def.id.as_str())?;
-        t.raw_set("name", def.name.as_str())?;
-        t.raw_set(
-            "kind",
-            if def.kind == PlaceKind::Track {
-                "track"
-            } else {
-                "map"
-            },
-        )?;
-        let list = lua.create_table()?;
-        let by_id = lua.create_table()?;
-        for (i, space) in def.spaces.iter().enumerate() {
-            let s = lua.create_table()?;
-            s.raw_set("id", space.id.as_str())?;
-            s.raw_set("name", space.name.as_str())?;
-            s.raw_set("index", i + 1)?;
-            let unknown = unknown_keys(&space.props);
-            let (place_id, space_id) = (def.id.to_string(), space.id.to_string());
-            let label = format!("space '{}/{}' props", def.id, space.id);
-            let p = props(vm, &space.props, unknown, &label, move |prop| {
-                OverlayTarget::SpaceProp(place_id.clone(), space_id.clone(), prop.to_owned())
-            })?;
-            s.raw_set("props", p)?;
-            let s = vm.readonly(s, &format!("space '{}'", space.id))?;
-            list.raw_set(i + 1, s.clone())?;
-            by_id.raw_set(space.id.as_str(), s)?;
-        }
-        t.raw_set("spaces", vm.readonly(list, "spaces")?)?;
-        t.raw_set("space", vm.readonly(by_id, "space")?)?;
-        places.raw_set(
-            def.id.as_str(),
-            vm.readonly(t, &format!("place '{}'", def.id))?,
-        )?;
+fn piece(vm: &Vm, piece: &crate::module::PieceDef) -> mlua::Result<Table> {
+    let t = vm.lua.create_table()?;
+    t.raw_set("id", piece.id.as_str())?;
+    t.raw_set("name", piece.name.as_str())?;
+    t.raw_set("kind", piece.kind.as_str())?;
+    t.raw_set("owner", piece.owner.as_ref().map(|o| o.to_string()))?;
+    let unknown = unknown_keys(&piece.props);
+    let piece_id = piece.id.clone();
+    let p = props(
+        vm,
+        &piece.props,
+        unknown,
+        &format!("piece '{}' props", piece.id),
+        move |prop| OverlayTarget::PieceProp(piece_id.clone(), prop.to_owned()),
+    )?;
+    t.raw_set("props", p)?;
+    Ok(t)
+}
+
+fn boxed(vm: &Vm, boxed: &crate::module::BoxDef) -> mlua::Result<Table> {
+    let t = vm.lua.create_table()?;
+    t.raw_set("id", boxed.id.as_str())?;
+    t.raw_set("name", boxed.name.as_str())?;
+    if let Some(kinds) = &boxed.kinds {
+        let list = vm
+            .lua
+            .create_sequence_from(kinds.iter().map(|k| k.to_string()))?;
+        t.raw_set("kinds", vm.readonly(list, "kinds")?)?;
     }
-    add(
-        vm,
-        &data,
-        "places",
-        places,
-        module.places.iter().map(|p| p.def.id.to_string()),
-    )?;
+    Ok(t)
+}
 
-    let pieces = lua.create_table()?;
-    for piece in module.pieces.iter() {
-        let t = lua.create_table()?;
-        t.raw_set("id", piece.id.as_str())?;
-        t.raw_set("name", piece.name.as_str())?;
-        t.raw_set("kind", piece.kind.as_str())?;
-        t.raw_set("owner", piece.owner.as_ref().map(|o| o.to_string()))?;
-        let unknown = unknown_keys(&piece.props);
-        let piece_id = piece.id.clone();
-        let p = props(
-            vm,
-            &piece.props,
-            unknown,
-            &format!("piece '{}' props", piece.id),
-            move |prop| OverlayTarget::PieceProp(piece_id.clone(), prop.to_owned()),
-        )?;
-        t.raw_set("props", p)?;
-        pieces.raw_set(
-            piece.id.as_str(),
-            vm.readonly(t, &format!("piece '{}'", piece.id))?,
-        )?;
-    }
-    add(
-        vm,
-        &data,
-        "pieces",
-        pieces,
-        module.pieces.iter().map(|p| p.id.to_string()),
-    )?;
-
-    let kinds = lua.create_table()?;
-    for kind in module.unit_kinds.iter() {
-        let t = lua.create_table()?;
-        t.raw_set("id", kind.id.as_str())?;
-        t.raw_set("name", kind.name.as_str())?;
-        t.raw_set("owner", kind.owner.as_ref().map(|o| o.to_string()))?;
-        kinds.raw_set(
-            kind.id.as_str(),
-            vm.readonly(t, &format!("unit kind '{}'", kind.id))?,
-        )?;
-    }
-    add(
-        vm,
-        &data,
-        "unit_kinds",
-        kinds,
-        module.unit_kinds.iter().map(|k| k.id.to_string()),
-    )?;
-
-    let boxes = lua.create_table()?;
-    for boxed in module.boxes.iter() {
-        let t = lua.create_table()?;
-        t.raw_set("id", boxed.id.as_str())?;
-        t.raw_set("name", boxed.name.as_str())?;
-        if let Some(kinds) = &boxed.kinds {
-            let list = lua.create_sequence_from(kinds.iter().map(|k| k.to_string()))?;
-            t.raw_set("kinds", vm.readonly(list, "kinds")?)?;
-        }
-        boxes.raw_set(
-            boxed.id.as_str(),
-            vm.readonly(t, &format!("box '{}'", boxed.id))?,
-        )?;
-    }
-    add(
-        vm,
-        &data,
-        "boxes",
-        boxes,
-        module.boxes.iter().map(|b| b.id.to_string()),
-    )?;
-
-    let counters = lua.create_table()?;
-    for counter in module.counters.iter() {
-        let t = lua.create_table()?;
-        t.raw_set("id", counter.id.as_str())?;
-        t.raw_set("name", counter.name.as_str())?;
-        t.raw_set("min", counter.min)?;
-        t.raw_set("max", counter.max)?;
-        t.raw_set("initial", counter.initial)?;
-        counters.raw_set(
-            counter.id.as_str(),
-            vm.readonly(t, &format!("counter '{}'", counter.id))?,
-        )?;
-    }
-    add(
-        vm,
-        &data,
-        "counters",
-        counters,
-        module.counters.iter().map(|c| c.id.to_string()),
-    )?;
-
-    let seats = lua.create_table()?;
-    for seat in module.seats.iter() {
-        let t = lua.create_table()?;
-        t.raw_set("id", seat.id.as_str())?;
-        t.raw_set("name", seat.name.as_str())?;
-        t.raw_set("bot", seat.bot.clone())?;
-        seats.raw_set(
-            seat.id.as_str(),
-            vm.readonly(t, &format!("seat '{}'", seat.id))?,
-        )?;
-    }
-    add(
-        vm,
-        &data,
-        "seats",
-        seats,
-        module.seats.iter().map(|s| s.id.to_string()),
-    )?;
-
-    let scenarios = lua.create_table()?;
-    for scenario in module.scenarios.iter() {
-        let t = lua.create_table()?;
-        t.raw_set("id", scenario.id.as_str())?;
-        t.raw_set("name", scenario.name.as_str())?;
-        t.raw_set("description", scenario.description.as_str())?;
-        let vars = to_lua(lua, &Value::Map(scenario.vars.clone()))?;
-        t.raw_set("vars", deep_readonly(vm, vars, "scenario vars")?)?;
-        scenarios.raw_set(
-            scenario.id.as_str(),
-            vm.readonly(t, &format!("scenario '{}'", scenario.id))?,
-        )?;
-    }
-    add(
-        vm,
-        &data,
-        "scenarios",
-        scenarios,
-        module.scenarios.iter().map(|s| s.id.to_string()),
-    )?;
-
-    let tables = lua.create_table()?;
+/// `data.tables`: each module table as a proxy that asks for an unknown entry's value.
+fn add_tables(vm: &Vm, data: &Table, module: &Module) -> mlua::Result<()> {
+    let tables = vm.lua.create_table()?;
     for table in module.tables.iter() {
         let unknown = unknown_keys(&table.entries);
         let id = table.id.clone();
@@ -273,15 +249,8 @@ pub(crate) fn build(vm: &Vm, module: &Module) -> mlua::Result<Table> {
         )?;
         tables.raw_set(table.id.as_str(), proxy)?;
     }
-    add(
-        vm,
-        &data,
-        "tables",
-        tables,
-        module.tables.iter().map(|t| t.id.clone()),
-    )?;
-
-    vm.readonly(data, "ctx.data")
+    let ids = module.tables.iter().map(|t| t.id.clone());
+    add(vm, data, "tables", tables, ids)
 }
 
 fn visibility_name(visibility: Visibility) -> &'static str {

@@ -190,6 +190,61 @@ fn show(value: &DataValue) -> String {
 /// What differs between two versions of a module, one line each: cards by field, other
 /// components by id, scripts by the functions around the changed lines.
 pub fn module_changes(old: &Module, new: &Module) -> Vec<String> {
+    let mut out = card_changes(old, new);
+    fn defs<'m, T: std::fmt::Debug + 'm, I: std::fmt::Display>(
+        items: impl Iterator<Item = &'m T>,
+        id: impl Fn(&T) -> &I,
+    ) -> Vec<(String, String)> {
+        items
+            .map(|x| (id(x).to_string(), format!("{x:?}")))
+            .collect()
+    }
+    let each = [
+        (
+            "zone",
+            defs(old.zones.iter(), |z| &z.id),
+            defs(new.zones.iter(), |z| &z.id),
+        ),
+        (
+            "place",
+            defs(old.places.iter().map(|p| &p.def), |d| &d.id),
+            defs(new.places.iter().map(|p| &p.def), |d| &d.id),
+        ),
+        (
+            "piece",
+            defs(old.pieces.iter(), |p| &p.id),
+            defs(new.pieces.iter(), |p| &p.id),
+        ),
+        (
+            "box",
+            defs(old.boxes.iter(), |b| &b.id),
+            defs(new.boxes.iter(), |b| &b.id),
+        ),
+        (
+            "counter",
+            defs(old.counters.iter(), |c| &c.id),
+            defs(new.counters.iter(), |c| &c.id),
+        ),
+        (
+            "seat",
+            defs(old.seats.iter(), |s| &s.id),
+            defs(new.seats.iter(), |s| &s.id),
+        ),
+        (
+            "scenario",
+            defs(old.scenarios.iter(), |s| &s.id),
+            defs(new.scenarios.iter(), |s| &s.id),
+        ),
+    ];
+    for (kind, before, after) in each {
+        compare_ids(&mut out, kind, before.into_iter(), after.into_iter());
+    }
+    out.extend(script_changes(old, new));
+    out
+}
+
+/// Cards added, removed, or changed (by name, text and each field's value).
+fn card_changes(old: &Module, new: &Module) -> Vec<String> {
     let mut out = Vec::new();
     for card in new.cards.iter() {
         let Some(before) = old.cards.get(card.id.as_str()) else {
@@ -223,76 +278,12 @@ pub fn module_changes(old: &Module, new: &Module) -> Vec<String> {
     {
         out.push(format!("card '{}' removed", card.id));
     }
-    compare_ids(
-        &mut out,
-        "zone",
-        old.zones
-            .iter()
-            .map(|z| (z.id.to_string(), format!("{z:?}"))),
-        new.zones
-            .iter()
-            .map(|z| (z.id.to_string(), format!("{z:?}"))),
-    );
-    compare_ids(
-        &mut out,
-        "place",
-        old.places
-            .iter()
-            .map(|p| (p.def.id.to_string(), format!("{:?}", p.def))),
-        new.places
-            .iter()
-            .map(|p| (p.def.id.to_string(), format!("{:?}", p.def))),
-    );
-    compare_ids(
-        &mut out,
-        "piece",
-        old.pieces
-            .iter()
-            .map(|p| (p.id.to_string(), format!("{p:?}"))),
-        new.pieces
-            .iter()
-            .map(|p| (p.id.to_string(), format!("{p:?}"))),
-    );
-    compare_ids(
-        &mut out,
-        "box",
-        old.boxes
-            .iter()
-            .map(|b| (b.id.to_string(), format!("{b:?}"))),
-        new.boxes
-            .iter()
-            .map(|b| (b.id.to_string(), format!("{b:?}"))),
-    );
-    compare_ids(
-        &mut out,
-        "counter",
-        old.counters
-            .iter()
-            .map(|c| (c.id.to_string(), format!("{c:?}"))),
-        new.counters
-            .iter()
-            .map(|c| (c.id.to_string(), format!("{c:?}"))),
-    );
-    compare_ids(
-        &mut out,
-        "seat",
-        old.seats
-            .iter()
-            .map(|s| (s.id.to_string(), format!("{s:?}"))),
-        new.seats
-            .iter()
-            .map(|s| (s.id.to_string(), format!("{s:?}"))),
-    );
-    compare_ids(
-        &mut out,
-        "scenario",
-        old.scenarios
-            .iter()
-            .map(|s| (s.id.to_string(), format!("{s:?}"))),
-        new.scenarios
-            .iter()
-            .map(|s| (s.id.to_string(), format!("{s:?}"))),
-    );
+    out
+}
+
+/// Scripts added, removed, or changed (in which functions).
+fn script_changes(old: &Module, new: &Module) -> Vec<String> {
+    let mut out = Vec::new();
     for script in &new.scripts {
         match old.scripts.iter().find(|s| s.rel == script.rel) {
             None => out.push(format!("script {} added", script.rel)),
@@ -395,12 +386,6 @@ fn function_name(line: &str) -> Option<String> {
 /// What differs between two tables, one line each.
 pub fn describe_differences(module: &Module, a: &Table, b: &Table) -> Vec<String> {
     let name = |found: Option<&str>, id: &str| found.unwrap_or(id).to_owned();
-    let card = |id: &crate::ids::CardId| {
-        name(
-            module.cards.get(id.as_str()).map(|c| c.name.as_str()),
-            id.as_str(),
-        )
-    };
     let mut out = Vec::new();
     if a.turn != b.turn {
         out.push(format!("turn {} -> {}", a.turn, b.turn));
@@ -433,6 +418,34 @@ pub fn describe_differences(module: &Module, a: &Table, b: &Table) -> Vec<String
             _ => {}
         }
     }
+    zone_changes(module, a, b, &mut out);
+    piece_changes(module, a, b, &mut out);
+    box_changes(module, a, b, &mut out);
+    var_changes(a, b, &mut out);
+    if a.seats != b.seats {
+        out.push("seat controllers differ".to_owned());
+    }
+    if a.result != b.result {
+        out.push("the game's result differs".to_owned());
+    }
+    if out.is_empty() && a.rng != b.rng {
+        out.push("the dice were rolled a different number of times".to_owned());
+    }
+    if out.is_empty() && a != b {
+        out.push("card facing or frame locals differ".to_owned());
+    }
+    out
+}
+
+/// The cards that came to and left each zone.
+fn zone_changes(module: &Module, a: &Table, b: &Table, out: &mut Vec<String>) {
+    let name = |found: Option<&str>, id: &str| found.unwrap_or(id).to_owned();
+    let card = |id: &crate::ids::CardId| {
+        name(
+            module.cards.get(id.as_str()).map(|c| c.name.as_str()),
+            id.as_str(),
+        )
+    };
     for (id, zone) in &b.zones {
         let old = a.zones.get(id).map(|z| z.cards.clone()).unwrap_or_default();
         if old != zone.cards {
@@ -465,6 +478,10 @@ pub fn describe_differences(module: &Module, a: &Table, b: &Table) -> Vec<String
             }
         }
     }
+}
+
+/// The pieces that moved, from which space to which.
+fn piece_changes(module: &Module, a: &Table, b: &Table, out: &mut Vec<String>) {
     for (place, pieces) in &b.places {
         let empty = BTreeMap::new();
         let old = a.places.get(place).unwrap_or(&empty);
@@ -482,6 +499,11 @@ pub fn describe_differences(module: &Module, a: &Table, b: &Table) -> Vec<String
             }
         }
     }
+}
+
+/// The units in each box, by kind, that changed in number.
+fn box_changes(module: &Module, a: &Table, b: &Table, out: &mut Vec<String>) {
+    let name = |found: Option<&str>, id: &str| found.unwrap_or(id).to_owned();
     for (boxed, units) in &b.boxes {
         let empty = BTreeMap::new();
         let old = a.boxes.get(boxed).unwrap_or(&empty);
@@ -509,6 +531,10 @@ pub fn describe_differences(module: &Module, a: &Table, b: &Table) -> Vec<String
             }
         }
     }
+}
+
+/// The rules' variables that changed, each with its values before and after.
+fn var_changes(a: &Table, b: &Table, out: &mut Vec<String>) {
     if a.vars != b.vars {
         let keys = |v: &Value| match v {
             Value::Map(m) => m.keys().cloned().collect::<BTreeSet<_>>(),
@@ -525,17 +551,4 @@ pub fn describe_differences(module: &Module, a: &Table, b: &Table) -> Vec<String
             }
         }
     }
-    if a.seats != b.seats {
-        out.push("seat controllers differ".to_owned());
-    }
-    if a.result != b.result {
-        out.push("the game's result differs".to_owned());
-    }
-    if out.is_empty() && a.rng != b.rng {
-        out.push("the dice were rolled a different number of times".to_owned());
-    }
-    if out.is_empty() && a != b {
-        out.push("card facing or frame locals differ".to_owned());
-    }
-    out
 }
