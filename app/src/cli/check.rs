@@ -36,7 +36,14 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
         // Printed by load_module; the module is fine, the owner's overlay is not.
         return Ok(1);
     }
-    let m = &module;
+    summary(&module, out)?;
+    effects(&module, out)?;
+    not_entered(&module, out)?;
+    Ok(0)
+}
+
+/// The module's name and version, how many of each component it has, its states and bots.
+fn summary(m: &chancery_core::Module, out: &mut dyn Write) -> std::io::Result<()> {
     let spaces: usize = m.places.iter().map(|p| p.def.spaces.len()).sum();
     writeln!(
         out,
@@ -68,6 +75,12 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
             m.rules.bots.join(", ")
         }
     )?;
+    Ok(())
+}
+
+/// The card effects with code, and the cards that promise an effect but are played by hand;
+/// the overlay.
+fn effects(m: &chancery_core::Module, out: &mut dyn Write) -> std::io::Result<()> {
     let promised = m
         .cards
         .iter()
@@ -96,6 +109,11 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
         Some(o) => writeln!(out, "  overlay: {} (not created yet)", o.path.display())?,
         None => writeln!(out, "  overlay: none")?,
     }
+    Ok(())
+}
+
+/// The values not entered yet: card fields, space and piece props, table entries.
+fn not_entered(m: &chancery_core::Module, out: &mut dyn Write) -> std::io::Result<()> {
     let unknown = m.unknown_report();
     let total_fields: usize = m
         .cards
@@ -143,5 +161,5 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
             writeln!(out, "    {prop}")?;
         }
     }
-    Ok(0)
+    Ok(())
 }

@@ -154,6 +154,21 @@ impl Launcher {
     }
 
     fn body(&mut self, ui: &mut Ui) -> Option<Opened> {
+        let mut started = self.new_game_ui(ui);
+        ui.separator();
+        if let Some(opened) = self.open_ui(ui) {
+            started = Some(opened);
+        }
+        if let Some(message) = &self.message {
+            ui.separator();
+            ui.colored_label(Color32::LIGHT_RED, message);
+        }
+        started
+    }
+
+    /// A new game: the module folder, the scenario, who plays each seat, the seed and the
+    /// options; Start.
+    fn new_game_ui(&mut self, ui: &mut Ui) -> Option<Opened> {
         let mut started = None;
         ui.heading("New game");
         ui.horizontal(|ui| {
@@ -161,96 +176,105 @@ impl Launcher {
             ui.add(egui::TextEdit::singleline(&mut self.module_dir).desired_width(300.0))
                 .labelled_by(label.id);
         });
-        match self.module() {
+        let module = match self.module() {
             Err(diagnostics) => {
                 ui.colored_label(
                     Color32::LIGHT_RED,
                     "This folder does not hold a module that loads:",
                 );
                 ui.label(RichText::new(diagnostics).monospace());
+                return None;
             }
-            Ok(module) => {
-                ui.label(
-                    RichText::new(format!(
-                        "{} {}",
-                        module.manifest.name, module.manifest.version
-                    ))
-                    .strong(),
-                );
-                egui::ComboBox::from_label("Scenario")
-                    .selected_text(
-                        module
-                            .scenarios
-                            .get(&self.scenario)
-                            .map_or(self.scenario.clone(), |s| s.name.clone()),
-                    )
-                    .show_ui(ui, |ui| {
-                        for s in module.scenarios.iter() {
-                            ui.selectable_value(&mut self.scenario, s.id.to_string(), &s.name);
-                        }
-                    });
-                if let Some(s) = module.scenarios.get(&self.scenario) {
-                    ui.weak(&s.description);
-                    ui.label("Who plays each seat:");
-                    let mut who_options = vec!["human".to_owned()];
-                    who_options.extend(module.rules.bots.iter().map(|b| format!("bot:{b}")));
-                    egui::Grid::new("seats").num_columns(2).show(ui, |ui| {
-                        for seat in module.scenario_seats(s) {
-                            let label = ui.label(seat_name(&module, &seat));
-                            let who = self.seats.entry(seat.to_string()).or_insert_with(|| {
-                                s.bots
-                                    .get(&seat)
-                                    .map_or("human".to_owned(), |bot| format!("bot:{bot}"))
-                            });
-                            egui::ComboBox::from_id_salt(("who", seat.as_str()))
-                                .selected_text(who.clone())
-                                .show_ui(ui, |ui| {
-                                    for option in &who_options {
-                                        ui.selectable_value(who, option.clone(), option);
-                                    }
-                                })
-                                .response
-                                .labelled_by(label.id);
-                            ui.end_row();
-                        }
-                    });
+            Ok(module) => module,
+        };
+        ui.label(
+            RichText::new(format!(
+                "{} {}",
+                module.manifest.name, module.manifest.version
+            ))
+            .strong(),
+        );
+        egui::ComboBox::from_label("Scenario")
+            .selected_text(
+                module
+                    .scenarios
+                    .get(&self.scenario)
+                    .map_or(self.scenario.clone(), |s| s.name.clone()),
+            )
+            .show_ui(ui, |ui| {
+                for s in module.scenarios.iter() {
+                    ui.selectable_value(&mut self.scenario, s.id.to_string(), &s.name);
                 }
-                ui.horizontal(|ui| {
-                    let label = ui.label("Seed");
-                    ui.add(egui::DragValue::new(&mut self.seed))
-                        .labelled_by(label.id);
-                    if ui
-                        .button("New seed")
-                        .on_hover_text("A fresh deal; keep a seed to play the same deal again")
-                        .clicked()
-                    {
-                        self.seed = fresh_seed();
-                    }
-                });
-                let label = ui.label(
-                    "Options for the module's set-up (KEY=VALUE, one per line; see its README):",
-                );
-                ui.add(
-                    egui::TextEdit::multiline(&mut self.options)
-                        .desired_rows(2)
-                        .desired_width(400.0),
-                )
+            });
+        if let Some(s) = module.scenarios.get(&self.scenario).cloned() {
+            self.seats_ui(ui, &module, &s);
+        }
+        ui.horizontal(|ui| {
+            let label = ui.label("Seed");
+            ui.add(egui::DragValue::new(&mut self.seed))
                 .labelled_by(label.id);
-                if ui.button(RichText::new("Start").strong()).clicked() {
-                    match self.start() {
-                        Ok(session) => {
-                            started = Some(Opened {
-                                session,
-                                notes: String::new(),
-                                from: None,
-                            })
-                        }
-                        Err(err) => self.message = Some(err),
-                    }
+            if ui
+                .button("New seed")
+                .on_hover_text("A fresh deal; keep a seed to play the same deal again")
+                .clicked()
+            {
+                self.seed = fresh_seed();
+            }
+        });
+        let label =
+            ui.label("Options for the module's set-up (KEY=VALUE, one per line; see its README):");
+        ui.add(
+            egui::TextEdit::multiline(&mut self.options)
+                .desired_rows(2)
+                .desired_width(400.0),
+        )
+        .labelled_by(label.id);
+        if ui.button(RichText::new("Start").strong()).clicked() {
+            match self.start() {
+                Ok(session) => {
+                    started = Some(Opened {
+                        session,
+                        notes: String::new(),
+                        from: None,
+                    })
                 }
+                Err(err) => self.message = Some(err),
             }
         }
-        ui.separator();
+        started
+    }
+
+    /// Who plays each seat of scenario `s`: a person or one of the module's bots.
+    fn seats_ui(&mut self, ui: &mut Ui, module: &Module, s: &chancery_core::module::ScenarioDef) {
+        ui.weak(&s.description);
+        ui.label("Who plays each seat:");
+        let mut who_options = vec!["human".to_owned()];
+        who_options.extend(module.rules.bots.iter().map(|b| format!("bot:{b}")));
+        egui::Grid::new("seats").num_columns(2).show(ui, |ui| {
+            for seat in module.scenario_seats(s) {
+                let label = ui.label(seat_name(&module, &seat));
+                let who = self.seats.entry(seat.to_string()).or_insert_with(|| {
+                    s.bots
+                        .get(&seat)
+                        .map_or("human".to_owned(), |bot| format!("bot:{bot}"))
+                });
+                egui::ComboBox::from_id_salt(("who", seat.as_str()))
+                    .selected_text(who.clone())
+                    .show_ui(ui, |ui| {
+                        for option in &who_options {
+                            ui.selectable_value(who, option.clone(), option);
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id);
+                ui.end_row();
+            }
+        });
+    }
+
+    /// Open a save by its path, or one of the autosaved games.
+    fn open_ui(&mut self, ui: &mut Ui) -> Option<Opened> {
+        let mut started = None;
         ui.heading("Open a save");
         ui.horizontal(|ui| {
             let label = ui.label("Save file");
@@ -285,10 +309,6 @@ impl Launcher {
                         ui.horizontal(|ui| self.kept_game_ui(ui, &game, &mut started));
                     }
                 });
-        }
-        if let Some(message) = &self.message {
-            ui.separator();
-            ui.colored_label(Color32::LIGHT_RED, message);
         }
         started
     }

@@ -1,7 +1,9 @@
 //! The decision panel: what the rules wait for and the legal answers, a step waiting for a
 //! die or a value from the physical game, and the bots (one step at a time, with reasons).
 
-use chancery_core::{Ask, Choice, Controller, Decision, Need, SeatId, Target, Value};
+use chancery_core::{
+    Ask, Choice, Controller, Decision, Module, Need, Prompt, SeatId, Target, Value,
+};
 use egui::{Color32, RichText, Ui};
 
 use super::draw::{TARGET, UNKNOWN};
@@ -202,26 +204,7 @@ fn decision_ui(ui: &mut Ui, view: &mut GameView) {
     let bot_decides = prompt
         .deciders()
         .any(|s| matches!(seats.get(s), Some(Controller::Bot(_))));
-    let heading = match (prompt.decision, names.as_slice()) {
-        (_, []) => "Anyone decides".to_owned(),
-        (Decision::Simultaneous, _) => {
-            // Everybody in the decision, those who have chosen too, in the module's order.
-            let all: Vec<String> = module
-                .seats
-                .iter()
-                .filter(|s| {
-                    prompt.answered.contains(&s.id) || prompt.deciders().any(|d| *d == s.id)
-                })
-                .map(|s| s.name.clone())
-                .collect();
-            match all.as_slice() {
-                [one] => format!("{one} chooses in secret"),
-                _ => format!("{} choose at once, in secret", and_list(&all)),
-            }
-        }
-        (Decision::Window, [name, ..]) => format!("{name} may answer or pass"),
-        (Decision::One, [name, ..]) => format!("{name} decides"),
-    };
+    let heading = heading(&module, &prompt, &names);
     ui.label(RichText::new(heading).strong().size(16.0));
     ui.label(&prompt.text);
     if !prompt.answered.is_empty() {
@@ -271,27 +254,7 @@ fn decision_ui(ui: &mut Ui, view: &mut GameView) {
     }
     actions_ui(ui, view, &prompt.state, &ask);
     if !module.rules.bots.is_empty() {
-        ui.separator();
-        if ui
-            .button("What would a bot do?")
-            .on_hover_text("Shows the bot's choice and reasons; plays nothing")
-            .clicked()
-        {
-            view.preview_bot();
-        }
-        if let Some(pick) = view.preview().cloned() {
-            let words = ask
-                .actions
-                .iter()
-                .find(|a| a.admits(&pick.choice))
-                .filter(|a| !a.label.is_empty())
-                .map_or_else(|| pick.choice.to_string(), |a| a.label.clone());
-            ui.label(RichText::new(format!("A bot would choose: {words}")).strong());
-            reasons(ui, &pick.reason);
-            if ui.button("Do that").clicked() {
-                view.answer(ask.seat.clone(), pick.choice);
-            }
-        }
+        bot_preview_ui(ui, view, &ask);
     }
 }
 
@@ -319,6 +282,55 @@ fn bot_ui(ui: &mut Ui, view: &mut GameView) {
         view.bot_step();
     }
     bots_pace_ui(ui, view);
+}
+
+/// What a bot would do in the person's place, on request, with a button to do it.
+fn bot_preview_ui(ui: &mut Ui, view: &mut GameView, ask: &Ask) {
+    ui.separator();
+    if ui
+        .button("What would a bot do?")
+        .on_hover_text("Shows the bot's choice and reasons; plays nothing")
+        .clicked()
+    {
+        view.preview_bot();
+    }
+    if let Some(pick) = view.preview().cloned() {
+        let words = ask
+            .actions
+            .iter()
+            .find(|a| a.admits(&pick.choice))
+            .filter(|a| !a.label.is_empty())
+            .map_or_else(|| pick.choice.to_string(), |a| a.label.clone());
+        ui.label(RichText::new(format!("A bot would choose: {words}")).strong());
+        reasons(ui, &pick.reason);
+        if ui.button("Do that").clicked() {
+            view.answer(ask.seat.clone(), pick.choice);
+        }
+    }
+}
+
+/// Who decides, in words: one seat, a reaction window, or seats choosing at once in secret.
+fn heading(module: &Module, prompt: &Prompt, names: &[String]) -> String {
+    match (prompt.decision, names) {
+        (_, []) => "Anyone decides".to_owned(),
+        (Decision::Simultaneous, _) => {
+            // Everybody in the decision, those who have chosen too, in the module's order.
+            let all: Vec<String> = module
+                .seats
+                .iter()
+                .filter(|s| {
+                    prompt.answered.contains(&s.id) || prompt.deciders().any(|d| *d == s.id)
+                })
+                .map(|s| s.name.clone())
+                .collect();
+            match all.as_slice() {
+                [one] => format!("{one} chooses in secret"),
+                _ => format!("{} choose at once, in secret", and_list(&all)),
+            }
+        }
+        (Decision::Window, [name, ..]) => format!("{name} may answer or pass"),
+        (Decision::One, [name, ..]) => format!("{name} decides"),
+    }
 }
 
 /// Whether bots play by themselves, and how fast: shown whenever a seat is a bot's.

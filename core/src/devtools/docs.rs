@@ -326,34 +326,7 @@ pub fn luals_stubs() -> String {
             entry.doc,
         );
     }
-    out.push_str("---@class ChanceryData\n");
-    for collection in DATA {
-        let singular = singular(collection.name);
-        let item = if collection.fields.is_empty() {
-            "table<string, any>".to_owned()
-        } else {
-            collection.class.to_owned()
-        };
-        let _ = writeln!(
-            out,
-            "---@field {} table<string, {item}> {}",
-            collection.name, collection.doc
-        );
-        let _ = writeln!(out, "---@field {singular}_ids string[]");
-    }
-    out.push_str("---@field card_fields ChanceryCardField[]\n\n");
-    let class = |out: &mut String, name: &str, fields: &[(&str, &str)]| {
-        let _ = writeln!(out, "---@class {name}");
-        for (n, t) in fields {
-            let _ = writeln!(out, "---@field {n} {t}");
-        }
-        out.push('\n');
-    };
-    for collection in DATA.iter().filter(|c| !c.fields.is_empty()) {
-        class(&mut out, collection.class, collection.fields);
-    }
-    class(&mut out, "ChancerySpace", SPACE_FIELDS);
-    class(&mut out, "ChanceryCardField", CARD_FIELD_FIELDS);
+    data_stubs(&mut out);
     out.push_str(
         "---@class Action\n\
          ---@field name string the handler `states.<state>.<name>` that applies it\n\
@@ -383,6 +356,45 @@ pub fn luals_stubs() -> String {
          ---@return any\n\
          function include(path) end\n\n",
     );
+    library_stubs(&mut out);
+    test_stubs(&mut out);
+    out
+}
+
+/// The classes of `ctx.data`: its collections, and the fields of their items.
+fn data_stubs(out: &mut String) {
+    out.push_str("---@class ChanceryData\n");
+    for collection in DATA {
+        let singular = singular(collection.name);
+        let item = if collection.fields.is_empty() {
+            "table<string, any>".to_owned()
+        } else {
+            collection.class.to_owned()
+        };
+        let _ = writeln!(
+            out,
+            "---@field {} table<string, {item}> {}",
+            collection.name, collection.doc
+        );
+        let _ = writeln!(out, "---@field {singular}_ids string[]");
+    }
+    out.push_str("---@field card_fields ChanceryCardField[]\n\n");
+    let class = |out: &mut String, name: &str, fields: &[(&str, &str)]| {
+        let _ = writeln!(out, "---@class {name}");
+        for (n, t) in fields {
+            let _ = writeln!(out, "---@field {n} {t}");
+        }
+        out.push('\n');
+    };
+    for collection in DATA.iter().filter(|c| !c.fields.is_empty()) {
+        class(out, collection.class, collection.fields);
+    }
+    class(out, "ChancerySpace", SPACE_FIELDS);
+    class(out, "ChanceryCardField", CARD_FIELD_FIELDS);
+}
+
+/// The engine's Lua library (`@lib/...`), a class for each table of functions a file returns.
+fn library_stubs(out: &mut String) {
     for file in library() {
         let mut owners: Vec<&str> = file.functions.iter().map(|f| f.owner.as_str()).collect();
         owners.dedup();
@@ -405,11 +417,15 @@ pub fn luals_stubs() -> String {
             }
         }
     }
+}
+
+/// The module tests' API: `t`, the test game, and `test` itself.
+fn test_stubs(out: &mut String) {
     out.push_str("---@class TestContext\nlocal TestContext = {}\n\n");
     for entry in TEST_API.iter().filter(|e| e.name.starts_with("t:")) {
         let name = entry.name.trim_start_matches("t:");
         stub_function(
-            &mut out,
+            out,
             "TestContext",
             name,
             entry.params,
@@ -420,7 +436,7 @@ pub fn luals_stubs() -> String {
     out.push_str("---@class Game\nlocal Game = {}\n\n");
     for entry in GAME_API {
         stub_function(
-            &mut out,
+            out,
             "Game",
             entry.name,
             entry.params,
@@ -431,5 +447,4 @@ pub fn luals_stubs() -> String {
     out.push_str(
         "--- Declares a module test: test(name, body), or test(name, limits, body).\n---@param name string\n---@param limits {instructions?: integer, seconds?: number}|fun(t: TestContext)\n---@param body? fun(t: TestContext)\nfunction test(name, limits, body) end\n",
     );
-    out
 }

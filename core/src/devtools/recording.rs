@@ -404,6 +404,43 @@ impl Expect {
                 format!("'{phase}'"),
             );
         }
+        self.compare_components(table)?;
+        for (key, expected) in &self.vars {
+            let actual = table.vars.get(key).cloned().unwrap_or(Value::Nil);
+            if actual != *expected {
+                return differ(
+                    format!("vars.{key}"),
+                    actual.to_string(),
+                    expected.to_string(),
+                );
+            }
+        }
+        for (seat, expected) in &self.private {
+            let actual = table.private.get(seat).cloned().unwrap_or_else(Value::map);
+            if actual != *expected {
+                return differ(
+                    format!("private state of {seat}"),
+                    actual.to_string(),
+                    expected.to_string(),
+                );
+            }
+        }
+        let mut rest = lines.iter();
+        for expected in &self.log {
+            if !rest.any(|l| l.text == *expected) {
+                return Err(format!(
+                    "the log does not say \"{expected}\" (in that order)"
+                ));
+            }
+        }
+        self.compare_result(table)
+    }
+
+    /// Compares the counters, zones, pieces and units.
+    fn compare_components(&self, table: &Table) -> Result<(), String> {
+        let differ = |what: String, actual: String, expected: String| {
+            Err(format!("{what} is {actual}, expected {expected}"))
+        };
         for (id, expected) in &self.counters {
             let actual = table
                 .counter(id)
@@ -444,34 +481,14 @@ impl Expect {
                 }
             }
         }
-        for (key, expected) in &self.vars {
-            let actual = table.vars.get(key).cloned().unwrap_or(Value::Nil);
-            if actual != *expected {
-                return differ(
-                    format!("vars.{key}"),
-                    actual.to_string(),
-                    expected.to_string(),
-                );
-            }
-        }
-        for (seat, expected) in &self.private {
-            let actual = table.private.get(seat).cloned().unwrap_or_else(Value::map);
-            if actual != *expected {
-                return differ(
-                    format!("private state of {seat}"),
-                    actual.to_string(),
-                    expected.to_string(),
-                );
-            }
-        }
-        let mut rest = lines.iter();
-        for expected in &self.log {
-            if !rest.any(|l| l.text == *expected) {
-                return Err(format!(
-                    "the log does not say \"{expected}\" (in that order)"
-                ));
-            }
-        }
+        Ok(())
+    }
+
+    /// Compares the game's result: its winners and scores.
+    fn compare_result(&self, table: &Table) -> Result<(), String> {
+        let differ = |what: String, actual: String, expected: String| {
+            Err(format!("{what} is {actual}, expected {expected}"))
+        };
         if let Some(expected) = &self.result {
             let Some(actual) = &table.result else {
                 return Err("the game is not over, but a result is expected".to_owned());

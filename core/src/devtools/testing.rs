@@ -396,9 +396,53 @@ fn run_file(
             .chain(test_helpers(module)?),
     );
     install_include(&vm, sources).map_err(start_error)?;
-    let declared: Rc<RefCell<Vec<(String, Limits, Function)>>> = Rc::default();
-    let list = declared.clone();
-    let test = vm
+    let declared: Declared = Rc::default();
+    let test = test_function(&vm, limits, declared.clone()).map_err(start_error)?;
+    vm.add_global("test", test).map_err(start_error)?;
+    let chunk = vm
+        .compile(&rel, &text)
+        .map_err(|e| lua_diagnostic(file, &rel, &describe(&e).0))?;
+    vm.call(|| chunk.call::<()>(()))
+        .map_err(|e| lua_diagnostic(file, &rel, &describe(&e).0))?;
+
+    let tests = declared.borrow().clone();
+    let overlays = Rc::default();
+    let mut results = Vec::new();
+    for (name, limits, body) in tests {
+        if filter.is_some_and(|f| !name.contains(f)) {
+            continue;
+        }
+        let games_before = sessions.borrow().len();
+        let t = TestContext {
+            module: module.clone(),
+            sessions: sessions.clone(),
+            overlays: Rc::clone(&overlays),
+        };
+        let outcome = vm.call_with(limits, || body.call::<()>(t));
+        let failure = outcome.err().map(|e| failure_text(&e, &rel, &body, &fix));
+        let played: Vec<_> = sessions.borrow()[games_before..].to_vec();
+        let warnings = played
+            .iter()
+            .filter_map(|session| replays_differently(&session.borrow()))
+            .collect();
+        results.push(TestResult {
+            file: file.clone(),
+            name,
+            failure,
+            output: std::mem::take(&mut *vm.output.borrow_mut()),
+            warnings,
+        });
+    }
+    Ok(results)
+}
+
+/// The tests a test file declares: each one's name, limits and body.
+type Declared = Rc<RefCell<Vec<(String, Limits, Function)>>>;
+
+/// The `test(name, [limits,] body)` function a test file calls to declare its tests, with
+/// `limits` unless a test sets its own; a name declared twice is an error.
+fn test_function(vm: &Vm, limits: Limits, list: Declared) -> mlua::Result<Function> {
+    vm
         .lua
         .create_function(move |lua, (name, a, b): (String, LuaValue, LuaValue)| {
             if list.borrow().iter().any(|(n, _, _)| *n == name) {
@@ -424,60 +468,32 @@ fn run_file(
             list.borrow_mut().push((name, limits, body));
             Ok(())
         })
-        .map_err(start_error)?;
-    vm.add_global("test", test).map_err(start_error)?;
-    let chunk = vm
-        .compile(&rel, &text)
-        .map_err(|e| lua_diagnostic(file, &rel, &describe(&e).0))?;
-    vm.call(|| chunk.call::<()>(()))
-        .map_err(|e| lua_diagnostic(file, &rel, &describe(&e).0))?;
+}
 
-    let tests = declared.borrow().clone();
-    let overlays = Rc::default();
-    let mut results = Vec::new();
-    for (name, limits, body) in tests {
-        if filter.is_some_and(|f| !name.contains(f)) {
-            continue;
+/// A failed test's message: at the line Lua names (or the innermost frame's, or the test's
+/// own line where Lua gives none), with the test file's frames of the traceback.
+fn failure_text(
+    e: &mlua::Error,
+    rel: &str,
+    body: &Function,
+    fix: &dyn Fn(&str) -> String,
+) -> String {
+    let (message, traceback) = describe(e);
+    let ours = |l: &str| l.starts_with(&format!("{rel}:"));
+    let frames = our_frames(traceback.as_deref(), ours);
+    // Where Lua gives no position: the innermost frame's, or the test's own line.
+    let message = match with_position(&message, &frames) {
+        Some(message) if !is_memory_error(e) => message,
+        _ => {
+            let line = body.info().line_defined.unwrap_or(1);
+            format!("{rel}:{line}: {message} (in this test or what it calls)")
         }
-        let games_before = sessions.borrow().len();
-        let t = TestContext {
-            module: module.clone(),
-            sessions: sessions.clone(),
-            overlays: Rc::clone(&overlays),
-        };
-        let outcome = vm.call_with(limits, || body.call::<()>(t));
-        let failure = outcome.err().map(|e| {
-            let (message, traceback) = describe(&e);
-            let ours = |l: &str| l.starts_with(&format!("{rel}:"));
-            let frames = our_frames(traceback.as_deref(), ours);
-            // Where Lua gives no position: the innermost frame's, or the test's own line.
-            let message = match with_position(&message, &frames) {
-                Some(message) if !is_memory_error(&e) => message,
-                _ => {
-                    let line = body.info().line_defined.unwrap_or(1);
-                    format!("{rel}:{line}: {message} (in this test or what it calls)")
-                }
-            };
-            let mut text = fix(&message);
-            for line in frames.iter().skip(1).take(12) {
-                text.push_str(&format!("\n  at {}", fix(line)));
-            }
-            text
-        });
-        let played: Vec<_> = sessions.borrow()[games_before..].to_vec();
-        let warnings = played
-            .iter()
-            .filter_map(|session| replays_differently(&session.borrow()))
-            .collect();
-        results.push(TestResult {
-            file: file.clone(),
-            name,
-            failure,
-            output: std::mem::take(&mut *vm.output.borrow_mut()),
-            warnings,
-        });
+    };
+    let mut text = fix(&message);
+    for line in frames.iter().skip(1).take(12) {
+        text.push_str(&format!("\n  at {}", fix(line)));
     }
-    Ok(results)
+    text
 }
 
 /// Replays `session`'s inputs in a fresh game (a new VM) and compares the table after each

@@ -277,33 +277,7 @@ impl Host {
                 };
             }
         };
-        let (locals_frame, locals_given) = match locals {
-            Locals::None => (None, None),
-            Locals::Frame(id) => (Some(id), None),
-            Locals::Given(v) => (None, Some(v)),
-        };
-        lua.set_app_data(CallState {
-            table,
-            module: self.module.clone(),
-            writable: access == Access::Change,
-            bot: matches!(access, Access::Bot(_)),
-            viewer: match access {
-                Access::Seat(seat) | Access::Bot(seat) => Some(seat),
-                _ => None,
-            },
-            hook: hook.clone(),
-            events: Vec::new(),
-            io,
-            need: None,
-            locals_frame,
-            locals_given,
-            vars_table: None,
-            locals_table: None,
-            private_tables: std::collections::BTreeMap::new(),
-            bot_draws: Vec::new(),
-            bot_rng: None,
-            states: self.states.clone(),
-        });
+        lua.set_app_data(self.call_state(table, access, &hook, locals, io));
         let result = self.vm.call(|| call(&ctx));
         let Some(state) = lua.remove_app_data::<CallState>() else {
             // Unreachable: scripts cannot touch app data. Keep the game going regardless.
@@ -318,6 +292,57 @@ impl Host {
                 ))),
             };
         };
+        self.finish(state, result, &hook, entry)
+    }
+
+    /// What a hook's call works on and gathers: the table, who may see and change what,
+    /// the frame whose locals it reads.
+    fn call_state(
+        &self,
+        table: Table,
+        access: Access,
+        hook: &str,
+        locals: Locals,
+        io: StepIo,
+    ) -> CallState {
+        let (locals_frame, locals_given) = match locals {
+            Locals::None => (None, None),
+            Locals::Frame(id) => (Some(id), None),
+            Locals::Given(v) => (None, Some(v)),
+        };
+        CallState {
+            table,
+            module: self.module.clone(),
+            writable: access == Access::Change,
+            bot: matches!(access, Access::Bot(_)),
+            viewer: match access {
+                Access::Seat(seat) | Access::Bot(seat) => Some(seat),
+                _ => None,
+            },
+            hook: hook.to_owned(),
+            events: Vec::new(),
+            io,
+            need: None,
+            locals_frame,
+            locals_given,
+            vars_table: None,
+            locals_table: None,
+            private_tables: std::collections::BTreeMap::new(),
+            bot_draws: Vec::new(),
+            bot_rng: None,
+            states: self.states.clone(),
+        }
+    }
+
+    /// After a hook's call: its result, with the values it stored written back to the
+    /// table (or the error of a value that cannot be stored), and what it asked for.
+    fn finish(
+        &self,
+        state: CallState,
+        result: mlua::Result<MultiValue>,
+        hook: &str,
+        entry: &Function,
+    ) -> Invoked {
         let CallState {
             mut table,
             io,
@@ -396,19 +421,9 @@ impl Host {
         loop {
             let Some(event) = queue.pop_front() else {
                 // Every change is handled: an automatic state on top runs now.
-                if table.result.is_some() {
-                    break;
-                }
-                let Some(frame) = table.top_frame() else {
+                let Some((id, state, run)) = self.automatic_top(&table) else {
                     break;
                 };
-                if !self.is_automatic(&frame.state) {
-                    break;
-                }
-                let Some(run) = self.state_fn(&frame.state, "run") else {
-                    break;
-                };
-                let (id, state) = (frame.id, frame.state.clone());
                 steps += 1;
                 if steps > MAX_FLOW_STEPS {
                     return runaway(table, io);
@@ -441,25 +456,7 @@ impl Host {
             if steps > MAX_FLOW_STEPS {
                 return runaway(table, io);
             }
-            let (state, which, locals, result) = match event {
-                FlowEvent::Enter(id) => match table.flow.iter().find(|f| f.id == id) {
-                    Some(frame) => (frame.state.clone(), "on_enter", Locals::Frame(id), None),
-                    None => continue,
-                },
-                FlowEvent::Exit(frame) => {
-                    (frame.state, "on_exit", Locals::Given(frame.locals), None)
-                }
-                FlowEvent::Resume(id, result) => match table.flow.iter().find(|f| f.id == id) {
-                    Some(frame) => (
-                        frame.state.clone(),
-                        "on_resume",
-                        Locals::Frame(id),
-                        Some(result),
-                    ),
-                    None => continue,
-                },
-            };
-            let Some(f) = self.state_fn(&state, which) else {
+            let Some((state, which, locals, result, f)) = self.event_hook(&table, event) else {
                 continue;
             };
             let hook = format!("{which} of state '{state}'");
@@ -485,6 +482,49 @@ impl Host {
             queue.extend(invoked.events);
         }
         (table, io, Ok(()))
+    }
+
+    /// The automatic state on top of the flow, with its frame and its `run`, unless the
+    /// game is over or the state on top waits for a decision.
+    fn automatic_top(&self, table: &Table) -> Option<(u64, String, Function)> {
+        if table.result.is_some() {
+            return None;
+        }
+        let frame = table.top_frame()?;
+        if !self.is_automatic(&frame.state) {
+            return None;
+        }
+        let run = self.state_fn(&frame.state, "run")?;
+        Some((frame.id, frame.state.clone(), run))
+    }
+
+    /// The hook a flow change calls (`on_enter`, `on_exit` or `on_resume` of its state), with
+    /// the locals it reads and the result it is handed; none when the frame is gone or its
+    /// state has no such hook.
+    #[allow(clippy::type_complexity)]
+    fn event_hook(
+        &self,
+        table: &Table,
+        event: FlowEvent,
+    ) -> Option<(String, &'static str, Locals, Option<Value>, Function)> {
+        let frame = |id: u64| table.flow.iter().find(|f| f.id == id);
+        let (state, which, locals, result) = match event {
+            FlowEvent::Enter(id) => (
+                frame(id)?.state.clone(),
+                "on_enter",
+                Locals::Frame(id),
+                None,
+            ),
+            FlowEvent::Exit(frame) => (frame.state, "on_exit", Locals::Given(frame.locals), None),
+            FlowEvent::Resume(id, result) => (
+                frame(id)?.state.clone(),
+                "on_resume",
+                Locals::Frame(id),
+                Some(result),
+            ),
+        };
+        let f = self.state_fn(&state, which)?;
+        Some((state, which, locals, result, f))
     }
 
     /// A script error as the one-line message designers read: module, hook, Lua position,
@@ -737,50 +777,7 @@ fn check_hooks(module: &Module, hooks: &LuaTable) -> Result<Declared, Diagnostic
                     );
                     continue;
                 };
-                for (key, v) in state.pairs::<String, LuaValue>().filter_map(Result::ok) {
-                    if !matches!(v, LuaValue::Function(_)) {
-                        err(&key, format!("state '{name}': '{key}' must be a function"));
-                    }
-                }
-                let has =
-                    |hook: &str| matches!(state.get::<LuaValue>(hook), Ok(LuaValue::Function(_)));
-                match (has("prompt"), has("run")) {
-                    (false, false) => err(
-                        &name,
-                        format!(
-                            "state '{name}' needs a function prompt(ctx) (a decision) or run(ctx) (an automatic state)"
-                        ),
-                    ),
-                    (true, true) => err(
-                        &name,
-                        format!(
-                            "state '{name}' has both prompt and run: a state either waits for a decision (prompt) or moves on by itself (run)"
-                        ),
-                    ),
-                    (false, true) if has("reveal") || has("all_passed") => err(
-                        &name,
-                        format!(
-                            "state '{name}' runs by itself (run), so nobody answers it: reveal and all_passed belong to states with a prompt"
-                        ),
-                    ),
-                    _ => {}
-                }
-                let decision = if has("reveal") {
-                    Decision::Simultaneous
-                } else if has("all_passed") {
-                    Decision::Window
-                } else {
-                    Decision::One
-                };
-                kinds.insert(name.clone(), (decision, has("run")));
-                if has("reveal") && has("all_passed") {
-                    err(
-                        &name,
-                        format!(
-                            "state '{name}' has both reveal (a simultaneous choice) and all_passed (a reaction window): it can be only one"
-                        ),
-                    );
-                }
+                kinds.insert(name.clone(), check_state(&name, &state, &mut err));
                 names.push(name);
             }
             if names.is_empty() {
@@ -803,6 +800,59 @@ fn check_hooks(module: &Module, hooks: &LuaTable) -> Result<Declared, Diagnostic
             effects,
         })
     }
+}
+
+/// Checks one state's table: functions only, a prompt (a decision) or a run (automatic) but
+/// not both, reveal or all_passed only with a prompt. Returns how it is decided, and
+/// whether it is automatic.
+fn check_state(
+    name: &str,
+    state: &LuaTable,
+    err: &mut impl FnMut(&str, String),
+) -> (Decision, bool) {
+    for (key, v) in state.pairs::<String, LuaValue>().filter_map(Result::ok) {
+        if !matches!(v, LuaValue::Function(_)) {
+            err(&key, format!("state '{name}': '{key}' must be a function"));
+        }
+    }
+    let has = |hook: &str| matches!(state.get::<LuaValue>(hook), Ok(LuaValue::Function(_)));
+    match (has("prompt"), has("run")) {
+        (false, false) => err(
+            &name,
+            format!(
+                "state '{name}' needs a function prompt(ctx) (a decision) or run(ctx) (an automatic state)"
+            ),
+        ),
+        (true, true) => err(
+            &name,
+            format!(
+                "state '{name}' has both prompt and run: a state either waits for a decision (prompt) or moves on by itself (run)"
+            ),
+        ),
+        (false, true) if has("reveal") || has("all_passed") => err(
+            &name,
+            format!(
+                "state '{name}' runs by itself (run), so nobody answers it: reveal and all_passed belong to states with a prompt"
+            ),
+        ),
+        _ => {}
+    }
+    let decision = if has("reveal") {
+        Decision::Simultaneous
+    } else if has("all_passed") {
+        Decision::Window
+    } else {
+        Decision::One
+    };
+    if has("reveal") && has("all_passed") {
+        err(
+            &name,
+            format!(
+                "state '{name}' has both reveal (a simultaneous choice) and all_passed (a reaction window): it can be only one"
+            ),
+        );
+    }
+    (decision, has("run"))
 }
 
 /// Checks `effects`: a table keyed by ids of the module's data, each a table of hook

@@ -208,6 +208,17 @@ fn play_reusing(
     };
     let result = session.run_bots(max_steps);
     outcome.steps = session.history().len();
+    count_cards_and_rules(module, &session, &mut outcome);
+    how_it_ended(&session, result, max_steps, &mut outcome);
+    outcome.bot_nanos = u64::try_from(session.bot_time().as_nanos()).unwrap_or(u64::MAX);
+    outcome.nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+    *rules = Some(session.into_rules());
+    outcome
+}
+
+/// Counts in `outcome` the cards the game's inputs chose (and those of its winners), and
+/// the rules the bots' reasons name.
+fn count_cards_and_rules(module: &Module, session: &Session, outcome: &mut GameOutcome) {
     let winners = session
         .table()
         .result
@@ -247,6 +258,16 @@ fn play_reusing(
             }
         }
     }
+}
+
+/// Records in `outcome` how the game ended: its result, an error, a decision no bot plays,
+/// or the step limit.
+fn how_it_ended(
+    session: &Session,
+    result: Result<usize, SessionError>,
+    max_steps: usize,
+    outcome: &mut GameOutcome,
+) {
     match (result, &session.table().result, session.prompt()) {
         (Err(err), _, _) => {
             outcome.error = Some(err.to_string());
@@ -277,10 +298,6 @@ fn play_reusing(
         }
         (Ok(_), None, _) => outcome.error = Some(format!("unfinished after {max_steps} steps")),
     }
-    outcome.bot_nanos = u64::try_from(session.bot_time().as_nanos()).unwrap_or(u64::MAX);
-    outcome.nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
-    *rules = Some(session.into_rules());
-    outcome
 }
 
 /// The rule a bot's reason step names: its words before the first colon, when they begin
