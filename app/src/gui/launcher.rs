@@ -252,7 +252,7 @@ impl Launcher {
         who_options.extend(module.rules.bots.iter().map(|b| format!("bot:{b}")));
         egui::Grid::new("seats").num_columns(2).show(ui, |ui| {
             for seat in module.scenario_seats(s) {
-                let label = ui.label(seat_name(&module, &seat));
+                let label = ui.label(seat_name(module, &seat));
                 let who = self.seats.entry(seat.to_string()).or_insert_with(|| {
                     s.bots
                         .get(&seat)

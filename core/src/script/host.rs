@@ -360,7 +360,7 @@ impl Host {
             if is_memory_error(&e) {
                 // Lua says not where memory ran out: point at the hook itself.
                 self.error_at(
-                    &hook,
+                    hook,
                     entry,
                     format!(
                         "out of memory: this function (or one it calls) tried to hold more than \
@@ -369,7 +369,7 @@ impl Host {
                     ),
                 )
             } else {
-                self.error(&hook, &e)
+                self.error(hook, &e)
             }
         });
         let written = WrittenBack {
@@ -383,7 +383,7 @@ impl Host {
         {
             // The values are read after the hook returns: point at the hook itself.
             result = Err(self.error_at(
-                &hook,
+                hook,
                 entry,
                 format!("{message} (stored by this function or one it calls)"),
             ));
@@ -818,19 +818,19 @@ fn check_state(
     let has = |hook: &str| matches!(state.get::<LuaValue>(hook), Ok(LuaValue::Function(_)));
     match (has("prompt"), has("run")) {
         (false, false) => err(
-            &name,
+            name,
             format!(
                 "state '{name}' needs a function prompt(ctx) (a decision) or run(ctx) (an automatic state)"
             ),
         ),
         (true, true) => err(
-            &name,
+            name,
             format!(
                 "state '{name}' has both prompt and run: a state either waits for a decision (prompt) or moves on by itself (run)"
             ),
         ),
         (false, true) if has("reveal") || has("all_passed") => err(
-            &name,
+            name,
             format!(
                 "state '{name}' runs by itself (run), so nobody answers it: reveal and all_passed belong to states with a prompt"
             ),
@@ -846,7 +846,7 @@ fn check_state(
     };
     if has("reveal") && has("all_passed") {
         err(
-            &name,
+            name,
             format!(
                 "state '{name}' has both reveal (a simultaneous choice) and all_passed (a reaction window): it can be only one"
             ),
