@@ -278,9 +278,11 @@ pub fn restore(
     let module = load_module(&dir, &save.load_options(options), err)?;
     let (session, report) = save.restore(module, path)?;
     if let Some(report) = report {
+        // The save holds the whole game: whoever opens it may read all of it.
         write!(
             err,
-            "Note: the game replays differently under the module as it is now.\n{report}"
+            "Note: the game replays differently under the module as it is now.\n{}",
+            report.words(session.module(), None)
         )?;
     }
     Ok(session)
@@ -377,8 +379,10 @@ pub fn write_overlay_and_reload(
     }
     match session.rebase_whole(Arc::new(reloaded)) {
         Ok(report) if report.refused.is_none() => Ok(path),
+        // Said at the table, where any seat may be looking: only what all may see.
         Ok(report) => Err(put_back(format!(
-            "the game does not replay with that value: {report}"
+            "the game does not replay with that value: {}",
+            report.words(session.module(), Some(&SeatId::spectator()))
         ))),
         Err(e) => Err(put_back(format!(
             "the game does not start with that value: {e}"

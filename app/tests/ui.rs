@@ -554,6 +554,81 @@ fn a_changed_module_is_reloaded_and_a_broken_one_keeps_the_game() {
 }
 
 #[test]
+fn the_reload_report_says_a_value_edit_in_game_words_and_goes_to_the_input() {
+    let s = scratch();
+    let mut h = harness(app(&s, true, false));
+    h.run();
+    // Alpha plays the first card of its hand; Beta passes.
+    let card = h.state().session().table().zones["hand.A"].cards[0].to_string();
+    let choice = chancery_core::Choice {
+        name: "play".into(),
+        arg: chancery_core::Value::from(card.as_str()),
+    };
+    h.state_mut().view.answer(Some("A".into()), choice);
+    h.run();
+    h.get_by_label("Pass").click();
+    h.run();
+    assert_eq!(h.state().session().history().len(), 2);
+    // The playtester changes the card's value to 9 and saves.
+    let cards = s.module.join("data/cards.ron");
+    let text = std::fs::read_to_string(&cards).expect("cards");
+    let name = card[..1].to_uppercase() + &card[1..];
+    let line = text
+        .lines()
+        .find(|l| l.contains(&format!("id: \"{card}\"")))
+        .expect("the card's line")
+        .to_owned();
+    let old: i64 = line
+        .split("\"value\": ")
+        .nth(1)
+        .and_then(|v| v.split(',').next())
+        .and_then(|v| v.trim().parse().ok())
+        .expect("its value");
+    let edited = line.replace(&format!("\"value\": {old},"), "\"value\": 9,");
+    std::fs::write(&cards, text.replace(&line, &edited)).expect("edit");
+    run_until(&mut h, "the reload", |app| {
+        app.view
+            .reload_report()
+            .is_some_and(|(_, r)| r.contains("first differs"))
+    });
+    let (ok, report) = h.state().view.reload_report().cloned().expect("a report");
+    assert!(ok, "{report}");
+    assert!(
+        report.contains(&format!("{name} (card): value {old} → 9")),
+        "the edit is said with the card's name: {report}"
+    );
+    assert!(
+        report.contains("The game first differs at input 1 (Alpha: "),
+        "the input is said as the log says it: {report}"
+    );
+    assert!(
+        report.contains(&format!(
+            "the log now says: Alpha plays {name} (card 1 of Alpha's hand) for [{old} → 9] VP."
+        )),
+        "the effect is said in the log's own words: {report}"
+    );
+    assert!(
+        report.contains(&format!("Alpha's VP: {old} → 9")),
+        "and on the table: {report}"
+    );
+    // The report goes to the input; it can be read in a window of its own.
+    h.get_by_label("Go to input 1").click();
+    h.run();
+    assert_eq!(
+        h.state().session().history().len(),
+        1,
+        "the table is shown just after the input"
+    );
+    h.get_by_label("Open in a window").click();
+    h.run();
+    assert!(
+        h.query_by_label("Reload report").is_some(),
+        "a window of its own"
+    );
+    assert!(h.query_by_label("Back to the foot").is_some());
+}
+
+#[test]
 fn the_card_editor_stores_a_value_in_the_overlay() {
     let s = scratch();
     let mut h = harness(app(&s, false, false));

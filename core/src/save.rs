@@ -308,11 +308,10 @@ impl SaveFile {
                     .get(after.saturating_sub(1))
                     .map(|i| i.to_string())
                     .unwrap_or_default(),
-                differences: crate::session::describe_differences(
-                    &module,
-                    &self.table,
-                    session.table(),
-                ),
+                played: None,
+                replayed: None,
+                tables: Box::new((self.table.clone(), session.table().clone())),
+                refused: None,
             }
         });
         let changes = if module.fingerprint == self.module.fingerprint {

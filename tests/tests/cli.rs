@@ -178,7 +178,7 @@ fn replay_under_a_changed_module_reports_the_first_divergence() {
         "{out}"
     );
     assert!(
-        out.contains("The game first differs after input 1 (A: bid 1):\n  Bid: 1 -> 2"),
+        out.contains("The game first differs at input 1 (Alpha: bid (0–3) 1):\n  Bid: 1 → 2"),
         "{out}"
     );
     drop(changed_scratch);
@@ -1126,7 +1126,7 @@ fn replay_under_another_version_lists_the_recorded_games_it_changes() {
     assert_eq!(code, 1, "{out}{err}");
     assert!(
         out.contains(
-            "Recorded games: 1 of 1 changed by this edit.\n  tests/replays/bot-game.ron:\n    first differs after input 88 of 88 (P1: play region_6)\n    end: won by Second player (First player 7, Second player 9) -> won by Second player (First player 7, Second player 13)\n"
+            "Recorded games: 1 of 1 changed by this edit.\n  tests/replays/bot-game.ron:\n    first differs at input 88 of 88 (First player: Play Region: Atlantic (bot diplomat))\n      the log now says: Game over (won by Second player). Every province has been captured. First player held Britain (7), Second player held Prussia ([9 → 13]).\n    end: won by Second player (First player 7, Second player 9) → won by Second player (First player 7, Second player 13)\n"
         ),
         "{out}"
     );

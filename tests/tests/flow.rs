@@ -80,7 +80,11 @@ fn a_secret_choice_half_answered_survives_undo_save_and_reload() {
     let report = session
         .rebase(load(&test_module("testbed")))
         .expect("rebases");
-    assert!(report.divergence.is_none(), "{report}");
+    assert!(
+        report.divergence.is_none(),
+        "{}",
+        report.words(session.module(), None)
+    );
     assert_eq!(
         json(&session),
         committed,

@@ -43,21 +43,20 @@ fn a_changed_card_value_is_reported_with_the_first_divergence() {
     );
     let report = session.rebase(load(&dir)).expect("rebases");
 
+    let name = card[..1].to_uppercase() + &card[1..];
     assert_eq!(
         report.changes,
-        vec![format!("card '{card}': value {old} -> 9")]
+        vec![format!("{name} (card): value {old} → 9")]
     );
     assert_eq!((report.replayed, report.total), (3, 3));
     assert_eq!(report.refused, None);
     let divergence = report.divergence.expect("the game differs");
     assert_eq!(divergence.after, 2, "the play is the second input");
     assert_eq!(divergence.input, format!("B: play {card}"));
+    let differences = divergence.differences(session.module(), None);
     assert!(
-        divergence
-            .differences
-            .contains(&format!("Beta's VP: {old} -> 9")),
-        "{:?}",
-        divergence.differences
+        differences.contains(&format!("Beta's VP: {old} → 9")),
+        "{differences:?}"
     );
     assert_eq!(
         session.table().counter(&"vp.B".into()),
@@ -85,8 +84,11 @@ fn a_changed_rule_is_named_by_its_function() {
     );
     let divergence = report.divergence.expect("differs");
     assert_eq!(
-        (divergence.after, divergence.differences),
-        (1, vec!["Bid: 2 -> 3".to_owned()])
+        (
+            divergence.after,
+            divergence.differences(session.module(), None)
+        ),
+        (1, vec!["Bid: 2 → 3".to_owned()])
     );
 }
 
@@ -117,7 +119,7 @@ fn an_input_the_new_rules_refuse_waits_on_the_redo_stack() {
         2,
         "the refused inputs are kept"
     );
-    let text = report.to_string();
+    let text = report.words(session.module(), None).to_string();
     assert!(text.contains("Input 2 is no longer accepted"), "{text}");
 }
 
@@ -146,24 +148,34 @@ fn a_fix_after_a_reload_that_failed_part_way_brings_the_whole_game_back() {
         "function turn.detour(ctx)\n  error('a typo in the detour')",
     );
     let report = session.rebase(load(&dir)).expect("rebases");
-    assert_eq!(report.refused.as_ref().map(|r| r.0), Some(7), "{report}");
+    assert_eq!(
+        report.refused.as_ref().map(|r| r.0),
+        Some(7),
+        "{}",
+        report.words(session.module(), None)
+    );
     assert_eq!(session.history().len(), 6);
     assert_eq!(
         session.history().held_len(),
         6,
         "the detour and the 5 after it"
     );
-    let text = report.to_string();
+    let text = report.words(session.module(), None).to_string();
     assert!(text.contains("it and the 5 after it are held"), "{text}");
     // The save holds the whole game; opened again, it is held the same way.
     let save = SaveFile::of(&session);
     assert_eq!(save.inputs, whole);
     // A second broken reload keeps it held; the fix brings it all back.
     let report = session.rebase(load(&dir)).expect("rebases");
-    assert_eq!(report.total, 12, "{report}");
+    assert_eq!(report.total, 12, "{}", report.words(session.module(), None));
     std::fs::write(&turn, &good).expect("write");
     let report = session.rebase(load(&dir)).expect("rebases");
-    assert_eq!(report.refused, None, "{report}");
+    assert_eq!(
+        report.refused,
+        None,
+        "{}",
+        report.words(session.module(), None)
+    );
     assert_eq!(session.history().len(), 12);
     assert_eq!(session.history().held_len(), 0);
     let back: Vec<_> = session.history().game_inputs().cloned().collect();
@@ -259,7 +271,7 @@ fn the_watcher_reloads_keeps_the_last_good_module_on_errors_and_recovers() {
         report
             .changes
             .iter()
-            .any(|c| c.starts_with("card 'two': value 2 -> 20")),
+            .any(|c| c.starts_with("Two (card): value 2 → 20")),
         "{:?}",
         report.changes
     );
@@ -331,13 +343,13 @@ fn differences_are_said_with_the_module_s_names() {
     after.set_counter(&"vp.B".into(), 4).expect("scores");
     let differences = chancery_core::session::describe_differences(&module, &before, &after);
     assert!(
-        differences.contains(&"Beta's VP: 0 -> 4".to_owned()),
+        differences.contains(&"Beta's VP: 0 → 4".to_owned()),
         "{differences:?}"
     );
     assert!(
         differences
             .iter()
-            .any(|d| *d == "Alpha's army (The land): North -> South"),
+            .any(|d| *d == "Alpha's army (The land): North → South"),
         "{differences:?}"
     );
 }
@@ -356,8 +368,18 @@ fn a_reload_changes_a_later_step_while_the_game_is_inside_an_earlier_one() {
         "%d cavalry ride in.",
     );
     let report = session.rebase(load(&dir)).expect("rebases");
-    assert_eq!(report.divergence, None, "{report}");
-    assert_eq!(report.refused, None, "{report}");
+    assert_eq!(
+        report.divergence,
+        None,
+        "{}",
+        report.words(session.module(), None)
+    );
+    assert_eq!(
+        report.refused,
+        None,
+        "{}",
+        report.words(session.module(), None)
+    );
     session.act("levy", Value::Int(1)).expect("Alpha levies");
     session.act("cavalry", Value::Int(2)).expect("the review");
     let log: Vec<String> = session

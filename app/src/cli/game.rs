@@ -799,11 +799,11 @@ pub fn replay(args: &ReplayArgs, out: &mut dyn Write, err: &mut dyn Write) -> an
     };
     let differs = match report {
         Some(report) if report.divergence.is_some() || report.refused.is_some() => {
-            write!(out, "{report}")?;
+            write!(out, "{}", report.words(&target, None))?;
             true
         }
         Some(report) if !report.changes.is_empty() => {
-            write!(out, "{report}")?;
+            write!(out, "{}", report.words(&target, None))?;
             false
         }
         _ => {

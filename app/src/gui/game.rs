@@ -90,6 +90,8 @@ pub struct Panels {
     pub editor_open: bool,
     /// Whether the module's rules (its `rules.md` or README) are open.
     pub rules_open: bool,
+    /// Whether the reload report is shown in a window of its own (not at the foot).
+    pub reload_popped: bool,
 }
 
 /// The game on the screen.
@@ -104,6 +106,8 @@ pub struct GameView {
     watcher: Option<ModuleWatcher>,
     /// The last reload: whether it went well, and its report or diagnostics.
     reload_report: Option<(bool, String)>,
+    /// The input where the last reload's game first differs (to go to it from the report).
+    reload_at: Option<usize>,
     /// The last command's error.
     error: Option<String>,
     /// What is wrong with the owner's overlay (the game goes on without its values).
@@ -209,6 +213,7 @@ impl GameView {
             autosave,
             watcher,
             reload_report: None,
+            reload_at: None,
             error,
             overlay_problems: None,
             viewer: Viewer::default(),
@@ -227,6 +232,7 @@ impl GameView {
                 save_path,
                 editor_open: false,
                 rules_open: false,
+                reload_popped: false,
             },
             saved_to: None,
             replace_asked: None,
@@ -275,6 +281,13 @@ impl GameView {
     /// The person closes the reload report.
     pub fn dismiss_reload_report(&mut self) {
         self.reload_report = None;
+        self.reload_at = None;
+    }
+
+    /// The input where the game first differs under the version the last reload brought,
+    /// if it does (0: the set-up).
+    pub fn reload_at(&self) -> Option<usize> {
+        self.reload_at
     }
 
     /// The last command's error, until it is closed or a command goes well.
@@ -956,6 +969,7 @@ impl GameView {
         let Some(reload) = self.watcher.as_ref().and_then(ModuleWatcher::try_next) else {
             return;
         };
+        self.reload_at = None;
         self.reload_report = Some(match reload {
             Reload::Loaded {
                 module,
@@ -1000,7 +1014,11 @@ impl GameView {
                         );
                         // Also for a playtester watching the terminal the app runs in.
                         eprintln!("chancery: {headline}");
-                        (true, format!("{headline}\n{report}{recordings}"))
+                        let words = report
+                            .words(self.session.module(), self.eyes().as_ref())
+                            .to_string();
+                        self.reload_at = report.divergence.as_ref().map(|d| d.after);
+                        (true, format!("{headline}\n{words}{recordings}"))
                     }
                     Err(err) => (
                         false,

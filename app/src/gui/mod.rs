@@ -114,7 +114,15 @@ impl ChanceryApp {
         self.autoplay(&ctx);
         egui::Panel::top("top").show(ui, |ui| self.top_ui(ui));
         if self.view.reload_report().is_some() {
-            egui::Panel::bottom("reload").show(ui, |ui| side::reload_ui(ui, &mut self.view));
+            if self.view.panels().reload_popped {
+                side::reload_window(&ctx, &mut self.view);
+            } else {
+                egui::Panel::bottom("reload")
+                    .resizable(true)
+                    .default_size(180.0)
+                    .min_size(90.0)
+                    .show(ui, |ui| side::reload_ui(ui, &mut self.view));
+            }
         }
         if self.previous_autosave.is_some() {
             egui::Panel::bottom("resume").show(ui, |ui| self.resume_ui(ui));

@@ -126,7 +126,8 @@ pub fn log_ui(ui: &mut Ui, view: &mut GameView) {
     }
 }
 
-/// The last reload: what changed and where the game now differs, or the diagnostics.
+/// The last reload: what changed and where the game now differs, or the diagnostics. At the
+/// foot of the window (drag its edge to enlarge it), or in a window of its own.
 pub fn reload_ui(ui: &mut Ui, view: &mut GameView) {
     let Some((ok, text)) = view.reload_report().cloned() else {
         return;
@@ -135,9 +136,73 @@ pub fn reload_ui(ui: &mut Ui, view: &mut GameView) {
         true => ("Module reloaded", Color32::LIGHT_GREEN),
         false => ("Module not reloaded", Color32::LIGHT_RED),
     };
-    if notice_ui(ui, title, color, &text, "reload") {
+    let mut closed = false;
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(title).strong().color(color));
+        closed = ui.small_button("Close").clicked();
+        reload_buttons(ui, view);
+    });
+    report_text(ui, &text, "reload");
+    if closed {
         view.dismiss_reload_report();
     }
+}
+
+/// The reload report in a window of its own, which can be moved and resized.
+pub fn reload_window(ctx: &egui::Context, view: &mut GameView) {
+    let Some((_, text)) = view.reload_report().cloned() else {
+        return;
+    };
+    let mut open = true;
+    egui::Window::new("Reload report")
+        .open(&mut open)
+        .resizable(true)
+        .default_size([720.0, 420.0])
+        .show(ctx, |ui| {
+            ui.horizontal(|ui| reload_buttons(ui, view));
+            report_text(ui, &text, "reload window");
+        });
+    if !open {
+        view.panels_mut().reload_popped = false;
+    }
+}
+
+/// Go to the input where the game first differs; the report at the foot or in a window.
+fn reload_buttons(ui: &mut Ui, view: &mut GameView) {
+    if let Some(n) = view.reload_at()
+        && n <= view.session().history().len() + view.session().history().redo_stack().len()
+    {
+        let label = match n {
+            0 => "Go to the set-up".to_owned(),
+            n => format!("Go to input {n}"),
+        };
+        if ui
+            .small_button(label)
+            .on_hover_text("Shows the table just after the input where the game first differs")
+            .clicked()
+        {
+            view.goto(n);
+        }
+    }
+    let popped = view.panels().reload_popped;
+    let label = if popped {
+        "Back to the foot"
+    } else {
+        "Open in a window"
+    };
+    if ui.small_button(label).clicked() {
+        view.panels_mut().reload_popped = !popped;
+    }
+}
+
+/// A report's text, scrolled within the height it is given.
+fn report_text(ui: &mut Ui, text: &str, salt: &str) {
+    egui::ScrollArea::vertical()
+        .id_salt(salt)
+        .auto_shrink([false, true])
+        .show(ui, |ui| {
+            ui.label(RichText::new(text).monospace());
+        });
 }
 
 /// A notice at the foot of the window: its title in `color`, a Close button, and `text`

@@ -18,8 +18,11 @@ use crate::table::Table;
 pub struct Replayed {
     /// The recording, relative to the module folder ("tests/replays/opening.ron").
     pub file: String,
-    /// The recording's inputs in words.
+    /// The recording's inputs in words, as the log's headings say them where this version
+    /// accepts them ("First player: Play Region 6").
     pub inputs: Vec<String>,
+    /// The log lines the set-up and each input accepted wrote (index 0: the set-up's).
+    pub said: Vec<Vec<String>>,
     /// The table's digest after the set-up and after each input replayed.
     pub digests: Vec<u64>,
     /// The first input this version refuses (numbered from 1), and why.
@@ -64,6 +67,7 @@ impl Replayed {
         Replayed {
             file,
             inputs: Vec::new(),
+            said: Vec::new(),
             digests: Vec::new(),
             refused: None,
             bot_differs: None,
@@ -94,6 +98,7 @@ fn replay_one(module: &Arc<Module>, file: String, rec: &Recording) -> Replayed {
     let mut replayed = Replayed {
         file,
         inputs: rec.inputs.iter().map(Input::to_string).collect(),
+        said: vec![said(&session, 0)],
         digests: vec![session.table().digest()],
         refused: None,
         bot_differs: None,
@@ -112,13 +117,21 @@ fn replay_one(module: &Arc<Module>, file: String, rec: &Recording) -> Replayed {
         {
             match session.bot_preview(Some(name), Some(seat)) {
                 Ok(Some(pick)) if pick.choice != *choice => {
+                    let (now, was) = (
+                        choice_words(&session, seat, &pick.choice),
+                        choice_words(&session, seat, choice),
+                    );
                     replayed.bot_differs = Some((
                         i + 1,
-                        format!("bot '{name}' now chooses '{}', not '{choice}'", pick.choice),
+                        format!(
+                            "{}'s bot now chooses {now}, not {was}",
+                            module.seat_name(seat)
+                        ),
                     ));
                 }
                 Err(err) => {
-                    replayed.bot_differs = Some((i + 1, format!("bot '{name}' fails: {err}")));
+                    let seat = module.seat_name(seat);
+                    replayed.bot_differs = Some((i + 1, format!("{seat}'s bot fails: {err}")));
                 }
                 _ => {}
             }
@@ -128,9 +141,50 @@ fn replay_one(module: &Arc<Module>, file: String, rec: &Recording) -> Replayed {
             break;
         }
         replayed.digests.push(session.table().digest());
+        if let Some(entry) = session.log_entry(i + 1) {
+            replayed.inputs[i] = without_number(&entry.heading(&module));
+        }
+        replayed.said.push(said(&session, i + 1));
     }
     replayed.end = describe_end(&module, session.table());
     replayed
+}
+
+/// The lines log entry `n` of `session` shows to everybody.
+fn said(session: &Session, n: usize) -> Vec<String> {
+    let everybody = crate::ids::SeatId::spectator();
+    session.log_entry(n).map_or_else(Vec::new, |entry| {
+        let entry = entry.seen_by(Some(&everybody));
+        entry.messages.into_iter().map(|l| l.text).collect()
+    })
+}
+
+/// A log heading without its number: "#3 Beta: Bid 2" → "Beta: Bid 2".
+fn without_number(heading: &str) -> String {
+    match heading.split_once(' ') {
+        Some((number, rest)) if number.starts_with('#') => rest.to_owned(),
+        _ => heading.to_owned(),
+    }
+}
+
+/// A choice in words: the label of the action of `seat`'s ask that admits it, else the
+/// choice itself.
+fn choice_words(
+    session: &Session,
+    seat: &crate::ids::SeatId,
+    choice: &crate::rules::Choice,
+) -> String {
+    let label = session
+        .prompt()
+        .as_ref()
+        .ok()
+        .and_then(Option::as_ref)
+        .and_then(|prompt| {
+            let ask = prompt.asks.iter().find(|a| a.seat.as_ref() == Some(seat))?;
+            let action = ask.actions.iter().find(|a| a.admits(choice))?;
+            (!action.label.is_empty()).then(|| action.label.clone())
+        });
+    label.map_or_else(|| format!("'{choice}'"), |l| format!("\"{l}\""))
 }
 
 /// How a game stands, in words: its result, or its turn, phase and state.
@@ -177,6 +231,8 @@ pub struct RecordingImpact {
     /// After how many inputs the two versions' tables first differ (0: the set-up), and
     /// that input in words.
     pub diverges: Option<(usize, String)>,
+    /// What the log says otherwise there, in words (see [`crate::session::changed_lines`]).
+    pub said: Vec<String>,
     /// The first input the new version refuses, and why.
     pub refused: Option<(usize, String)>,
     /// The first bot input whose bot chooses otherwise under the new version (and not
@@ -207,6 +263,7 @@ pub fn impact(old: &[Replayed], new: &[Replayed]) -> Vec<RecordingImpact> {
             file: n.file.clone(),
             inputs: n.inputs.len(),
             diverges: None,
+            said: Vec::new(),
             refused: n.refused.clone(),
             bot_differs: None,
             end: None,
@@ -236,6 +293,11 @@ pub fn impact(old: &[Replayed], new: &[Replayed]) -> Vec<RecordingImpact> {
                         .unwrap_or_default();
                     (k, input)
                 });
+                if let Some((k, _)) = line.diverges
+                    && let (Some(was), Some(now)) = (o.said.get(k), n.said.get(k))
+                {
+                    line.said = crate::session::changed_lines(was, now);
+                }
                 if o.refused == n.refused {
                     line.refused = None;
                 }
@@ -259,6 +321,7 @@ pub fn impact(old: &[Replayed], new: &[Replayed]) -> Vec<RecordingImpact> {
             file: o.file.clone(),
             inputs: o.inputs.len(),
             diverges: None,
+            said: Vec::new(),
             refused: None,
             bot_differs: None,
             end: None,
@@ -298,10 +361,13 @@ impl fmt::Display for ImpactReport<'_> {
                 Some((0, _)) => writeln!(f, "    differs from the set-up on")?,
                 Some((k, input)) => writeln!(
                     f,
-                    "    first differs after input {k} of {} ({input})",
+                    "    first differs at input {k} of {} ({input})",
                     r.inputs
                 )?,
                 None => {}
+            }
+            for line in &r.said {
+                writeln!(f, "      {line}")?;
             }
             if let Some((k, why)) = &r.refused {
                 writeln!(f, "    input {k} is now refused: {why}")?;
@@ -310,7 +376,7 @@ impl fmt::Display for ImpactReport<'_> {
                 writeln!(f, "    at input {k}, {what}")?;
             }
             if let Some((old, new)) = &r.end {
-                writeln!(f, "    end: {old} -> {new}")?;
+                writeln!(f, "    end: {old} → {new}")?;
             }
         }
         Ok(())

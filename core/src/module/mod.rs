@@ -462,6 +462,8 @@ impl Module {
             "box" => self.boxes.get(id).map(|d| d.name.as_str()),
             "unit kind" => self.unit_kinds.get(id).map(|d| d.name.as_str()),
             "counter" => self.counters.get(id).map(|d| d.name.as_str()),
+            "seat" => self.seats.get(id).map(|d| d.name.as_str()),
+            "scenario" => self.scenarios.get(id).map(|d| d.name.as_str()),
             _ => None,
         };
         found.filter(|n| !n.is_empty()).unwrap_or(id).to_owned()

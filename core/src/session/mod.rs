@@ -17,7 +17,10 @@ use thiserror::Error;
 pub use answer::Answer;
 pub use checklist::board_checklist;
 pub use input::{Actor, Input, Manual};
-pub use rebase::{Divergence, RebaseReport, describe_differences, module_changes};
+pub use rebase::{
+    Divergence, RebaseReport, ReportWords, changed_lines, describe_differences,
+    describe_seen_differences, module_changes,
+};
 
 use crate::ids::{ScenarioId, SeatId};
 use crate::module::Module;

@@ -6,7 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::sync::Arc;
 
-use super::{Input, Session, SessionError};
+use super::{Input, LogEntry, Session, SessionError};
+use crate::ids::SeatId;
 use crate::module::{DataValue, Module};
 use crate::table::Table;
 use crate::value::Value;
@@ -18,8 +19,123 @@ pub struct Divergence {
     pub after: usize,
     /// That input in words (empty for the setup).
     pub input: String,
-    /// What differs on the table, one line each.
-    pub differences: Vec<String>,
+    /// That input's log entry as it was played (the set-up's for 0).
+    pub played: Option<LogEntry>,
+    /// The same entry as the new version writes it (`None` where it refuses the input).
+    pub replayed: Option<LogEntry>,
+    /// The tables right after it: as played, and under the new version.
+    pub tables: Box<(Table, Table)>,
+    /// Why the new version refuses a later input, when the tables alone do not differ.
+    pub refused: Option<(usize, String)>,
+}
+
+impl Divergence {
+    /// The input in words, as the log's heading says it to `eyes`, without its number
+    /// ("Austria: Play Talleyrand"); "the set-up" for 0.
+    pub fn heading(&self, module: &Module, eyes: Option<&SeatId>) -> String {
+        match &self.played {
+            _ if self.after == 0 => "the set-up".to_owned(),
+            Some(entry) => {
+                let heading = entry.seen_by(eyes).heading(module);
+                // "#96 Austria: …" → "Austria: …" (the number is said with it).
+                match heading.split_once(' ') {
+                    Some((number, rest)) if number.starts_with('#') => rest.to_owned(),
+                    _ => heading,
+                }
+            }
+            None => self.input.clone(),
+        }
+    }
+
+    /// What differs, in words, as `eyes` may see it: the log lines the input now writes
+    /// otherwise, then the table's differences (cards `eyes` may not see are not named).
+    pub fn differences(&self, module: &Module, eyes: Option<&SeatId>) -> Vec<String> {
+        let said = |entry: &Option<LogEntry>| -> Vec<String> {
+            entry
+                .iter()
+                .flat_map(|e| e.seen_by(eyes).messages)
+                .map(|l| l.text)
+                .collect()
+        };
+        let mut out = changed_lines(&said(&self.played), &said(&self.replayed));
+        let (before, after) = &*self.tables;
+        out.extend(describe_seen_differences(module, before, after, eyes));
+        if let Some((k, why)) = self.refused.as_ref().filter(|_| out.is_empty()) {
+            out.push(format!("input {k} is refused: {why}"));
+        }
+        out
+    }
+}
+
+/// The log lines that differ between two versions of an input's entry, in words: a line
+/// changed in a few words shows them ("moves it [10 → 7] spaces"), a line only one
+/// version writes says so.
+pub fn changed_lines(before: &[String], after: &[String]) -> Vec<String> {
+    let mut gone: Vec<&String> = Vec::new();
+    let mut rest: Vec<&String> = after.iter().collect();
+    for line in before {
+        match rest.iter().position(|l| *l == line) {
+            Some(i) => {
+                rest.remove(i);
+            }
+            None => gone.push(line),
+        }
+    }
+    let mut out = Vec::new();
+    let pairs = gone.len().min(rest.len());
+    for (old, new) in gone.iter().zip(&rest) {
+        out.push(format!("the log now says: {}", word_change(old, new)));
+    }
+    for line in &gone[pairs..] {
+        out.push(format!("the log no longer says: {line}"));
+    }
+    for line in &rest[pairs..] {
+        out.push(format!("the log now also says: {line}"));
+    }
+    out
+}
+
+/// `new` with the words that changed from `old` marked: "Austria moves it [10 → 7] spaces".
+fn word_change(old: &str, new: &str) -> String {
+    let a: Vec<&str> = old.split(' ').collect();
+    let b: Vec<&str> = new.split(' ').collect();
+    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let suffix = a[prefix..]
+        .iter()
+        .rev()
+        .zip(b[prefix..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let (was, now) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
+    // Mostly new words: the whole line reads better than a marked one.
+    if was.len() + now.len() > 12 {
+        return format!("{new} (it said: {old})");
+    }
+    // Punctuation the two spans share stays outside the mark: "(6)," → "(7)," is "([6 → 7]),".
+    let (was, now) = (was.join(" "), now.join(" "));
+    let outer = |x: &str, y: &str, rev: bool| -> usize {
+        let pairs: Box<dyn Iterator<Item = (char, char)>> = if rev {
+            Box::new(x.chars().rev().zip(y.chars().rev()))
+        } else {
+            Box::new(x.chars().zip(y.chars()))
+        };
+        pairs
+            .take_while(|(p, q)| p == q && !p.is_alphanumeric())
+            .map(|(p, _)| p.len_utf8())
+            .sum()
+    };
+    let head = outer(&was, &now, false);
+    let tail = outer(&was[head..], &now[head..], true);
+    let mut words: Vec<String> = b[..prefix].iter().map(|w| (*w).to_owned()).collect();
+    words.push(format!(
+        "{}[{} → {}]{}",
+        &now[..head],
+        &was[head..was.len() - tail],
+        &now[head..now.len() - tail],
+        &now[now.len() - tail..]
+    ));
+    words.extend(b[b.len() - suffix..].iter().map(|w| (*w).to_owned()));
+    words.join(" ")
 }
 
 /// What a rebase did.
@@ -38,34 +154,61 @@ pub struct RebaseReport {
     pub refused: Option<(usize, String)>,
 }
 
-impl fmt::Display for RebaseReport {
+impl RebaseReport {
+    /// The report in words, names from `module` (the version now played), as `eyes` may
+    /// read it (`None`: everything).
+    pub fn words<'a>(&'a self, module: &'a Module, eyes: Option<&'a SeatId>) -> ReportWords<'a> {
+        ReportWords {
+            report: self,
+            module,
+            eyes,
+        }
+    }
+}
+
+/// A [`RebaseReport`] in words (see [`RebaseReport::words`]).
+pub struct ReportWords<'a> {
+    report: &'a RebaseReport,
+    module: &'a Module,
+    eyes: Option<&'a SeatId>,
+}
+
+impl fmt::Display for ReportWords<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.changes.is_empty() {
+        let report = self.report;
+        if report.changes.is_empty() {
             writeln!(f, "The module's content did not change.")?;
         } else {
             writeln!(f, "Changed:")?;
-            for change in &self.changes {
+            for change in &report.changes {
                 writeln!(f, "  {change}")?;
             }
         }
-        writeln!(f, "Replayed {} of {} inputs.", self.replayed, self.total)?;
-        match &self.divergence {
+        writeln!(
+            f,
+            "Replayed {} of {} inputs.",
+            report.replayed, report.total
+        )?;
+        match &report.divergence {
             None => writeln!(f, "The game is the same as before.")?,
-            Some(d) if d.after == 0 => writeln!(f, "The game differs from the setup on:")?,
+            Some(d) if d.after == 0 => writeln!(f, "The game differs from the set-up on:")?,
             Some(d) => writeln!(
                 f,
-                "The game first differs after input {} ({}):",
-                d.after, d.input
+                "The game first differs at input {} ({}):",
+                d.after,
+                d.heading(self.module, self.eyes)
             )?,
         }
-        for line in self.divergence.iter().flat_map(|d| &d.differences) {
-            writeln!(f, "  {line}")?;
+        if let Some(d) = &report.divergence {
+            for line in d.differences(self.module, self.eyes) {
+                writeln!(f, "  {line}")?;
+            }
         }
-        if let Some((n, why)) = &self.refused {
+        if let Some((n, why)) = &report.refused {
             writeln!(
                 f,
                 "Input {n} is no longer accepted ({why}). The game stops before it; it and the {} after it are held: save a fix and the whole game comes back.",
-                self.total - n
+                report.total - n
             )?;
         }
         Ok(())
@@ -132,27 +275,17 @@ impl Session {
                 }
             }
         }
-        let divergence = match divergence_at.filter(|n| *n <= played) {
-            Some(n) => {
-                let before = self.table_at(n);
-                let after = fresh.table_at(n);
-                let input = if n == 0 {
-                    String::new()
-                } else {
-                    self.history.records[n - 1].input.to_string()
-                };
-                let mut differences = describe_differences(&self.module, &before, &after);
-                if let Some((k, why)) = refused.as_ref().filter(|_| differences.is_empty()) {
-                    differences.push(format!("input {k} is refused: {why}"));
-                }
-                Some(Divergence {
-                    after: n,
-                    input,
-                    differences,
-                })
-            }
-            None => None,
-        };
+        let divergence = divergence_at.filter(|n| *n <= played).map(|n| Divergence {
+            after: n,
+            input: match n {
+                0 => String::new(),
+                n => self.history.records[n - 1].input.to_string(),
+            },
+            played: self.log_entry(n),
+            replayed: fresh.log_entry(n),
+            tables: Box::new((self.table_at(n), fresh.table_at(n))),
+            refused: refused.clone(),
+        });
         // Undone inputs stay undone, below the rest of the game the new version refused.
         let waiting: Vec<Input> = game[replayed..].iter().rev().cloned().collect();
         fresh.push_redo(self.history.undone().to_vec());
@@ -237,7 +370,11 @@ pub fn module_changes(old: &Module, new: &Module) -> Vec<String> {
         ),
     ];
     for (kind, before, after) in each {
-        compare_ids(&mut out, kind, before.into_iter(), after.into_iter());
+        let name = |id: &str| match new.name_of(kind, id) {
+            same if same == id => old.name_of(kind, id),
+            name => name,
+        };
+        compare_ids(&mut out, kind, name, before.into_iter(), after.into_iter());
     }
     out.extend(script_changes(old, new));
     out
@@ -248,12 +385,12 @@ fn card_changes(old: &Module, new: &Module) -> Vec<String> {
     let mut out = Vec::new();
     for card in new.cards.iter() {
         let Some(before) = old.cards.get(card.id.as_str()) else {
-            out.push(format!("card '{}' added", card.id));
+            out.push(format!("{} (card) added", card.name));
             continue;
         };
         let mut what = Vec::new();
         if before.name != card.name {
-            what.push(format!("name {} -> {}", before.name, card.name));
+            what.push(format!("name {} → {}", before.name, card.name));
         }
         if before.text != card.text {
             what.push("text".to_owned());
@@ -264,11 +401,11 @@ fn card_changes(old: &Module, new: &Module) -> Vec<String> {
             if a != b {
                 let a = a.map(show).unwrap_or_else(|| "unknown".to_owned());
                 let b = b.map(show).unwrap_or_else(|| "unknown".to_owned());
-                what.push(format!("{key} {a} -> {b}"));
+                what.push(format!("{key} {a} → {b}"));
             }
         }
         if !what.is_empty() {
-            out.push(format!("card '{}': {}", card.id, what.join(", ")));
+            out.push(format!("{} (card): {}", card.name, what.join(", ")));
         }
     }
     for card in old
@@ -276,7 +413,7 @@ fn card_changes(old: &Module, new: &Module) -> Vec<String> {
         .iter()
         .filter(|c| !new.cards.contains(c.id.as_str()))
     {
-        out.push(format!("card '{}' removed", card.id));
+        out.push(format!("{} (card) removed", card.name));
     }
     out
 }
@@ -315,6 +452,7 @@ fn script_changes(old: &Module, new: &Module) -> Vec<String> {
 fn compare_ids(
     out: &mut Vec<String>,
     kind: &str,
+    name: impl Fn(&str) -> String,
     old: impl Iterator<Item = (String, String)>,
     new: impl Iterator<Item = (String, String)>,
 ) {
@@ -322,13 +460,13 @@ fn compare_ids(
     let new: BTreeMap<String, String> = new.collect();
     for (id, def) in &new {
         match old.get(id) {
-            None => out.push(format!("{kind} '{id}' added")),
-            Some(before) if before != def => out.push(format!("{kind} '{id}' changed")),
+            None => out.push(format!("{} ({kind}) added", name(id))),
+            Some(before) if before != def => out.push(format!("{} ({kind}) changed", name(id))),
             Some(_) => {}
         }
     }
     for id in old.keys().filter(|id| !new.contains_key(*id)) {
-        out.push(format!("{kind} '{id}' removed"));
+        out.push(format!("{} ({kind}) removed", name(id)));
     }
 }
 
@@ -383,15 +521,25 @@ fn function_name(line: &str) -> Option<String> {
     (valid && rest.trim_start().starts_with("function")).then(|| name.to_owned())
 }
 
-/// What differs between two tables, one line each.
+/// What differs between two tables, one line each (everything: the omniscient view).
 pub fn describe_differences(module: &Module, a: &Table, b: &Table) -> Vec<String> {
-    let name = |found: Option<&str>, id: &str| found.unwrap_or(id).to_owned();
+    describe_seen_differences(module, a, b, None)
+}
+
+/// What differs between two tables, one line each, as `eyes` may see it: a card `eyes`
+/// may not see is "a hidden card".
+pub fn describe_seen_differences(
+    module: &Module,
+    a: &Table,
+    b: &Table,
+    eyes: Option<&SeatId>,
+) -> Vec<String> {
     let mut out = Vec::new();
     if a.turn != b.turn {
-        out.push(format!("turn {} -> {}", a.turn, b.turn));
+        out.push(format!("turn {} → {}", a.turn, b.turn));
     }
     if a.phase != b.phase {
-        out.push(format!("phase '{}' -> '{}'", a.phase, b.phase));
+        out.push(format!("phase {} → {}", a.phase, b.phase));
     }
     let flow = |t: &Table| {
         t.flow
@@ -401,81 +549,84 @@ pub fn describe_differences(module: &Module, a: &Table, b: &Table) -> Vec<String
             .join(" > ")
     };
     if flow(a) != flow(b) {
-        out.push(format!("state {} -> {}", flow(a), flow(b)));
+        out.push(format!("the rules' state: {} → {}", flow(a), flow(b)));
     }
     for (id, counter) in &b.counters {
+        let name = module.name_of("counter", id.as_str());
         match a.counters.get(id) {
-            Some(old) if old.value != counter.value => out.push(format!(
-                "{}: {} -> {}",
-                name(
-                    module.counters.get(id.as_str()).map(|c| c.name.as_str()),
-                    id.as_str()
-                ),
-                old.value,
-                counter.value
-            )),
-            None => out.push(format!("counter {id}: new, {}", counter.value)),
+            Some(old) if old.value != counter.value => {
+                out.push(format!("{name}: {} → {}", old.value, counter.value))
+            }
+            None => out.push(format!("{name}: new, {}", counter.value)),
             _ => {}
         }
     }
-    zone_changes(module, a, b, &mut out);
+    zone_changes(module, a, b, eyes, &mut out);
     piece_changes(module, a, b, &mut out);
     box_changes(module, a, b, &mut out);
     var_changes(a, b, &mut out);
     if a.seats != b.seats {
-        out.push("seat controllers differ".to_owned());
+        out.push("who plays the seats differs".to_owned());
     }
     if a.result != b.result {
-        out.push("the game's result differs".to_owned());
+        let end = |t: &Table| match &t.result {
+            None => "not over".to_owned(),
+            Some(r) if r.winners.is_empty() => format!("a draw ({})", r.text),
+            Some(r) => {
+                let names: Vec<String> = r.winners.iter().map(|s| module.seat_name(s)).collect();
+                format!("won by {} ({})", names.join(" and "), r.text)
+            }
+        };
+        out.push(format!("the game's result: {} → {}", end(a), end(b)));
     }
     if out.is_empty() && a.rng != b.rng {
         out.push("the dice were rolled a different number of times".to_owned());
     }
     if out.is_empty() && a != b {
-        out.push("card facing or frame locals differ".to_owned());
+        out.push("card facing or the rules' own working values differ".to_owned());
     }
     out
 }
 
-/// The cards that came to and left each zone.
-fn zone_changes(module: &Module, a: &Table, b: &Table, out: &mut Vec<String>) {
-    let name = |found: Option<&str>, id: &str| found.unwrap_or(id).to_owned();
-    let card = |id: &crate::ids::CardId| {
-        name(
-            module.cards.get(id.as_str()).map(|c| c.name.as_str()),
-            id.as_str(),
-        )
-    };
+/// The cards that came to and left each zone; a card `eyes` may not see there is "a
+/// hidden card".
+fn zone_changes(
+    module: &Module,
+    a: &Table,
+    b: &Table,
+    eyes: Option<&SeatId>,
+    out: &mut Vec<String>,
+) {
     for (id, zone) in &b.zones {
-        let old = a.zones.get(id).map(|z| z.cards.clone()).unwrap_or_default();
-        if old != zone.cards {
-            let gone: Vec<String> = old
-                .iter()
-                .filter(|c| !zone.cards.contains(c))
-                .map(card)
-                .collect();
-            let came: Vec<String> = zone
-                .cards
-                .iter()
-                .filter(|c| !old.contains(c))
-                .map(card)
-                .collect();
-            let zone_name = name(
-                module.zones.get(id.as_str()).map(|z| z.name.as_str()),
-                id.as_str(),
-            );
-            if gone.is_empty() && came.is_empty() {
-                out.push(format!("{zone_name}: the same cards in another order"));
-            } else {
-                let mut parts = Vec::new();
-                if !came.is_empty() {
-                    parts.push(format!("{} came", came.join(", ")));
-                }
-                if !gone.is_empty() {
-                    parts.push(format!("{} left", gone.join(", ")));
-                }
-                out.push(format!("{zone_name}: {}", parts.join("; ")));
+        let empty = crate::table::Zone::new(zone.visibility, zone.owner.clone(), true);
+        let old = a.zones.get(id).unwrap_or(&empty);
+        if old.cards == zone.cards {
+            continue;
+        }
+        let named = |z: &crate::table::Zone, c: &crate::ids::CardId| match z.shows(c, eyes) {
+            true => module.name_of("card", c.as_str()),
+            false => "a hidden card".to_owned(),
+        };
+        let gone: Vec<String> = (old.cards.iter())
+            .filter(|c| !zone.cards.contains(c))
+            .map(|c| named(old, c))
+            .collect();
+        let came: Vec<String> = (zone.cards.iter())
+            .filter(|c| !old.cards.contains(c))
+            .map(|c| named(zone, c))
+            .collect();
+        let zone_name = module.name_of("zone", id.as_str());
+        if gone.is_empty() && came.is_empty() {
+            out.push(format!("{zone_name}: the same cards in another order"));
+        } else {
+            let mut parts = Vec::new();
+            if !came.is_empty() {
+                parts.push(format!("{} came", came.join(", ")));
             }
+            if !gone.is_empty() {
+                parts.push(format!("{} left", gone.join(", ")));
+            }
+            out.push(format!("{zone_name}: {}", parts.join("; ")));
         }
     }
 }
@@ -495,7 +646,7 @@ fn piece_changes(module: &Module, a: &Table, b: &Table, out: &mut Vec<String>) {
                 };
                 let piece = module.name_of("piece", piece.as_str());
                 let place = module.name_of("place", place.as_str());
-                out.push(format!("{piece} ({place}): {} -> {}", at(x), at(y)));
+                out.push(format!("{piece} ({place}): {} → {}", at(x), at(y)));
             }
         }
     }
@@ -515,7 +666,7 @@ fn box_changes(module: &Module, a: &Table, b: &Table, out: &mut Vec<String>) {
             );
             if x != y {
                 out.push(format!(
-                    "{}: {} {x} -> {y}",
+                    "{}: {} {x} → {y}",
                     name(
                         module.boxes.get(boxed.as_str()).map(|b| b.name.as_str()),
                         boxed.as_str()
@@ -533,22 +684,67 @@ fn box_changes(module: &Module, a: &Table, b: &Table, out: &mut Vec<String>) {
     }
 }
 
-/// The rules' variables that changed, each with its values before and after.
+/// The rules' variables that changed, each by its path down to the value that changed
+/// ("diplomacy.beyond.n: 10 → 7"); at most [`MAX_VAR_LINES`] lines.
 fn var_changes(a: &Table, b: &Table, out: &mut Vec<String>) {
-    if a.vars != b.vars {
-        let keys = |v: &Value| match v {
-            Value::Map(m) => m.keys().cloned().collect::<BTreeSet<_>>(),
-            _ => BTreeSet::new(),
-        };
-        let all: BTreeSet<String> = keys(&a.vars).union(&keys(&b.vars)).cloned().collect();
-        for key in all {
-            let (x, y) = (a.vars.get(&key), b.vars.get(&key));
-            if x != y {
-                let show = |v: Option<&Value>| {
-                    v.map(|v| v.to_string()).unwrap_or_else(|| "nil".to_owned())
-                };
-                out.push(format!("vars.{key}: {} -> {}", show(x), show(y)));
-            }
+    let mut lines = Vec::new();
+    value_changes("", Some(&a.vars), Some(&b.vars), &mut lines);
+    let more = lines.len().saturating_sub(MAX_VAR_LINES);
+    lines.truncate(MAX_VAR_LINES);
+    out.extend(lines.into_iter().map(|l| format!("the rules' value {l}")));
+    if more > 0 {
+        out.push(format!("… and {more} more of the rules' values"));
+    }
+}
+
+/// How many changed values of the rules a report lists.
+const MAX_VAR_LINES: usize = 8;
+
+fn value_changes(path: &str, x: Option<&Value>, y: Option<&Value>, out: &mut Vec<String>) {
+    if x == y {
+        return;
+    }
+    if let (Some(Value::Map(x)), Some(Value::Map(y))) = (x, y) {
+        for key in x.keys().chain(y.keys().filter(|k| !x.contains_key(*k))) {
+            let path = if path.is_empty() {
+                key.clone()
+            } else {
+                format!("{path}.{key}")
+            };
+            value_changes(&path, x.get(key), y.get(key), out);
         }
+        return;
+    }
+    let show = |v: Option<&Value>| v.map_or_else(|| "nil".to_owned(), |v| v.to_string());
+    out.push(format!("{path}: {} → {}", show(x), show(y)));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{changed_lines, word_change};
+
+    #[test]
+    fn a_changed_line_marks_the_words_that_changed() {
+        assert_eq!(
+            word_change(
+                "Talleyrand moves Liberalism/Absolutism 10 spaces beyond the Seat.",
+                "Talleyrand moves Liberalism/Absolutism 7 spaces beyond the Seat."
+            ),
+            "Talleyrand moves Liberalism/Absolutism [10 → 7] spaces beyond the Seat."
+        );
+        assert_eq!(
+            word_change("P1 held Russia (6), P2 (3).", "P1 held Russia (7), P2 (3)."),
+            "P1 held Russia ([6 → 7]), P2 (3).",
+            "shared punctuation stays outside the mark"
+        );
+    }
+
+    #[test]
+    fn lines_only_one_version_writes_are_said_so() {
+        let was = ["Same.".to_owned(), "Gone.".to_owned()];
+        let now = ["Same.".to_owned()];
+        assert_eq!(changed_lines(&was, &now), ["the log no longer says: Gone."]);
+        assert_eq!(changed_lines(&now, &was), ["the log now also says: Gone."]);
+        assert!(changed_lines(&was, &was).is_empty());
     }
 }

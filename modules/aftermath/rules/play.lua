@@ -33,8 +33,9 @@ local function game_end(ctx, why)
   else
     winner = board.festivities_holder(ctx)
   end
-  local text = string.format("%s. P1 held %s (%d), P2 held %s (%d).", why, board.name(powers.P1), scores.P1,
-    board.name(powers.P2), scores.P2)
+  local seat = function(id) return ctx.data.seats[id].name end
+  local text = string.format("%s. %s held %s (%d), %s held %s (%d).", why, seat("P1"), board.name(powers.P1), scores.P1,
+    seat("P2"), board.name(powers.P2), scores.P2)
   if scores.P1 == scores.P2 then
     text = text .. " Tied: the holder of the festivities marker wins."
   end
@@ -211,7 +212,7 @@ function states.play.prompt(ctx)
   local seat = ctx.locals.seat
   local actions = {}
   for _, card in ipairs(ctx:zone("hand." .. seat)) do
-    actions[#actions + 1] = { name = "play", arg = card, card = card }
+    actions[#actions + 1] = { name = "play", arg = card, card = card, label = "Play " .. card_name(ctx, card) }
   end
   return { seat = seat, text = "Play a card", actions = actions }
 end

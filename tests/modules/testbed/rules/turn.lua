@@ -38,7 +38,8 @@ function turn.play(ctx, card)
   local seat = ctx.locals.seat
   local value = ctx.data.cards[card].fields.value
   local zone, index = ctx:card_zone(card)
-  ctx:log("%s plays %s (card %d of %s).", seat, ctx.data.cards[card].name, index, zone)
+  ctx:log("%s plays %s (card %d of %s) for %d VP.", ctx.data.seats[seat].name, ctx.data.cards[card].name, index,
+    ctx.data.zones[zone].name, value)
   ctx:move_card(card, "discard", "top")
   ctx:flip(card, true)
   local vp = ctx:add_counter("vp." .. seat, value)

@@ -28,7 +28,7 @@ test("playing a card scores its value and passes the turn", function(t)
   t:eq(space, tostring(values[card]), "Alpha's marker on the score track")
   -- The line is written with ctx:log's format arguments.
   local names = { one = "One", two = "Two", three = "Three", four = "Four", five = "Five" }
-  local played = string.format("A plays %s (card 1 of hand.A).", names[card])
+  local played = string.format("Alpha plays %s (card 1 of Alpha's hand) for %d VP.", names[card], values[card])
   local found = false
   for _, line in ipairs(g:log()) do
     found = found or line == played
