@@ -629,6 +629,51 @@ fn the_reload_report_says_a_value_edit_in_game_words_and_goes_to_the_input() {
 }
 
 #[test]
+fn redo_all_brings_back_150_undone_inputs_in_one_click() {
+    let s = scratch();
+    let mut h = harness(app(&s, false, false));
+    h.run();
+    for _ in 0..150 {
+        let seat = h.state().view.my_ask().and_then(|a| a.seat);
+        let bid = chancery_core::Choice {
+            name: "bid".into(),
+            arg: chancery_core::Value::Int(0),
+        };
+        h.state_mut().view.answer(seat, bid);
+    }
+    h.run();
+    assert_eq!(h.state().session().history().len(), 150);
+    let before = h.state().session().table().clone();
+    h.state_mut().view.goto(0);
+    h.run();
+    assert_eq!(h.state().session().history().len(), 0, "back to the start");
+    assert!(
+        h.query_by_label("#150 Beta (undone)").is_some()
+            || h.query_by_label("#150 Alpha (undone)").is_some(),
+        "the undone inputs are listed in the log"
+    );
+    h.get_by_label("Redo all").click();
+    h.run();
+    assert_eq!(
+        h.state().session().history().len(),
+        150,
+        "one click redoes them all"
+    );
+    assert_eq!(
+        h.state().session().table(),
+        &before,
+        "the game is as it was"
+    );
+    assert_eq!(h.state().view.status(), Some("Redone 150 input(s)."));
+    // A click on an undone input (the log shows its end) redoes up to it.
+    h.state_mut().view.goto(140);
+    h.run();
+    h.get_by_label("#145 Alpha (undone)").click_accesskit();
+    h.run();
+    assert_eq!(h.state().session().history().len(), 145);
+}
+
+#[test]
 fn the_card_editor_stores_a_value_in_the_overlay() {
     let s = scratch();
     let mut h = harness(app(&s, false, false));

@@ -328,6 +328,7 @@ impl SaveFile {
             total: self.inputs.len(),
             divergence,
             refused,
+            restored: 0,
         };
         Ok((session, Some(report)))
     }

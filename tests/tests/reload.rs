@@ -177,6 +177,12 @@ fn a_fix_after_a_reload_that_failed_part_way_brings_the_whole_game_back() {
         report.words(session.module(), None)
     );
     assert_eq!(session.history().len(), 12);
+    assert_eq!(report.restored, 6, "the 6 held inputs are played again");
+    let text = report.words(session.module(), None).to_string();
+    assert!(
+        text.contains("The 6 input(s) held back since a reload refused them are played again: the game is back where it was."),
+        "the report says so: {text}"
+    );
     assert_eq!(session.history().held_len(), 0);
     let back: Vec<_> = session.history().game_inputs().cloned().collect();
     assert_eq!(back, whole, "every input is back, in order");

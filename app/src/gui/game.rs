@@ -791,6 +791,30 @@ impl GameView {
         }
     }
 
+    /// Redoes every undone input (and those a reload held back), as far as the rules accept
+    /// them; says how many.
+    pub fn redo_all(&mut self) {
+        let history = self.session.history();
+        let (from, waiting) = (history.len(), history.redo_stack().len());
+        if waiting == 0 {
+            return;
+        }
+        let result = self.session.goto(from + waiting);
+        let redone = self.session.history().len() - from;
+        self.after_change();
+        match result {
+            Ok(()) => {
+                self.error = None;
+                self.status = Some(format!("Redone {redone} input(s)."));
+            }
+            Err(err) => {
+                self.error = Some(format!(
+                    "Redone {redone} of {waiting} input(s); the next is refused: {err}"
+                ))
+            }
+        }
+    }
+
     /// Goes back (or forward) to just after input `n`.
     pub fn goto(&mut self, n: usize) {
         match self.session.goto(n) {

@@ -244,6 +244,15 @@ impl ChanceryApp {
             if ui.button("Redo").on_hover_text("Ctrl+Shift+Z").clicked() {
                 self.view.redo();
             }
+            let waiting = self.view.session().history().redo_stack().len();
+            if ui
+                .add_enabled(waiting > 0, egui::Button::new("Redo all"))
+                .on_hover_text(format!("Redo the {waiting} undone input(s) at once"))
+                .on_disabled_hover_text("Nothing is undone")
+                .clicked()
+            {
+                self.view.redo_all();
+            }
             ui.separator();
             if ui
                 .button("Rules")

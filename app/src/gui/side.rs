@@ -114,11 +114,29 @@ pub fn log_ui(ui: &mut Ui, view: &mut GameView) {
                     };
                 }
             }
-            let undone = view.session().history().redo_stack().len();
-            if undone > 0 {
+            // The undone inputs, next first: a click redoes up to it. Only who answered is
+            // said (an undone answer may be a secret).
+            let undone: Vec<_> = view.session().history().redo_stack().iter().rev().collect();
+            if !undone.is_empty() {
                 ui.weak(format!(
-                    "{undone} undone input(s) can be redone (Ctrl+Shift+Z)."
+                    "{} undone input(s): click one to redo up to it, or Redo all.",
+                    undone.len()
                 ));
+            }
+            for (k, input) in undone.iter().enumerate() {
+                let n = current + k + 1;
+                let who = input.seat().map_or_else(
+                    || "by hand".to_owned(),
+                    |s| seat_name(view.session().module(), s),
+                );
+                let text = RichText::new(format!("#{n} {who} (undone)")).weak();
+                if ui
+                    .link(text)
+                    .on_hover_text("Redo up to this input")
+                    .clicked()
+                {
+                    go_to = Some(n);
+                }
             }
         });
     if let Some(n) = go_to {

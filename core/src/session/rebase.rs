@@ -152,6 +152,9 @@ pub struct RebaseReport {
     /// The first input the new version refused (its number from 1, and why). It and the
     /// inputs after it wait on the redo stack.
     pub refused: Option<(usize, String)>,
+    /// How many inputs an earlier reload held back (it refused them) that this version
+    /// plays again.
+    pub restored: usize,
 }
 
 impl RebaseReport {
@@ -203,6 +206,13 @@ impl fmt::Display for ReportWords<'_> {
             for line in d.differences(self.module, self.eyes) {
                 writeln!(f, "  {line}")?;
             }
+        }
+        if report.restored > 0 {
+            writeln!(
+                f,
+                "The {} input(s) held back since a reload refused them are played again: the game is back where it was.",
+                report.restored
+            )?;
         }
         if let Some((n, why)) = &report.refused {
             writeln!(
@@ -297,6 +307,7 @@ impl Session {
             total,
             divergence,
             refused,
+            restored: replayed.saturating_sub(played),
         };
         Ok((fresh, report))
     }
