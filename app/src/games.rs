@@ -96,12 +96,17 @@ pub struct OverlayArgs {
     /// Load the module without any overlay.
     #[arg(long, global = true, conflicts_with = "overlay")]
     pub no_overlay: bool,
+    /// Try the game with the module's demo values: placeholders for the numbers only the
+    /// owner of the physical game has, read-only (nothing entered is stored).
+    #[arg(long, global = true, conflicts_with_all = ["overlay", "no_overlay"])]
+    pub demo: bool,
 }
 
 impl OverlayArgs {
     /// The load options these flags ask for.
     pub fn load_options(&self, strict: bool) -> LoadOptions {
         let overlay = match (&self.overlay, self.no_overlay) {
+            _ if self.demo => OverlayChoice::Demo,
             (_, true) => OverlayChoice::Off,
             (Some(path), false) => OverlayChoice::File(path.clone()),
             (None, false) => OverlayChoice::Default,

@@ -1553,3 +1553,72 @@ fn a_value_goes_into_an_overlay_a_save_names_only_when_the_person_agrees() {
         "East scored the value stored"
     );
 }
+
+/// Congress of Vienna as a newcomer opens it: the default scenario, every seat a person,
+/// and no overlay of the owner's yet.
+fn cov_first_start(s: &Scratch) -> ChanceryApp {
+    let (load, game) = options(s, false);
+    let dir = repo().join("modules/cov");
+    let module = Arc::new(chancery_core::load_module(&dir, &load).expect("cov loads"));
+    let scenario = module
+        .default_scenario()
+        .expect("a default scenario")
+        .id
+        .clone();
+    let session =
+        chancery_core::start_game(module, GameSpec::new(scenario.as_str(), 3)).expect("starts");
+    let mut view = GameView::new(session, game);
+    view.set_open_hands(true);
+    ChanceryApp::new(view, Launcher::new(&dir, load))
+}
+
+#[test]
+fn the_first_start_offers_the_demo_which_reaches_the_diplomacy_phase_asking_no_value() {
+    let s = scratch();
+    let mut h = harness(cov_first_start(&s));
+    h.run();
+    assert!(
+        h.query_by_label("New here?").is_some(),
+        "the demo is offered"
+    );
+    // Without the demo, the Initial Phase soon asks for a value nobody has entered.
+    let mut asked = false;
+    for _ in 0..50 {
+        if h.state().view.pending().is_some() {
+            asked = true;
+            break;
+        }
+        let ask = h.state().view.my_ask().expect("a decision");
+        let choice = ask.actions[0].choice();
+        h.state_mut().view.answer(ask.seat.clone(), choice);
+    }
+    assert!(asked, "the real game needs the owner's values");
+    h.run();
+    h.get_by_label("Try the demo").click();
+    h.run();
+    assert!(h.state().session().module().is_demo());
+    assert!(
+        h.query_by_label("Demo").is_some(),
+        "the banner says it is the demo"
+    );
+    assert!(h.query_by_label("New here?").is_none());
+    let mut steps = 0;
+    while h.state().session().table().phase != "diplomacy" {
+        assert!(steps < 400, "the Diplomacy Phase is not reached");
+        let view = &h.state().view;
+        assert!(
+            view.pending().is_none(),
+            "a value is asked: {:?}",
+            view.pending()
+        );
+        assert!(view.error().is_none(), "{:?}", view.error());
+        let ask = view.my_ask().expect("a decision for a person");
+        let choice = ask.actions[0].choice();
+        h.state_mut().view.answer(ask.seat.clone(), choice);
+        steps += 1;
+    }
+    assert!(h.state().view.pending().is_none());
+    assert!(steps >= 2, "the Initial Phase took {steps} decisions");
+    // Nothing entered in the demo is stored: the owner's overlay is still not there.
+    assert!(!s.overlay.exists(), "the owner's overlay is untouched");
+}

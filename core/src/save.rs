@@ -37,6 +37,10 @@ pub struct SavedModule {
     /// unless told otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overlay: Option<String>,
+    /// Whether the game played the module's demo values (`--demo`); opened again, it plays
+    /// them again.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub demo: bool,
 }
 
 /// A save file.
@@ -109,6 +113,12 @@ impl SaveFile {
     /// unless the person names it: a save may come from someone else).
     pub fn load_options(&self, asked: &crate::module::LoadOptions) -> crate::module::LoadOptions {
         match (&asked.overlay, &self.module.overlay) {
+            (crate::module::OverlayChoice::Default, _) if self.module.demo => {
+                crate::module::LoadOptions {
+                    overlay: crate::module::OverlayChoice::Demo,
+                    strict: asked.strict,
+                }
+            }
             (crate::module::OverlayChoice::Default, Some(path)) => crate::module::LoadOptions {
                 overlay: crate::module::OverlayChoice::NamedBySave(PathBuf::from(path)),
                 strict: asked.strict,
@@ -138,6 +148,7 @@ impl SaveFile {
                         .display()
                         .to_string()
                 }),
+                demo: module.is_demo(),
             },
             scenario: spec.scenario.clone(),
             seed: spec.seed,

@@ -14,21 +14,29 @@ mod common;
 /// A testbed game in `dir` where Alpha's next march (to East) scores East's VP, a value
 /// not entered yet; started with `overlay`.
 fn game_before_east(dir: &Path, module: &Path, overlay: &Path) -> PathBuf {
+    game_before_east_with(dir, module, &["--overlay", path(overlay)])
+}
+
+/// As [`game_before_east`], with `flags` naming the overlay.
+fn game_before_east_with(dir: &Path, module: &Path, flags: &[&str]) -> PathBuf {
     let save = dir.join("game.ron");
     let answers = dir.join("answers.txt");
     std::fs::write(&answers, "march south\npass\n").expect("write");
-    let (code, _, err) = chancery_as_typed(&[
-        "new",
-        path(module),
-        "--seed",
-        "3",
-        "--overlay",
-        path(overlay),
-        "--answers",
-        path(&answers),
-        "--out",
-        path(&save),
-    ]);
+    let (code, _, err) = chancery_as_typed(
+        &[
+            "new",
+            path(module),
+            "--seed",
+            "3",
+            "--answers",
+            path(&answers),
+            "--out",
+            path(&save),
+        ]
+        .into_iter()
+        .chain(flags.iter().copied())
+        .collect::<Vec<_>>(),
+    );
     assert_eq!(code, 0, "{err}");
     save
 }
@@ -147,5 +155,92 @@ fn a_received_save_naming_a_foreign_overlay_never_writes_it_unasked() {
         std::fs::read_to_string(&victim)
             .expect("written")
             .contains("\"vp\": 3")
+    );
+}
+
+/// Every file under the repository's `modules/*/tests/`, with its bytes.
+fn module_test_files() -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    let modules = chancery_tests::repo_root().join("modules");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&modules)
+        .expect("modules")
+        .flatten()
+        .map(|e| e.path().join("tests"))
+        .filter(|p| p.is_dir())
+        .collect();
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("read").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                files.push((path.clone(), std::fs::read(&path).expect("bytes")));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn the_demo_plays_the_placeholders_read_only_and_no_command_writes_into_a_module_s_tests() {
+    let before = module_test_files();
+    assert!(before.len() > 3, "the modules' test files are found");
+    let cov = chancery_tests::repo_root().join("modules/cov");
+    let games = tempfile::tempdir().expect("scratch");
+    let save = games.path().join("demo.ron");
+    // The demo starts and plays: its saves remember it is the demo.
+    let (code, out, err) = chancery_as_typed(&[
+        "new",
+        path(&cov),
+        "--demo",
+        "--seed",
+        "5",
+        "--out",
+        path(&save),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Begin turn"), "{out}");
+    let (code, _, err) = chancery_as_typed(&["act", path(&save), "begin"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = chancery_as_typed(&["check", path(&cov), "--demo"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("the demo's placeholder values"), "{out}");
+    // A value entered in a demo is never stored: the testbed given a demo of its own.
+    let (_scratch, dir) = copy_module(&test_module("testbed"));
+    std::fs::write(
+        dir.join("tests/demo.ron"),
+        "// Placeholders.\nOverlay(module: \"testbed\")\n",
+    )
+    .expect("write");
+    let manifest = dir.join("module.ron");
+    let text = std::fs::read_to_string(&manifest).expect("manifest");
+    std::fs::write(
+        &manifest,
+        text.replacen("Module(", "Module(\n    demo: \"tests/demo.ron\",", 1),
+    )
+    .expect("write");
+    let demo_save = game_before_east_with(games.path(), &dir, &["--demo"]);
+    let (code, _, err) = march_east(&demo_save, "3", None);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("this is the demo"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("tests/demo.ron")).expect("read"),
+        "// Placeholders.\nOverlay(module: \"testbed\")\n"
+    );
+    // A module without demo values says so.
+    let (code, _, err) = chancery_as_typed(&[
+        "new",
+        path(&test_module("testbed")),
+        "--demo",
+        "--out",
+        path(&games.path().join("none.ron")),
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("has no demo data"), "{err}");
+    assert_eq!(
+        module_test_files(),
+        before,
+        "no file under modules/*/tests changed"
     );
 }

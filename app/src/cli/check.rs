@@ -103,6 +103,12 @@ fn effects(m: &chancery_core::Module, out: &mut dyn Write) -> std::io::Result<()
         writeln!(out, "    {} ({})", card.id, card.name)?;
     }
     match &m.overlay {
+        Some(o) if o.demo => writeln!(
+            out,
+            "  overlay: the demo's placeholder values, {} ({} values)",
+            o.path.display(),
+            o.values
+        )?,
         Some(o) if o.present => {
             writeln!(out, "  overlay: {} ({} values)", o.path.display(), o.values)?
         }

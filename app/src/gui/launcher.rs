@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use chancery_core::module::OverlayChoice;
 use chancery_core::save::SaveFile;
 use chancery_core::{LoadOptions, Module, Session};
 use egui::{Color32, RichText, Ui};
@@ -43,6 +44,8 @@ pub struct Launcher {
     /// Why the last start failed.
     pub message: Option<String>,
     load_options: LoadOptions,
+    /// Play the module's demo values (placeholders) rather than the owner's overlay.
+    pub demo: bool,
     /// The autosaved games listed, read when the window opens (not at every frame) and
     /// again after a discard.
     kept: Option<Vec<super::autosave::Kept>>,
@@ -61,20 +64,34 @@ impl Launcher {
             options: String::new(),
             load_path: String::new(),
             message: None,
+            demo: matches!(load_options.overlay, OverlayChoice::Demo),
             load_options,
             kept: None,
         }
     }
 
+    /// The load options of a new game: the demo's values when asked, else the owner's.
+    fn options_for_new(&self) -> LoadOptions {
+        let mut options = self.load_options.clone();
+        if self.demo {
+            options.overlay = OverlayChoice::Demo;
+        } else if matches!(options.overlay, OverlayChoice::Demo) {
+            options.overlay = OverlayChoice::Default;
+        }
+        options
+    }
+
     fn module(&mut self) -> Result<Arc<Module>, String> {
-        if self
-            .loaded
-            .as_ref()
-            .is_none_or(|(dir, _)| *dir != self.module_dir)
-        {
-            let loaded = chancery_core::load_module(self.module_dir.trim(), &self.load_options)
-                .map(Arc::new)
-                .map_err(|d| d.to_string());
+        let key = format!(
+            "{}{}",
+            self.module_dir,
+            if self.demo { " (demo)" } else { "" }
+        );
+        if self.loaded.as_ref().is_none_or(|(dir, _)| *dir != key) {
+            let loaded =
+                chancery_core::load_module(self.module_dir.trim(), &self.options_for_new())
+                    .map(Arc::new)
+                    .map_err(|d| d.to_string());
             if let Ok(module) = &loaded {
                 self.scenario = module
                     .default_scenario()
@@ -82,7 +99,7 @@ impl Launcher {
                     .unwrap_or_default();
                 self.seats.clear();
             }
-            self.loaded = Some((self.module_dir.clone(), loaded));
+            self.loaded = Some((key, loaded));
         }
         self.loaded
             .as_ref()
@@ -194,6 +211,10 @@ impl Launcher {
             ))
             .strong(),
         );
+        if module.manifest.demo.is_some() {
+            ui.checkbox(&mut self.demo, "Demo: placeholder values")
+                .on_hover_text("Try the game without entering the values only the owner of the physical game has: the module's placeholders are used, and nothing entered is stored");
+        }
         egui::ComboBox::from_label("Scenario")
             .selected_text(
                 module

@@ -20,7 +20,7 @@ use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use chancery_core::{DiceMode, Manual, OverlayChoice, Session};
+use chancery_core::{DiceMode, LoadOptions, Manual, OverlayChoice, Session};
 use egui::{Color32, RichText, Ui};
 
 use crate::games::{OpenArgs, open_session};
@@ -50,6 +50,9 @@ pub struct ChanceryApp {
     fonts_set: bool,
     /// `--frame-stats`: how many frames to measure, and the CPU time of those measured.
     frame_stats: Option<(usize, Vec<(f32, f32)>)>,
+    /// Offer the demo on the first screen: the module has demo values, and the owner has
+    /// entered none of the real ones yet.
+    offer_demo: bool,
 }
 
 impl ChanceryApp {
@@ -67,6 +70,51 @@ impl ChanceryApp {
             shot: None,
             fonts_set: false,
             frame_stats: None,
+            offer_demo: false,
+        }
+        .offering_the_demo()
+    }
+
+    /// Offers the demo on the first screen when the module has demo values and the owner's
+    /// own overlay is not there yet (values not entered, none stored).
+    fn offering_the_demo(mut self) -> Self {
+        let module = self.view.session().module();
+        self.offer_demo = module.manifest.demo.is_some()
+            && module
+                .overlay
+                .as_ref()
+                .is_some_and(|o| !o.present && !o.demo)
+            && self.view.unknown_fields() > 0;
+        self
+    }
+
+    /// Starts the game being played again (its scenario, seats, seed and options) with the
+    /// module's demo values.
+    pub fn start_demo(&mut self) {
+        let module = self.view.session().module();
+        let options = LoadOptions {
+            overlay: OverlayChoice::Demo,
+            strict: false,
+        };
+        let started = chancery_core::load_module(&module.dir, &options)
+            .map_err(|d| d.to_string())
+            .and_then(|m| {
+                chancery_core::start_game(Arc::new(m), self.view.session().spec().clone())
+                    .map_err(|e| e.to_string())
+            });
+        match started {
+            Ok(session) => {
+                self.launcher.demo = true;
+                self.offer_demo = false;
+                self.play(launcher::Opened {
+                    session,
+                    notes: String::new(),
+                    from: None,
+                });
+            }
+            Err(err) => self
+                .view
+                .show_error(format!("The demo does not start: {err}")),
         }
     }
 
@@ -80,7 +128,14 @@ impl ChanceryApp {
     /// A game opened from its autosave goes on in that file (unless another window plays
     /// it); any other game gets a file of its own. The game played before keeps its file.
     pub fn play(&mut self, opened: launcher::Opened) {
-        let options = self.view.options().clone();
+        let mut options = self.view.options().clone();
+        // Stored values and reloads load the module as this game was: the demo's values, or
+        // the owner's.
+        if opened.session.module().is_demo() {
+            options.load_options.overlay = OverlayChoice::Demo;
+        } else if matches!(options.load_options.overlay, OverlayChoice::Demo) {
+            options.load_options.overlay = OverlayChoice::Default;
+        }
         let resumed = opened.from.filter(|from| {
             options
                 .autosave_dir
@@ -113,6 +168,11 @@ impl ChanceryApp {
         self.keys(&ctx);
         self.autoplay(&ctx);
         egui::Panel::top("top").show(ui, |ui| self.top_ui(ui));
+        if self.view.session().module().is_demo() {
+            egui::Panel::top("demo").show(ui, demo_ui);
+        } else if self.offer_demo {
+            egui::Panel::top("offer demo").show(ui, |ui| self.offer_demo_ui(ui));
+        }
         if self.view.reload_report().is_some() {
             if self.view.panels().reload_popped {
                 side::reload_window(&ctx, &mut self.view);
@@ -390,6 +450,33 @@ impl ChanceryApp {
         }
     }
 
+    /// The first screen's offer: the real values are not entered yet; try the demo, or go on
+    /// and enter each value when the game first needs it.
+    fn offer_demo_ui(&mut self, ui: &mut Ui) {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(RichText::new("New here?").strong().color(Color32::LIGHT_GREEN));
+            ui.label(
+                "This game needs numbers only the owner of the physical game has (card and chart values); none are entered yet.",
+            );
+        });
+        ui.horizontal(|ui| {
+            if ui
+                .button(RichText::new("Try the demo").strong())
+                .on_hover_text("Play now with placeholder values: nothing you enter is stored")
+                .clicked()
+            {
+                self.start_demo();
+            }
+            if ui
+                .button("Enter the real values as I play")
+                .on_hover_text("The game asks for each value the first time a rule needs it, and keeps it in your overlay")
+                .clicked()
+            {
+                self.offer_demo = false;
+            }
+        });
+    }
+
     fn resume_ui(&mut self, ui: &mut Ui) {
         let Some(path) = self.previous_autosave.clone() else {
             return;
@@ -637,4 +724,14 @@ pub fn run(args: OpenArgs) -> anyhow::Result<i32> {
         },
     )?;
     Ok(0)
+}
+
+/// The demo's banner: its values are placeholders, not the game's.
+fn demo_ui(ui: &mut Ui) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new("Demo").strong().color(Color32::YELLOW));
+        ui.label(
+            "The card and chart values are placeholders for trying the game, not the real ones, and nothing entered is stored. To play with your own copy's values, start without --demo (New / Open…, untick Demo).",
+        );
+    });
 }

@@ -46,6 +46,11 @@ pub struct Manifest {
     /// The scenario the app opens when none is named.
     #[serde(default)]
     pub default_scenario: Option<ScenarioId>,
+    /// An overlay of placeholder values, relative to the module folder, for trying the game
+    /// before its owner has entered the real ones (`--demo`): read-only, and said on screen
+    /// to be placeholders.
+    #[serde(default)]
+    pub demo: Option<String>,
     /// How the app should arrange the table.
     #[serde(default)]
     pub layout: Layout,

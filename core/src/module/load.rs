@@ -33,6 +33,8 @@ pub enum OverlayChoice {
     /// The file a saved game names as the overlay it was played with: read, but never
     /// written unless the person names it (a save may come from someone else).
     NamedBySave(PathBuf),
+    /// The module's demo overlay (its manifest's `demo`): placeholder values, read-only.
+    Demo,
     /// No overlay.
     Off,
 }
@@ -368,6 +370,17 @@ fn add_overlay(loader: &mut Loader, module: &mut Module, choice: &OverlayChoice)
     let path = match choice {
         OverlayChoice::Default => overlay::default_overlay_path(&module.manifest.id),
         OverlayChoice::File(path) | OverlayChoice::NamedBySave(path) => Some(path.clone()),
+        OverlayChoice::Demo => match &module.manifest.demo {
+            Some(demo) => Some(module.dir.join(demo)),
+            None => {
+                let message = format!(
+                    "--demo: module '{}' has no demo data (its module.ron names no `demo` overlay of placeholder values); start without --demo",
+                    module.manifest.id
+                );
+                loader.error(MANIFEST, &[Anchor::Ident("id")], message);
+                return;
+            }
+        },
         OverlayChoice::Off => None,
     };
     let Some(path) = path else {
@@ -377,6 +390,7 @@ fn add_overlay(loader: &mut Loader, module: &mut Module, choice: &OverlayChoice)
     let mut info = merge_overlay(loader, module, path);
     loader.count_left_out();
     info.named_by_save = matches!(choice, OverlayChoice::NamedBySave(_));
+    info.demo = matches!(choice, OverlayChoice::Demo);
     let (errors, warnings): (Vec<Diagnostic>, Vec<Diagnostic>) = loader
         .diags
         .0
@@ -481,6 +495,7 @@ fn merge_overlay(loader: &mut Loader, module: &mut Module, path: PathBuf) -> Ove
         present: false,
         values: 0,
         named_by_save: false,
+        demo: false,
         errors: Diagnostics::default(),
     };
     let text = match overlay::overlay_text(&path) {

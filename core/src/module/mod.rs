@@ -180,6 +180,8 @@ pub struct OverlayInfo {
     /// Whether a saved game named it (rather than the person): values are not stored in it
     /// unless the person names it.
     pub named_by_save: bool,
+    /// Whether it is the module's demo overlay (`--demo`): placeholder values, read-only.
+    pub demo: bool,
     /// What is wrong with it: the module loads all the same, without any of its values.
     pub errors: Diagnostics,
 }
@@ -243,9 +245,15 @@ impl Module {
         &self.manifest.id
     }
 
+    /// Whether the game plays the module's demo values (`--demo`): placeholders, read-only.
+    pub fn is_demo(&self) -> bool {
+        self.overlay.as_ref().is_some_and(|o| o.demo)
+    }
+
     /// The overlay file values the players enter are stored in, or why none is: a game
-    /// without an overlay, an overlay inside a module folder (a test fixture, never the
-    /// owner's), one that only a saved game names, or one with errors to mend first.
+    /// without an overlay, the demo's placeholders, an overlay inside a module folder (a
+    /// test fixture, never the owner's), one that only a saved game names, or one with
+    /// errors to mend first.
     pub fn overlay_for_storing(&self) -> Result<&Path, String> {
         let Some(overlay) = &self.overlay else {
             return Err(
@@ -254,6 +262,16 @@ impl Module {
             );
         };
         let path = overlay.path.as_path();
+        if overlay.demo {
+            return Err(format!(
+                "this is the demo: its values are placeholders for trying the game, and nothing \
+                 entered here is stored; start without --demo to enter the real values (they \
+                 go to {})",
+                default_overlay_path(self.id())
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_else(|| "your overlay".to_owned())
+            ));
+        }
         let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
         let folder = path.parent().map(real).unwrap_or_default();
         if folder.starts_with(real(&self.dir)) {

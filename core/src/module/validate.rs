@@ -142,6 +142,18 @@ pub(super) fn check_module(loader: &mut Loader, module: &Module) {
             format!("default_scenario: unknown scenario '{id}'"),
         );
     }
+    if let Some(demo) = &module.manifest.demo
+        && let Err(err) = crate::files::read_inside(&module.dir, demo)
+    {
+        loader.error(
+            MANIFEST,
+            &[Anchor::Ident("demo")],
+            format!(
+                "demo: '{demo}' cannot be read ({}): name an overlay file of placeholder values inside the module folder",
+                err.message
+            ),
+        );
+    }
 }
 
 fn check_cards(loader: &mut Loader, module: &Module) {
