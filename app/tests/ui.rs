@@ -1622,3 +1622,104 @@ fn the_first_start_offers_the_demo_which_reaches_the_diplomacy_phase_asking_no_v
     // Nothing entered in the demo is stored: the owner's overlay is still not there.
     assert!(!s.overlay.exists(), "the owner's overlay is untouched");
 }
+
+#[test]
+fn a_15_card_hand_shows_every_card_at_a_readable_size() {
+    let s = scratch();
+    let mut h = harness(cov_first_start(&s));
+    h.run();
+    h.get_by_label("Try the demo").click();
+    h.run();
+    // Into the Diplomacy Phase, where the hands are dealt; then France gets up to 15 cards.
+    while h.state().session().table().phase != "diplomacy" {
+        let ask = h.state().view.my_ask().expect("a decision");
+        let choice = ask.actions[0].choice();
+        h.state_mut().view.answer(ask.seat.clone(), choice);
+    }
+    while h.state().session().table().zones["hand.FR"].cards.len() < 15 {
+        let deck = h.state().session().table().zones["deck"].cards[0].clone();
+        h.state_mut().view.manual(chancery_core::Manual::MoveCard {
+            card: deck,
+            to: "hand.FR".into(),
+            position: chancery_core::Position::Top,
+        });
+    }
+    h.run();
+    let hand = h.state().session().table().zones["hand.FR"].cards.clone();
+    assert_eq!(hand.len(), 15);
+    h.get_by_label("France's hand · 15 cards").click();
+    h.run();
+    let module = h.state().session().module().clone();
+    let mut faces: Vec<egui::Rect> = Vec::new();
+    for card in &hand {
+        let name = &module.cards.get(card.as_str()).expect("a card").name;
+        // The board may show the hand too, overlapped; the hand panel shows it whole.
+        let face = h
+            .query_all_by_label(name)
+            .map(|n| n.rect())
+            .find(|r| r.width() >= 100.0 && r.height() >= 50.0)
+            .unwrap_or_else(|| panic!("{name} is shown at a readable size"));
+        faces.push(face);
+    }
+    for (i, a) in faces.iter().enumerate() {
+        for b in &faces[i + 1..] {
+            assert!(
+                a.intersect(*b).area() < 1.0,
+                "two cards of the hand overlap: {a:?} {b:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn clicking_a_card_shows_it_and_playing_it_takes_a_second_action() {
+    let s = scratch();
+    let mut h = harness(app(&s, false, false));
+    h.run();
+    let card = h.state().session().table().zones["hand.A"].cards[0].clone();
+    let name = h
+        .state()
+        .session()
+        .module()
+        .cards
+        .get(card.as_str())
+        .expect("card")
+        .name
+        .clone();
+    // The hand panel's card (the board or panels may show it too).
+    let node = h
+        .query_all_by_label(&name)
+        .find(|n| n.rect().width() >= 100.0)
+        .expect("the card in the hand panel");
+    node.click();
+    h.run();
+    assert_eq!(
+        h.state().session().history().len(),
+        0,
+        "a click plays nothing"
+    );
+    assert_eq!(h.state().view.panels().inspected.as_ref(), Some(&card));
+    // Beside the card's face, the decision's action that plays it.
+    let play = format!("play: {name}");
+    assert_eq!(
+        h.query_all_by_label(&play).count(),
+        2,
+        "the action beside the card, and in the decision's list"
+    );
+    h.query_all_by_label(&play)
+        .next()
+        .expect("a button")
+        .click();
+    h.run();
+    assert_eq!(
+        h.state().session().history().len(),
+        1,
+        "the button plays it"
+    );
+    assert_eq!(
+        h.state().session().table().zones["discard"].cards[0],
+        card,
+        "the card was played"
+    );
+    assert!(h.state().view.panels().inspected.is_none());
+}

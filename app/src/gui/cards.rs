@@ -211,7 +211,8 @@ impl Draw<'_> {
     }
 
     /// What a drawn card does: its name for screen readers, drag to move it, its face on
-    /// hover, click to play it (a target) or pick it up, and a menu on right-click.
+    /// hover, click to look at it (a face-down one: to pick it up), and a menu on
+    /// right-click.
     pub(super) fn card_actions(
         &self,
         ui: &Ui,
@@ -234,19 +235,18 @@ impl Draw<'_> {
                 card_face(ui, self.module, def, true);
                 ui.separator();
                 ui.weak(match target {
-                    true => "Click: play it for the decision. Drag: move it by hand.",
-                    false => {
-                        "Click, then click a zone (or drag): move it by hand. Right-click: more."
-                    }
+                    true => "Click: look at it, and play it from there. Drag: move it by hand.",
+                    false => "Click: look at it. Drag: move it by hand. Right-click: more.",
                 });
             }),
             _ => response,
         };
-        if response.clicked() {
-            clicks.push(match target {
-                true => Click::Act(Target::Card(card.clone())),
-                false => Click::Select(Selected::Card(card.clone())),
-            });
+        // A click only picks the card to look at: playing it takes a second, explicit
+        // action (the buttons beside its face in the Decision panel).
+        if response.clicked() && shown {
+            clicks.push(Click::Inspect(card.clone()));
+        } else if response.clicked() {
+            clicks.push(Click::Select(Selected::Card(card.clone())));
         }
         response.context_menu(|ui| {
             if ui.button("Move by hand").clicked() {

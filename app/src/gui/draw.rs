@@ -65,6 +65,8 @@ pub enum Click {
     Act(Target),
     /// Pick this up (or put it back down if it is already picked up).
     Select(Selected),
+    /// Look at this card (or stop looking): its face, and what can be done with it.
+    Inspect(CardId),
     /// Move the picked-up thing here.
     Drop(DropTarget),
     /// Move this thing here (a drag and drop).

@@ -16,7 +16,7 @@ use chancery_core::{
     Ask, Controller, Input, LoadOptions, Module, Need, SeatId, Session, Table, Target, Value,
 };
 
-use super::draw::{DropTarget, Selected, Targets};
+use super::draw::{Click, DropTarget, Selected, Targets};
 use crate::games::{parse_value, store_value, value_type, write_overlay_and_reload};
 
 /// A step the rules stopped to ask about: the input to retry and what it needs.
@@ -92,6 +92,10 @@ pub struct Panels {
     pub rules_open: bool,
     /// Whether the reload report is shown in a window of its own (not at the foot).
     pub reload_popped: bool,
+    /// The card picked to look at (its face and what can be done with it).
+    pub inspected: Option<chancery_core::CardId>,
+    /// The hand shown in the hand panel (the first the viewer may see, if none is picked).
+    pub hand: Option<chancery_core::ZoneId>,
 }
 
 /// The game on the screen.
@@ -233,6 +237,8 @@ impl GameView {
                 editor_open: false,
                 rules_open: false,
                 reload_popped: false,
+                inspected: None,
+                hand: None,
             },
             saved_to: None,
             replace_asked: None,
@@ -577,6 +583,63 @@ impl GameView {
             }
         }
         targets
+    }
+
+    /// Does what the clicks on the table ask.
+    pub fn on_clicks(&mut self, clicks: Vec<Click>) {
+        for click in clicks {
+            match click {
+                Click::Act(target) => self.act_on(target),
+                Click::Select(selected) => {
+                    let picked = &mut self.panels_mut().selected;
+                    *picked = if picked.as_ref() == Some(&selected) {
+                        None
+                    } else {
+                        Some(selected)
+                    };
+                }
+                Click::Inspect(card) => {
+                    let looked = &mut self.panels_mut().inspected;
+                    *looked = if looked.as_ref() == Some(&card) {
+                        None
+                    } else {
+                        Some(card)
+                    };
+                }
+                Click::Drop(target) => {
+                    if let Some(thing) = self.panels_mut().selected.take() {
+                        self.move_by_hand(thing, target);
+                    }
+                }
+                Click::Move(thing, target) => self.move_by_hand(thing, target),
+                Click::Manual(change) => self.manual(change),
+                Click::PlaceSpace {
+                    board,
+                    place,
+                    space,
+                    at,
+                } => self.owner_board(&board, |copy| {
+                    copy.spaces.insert(format!("{place}/{space}"), at);
+                }),
+                Click::BoardImage { board, image } => self.owner_board(&board, |copy| {
+                    copy.image = Some(image);
+                }),
+            }
+        }
+    }
+
+    /// Whether the viewer may see a hand, to show in the hand panel.
+    pub fn has_hand_to_show(&self) -> bool {
+        let eyes = self.eyes();
+        let table = self.session.table();
+        self.session.module().zones.iter().any(|z| {
+            z.owner.is_some()
+                && z.visibility == chancery_core::table::Visibility::Owner
+                && table
+                    .zones
+                    .get(&z.id)
+                    .is_some_and(|zone| zone.visible_to(eyes.as_ref()))
+        })
     }
 
     /// Answers the prompt with the one action about `target`, or lists them if several.

@@ -8,6 +8,7 @@ mod board;
 mod cards;
 pub mod draw;
 pub(crate) mod game;
+mod hand;
 mod launcher;
 pub mod picture;
 mod prompt;
@@ -142,7 +143,12 @@ impl ChanceryApp {
                 .as_ref()
                 .is_some_and(|dir| in_folder(from, dir))
         });
+        // Open hands (one person at a physical table, say) stay open in the next game.
+        let open_hands = self.view.viewer().open_hands;
         self.view = GameView::new(opened.session, options);
+        if open_hands {
+            self.view.set_open_hands(true);
+        }
         if let Some(from) = resumed {
             self.view.continue_autosave(&from);
         }
@@ -201,6 +207,13 @@ impl ChanceryApp {
             .default_size(300.0)
             .min_size(200.0)
             .show(ui, |ui| side::log_ui(ui, &mut self.view));
+        if self.view.has_hand_to_show() {
+            egui::Panel::bottom("hand")
+                .resizable(true)
+                .default_size(230.0)
+                .min_size(120.0)
+                .show(ui, |ui| hand::hands_ui(ui, &mut self.view));
+        }
         egui::CentralPanel::default().show(ui, |ui| {
             if self.view.viewer().pass_to.is_some() {
                 side::pass_ui(ui, &mut self.view);

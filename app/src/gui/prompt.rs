@@ -18,6 +18,7 @@ pub fn prompt_ui(ui: &mut Ui, view: &mut GameView) {
                 need_ui(ui, view);
                 ui.separator();
             }
+            super::hand::inspected_ui(ui, view);
             decision_ui(ui, view);
             if let Some(status) = view.status() {
                 ui.separator();

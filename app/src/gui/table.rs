@@ -53,37 +53,7 @@ pub fn table_ui(ui: &mut Ui, view: &mut GameView) {
         Some(board) => ctx.board(ui, board, board_view, &mut clicks),
         None => ctx.panels(ui, &mut clicks),
     }
-    for click in clicks {
-        match click {
-            Click::Act(target) => view.act_on(target),
-            Click::Select(selected) => {
-                let picked = &mut view.panels_mut().selected;
-                *picked = if picked.as_ref() == Some(&selected) {
-                    None
-                } else {
-                    Some(selected)
-                };
-            }
-            Click::Drop(target) => {
-                if let Some(thing) = view.panels_mut().selected.take() {
-                    view.move_by_hand(thing, target);
-                }
-            }
-            Click::Move(thing, target) => view.move_by_hand(thing, target),
-            Click::Manual(change) => view.manual(change),
-            Click::PlaceSpace {
-                board,
-                place,
-                space,
-                at,
-            } => view.owner_board(&board, |copy| {
-                copy.spaces.insert(format!("{place}/{space}"), at);
-            }),
-            Click::BoardImage { board, image } => view.owner_board(&board, |copy| {
-                copy.image = Some(image);
-            }),
-        }
-    }
+    view.on_clicks(clicks);
 }
 
 impl Draw<'_> {
