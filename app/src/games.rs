@@ -65,6 +65,11 @@ pub struct OpenArgs {
     /// Show every hand and face-down card (one person playing every seat, or testing).
     #[arg(long)]
     pub open_hands: bool,
+    /// One person plays every seat a person plays (a solitaire of several seats, such as
+    /// the Allies against a bot): the table shows what the deciding seat may see, and the
+    /// screen is never passed.
+    #[arg(long, conflicts_with = "open_hands")]
+    pub one_person: bool,
     /// Play on a physical board beside the app: after each bot step (and each undo) list
     /// what to change on the board, and let the bots wait until it is ticked off.
     #[arg(long)]

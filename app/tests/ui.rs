@@ -401,6 +401,94 @@ fn hot_seat_wagers_are_made_in_turn_and_stay_secret() {
     );
 }
 
+/// The objection after a hot-seat wager: one screen asks everybody, and nobody objecting
+/// costs one click, no screen passed.
+#[test]
+fn an_objection_window_nobody_answers_costs_one_screen() {
+    let s = scratch();
+    let mut h = harness(app(&s, false, true));
+    h.run();
+    h.get_by_label("I am Alpha: show my hand").click();
+    h.run();
+    h.get_by_label("Call a council").click();
+    h.run();
+    h.get_by_label("commit: Four").click();
+    h.run();
+    h.get_by_label("I am Beta: show my hand").click();
+    h.run();
+    h.get_by_label("commit: One").click();
+    h.run();
+    let frame = |h: &Harness<'_, ChanceryApp>| {
+        h.state()
+            .session()
+            .table()
+            .top_frame()
+            .map(|f| (f.state.clone(), f.id))
+    };
+    let objection = frame(&h);
+    assert_eq!(objection.as_ref().map(|f| f.0.as_str()), Some("objection"));
+    assert!(
+        h.query_by_label_contains("Pass the screen to").is_none(),
+        "the window asks nobody to take the screen"
+    );
+    assert!(h.query_by_label("Alpha").is_some() && h.query_by_label("Beta").is_some());
+    let before = h.state().session().history().len();
+    h.get_by_label("Nobody answers: everybody passes").click();
+    h.run();
+    assert_eq!(
+        h.state().session().history().len(),
+        before + 2,
+        "both seats passed in one click"
+    );
+    assert_ne!(frame(&h), objection, "the window is closed");
+    assert!(h.query_by_label_contains("Nobody objects.").is_some());
+}
+
+/// Lützen & Bautzen's Allies played by one person: Russia and Britain decide in turn with
+/// no screen passed between them, each seeing what that seat may see.
+#[test]
+fn one_person_playing_two_seats_never_passes_the_screen_to_themselves() {
+    let s = scratch();
+    let mut h = harness(app(&s, false, true));
+    h.state_mut().view.set_one_person(true);
+    h.run();
+    assert!(h.query_by_label_contains("Pass the screen to").is_none());
+    assert_eq!(
+        h.state().view.eyes(),
+        Some("A".into()),
+        "the table as Alpha sees it"
+    );
+    h.get_by_label("Pass").click();
+    h.run();
+    assert!(
+        h.query_by_label_contains("Pass the screen to").is_none(),
+        "Beta's turn comes without passing the screen"
+    );
+    assert_eq!(
+        h.state().view.eyes(),
+        Some("B".into()),
+        "now as Beta sees it"
+    );
+    let module = h.state().session().module().clone();
+    for card in &h.state().session().table().zones["hand.A"].cards {
+        let name = &module.cards.get(card.as_str()).expect("card").name;
+        assert!(
+            h.query_by_label(name).is_none(),
+            "Alpha's {name} is not shown to Beta"
+        );
+    }
+    assert!(
+        h.state().session().table().zones["hand.B"]
+            .cards
+            .iter()
+            .all(|c| h
+                .query_all_by_label(&module.cards.get(c.as_str()).expect("card").name)
+                .next()
+                .is_some()),
+        "Beta's own hand is"
+    );
+}
+
 #[test]
 fn a_bot_step_shows_its_reasons() {
     let s = scratch();

@@ -53,6 +53,9 @@ pub struct Prompt {
     pub asks: Vec<Ask>,
     /// The seats that have answered already (committed in secret, or passed).
     pub answered: Vec<SeatId>,
+    /// A reaction window's seats still to answer, in the order they are asked (the seat
+    /// asked now first); empty for other decisions.
+    pub waiting: Vec<SeatId>,
 }
 
 impl Prompt {

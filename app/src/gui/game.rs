@@ -39,6 +39,9 @@ pub struct Viewer {
     pub seat: Option<SeatId>,
     /// A seat asked to take the screen; the table stays hidden until it confirms.
     pub pass_to: Option<SeatId>,
+    /// One person plays every human seat (a solitaire with several seats): the table is
+    /// shown as the deciding seat sees it, and the screen is never passed.
+    pub one_person: bool,
 }
 
 /// What to change on the physical board after a step (the app beside a real board): a
@@ -485,6 +488,53 @@ impl GameView {
             .map_or(&Value::Nil, |(_, _, _, v)| v)
     }
 
+    /// One person plays every human seat (no screen passing), or each its own person.
+    pub fn set_one_person(&mut self, one: bool) {
+        self.viewer.one_person = one;
+        if one {
+            self.viewer.open_hands = false;
+            self.viewer.pass_to = None;
+        }
+        self.update_viewer();
+    }
+
+    /// Every seat of a reaction window that a person plays passes, in the window's order,
+    /// until the window closes or a bot is asked: "nobody objects" in one click.
+    pub fn pass_window(&mut self) {
+        // This window's frame: a later window (the next round's) is not answered here.
+        let frame = self.session.table().top_frame().map(|f| f.id);
+        for _ in 0..self.session.module().seats.len() {
+            let Ok(Some(prompt)) = self.session.prompt() else {
+                return;
+            };
+            if prompt.decision != chancery_core::Decision::Window {
+                return;
+            }
+            let Some(seat) = prompt.asks.first().and_then(|a| a.seat.clone()) else {
+                return;
+            };
+            if !matches!(
+                self.session.table().seats.get(&seat),
+                Some(Controller::Human)
+            ) {
+                return;
+            }
+            let before = self.session.history().len();
+            self.answer(
+                Some(seat),
+                chancery_core::Choice {
+                    name: chancery_core::rules::PASS.to_owned(),
+                    arg: Value::Nil,
+                },
+            );
+            let moved = self.session.history().len() > before;
+            let same = self.session.table().top_frame().map(|f| f.id) == frame;
+            if !moved || !same {
+                return;
+            }
+        }
+    }
+
     /// Shows every hand (one person at the table) or only the seat's own.
     pub fn set_open_hands(&mut self, open: bool) {
         self.viewer.open_hands = open;
@@ -496,6 +546,9 @@ impl GameView {
     }
 
     /// After each change: if another person must decide now, ask them to take the screen.
+    /// One person playing several seats sees the table as the deciding one does, without
+    /// passing the screen; a reaction window that asks people is one screen for all of
+    /// them (see the Decision panel), passed only to a seat that wants to answer.
     pub fn update_viewer(&mut self) {
         if self.viewer.open_hands {
             return;
@@ -508,14 +561,27 @@ impl GameView {
         }
         // The people who decide now: one, or several choosing at once (each in turn at the
         // screen, so that nobody sees another's choices).
-        let deciders: Vec<SeatId> = match self.session.prompt() {
-            Ok(Some(prompt)) => prompt
-                .deciders()
-                .filter(|s| humans.contains(s))
-                .cloned()
-                .collect(),
-            _ => Vec::new(),
+        let (deciders, window): (Vec<SeatId>, bool) = match self.session.prompt() {
+            Ok(Some(prompt)) => (
+                prompt
+                    .deciders()
+                    .filter(|s| humans.contains(s))
+                    .cloned()
+                    .collect(),
+                prompt.decision == chancery_core::Decision::Window,
+            ),
+            _ => (Vec::new(), false),
         };
+        if self.viewer.one_person {
+            if let Some(seat) = deciders.first() {
+                self.viewer.seat = Some(seat.clone());
+            }
+            self.viewer.pass_to = None;
+            return;
+        }
+        if window {
+            return;
+        }
         let at_screen = self.viewer.seat.as_ref();
         if let Some(seat) = deciders.first()
             && !at_screen.is_some_and(|s| deciders.contains(s))
@@ -1056,7 +1122,9 @@ impl GameView {
         let Some(reload) = self.watcher.as_ref().and_then(ModuleWatcher::try_next) else {
             return;
         };
-        self.reload_at = None;
+        // Where the last report's game first differs: a new report says it anew, and an
+        // event for the version being played keeps it.
+        let reload_at = self.reload_at.take();
         self.reload_report = Some(match reload {
             Reload::Loaded {
                 module,
@@ -1067,6 +1135,7 @@ impl GameView {
                 if module.fingerprint == self.session.module().fingerprint {
                     // Back to the version being played (a broken edit undone): the error
                     // no longer holds; anything else is news to nobody.
+                    self.reload_at = reload_at;
                     if self.reload_report.as_ref().is_some_and(|(ok, _)| !ok) {
                         self.reload_report = Some((
                             true,

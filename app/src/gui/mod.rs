@@ -396,8 +396,12 @@ impl ChanceryApp {
             .filter(|s| self.view.session().table().seats.contains_key(&s.id))
             .cloned()
             .collect();
+        let one_person = self.view.viewer().one_person;
         let current = match (&self.view.viewer().open_hands, &self.view.viewer().seat) {
             (true, _) => "everything (open hands)".to_owned(),
+            (false, Some(seat)) if one_person => {
+                format!("{} (one person plays all)", game::seat_name(&module, seat))
+            }
             (false, Some(seat)) => game::seat_name(&module, seat),
             (false, None) => "a spectator".to_owned(),
         };
@@ -411,11 +415,19 @@ impl ChanceryApp {
                 {
                     self.view.set_open_hands(true);
                 }
+                if ui
+                    .selectable_label(one_person, "the deciding seat (one person plays all)")
+                    .on_hover_text("One person plays every seat a person plays: the table shows what the seat deciding now may see, and the screen is never passed")
+                    .clicked()
+                {
+                    self.view.set_one_person(true);
+                }
                 for seat in seats {
                     let selected = !self.view.viewer().open_hands
                         && self.view.viewer().seat.as_ref() == Some(&seat.id);
-                    if ui.selectable_label(selected, &seat.name).clicked() {
+                    if ui.selectable_label(selected && !one_person, &seat.name).clicked() {
                         self.view.set_open_hands(false);
+                        self.view.set_one_person(false);
                         self.view.pass_screen_to(seat.id.clone());
                     }
                 }
@@ -685,6 +697,9 @@ pub fn build_app(args: &OpenArgs) -> anyhow::Result<ChanceryApp> {
         app.view.continue_autosave(loaded);
     }
     app.view.set_open_hands(args.open_hands);
+    if args.one_person {
+        app.view.set_one_person(true);
+    }
     app.view.set_physical_board(args.physical_board);
     app.view.autosave();
     app.previous_autosave = previous;

@@ -232,6 +232,9 @@ fn decision_ui(ui: &mut Ui, view: &mut GameView) {
     } else if has_bots {
         bots_pace_ui(ui, view);
     }
+    if window_ui(ui, view, &prompt) {
+        return;
+    }
     let Some(ask) = view.my_ask() else {
         // A bot's single decision may still be answered by hand (never a secret one).
         if let [ask] = prompt.asks.as_slice()
@@ -257,6 +260,75 @@ fn decision_ui(ui: &mut Ui, view: &mut GameView) {
     if !module.rules.bots.is_empty() {
         bot_preview_ui(ui, view, &ask);
     }
+}
+
+/// A reaction window that asks people: one screen for all of them. Each seat still to
+/// answer in the window's order; the seat asked now may pass, or take the screen to see its
+/// choices (they may show its hand); "Nobody answers" passes for every person in one click.
+/// Returns whether the screen is this (the asked seat's choices are not shown).
+fn window_ui(ui: &mut Ui, view: &mut GameView, prompt: &Prompt) -> bool {
+    if prompt.decision != Decision::Window {
+        return false;
+    }
+    let Some(asked) = prompt.asks.first().and_then(|a| a.seat.clone()) else {
+        return false;
+    };
+    let seats = &view.session().table().seats;
+    if !matches!(seats.get(&asked), Some(Controller::Human)) {
+        return false;
+    }
+    let viewer = view.viewer();
+    let sees = viewer.open_hands || viewer.seat.as_ref() == Some(&asked);
+    let module = view.session().module().clone();
+    let mut take = None;
+    let mut pass = false;
+    egui::Grid::new("window seats")
+        .num_columns(2)
+        .show(ui, |ui| {
+            for seat in &prompt.waiting {
+                let name = seat_name(&module, seat);
+                ui.label(&name);
+                if *seat != asked {
+                    ui.weak("then");
+                } else if sees {
+                    ui.label("answers now (below)");
+                } else {
+                    ui.horizontal(|ui| {
+                        pass |= ui.button("Pass").clicked();
+                        if ui
+                            .button(format!("{name} answers…"))
+                            .on_hover_text(format!(
+                                "Pass the screen to {name} to see their choices"
+                            ))
+                            .clicked()
+                        {
+                            take = Some(seat.clone());
+                        }
+                    });
+                }
+                ui.end_row();
+            }
+        });
+    if ui
+        .button(RichText::new("Nobody answers: everybody passes").strong())
+        .on_hover_text("Every person still to answer in this window passes, in turn")
+        .clicked()
+    {
+        view.pass_window();
+        return true;
+    }
+    if pass {
+        view.answer(
+            Some(asked),
+            Choice {
+                name: chancery_core::rules::PASS.to_owned(),
+                arg: Value::Nil,
+            },
+        );
+    } else if let Some(seat) = take {
+        view.pass_screen_to(seat);
+    }
+    !sees
 }
 
 /// "Alpha", "Alpha and Beta", "Alpha, Beta and Gamma".

@@ -56,6 +56,7 @@ pub(crate) fn parse_prompt(
         }
     };
     let listed = field::<LuaValue>(lua, t, "asks").map_err(|e| e.to_string())?;
+    let mut waiting = Vec::new();
     let asks = match (decision, listed) {
         (Decision::One, LuaValue::Nil) => {
             let seat = parse_seat(
@@ -71,7 +72,19 @@ pub(crate) fn parse_prompt(
                 "prompt lists asks, but state '{state}' decides one seat at a time: return seat and actions, or give the state reveal(ctx, choices) (a simultaneous choice) or all_passed(ctx) (a reaction window)"
             ));
         }
-        (_, LuaValue::Table(list)) => parse_asks(reading, &list, &has_action, decision, answers)?,
+        (_, LuaValue::Table(list)) => {
+            let asks = parse_asks(reading, &list, &has_action, decision, answers)?;
+            if decision == Decision::Window {
+                waiting = asks.iter().filter_map(|a| a.seat.clone()).collect();
+            }
+            asks.into_iter()
+                .take(if decision == Decision::Window {
+                    1
+                } else {
+                    usize::MAX
+                })
+                .collect()
+        }
         (_, other) => {
             let kind = if decision == Decision::Simultaneous {
                 "a simultaneous choice (it has reveal)"
@@ -90,6 +103,7 @@ pub(crate) fn parse_prompt(
         decision,
         asks,
         answered: answers.keys().cloned().collect(),
+        waiting,
     })
 }
 
@@ -178,9 +192,6 @@ fn parse_asks(
     // Seats that have answered are asked no more: once none is left, the rules take the
     // answers (and the prompt has no ask).
     asks.retain(|a| a.seat.as_ref().is_none_or(|s| !answers.contains_key(s)));
-    if decision == Decision::Window {
-        asks.truncate(1);
-    }
     Ok(asks)
 }
 
