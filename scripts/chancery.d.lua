@@ -313,6 +313,7 @@ function Ctx:game_over(result) end
 ---@field counter string? a counter to highlight
 ---@field place string? with `space`: a space to highlight
 ---@field space string?
+---@field confirm string? what a person agrees to before it is taken
 ---@field min integer? for a number choice
 ---@field max integer?
 

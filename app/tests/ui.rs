@@ -254,6 +254,8 @@ fn the_prompt_is_answered_with_a_physical_die_and_a_value_read_off_the_game() {
         h.query_by_label_contains("Alpha decides").is_some(),
         "the prompt names who decides"
     );
+    h.get_by_label_contains("Options").click();
+    h.run();
     h.get_by_label("Physical dice").click();
     h.run();
     h.get_by_label("Roll for troops").click();
@@ -900,6 +902,8 @@ fn the_physical_board_box_turns_the_board_checklists_on_and_off() {
         app.session().history().len() == 1
     });
     assert!(!h.state().view.physical_board());
+    h.get_by_label_contains("Options").click();
+    h.run();
     h.get_by_label("Physical board").click();
     h.run();
     assert!(h.state().view.physical_board(), "the box turns it on");
@@ -907,6 +911,8 @@ fn the_physical_board_box_turns_the_board_checklists_on_and_off() {
     run_until(&mut h, "a list of changes for the board", |app| {
         !app.view.checklists().is_empty()
     });
+    h.get_by_label_contains("Options").click();
+    h.run();
     h.get_by_label("Physical board").click();
     h.run();
     assert!(!h.state().view.physical_board(), "and off again");
@@ -1810,4 +1816,48 @@ fn clicking_a_card_shows_it_and_playing_it_takes_a_second_action() {
         "the card was played"
     );
     assert!(h.state().view.panels().inspected.is_none());
+}
+
+#[test]
+fn the_top_bar_keeps_to_one_row_at_1600_pixels() {
+    let s = scratch();
+    let mut h = harness(cov_first_start(&s));
+    h.state_mut().view.set_one_person(true);
+    h.run();
+    let undo = h.get_by_label("Undo").rect();
+    let options = h.get_by_label_contains("Options").rect();
+    assert!(
+        (options.center().y - undo.center().y).abs() < 4.0,
+        "Options is on the row of Undo: {undo:?} {options:?}"
+    );
+    assert!(
+        options.max.x <= 1600.0,
+        "and inside the window: {options:?}"
+    );
+}
+
+#[test]
+fn an_action_that_gives_something_up_waits_for_a_yes() {
+    let s = scratch();
+    let mut h = harness(app(&s, false, false));
+    h.run();
+    h.get_by_label("Concede").click();
+    h.run();
+    assert_eq!(
+        h.state().session().history().len(),
+        0,
+        "one click takes nothing"
+    );
+    assert!(
+        h.query_by_label_contains("The other seat wins the game.")
+            .is_some()
+    );
+    h.get_by_label("No, go back").click();
+    h.run();
+    assert!(h.query_by_label("Yes: Concede").is_none());
+    h.get_by_label("Concede").click();
+    h.run();
+    h.get_by_label("Yes: Concede").click();
+    h.run();
+    assert!(h.state().session().is_over(), "the yes takes it");
 }

@@ -119,6 +119,9 @@ pub struct Action {
     pub target: Option<Target>,
     /// For a number choice: the inclusive range of legal numbers.
     pub range: Option<(i64, i64)>,
+    /// What a person is asked to agree to before the action is taken ("1 Resource is
+    /// lost"), for an action that gives something up.
+    pub confirm: Option<String>,
 }
 
 impl Action {

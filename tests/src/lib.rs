@@ -112,7 +112,14 @@ pub fn random_walk(
         };
         // Several seats may decide at once: any of them answers, picked at random too.
         let ask = &prompt.asks[picker.below(prompt.asks.len())];
-        let mut candidates: Vec<usize> = (0..ask.actions.len()).collect();
+        // An action that gives something up (it asks a person to agree first, as
+        // conceding) is taken only when nothing else is left: a walk plays on.
+        let mut candidates: Vec<usize> = (0..ask.actions.len())
+            .filter(|i| ask.actions[*i].confirm.is_none())
+            .collect();
+        if candidates.is_empty() {
+            candidates = (0..ask.actions.len()).collect();
+        }
         let mut applied = false;
         while !candidates.is_empty() && !applied {
             let action = &ask.actions[candidates.swap_remove(picker.below(candidates.len()))];

@@ -19,7 +19,7 @@ fn the_testbed_tests_pass_and_call_every_api_function() {
         .filter_map(|r| r.failure.as_ref())
         .collect();
     assert!(failures.is_empty(), "{failures:#?}");
-    assert_eq!(report.results.len(), 30);
+    assert_eq!(report.results.len(), 31);
     let unused: Vec<_> = report
         .api_calls
         .iter()

@@ -99,6 +99,8 @@ pub struct Panels {
     pub inspected: Option<chancery_core::CardId>,
     /// The hand shown in the hand panel (the first the viewer may see, if none is picked).
     pub hand: Option<chancery_core::ZoneId>,
+    /// An action that gives something up, clicked once: it waits for the person to agree.
+    pub confirming: Option<chancery_core::Choice>,
 }
 
 /// The game on the screen.
@@ -242,6 +244,7 @@ impl GameView {
                 reload_popped: false,
                 inspected: None,
                 hand: None,
+                confirming: None,
             },
             saved_to: None,
             replace_asked: None,
@@ -1019,6 +1022,7 @@ impl GameView {
 
     fn after_change(&mut self) {
         self.panels.selected = None;
+        self.panels.confirming = None;
         self.update_viewer();
         self.autosave();
     }

@@ -197,10 +197,12 @@ impl ChanceryApp {
             egui::Panel::bottom("overlay")
                 .show(ui, |ui| side::overlay_problems_ui(ui, &mut self.view));
         }
+        // A width of its own, which a long decision does not stretch (its buttons wrap).
         egui::Panel::left("prompt")
             .resizable(true)
             .default_size(300.0)
             .min_size(240.0)
+            .max_size(480.0)
             .show(ui, |ui| prompt::prompt_ui(ui, &mut self.view));
         egui::Panel::right("log")
             .resizable(true)
@@ -346,19 +348,24 @@ impl ChanceryApp {
             if ui.button("New / Open…").clicked() {
                 self.launcher.open = true;
             }
-            ui.add(egui::TextEdit::singleline(&mut self.view.panels_mut().save_path).desired_width(130.0))
+            ui.add(egui::TextEdit::singleline(&mut self.view.panels_mut().save_path).desired_width(110.0))
                 .on_hover_text("Where Save writes the game");
             if ui.button("Save").clicked() {
                 self.view.save();
             }
             ui.separator();
-            let label = match self.view.unknown_fields() {
+            let unknown = self.view.unknown_fields();
+            let label = match unknown {
                 0 => "Card data".to_owned(),
-                n => format!("Card data ({n} not entered)"),
+                n => format!("Card data ({n})"),
+            };
+            let hover = match unknown {
+                0 => "The cards' values: every one is entered".to_owned(),
+                n => format!("{n} card values are not entered yet: complete them from your copy of the game"),
             };
             if ui
                 .button(label)
-                .on_hover_text("Complete the cards' values from the physical game")
+                .on_hover_text(hover)
                 .clicked()
             {
                 self.view.panels_mut().editor_open = !self.view.panels().editor_open;
@@ -366,25 +373,9 @@ impl ChanceryApp {
             ui.separator();
             self.viewer_ui(ui);
             ui.separator();
-            self.dice_ui(ui, dice);
+            self.dice_ui(ui);
             ui.separator();
-            let zoom = ui.ctx().zoom_factor();
-            if ui
-                .small_button("A-")
-                .on_hover_text("Smaller (Ctrl+Minus)")
-                .clicked()
-            {
-                ui.ctx().set_zoom_factor((zoom - 0.1).max(0.5));
-            }
-            ui.label(format!("{:.0}%", zoom * 100.0))
-                .on_hover_text("Text size");
-            if ui
-                .small_button("A+")
-                .on_hover_text("Larger, for a shared screen (Ctrl+Plus)")
-                .clicked()
-            {
-                ui.ctx().set_zoom_factor((zoom + 0.1).min(3.0));
-            }
+            self.options_menu(ui, dice);
         });
     }
 
@@ -400,13 +391,15 @@ impl ChanceryApp {
         let current = match (&self.view.viewer().open_hands, &self.view.viewer().seat) {
             (true, _) => "everything (open hands)".to_owned(),
             (false, Some(seat)) if one_person => {
-                format!("{} (one person plays all)", game::seat_name(&module, seat))
+                format!("{} (all mine)", game::seat_name(&module, seat))
             }
             (false, Some(seat)) => game::seat_name(&module, seat),
             (false, None) => "a spectator".to_owned(),
         };
         let label = ui.label("Seen as");
         egui::ComboBox::from_id_salt("viewing as")
+            .width(150.0)
+            .truncate()
             .selected_text(current)
             .show_ui(ui, |ui| {
                 if ui
@@ -436,7 +429,7 @@ impl ChanceryApp {
             .labelled_by(label.id);
     }
 
-    fn dice_ui(&mut self, ui: &mut Ui, dice: DiceMode) {
+    fn dice_ui(&mut self, ui: &mut Ui) {
         ui.menu_button("Roll dice", |ui| {
             for (text, sides, count) in [
                 ("1 d6", 6, 1),
@@ -452,7 +445,26 @@ impl ChanceryApp {
         })
         .response
         .on_hover_text("A roll for the table, written in the log");
+    }
+
+    /// The settings of the table that are changed seldom, in one menu so that the top bar
+    /// keeps to one row: the physical board, physical dice, the text size.
+    fn options_menu(&mut self, ui: &mut Ui, dice: DiceMode) {
         let mut physical_board = self.view.physical_board();
+        let mut physical = dice == DiceMode::Physical;
+        let zoom = ui.ctx().zoom_factor();
+        let mut marks = Vec::new();
+        if physical_board {
+            marks.push("physical board");
+        }
+        if physical {
+            marks.push("physical dice");
+        }
+        let title = match marks.is_empty() {
+            true => "Options".to_owned(),
+            false => format!("Options ({})", marks.join(", ")),
+        };
+        let menu = ui.menu_button(title, |ui| {
         if ui
             .checkbox(&mut physical_board, "Physical board")
             .on_hover_text("Play on a real board beside the app: after each bot step, a list of what to change on the board; the bots wait until it is ticked off")
@@ -460,7 +472,6 @@ impl ChanceryApp {
         {
             self.view.set_physical_board(physical_board);
         }
-        let mut physical = dice == DiceMode::Physical;
         if ui
             .checkbox(&mut physical, "Physical dice")
             .on_hover_text("Roll real dice and enter the results when the rules ask")
@@ -473,6 +484,28 @@ impl ChanceryApp {
             };
             self.view.manual(Manual::SetDice { mode });
         }
+        ui.separator();
+        ui.horizontal(|ui| {
+            ui.label("Text size");
+            if ui
+                .small_button("A-")
+                .on_hover_text("Smaller (Ctrl+Minus)")
+                .clicked()
+            {
+                ui.ctx().set_zoom_factor((zoom - 0.1).max(0.5));
+            }
+            ui.label(format!("{:.0}%", zoom * 100.0));
+            if ui
+                .small_button("A+")
+                .on_hover_text("Larger, for a shared screen (Ctrl+Plus)")
+                .clicked()
+            {
+                ui.ctx().set_zoom_factor((zoom + 0.1).min(3.0));
+            }
+        });
+        });
+        menu.response
+            .on_hover_text("Physical board, physical dice, text size");
     }
 
     /// The first screen's offer: the real values are not entered yet; try the demo, or go on

@@ -484,19 +484,37 @@ fn actions_ui(ui: &mut Ui, view: &mut GameView, state: &str, ask: &Ask) {
                     }
                 });
             }
+            None if view.panels().confirming.as_ref() == Some(&action.choice()) => {
+                // The action gives something up: the person agrees first.
+                egui::Frame::group(ui.style()).show(ui, |ui| {
+                    let why = action.confirm.clone().unwrap_or_default();
+                    ui.label(RichText::new(format!("{label}? {why}")).color(UNKNOWN));
+                    ui.horizontal(|ui| {
+                        if ui.button(format!("Yes: {label}")).clicked() {
+                            chosen = Some(action.choice());
+                        }
+                        if ui.button("No, go back").clicked() {
+                            view.panels_mut().confirming = None;
+                        }
+                    });
+                });
+            }
             None => {
                 let text = match action.target.is_some() {
                     true => RichText::new(&label).color(TARGET),
                     false => RichText::new(&label),
                 };
                 let button = ui.add(egui::Button::new(text).wrap());
-                if button.clicked() {
+                if button.clicked() && action.confirm.is_some() {
+                    view.panels_mut().confirming = Some(action.choice());
+                } else if button.clicked() {
                     chosen = Some(action.choice());
                 }
             }
         }
     }
     if let Some(choice) = chosen {
+        view.panels_mut().confirming = None;
         view.answer(ask.seat.clone(), choice);
     }
 }

@@ -268,7 +268,8 @@ their seats and see only what their seat may see.
 
 An action in a prompt is a table: `name` (the handler's name), `arg` (plain data handed to
 it), `label` (what a button says), a target to highlight (`card`, `zone`, `piece`, `box`,
-`counter`, or `place` and `space`), and for a number choice `min` and `max`.
+`counter`, or `place` and `space`), for a number choice `min` and `max`, and for an action
+that gives something up `confirm` (what the person is asked to agree to first).
 
 Procedures: `ctx:call(state, locals)` runs a sub-procedure on top of the current state;
 when it calls `ctx:pop(result)`, the caller's `on_resume(ctx, result)` runs and the caller
@@ -339,6 +340,7 @@ pub fn luals_stubs() -> String {
          ---@field counter string? a counter to highlight\n\
          ---@field place string? with `space`: a space to highlight\n\
          ---@field space string?\n\
+         ---@field confirm string? what a person agrees to before it is taken\n\
          ---@field min integer? for a number choice\n\
          ---@field max integer?\n\n\
          ---@class Ask\n\

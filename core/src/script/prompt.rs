@@ -176,6 +176,7 @@ fn parse_asks(
                 label: "Pass".to_owned(),
                 target: None,
                 range: None,
+                confirm: None,
             });
         }
         asks.push(Ask {
@@ -337,12 +338,14 @@ fn parse_action(lua: &Lua, item: &LuaValue, module: &Module) -> Result<Action, S
         (Some((lo, _)), Value::Nil) => Value::Int(lo),
         (_, arg) => arg,
     };
+    let confirm = get_string(lua, t, "confirm")?;
     Ok(Action {
         name,
         arg,
         label,
         target,
         range,
+        confirm,
     })
 }
 
@@ -359,6 +362,9 @@ pub(crate) fn actions_to_lua(lua: &Lua, actions: &[Action]) -> mlua::Result<LuaT
         let arg = to_lua(lua, &action.arg)?;
         interned::with(lua, "arg", |k| t.raw_set(k, arg))?;
         set(&t, "label", &action.label)?;
+        if let Some(confirm) = &action.confirm {
+            set(&t, "confirm", confirm)?;
+        }
         if let Some((lo, hi)) = action.range {
             interned::with(lua, "min", |k| t.raw_set(k, lo))?;
             interned::with(lua, "max", |k| t.raw_set(k, hi))?;

@@ -170,7 +170,12 @@ function government.spend.prompt(ctx)
         label = string.format("Return a fleet from %s to the force pool: +1 on the Pax Britannica roll", ctx.data.boxes[box].name) }
     end
   end
-  actions[#actions + 1] = { name = "done", label = have > 0 and string.format("Done (%d Resources unspent are lost)", have) or "Done" }
+  local lost = have == 1 and "1 Resource unspent is lost" or string.format("%d Resources unspent are lost", have)
+  actions[#actions + 1] = {
+    name = "done",
+    label = have > 0 and string.format("Done (%s)", lost) or "Done",
+    confirm = have > 0 and string.format("%s: Resources are not kept for the next turn.", lost) or nil,
+  }
   return {
     seat = powers.seat(ctx, power),
     text = string.format("%sGovernment Phase: %s has %d Resources to spend.", powers.as_power(ctx, power), name(ctx, power), have),

@@ -30,6 +30,8 @@ function turn.prompt(ctx)
   end
   actions[#actions + 1] = { name = "detour", label = "Take a detour" }
   actions[#actions + 1] = { name = "council", label = "Call a council" }
+  -- An action that gives something up asks the person to agree first.
+  actions[#actions + 1] = { name = "concede", label = "Concede", confirm = "The other seat wins the game." }
   return { seat = seat, text = "Play a card, pass, bid, recruit or march", actions = actions }
 end
 
@@ -49,6 +51,14 @@ function turn.play(ctx, card)
   end
   ctx.vars.passes = 0
   next_turn(ctx)
+end
+
+-- Concede: the other seat wins.
+function turn.concede(ctx)
+  local seat = ctx.locals.seat
+  local a, b = ctx:counter("vp.A"), ctx:counter("vp.B")
+  ctx:log("%s concedes.", ctx.data.seats[seat].name)
+  ctx:game_over({ winner = other(seat), text = "The other seat conceded.", scores = { A = a, B = b } })
 end
 
 -- Pass; two passes in a row end the game.

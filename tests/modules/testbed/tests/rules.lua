@@ -88,7 +88,7 @@ end)
 -- Rule: Alpha's block marches along links; East scores its VP, which is not entered.
 test("marching east asks for the unknown VP of East", function(t)
   local g = t:game { scenario = "basic", seed = 1 }
-  t:eq(g:legal()[#g:legal() - 2], "march south")
+  t:eq(g:legal()[#g:legal() - 3], "march south")
   g:act("march", "south")
   local _, space = g:space_of("block.A")
   t:eq(space, "south")
@@ -391,4 +391,18 @@ test("explained sums say how a value was built", function(t)
   t:eq(modifiers.sum():add(1.5, "halves"):explain(), "1.5 halves = 1.5")
   t:eq(#drm:terms(), 3)
   t:fails(function() drm:add("two", "x") end, "must be a number")
+end)
+
+-- An action that gives something up carries what the person agrees to first.
+test("conceding asks the person to agree first, and ends the game", function(t)
+  local g = t:game { scenario = "basic", seed = 1 }
+  local concede
+  for _, action in ipairs(g:prompt().actions) do
+    if action.name == "concede" then
+      concede = action
+    end
+  end
+  t:eq(concede.confirm, "The other seat wins the game.")
+  g:act("concede")
+  t:eq(g:result().winners, { "B" })
 end)
