@@ -197,9 +197,11 @@ fn explain(err: &SessionError, module: &Module) -> String {
                 .map(|o| o.path.display().to_string())
                 .unwrap_or_else(|| "an overlay file (--overlay FILE)".to_owned());
             format!(
-                "{} is not entered yet: read it off the physical game and give it with \
-                 --value VALUE (it is kept in {overlay}), or enter it in the app",
-                module.describe_target(target)
+                "{} is not entered yet (in the overlay file: {}): read it off the physical \
+                 game and give it with --value VALUE (it is kept in {overlay}), or enter it in \
+                 the app",
+                module.describe_target(target),
+                chancery_core::Module::target_ids(target)
             )
         }
         None => err.to_string(),
@@ -324,13 +326,24 @@ pub fn describe_prompt(session: &Session, seat: Option<&SeatId>) -> String {
 }
 
 fn describe_asks(out: &mut String, session: &Session, prompt: &Prompt, seat: Option<&SeatId>) {
+    // Each choice as its label says it, with what to type when that is short (a long one,
+    // such as a map of ids, is answered by its number).
     let list = |out: &mut String, actions: &[chancery_core::Action]| {
         for (i, action) in actions.iter().enumerate() {
-            let pick = match action.range {
+            let typed = match action.range {
                 Some((lo, hi)) => format!("{} <{lo}..{hi}>", action.name),
                 None => action.choice().to_string(),
             };
-            let _ = writeln!(out, "  {:>2}. {:<28} {}", i + 1, pick, action.label);
+            let label = match action.label.is_empty() {
+                true => typed.clone(),
+                false => action.label.clone(),
+            };
+            let hint = match typed.chars().count() {
+                _ if typed == label => String::new(),
+                0..=28 => format!("   [act: {typed}]"),
+                _ => format!("   [act: {}]", i + 1),
+            };
+            let _ = writeln!(out, "  {:>2}. {label}{hint}", i + 1);
         }
     };
     if let [ask] = prompt.asks.as_slice()

@@ -498,23 +498,29 @@ impl Module {
             .to_owned()
     }
 
-    /// A value not entered yet, for people to read: the component's name first, then its
-    /// id and the key ("Ace of Cups (card 'cups_1'): field 'value'").
+    /// A value the owner enters, in the game's words: "Talleyrand: Value", "Counter mix:
+    /// France", "Paris on the map: Victory points" (ids only where nothing names them).
     pub fn describe_target(&self, target: &overlay::OverlayTarget) -> String {
         use overlay::OverlayTarget as T;
         match target {
-            T::CardField(card, field) => format!(
-                "{} (card '{card}'): field '{field}'",
-                self.name_of("card", card.as_str())
-            ),
+            T::CardField(card, field) => {
+                let label = self
+                    .card_fields
+                    .iter()
+                    .find(|f| f.id == *field)
+                    .map_or_else(|| self.words_of(field), |f| f.label());
+                format!("{}: {label}", self.name_of("card", card.as_str()))
+            }
             T::SpaceProp(place, space, prop) => format!(
-                "{} on {} (space '{place}/{space}'): property '{prop}'",
+                "{} on {}: {}",
                 self.space_name(place, space),
-                self.name_of("place", place)
+                self.name_of("place", place),
+                self.words_of(prop)
             ),
             T::PieceProp(piece, prop) => format!(
-                "{} (piece '{piece}'): property '{prop}'",
-                self.name_of("piece", piece.as_str())
+                "{}: {}",
+                self.name_of("piece", piece.as_str()),
+                self.words_of(prop)
             ),
             T::TableEntry(table, key) => {
                 let name = self
@@ -522,10 +528,42 @@ impl Module {
                     .get(table.as_str())
                     .map(|t| t.name.as_str())
                     .filter(|n| !n.is_empty())
-                    .unwrap_or(table);
-                format!("{name} (table '{table}'): entry '{key}'")
+                    .map_or_else(|| self.words_of(table), str::to_owned);
+                format!("{name}: {}", self.words_of(key))
             }
         }
+    }
+
+    /// A value the owner enters, by the ids a module designer writes in the overlay file
+    /// ("card 'talleyrand', field 'value'").
+    pub fn target_ids(target: &overlay::OverlayTarget) -> String {
+        use overlay::OverlayTarget as T;
+        match target {
+            T::CardField(card, field) => format!("card '{card}', field '{field}'"),
+            T::SpaceProp(place, space, prop) => {
+                format!("space '{place}/{space}', property '{prop}'")
+            }
+            T::PieceProp(piece, prop) => format!("piece '{piece}', property '{prop}'"),
+            T::TableEntry(table, key) => format!("table '{table}', entry '{key}'"),
+        }
+    }
+
+    /// A key or id in words: its parts ("2/FR", "track_FR") with a seat's, a card's or a
+    /// piece's name for each part that is one, underscores as spaces.
+    pub fn words_of(&self, key: &str) -> String {
+        key.split('/')
+            .map(|part| {
+                part.split('_')
+                    .map(|word| {
+                        let seat = self.seats.get(word).map(|s| s.name.clone());
+                        let card = self.cards.get(word).map(|c| c.name.clone());
+                        seat.or(card).unwrap_or_else(|| word.to_owned())
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// The seats that play `scenario`.

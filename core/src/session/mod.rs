@@ -167,7 +167,8 @@ pub struct LogEntry {
 
 impl LogEntry {
     /// The entry's heading in words: its number, the seat's name, the answer as its
-    /// action's label said it, and the bot that chose it ("#3 Beta: Bid 2 (bot simple)").
+    /// action's label said it, and whether a bot chose it ("#3 Beta: Bid 2 (bot)"; which
+    /// bot is in the input and its reasons).
     pub fn heading(&self, module: &Module) -> String {
         let who = self.seat.as_ref().map(|s| module.seat_name(s));
         // The input without its seat ("A: bid 2" → "bid 2"), where no label says it better.
@@ -182,7 +183,7 @@ impl LogEntry {
         let by = self
             .by
             .strip_prefix("bot:")
-            .map(|bot| format!(" (bot {bot})"))
+            .map(|_| " (bot)".to_owned())
             .unwrap_or_default();
         match who {
             Some(who) => format!("#{} {who}: {what}{by}", self.index),

@@ -211,4 +211,9 @@ function board.score(ctx, power)
   return score
 end
 
+--- A seat's name ("First player"), as players read it.
+function board.seat_name(ctx, seat)
+  return ctx.data.seats[seat].name
+end
+
 return board

@@ -100,19 +100,19 @@ end
 
 function dispense.keep_festivities(ctx)
   ctx:place("marker.festivities", "festivities", ctx.locals.seat)
-  ctx:log("%s keeps the festivities marker.", ctx.locals.seat)
+  ctx:log("%s keeps the festivities marker.", board.seat_name(ctx, ctx.locals.seat))
   ctx:pop()
 end
 
 function dispense.place_negotiation(ctx, province)
   ctx:place("marker.negotiation", "provinces", province)
-  ctx:log("%s puts the negotiation marker in %s.", ctx.locals.seat, ctx.data.places.provinces.space[province].name)
+  ctx:log("%s puts the negotiation marker in %s.", board.seat_name(ctx, ctx.locals.seat), ctx.data.places.provinces.space[province].name)
   ctx:pop()
 end
 
 function dispense.place_army(ctx, arg)
   ctx:place("army." .. arg.power, "countries", arg.country)
-  ctx:log("%s puts the %s army in %s.", ctx.locals.seat, board.name(arg.power),
+  ctx:log("%s puts the %s army in %s.", board.seat_name(ctx, ctx.locals.seat), board.name(arg.power),
     ctx.data.places.countries.space[arg.country].name)
   ctx:pop()
 end
@@ -120,7 +120,7 @@ end
 function dispense.place_tokens(ctx, arg)
   ctx:move_units("dispense", arg.coalition, arg.power, 1)
   board.add_tokens(ctx, arg.power, 4, arg.coalition)
-  ctx:log("%s puts five %s tokens in %s.", ctx.locals.seat, board.name(arg.power),
+  ctx:log("%s puts five %s tokens in %s.", board.seat_name(ctx, ctx.locals.seat), board.name(arg.power),
     arg.coalition == "coalition.A" and "Coalition A" or "Coalition B")
   ctx:pop()
 end

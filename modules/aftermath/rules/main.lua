@@ -48,7 +48,7 @@ local function setup(ctx, scenario, options)
   ctx:deal("deck", "hand.P1", 5)
   ctx:deal("deck", "hand.P2", 5)
   ctx:set_phase("setup")
-  ctx:log("%s: Great Powers and hands dealt; %s dispenses first.", scenario.name, first)
+  ctx:log("%s: Great Powers and hands dealt; %s dispenses first.", scenario.name, board.seat_name(ctx, first))
   ctx:call("game")
 end
 

@@ -219,7 +219,7 @@ end
 
 function states.play.play(ctx, card)
   ctx:move_card(card, "discard", "top")
-  ctx:log("%s plays %s.", ctx.locals.seat, card_name(ctx, card))
+  ctx:log("%s plays %s.", board.seat_name(ctx, ctx.locals.seat), card_name(ctx, card))
   ctx:pop(card)
 end
 
@@ -350,7 +350,7 @@ end
 
 function states.festivities.award(ctx, power)
   local holder = board.festivities_holder(ctx)
-  ctx:log("%s breaks the tie for %s and hands over the festivities marker.", holder, board.name(power))
+  ctx:log("%s breaks the tie for %s and hands over the festivities marker.", board.seat_name(ctx, holder), board.name(power))
   ctx:place("marker.festivities", "festivities", board.other_seat(holder))
   negotiation.capture(ctx, negotiation.province(ctx), power)
   ctx:pop()

@@ -1,0 +1,151 @@
+//! Names, not ids, wherever a person reads: the prompts, the action labels and the log of a
+//! long Congress of Vienna game and of a Napoleon: Aftermath game hold no raw id of the
+//! module's data (a seat's code such as "FR", a card's id such as "kaiser_franz", a zone's
+//! such as "hand.FR").
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use chancery_core::module::{LoadOptions, Module, OverlayChoice};
+use chancery_core::{GameSpec, Session};
+use chancery_tests::{Picker, random_walk, repo_root};
+
+/// The ids of `module`'s data that read as ids, not words: with a dot, an underscore or a
+/// digit, a seat's code (all capitals), or a lower-case id whose thing is named the same
+/// but capitalised ("talleyrand" for "Talleyrand").
+fn raw_ids(module: &Module) -> BTreeSet<String> {
+    // A code that is also a word of the game's names ("US" in "US Military Operation") is
+    // a word.
+    let named: BTreeSet<String> = (module.cards.iter().map(|c| c.name.clone()))
+        .chain(module.zones.iter().map(|z| z.name.clone()))
+        .chain(module.pieces.iter().map(|p| p.name.clone()))
+        .chain(module.unit_kinds.iter().map(|k| k.name.clone()))
+        .flat_map(|n| n.split(' ').map(str::to_owned).collect::<Vec<_>>())
+        .collect();
+    let mut ids = BTreeSet::new();
+    let mut consider = |id: &str, name: &str| {
+        let looks_raw = id.contains(['.', '_'])
+            || id.chars().any(|c| c.is_ascii_digit())
+            || (id.len() <= 3 && id.chars().all(|c| c.is_ascii_uppercase()))
+            || (id != name && id.eq_ignore_ascii_case(name));
+        if looks_raw && id.len() > 1 && !named.contains(id) {
+            ids.insert(id.to_owned());
+        }
+    };
+    for c in module.cards.iter() {
+        consider(c.id.as_str(), &c.name);
+    }
+    for z in module.zones.iter() {
+        consider(z.id.as_str(), &z.name);
+    }
+    for p in module.pieces.iter() {
+        consider(p.id.as_str(), &p.name);
+    }
+    for s in module.seats.iter() {
+        consider(s.id.as_str(), &s.name);
+    }
+    for b in module.boxes.iter() {
+        consider(b.id.as_str(), &b.name);
+    }
+    for c in module.counters.iter() {
+        consider(c.id.as_str(), &c.name);
+    }
+    for k in module.unit_kinds.iter() {
+        consider(k.id.as_str(), &k.name);
+    }
+    ids.extend(
+        module
+            .rules
+            .bots
+            .iter()
+            .filter(|b| b.contains('_'))
+            .cloned(),
+    );
+    ids
+}
+
+/// The raw ids `text` holds as whole words.
+fn ids_in<'a>(text: &str, ids: &'a BTreeSet<String>) -> Vec<&'a str> {
+    let words: BTreeSet<&str> = text
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+        .map(|w| w.trim_end_matches('.'))
+        .collect();
+    ids.iter()
+        .filter(|id| words.contains(id.as_str()))
+        .map(String::as_str)
+        .collect()
+}
+
+/// Every text of `session` a person reads now: the prompt's text and action labels.
+fn prompt_texts(session: &Session) -> Vec<String> {
+    let mut texts = Vec::new();
+    if let Ok(Some(prompt)) = session.prompt() {
+        texts.push(prompt.text.clone());
+        for ask in &prompt.asks {
+            texts.extend(ask.actions.iter().map(|a| a.label.clone()));
+        }
+    }
+    texts
+}
+
+/// Plays `inputs` random inputs of `scenario` and returns every raw id met, with where.
+fn raw_ids_met(module: Arc<Module>, scenario: &str, inputs: usize, seed: u64) -> Vec<String> {
+    let ids = raw_ids(&module);
+    let mut session =
+        chancery_core::start_game(module.clone(), GameSpec::new(scenario, seed)).expect("starts");
+    let mut found = Vec::new();
+    let mut picker = Picker::new(seed);
+    for step in 0..inputs {
+        for text in prompt_texts(&session) {
+            for id in ids_in(&text, &ids) {
+                found.push(format!("input {step}, prompt: '{id}' in \"{text}\""));
+            }
+        }
+        if random_walk(&mut session, &mut picker, 1).expect("plays") == 0 {
+            break;
+        }
+    }
+    for entry in session.log() {
+        let heading = entry.heading(&module);
+        for text in std::iter::once(heading).chain(entry.messages.iter().map(|l| l.text.clone())) {
+            for id in ids_in(&text, &ids) {
+                found.push(format!("log #{}: '{id}' in \"{text}\"", entry.index));
+            }
+        }
+    }
+    found.sort();
+    found.dedup();
+    found
+}
+
+fn with_fixture(dir: &std::path::Path) -> Arc<Module> {
+    let options = LoadOptions {
+        overlay: OverlayChoice::Demo,
+        strict: false,
+    };
+    Arc::new(chancery_core::load_module(dir, &options).expect("loads"))
+}
+
+#[test]
+fn a_clash_of_armies_game_speaks_in_names() {
+    let module = with_fixture(&repo_root().join("modules/cov"));
+    let found = raw_ids_met(module, "clash-of-armies", 200, 5);
+    assert!(
+        found.is_empty(),
+        "{} raw ids:\n{}",
+        found.len(),
+        found.join("\n")
+    );
+}
+
+#[test]
+fn an_aftermath_game_speaks_in_names() {
+    let module = chancery_tests::load(&repo_root().join("modules/aftermath"));
+    let found = raw_ids_met(module, "standard", 200, 5);
+    assert!(
+        found.is_empty(),
+        "{} raw ids:\n{}",
+        found.len(),
+        found.join("\n")
+    );
+}
