@@ -473,11 +473,18 @@ pub fn parse_value(module: &Module, text: &str, ty: &FieldType) -> Result<Value,
     Ok(value)
 }
 
-/// A card's name for a person; with its id too when other cards share the name.
+/// A card's name for a person; with its number among them when other cards share the name.
 pub fn card_names(module: &Module) -> impl Fn(&str) -> String + '_ {
     |id: &str| match module.cards.get(id) {
         Some(card) if module.cards.iter().filter(|c| c.name == card.name).count() > 1 => {
-            format!("{} ({id})", card.name)
+            // Cards of one name told apart by their order in the module: "Ambush (2)".
+            let n = module
+                .cards
+                .iter()
+                .filter(|c| c.name == card.name)
+                .position(|c| c.id == card.id)
+                .map_or(0, |i| i + 1);
+            format!("{} ({n})", card.name)
         }
         Some(card) => card.name.clone(),
         None => id.to_owned(),
@@ -560,4 +567,21 @@ pub fn load_old_version(
     });
     let _ = std::fs::remove_dir_all(&scratch);
     loaded.map(Arc::new)
+}
+
+/// A metric of a comparison in words: its group and what it is of, by name ("wins ·
+/// France", "card plays · Talleyrand").
+pub fn metric_name(module: &Module, m: &chancery_core::sim::compare::Metric) -> String {
+    let of = if m.group.starts_with("card") {
+        card_names(module)(&m.name)
+    } else if module.seats.iter().any(|s| s.id.as_str() == m.name) {
+        module.seat_name(&SeatId::from(m.name.as_str()))
+    } else {
+        m.name.clone()
+    };
+    if of.is_empty() {
+        m.group.clone()
+    } else {
+        format!("{} · {of}", m.group)
+    }
 }

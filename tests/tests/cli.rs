@@ -1025,6 +1025,52 @@ fn compare_finds_the_changed_card_and_leaves_the_rest() {
         cards.contains("card win share of Five"),
         "cards are named: {cards}"
     );
+    // Without --json, the verdict opens with a sentence naming the largest change.
+    let (code, out, err) = chancery(&[
+        "sim",
+        path(&copy),
+        "--compare",
+        path(&original),
+        "--games",
+        "200",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let verdict = out.lines().nth(1).expect("a verdict");
+    assert!(
+        verdict.starts_with("The edit changes ") && verdict.contains("card win share · Five"),
+        "{out}"
+    );
+}
+
+#[test]
+fn sim_speaks_in_tables_and_names() {
+    let module = chancery_tests::repo_root().join("modules/aftermath");
+    let (code, out, err) = chancery(&["sim", path(&module), "--games", "6", "--seed", "2"]);
+    assert_eq!(code, 0, "{err}");
+    for heading in [
+        "Wins",
+        "Results",
+        "Scores:",
+        "Game length:",
+        "Cards played",
+        "Bot rules used",
+    ] {
+        assert!(out.contains(heading), "{heading} in {out}");
+    }
+    assert!(out.contains("  First player "), "seats by name: {out}");
+    assert!(!out.contains('{'), "no JSON in the text summary: {out}");
+    assert!(
+        !out.contains("P1") && !out.contains("region_"),
+        "no ids: {out}"
+    );
+    // Bot rules are pooled by rule: the diplomat's four steps, not one key per province.
+    let rules = out
+        .split("Bot rules used")
+        .nth(1)
+        .expect("rules")
+        .lines()
+        .count();
+    assert!(rules <= 6, "{out}");
 }
 
 #[test]

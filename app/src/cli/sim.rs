@@ -194,7 +194,7 @@ pub fn run(args: &SimArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
     } else {
-        print_summary(&report, &config, &json, steps.as_deref(), out)?;
+        print_summary(&module, &report, &config, &json, steps.as_deref(), out)?;
         if args.profile {
             print_profile(&json["profile"], out)?;
         }
@@ -323,6 +323,7 @@ fn print_profile(profile: &serde_json::Value, out: &mut dyn Write) -> anyhow::Re
 }
 
 fn print_summary(
+    module: &Module,
     report: &SimReport,
     config: &SimConfig,
     json: &serde_json::Value,
@@ -332,20 +333,16 @@ fn print_summary(
     let timing = report.timing();
     writeln!(
         out,
-        "{} games of '{}' from seed {} in {} ms ({} games/s, {} µs a decision on one thread; the engine's share {})",
+        "{} games of {} from seed {} in {} ms ({} games/s, {} µs a decision on one thread; the engine's share {})",
         report.outcomes.len(),
-        config.scenario,
+        module.name_of("scenario", config.scenario.as_str()),
         config.seed,
         report.elapsed_ms,
         timing["games_per_second"],
         timing["us_per_decision"],
         timing["engine_share"],
     )?;
-    writeln!(out, "wins: {}", json["wins"])?;
-    writeln!(out, "results (winners together): {}", json["results"])?;
-    writeln!(out, "scores: {}", json["scores"])?;
-    writeln!(out, "steps: {}", json["steps"])?;
-    writeln!(out, "card use: {}", json["card_use"])?;
+    print_tables(module, json, report.outcomes.len(), out)?;
     if let Some(errors) = json["errors"].as_array().filter(|e| !e.is_empty()) {
         writeln!(
             out,
@@ -364,6 +361,100 @@ fn print_summary(
         )?;
         for s in never {
             writeln!(out, "  {}: {}  ({})", s.bot, s.step, s.at)?;
+        }
+    }
+    Ok(())
+}
+
+/// The summary as tables a person reads, with the module's names: wins, results, scores,
+/// game length, the cards played (most first, with how often by the game's winner) and the
+/// bot rules used.
+fn print_tables(
+    module: &Module,
+    json: &serde_json::Value,
+    games: usize,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let seat = |id: &str| match id {
+        "draw" => "a draw".to_owned(),
+        "unfinished" => "unfinished".to_owned(),
+        id => id
+            .split('+')
+            .map(|s| module.seat_name(&chancery_core::SeatId::from(s)))
+            .collect::<Vec<_>>()
+            .join(" and "),
+    };
+    let share = |n: u64| match games {
+        0 => 0.0,
+        g => 100.0 * n as f64 / g as f64,
+    };
+    let counts = |value: &serde_json::Value| -> Vec<(String, u64)> {
+        let mut rows: Vec<(String, u64)> = value
+            .as_object()
+            .map(|m| {
+                m.iter()
+                    .map(|(k, v)| (k.clone(), v.as_u64().unwrap_or(0)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        rows
+    };
+    writeln!(out, "Wins (a game won together counts for each):")?;
+    for (id, n) in counts(&json["wins"]) {
+        writeln!(out, "  {:<28} {n:>6}  {:>5.1} %", seat(&id), share(n))?;
+    }
+    writeln!(out, "Results (the winners together):")?;
+    for (id, n) in counts(&json["results"]) {
+        writeln!(out, "  {:<28} {n:>6}  {:>5.1} %", seat(&id), share(n))?;
+    }
+    writeln!(
+        out,
+        "Scores:                            min  median    mean     max"
+    )?;
+    if let Some(scores) = json["scores"].as_object() {
+        for (id, s) in scores {
+            writeln!(
+                out,
+                "  {:<28} {:>7} {:>7} {:>7} {:>7}",
+                seat(id),
+                s["min"].to_string(),
+                s["median"].to_string(),
+                s["mean"].to_string(),
+                s["max"].to_string()
+            )?;
+        }
+    }
+    let steps = &json["steps"];
+    writeln!(
+        out,
+        "Game length: {} to {} inputs, median {}, mean {}.",
+        steps["min"], steps["max"], steps["median"], steps["mean"]
+    )?;
+    let names = card_names(module);
+    let cards = counts(&json["card_use"]);
+    if !cards.is_empty() {
+        let width = cards
+            .iter()
+            .map(|(id, _)| names(id).chars().count())
+            .max()
+            .unwrap_or(0);
+        writeln!(
+            out,
+            "Cards played (most first){:w$}  played  by the winner",
+            "",
+            w = width.saturating_sub(23)
+        )?;
+        for (id, n) in cards {
+            let won = json["card_wins"][&id].as_u64().unwrap_or(0);
+            writeln!(out, "  {:<width$} {n:>7}  {won:>7}", names(&id))?;
+        }
+    }
+    let rules = counts(&json["bot_rules"]);
+    if !rules.is_empty() {
+        writeln!(out, "Bot rules used (by the rule their reasons name)")?;
+        for (rule, n) in rules {
+            writeln!(out, "  {rule:<60} {n:>7}")?;
         }
     }
     Ok(())
@@ -437,17 +528,25 @@ fn run_compare(
         let names = card_names(&module);
         writeln!(
             out,
-            "{} against {}: {games} games each, paired by seed; differences new - old with 95 % intervals:",
+            "{} against {}: {games} games each, paired by seed.",
             new_name, old
         )?;
+        writeln!(
+            out,
+            "{}",
+            comparison.verdict(|m| crate::games::metric_name(&module, m))
+        )?;
+        writeln!(out, "Differences, new - old, with 95 % intervals:")?;
         for m in &comparison.metrics {
             if m.group.starts_with("card") && !m.significant {
                 continue;
             }
             let name = if m.group.starts_with("card") {
                 names(&m.name)
+            } else if m.name.is_empty() {
+                String::new()
             } else {
-                m.name.clone()
+                module.seat_name(&chancery_core::SeatId::from(m.name.as_str()))
             };
             writeln!(
                 out,

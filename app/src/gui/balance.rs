@@ -383,21 +383,6 @@ fn label_at(names: &[String], at: f64) -> String {
     names.get(i as usize).cloned().unwrap_or_default()
 }
 
-fn metric_label(module: &Module, m: &Metric) -> String {
-    let of = if m.group.starts_with("card") {
-        card_names(module)(&m.name)
-    } else if module.seats.iter().any(|s| s.id.as_str() == m.name) {
-        module.seat_name(&SeatId::from(m.name.as_str()))
-    } else {
-        m.name.clone()
-    };
-    if of.is_empty() {
-        m.group.clone()
-    } else {
-        format!("{} · {of}", m.group)
-    }
-}
-
 fn compare_ui(ui: &mut Ui, module: &Module, comparison: &Comparison, against: &str) {
     let games = comparison.new.outcomes.len();
     ui.heading(format!(
@@ -408,16 +393,15 @@ fn compare_ui(ui: &mut Ui, module: &Module, comparison: &Comparison, against: &s
         .iter()
         .filter(|m| m.significant)
         .collect();
-    if significant.is_empty() {
-        ui.label("No significant difference (95 %, for each group of metrics as a whole).");
-    } else {
+    ui.label(RichText::new(comparison.verdict(|m| crate::games::metric_name(module, m))).strong());
+    if !significant.is_empty() {
         ui.label(RichText::new("Significant differences (new - old, 95 % interval)").strong());
         for m in &significant {
             ui.colored_label(
                 Color32::from_rgb(200, 40, 40),
                 format!(
                     "{}: {:.3} -> {:.3} ({:+.3} [{:+.3}, {:+.3}])",
-                    metric_label(module, m),
+                    crate::games::metric_name(module, m),
                     m.old,
                     m.new,
                     m.difference,
@@ -434,9 +418,15 @@ fn compare_ui(ui: &mut Ui, module: &Module, comparison: &Comparison, against: &s
         .filter(|m| !m.group.starts_with("card") || m.significant)
         .collect();
     ui.label(
-        RichText::new("Differences, new - old, with 95 % intervals (red: significant)").strong(),
+        RichText::new(
+            "Differences, new - old, with 95 % intervals (red: significant; orange: clear of zero alone, which chance gives among many)",
+        )
+        .strong(),
     );
-    let names: Vec<String> = shown.iter().map(|m| metric_label(module, m)).collect();
+    let names: Vec<String> = shown
+        .iter()
+        .map(|m| crate::games::metric_name(module, m))
+        .collect();
     let rows = shown.len();
     Plot::new("balance-differences")
         .height((rows as f32 * 22.0 + 60.0).clamp(160.0, 600.0))
@@ -447,15 +437,19 @@ fn compare_ui(ui: &mut Ui, module: &Module, comparison: &Comparison, against: &s
             plot.vline(VLine::new("no difference", 0.0).color(Color32::GRAY));
             for (i, m) in shown.iter().enumerate() {
                 let y = (rows - 1 - i) as f64;
+                // Red: significant for its group; orange: clear of zero alone (what chance
+                // gives among many); blue: within chance.
                 let color = if m.significant {
                     Color32::from_rgb(200, 40, 40)
+                } else if m.low > 0.0 || m.high < 0.0 {
+                    Color32::from_rgb(230, 140, 40)
                 } else {
                     Color32::from_rgb(60, 90, 160)
                 };
                 if m.low.is_finite() && m.high.is_finite() {
                     plot.line(
                         Line::new(
-                            metric_label(module, m),
+                            crate::games::metric_name(module, m),
                             PlotPoints::new(vec![[m.low, y], [m.high, y]]),
                         )
                         .color(color)
@@ -464,7 +458,7 @@ fn compare_ui(ui: &mut Ui, module: &Module, comparison: &Comparison, against: &s
                 }
                 plot.points(
                     Points::new(
-                        metric_label(module, m),
+                        crate::games::metric_name(module, m),
                         PlotPoints::new(vec![[m.difference, y]]),
                     )
                     .color(color)

@@ -323,6 +323,56 @@ pub fn metrics(old: &[GameOutcome], new: &[GameOutcome]) -> Vec<Metric> {
 }
 
 impl Comparison {
+    /// The comparison in one sentence, metrics named by `name`: the largest significant
+    /// changes (by how far they stand clear of chance), or that none is, saying how many
+    /// single intervals are clear of zero all the same (the chance a group of many metrics
+    /// gives).
+    pub fn verdict(&self, name: impl Fn(&Metric) -> String) -> String {
+        let games = self.new.outcomes.len();
+        let mut significant: Vec<&Metric> = self.metrics.iter().filter(|m| m.significant).collect();
+        significant.sort_by(|a, b| {
+            let z = |m: &Metric| (m.difference / m.se).abs();
+            z(b).total_cmp(&z(a))
+        });
+        if !significant.is_empty() {
+            let named: Vec<String> = significant
+                .iter()
+                .take(3)
+                .map(|m| {
+                    format!(
+                        "{} {:.3} → {:.3} ({:+.3})",
+                        name(m),
+                        m.old,
+                        m.new,
+                        m.difference
+                    )
+                })
+                .collect();
+            let more = match significant.len() {
+                n if n > 3 => format!(", and {} more", n - 3),
+                _ => String::new(),
+            };
+            return format!(
+                "The edit changes {}{more} (significant at {games} games each).",
+                named.join("; ")
+            );
+        }
+        let alone = self
+            .metrics
+            .iter()
+            .filter(|m| m.low > 0.0 || m.high < 0.0)
+            .count();
+        match alone {
+            0 => format!(
+                "No significant change at {games} games each: every difference's interval includes zero."
+            ),
+            n => format!(
+                "No significant change at {games} games each: {n} of {} differences are clear of zero on their own (orange), which chance alone gives among so many; more games would tell.",
+                self.metrics.len()
+            ),
+        }
+    }
+
     /// The comparison as JSON: the run, each version's summary, every metric, and the
     /// significant ones by name.
     pub fn to_json(

@@ -307,7 +307,7 @@ function bot.play(ctx, seat, actions, t)
   local w = weights(ctx, seat)
   local s = snapshot(ctx)
   local who = winner(ctx, s, s.province, true, w, seat)
-  t:sum(negotiation.capital(ctx, who, s.geo.country[s.province]), "1. The negotiation at %s would now go to %s:",
+  t:sum(negotiation.capital(ctx, who, s.geo.country[s.province]), "1. The negotiation now: at %s it would go to %s,",
     ctx.data.places.provinces.space[s.province].name, board.name(who))
   local reasons = {}
   local index, score = best_action(actions, function(action)
@@ -316,7 +316,7 @@ function bot.play(ctx, seat, actions, t)
     return v
   end)
   local card = actions[index].card
-  return t:choose(index, "2. Of %d cards, %s scores best (%+.1f): %s.", #actions, ctx.data.cards[card].name, score, reasons[card])
+  return t:choose(index, "2. The best card: of %d cards, %s scores best (%+.1f): %s.", #actions, ctx.data.cards[card].name, score, reasons[card])
 end
 
 function bot.dispense(ctx, seat, actions, t)
@@ -338,7 +338,7 @@ function bot.dispense(ctx, seat, actions, t)
     end
     return 0
   end)
-  return t:choose(index, "2. %s (%+.1f).", actions[index].label, score)
+  return t:choose(index, "2. The best marker: %s (%+.1f).", actions[index].label, score)
 end
 
 local function best_after(ctx, seat, actions, t, change)
@@ -348,7 +348,7 @@ local function best_after(ctx, seat, actions, t, change)
   local index, score = best_action(actions, function(action)
     return value_after(ctx, s, w, seat, change, action.arg) - base
   end)
-  return t:choose(index, "%s: the best position after it (%+.1f).", actions[index].label, score)
+  return t:choose(index, "The best position after it: %s (%+.1f).", actions[index].label, score)
 end
 
 function bot.diplomat(ctx, seat, actions, t)
@@ -376,7 +376,7 @@ function bot.move_marker(ctx, seat, actions, t)
   local index, score = best_action(actions, function(action)
     return worth(s, winner(ctx, s, action.arg, false, w, seat), action.arg, w)
   end)
-  return t:choose(index, "%s: where the next negotiation looks best (%+.1f).", actions[index].label, score)
+  return t:choose(index, "Where the next negotiation looks best: %s (%+.1f).", actions[index].label, score)
 end
 
 -- `ctx` for one decision, remembering what it read of boxes and piece positions. Weighing
