@@ -309,7 +309,7 @@ pub fn describe_prompt(session: &Session, seat: Option<&SeatId>) -> String {
                 if winners.is_empty() {
                     "no winner".to_owned()
                 } else {
-                    format!("won by {}", winners.join(", "))
+                    format!("won by {}", winners.join(" and "))
                 },
                 result.text
             );

@@ -78,6 +78,7 @@ pub fn log_ui(ui: &mut Ui, view: &mut GameView) {
         .auto_shrink([false, false])
         .show(ui, |ui| {
             let eyes = view.eyes();
+            let mut last_reasons: Vec<String> = Vec::new();
             for entry in view.session().log() {
                 let entry = entry.seen_by(eyes.as_ref());
                 if entry.index > 0 {
@@ -94,9 +95,16 @@ pub fn log_ui(ui: &mut Ui, view: &mut GameView) {
                     {
                         go_to = Some(entry.index);
                     }
-                    for reason in &entry.reason {
-                        ui.label(RichText::new(format!("   {reason}")).italics());
+                    // A bot that places a plan one piece at a time gives the same
+                    // reasons at each step: said once, then "the same reasons".
+                    if !entry.reason.is_empty() && entry.reason == last_reasons {
+                        ui.weak("   (the same reasons as above)");
+                    } else {
+                        for reason in &entry.reason {
+                            ui.label(RichText::new(format!("   {reason}")).italics());
+                        }
                     }
+                    last_reasons = entry.reason.clone();
                 } else if ui
                     .link("Set-up")
                     .on_hover_text("Go back to the start")

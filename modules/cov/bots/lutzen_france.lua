@@ -293,7 +293,7 @@ function bot.new_units(ctx, _, actions, t)
   for k, b in ipairs(plan) do
     names[k] = ctx.data.boxes[b].name
   end
-  t:step("18.4.7.1: the plan for %d new units: %s.", n, table.concat(names, ", "))
+  t:step("18.4.7.1: the plan for %d new unit%s: %s.", n, n == 1 and "" or "s", table.concat(names, ", "))
   local i = box and index_of(actions, function(a)
     return a.arg.box == box and a.arg.kind == "FR"
   end)

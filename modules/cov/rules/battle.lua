@@ -169,11 +169,11 @@ end
 
 -- 2d6, or the better of two 2d6 (L515, L539).
 local function dice(ctx, side, best_of_two)
-  local first = ctx:roll(6, SIDE_NAMES[side] .. "'s battle dice") + ctx:roll(6, SIDE_NAMES[side] .. "'s battle dice")
+  local first = ctx:roll(6, powers.possessive(SIDE_NAMES[side]) .. " battle dice") + ctx:roll(6, powers.possessive(SIDE_NAMES[side]) .. " battle dice")
   if not best_of_two then
     return first, string.format("%d", first)
   end
-  local second = ctx:roll(6, SIDE_NAMES[side] .. "'s second roll") + ctx:roll(6, SIDE_NAMES[side] .. "'s second roll")
+  local second = ctx:roll(6, powers.possessive(SIDE_NAMES[side]) .. " second roll") + ctx:roll(6, powers.possessive(SIDE_NAMES[side]) .. " second roll")
   return math.max(first, second), string.format("the better of %d and %d", first, second)
 end
 

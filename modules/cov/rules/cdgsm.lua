@@ -191,8 +191,8 @@ local function begin_play(ctx)
     options = play_options(ctx, locals)
   end
   if #options == 0 then
-    ctx:log(string.format("%s has no card to play from %s's solo display.", power_name(ctx, locals.power),
-      solo.side_name(locals.side)))
+    ctx:log(string.format("%s has no card to play from %s solo display.", power_name(ctx, locals.power),
+      solo.side_possessive(locals.side)))
     ctx:pop({})
     return
   end
@@ -202,7 +202,7 @@ end
 local function check_call(ctx, locals)
   solo.check_side(locals.side)
   if ctx.data.seats[locals.power] == nil or solo.side_of(locals.power) ~= locals.side then
-    error(string.format("'%s' does not play from %s's solo display", tostring(locals.power), solo.side_name(locals.side)), 0)
+    error(string.format("'%s' does not play from %s solo display", tostring(locals.power), solo.side_possessive(locals.side)), 0)
   end
   if PURPOSES[locals.purpose] == nil then
     error(string.format("unknown purpose '%s' for a solo display card (wager, negotiate, debate or trade)",
@@ -345,7 +345,7 @@ end
 -- Enters the desk (from the rules' set-up, given the option's value).
 function cdgsm.start_desk(ctx, side)
   solo.check_side(side)
-  ctx:log(string.format("The card-driven solo method (19) on its own, on %s's display.", solo.side_name(side)))
+  ctx:log(string.format("The card-driven solo method (19) on its own, on %s display.", solo.side_possessive(side)))
   ctx:call("cdgsm_desk", { side = side })
 end
 
@@ -377,8 +377,8 @@ function cdgsm.cdgsm_desk.prompt(ctx)
     actions[#actions + 1] = { name = "war", label = "End the Diplomacy Phase: the military cards for the War Phase (19.5)" }
   end
   return {
-    text = string.format("The card-driven solo method (19) on %s's display: lay out the cards in hand, play cards, end the phase.",
-      solo.side_name(side)),
+    text = string.format("The card-driven solo method (19) on %s display: lay out the cards in hand, play cards, end the phase.",
+      solo.side_possessive(side)),
     actions = actions,
   }
 end
@@ -406,7 +406,7 @@ function cdgsm.cdgsm_desk.war(ctx)
   local side = ctx.locals.side
   local list = solo.war_cards(ctx, side)
   solo.record(ctx, side).war_cards = list
-  ctx:log(string.format("%s's military cards for the War Phase (19.5): %s.", solo.side_name(side, true), solo.names(ctx, list)))
+  ctx:log(string.format("%s military cards for the War Phase (19.5): %s.", solo.side_possessive(side, true), solo.names(ctx, list)))
 end
 
 return cdgsm

@@ -44,6 +44,12 @@ local function card_name(ctx, card)
 end
 
 -- "the Coalition", or "The Coalition" at the start of a sentence.
+--- "France's", "the Allies'" (capitalised if asked): a side's possessive.
+function solo.side_possessive(side, capital)
+  local words = solo.side_name(side, capital)
+  return string.sub(words, -1) == "s" and words .. "'" or words .. "'s"
+end
+
 function solo.side_name(side, capital)
   local words = SIDE_NAMES[side]
   if capital then
@@ -214,8 +220,8 @@ function solo.setup(ctx, side, dealt)
   solo.check_side(side)
   for _, from in ipairs(solo.zones(side)) do
     if ctx:count(from) > 0 then
-      error(string.format("%s's solo display still holds cards (%s): clear it before a new lay-out",
-        solo.side_name(side, true), ctx.data.zones[from].name), 0)
+      error(string.format("%s solo display still holds cards (%s): clear it before a new lay-out",
+        solo.side_possessive(side, true), ctx.data.zones[from].name), 0)
     end
   end
   ctx.vars.cdgsm = ctx.vars.cdgsm or {}
@@ -241,8 +247,8 @@ function solo.setup(ctx, side, dealt)
       laid[#laid + 1] = string.format("a card face down in space %s", space)
     end
   end
-  ctx:log(string.format("%s's solo display is laid out (19.2): beside it %s; %s; %d cards in the draw pile (C).",
-    solo.side_name(side, true), solo.names(ctx, beside), #laid > 0 and table.concat(laid, ", ") or "no card in its spaces",
+  ctx:log(string.format("%s solo display is laid out (19.2): beside it %s; %s; %d cards in the draw pile (C).",
+    solo.side_possessive(side, true), solo.names(ctx, beside), #laid > 0 and table.concat(laid, ", ") or "no card in its spaces",
     ctx:count(zone(side, "C"))))
 end
 
@@ -265,8 +271,8 @@ function solo.after_wager(ctx, side, received)
   if shuffled > 0 then
     ctx:shuffle(zone(side, "C"))
   end
-  ctx:log(string.format("%s's Initial Phase cards after the Wager (19.2): to the Military pile %s; %d shuffled into the draw pile (C).",
-    solo.side_name(side, true), solo.names(ctx, saved), shuffled))
+  ctx:log(string.format("%s Initial Phase cards after the Wager (19.2): to the Military pile %s; %d shuffled into the draw pile (C).",
+    solo.side_possessive(side, true), solo.names(ctx, saved), shuffled))
 end
 
 -- The draw pile runs out (19.4) -----------------------------------------------------------
@@ -283,8 +289,8 @@ function solo.deplete(ctx, side)
   deck.move_all(ctx, zone(side, "military"), zone(side, "C"))
   ctx:shuffle(zone(side, "C"))
   local turned = solo.turn_up_spaces(ctx, side, solo.SPACES)
-  ctx:log(string.format("%s's draw pile is empty (19.4): the Military pile (%d card%s) is shuffled into it and closed for the rest of this Diplomacy Phase. Every card on the display now lies face up and may be played, with no more fate die; turned up: %s.",
-    solo.side_name(side, true), n, n == 1 and "" or "s", #turned > 0 and table.concat(turned, ", ") or "none"))
+  ctx:log(string.format("%s draw pile is empty (19.4): the Military pile (%d card%s) is shuffled into it and closed for the rest of this Diplomacy Phase. Every card on the display now lies face up and may be played, with no more fate die; turned up: %s.",
+    solo.side_possessive(side, true), n, n == 1 and "" or "s", #turned > 0 and table.concat(turned, ", ") or "none"))
 end
 
 -- Fills the display's open spaces from the draw pile, A, B, D, E in turn (19.3, step 5):
@@ -292,7 +298,7 @@ end
 -- play. Once the Military pile has become the draw pile every card comes face up. An empty
 -- draw pile is replaced by the Military pile first (19.4).
 function solo.refill(ctx, side)
-  local who, open = solo.side_name(side, true), {}
+  local whose, open = solo.side_possessive(side, true), {}
   for _, space in ipairs(solo.SPACES) do
     if solo.card_in(ctx, side, space) == nil then
       if solo.pile_size(ctx, side) == 0 then
@@ -304,15 +310,15 @@ function solo.refill(ctx, side)
         open[#open + 1] = space
       elseif up or solo.transferred(ctx, side) then
         ctx:move_card(top, zone(side, space))
-        ctx:log(string.format("%s's space %s is filled from the draw pile with %s, face up.", who, space, card_name(ctx, top)))
+        ctx:log(string.format("%s space %s is filled from the draw pile with %s, face up.", whose, space, card_name(ctx, top)))
       else
         ctx:move_card(top, zone(side, space .. ".down"))
-        ctx:log(string.format("%s's space %s is filled from the draw pile, face down.", who, space))
+        ctx:log(string.format("%s space %s is filled from the draw pile, face down.", whose, space))
       end
     end
   end
   if #open > 0 then
-    ctx:log(string.format("%s's draw pile is empty: space%s %s stay%s open.", who, #open == 1 and "" or "s",
+    ctx:log(string.format("%s draw pile is empty: space%s %s stay%s open.", whose, #open == 1 and "" or "s",
       table.concat(open, ", "), #open == 1 and "s" or ""))
   end
 end

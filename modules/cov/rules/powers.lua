@@ -24,6 +24,14 @@ function powers.name(ctx, power)
   return ctx.data.seats[power].name
 end
 
+--- "France's", "the Allies'": a name's possessive.
+function powers.possessive(name)
+  if string.sub(name, -1) == "s" then
+    return name .. "'"
+  end
+  return name .. "'s"
+end
+
 local ADJECTIVES = { FR = "French", RU = "Russian", AU = "Austrian", BR = "British" }
 
 -- "the British track": the power's adjective.
