@@ -225,7 +225,7 @@ fn the_headless_start_prints_the_table_and_the_decision() {
     // A new game deals afresh; with hands hidden, the seed (from which every shuffle
     // follows) is not shown.
     assert!(
-        out.contains("Testbed — scenario 'basic', seed kept in the save"),
+        out.contains("Testbed — Basic, seed kept in the save"),
         "{out}"
     );
     let again = |seed: &str| {
@@ -307,12 +307,12 @@ fn seats_answer_a_secret_choice_with_act_seat_and_see_only_their_own() {
     let (code, out, err) = chancery(&["act", path(&save), "--seat", "A", "commit", "five"]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
-        out.contains("#2 A: commit five"),
+        out.contains("#2 Alpha: commit: Five"),
         "Alpha sees its own answer: {out}"
     );
     let (code, out, _) = chancery(&["act", path(&save), "--seat", "B"]);
     assert_eq!(code, 0);
-    assert!(out.contains("#2 A: a secret answer"), "{out}");
+    assert!(out.contains("#2 Alpha: a secret answer"), "{out}");
     assert!(out.contains("Your choices as Beta (B, human)"), "{out}");
     assert!(!out.contains("five"), "Beta sees Alpha's wager: {out}");
     let (code, json, _) = chancery(&["state", path(&save), "--json", "--seat", "B"]);
@@ -410,14 +410,17 @@ fn headless_shows_the_table_as_the_human_seat_sees_it() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("(Seen as First player (P1, human).)"), "{out}");
     assert!(
-        out.contains("Zone hand.P2 (5): ?, ?, ?, ?, ?"),
+        out.contains("Second player's hand (5): ?, ?, ?, ?, ?"),
         "the bot's hand is hidden: {out}"
     );
     assert!(
-        out.contains("Zone power.P2 (1): ?"),
+        out.contains("Second player's Great Power (1): ?"),
         "and its Great Power: {out}"
     );
-    assert!(!out.contains("[to P2]"), "and what only it was told: {out}");
+    assert!(
+        !out.contains("[to Second player]"),
+        "and what only it was told: {out}"
+    );
 }
 
 #[test]
@@ -425,9 +428,12 @@ fn state_without_json_prints_the_table_and_the_decision() {
     let (_scratch, save) = three_bids(&test_module("testbed"));
     let (code, out, err) = chancery(&["state", path(&save), "--everything"]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("Testbed — scenario 'basic', seed"), "{out}");
-    assert!(out.contains("Counters: bid=3"), "the table: {out}");
-    assert!(out.contains("#3 A: bid 3 [human]"), "the log: {out}");
+    assert!(out.contains("Testbed — Basic, seed"), "{out}");
+    assert!(
+        out.contains("Counters: Bid 3, Alpha's VP 0"),
+        "the table, by name: {out}"
+    );
+    assert!(out.contains("#3 Alpha: bid (0–3) 3"), "the log: {out}");
     assert!(
         out.contains("State 'turn': Beta (B, human) decides")
             && out.contains("4. bid (0–3)   [act: bid <0..3>]"),
@@ -436,7 +442,7 @@ fn state_without_json_prints_the_table_and_the_decision() {
     let (code, out, _) = chancery(&["state", path(&save), "--seat", "B"]);
     assert_eq!(code, 0);
     assert!(out.contains("(Seen as Beta (B, human).)"), "{out}");
-    assert!(out.contains("Zone hand.A (2): ?, ?"), "{out}");
+    assert!(out.contains("Alpha's hand (2): ?, ?"), "{out}");
 }
 
 #[test]
@@ -471,7 +477,7 @@ fn act_takes_an_action_as_it_is_printed_by_number_or_with_json() {
         let (code, out, err) = chancery(&args);
         assert_eq!(code, 0, "{form:?}: {err}");
         assert!(
-            out.contains("#1 P1: place_army {country: poland, power: AU} [human]"),
+            out.contains("#1 First player: Austria army to Poland"),
             "{form:?}: {out}"
         );
         assert!(

@@ -149,3 +149,15 @@ fn an_aftermath_game_speaks_in_names() {
         found.join("\n")
     );
 }
+
+#[test]
+fn a_congress_of_vienna_start_without_the_owner_s_values_speaks_in_names() {
+    let module = chancery_tests::load(&repo_root().join("modules/cov"));
+    let found = raw_ids_met(module, "napoleon-resurgent", 30, 2);
+    assert!(
+        found.is_empty(),
+        "{} raw ids:\n{}",
+        found.len(),
+        found.join("\n")
+    );
+}

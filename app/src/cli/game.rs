@@ -204,8 +204,32 @@ fn explain(err: &SessionError, module: &Module) -> String {
                 chancery_core::Module::target_ids(target)
             )
         }
-        None => err.to_string(),
+        None => with_seat_names(&err.to_string(), module),
     }
+}
+
+/// `text` with each seat's id that stands as a word ("it is RU's decision") said by the
+/// seat's name ("it is Russia's decision").
+fn with_seat_names(text: &str, module: &Module) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        match module.seats.get(word.as_str()) {
+            Some(seat) => out.push_str(&seat.name),
+            None => out.push_str(word),
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
 }
 
 /// Applies an answer, then lets bots play; the answer's name may be a number in the list
@@ -383,7 +407,11 @@ fn describe_asks(out: &mut String, session: &Session, prompt: &Prompt, seat: Opt
     );
     let _ = writeln!(out, "Waiting for: {}.", waiting.join(", "));
     if !prompt.answered.is_empty() {
-        let done: Vec<String> = prompt.answered.iter().map(|s| s.to_string()).collect();
+        let done: Vec<String> = prompt
+            .answered
+            .iter()
+            .map(|s| session.module().seat_name(s))
+            .collect();
         let _ = writeln!(
             out,
             "Answered (hidden until revealed): {}.",
@@ -397,7 +425,7 @@ fn describe_asks(out: &mut String, session: &Session, prompt: &Prompt, seat: Opt
                 list(out, &ask.actions);
             }
             Err(why) => {
-                let _ = writeln!(out, "{why}.");
+                let _ = writeln!(out, "{}.", with_seat_names(&why, session.module()));
             }
         },
         None => {
@@ -409,20 +437,20 @@ fn describe_asks(out: &mut String, session: &Session, prompt: &Prompt, seat: Opt
     }
 }
 
-/// The table in words: counters, zones, pieces, boxes; cards `seat` may not see as "?".
+/// The table in words: counters, zones, pieces, boxes, by name; cards `seat` may not see
+/// as "?".
 pub fn describe_table(table: &Table, module: &Module, seat: Option<&SeatId>) -> String {
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{} — scenario '{}', {}",
-        module.manifest.name,
-        table.scenario,
-        seed_text(table, seat)
-    );
+    let scenario = module.name_of("scenario", table.scenario.as_str());
+    let title = match scenario == module.manifest.name {
+        true => scenario,
+        false => format!("{} — {scenario}", module.manifest.name),
+    };
+    let _ = writeln!(out, "{title}, {}", seed_text(table, seat));
     let counters: Vec<String> = table
         .counters
         .iter()
-        .map(|(id, c)| format!("{id}={}", c.value))
+        .map(|(id, c)| format!("{} {}", module.name_of("counter", id.as_str()), c.value))
         .collect();
     let _ = writeln!(out, "Counters: {}", counters.join(", "));
     for (id, zone) in &table.zones {
@@ -434,54 +462,87 @@ pub fn describe_table(table: &Table, module: &Module, seat: Option<&SeatId>) -> 
                 .cards
                 .iter()
                 .map(|c| {
+                    let name = module.name_of("card", c.as_str());
                     if !zone.shows(c, seat) {
                         "?".to_owned()
                     } else if zone.face_down.contains(c) {
-                        format!("{c} (face down)")
+                        format!("{name} (face down)")
                     } else {
-                        c.to_string()
+                        name
                     }
                 })
                 .collect(),
         };
         let _ = writeln!(
             out,
-            "Zone {id} ({}): {}",
+            "{} ({}): {}",
+            module.name_of("zone", id.as_str()),
             zone.cards.len(),
             shown.join(", ")
         );
     }
     for (place, pieces) in &table.places {
         if !pieces.is_empty() {
-            let at: Vec<String> = pieces.iter().map(|(p, s)| format!("{p}@{s}")).collect();
-            let _ = writeln!(out, "Place {place}: {}", at.join(", "));
+            let at: Vec<String> = pieces
+                .iter()
+                .map(|(p, s)| {
+                    let piece = module.name_of("piece", p.as_str());
+                    format!(
+                        "{piece} at {}",
+                        module.space_name(place.as_str(), s.as_str())
+                    )
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "{}: {}",
+                module.name_of("place", place.as_str()),
+                at.join(", ")
+            );
         }
     }
     for (boxed, units) in &table.boxes {
         if !units.is_empty() {
-            let at: Vec<String> = units.iter().map(|(k, n)| format!("{k}×{n}")).collect();
-            let _ = writeln!(out, "Box {boxed}: {}", at.join(", "));
+            let at: Vec<String> = units
+                .iter()
+                .map(|(k, n)| format!("{} × {n}", module.name_of("unit kind", k.as_str())))
+                .collect();
+            let _ = writeln!(
+                out,
+                "{}: {}",
+                module.name_of("box", boxed.as_str()),
+                at.join(", ")
+            );
         }
     }
     out
 }
 
 /// The last `n` lines of the log as `seat` may read it (`None`: all of it).
-fn last_messages(log: &[LogEntry], seat: Option<&SeatId>, n: usize) -> Vec<String> {
+/// With the module at hand, headings and seats by name; without (a save whose module is
+/// gone), as the save holds them.
+fn last_messages(
+    log: &[LogEntry],
+    module: Option<&Module>,
+    seat: Option<&SeatId>,
+    n: usize,
+) -> Vec<String> {
     let lines: Vec<String> = log
         .iter()
         .map(|e| e.seen_by(seat))
         .flat_map(|e| {
-            let head = if e.index == 0 {
-                None
-            } else {
-                Some(format!("#{} {} [{}]", e.index, e.input, e.by))
-            };
+            let head = (e.index > 0).then(|| match module {
+                Some(module) => e.heading(module),
+                None => format!("#{} {} [{}]", e.index, e.input, e.by),
+            });
             let body: Vec<String> = e
                 .messages
                 .iter()
                 .map(|m| match (&m.to, seat) {
-                    (Some(to), None) => format!("   [to {to}] {}", m.text),
+                    (Some(to), None) => {
+                        let to = module.map_or_else(|| to.to_string(), |m| m.seat_name(to));
+                        format!("   [to {to}] {}", m.text)
+                    }
                     _ => format!("   {}", m.text),
                 })
                 .collect();
@@ -665,7 +726,7 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
     }
     save(&session, &target, replace)?;
     let eyes = seat.clone().or_else(|| default_eyes(session.table()));
-    for line in last_messages(&session.log(), eyes.as_ref(), 12) {
+    for line in last_messages(&session.log(), Some(session.module()), eyes.as_ref(), 12) {
         writeln!(out, "{line}")?;
     }
     write!(out, "{}", describe_prompt(&session, eyes.as_ref()))?;
@@ -785,7 +846,7 @@ pub fn state(args: &StateArgs, overlay: &OverlayArgs, out: &mut dyn Write) -> an
         t.top_frame().map(|f| f.state.as_str()).unwrap_or("-"),
         file.inputs.len()
     )?;
-    for line in last_messages(&file.log, seat.as_ref(), 20) {
+    for line in last_messages(&file.log, None, seat.as_ref(), 20) {
         writeln!(out, "{line}")?;
     }
     Ok(0)
@@ -911,7 +972,7 @@ fn print_game(session: &Session, seat: Option<&SeatId>, out: &mut dyn Write) -> 
         "{}",
         describe_table(session.table(), session.module(), seat)
     )?;
-    for line in last_messages(&session.log(), seat, 12) {
+    for line in last_messages(&session.log(), Some(session.module()), seat, 12) {
         writeln!(out, "{line}")?;
     }
     write!(out, "{}", describe_prompt(session, seat))?;

@@ -299,26 +299,23 @@ pub struct CardSummary {
     pub lines: Vec<(String, bool)>,
 }
 
-/// A field's value in words: a seat's id as its name ("A" → "Alpha"), a list or a map
-/// on one line; "?" when not entered.
+/// A field's value in words: ids as the names of what they are ("A" → "Alpha", "lib_abs"
+/// → "Liberalism / Absolutism"), a list or a map on one line; "?" when not entered.
 fn value_words(module: &Module, value: &DataValue) -> (String, bool) {
     let Some(value) = value.known() else {
         return ("?".to_owned(), false);
     };
     let words = match value {
-        chancery_core::Value::Str(s) if module.seats.contains(s) => {
-            module.seat_name(&chancery_core::SeatId::from(s.as_str()))
-        }
-        chancery_core::Value::Str(s) => s.clone(),
+        chancery_core::Value::Str(s) => module.words_of(s),
         chancery_core::Value::List(items) => items
             .iter()
-            .map(|v| v.to_string().trim_matches('"').to_owned())
+            .map(|v| module.words_of(v.to_string().trim_matches('"')))
             .collect::<Vec<_>>()
             .join(", "),
         chancery_core::Value::Map(map) if map.is_empty() => "none".to_owned(),
         chancery_core::Value::Map(map) => map
             .iter()
-            .map(|(k, v)| format!("{k} {v}"))
+            .map(|(k, v)| format!("{} {v}", module.words_of(k)))
             .collect::<Vec<_>>()
             .join(", "),
         other => other.to_string(),

@@ -548,9 +548,28 @@ impl Module {
         }
     }
 
-    /// A key or id in words: its parts ("2/FR", "track_FR") with a seat's, a card's or a
-    /// piece's name for each part that is one, underscores as spaces.
+    /// A key or id in words: the name of the seat, card or piece it is (a piece also by
+    /// the end of its id: "lib_abs" for "issue.lib_abs"); else its parts ("2/FR",
+    /// "track_FR") with a seat's or card's name for each part that is one, underscores as
+    /// spaces.
     pub fn words_of(&self, key: &str) -> String {
+        let whole = (self.seats.get(key).map(|s| s.name.clone()))
+            .or_else(|| self.cards.get(key).map(|c| c.name.clone()))
+            .or_else(|| self.pieces.get(key).map(|p| p.name.clone()))
+            .or_else(|| {
+                let suffix = format!(".{key}");
+                let mut found = self
+                    .pieces
+                    .iter()
+                    .filter(|p| p.id.as_str().ends_with(&suffix));
+                match (found.next(), found.next()) {
+                    (Some(piece), None) if !key.contains('.') => Some(piece.name.clone()),
+                    _ => None,
+                }
+            });
+        if let Some(name) = whole.filter(|n| !n.is_empty()) {
+            return name;
+        }
         key.split('/')
             .map(|part| {
                 part.split('_')

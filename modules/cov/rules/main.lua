@@ -47,7 +47,11 @@ local function start(ctx, scenario, options)
   ctx:log(string.format("%s set up: %s; %d cards in the deck, %d issues on the Diplomacy Display.",
     scenario.name, setup.SEATINGS[seating], ctx:count("deck"), issues))
   if #missing > 0 then
-    ctx:log("Force pools are left empty for kinds whose totals are not entered: " .. table.concat(missing, ", ") .. ".")
+    local kinds = {}
+    for i, kind in ipairs(missing) do
+      kinds[i] = ctx.data.unit_kinds[kind] and ctx.data.unit_kinds[kind].name or kind
+    end
+    ctx:log("Force pools are left empty for kinds whose totals are not entered: " .. table.concat(kinds, ", ") .. ".")
   end
   setup.solitaire_kutuzov(ctx)
   hands.seat_hands(ctx)
