@@ -1861,3 +1861,21 @@ fn an_action_that_gives_something_up_waits_for_a_yes() {
     h.run();
     assert!(h.state().session().is_over(), "the yes takes it");
 }
+
+#[test]
+fn a_demo_game_opened_from_its_save_reloads_as_the_demo() {
+    let s = scratch();
+    let (_, game) = options(&s, false);
+    let demo = LoadOptions {
+        overlay: OverlayChoice::Demo,
+        strict: false,
+    };
+    let module =
+        Arc::new(chancery_core::load_module(repo().join("modules/cov"), &demo).expect("loads"));
+    let session =
+        chancery_core::start_game(module, GameSpec::new("lutzen-bautzen", 3)).expect("starts");
+    // Opened as a save is (with the default overlay asked for), the view keeps the demo for
+    // its reloads and stored values.
+    let view = GameView::new(session, game);
+    assert_eq!(view.options().load_options.overlay, OverlayChoice::Demo);
+}

@@ -198,7 +198,11 @@ impl Recordings {
 
 impl GameView {
     /// A view of `session`.
-    pub fn new(session: Session, options: GameOptions) -> Self {
+    pub fn new(session: Session, mut options: GameOptions) -> Self {
+        // A demo game reloads (after an edit, or a stored value) as the demo it is.
+        if session.module().is_demo() {
+            options.load_options.overlay = chancery_core::OverlayChoice::Demo;
+        }
         let watcher = if options.watch {
             watch(session.module(), &options.load_options)
         } else {
