@@ -997,7 +997,7 @@ fn the_module_s_rules_open_from_the_top_bar() {
     let s = scratch();
     std::fs::write(
         s.module.join("rules.md"),
-        "# How to play\n\nEach turn, play a card or pass.\n\n- Two passes end the game.\n",
+        "# How to play\n\nEach turn, play a card or pass.\n\n- Two passes end the game.\n\n| Phase | What happens |\n|---|---|\n| Play | A card or a pass |\n",
     )
     .expect("write");
     let mut h = harness(app(&s, false, false));
@@ -1010,6 +1010,10 @@ fn the_module_s_rules_open_from_the_top_bar() {
             .is_some()
     );
     assert!(h.query_by_label("•  Two passes end the game.").is_some());
+    // A table is drawn as a grid of its cells, not as its Markdown.
+    assert!(h.query_by_label("What happens").is_some());
+    assert!(h.query_by_label("A card or a pass").is_some());
+    assert!(h.query_by_label_contains("|---|").is_none());
 }
 
 #[test]

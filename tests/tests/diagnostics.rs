@@ -34,6 +34,23 @@ fn a_ron_syntax_error_names_file_line_and_column_and_nothing_else() {
 }
 
 #[test]
+fn a_piece_s_colour_that_is_not_rrggbb_points_at_the_colour() {
+    let report = broken(|dir| {
+        edit(
+            &dir.join("data/table.ron"),
+            r#"name: "Alpha's army", kind: "block", owner: "A")"#,
+            r#"name: "Alpha's army", kind: "block", owner: "A", colour: "purple")"#,
+        )
+    });
+    assert_eq!(report.len(), 1, "{report:?}");
+    assert!(
+        report[0].starts_with("data/table.ron:39:")
+            && report[0].ends_with("piece 'block.A': colour 'purple' is not a colour: write \"#rrggbb\", as \"#7b4ea8\""),
+        "{report:?}"
+    );
+}
+
+#[test]
 fn an_unknown_zone_in_a_scenario_points_at_the_zone() {
     let report = broken(|dir| {
         edit(

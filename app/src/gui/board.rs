@@ -658,9 +658,12 @@ impl Draw<'_> {
             ui.scope_id().with(("piece", piece.as_str())),
             Sense::click_and_drag(),
         );
-        let fill = def
-            .and_then(|d| d.owner.as_ref())
-            .map_or(Color32::from_gray(90), |owner| self.seat_colour(owner));
+        let fill = match def.and_then(|d| d.rgb()) {
+            Some([r, g, b]) => Color32::from_rgb(r, g, b),
+            None => def
+                .and_then(|d| d.owner.as_ref())
+                .map_or(Color32::from_gray(90), |owner| self.seat_colour(owner)),
+        };
         let stroke = match (selected, target, response.hovered()) {
             (true, _, _) => Stroke::new(2.5, SELECTED),
             (_, true, _) => Stroke::new(2.5, TARGET),

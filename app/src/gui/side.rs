@@ -328,6 +328,7 @@ pub fn rules_ui(ctx: &egui::Context, view: &mut GameView) {
 fn markdown_ui(ui: &mut Ui, text: &str) {
     let mut paragraph = String::new();
     let mut code = false;
+    let mut table: Vec<Vec<String>> = Vec::new();
     let flush = |ui: &mut Ui, paragraph: &mut String| {
         if !paragraph.is_empty() {
             ui.label(paragraph.trim().replace("**", "").replace('`', ""));
@@ -346,6 +347,25 @@ fn markdown_ui(ui: &mut Ui, text: &str) {
             continue;
         }
         let trimmed = line.trim();
+        if trimmed.starts_with('|') {
+            // A table: its rows gathered, drawn as a grid once the table ends.
+            flush(ui, &mut paragraph);
+            let cells: Vec<String> = trimmed
+                .trim_matches('|')
+                .split('|')
+                .map(|c| c.trim().replace("**", "").replace('`', ""))
+                .collect();
+            if !cells
+                .iter()
+                .all(|c| c.chars().all(|ch| ch == '-' || ch == ':'))
+            {
+                table.push(cells);
+            }
+            continue;
+        }
+        if !table.is_empty() {
+            table_ui(ui, &std::mem::take(&mut table));
+        }
         if trimmed.is_empty() {
             flush(ui, &mut paragraph);
         } else if let Some(heading) = trimmed.strip_prefix('#') {
@@ -374,6 +394,29 @@ fn markdown_ui(ui: &mut Ui, text: &str) {
         }
     }
     flush(ui, &mut paragraph);
+    if !table.is_empty() {
+        table_ui(ui, &table);
+    }
+}
+
+/// A Markdown table as a grid, its first row as the header.
+fn table_ui(ui: &mut Ui, rows: &[Vec<String>]) {
+    egui::Grid::new(ui.next_auto_id())
+        .striped(true)
+        .num_columns(rows.first().map_or(0, Vec::len))
+        .show(ui, |ui| {
+            for (i, row) in rows.iter().enumerate() {
+                for cell in row {
+                    if i == 0 {
+                        ui.label(RichText::new(cell).strong());
+                    } else {
+                        ui.add(egui::Label::new(cell).wrap());
+                    }
+                }
+                ui.end_row();
+            }
+        });
+    ui.add_space(4.0);
 }
 
 /// Draws the editor window.
@@ -503,14 +546,17 @@ fn card_fields_ui(
                     .get(&field.id)
                     .cloned()
                     .unwrap_or(DataValue::Unknown);
-                let name = RichText::new(&field.id);
+                let name = RichText::new(field.label());
                 let label = ui
                     .label(if value == DataValue::Unknown {
                         name.color(UNKNOWN)
                     } else {
                         name
                     })
-                    .on_hover_text(format!("{}\nType: {}", field.doc, field.kind));
+                    .on_hover_text(format!(
+                        "{}\nType: {}\nIn the overlay file: {}",
+                        field.doc, field.kind, field.id
+                    ));
                 let edit =
                     editor
                         .edits
@@ -527,7 +573,7 @@ fn card_fields_ui(
                 .labelled_by(label.id);
                 if ui
                     .button("Store")
-                    .on_hover_text(format!("Store {} in your overlay", field.id))
+                    .on_hover_text(format!("Store {} in your overlay", field.label()))
                     .clicked()
                 {
                     store = Some((field.id.clone(), edit.clone(), field.kind.clone()));

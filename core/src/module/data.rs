@@ -646,9 +646,27 @@ pub struct PieceDef {
     /// The seat it belongs to.
     #[serde(default)]
     pub owner: Option<SeatId>,
+    /// Its colour on the board, "#rrggbb" (default: its owner's colour): a piece whose
+    /// colour is not its seat's, as a purple pawn of Britain's.
+    #[serde(default)]
+    pub colour: Option<String>,
     /// Properties the rules read.
     #[serde(default)]
     pub props: BTreeMap<String, DataValue>,
+}
+
+impl PieceDef {
+    /// Its colour as red, green and blue, if it names one.
+    pub fn rgb(&self) -> Option<[u8; 3]> {
+        parse_rgb(self.colour.as_deref()?)
+    }
+}
+
+/// "#7b4ea8" as red, green and blue.
+pub fn parse_rgb(text: &str) -> Option<[u8; 3]> {
+    let hex = text.strip_prefix('#').filter(|h| h.len() == 6)?;
+    let byte = |i: usize| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok();
+    Some([byte(0)?, byte(2)?, byte(4)?])
 }
 
 fn default_piece_kind() -> String {

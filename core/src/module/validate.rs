@@ -227,8 +227,24 @@ fn check_components(loader: &mut Loader, module: &Module) {
     check_boxes_and_counters(loader, module);
 }
 
-/// Every owner names a seat, and a zone only its owner sees has one.
+/// Every owner names a seat, and a zone only its owner sees has one; a piece's colour is
+/// "#rrggbb".
 fn check_owners(loader: &mut Loader, module: &Module) {
+    for piece in module.pieces.iter() {
+        if let Some(colour) = &piece.colour
+            && piece.rgb().is_none()
+        {
+            let idx = loader.origins[&("piece", piece.id.to_string())];
+            loader.error(
+                idx,
+                &[Anchor::Field("id", piece.id.as_str()), Anchor::Ident("colour")],
+                format!(
+                    "piece '{}': colour '{colour}' is not a colour: write \"#rrggbb\", as \"#7b4ea8\"",
+                    piece.id
+                ),
+            );
+        }
+    }
     let mut owners: Vec<(&'static str, String, String)> = Vec::new();
     for zone in module.zones.iter() {
         if let Some(owner) = &zone.owner {
