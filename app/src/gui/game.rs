@@ -1245,16 +1245,15 @@ impl GameView {
 }
 
 /// A watcher that reloads `module`'s folder (and its overlay) with `load_options`. It waits
-/// for 100 ms of quiet before a reload: an editor's save is one write or a rename, and a file
-/// caught half written fails to load and is loaded again at the next event. Measured with the
-/// largest module: an edit is drawn about 170 ms after the save.
+/// for 40 ms of quiet before a reload: an editor's save is one write or a rename, and a file
+/// caught half written fails to load and is loaded again at the next event.
 fn watch(module: &Module, load_options: &LoadOptions) -> Option<ModuleWatcher> {
     let overlay = module.overlay.as_ref().map(|o| o.path.clone());
     ModuleWatcher::new(
         &module.dir,
         load_options.clone(),
         overlay,
-        Duration::from_millis(100),
+        Duration::from_millis(40),
     )
     .ok()
 }
