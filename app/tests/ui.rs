@@ -410,16 +410,16 @@ fn an_objection_window_nobody_answers_costs_one_screen() {
     let s = scratch();
     let mut h = harness(app(&s, false, true));
     h.run();
-    h.get_by_label("I am Alpha: show my hand").click();
-    h.run();
-    h.get_by_label("Call a council").click();
-    h.run();
-    h.get_by_label("commit: Four").click();
-    h.run();
-    h.get_by_label("I am Beta: show my hand").click();
-    h.run();
-    h.get_by_label("commit: One").click();
-    h.run();
+    for label in [
+        "I am Alpha: show my hand",
+        "Call a council",
+        "commit: Four",
+        "I am Beta: show my hand",
+        "commit: One",
+    ] {
+        h.get_by_label(label).click();
+        h.run();
+    }
     let frame = |h: &Harness<'_, ChanceryApp>| {
         h.state()
             .session()
