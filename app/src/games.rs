@@ -570,7 +570,7 @@ pub fn load_old_version(
 }
 
 /// A metric of a comparison in words: its group and what it is of, by name ("wins ·
-/// France", "card plays · Talleyrand").
+/// Beta", "card plays · Ambush").
 pub fn metric_name(module: &Module, m: &chancery_core::sim::compare::Metric) -> String {
     let of = if m.group.starts_with("card") {
         card_names(module)(&m.name)

@@ -209,7 +209,7 @@ fn explain(err: &SessionError, module: &Module) -> String {
 }
 
 /// `text` with each seat's id that stands as a word ("it is RU's decision") said by the
-/// seat's name ("it is Russia's decision").
+/// seat's name ("it is Beta's decision").
 fn with_seat_names(text: &str, module: &Module) -> String {
     let mut out = String::with_capacity(text.len());
     let mut word = String::new();

@@ -299,8 +299,8 @@ pub struct CardSummary {
     pub lines: Vec<(String, bool)>,
 }
 
-/// A field's value in words: ids as the names of what they are ("A" → "Alpha", "lib_abs"
-/// → "Liberalism / Absolutism"), a list or a map on one line; "?" when not entered.
+/// A field's value in words: ids as the names of what they are ("A" → "Alpha", "free_trade"
+/// → "Free Trade"), a list or a map on one line; "?" when not entered.
 fn value_words(module: &Module, value: &DataValue) -> (String, bool) {
     let Some(value) = value.known() else {
         return ("?".to_owned(), false);

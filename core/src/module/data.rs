@@ -647,7 +647,7 @@ pub struct PieceDef {
     #[serde(default)]
     pub owner: Option<SeatId>,
     /// Its colour on the board, "#rrggbb" (default: its owner's colour): a piece whose
-    /// colour is not its seat's, as a purple pawn of Britain's.
+    /// colour is not its seat's, as a purple pawn of a seat whose colour is red.
     #[serde(default)]
     pub colour: Option<String>,
     /// Properties the rules read.

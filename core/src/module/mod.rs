@@ -498,8 +498,8 @@ impl Module {
             .to_owned()
     }
 
-    /// A value the owner enters, in the game's words: "Talleyrand: Value", "Counter mix:
-    /// France", "Paris on the map: Victory points" (ids only where nothing names them).
+    /// A value the owner enters, in the game's words: "Ambush: Value", "Supply table:
+    /// Beta", "Castle on the map: Victory points" (ids only where nothing names them).
     pub fn describe_target(&self, target: &overlay::OverlayTarget) -> String {
         use overlay::OverlayTarget as T;
         match target {
@@ -535,7 +535,7 @@ impl Module {
     }
 
     /// A value the owner enters, by the ids a module designer writes in the overlay file
-    /// ("card 'talleyrand', field 'value'").
+    /// ("card 'ambush', field 'value'").
     pub fn target_ids(target: &overlay::OverlayTarget) -> String {
         use overlay::OverlayTarget as T;
         match target {
@@ -549,8 +549,8 @@ impl Module {
     }
 
     /// A key or id in words: the name of the seat, card or piece it is (a piece also by
-    /// the end of its id: "lib_abs" for "issue.lib_abs"); else its parts ("2/FR",
-    /// "track_FR") with a seat's or card's name for each part that is one, underscores as
+    /// the end of its id: "free_trade" for "issue.free_trade"); else its parts ("2/B",
+    /// "track_B") with a seat's or card's name for each part that is one, underscores as
     /// spaces.
     pub fn words_of(&self, key: &str) -> String {
         let whole = (self.seats.get(key).map(|s| s.name.clone()))

@@ -31,13 +31,13 @@ pub struct Divergence {
 
 impl Divergence {
     /// The input in words, as the log's heading says it to `eyes`, without its number
-    /// ("Austria: Play Talleyrand"); "the set-up" for 0.
+    /// ("Beta: Play Ambush"); "the set-up" for 0.
     pub fn heading(&self, module: &Module, eyes: Option<&SeatId>) -> String {
         match &self.played {
             _ if self.after == 0 => "the set-up".to_owned(),
             Some(entry) => {
                 let heading = entry.seen_by(eyes).heading(module);
-                // "#96 Austria: …" → "Austria: …" (the number is said with it).
+                // "#96 Beta: …" → "Beta: …" (the number is said with it).
                 match heading.split_once(' ') {
                     Some((number, rest)) if number.starts_with('#') => rest.to_owned(),
                     _ => heading,
@@ -95,7 +95,7 @@ pub fn changed_lines(before: &[String], after: &[String]) -> Vec<String> {
     out
 }
 
-/// `new` with the words that changed from `old` marked: "Austria moves it [10 → 7] spaces".
+/// `new` with the words that changed from `old` marked: "Beta moves it [10 → 7] spaces".
 fn word_change(old: &str, new: &str) -> String {
     let a: Vec<&str> = old.split(' ').collect();
     let b: Vec<&str> = new.split(' ').collect();
@@ -738,14 +738,17 @@ mod tests {
     fn a_changed_line_marks_the_words_that_changed() {
         assert_eq!(
             word_change(
-                "Talleyrand moves Liberalism/Absolutism 10 spaces beyond the Seat.",
-                "Talleyrand moves Liberalism/Absolutism 7 spaces beyond the Seat."
+                "Ambush moves the Free Trade issue 10 spaces beyond the line.",
+                "Ambush moves the Free Trade issue 7 spaces beyond the line."
             ),
-            "Talleyrand moves Liberalism/Absolutism [10 → 7] spaces beyond the Seat."
+            "Ambush moves the Free Trade issue [10 → 7] spaces beyond the line."
         );
         assert_eq!(
-            word_change("P1 held Russia (6), P2 (3).", "P1 held Russia (7), P2 (3)."),
-            "P1 held Russia ([6 → 7]), P2 (3).",
+            word_change(
+                "Alpha held Red (6), Beta (3).",
+                "Alpha held Red (7), Beta (3)."
+            ),
+            "Alpha held Red ([6 → 7]), Beta (3).",
             "shared punctuation stays outside the mark"
         );
     }
