@@ -14,6 +14,7 @@ local decide = include("rules/decide.lua")
 local war = include("rules/war.lua")
 local battle = include("rules/battle.lua")
 local endturn = include("rules/endturn.lua")
+local victory = include("rules/victory.lua")
 local lutzen_france = include("bots/lutzen_france.lua")
 local standin_allies = include("bots/standin_allies.lua")
 local bot_options = include("bots/options.lua")
@@ -139,10 +140,23 @@ for _, group in ipairs({ initial, diplomacy, government, war, battle, endturn, c
   end
 end
 
+-- What every seat may see beside the table: who would win if the game ended now, and why
+-- (the scenario's and the seating's victory rule, 17, 18, 20.12, 21.11, 22.2).
+local function view(ctx, seat)
+  local winners, why = victory.winners(ctx)
+  local names = {}
+  for i, power in ipairs(winners) do
+    names[i] = ctx.data.seats[power].name
+  end
+  local who = #names > 0 and table.concat(names, " and ") or "no winner"
+  return { if_the_game_ended_now = who .. ": " .. why }
+end
+
 return {
   setup = start,
   states = states,
   effects = effects,
+  view = view,
   check = check,
   bots = { lutzen_france = lutzen_france, standin_allies = standin_allies },
 }

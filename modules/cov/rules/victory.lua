@@ -179,8 +179,8 @@ function victory.lutzen(ctx)
   return {}, "France has neither more VP than both Allies nor fewer than both: a draw (18.4.3)."
 end
 
--- The Allies of the two-player game or against the French bot win (18.2.5, 21.11): France
--- within the scenario's gap of the leading Allied power, or below every Allied power.
+-- The Allies of the two-player game win (18.2.5): France within the scenario's gap of the
+-- leading Allied power, or below every Allied power.
 local function allies_beat_france(ctx, s)
   if s.three_spaces and france_holds_the_three(ctx) then
     return false, "France controls Gascony, Bavaria and Holland"
@@ -200,6 +200,30 @@ local function allies_beat_france(ctx, s)
   return false, string.format("France leads the leading Allied power by %d VP, more than %d", gap, s.gap)
 end
 
+-- The Allies against the French bot (21.11, L1927-L1941): in the Spring Campaign the
+-- leading Allied power 30 VP or less behind France; in the Clash, France wins holding
+-- Gascony, Bavaria and Holland; in every other scenario, and in the Clash otherwise, each
+-- Allied power needs more VP than France, a tie going to France.
+function victory.against_the_french_bot(ctx, s, allies)
+  if s.gap == 30 then
+    local behind = vp(ctx, "FR") - allied_lead(ctx)
+    if behind <= 30 then
+      return allies, string.format("The leading Allied power is %d VP behind France, 30 or less (21.11).", behind)
+    end
+    return { "FR" }, string.format("The leading Allied power is %d VP behind France, more than 30 (21.11).", behind)
+  end
+  if s.three_spaces and france_holds_the_three(ctx) then
+    return { "FR" }, "France controls Gascony, Bavaria and Holland (21.11)."
+  end
+  for _, power in ipairs(allies) do
+    if vp(ctx, power) <= vp(ctx, "FR") then
+      return { "FR" }, string.format("%s has %d VP, no more than France's %d: a tie goes to France (21.11).",
+        powers.name(ctx, power), vp(ctx, power), vp(ctx, "FR"))
+    end
+  end
+  return allies, "Each Allied power has more VP than France (21.11)."
+end
+
 -- The winners by the seating, and why.
 function victory.winners(ctx)
   local s = scenario(ctx)
@@ -208,9 +232,11 @@ function victory.winners(ctx)
     return victory.lutzen(ctx)
   end
   local allies = allies_in_game(ctx)
-  if seating == "two-players" or seating == "solo-vs-french-bot" then
+  if seating == "two-players" then
     local ok, why = allies_beat_france(ctx, s)
-    return ok and allies or { "FR" }, string.format("%s (%s).", why, seating == "two-players" and "18.2.5" or "21.11")
+    return ok and allies or { "FR" }, string.format("%s (18.2.5).", why)
+  elseif seating == "solo-vs-french-bot" then
+    return victory.against_the_french_bot(ctx, s, allies)
   elseif seating == "solo-vs-allied-bot" then
     -- 20.12: France wins ahead by the scenario's gap (more VP than every Allied power in
     -- the long games), and loses without Gascony, Bavaria and Holland where it needs them.
@@ -237,6 +263,16 @@ function victory.winners(ctx)
       if power ~= human and vp(ctx, power) >= vp(ctx, human) then
         return {}, string.format("%s does not have more VP than %s (22.2).", powers.name(ctx, human), powers.name(ctx, power))
       end
+    end
+    -- The Full Campaign and the Campaign for France 1814 ask more: France last (L2000).
+    if s.each_ally then
+      for _, power in ipairs(powers.in_game(ctx)) do
+        if power ~= "FR" and vp(ctx, power) <= vp(ctx, "FR") then
+          return {}, string.format("%s has more VP than every other power, but France is not last: %s has %d, France %d (22.2).",
+            powers.name(ctx, human), powers.name(ctx, power), vp(ctx, power), vp(ctx, "FR"))
+        end
+      end
+      return { human }, string.format("%s has more VP than every other power, and France is last (22.2).", powers.name(ctx, human))
     end
     return { human }, string.format("%s has more VP than every other power (22.2).", powers.name(ctx, human))
   elseif seating == "three-players" then
