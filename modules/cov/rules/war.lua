@@ -317,11 +317,34 @@ local function power_name(ctx, power)
   return powers.name(ctx, power)
 end
 
+-- In the solitaire seatings Kutuzov, set aside while he lives, joins Russia at the start of
+-- each War Phase (19.3, the first note, L1440) and is set aside again at its end, played
+-- or not.
+local function solitaire(ctx)
+  return string.sub(ctx.vars.seating or "", 1, 5) == "solo-"
+end
+
+function war.kutuzov_joins(ctx)
+  if solitaire(ctx) and ctx:card_zone("kutuzov") == "aside" then
+    ctx:move_card("kutuzov", "hand.RU")
+    ctx:log("Kutuzov joins Russia for the War Phase (19.3).")
+  end
+end
+
+function war.kutuzov_aside(ctx)
+  local zone = solitaire(ctx) and ctx:card_zone("kutuzov")
+  if zone == "hand.RU" or zone == "discard" then
+    ctx:move_card("kutuzov", "aside")
+    ctx:log("Kutuzov is set aside again until the next War Phase (19.3).")
+  end
+end
+
 war.war = steps.procedure("16.4 War Phase", {
   {
     name = "the order of play",
     run = function(ctx)
       ctx.locals.order = war.order(ctx)
+      war.kutuzov_joins(ctx)
     end,
   },
   { name = "Step 1, Military Operations", each = each_power, label = power_name, run = placing_ops },
@@ -337,6 +360,12 @@ war.war = steps.procedure("16.4 War Phase", {
     end,
     run = function(ctx, front)
       return steps.call("battle", { front = front })
+    end,
+  },
+  {
+    name = "Kutuzov set aside",
+    run = function(ctx)
+      war.kutuzov_aside(ctx)
     end,
   },
   finish = function()

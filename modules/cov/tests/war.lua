@@ -68,3 +68,23 @@ test("17.3 the Clash of Armies ends after turn 8", { instructions = 2000000000, 
   t:eq(result.scores, { FR = g:counter("vp.FR"), RU = g:counter("vp.RU"), AU = g:counter("vp.AU"), BR = g:counter("vp.BR") })
   t:eq(#play.lines(g, "The game ends: turn 8 is the scenario's last."), 1)
 end)
+
+-- Rule (19.3, the first note, L1440): in solitaire play Kutuzov is set aside and, while he
+-- lives, joins Russia at the start of every War Phase. Set-up: the War in Germany, where
+-- Russia starts with Kutuzov, against the French bot, with the test fixture, played with
+-- the first legal action to the War Phase's first placement. Expected: Kutuzov was set
+-- aside at the set-up, is in Russia's hand in the War Phase, and is set aside again after
+-- it.
+test("19.3 Kutuzov joins Russia at the War Phase in solitaire play", { instructions = 900000000, seconds = 40 }, function(t)
+  local g = t:game { scenario = "liberation-war", options = { seating = "solo-vs-french-bot" },
+    overlay = "tests/owner-fixture.ron" }
+  t:eq(g:zone("aside"), { "kutuzov" }, "set aside at the set-up")
+  play.to(g, function(game)
+    return game:json().phase == "war"
+  end)
+  t:ok(util.contains(g:zone("hand.RU"), "kutuzov"), "in Russia's hand for the War Phase")
+  t:eq(#play.lines(g, "Kutuzov joins Russia for the War Phase (19.3)."), 1)
+  play.to(g, "vp_summary")
+  t:ok(util.contains(g:zone("aside"), "kutuzov") or util.contains(g:zone("removed"), "kutuzov"),
+    "set aside again after the War Phase (or dead)")
+end)
