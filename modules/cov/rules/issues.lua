@@ -151,15 +151,21 @@ end
 
 -- Generalissimo: its winner puts its marker on an Allied army as a headquarters (L480:
 -- Austria's on the Army of Silesia). One marker is in play at a time (RULES-GAPS.md).
-FUNDED.generalissimo = function(ctx, _, power)
+-- The question that puts `power`'s Generalissimo marker on an army (the locals of a
+-- "decide" call; `issues.resume` takes its answer).
+function issues.generalissimo_question(ctx, power)
   local options = {}
   for _, block in ipairs(forces.armies(ctx, function(id, p)
     return p.owner ~= "FR" and forces.active(ctx, id)
   end)) do
     options[#options + 1] = { arg = block, piece = block, label = ctx.data.pieces[block].name }
   end
-  ctx:call("decide", { power = power, key = "generalissimo",
-    text = "Generalissimo: put your headquarters marker on an army.", options = options })
+  return { power = power, key = "generalissimo",
+    text = "Generalissimo: put your headquarters marker on an army.", options = options }
+end
+
+FUNDED.generalissimo = function(ctx, _, power)
+  ctx:call("decide", issues.generalissimo_question(ctx, power))
 end
 
 -- The Future Government of France: its winner moves the pawn one box, toward the box it

@@ -55,6 +55,7 @@ local function start(ctx, scenario, options)
     ctx:log("Force pools are left empty for kinds whose totals are not entered: " .. table.concat(kinds, ", ") .. ".")
   end
   setup.solitaire_kutuzov(ctx)
+  setup.starting_generalissimo(ctx)
   hands.seat_hands(ctx)
   -- `--option cdgsm=FR` (or allies): the card-driven solo method (19) on its own, for tests
   -- and practice, instead of the first turn.
@@ -112,7 +113,8 @@ local function check(ctx)
     end
   end
   local g = ctx.vars.generalissimo
-  if g then
+  -- (A Generalissimo held from the start heads no army until the first War Phase.)
+  if g and g.army then
     local _, marker = ctx:space_of("generalissimo." .. g.power)
     local _, army = ctx:space_of(g.army)
     if marker ~= army then

@@ -184,6 +184,20 @@ function setup.ensure_pool(ctx, kind)
   end
 end
 
+-- A Generalissimo marker that starts on its hexagonal space near Vienna (the Campaign for
+-- France 1814, L934) means its power has the Generalissimo from the start: it scores its
+-- end-of-turn VP (L563), and puts the marker on an army as its headquarters at the first
+-- War Phase (RULES-GAPS.md).
+function setup.starting_generalissimo(ctx)
+  for _, power in ipairs({ "AU", "RU" }) do
+    local place, space = ctx:space_of("generalissimo." .. power)
+    if place == "holding" and space == "generalissimo" then
+      ctx.vars.generalissimo = { power = power }
+      ctx:log(string.format("%s has the Generalissimo from the start (L934).", ctx.data.seats[power].name))
+    end
+  end
+end
+
 -- In the solitaire seatings KUTUZOV is set aside, available to Russia at each War Phase
 -- while he lives, instead of being dealt to Russia (the note in 19.3).
 function setup.solitaire_kutuzov(ctx)

@@ -347,6 +347,19 @@ war.war = steps.procedure("16.4 War Phase", {
       war.kutuzov_joins(ctx)
     end,
   },
+  {
+    -- A Generalissimo held from the start (L934) and not yet on an army heads one now.
+    name = "the Generalissimo's headquarters",
+    run = function(ctx)
+      local g = ctx.vars.generalissimo
+      if g and g.army == nil then
+        return steps.call("decide", issues.generalissimo_question(ctx, g.power))
+      end
+    end,
+    resume = function(ctx, result)
+      issues.resume(ctx, nil, result)
+    end,
+  },
   { name = "Step 1, Military Operations", each = each_power, label = power_name, run = placing_ops },
   { name = "Step 2, Military Supports", each = each_power, label = power_name, run = placing_supports },
   { name = "Step 3, strategic movement", each = each_power, label = power_name, run = moving },

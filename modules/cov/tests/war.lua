@@ -88,3 +88,19 @@ test("19.3 Kutuzov joins Russia at the War Phase in solitaire play", { instructi
   t:ok(util.contains(g:zone("aside"), "kutuzov") or util.contains(g:zone("removed"), "kutuzov"),
     "set aside again after the War Phase (or dead)")
 end)
+
+-- Rule (L934, L563): in the Campaign for France 1814 Austria has the Generalissimo from the
+-- start. Set-up: the scenario with the test fixture, the Generalissimo issue taken out of
+-- play by hand (so that no power wins it this turn), played with the first legal action
+-- through its first turn. Expected: Austria holds it at the set-up, puts the marker on an
+-- army as its headquarters at the War Phase, and scores the Austrian Generalissimo's VP at
+-- the end of the turn.
+test("the Campaign for France starts with the Austrian Generalissimo", { instructions = 900000000, seconds = 40 },
+  function(t)
+    local g = t:game { scenario = "desperate-times", overlay = "tests/owner-fixture.ron" }
+    t:eq(#play.lines(g, "Austria has the Generalissimo from the start (L934)."), 1)
+    g:remove_piece("issue.generalissimo")
+    play.to(g, "vp_summary")
+    t:eq(#play.lines(g, "Austria puts its Generalissimo marker on"), 1, "its headquarters at the War Phase")
+    t:ok(#play.lines(g, "the Austrian Generalissimo") >= 1, "its end-of-turn VP")
+  end)
