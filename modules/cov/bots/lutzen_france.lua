@@ -478,12 +478,19 @@ end
 local function trade_to_offer(ctx, t)
   local round = round_of(ctx)
   if round == 1 then
+    -- The lowest of the Russian and the British C or D cards together (L1277), to its power.
+    local both = {}
     for _, nation in ipairs({ "RU", "BR" }) do
       local list = low_cards_of(ctx, nation)
       t:step("18.4.5.4, Round 1: %s C or D cards (blue letter): %d.", powers.name(ctx, nation), #list)
-      if #list > 0 then
-        return { to = nation, card = list[1], why = "Round 1: the lowest Russian or British C/D card, to its power" }
+      for _, card in ipairs(list) do
+        both[#both + 1] = card
       end
+    end
+    if #both > 0 then
+      local card = trade_order(ctx, both, "FR")[1]
+      return { to = field(ctx, card, "nation"), card = card,
+        why = "Round 1: the lowest Russian or British C/D card, to its power" }
     end
   elseif round == 2 and options.get(ctx, "lutzen_france.trade_round2") == "assume-none" then
     for _, pair in ipairs({ { to = "RU", from = "BR" }, { to = "BR", from = "RU" } }) do
@@ -616,8 +623,9 @@ end
 local function plan_play(ctx, hand, pieces, t)
   local round = round_of(ctx)
   local counts = display.counts(ctx)
-  if round == 6 and counts.FR < counts.RU then
-    -- Round 6: an issue taken off the Russian track to tie or lead.
+  if round == 6 and counts.FR <= counts.RU then
+    -- Round 6: an issue taken off the Russian track to tie or to lead (L1294; already tied,
+    -- it takes the lead).
     for _, piece in ipairs(pieces) do
       if display.track_of(ctx, piece) == "RU" then
         local card, pos = best_card_for(ctx, hand, piece, false, t)

@@ -86,6 +86,51 @@ test("18.4.5.4 France's trades", { instructions = 1200000000, seconds = 60 }, fu
   t:eq(choice, "refuse", reasons)
 end)
 
+-- Rule: 18.4.5.4, Round 1 (L1277): France trades the lowest of its Russian and British C or
+-- D cards (blue letter), D before C, whichever power's it is. Set-up: France's Round 1
+-- turn; the fixture gives WITTGENSTEIN (Russian) the French letter C and LORD LIVERPOOL
+-- (British) D. Expected: France offers the trade to Britain, and lays LORD LIVERPOOL (an
+-- earlier reading offered Russia's card whenever France held one).
+test("18.4.5.4 France's Round 1 trade is its lowest Russian or British card", { instructions = 1200000000, seconds = 60 },
+  function(t)
+    local g = t:game { scenario = "lutzen-bautzen", overlay = FIXTURE }
+    play.to(g, reached("round_turn", "FR"))
+    t:ok(string.find(g:prompt().text, "Round 1", 1, true), g:prompt().text)
+    set_hand(g, "FR", with(EIGHT, { "liverpool", "wittgenstein" }))
+    local choice, reasons = g:bot_choice("lutzen_france", "FR")
+    t:eq(choice, "trade BR", table.concat(reasons, " "))
+    g:act("trade", "BR")
+    choice, reasons = g:bot_choice("lutzen_france", "FR")
+    t:eq(choice, "offer liverpool", table.concat(reasons, " "))
+  end)
+
+-- Rule: 18.4.5.6, Round 6 (L1294): France takes an issue off the Russian track when that
+-- ties or gives it the lead in issues; already tied, it takes the lead. Set-up: France's
+-- Round 6 turn; by hand, one issue on France's track (French Recruitment, France 1) and one
+-- on Russia's (Russian Recruitment, Russia 1), every other issue off both tracks. Expected:
+-- France negotiates Russian Recruitment off the Russian track (an earlier reading did so
+-- only when France was behind).
+test("18.4.5.6 France takes the lead off the Russian track in Round 6", { instructions = 1500000000, seconds = 80 },
+  function(t)
+    local g = t:game { scenario = "lutzen-bautzen", overlay = FIXTURE }
+    play.to(g, function(game)
+      local p = game:prompt()
+      return p ~= nil and game:state() == "round_turn" and p.seat == "FR" and string.find(p.text, "Round 6", 1, true) ~= nil
+    end)
+    for piece, space in pairs(g:json().tracks.diplomacy) do
+      if string.find(space, "^FR%-") or string.find(space, "^RU%-") then
+        g:place(piece, "diplomacy", "display")
+      end
+    end
+    g:place("issue.recruit_fr", "diplomacy", "FR-1")
+    g:place("issue.recruit_ru", "diplomacy", "RU-1")
+    set_hand(g, "FR", with(EIGHT))
+    local choice, reasons = g:bot_choice("lutzen_france", "FR")
+    local why = table.concat(reasons, " ")
+    t:ok(string.find(choice, "^negotiate "), choice .. ": " .. why)
+    t:ok(string.find(why, "18.4.5.6, Round 6: Russian Recruitment off the Russian track", 1, true), why)
+  end)
+
 -- Rule: 18.4.5.6 and 18.4.5.7, card play: the non-military card that takes the highest
 -- French priority issue furthest onto the French track. Set-up: France's Round 1 turn;
 -- French Recruitment (priority 1) put on the Negotiation Table by hand; a hand of
