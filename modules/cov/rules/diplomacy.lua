@@ -270,9 +270,19 @@ function diplomacy.wager.prompt(ctx)
   return { text = "The Wager: lay one card face down for each power you play. The highest printed value wins; the winner puts an issue on its track.", asks = asks }
 end
 
+-- Whether the seating is one of the solitaire seatings of 20-23 (not Lützen & Bautzen).
+local function solitaire(ctx)
+  return string.sub(ctx.vars.seating or "", 1, 5) == "solo-"
+end
+
 -- The distance of the free issue (16.2: high - low). Two players (18.2.2): an Allied winner
 -- places at its value less France's, France at its value less the lowest Allied card.
+-- Solitaire (20, L1547; 21, L1804): an Allied winner places at the highest Allied value
+-- less France's; France at high - low (20; RULES-GAPS.md for 21).
 function wager_distance(ctx, winner, values)
+  if solitaire(ctx) and winner ~= "FR" and values.FR then
+    return values[winner] - values.FR
+  end
   if powers.variant(ctx) == 2 and values.FR then
     if winner == "FR" then
       local low
@@ -352,10 +362,17 @@ end
 
 -- Britain breaks every tie (its National Advantage, 16.2). Lützen & Bautzen (18.4.3):
 -- Britain wins its own ties; with one or two players a Russia-France tie goes to France.
+-- Solitaire (20, L1521; 21; 22): Britain, else Austria, else Russia, never France.
 -- Pops `{winner = …}` with `extra` merged, at once or after Britain's choice.
 function diplomacy.break_tie(ctx, tied, what, extra)
   local winner
-  if ctx.vars.lutzen then
+  if solitaire(ctx) then
+    for _, power in ipairs({ "BR", "AU", "RU" }) do
+      if winner == nil and util.contains(tied, power) then
+        winner = power
+      end
+    end
+  elseif ctx.vars.lutzen then
     if util.contains(tied, "BR") then
       winner = "BR"
     elseif powers.players(ctx) <= 2 and #tied == 2 then
