@@ -1251,3 +1251,24 @@ fn sim_profile_names_the_module_functions_that_use_the_instructions() {
     let (_, plain, _) = chancery(&["sim", path(&module), "--games", "20", "--json"]);
     assert!(!plain.contains("\"profile\""), "{plain}");
 }
+
+#[test]
+fn a_first_headless_start_without_owner_data_points_at_the_demo() {
+    let cov = chancery_tests::repo_root().join("modules/cov");
+    let scratch = tempfile::tempdir().expect("scratch");
+    let overlay = scratch.path().join("not-yet.ron");
+    let (code, out, err) = chancery(&[
+        "--module",
+        path(&cov),
+        "--headless",
+        "--overlay",
+        path(&overlay),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("start with --demo"), "{out}");
+    assert!(!overlay.exists(), "nothing is written");
+    let (code, out, err) =
+        common::chancery_as_typed(&["--module", path(&cov), "--headless", "--demo"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("start with --demo"), "{out}");
+}

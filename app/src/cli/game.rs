@@ -923,6 +923,19 @@ pub fn headless(args: &OpenArgs, out: &mut dyn Write, err: &mut dyn Write) -> an
             .map_err(|e| anyhow::anyhow!(explain(&e, &module)))?;
     }
     print_game(&session, default_eyes(session.table()).as_ref(), out)?;
+    // A newcomer's first start: the owner's values are not entered yet; the demo plays now.
+    let module = session.module();
+    if module.manifest.demo.is_some()
+        && module
+            .overlay
+            .as_ref()
+            .is_some_and(|o| !o.present && !o.demo)
+    {
+        writeln!(
+            out,
+            "(No values of your copy are entered yet: the game asks for each when a rule needs it. To try it at once with placeholder values, start with --demo.)"
+        )?;
+    }
     Ok(0)
 }
 
