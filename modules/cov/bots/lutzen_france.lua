@@ -378,17 +378,8 @@ end
 -- ---------------------------------------------------------------------------------------
 -- The Diplomacy Rounds (18.4.5.4-18.4.5.8).
 
-local LETTER_RANK = { D = 1, C = 2, B = 3, A = 4 }
-
--- The card's CDG letter for `power` ("A" best … "D" lowest), or nil when not entered.
-local function letter(ctx, card, power)
-  local field = "cdg_" .. power
-  if cards.is_leader(ctx, card) or not ctx:known("card", card, field) then
-    return nil
-  end
-  local l = ctx.data.cards[card].fields[field]
-  return LETTER_RANK[l] and l or nil
-end
+local LETTER_RANK = cards.LETTER_RANK
+local letter = cards.known_letter
 
 local function field(ctx, card, name)
   return ctx:known("card", card, name) and ctx.data.cards[card].fields[name] or nil

@@ -37,6 +37,25 @@ function cards.nation(ctx, card)
   return fields(ctx, card).nation
 end
 
+-- The CDG letters (19.3, the first note): D the lowest, A the highest.
+cards.LETTER_RANK = { D = 1, C = 2, B = 3, A = 4 }
+
+-- The card's CDG letter for `power` (asked for if not entered).
+function cards.letter(ctx, card, power)
+  return fields(ctx, card)["cdg_" .. power]
+end
+
+-- The card's CDG letter for `power`, or nil for a Leader, a letter not entered (a bot does
+-- not ask) or anything but A to D.
+function cards.known_letter(ctx, card, power)
+  local field = "cdg_" .. power
+  if cards.is_leader(ctx, card) or not ctx:known("card", card, field) then
+    return nil
+  end
+  local l = fields(ctx, card)[field]
+  return cards.LETTER_RANK[l] and l or nil
+end
+
 -- The printed value, as the wager reads it (no modifiers, 16.2).
 function cards.printed(ctx, card)
   return fields(ctx, card).value

@@ -37,8 +37,7 @@ local SPACES = solo.SPACES
 
 local PURPOSES = { wager = "for the Wager", negotiate = "to negotiate", debate = "to debate", trade = "to trade" }
 
--- The CDG letters, D the lowest and A the highest (19.3, the first note).
-local LETTER_RANK = { D = 1, C = 2, B = 3, A = 4 }
+local LETTER_RANK = cards.LETTER_RANK
 
 -- The six results of the fate die (owner data `cdgsm_fate` says which face gives which):
 -- the spaces each turns face up and makes available, and whether it turns up the draw
@@ -77,7 +76,7 @@ end
 cdgsm.cdgsm_play = {}
 
 local function letter(ctx, power, card)
-  return ctx.data.cards[card].fields["cdg_" .. power]
+  return cards.letter(ctx, card, power)
 end
 
 -- "C or lowest-lettered": the turned-up top of the draw pile, and the face-up card(s) of
