@@ -12,6 +12,7 @@ local forces = include("rules/forces.lua")
 local war = include("rules/war.lua")
 local display = include("rules/display.lua")
 local cards = include("rules/cards.lua")
+local trade = include("bots/lib/trade.lua")
 local battle = include("rules/battle.lua")
 local decide = include("rules/decide.lua")
 local options = include("bots/options.lua")
@@ -431,38 +432,15 @@ local function round_of(ctx)
   return (ctx.vars.diplomacy or {}).round or 1
 end
 
--- 18.4.5.4: the order of cards to trade away: D before C, then the smallest value with
--- France's modifiers (its penalty), then the smallest DRM.
-local function trade_order(ctx, list, power)
-  table.sort(list, function(a, b)
-    local la, lb = LETTER_RANK[letter(ctx, a, power)], LETTER_RANK[letter(ctx, b, power)]
-    if la ~= lb then
-      return la < lb
-    end
-    local va = (field(ctx, a, "value") or 0) + ((field(ctx, a, "penalties") or {}).FR or 0)
-    local vb = (field(ctx, b, "value") or 0) + ((field(ctx, b, "penalties") or {}).FR or 0)
-    if va ~= vb then
-      return va < vb
-    end
-    local da, db = math.abs(field(ctx, a, "drm") or 0), math.abs(field(ctx, b, "drm") or 0)
-    if da ~= db then
-      return da < db
-    end
-    return a < b
-  end)
-  return list
-end
-
 -- France's cards of `nation` whose French (blue) letter is C or D, lowest first.
 local function low_cards_of(ctx, nation)
-  local list = {}
-  for _, card in ipairs(cards.hand(ctx, "FR")) do
-    local l = letter(ctx, card, "FR")
-    if field(ctx, card, "nation") == nation and (l == "C" or l == "D") then
-      list[#list + 1] = card
-    end
-  end
-  return trade_order(ctx, list, "FR")
+  return trade.low_cards(ctx, "FR", nation, "FR")
+end
+
+-- 18.4.5.4: the order of cards to trade away, France's penalty counted whoever's letters
+-- order them.
+local function trade_order(ctx, list, power)
+  return trade.order(ctx, list, power, "FR")
 end
 
 -- 18.4.5.4: the trade France offers this round, if any: {to =, card =, why =}.
