@@ -76,6 +76,12 @@ local function available(ctx, piece, power, ask)
   if p.props.issue == "armistice" and ctx:turn() < (ctx.vars.armistice_selectable_from_turn or 0) then
     return false, string.format("the Armistice may not be selected before turn %d", ctx.vars.armistice_selectable_from_turn)
   end
+  -- Against the French bot the Armistice lasts at least one full turn: Austria at War may
+  -- not go on the Table the turn right after it is accepted (21.7, L1856).
+  if p.props.issue == "austria_at_war" and ctx.vars.seating == "solo-vs-french-bot"
+      and ctx.vars.armistice_turn and ctx:turn() == ctx.vars.armistice_turn + 1 then
+    return false, "the turn right after the Armistice, Austria at War may not go on the Table (21.7)"
+  end
   if ctx.vars.war_status == "limited" and (ask or ctx:known("piece", piece, "after_armistice")) then
     if p.props.after_armistice then
       return false, "it enters play only once the Armistice is in force"

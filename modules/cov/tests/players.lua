@@ -299,3 +299,36 @@ test("20/21 the solitaire Wager's distance and tie order", { instructions = 6000
     end
   end
 end)
+
+-- Rule (21.7, L1856): against the French bot, Austria at War may not go on the Table the
+-- turn right after the Armistice is accepted. Set-up: the War in Germany (turn 1, limited
+-- war) against the French bot; the Armistice put on Russia's track by hand before the
+-- Government Phase, so that it is funded and accepted in turn 1. Expected: in turn 2's
+-- issue selection nobody is offered Austria at War.
+test("21.7 Austria at War waits a turn after the Armistice", { instructions = 1500000000, seconds = 80 }, function(t)
+  local g = game(t, "solo-vs-french-bot", "liberation-war")
+  play.to(g, function(game)
+    return game:json().phase == "government"
+  end)
+  g:place("issue.armistice", "diplomacy", "RU-3")
+  play.to(g, function(game)
+    return game:json().phase == "war"
+  end)
+  t:eq(g:vars().armistice_turn, 1, "the Armistice is accepted in turn 1")
+  play.to(g, "selection")
+  t:eq(g:turn(), 2)
+  t:eq({ g:space_of("issue.austria_at_war") }, { "diplomacy", "display" }, "it waits on the display")
+  -- Every power's selections of the turn, each answered with its first issue.
+  local asked = 0
+  while g:state() == "selection" and g:turn() == 2 do
+    for _, ask in ipairs(g:prompt().asks) do
+      for _, action in ipairs(ask.actions) do
+        t:ok(not string.find(action.label, "Austria at War", 1, true), ask.seat .. ": " .. action.label)
+      end
+    end
+    asked = asked + 1
+    local ask = g:prompt().asks[1]
+    g:act_as(ask.seat, ask.actions[1].name, ask.actions[1].arg)
+  end
+  t:ok(asked >= 4, "every power selected")
+end)
