@@ -1883,3 +1883,32 @@ fn a_demo_game_opened_from_its_save_reloads_as_the_demo() {
     let view = GameView::new(session, game);
     assert_eq!(view.options().load_options.overlay, OverlayChoice::Demo);
 }
+
+#[test]
+fn a_long_standings_sentence_wraps_and_the_log_panel_keeps_its_width() {
+    let s = scratch();
+    let (_, game) = options(&s, false);
+    let demo = LoadOptions {
+        overlay: OverlayChoice::Demo,
+        strict: false,
+    };
+    let dir = repo().join("modules/cov");
+    let module = Arc::new(chancery_core::load_module(&dir, &demo).expect("loads"));
+    let session =
+        chancery_core::start_game(module, GameSpec::new("clash-of-armies", 3)).expect("starts");
+    let mut h = harness(ChanceryApp::new(
+        GameView::new(session, game),
+        Launcher::new(&dir, demo),
+    ));
+    h.run();
+    h.run();
+    let now = h
+        .query_all_by_label_contains("France controls Gascony, Bavaria and Holland")
+        .next()
+        .expect("who would win if the game ended now, beside the table")
+        .rect();
+    assert!(
+        now.width() <= 520.0 && now.height() > 20.0,
+        "the sentence wraps within the panel: {now:?}"
+    );
+}

@@ -208,6 +208,7 @@ impl ChanceryApp {
             .resizable(true)
             .default_size(300.0)
             .min_size(200.0)
+            .max_size(520.0)
             .show(ui, |ui| side::log_ui(ui, &mut self.view));
         if self.view.has_hand_to_show() {
             egui::Panel::bottom("hand")

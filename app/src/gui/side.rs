@@ -22,26 +22,35 @@ fn standings_ui(ui: &mut Ui, view: &mut GameView) {
         return;
     }
     ui.heading("Standings");
-    egui::Grid::new("standings").striped(true).show(ui, |ui| {
-        for (key, value) in &entries {
-            match value {
-                Value::Map(inner) => {
-                    ui.label(RichText::new(words(key)).strong());
-                    ui.end_row();
-                    for (k, v) in inner {
-                        ui.label(format!("   {k}"));
-                        ui.label(v.to_string());
-                        ui.end_row();
-                    }
-                }
-                other => {
+    let module = view.session().module().clone();
+    for (key, value) in &entries {
+        match value {
+            Value::Map(inner) => {
+                ui.label(RichText::new(words(key)).strong());
+                egui::Grid::new(("standings", key.as_str()))
+                    .striped(true)
+                    .show(ui, |ui| {
+                        for (k, v) in inner {
+                            // A seat's or a piece's id as its name ("AU" → "Austria").
+                            ui.label(format!("   {}", module.words_of(k)));
+                            ui.label(v.to_string());
+                            ui.end_row();
+                        }
+                    });
+            }
+            // A sentence (who would win now, and why) wraps within the panel.
+            Value::Str(text) => {
+                ui.label(RichText::new(words(key)).strong());
+                ui.add(egui::Label::new(text.as_str()).wrap());
+            }
+            other => {
+                ui.horizontal(|ui| {
                     ui.label(words(key));
                     ui.label(other.to_string());
-                    ui.end_row();
-                }
+                });
             }
         }
-    });
+    }
     ui.separator();
 }
 
