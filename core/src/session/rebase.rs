@@ -343,42 +343,28 @@ pub fn module_changes(old: &Module, new: &Module) -> Vec<String> {
             .map(|x| (id(x).to_string(), format!("{x:?}")))
             .collect()
     }
+    // Each kind of component: its definitions by id, under both versions.
+    macro_rules! both {
+        ($kind:literal, $field:ident) => {
+            (
+                $kind,
+                defs(old.$field.iter(), |x| &x.id),
+                defs(new.$field.iter(), |x| &x.id),
+            )
+        };
+    }
     let each = [
-        (
-            "zone",
-            defs(old.zones.iter(), |z| &z.id),
-            defs(new.zones.iter(), |z| &z.id),
-        ),
+        both!("zone", zones),
         (
             "place",
             defs(old.places.iter().map(|p| &p.def), |d| &d.id),
             defs(new.places.iter().map(|p| &p.def), |d| &d.id),
         ),
-        (
-            "piece",
-            defs(old.pieces.iter(), |p| &p.id),
-            defs(new.pieces.iter(), |p| &p.id),
-        ),
-        (
-            "box",
-            defs(old.boxes.iter(), |b| &b.id),
-            defs(new.boxes.iter(), |b| &b.id),
-        ),
-        (
-            "counter",
-            defs(old.counters.iter(), |c| &c.id),
-            defs(new.counters.iter(), |c| &c.id),
-        ),
-        (
-            "seat",
-            defs(old.seats.iter(), |s| &s.id),
-            defs(new.seats.iter(), |s| &s.id),
-        ),
-        (
-            "scenario",
-            defs(old.scenarios.iter(), |s| &s.id),
-            defs(new.scenarios.iter(), |s| &s.id),
-        ),
+        both!("piece", pieces),
+        both!("box", boxes),
+        both!("counter", counters),
+        both!("seat", seats),
+        both!("scenario", scenarios),
     ];
     for (kind, before, after) in each {
         let name = |id: &str| match new.name_of(kind, id) {

@@ -276,17 +276,12 @@ function diplomacy.wager.prompt(ctx)
   return { text = "The Wager: lay one card face down for each power you play. The highest printed value wins; the winner puts an issue on its track.", asks = asks }
 end
 
--- Whether the seating is one of the solitaire seatings of 20-23 (not Lützen & Bautzen).
-local function solitaire(ctx)
-  return string.sub(ctx.vars.seating or "", 1, 5) == "solo-"
-end
-
 -- The distance of the free issue (16.2: high - low). Two players (18.2.2): an Allied winner
 -- places at its value less France's, France at its value less the lowest Allied card.
 -- Solitaire (20, L1547; 21, L1804): an Allied winner places at the highest Allied value
 -- less France's; France at high - low (20; RULES-GAPS.md for 21).
 function wager_distance(ctx, winner, values)
-  if solitaire(ctx) and winner ~= "FR" and values.FR then
+  if powers.solitaire(ctx) and winner ~= "FR" and values.FR then
     return values[winner] - values.FR
   end
   if powers.variant(ctx) == 2 and values.FR then
@@ -372,7 +367,7 @@ end
 -- Pops `{winner = …}` with `extra` merged, at once or after Britain's choice.
 function diplomacy.break_tie(ctx, tied, what, extra)
   local winner
-  if solitaire(ctx) then
+  if powers.solitaire(ctx) then
     for _, power in ipairs({ "BR", "AU", "RU" }) do
       if winner == nil and util.contains(tied, power) then
         winner = power

@@ -39,6 +39,12 @@ function powers.adjective(power)
   return ADJECTIVES[power] or power
 end
 
+-- Whether the seating is one of the solitaire seatings of 20-23 (not Lützen & Bautzen's
+-- "solo").
+function powers.solitaire(ctx)
+  return string.sub(ctx.vars.seating or "", 1, 5) == "solo-"
+end
+
 -- The reduced-player rules in force: 2 (18.2: one Allied player, on the British chair, plays
 -- Russia, Britain and Austria from one hand), 3 (18.3: one player plays Russia and Austria
 -- from one hand), or nil. Lützen & Bautzen's two- and three-player games keep every power's

@@ -5,6 +5,7 @@
 -- it), and applies the seating option (players and solitaire variants, 18.2-18.4, 20-23).
 
 local util = include("@lib/util.lua")
+local powers = include("rules/powers.lua")
 
 local setup = {}
 
@@ -201,8 +202,7 @@ end
 -- In the solitaire seatings KUTUZOV is set aside, available to Russia at each War Phase
 -- while he lives, instead of being dealt to Russia (the note in 19.3).
 function setup.solitaire_kutuzov(ctx)
-  local seating = ctx.vars.seating
-  if string.sub(seating, 1, 5) == "solo-" and ctx:card_zone("kutuzov") == "hand.RU" then
+  if powers.solitaire(ctx) and ctx:card_zone("kutuzov") == "hand.RU" then
     ctx:move_card("kutuzov", "aside")
     ctx:log("Kutuzov is set aside: in solitaire play he is available to Russia at each War Phase (19.3).")
   end

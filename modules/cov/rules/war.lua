@@ -320,19 +320,15 @@ end
 -- In the solitaire seatings Kutuzov, set aside while he lives, joins Russia at the start of
 -- each War Phase (19.3, the first note, L1440) and is set aside again at its end, played
 -- or not.
-local function solitaire(ctx)
-  return string.sub(ctx.vars.seating or "", 1, 5) == "solo-"
-end
-
 function war.kutuzov_joins(ctx)
-  if solitaire(ctx) and ctx:card_zone("kutuzov") == "aside" then
+  if powers.solitaire(ctx) and ctx:card_zone("kutuzov") == "aside" then
     ctx:move_card("kutuzov", "hand.RU")
     ctx:log("Kutuzov joins Russia for the War Phase (19.3).")
   end
 end
 
 function war.kutuzov_aside(ctx)
-  local zone = solitaire(ctx) and ctx:card_zone("kutuzov")
+  local zone = powers.solitaire(ctx) and ctx:card_zone("kutuzov")
   if zone == "hand.RU" or zone == "discard" then
     ctx:move_card("kutuzov", "aside")
     ctx:log("Kutuzov is set aside again until the next War Phase (19.3).")
