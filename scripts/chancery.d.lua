@@ -215,7 +215,7 @@ function Ctx:game_over(result) end
 ---@class ChanceryData
 ---@field cards table<string, ChanceryCard> A card: `fields` holds the values of the module's card fields (reading one not entered yet asks for it).
 ---@field card_ids string[]
----@field zones table<string, ChanceryZone> A zone of cards.
+---@field zones table<string, ChanceryZone> A zone of cards; `shared_with` lists the seats besides its owner that see it as the owner does.
 ---@field zone_ids string[]
 ---@field places table<string, ChanceryPlace> A track or map: its spaces in order, and by id.
 ---@field place_ids string[]
@@ -247,6 +247,7 @@ function Ctx:game_over(result) end
 ---@field name string
 ---@field visibility "public"|"owner"|"hidden"
 ---@field owner string?
+---@field shared_with string[]
 ---@field face "up"|"down"
 
 ---@class ChanceryPlace

@@ -254,15 +254,15 @@ pub fn spec_from(
             .context("the module has no scenario")?,
     };
     let mut spec = GameSpec::new(scenario, seed);
+    spec.options = parse_options(options)?;
     for pair in seats {
         let (seat, who) = pair
             .split_once('=')
             .with_context(|| format!("--seat '{pair}' is not SEAT=WHO"))?;
-        let controller = parse_controller(module, spec.scenario.as_str(), seat, who)
+        let controller = parse_controller(module, spec.scenario.as_str(), &spec.options, seat, who)
             .map_err(anyhow::Error::msg)?;
         spec.seats.insert(SeatId::from(seat), controller);
     }
-    spec.options = parse_options(options)?;
     Ok(spec)
 }
 

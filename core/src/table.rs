@@ -46,12 +46,20 @@ impl Visibility {
 }
 
 /// An ordered pile of cards. `cards[0]` is the top of the pile.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+///
+/// A zone with an owner may be shared: `shared_with` lists the other seats that see it as its
+/// owner does (a team's cards, held by one side of several seats). A zone shared with nobody
+/// hashes and serialises as it did before sharing existed, so older saves and their digests
+/// stay valid.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Zone {
     /// Who may see the cards.
     pub visibility: Visibility,
     /// The seat that owns the zone (a hand), if any.
     pub owner: Option<SeatId>,
+    /// The other seats that see the zone as its owner does.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shared_with: Vec<SeatId>,
     /// Whether a card entering the zone lies face up.
     pub face_up_on_entry: bool,
     /// The cards, top first.
@@ -60,24 +68,49 @@ pub struct Zone {
     pub face_down: BTreeSet<CardId>,
 }
 
+impl Hash for Zone {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.visibility.hash(state);
+        self.owner.hash(state);
+        if !self.shared_with.is_empty() {
+            self.shared_with.hash(state);
+        }
+        self.face_up_on_entry.hash(state);
+        self.cards.hash(state);
+        self.face_down.hash(state);
+    }
+}
+
 impl Zone {
     /// An empty zone.
     pub fn new(visibility: Visibility, owner: Option<SeatId>, face_up_on_entry: bool) -> Self {
         Zone {
             visibility,
             owner,
+            shared_with: Vec::new(),
             face_up_on_entry,
             cards: Vec::new(),
             face_down: BTreeSet::new(),
         }
     }
 
+    /// The zone, shared with these seats besides its owner.
+    pub fn shared(mut self, seats: Vec<SeatId>) -> Self {
+        self.shared_with = seats;
+        self
+    }
+
+    /// Whether `seat` holds this zone: its owner or a seat it is shared with.
+    pub fn held_by(&self, seat: &SeatId) -> bool {
+        self.owner.as_ref() == Some(seat) || self.shared_with.contains(seat)
+    }
+
     /// Whether `seat` sees which card `card` is: the zone must be visible to it, and a
-    /// face-down card shows only to the zone's owner (`None` is the omniscient view).
+    /// face-down card shows only to the seats that hold the zone (`None` is the omniscient
+    /// view).
     pub fn shows(&self, card: &CardId, seat: Option<&SeatId>) -> bool {
         let Some(seat) = seat else { return true };
-        self.visible_to(Some(seat))
-            && (!self.face_down.contains(card) || self.owner.as_ref() == Some(seat))
+        self.visible_to(Some(seat)) && (!self.face_down.contains(card) || self.held_by(seat))
     }
 
     /// Whether `seat` may see the faces of this zone's cards (`None` is the omniscient view).
@@ -85,7 +118,7 @@ impl Zone {
         match (self.visibility, seat) {
             (_, None) => true,
             (Visibility::Public, _) => true,
-            (Visibility::Owner, Some(seat)) => self.owner.as_ref() == Some(seat),
+            (Visibility::Owner, Some(seat)) => self.held_by(seat),
             (Visibility::Hidden, Some(_)) => false,
         }
     }
@@ -678,6 +711,41 @@ mod tests {
             Some((&PlaceId::from("map"), &SpaceId::from("x")))
         );
         assert!(t.places[&PlaceId::from("track")].is_empty());
+    }
+
+    #[test]
+    fn a_shared_zone_shows_its_cards_to_every_seat_that_holds_it() {
+        let team = Zone::new(Visibility::Owner, Some("A".into()), true)
+            .shared(vec!["B".into(), "C".into()]);
+        let mut t = table();
+        t.zones.insert("team".into(), team);
+        t.move_card(&"a".into(), &"team".into(), Position::Top)
+            .expect("move");
+        let zone = &t.zones[&ZoneId::from("team")];
+        for seat in ["A", "B", "C"] {
+            assert!(zone.visible_to(Some(&seat.into())), "{seat} holds it");
+            assert!(zone.shows(&"a".into(), Some(&seat.into())), "{seat} sees a");
+        }
+        assert!(!zone.visible_to(Some(&"D".into())));
+        assert!(!zone.shows(&"a".into(), Some(&"D".into())));
+    }
+
+    #[test]
+    fn a_zone_shared_with_nobody_hashes_and_saves_as_before() {
+        // The digest and the RON of an unshared zone have no trace of sharing, so the
+        // digests recorded in older saves still match.
+        let zone = Zone::new(Visibility::Owner, Some("A".into()), true);
+        let mut old_style = crate::digest::Fnv64::default();
+        zone.visibility.hash(&mut old_style);
+        zone.owner.hash(&mut old_style);
+        zone.face_up_on_entry.hash(&mut old_style);
+        zone.cards.hash(&mut old_style);
+        zone.face_down.hash(&mut old_style);
+        let mut now = crate::digest::Fnv64::default();
+        zone.hash(&mut now);
+        assert_eq!(now.finish(), old_style.finish());
+        let text = ron::to_string(&zone).expect("ron");
+        assert!(!text.contains("shared_with"), "{text}");
     }
 
     #[test]

@@ -126,13 +126,16 @@ fn zones_json(table: &Table, seat: Option<&SeatId>) -> Map<String, Json> {
                     })
                 })
                 .collect();
-            let body = json!({
+            let mut body = json!({
                 "visibility": zone.visibility.as_str(),
                 "owner": zone.owner.as_ref().map(|o| o.as_str()),
                 "count": zone.cards.len(),
                 "cards": cards,
                 "face_down": face_down,
             });
+            if !zone.shared_with.is_empty() {
+                body["shared_with"] = json!(zone.shared_with);
+            }
             (id.to_string(), body)
         })
         .collect()

@@ -158,13 +158,37 @@ fn not_entered(m: &chancery_core::Module, out: &mut dyn Write) -> std::io::Resul
             }
         }
     }
+    let mut charts = Vec::new();
     for (table, keys) in m.unknown_table_entries() {
-        props.push(format!("table {table}: {}", keys.join(", ")));
+        match m
+            .tables
+            .get(&table)
+            .and_then(|t| t.chart.as_ref().map(|c| (t, c)))
+        {
+            Some((def, chart)) => charts.push((chart.bot.clone(), def.name.clone(), table, keys)),
+            None => props.push(format!("table {table}: {}", keys.join(", "))),
+        }
     }
     if !props.is_empty() {
         writeln!(out, "  other values not entered: {}", props.len())?;
         for prop in props {
             writeln!(out, "    {prop}")?;
+        }
+    }
+    if !charts.is_empty() {
+        let cells: usize = charts.iter().map(|(_, _, _, keys)| keys.len()).sum();
+        writeln!(
+            out,
+            "  bot chart cells not entered (copy them from the printed charts): {cells}, in {} table{}",
+            charts.len(),
+            if charts.len() == 1 { "" } else { "s" }
+        )?;
+        for (bot, name, table, keys) in charts {
+            writeln!(
+                out,
+                "    {bot}, {name} (table {table}), rows: {}",
+                keys.join(", ")
+            )?;
         }
     }
     Ok(())

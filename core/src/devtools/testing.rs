@@ -740,6 +740,9 @@ fn game_spec(module: &Module, spec: &Value) -> Result<GameStart, String> {
         None => {}
         Some(other) => return Err(format!("seed must be an integer, got {other}")),
     }
+    if let Some(options) = spec.get("options") {
+        game.options = options.clone();
+    }
     if let Some(Value::Map(seats)) = spec.get("seats") {
         for (seat, who) in seats {
             let who = who
@@ -747,12 +750,9 @@ fn game_spec(module: &Module, spec: &Value) -> Result<GameStart, String> {
                 .ok_or("seats map seats to \"human\", \"bot\" or \"bot:<name>\"")?;
             game.seats.insert(
                 SeatId::from(seat.as_str()),
-                parse_controller(module, game.scenario.as_str(), seat, who)?,
+                parse_controller(module, game.scenario.as_str(), &game.options, seat, who)?,
             );
         }
-    }
-    if let Some(options) = spec.get("options") {
-        game.options = options.clone();
     }
     match spec.get("dice").and_then(Value::as_str) {
         Some("physical") => game.dice = DiceMode::Physical,

@@ -51,9 +51,33 @@ pub struct Manifest {
     /// to be placeholders.
     #[serde(default)]
     pub demo: Option<String>,
+    /// The bots that play seats set to `bot` in games set up with given options (a seating
+    /// that gives some seats a bot of its own), tried in order before a scenario's and a
+    /// seat's own default bot.
+    #[serde(default)]
+    pub default_bots: Vec<OptionBots>,
     /// How the app should arrange the table.
     #[serde(default)]
     pub layout: Layout,
+}
+
+/// The default bots of games whose set-up options include every pair of `when`.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct OptionBots {
+    /// The options (key and value) a game must have been set up with.
+    pub when: BTreeMap<String, String>,
+    /// The bot of each seat, by seat.
+    pub bots: BTreeMap<SeatId, String>,
+}
+
+impl OptionBots {
+    /// Whether a game set up with `options` (a map of option values) matches `when`.
+    pub fn matches(&self, options: &Value) -> bool {
+        self.when
+            .iter()
+            .all(|(key, value)| options.get(key).and_then(Value::as_str) == Some(value.as_str()))
+    }
 }
 
 fn default_main() -> String {
@@ -290,6 +314,37 @@ pub struct TableDef {
     /// Whether keys beyond `entries` exist (a chart whose rows are not all known).
     #[serde(default)]
     pub open: bool,
+    /// The bot chart this table is a column of, if it is one.
+    #[serde(default)]
+    pub chart: Option<ChartDef>,
+}
+
+/// The rule a bot's reason step names: its words before the first colon, when they begin
+/// with a rule number such as "18.4.5.5" (flowchart coverage counts reasons by it).
+pub fn rule_of(step: &str) -> Option<&str> {
+    let head = step.split(':').next()?;
+    let starts_with_number = head.chars().next().is_some_and(|c| c.is_ascii_digit())
+        && head
+            .chars()
+            .take_while(|c| *c != ' ' && *c != ',')
+            .any(|c| c == '.');
+    (starts_with_number && head.len() < step.len()).then_some(head.trim())
+}
+
+/// A printed bot chart kept as data: a table whose entries are the chart's rows (or cells),
+/// so that the owner copies them once and `chancery check` lists those still missing, and
+/// so that flowchart coverage counts each row a bot's reasons name.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ChartDef {
+    /// The bot whose chart it is (coverage counts its reasons, once the rules have it).
+    pub bot: String,
+    /// The flowchart step each entry is, `{key}` standing for the entry's key
+    /// ("21.4, row {key}"). A reason of the bot that begins with it, up to its first colon,
+    /// reaches that row. Of several tables that are columns of one chart, one names the
+    /// step; the others leave it out.
+    #[serde(default)]
+    pub step: Option<String>,
 }
 
 fn any_type() -> FieldType {
@@ -570,6 +625,9 @@ pub struct ZoneDef {
     /// The seat that owns it (a hand).
     #[serde(default)]
     pub owner: Option<SeatId>,
+    /// Other seats that see it as its owner does (a team's hand), with visibility `Owner`.
+    #[serde(default)]
+    pub shared_with: Vec<SeatId>,
     /// How cards lie when they enter it.
     #[serde(default)]
     pub face: Face,

@@ -13,10 +13,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 pub use data::{
-    API_VERSION, BoardDef, BoardItem, BoardOverlay, BoardXY, BoxDef, CardDef, CounterDef, DataFile,
-    DataValue, Face, FieldDef, FieldType, Layout, LayoutItem, Manifest, OnCard, OverlayFile,
-    OwnerBoard, Panel, PieceDef, PlaceDef, PlaceKind, PlaceOverlay, RefKind, ScenarioDef, SeatDef,
-    SpaceDef, TableDef, UnitKindDef, ZoneDef, quoted_list, unknown_keys,
+    API_VERSION, BoardDef, BoardItem, BoardOverlay, BoardXY, BoxDef, CardDef, ChartDef, CounterDef,
+    DataFile, DataValue, Face, FieldDef, FieldType, Layout, LayoutItem, Manifest, OnCard,
+    OptionBots, OverlayFile, OwnerBoard, Panel, PieceDef, PlaceDef, PlaceKind, PlaceOverlay,
+    RefKind, ScenarioDef, SeatDef, SpaceDef, TableDef, UnitKindDef, ZoneDef, quoted_list, rule_of,
+    unknown_keys,
 };
 pub use diag::{Diagnostic, Diagnostics, Severity};
 pub use load::{Depth, Inspect, LoadOptions, OverlayChoice};
@@ -28,6 +29,7 @@ pub use overlay::{
 use crate::ids::{
     BoxId, CardId, CounterId, PieceId, PlaceId, ScenarioId, SeatId, SpaceId, UnitKindId, ZoneId,
 };
+use crate::value::Value;
 
 /// Definitions of one kind, in declaration order, found by id.
 #[derive(Clone, Debug)]
@@ -360,7 +362,8 @@ impl Module {
         }
     }
 
-    /// How many entries of each table are not entered yet, for tables that have any.
+    /// The entries of each table that are not entered yet, for tables that have any (bot
+    /// charts with the rest: see [`TableDef::chart`]).
     pub fn unknown_table_entries(&self) -> Vec<(String, Vec<String>)> {
         self.tables
             .iter()
@@ -593,12 +596,20 @@ impl Module {
         }
     }
 
-    /// The bot that plays `seat` when it is set to `bot` in `scenario`: the scenario's own
-    /// bot for that seat, else the seat's.
-    pub fn default_bot(&self, scenario: &str, seat: &str) -> Option<String> {
-        self.scenarios
-            .get(scenario)
-            .and_then(|s| s.bots.get(seat).cloned())
+    /// The bot that plays `seat` when it is set to `bot` in a game of `scenario` set up with
+    /// `options`: the first of the manifest's `default_bots` whose options the game has and
+    /// that names the seat, else the scenario's own bot for that seat, else the seat's.
+    pub fn default_bot(&self, scenario: &str, options: &Value, seat: &str) -> Option<String> {
+        self.manifest
+            .default_bots
+            .iter()
+            .filter(|entry| entry.matches(options))
+            .find_map(|entry| entry.bots.get(seat).cloned())
+            .or_else(|| {
+                self.scenarios
+                    .get(scenario)
+                    .and_then(|s| s.bots.get(seat).cloned())
+            })
             .or_else(|| self.seats.get(seat).and_then(|s| s.bot.clone()))
     }
 }

@@ -218,6 +218,18 @@ fn check_tables(loader: &mut Loader, module: &Module) {
                 );
             }
         }
+        if let Some(step) = table.chart.as_ref().and_then(|c| c.step.as_ref())
+            && (!step.contains("{key}") || super::data::rule_of(&format!("{step}: ")).is_none())
+        {
+            loader.error(
+                idx,
+                &[Anchor::Field("id", &table.id), Anchor::Ident("step")],
+                format!(
+                    "table '{}': chart step '{step}' must begin with a rule number and hold {{key}} for the row (\"21.4, row {{key}}\"), or coverage never counts a row",
+                    table.id
+                ),
+            );
+        }
     }
 }
 
@@ -250,6 +262,9 @@ fn check_owners(loader: &mut Loader, module: &Module) {
         if let Some(owner) = &zone.owner {
             owners.push(("zone", zone.id.to_string(), owner.to_string()));
         }
+        for seat in &zone.shared_with {
+            owners.push(("zone", zone.id.to_string(), seat.to_string()));
+        }
     }
     for piece in module.pieces.iter() {
         if let Some(owner) = &piece.owner {
@@ -278,6 +293,17 @@ fn check_owners(loader: &mut Loader, module: &Module) {
                 idx,
                 &[Anchor::Field("id", zone.id.as_str())],
                 format!("zone '{}': visibility Owner needs an owner seat", zone.id),
+            );
+        }
+        if !zone.shared_with.is_empty() && zone.visibility != crate::table::Visibility::Owner {
+            let idx = loader.origins[&("zone", zone.id.to_string())];
+            loader.error(
+                idx,
+                &[Anchor::Field("id", zone.id.as_str()), Anchor::Ident("shared_with")],
+                format!(
+                    "zone '{}': shared_with needs visibility Owner and an owner (it shares the owner's view)",
+                    zone.id
+                ),
             );
         }
     }
@@ -889,6 +915,29 @@ pub(super) fn check_rules(loader: &mut Loader, module: &Module) {
                     quoted_list(&module.rules.bots)
                 ),
             );
+        }
+    }
+    for entry in &module.manifest.default_bots {
+        for (seat, bot) in &entry.bots {
+            let when: Vec<String> = entry.when.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let anchors = [Anchor::Ident("default_bots"), Anchor::Str(seat.as_str())];
+            if !module.seats.contains(seat.as_str()) {
+                loader.error(
+                    MANIFEST,
+                    &anchors,
+                    format!("default_bots ({}): unknown seat '{seat}'", when.join(", ")),
+                );
+            } else if !module.rules.bots.contains(bot) {
+                loader.error(
+                    MANIFEST,
+                    &anchors,
+                    format!(
+                        "default_bots ({}), seat '{seat}': bot '{bot}' is not in the rules' bots (they are: {})",
+                        when.join(", "),
+                        quoted_list(&module.rules.bots)
+                    ),
+                );
+            }
         }
     }
     for scenario in module.scenarios.iter() {

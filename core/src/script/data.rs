@@ -163,6 +163,11 @@ fn zone(vm: &Vm, zone: &crate::module::ZoneDef) -> mlua::Result<Table> {
     t.raw_set("name", zone.name.as_str())?;
     t.raw_set("visibility", visibility_name(zone.visibility))?;
     t.raw_set("owner", zone.owner.as_ref().map(|o| o.to_string()))?;
+    let shared = vm.lua.create_table()?;
+    for (i, seat) in zone.shared_with.iter().enumerate() {
+        shared.raw_set(i + 1, seat.as_str())?;
+    }
+    t.raw_set("shared_with", vm.readonly(shared, "zone shared_with")?)?;
     t.raw_set("face", if zone.face == Face::Up { "up" } else { "down" })?;
     Ok(t)
 }
@@ -384,12 +389,13 @@ pub(crate) const DATA: &[DataCollection] = &[
     DataCollection {
         name: "zones",
         class: "ChanceryZone",
-        doc: "A zone of cards.",
+        doc: "A zone of cards; `shared_with` lists the seats besides its owner that see it as the owner does.",
         fields: &[
             ("id", "string"),
             ("name", "string"),
             ("visibility", "\"public\"|\"owner\"|\"hidden\""),
             ("owner", "string?"),
+            ("shared_with", "string[]"),
             ("face", "\"up\"|\"down\""),
         ],
     },

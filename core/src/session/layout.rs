@@ -21,7 +21,8 @@ pub(crate) fn lay_out(
     for zone in module.zones.iter() {
         table.zones.insert(
             zone.id.clone(),
-            Zone::new(zone.visibility, zone.owner.clone(), zone.face == Face::Up),
+            Zone::new(zone.visibility, zone.owner.clone(), zone.face == Face::Up)
+                .shared(zone.shared_with.clone()),
         );
     }
     for counter in module.counters.iter() {

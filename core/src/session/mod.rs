@@ -751,10 +751,11 @@ impl Session {
         let name = match (bot, self.table.seats.get(&seat)) {
             (Some(name), _) => name.to_owned(),
             (None, Some(Controller::Bot(name))) => name.clone(),
-            (None, _) => match self
-                .module
-                .default_bot(self.table.scenario.as_str(), seat.as_str())
-            {
+            (None, _) => match self.module.default_bot(
+                self.table.scenario.as_str(),
+                &self.spec.options,
+                seat.as_str(),
+            ) {
                 Some(name) => name,
                 None => return Ok(None),
             },
@@ -788,10 +789,12 @@ impl Session {
     }
 }
 
-/// Reads who plays a seat: "human", "bot" (the seat's default bot) or "bot:<name>".
+/// Reads who plays a seat: "human", "bot" (the seat's default bot in a game of `scenario` set
+/// up with `options`) or "bot:<name>".
 pub fn parse_controller(
     module: &Module,
     scenario: &str,
+    options: &Value,
     seat: &str,
     who: &str,
 ) -> Result<Controller, String> {
@@ -805,7 +808,7 @@ pub fn parse_controller(
     match who {
         "human" => Ok(Controller::Human),
         "bot" => module
-            .default_bot(scenario, seat)
+            .default_bot(scenario, options, seat)
             .map(Controller::Bot)
             .ok_or_else(|| format!("seat '{seat}' has no default bot: name one as bot:<name>")),
         other => match other.strip_prefix("bot:") {

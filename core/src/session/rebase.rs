@@ -595,7 +595,8 @@ fn zone_changes(
     out: &mut Vec<String>,
 ) {
     for (id, zone) in &b.zones {
-        let empty = crate::table::Zone::new(zone.visibility, zone.owner.clone(), true);
+        let empty = crate::table::Zone::new(zone.visibility, zone.owner.clone(), true)
+            .shared(zone.shared_with.clone());
         let old = a.zones.get(id).unwrap_or(&empty);
         if old.cards == zone.cards {
             continue;

@@ -4,12 +4,12 @@
 //! number ("18.4.5.5, Round 2: …") counts under its words before the first colon. The
 //! steps a bot *can* take are the string literals of its script (`bots/NAME.lua`) that
 //! begin the same way; their `%d`, `%s`… placeholders match any words. A step is reached
-//! when some counted reason matches it.
+//! when some counted reason matches it. A bot's chart kept as data (a table with a `chart`
+//! step, [`crate::module::ChartDef`]) adds one step per row: the step with the row's key.
 
 use std::collections::BTreeMap;
 
-use super::rule_of;
-use crate::module::Module;
+use crate::module::{Module, rule_of};
 
 /// One step of a bot's flowchart and how often the games took it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,9 +24,44 @@ pub struct Step {
     pub reached: u64,
 }
 
+/// How often the counted reasons of `bot` matched `step`.
+fn reached(bot_rules: &BTreeMap<String, u64>, bot: &str, step: &str) -> u64 {
+    let prefix = format!("{bot}: ");
+    bot_rules
+        .iter()
+        .filter_map(|(key, n)| key.strip_prefix(&prefix).map(|tag| (tag, n)))
+        .filter(|(tag, _)| matches(step, tag))
+        .map(|(_, n)| *n)
+        .sum()
+}
+
 /// Every step of every bot of `module` that the counted reasons (`bot_rules`, keyed
-/// "bot: step", as a simulation reports them) could match, with its count.
+/// "bot: step", as a simulation reports them) could match, with its count: the rows of its
+/// charts kept as data, and the steps its script writes. A script's step that stands for
+/// chart rows ("21.4, row %s") is not listed again beside them.
 pub fn steps(module: &Module, bot_rules: &BTreeMap<String, u64>) -> Vec<Step> {
+    let mut rows: Vec<Step> = Vec::new();
+    for table in module.tables.iter() {
+        let Some(chart) = &table.chart else { continue };
+        let Some(template) = &chart.step else {
+            continue;
+        };
+        if !module.rules.bots.contains(&chart.bot) {
+            continue;
+        }
+        for key in table.entries.keys() {
+            let step = template.replace("{key}", key);
+            if rows.iter().any(|s| s.bot == chart.bot && s.step == step) {
+                continue;
+            }
+            rows.push(Step {
+                reached: reached(bot_rules, &chart.bot, &step),
+                bot: chart.bot.clone(),
+                step,
+                at: format!("table {}", table.id),
+            });
+        }
+    }
     let mut out: Vec<Step> = Vec::new();
     for script in &module.scripts {
         let Some(bot) = script
@@ -41,24 +76,19 @@ pub fn steps(module: &Module, bot_rules: &BTreeMap<String, u64>) -> Vec<Step> {
             let Some(step) = rule_of(&literal) else {
                 continue;
             };
-            if out.iter().any(|s| s.bot == bot && s.step == step) {
+            let charted = rows.iter().any(|r| r.bot == bot && matches(step, &r.step));
+            if charted || out.iter().any(|s| s.bot == bot && s.step == step) {
                 continue;
             }
-            let prefix = format!("{bot}: ");
-            let reached = bot_rules
-                .iter()
-                .filter_map(|(key, n)| key.strip_prefix(&prefix).map(|tag| (tag, n)))
-                .filter(|(tag, _)| matches(step, tag))
-                .map(|(_, n)| *n)
-                .sum();
             out.push(Step {
                 bot: bot.to_owned(),
                 step: step.to_owned(),
                 at: format!("{}:{line}", script.rel),
-                reached,
+                reached: reached(bot_rules, bot, step),
             });
         }
     }
+    out.extend(rows);
     out
 }
 
@@ -154,6 +184,39 @@ mod tests {
         assert!(matches("18.4.5.2", "18.4.5.2"));
         assert!(!matches("18.4.5.2", "18.4.5.2, Round 1"));
         assert!(matches("%s, %d", "Front A, 3"));
+    }
+
+    #[test]
+    fn a_chart_kept_as_data_counts_each_row() {
+        // The testbed's simple bot reads its objection chart (a table with a chart step):
+        // each of the six faces is a step, reached when a reason names it; the script's
+        // own "3.1, die %d", which stands for those rows, is not listed beside them.
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/modules/testbed");
+        let options = crate::module::LoadOptions {
+            overlay: crate::module::OverlayChoice::Off,
+            strict: false,
+        };
+        let module = crate::script::load_module(&dir, &options).expect("the testbed loads");
+        let counted = BTreeMap::from([
+            ("simple: 3.1, die 6".to_owned(), 2),
+            ("simple: 3.1, die 2".to_owned(), 1),
+        ]);
+        let charted: Vec<(String, u64, String)> = steps(&module, &counted)
+            .into_iter()
+            .filter(|s| s.step.starts_with("3.1"))
+            .map(|s| (s.step, s.reached, s.at))
+            .collect();
+        let expected: Vec<(String, u64, String)> = (1..=6)
+            .map(|face| {
+                let n = [0, 1, 0, 0, 0, 2][face - 1];
+                (
+                    format!("3.1, die {face}"),
+                    n,
+                    "table objection_chart".to_owned(),
+                )
+            })
+            .collect();
+        assert_eq!(charted, expected);
     }
 
     #[test]

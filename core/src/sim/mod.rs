@@ -152,7 +152,7 @@ impl SimConfig {
             let bot = match self.bots.get(&seat) {
                 Some(bot) => bot.clone(),
                 None => module
-                    .default_bot(self.scenario.as_str(), seat.as_str())
+                    .default_bot(self.scenario.as_str(), &self.options, seat.as_str())
                     .ok_or_else(|| {
                         format!("seat '{seat}' has no default bot: name one with --bot {seat}=NAME")
                     })?,
@@ -249,7 +249,7 @@ fn count_cards_and_rules(module: &Module, session: &Session, outcome: &mut GameO
         } = &record.input
         {
             for step in reason {
-                if let Some(rule) = rule_of(step) {
+                if let Some(rule) = crate::module::rule_of(step) {
                     *outcome
                         .bot_rules
                         .entry(format!("{name}: {rule}"))
@@ -298,18 +298,6 @@ fn how_it_ended(
         }
         (Ok(_), None, _) => outcome.error = Some(format!("unfinished after {max_steps} steps")),
     }
-}
-
-/// The rule a bot's reason step names: its words before the first colon, when they begin
-/// with a rule number such as "18.4.5.5".
-fn rule_of(step: &str) -> Option<&str> {
-    let head = step.split(':').next()?;
-    let starts_with_number = head.chars().next().is_some_and(|c| c.is_ascii_digit())
-        && head
-            .chars()
-            .take_while(|c| *c != ' ' && *c != ',')
-            .any(|c| c == '.');
-    (starts_with_number && head.len() < step.len()).then_some(head.trim())
 }
 
 /// Plays `config.games` bot-only games on `config.threads` threads. `progress` is told

@@ -1,5 +1,6 @@
 -- Testbed bot "simple": plays (or wagers) its highest known card; otherwise passes. In an
--- objection it rolls its own fate die and objects on a 6.
+-- objection it rolls its own die and reads its chart, kept as data (table objection_chart):
+-- it objects on a 6. A face the chart does not give yet (5) counts as no objection.
 
 local flowchart = include("@lib/flowchart.lua")
 
@@ -22,11 +23,13 @@ return function(ctx, seat, actions)
   end
   if actions[1].name == "object" then
     local die = ctx:random(6, "the objection die")
-    if t:ask("1. Does the objection die show 6?", die == 6) then
-      return t:choose(1, "2. Object.")
+    local key = tostring(die)
+    local object = ctx:known("table", "objection_chart", key) and ctx.data.tables.objection_chart[key]
+    if object then
+      return t:choose(1, "3.1, die %d: object.", die)
     end
     local pass = flowchart.first(actions, function(a) return a.name == "pass" end)
-    return t:choose(pass, "2. Pass.")
+    return t:choose(pass, "3.1, die %d: pass.", die)
   end
   local best = highest(ctx, actions, "play")
   if t:ask("1. Is there a card with a known value to play?", best ~= nil) then
