@@ -15,7 +15,7 @@ local cards = include("rules/cards.lua")
 local trade = include("bots/lib/trade.lua")
 local battle = include("rules/battle.lua")
 local decide = include("rules/decide.lua")
-local options = include("bots/options.lua")
+local options = include("rules/options.lua")
 
 local bot = {}
 

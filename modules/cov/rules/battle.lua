@@ -11,6 +11,9 @@ local modifiers = include("@lib/modifiers.lua")
 local powers = include("rules/powers.lua")
 local cards = include("rules/cards.lua")
 local forces = include("rules/forces.lua")
+local solitaire = include("rules/solitaire.lua")
+local fog = include("rules/fog.lua")
+local war = include("rules/war.lua")
 
 local steps = include("@lib/steps.lua")
 
@@ -409,6 +412,7 @@ battle.battle = steps.procedure("Battle", {
       if state.defender and locals.front ~= "G" and not (ctx.vars.turn_rules or {}).no_withdrawals then
         local power = chooser(ctx, state.defender)
         return steps.call("decide", { power = power, key = "withdraw",
+          chart = state.defender == "FR" and { n = 1, why = "21.10.1, Step 15" } or nil,
           text = string.format("Front %s: %s may fight or withdraw before the battle.", locals.front, SIDE_NAMES[state.defender]),
           options = { { arg = false, label = "Fight" }, { arg = true, label = "Withdraw (the Rules of Play's withdrawal, asked as it is done)" } } })
       end
@@ -416,23 +420,60 @@ battle.battle = steps.procedure("Battle", {
     resume = retreat_answer,
   },
   {
+    -- Each seat lays its cards in secret; in solitaire, with the option person-first, the
+    -- first side's cards are shown before the other side lays its own.
     name = "battle cards",
     each = function(ctx)
-      return withdrew(ctx) and {} or ctx.locals.seats
+      if withdrew(ctx) then
+        return {}
+      end
+      local first, list = solitaire.first_side(ctx), {}
+      for i, entry in ipairs(ctx.locals.seats) do
+        list[#list + 1] = entry
+        local next_entry = ctx.locals.seats[i + 1]
+        if first and entry.side == first and next_entry and next_entry.side ~= first then
+          list[#list + 1] = { show = first }
+        end
+      end
+      return list
     end,
     label = function(ctx, entry)
-      return entry.seat
+      return entry.seat or ("the cards of " .. SIDE_NAMES[entry.show] .. " shown")
     end,
     run = function(ctx, entry)
+      if entry.show then
+        battle.reveal(ctx, ctx.locals.seats, entry.show)
+        return
+      end
       ctx.private[entry.seat].battle = {}
-      return steps.call("battle_cards", { seat = entry.seat, side = entry.side, powers = entry.powers, front = ctx.locals.front })
+      return steps.call("battle_cards", { seat = entry.seat, side = entry.side, powers = entry.powers,
+        front = ctx.locals.front, zone = entry.zone })
+    end,
+  },
+  {
+    name = "the cards shown",
+    run = function(ctx)
+      if not withdrew(ctx) then
+        battle.reveal(ctx, ctx.locals.seats)
+      end
+    end,
+  },
+  {
+    name = "Fog of War",
+    each = function(ctx)
+      return withdrew(ctx) and {} or solitaire.fog_sides(ctx)
+    end,
+    label = function(ctx, side)
+      return SIDE_NAMES[side]
+    end,
+    run = function(ctx, side)
+      fog.draw(ctx, side, battle.fog_view(ctx))
     end,
   },
   {
     name = "the fight",
     run = function(ctx)
       if not withdrew(ctx) then
-        battle.reveal(ctx, ctx.locals.seats)
         battle.fight(ctx)
       end
     end,
@@ -509,21 +550,68 @@ function battle.ask_rear(ctx, loser)
       space_name(ctx, state.front, state.space_of[loser]), SIDE_NAMES[loser]), options = options })
 end
 
--- The seats that lay military cards, side by side: France first, then each Allied seat.
+-- The seats that lay military cards, side by side: France first, then each Allied seat,
+-- each from its own hand. In solitaire the Coalition plays one hand (L1100): one seat lays
+-- its cards for every Allied power in the battle (the power that allocates its losses), and
+-- the side a person plays comes first (option solitaire.battle_cards).
 function battle.card_seats(ctx)
   local list = {}
-  for _, side in ipairs({ "FR", "allied" }) do
+  local order = solitaire.first_side(ctx) == "allied" and { "allied", "FR" } or { "FR", "allied" }
+  for _, side in ipairs(order) do
     local by_seat = {}
     for _, power in ipairs(side_powers(ctx, side)) do
       local seat = powers.seat(ctx, power)
+      local zone = "hand." .. seat
+      if solitaire.displays(ctx) then
+        seat = side == "FR" and "FR" or chooser(ctx, side)
+        zone = solitaire.hand_of_side(side == "FR" and "FR" or "allies")
+      end
       if by_seat[seat] == nil then
-        by_seat[seat] = { seat = seat, side = side, powers = {} }
+        by_seat[seat] = { seat = seat, side = side, powers = {}, zone = zone }
         list[#list + 1] = by_seat[seat]
       end
       table.insert(by_seat[seat].powers, power)
     end
   end
   return list
+end
+
+-- What Fog of War needs to know of the battle being fought (rules/fog.lua).
+function battle.fog_view(ctx)
+  local state = b(ctx)
+  local front = state.front
+  local function powers_on(f, side)
+    if f == front then
+      return side_powers(ctx, side)
+    elseif side == "FR" then
+      return { "FR" }
+    end
+    local list = {}
+    for _, block in ipairs(armies(ctx, f, "allied")) do
+      list[#list + 1] = forces.owner(ctx, block)
+    end
+    return list
+  end
+  local later, seen = {}, false
+  for _, f in ipairs(forces.FRONTS) do
+    if seen and war.battle_on(ctx, f) then
+      later[#later + 1] = f
+    end
+    seen = seen or f == front
+  end
+  return {
+    front = front,
+    laid = state.cards,
+    counts = { FR = #state.cards.FR, allied = #state.cards.allied },
+    later = later,
+    hands = { FR = solitaire.hand_of_side("FR"), allied = solitaire.hand_of_side("allies") },
+    usable = function(card, side, f)
+      local fields = ctx.data.cards[card].fields
+      local nation = fields.nation
+      return fields.military == true and util.contains(fields.fronts, f)
+        and (nation == "neutral" or util.contains(powers_on(f, side), nation))
+    end,
+  }
 end
 
 -- Dice, totals and losses.
@@ -583,7 +671,7 @@ function battle.battle_cards.prompt(ctx)
     laid[entry.card] = true
   end
   local actions = {}
-  for _, card in ipairs(ctx:zone("hand." .. locals.seat)) do
+  for _, card in ipairs(ctx:zone(locals.zone or ("hand." .. locals.seat))) do
     if not laid[card] and usable(ctx, card, locals.powers, locals.front) then
       local target = ctx:known("card", card, "drm_target") and ctx.data.cards[card].fields.drm_target or nil
       if target == "choice" then
@@ -627,20 +715,30 @@ function battle.battle_cards.done(ctx)
   ctx:pop({})
 end
 
--- Every seat has laid its cards: they are revealed together.
-function battle.reveal(ctx, seats)
+-- Every seat has laid its cards: they are revealed together (those of `side` alone, when
+-- it is given: the side that laid first in solitaire); a seat's cards are shown once.
+function battle.reveal(ctx, seats, side)
   local state = b(ctx)
+  ctx.locals.shown = ctx.locals.shown or {}
   for _, entry in ipairs(seats) do
-    local names = {}
-    for _, laid in ipairs(ctx.private[entry.seat].battle or {}) do
-      table.insert(state.cards[entry.side], { card = laid.card, target = laid.target })
-      names[#names + 1] = string.format("%s (%s%d)", cards.name(ctx, laid.card), laid.target == "enemy" and "-" or "+",
-        math.abs(laid.drm))
+    if (side == nil or entry.side == side) and not ctx.locals.shown[entry.seat] then
+      ctx.locals.shown[entry.seat] = true
+      battle.show_seat(ctx, state, entry)
     end
-    ctx.private[entry.seat].battle = nil
-    ctx:log(string.format("%s reveals %s.", ctx.data.seats[entry.seat].name,
-      #names > 0 and table.concat(names, ", ") or "no military card"))
   end
+end
+
+-- A seat's laid cards join its side's cards in the battle, and the log names them.
+function battle.show_seat(ctx, state, entry)
+  local names = {}
+  for _, laid in ipairs(ctx.private[entry.seat].battle or {}) do
+    table.insert(state.cards[entry.side], { card = laid.card, target = laid.target })
+    names[#names + 1] = string.format("%s (%s%d)", cards.name(ctx, laid.card), laid.target == "enemy" and "-" or "+",
+      math.abs(laid.drm))
+  end
+  ctx.private[entry.seat].battle = nil
+  local who = solitaire.displays(ctx) and (entry.side == "FR" and "France" or "The Coalition") or ctx.data.seats[entry.seat].name
+  ctx:log(string.format("%s reveals %s.", who, #names > 0 and table.concat(names, ", ") or "no military card"))
 end
 
 -- A side removes its losses to the force pools, one unit at a time (L519).

@@ -35,7 +35,8 @@ cdgsm.zone = solo.zone
 local zone = solo.zone
 local SPACES = solo.SPACES
 
-local PURPOSES = { wager = "for the Wager", negotiate = "to negotiate", debate = "to debate", trade = "to trade" }
+local PURPOSES = { wager = "for the Wager", negotiate = "to negotiate", debate = "to debate", trade = "to trade",
+  round = "to negotiate or trade", discard = "to discard for a Leader" }
 
 local LETTER_RANK = cards.LETTER_RANK
 
@@ -66,10 +67,13 @@ end
 -- Playing a card (19.3) -------------------------------------------------------------------
 
 -- The state cdgsm_play: ctx:call("cdgsm_play", {side = "FR"|"allies", power = "FR", purpose
--- = "wager"|"negotiate"|"debate"|"trade"}). It rolls the fate die (none once the draw pile
+-- = "wager"|"negotiate"|"debate"|"trade"|"round"|"discard", nation = nil|"FR"}) ("round": to
+-- negotiate or trade, chosen once the card is known; `nation`: only a card of that nation
+-- may be played, as France's pre-emptive debate needs a French card). It rolls the fate die (none once the draw pile
 -- has run out), turns up the cards the result makes available, lets the power save one
 -- face-up PUMC to the Military pile, asks which available card it plays, moves that card
--- off the display to "cdgsm.<side>.played", refills the open spaces and pops
+-- off the display to "cdgsm.<side>.played" (a Wager card or a card given in trade face down
+-- to "wager" or "offer", its name told to its seat alone), refills the open spaces and pops
 -- {card = id, space = "A"|"B"|"C"|"D"|"E"}: the caller plays the card and discards it. It
 -- pops {} when nothing can be played. A declared debate may not be taken back once the
 -- cards are seen (19.3, the second note): the caller asks before it calls.
@@ -103,24 +107,37 @@ local function lowest_options(ctx, locals, without)
   return list
 end
 
+-- Whether the call may play `card`: any card, or one of `locals.nation` only (France's
+-- pre-emptive debate needs a French card, 16.2).
+local function allowed(ctx, locals, card)
+  return locals.nation == nil or (ctx:known("card", card, "nation") and cards.nation(ctx, card) == locals.nation)
+end
+
 -- The cards the power may play now, each {card, space}, leaving out `without`.
 local function play_options(ctx, locals, without)
-  if locals.result == LOWEST then
-    return lowest_options(ctx, locals, without)
-  end
-  local depleted = locals.result == DEPLETED
   local list = {}
-  for _, space in ipairs(depleted and SPACES or RESULTS[locals.result].spaces) do
-    local card, up = solo.card_in(ctx, locals.side, space)
-    if card and up and card ~= without then
-      list[#list + 1] = { card = card, space = space }
+  if locals.result == LOWEST then
+    list = lowest_options(ctx, locals, without)
+  else
+    local depleted = locals.result == DEPLETED
+    for _, space in ipairs(depleted and SPACES or RESULTS[locals.result].spaces) do
+      local card, up = solo.card_in(ctx, locals.side, space)
+      if card and up and card ~= without then
+        list[#list + 1] = { card = card, space = space }
+      end
+    end
+    local top = solo.turned_top(ctx, locals.side)
+    if top and top ~= without and not depleted and RESULTS[locals.result].top then
+      list[#list + 1] = { card = top, space = "C" }
     end
   end
-  local top = solo.turned_top(ctx, locals.side)
-  if top and top ~= without and not depleted and RESULTS[locals.result].top then
-    list[#list + 1] = { card = top, space = "C" }
+  local kept = {}
+  for _, option in ipairs(list) do
+    if allowed(ctx, locals, option.card) then
+      kept[#kept + 1] = option
+    end
   end
-  return list
+  return kept
 end
 
 -- The face-up PUMC the power may save (19.3, step 3), from A-E: none once the Military
@@ -141,7 +158,7 @@ local function save_options(ctx, locals)
     candidates[#candidates + 1] = { card = top, space = "C" }
   end
   -- "C or lowest-lettered" always has the next card of the draw pile to fall back on.
-  local fallback = locals.result == LOWEST and ctx:count(zone(locals.side, "C")) > 0
+  local fallback = locals.result == LOWEST and locals.nation == nil and ctx:count(zone(locals.side, "C")) > 0
   local list = {}
   for _, option in ipairs(candidates) do
     if solo.pumc(ctx, locals.power, option.card) and (fallback or #play_options(ctx, locals, option.card) > 0) then
@@ -190,8 +207,8 @@ local function begin_play(ctx)
     options = play_options(ctx, locals)
   end
   if #options == 0 then
-    ctx:log(string.format("%s has no card to play from %s solo display.", power_name(ctx, locals.power),
-      solo.side_possessive(locals.side)))
+    ctx:log(string.format("%s has no %scard to play from %s solo display.", power_name(ctx, locals.power),
+      locals.nation and (powers.adjective(locals.nation) .. " ") or "", solo.side_possessive(locals.side)))
     ctx:pop({})
     return
   end
@@ -204,7 +221,7 @@ local function check_call(ctx, locals)
     error(string.format("'%s' does not play from %s solo display", tostring(locals.power), solo.side_possessive(locals.side)), 0)
   end
   if PURPOSES[locals.purpose] == nil then
-    error(string.format("unknown purpose '%s' for a solo display card (wager, negotiate, debate or trade)",
+    error(string.format("unknown purpose '%s' for a solo display card (wager, negotiate, debate, trade, round or discard)",
       tostring(locals.purpose)), 0)
   end
 end
@@ -291,15 +308,26 @@ function cdgsm.cdgsm_play.save_none(ctx)
   begin_play(ctx)
 end
 
+-- The cards laid face down, to be shown later: a Wager card and a card given in trade.
+local FACE_DOWN = { wager = "wager", trade = "offer" }
+
 function cdgsm.cdgsm_play.play(ctx, card)
   local locals = ctx.locals
   local option = find(locals.options, card)
   if locals.mode ~= "play" or option == nil then
     error(string.format("%s is not available to play", card_name(ctx, card)), 0)
   end
-  ctx:move_card(card, zone(locals.side, "played"))
-  ctx:log(string.format("%s plays %s (%s) %s (19.3, step 4).", power_name(ctx, locals.power), card_name(ctx, card),
-    solo.space_words(option.space), PURPOSES[locals.purpose]))
+  local down = FACE_DOWN[locals.purpose]
+  ctx:move_card(card, zone(locals.side, down or "played"))
+  if down then
+    ctx:log(string.format("%s lays the card of %s face down %s (19.3, step 4).", power_name(ctx, locals.power),
+      solo.space_words(option.space), PURPOSES[locals.purpose]))
+    ctx:tell(powers.seat(ctx, locals.power), string.format("You lay %s face down %s.", card_name(ctx, card),
+      PURPOSES[locals.purpose]))
+  else
+    ctx:log(string.format("%s plays %s (%s) %s (19.3, step 4).", power_name(ctx, locals.power), card_name(ctx, card),
+      solo.space_words(option.space), PURPOSES[locals.purpose]))
+  end
   solo.refill(ctx, locals.side)
   ctx:pop({ card = card, space = option.space })
 end

@@ -195,10 +195,66 @@ function solo.zones(side)
     list[#list + 1] = zone(side, space)
     list[#list + 1] = zone(side, space .. ".down")
   end
-  for _, what in ipairs({ "C.up", "C", "military", "beside", "played" }) do
+  for _, what in ipairs({ "C.up", "C", "military", "beside", "played", "wager", "offer" }) do
     list[#list + 1] = zone(side, what)
   end
   return list
+end
+
+-- The cards a play may still bring from a side's display: those in A, B, D, E (face up or
+-- down), the draw pile and, since it becomes the draw pile when that runs out (19.4), the
+-- Military pile. Leaders beside the display are played without the fate die.
+function solo.playable(ctx, side)
+  local list = {}
+  local from = {}
+  for _, space in ipairs(solo.SPACES) do
+    from[#from + 1] = zone(side, space)
+    from[#from + 1] = zone(side, space .. ".down")
+  end
+  for _, what in ipairs({ "C.up", "C", "military" }) do
+    from[#from + 1] = zone(side, what)
+  end
+  for _, z in ipairs(from) do
+    for _, card in ipairs(ctx:zone(z)) do
+      list[#list + 1] = card
+    end
+  end
+  return list
+end
+
+-- The Leaders of `power` lying beside its side's display.
+function solo.leaders(ctx, power)
+  local list = {}
+  for _, card in ipairs(ctx:zone(zone(solo.side_of(power), "beside"))) do
+    if cards.is_leader(ctx, card) and (not ctx:known("card", card, "nation") or cards.nation(ctx, card) == power) then
+      list[#list + 1] = card
+    end
+  end
+  return list
+end
+
+-- A card a side receives in a trade while the sides play from their displays (19 does not
+-- say where it goes; RULES-GAPS.md): `how` "like-initial" treats it as an Initial Phase card
+-- after the Wager (19.2), "top-face-up" lays it face up on top of the draw pile.
+function solo.receive(ctx, side, card, how)
+  if how == "top-face-up" and solo.turned_top(ctx, side) == nil then
+    ctx:move_card(card, zone(side, "C.up"))
+    ctx:log(string.format("The card received goes face up on top of %s draw pile.", solo.side_possessive(side)))
+    return
+  elseif how == "top-face-up" then
+    ctx:move_card(card, zone(side, "C"), "top")
+    ctx:log(string.format("The card received goes on top of %s draw pile, under the card turned up.", solo.side_possessive(side)))
+    return
+  end
+  local closed = solo.transferred(ctx, side)
+  if not closed and solo.side_pumc(ctx, side, card) then
+    ctx:move_card(card, zone(side, "military"))
+    ctx:log(string.format("The card received goes to %s Military pile (19.2).", solo.side_possessive(side)))
+  else
+    ctx:move_card(card, zone(side, "C"))
+    ctx:shuffle(zone(side, "C"))
+    ctx:log(string.format("The card received is shuffled into %s draw pile (19.2).", solo.side_possessive(side)))
+  end
 end
 
 -- Moves every card of the side's display, piles and Leaders beside it to `to` (at the end

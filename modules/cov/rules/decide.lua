@@ -1,10 +1,13 @@
 -- Congress of Vienna: a question the rules ask a power (or every player) where the Playbook
 -- leaves the players to decide (RULES-GAPS.md), the one procedure every phase calls for it:
--- `ctx:call("decide", {power, key, text, options, everyone?})` pops {key, choice} with the
--- caller's locals. Bots answer it by the question's key through `decide.answers`.
+-- `ctx:call("decide", {power, key, text, options, everyone?, chart?})` pops {key, choice}
+-- with the caller's locals. Bots answer it by the question's key through `decide.answers`;
+-- `chart = {n, why}` offers a power a bot plays the dice its chart rolls for the question
+-- (rules/chartdice.lua).
 
 local powers = include("rules/powers.lua")
 local util = include("@lib/util.lua")
+local chartdice = include("rules/chartdice.lua")
 
 local decide = {}
 
@@ -17,6 +20,9 @@ function decide.decide.prompt(ctx)
     actions[#actions + 1] = { name = "choose", arg = option.arg, label = option.label, place = option.place,
       space = option.space, box = option.box, piece = option.piece }
   end
+  if locals.chart then
+    chartdice.offer(ctx, actions, locals.power, locals.chart.n, locals.chart.why)
+  end
   return {
     seat = (not locals.everyone) and powers.seat(ctx, locals.power) or nil,
     text = powers.as_power(ctx, locals.power) .. locals.text,
@@ -28,8 +34,11 @@ function decide.decide.choose(ctx, arg)
   local result = util.copy(ctx.locals)
   result.choice = arg
   result.options = nil
+  result.chart, result.chart_dice = nil, nil
   ctx:pop(result)
 end
+
+decide.decide.chart_roll = chartdice.roll
 
 -- A bot's answer to the question on top of the flow: `answers[key](ctx, actions, t)` for
 -- the question's key, else `otherwise(ctx, actions, t)`. A bot registers its answers once:

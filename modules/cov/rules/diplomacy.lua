@@ -1,26 +1,25 @@
 -- Congress of Vienna: the Diplomacy Phase (Playbook 16.2, 18.4.5). The deal by the Card
 -- Hand Size track; the Wager, a secret choice on printed values; the free issue at the
 -- distance high - low; two normal issues each, clockwise from the wager winner's left;
--- six rounds in which each power negotiates, plays its Leader, offers a trade or (after a
--- debate) passes, every play open to one debate, which France may pre-empt twice a phase
--- with a French card; and the phase's winner by the issues on its track. With two or three
--- players one person plays several powers from one hand (18.2-18.3, rules/hands.lua) and
--- some plays are barred (rules/restrictions.lua).
+-- six rounds in which each power takes its turn (rules/rounds.lua: negotiations, Leaders,
+-- trades, debates and pre-empts); and the phase's winner by the issues on its track. With
+-- two or three players one person plays several powers from one hand (18.2-18.3,
+-- rules/hands.lua) and some plays are barred (rules/restrictions.lua); the solitaire
+-- seatings play from their displays (rules/solitaire.lua, rules/solo_diplomacy.lua).
 
 local util = include("@lib/util.lua")
 local powers = include("rules/powers.lua")
 local display = include("rules/display.lua")
 local cards = include("rules/cards.lua")
-local effects = include("rules/effects.lua")
 local hands = include("rules/hands.lua")
 local restrictions = include("rules/restrictions.lua")
+local solitaire = include("rules/solitaire.lua")
 
 local steps = include("@lib/steps.lua")
 
 local diplomacy = {}
 
 local ROUNDS = 6
-local MAX_PREEMPTS = 2
 
 local function name(ctx, power)
   return powers.name(ctx, power)
@@ -36,33 +35,9 @@ end
 
 local as_power = powers.as_power
 
--- A card play's argument: the card, or {card =, power =} from a seat that plays several
--- powers.
-local function play_arg(ctx, power, card)
-  if powers.shares_seat(ctx, power) then
-    return { card = card, power = power }
-  end
-  return card
-end
-
-local function read_play(arg, seat)
-  if type(arg) == "table" then
-    return arg.card, arg.power
-  end
-  return arg, seat
-end
-
 local function discard(ctx, card)
   ctx:move_card(card, "discard")
   ctx:flip(card, true)
-end
-
--- Runs the card's own effect when it is played, if it has one.
-local function card_effect(ctx, card, power, piece, how)
-  local effect = effects[card]
-  if effect and effect.played then
-    effect.played(ctx, power, piece, how)
-  end
 end
 
 -- Whether `power` may put a waiting issue on the display into play now. A value not
@@ -114,16 +89,22 @@ local wager_distance
 
 -- The phase (16.2), step by step: the deal and the Wager, the winner's free issue, the
 -- selection of issues, six Diplomacy Rounds of a turn for each power in the order of play,
--- the phase's scoring, and (two players) Austria's Military Operation.
+-- the phase's scoring, Austria's Military Operation (two players, 18.2.4; against the
+-- French bot, 21.7) and, in the solitaire seatings, the displays' cards for the War Phase
+-- (19.5). The solitaire seatings deal onto their displays and play every card from them
+-- (rules/solitaire.lua, rules/solo_diplomacy.lua).
 diplomacy.diplomacy = steps.procedure("16.2 Diplomacy Phase", {
   {
     name = "the Wager",
     run = function(ctx)
       hands.deal(ctx)
-      return steps.call("wager", {})
+      return steps.call(solitaire.displays(ctx) and "solo_wager" or "wager", {})
     end,
     resume = function(ctx, result)
       local d = dip(ctx)
+      if solitaire.displays(ctx) then
+        solitaire.after_wager(ctx)
+      end
       d.winner = result.winner
       if d.winner then
         d.distance = wager_distance(ctx, d.winner, result.values)
@@ -196,8 +177,17 @@ diplomacy.diplomacy = steps.procedure("16.2 Diplomacy Phase", {
   {
     name = "Austria's Military Operation",
     run = function(ctx)
+      solitaire.austria_operation(ctx)
       if diplomacy.austria_operation_offered(ctx) then
         return steps.call("austria_operation", {})
+      end
+    end,
+  },
+  {
+    name = "the War Phase's cards",
+    run = function(ctx)
+      if solitaire.displays(ctx) then
+        solitaire.war_cards(ctx)
       end
     end,
   },
@@ -278,10 +268,11 @@ end
 
 -- The distance of the free issue (16.2: high - low). Two players (18.2.2): an Allied winner
 -- places at its value less France's, France at its value less the lowest Allied card.
--- Solitaire (20, L1547; 21, L1804): an Allied winner places at the highest Allied value
--- less France's; France at high - low (20; RULES-GAPS.md for 21).
+-- Against a bot (20, L1547; 21, L1804; 22): an Allied winner places at the highest Allied
+-- value less France's; France at high - low (20; RULES-GAPS.md for 21). 23 is played as
+-- by four players.
 function wager_distance(ctx, winner, values)
-  if powers.solitaire(ctx) and winner ~= "FR" and values.FR then
+  if solitaire.against_bots(ctx) and winner ~= "FR" and values.FR then
     return values[winner] - values.FR
   end
   if powers.variant(ctx) == 2 and values.FR then
@@ -330,9 +321,22 @@ function diplomacy.wager.reveal(ctx, choices)
       return
     end
   end
+  local cards_laid = {}
+  for _, power in ipairs(powers.CLOCKWISE) do
+    cards_laid[power] = not powers.out(ctx, power) and laid(ctx, powers.seat(ctx, power))[power] or nil
+  end
+  for _, seat in ipairs(ctx:seats()) do
+    ctx.private[seat].wager = nil
+  end
+  diplomacy.wager_result(ctx, cards_laid)
+end
+
+-- The Wager's cards are shown (`laid`: a card by power) and discarded; the state on top of
+-- the flow pops the winner and the values, at once or after a tie is broken.
+function diplomacy.wager_result(ctx, laid)
   local values, high, best, parts = {}, nil, {}, {}
   for _, power in ipairs(powers.CLOCKWISE) do
-    local card = not powers.out(ctx, power) and laid(ctx, powers.seat(ctx, power))[power]
+    local card = laid[power]
     if card then
       local value = cards.printed(ctx, card)
       values[power] = value
@@ -344,9 +348,6 @@ function diplomacy.wager.reveal(ctx, choices)
         best[#best + 1] = power
       end
     end
-  end
-  for _, seat in ipairs(ctx:seats()) do
-    ctx.private[seat].wager = nil
   end
   if high == nil then
     ctx:log("Nobody wagers.")
@@ -363,17 +364,11 @@ end
 
 -- Britain breaks every tie (its National Advantage, 16.2). Lützen & Bautzen (18.4.3):
 -- Britain wins its own ties; with one or two players a Russia-France tie goes to France.
--- Solitaire (20, L1521; 21; 22): Britain, else Austria, else Russia, never France.
+-- Against a bot (20, L1521; 21; 22): Britain, else Austria, else Russia, never France.
 -- Pops `{winner = …}` with `extra` merged, at once or after Britain's choice.
 function diplomacy.break_tie(ctx, tied, what, extra)
-  local winner
-  if powers.solitaire(ctx) then
-    for _, power in ipairs({ "BR", "AU", "RU" }) do
-      if winner == nil and util.contains(tied, power) then
-        winner = power
-      end
-    end
-  elseif ctx.vars.lutzen then
+  local winner = solitaire.tie_winner(ctx, tied)
+  if winner == nil and ctx.vars.lutzen then
     if util.contains(tied, "BR") then
       winner = "BR"
     elseif powers.players(ctx) <= 2 and #tied == 2 then
@@ -504,444 +499,6 @@ function diplomacy.selection.none(ctx)
   ctx:log(string.format("%s finds no issue left to select.", name(ctx, power)))
   ctx.locals.picks[power] = 2
   selected(ctx, power)
-end
-
--- A power's action in a Diplomacy Round.
-diplomacy.round_turn = {}
-
--- A power's Debate marker stands on the Diplomacy Round Track from its debate until its
--- next action, and back on its own space otherwise.
-local function has_debate_marker(ctx, power)
-  return ctx:space_of("marker.debate." .. power) == "diplomacy_round"
-end
-
-function diplomacy.round_turn.on_enter(ctx)
-  local power = ctx.locals.power
-  -- A power that debated since its last action may pass now; the marker comes off either
-  -- way (16.2, Round 5).
-  -- The Lützen & Bautzen French bot's option lutzen_france.pass=by-table lets France pass
-  -- without it (18.4.5.5; RULES-GAPS.md).
-  ctx.locals.may_pass = has_debate_marker(ctx, power)
-    or (power == "FR" and ctx.vars.lutzen and (ctx.vars.bot_options or {})["lutzen_france.pass"] == "by-table")
-  ctx:place("marker.debate." .. power, "debate", power)
-end
-
-local function label_move(ctx, card, power, piece, debate)
-  if not cards.known(ctx, card) then
-    return ""
-  end
-  local sum = cards.move_sum(ctx, card, power, piece, debate)
-  local owner, n = display.after_move(ctx, piece, power, sum:total())
-  return string.format(": to %s (%s)", owner and display.describe(ctx, owner, n) or "the Negotiation Table", sum:explain())
-end
-
--- The issues `power` may negotiate now.
-local function negotiable(ctx, power)
-  local list = {}
-  for _, piece in ipairs(display.negotiable(ctx)) do
-    if not restrictions.issue(ctx, power, piece, "negotiate") then
-      list[#list + 1] = piece
-    end
-  end
-  return list
-end
-
-function diplomacy.round_turn.prompt(ctx)
-  local power = ctx.locals.power
-  local hand, leaders = cards.hand(ctx, power)
-  local actions = {}
-  if #negotiable(ctx, power) > 0 then
-    for _, card in ipairs(hand) do
-      actions[#actions + 1] = { name = "negotiate", arg = card, card = card, label = "Negotiate with " .. cards.name(ctx, card) }
-    end
-    for _, card in ipairs(leaders) do
-      actions[#actions + 1] = { name = "leader", arg = card, card = card,
-        label = string.format("Play %s (Leader): an issue to your Seat, discarding a card", cards.name(ctx, card)) }
-    end
-  end
-  if #hand > 0 then
-    for _, other in ipairs(powers.in_game(ctx)) do
-      if other ~= power and #cards.hand(ctx, other) > 0 and not restrictions.trade(ctx, power, other) then
-        actions[#actions + 1] = { name = "trade", arg = other, label = string.format("Offer %s a card in trade", name(ctx, other)) }
-      end
-    end
-  end
-  if ctx.locals.may_pass then
-    actions[#actions + 1] = { name = "pass", label = "Pass (you debated since your last action)" }
-  elseif #actions == 0 then
-    actions[1] = { name = "pass", label = "Pass: nothing left to play" }
-  end
-  return {
-    seat = powers.seat(ctx, power),
-    text = as_power(ctx, power) .. string.format("Diplomacy Round %d: negotiate, play your Leader, offer a trade%s.", ctx.locals.round,
-      ctx.locals.may_pass and " or pass" or ""),
-    actions = actions,
-  }
-end
-
-function diplomacy.round_turn.negotiate(ctx, card)
-  ctx:call("negotiation", { power = ctx.locals.power, card = card })
-end
-
-function diplomacy.round_turn.leader(ctx, card)
-  ctx:call("negotiation", { power = ctx.locals.power, card = card, leader = true })
-end
-
-function diplomacy.round_turn.trade(ctx, other)
-  local power = ctx.locals.power
-  restrictions.traded(ctx, power, other)
-  ctx:log(string.format("%s offers %s a card in trade.", name(ctx, power), name(ctx, other)))
-  ctx:call("trade", { from = power, to = other })
-end
-
-function diplomacy.round_turn.pass(ctx)
-  ctx:log(string.format("%s passes.", name(ctx, ctx.locals.power)))
-  ctx:pop({})
-end
-
-function diplomacy.round_turn.on_resume(ctx, result)
-  if not result.back then
-    ctx:pop({})
-  end
-end
-
--- A play on an issue: choose the issue (or go back), then the move, the Leader's discard,
--- and the debate window.
-diplomacy.negotiation = {}
-
-function diplomacy.negotiation.prompt(ctx)
-  local locals = ctx.locals
-  local power, card = locals.power, locals.card
-  local actions = {}
-  for _, piece in ipairs(negotiable(ctx, power)) do
-    local label = issue_name(ctx, piece) .. ", on " .. display.describe_piece(ctx, piece)
-    if locals.leader then
-      label = label .. ": to your Seat, secured"
-    else
-      label = label .. label_move(ctx, card, power, piece, false)
-    end
-    actions[#actions + 1] = { name = "on", arg = piece, piece = piece, label = label }
-  end
-  actions[#actions + 1] = { name = "back", label = "Back: choose another action" }
-  return { seat = powers.seat(ctx, power), text = as_power(ctx, power) .. string.format("Play %s on which issue?", cards.name(ctx, card)), actions = actions }
-end
-
-function diplomacy.negotiation.back(ctx)
-  ctx:pop({ back = true })
-end
-
-local may_preempt, debaters, finish_play
-
--- A Leader's play or debate costs one more card of the player's choice (16.2, Round 4), not
--- a Leader: asks for it, unless there is none. Returns whether it asked.
-local function leader_discard(ctx, power, card)
-  if #cards.hand(ctx, power) == 0 then
-    ctx:log(string.format("%s has no other card to discard.", name(ctx, power)))
-    return false
-  end
-  ctx:call("leader_discard", { power = power, card = card })
-  return true
-end
-
--- Opens the debate of the play: France is first offered to pre-empt when it could and
--- would not be the first asked anyway; then the window (when anyone can debate).
-local function open_debate(ctx)
-  local locals = ctx.locals
-  local player, piece = locals.power, locals.piece
-  if #debaters(ctx, player, piece, locals.leader == true) == 0 then
-    finish_play(ctx, {})
-    return
-  end
-  if not locals.leader and may_preempt(ctx, player, nil) and debaters(ctx, player, piece, false)[1] ~= "FR" then
-    ctx:call("preempt", { player = player, piece = piece, front = true })
-    return
-  end
-  ctx:call("debate", { player = player, piece = piece, leader = locals.leader == true })
-end
-
-function diplomacy.negotiation.on(ctx, piece)
-  local locals = ctx.locals
-  local power, card = locals.power, locals.card
-  local secured = ctx.vars.secured[piece]
-  local kind = display.where(ctx, piece)
-  if secured or (kind ~= "table" and kind ~= "track") then
-    error(string.format("%s cannot be negotiated now", issue_name(ctx, piece)), 0)
-  end
-  restrictions.played(ctx, power, piece)
-  locals.piece = piece
-  local from = display.describe_piece(ctx, piece)
-  if locals.leader then
-    discard(ctx, card)
-    locals.n = display.SEAT
-    local where = display.put(ctx, piece, power, display.SEAT)
-    ctx:log(string.format("%s plays %s on %s: from %s to %s.", name(ctx, power), cards.name(ctx, card), issue_name(ctx, piece), from, where))
-    locals.stage = "discard"
-    if not leader_discard(ctx, power, card) then
-      locals.stage = "debate"
-      open_debate(ctx)
-    end
-    return
-  end
-  local sum = cards.move_sum(ctx, card, power, piece, false)
-  local owner, n = display.after_move(ctx, piece, power, sum:total())
-  discard(ctx, card)
-  local where = display.put(ctx, piece, owner, n)
-  if n >= display.SEAT then
-    dip(ctx).beyond = { piece = piece, power = power, n = n }
-  end
-  locals.n = owner == power and n or 0
-  ctx:log(string.format("%s negotiates %s: from %s to %s (%s).", name(ctx, power), issue_name(ctx, piece), from, where, sum:explain()))
-  card_effect(ctx, card, power, piece, "negotiate")
-  hands.refill(ctx)
-  locals.stage = "debate"
-  open_debate(ctx)
-end
-
-function finish_play(ctx, result)
-  local locals = ctx.locals
-  local d = dip(ctx)
-  d.beyond = nil
-  if not result.debated and locals.n >= display.SEAT then
-    ctx.vars.secured[locals.piece] = true
-    ctx:log(string.format("Nobody debates: %s is secured on %s.", issue_name(ctx, locals.piece), display.describe_piece(ctx, locals.piece)))
-  end
-  ctx:pop({})
-end
-
--- What the negotiation waits for when a sub-procedure returns: its local `stage` is "discard"
--- while a Leader's discard is asked (then the debate opens), "debate" once it is open. These
--- are the module's last uses of a hand-kept stage: an action's two follow-ups, not a
--- procedure that steps would read better as.
-function diplomacy.negotiation.on_resume(ctx, result)
-  if ctx.locals.stage == "discard" then
-    ctx.locals.stage = "debate"
-    open_debate(ctx)
-    return
-  end
-  finish_play(ctx, result)
-end
-
--- The debate window (16.2): after a play, the other powers, clockwise from the player's
--- left, may declare one debate; the first to declare debates. Only a Leader may debate a
--- Leader's play. France may pre-empt a declared debate (below).
-diplomacy.debate = {}
-
-local function debate_cards(ctx, power, leader)
-  local hand, leaders = cards.hand(ctx, power)
-  return leader and leaders or hand
-end
-
--- The powers that may debate a play of `player` on `piece`, clockwise from its left.
-function debaters(ctx, player, piece, leader)
-  local list = {}
-  for _, power in ipairs(powers.from_left_of(ctx, player)) do
-    if power ~= player and not powers.passive(ctx, power) and #debate_cards(ctx, power, leader) > 0
-      and not restrictions.debate(ctx, power, player) and not restrictions.issue(ctx, power, piece, "debate") then
-      list[#list + 1] = power
-    end
-  end
-  return list
-end
-
-function diplomacy.debate.prompt(ctx)
-  local locals = ctx.locals
-  local asks, by_seat = {}, {}
-  for _, power in ipairs(debaters(ctx, locals.player, locals.piece, locals.leader)) do
-    local seat = powers.seat(ctx, power)
-    if not by_seat[seat] then
-      by_seat[seat] = {}
-      asks[#asks + 1] = { seat = seat, actions = by_seat[seat] }
-    end
-    local actions = by_seat[seat]
-    for _, card in ipairs(debate_cards(ctx, power, locals.leader)) do
-      local label = locals.leader and ": to your Seat, secured" or label_move(ctx, card, power, locals.piece, true)
-      actions[#actions + 1] = { name = "debate", arg = play_arg(ctx, power, card), card = card,
-        label = as_power(ctx, power) .. string.format("Debate with %s%s", cards.name(ctx, card), label) }
-    end
-  end
-  return {
-    text = string.format("%s played on %s (now on %s): does anyone debate?", name(ctx, locals.player),
-      issue_name(ctx, locals.piece), display.describe_piece(ctx, locals.piece)),
-    asks = asks,
-  }
-end
-
--- Whether France may pre-empt a debate another power has declared: twice a phase, with a
--- French national card, on another power's play (16.2, Round 5).
-function may_preempt(ctx, player, debater)
-  if debater == "FR" or player == "FR" or powers.passive(ctx, "FR") then
-    return false
-  end
-  if dip(ctx).preempts >= MAX_PREEMPTS then
-    return false
-  end
-  for _, card in ipairs(cards.hand(ctx, "FR")) do
-    if ctx:known("card", card, "nation") and cards.nation(ctx, card) == "FR" then
-      return true
-    end
-  end
-  return false
-end
-
--- Carries out `power`'s debate of the play on `piece` with `card`.
-function diplomacy.carry_out_debate(ctx, power, card, piece, leader)
-  local d = dip(ctx)
-  local from = display.describe_piece(ctx, piece)
-  if d.beyond and d.beyond.piece == piece then
-    from = string.format("%s (%d)", from, d.beyond.n)
-  end
-  discard(ctx, card)
-  restrictions.played(ctx, power, piece)
-  hands.refill(ctx)
-  ctx:place("marker.debate." .. power, "diplomacy_round", tostring(d.round or 1))
-  if leader then
-    local where = display.put(ctx, piece, power, display.SEAT)
-    ctx.vars.secured[piece] = true
-    d.beyond = nil
-    ctx:log(string.format("%s debates with %s: %s goes from %s to %s, secured.", name(ctx, power), cards.name(ctx, card),
-      issue_name(ctx, piece), from, where))
-    return
-  end
-  local sum = cards.move_sum(ctx, card, power, piece, true)
-  local owner, n = display.after_move(ctx, piece, power, sum:total())
-  d.beyond = nil
-  local where = display.put(ctx, piece, owner, n)
-  if owner == power and n >= display.SEAT then
-    ctx.vars.secured[piece] = true
-    where = where .. ", secured"
-  end
-  ctx:log(string.format("%s debates with %s: %s goes from %s to %s (%s).", name(ctx, power), cards.name(ctx, card),
-    issue_name(ctx, piece), from, where, sum:explain()))
-  card_effect(ctx, card, power, piece, "debate")
-end
-
-function diplomacy.debate.debate(ctx, arg, seat)
-  local locals = ctx.locals
-  local card, power = read_play(arg, seat)
-  if not locals.leader and may_preempt(ctx, locals.player, power) then
-    ctx:log(string.format("%s declares a debate.", name(ctx, power)))
-    ctx:call("preempt", { player = locals.player, piece = locals.piece, debater = power, card = card })
-    return
-  end
-  diplomacy.carry_out_debate(ctx, power, card, locals.piece, locals.leader)
-  locals.result = { debated = power }
-  if not (locals.leader and leader_discard(ctx, power, card)) then
-    ctx:pop(locals.result)
-  end
-end
-
-function diplomacy.debate.on_resume(ctx, result)
-  ctx:pop(ctx.locals.result or result)
-end
-
-function diplomacy.debate.all_passed(ctx)
-  ctx:pop({})
-end
-
--- France's pre-emptive debate (16.2, Round 5): before the others are asked, or once
--- another power has declared a debate, France debates first with a French card; a
--- declared debate then does not happen (its card stays in hand). The track advances.
-diplomacy.preempt = {}
-
-function diplomacy.preempt.prompt(ctx)
-  local locals = ctx.locals
-  local text
-  if locals.front then
-    text = string.format("%s played on %s (now on %s): France may pre-empt the debate with a French card (%d of %d used).",
-      name(ctx, locals.player), issue_name(ctx, locals.piece), display.describe_piece(ctx, locals.piece),
-      dip(ctx).preempts, MAX_PREEMPTS)
-  else
-    text = string.format("%s declares a debate on %s: France may pre-empt it with a French card (%d of %d used).",
-      name(ctx, locals.debater), issue_name(ctx, locals.piece), dip(ctx).preempts, MAX_PREEMPTS)
-  end
-  local actions = {}
-  for _, card in ipairs(cards.hand(ctx, "FR")) do
-    if ctx:known("card", card, "nation") and cards.nation(ctx, card) == "FR" then
-      actions[#actions + 1] = { name = "preempt", arg = card, card = card,
-        label = string.format("Pre-empt with %s%s", cards.name(ctx, card), label_move(ctx, card, "FR", locals.piece, true)) }
-    end
-  end
-  return { text = text, asks = { { seat = "FR", actions = actions } } }
-end
-
-function diplomacy.preempt.preempt(ctx, card)
-  local locals = ctx.locals
-  local d = dip(ctx)
-  d.preempts = d.preempts + 1
-  ctx:place("marker.fr_preempts", "fr_preempts", tostring(d.preempts))
-  ctx:log(string.format("France pre-empts %s (pre-empt %d of %d).",
-    locals.debater and (name(ctx, locals.debater) .. "'s debate") or "the debate", d.preempts, MAX_PREEMPTS))
-  diplomacy.carry_out_debate(ctx, "FR", card, locals.piece, false)
-  ctx:pop({ debated = "FR" })
-end
-
-function diplomacy.preempt.all_passed(ctx)
-  local locals = ctx.locals
-  if locals.front then
-    ctx:replace("debate", { player = locals.player, piece = locals.piece, leader = false })
-    return
-  end
-  diplomacy.carry_out_debate(ctx, locals.debater, locals.card, locals.piece, false)
-  ctx:pop({ debated = locals.debater })
-end
-
--- The card a Leader's play or debate costs (see `leader_discard` above).
-diplomacy.leader_discard = {}
-
-function diplomacy.leader_discard.prompt(ctx)
-  local power = ctx.locals.power
-  local actions = {}
-  for _, c in ipairs(cards.hand(ctx, power)) do
-    actions[#actions + 1] = { name = "discard", arg = c, card = c, label = "Discard " .. cards.name(ctx, c) }
-  end
-  return { seat = powers.seat(ctx, power), actions = actions,
-    text = as_power(ctx, power) .. string.format("%s: discard one card of your choice.", cards.name(ctx, ctx.locals.card)) }
-end
-
-function diplomacy.leader_discard.discard(ctx, card)
-  discard(ctx, card)
-  ctx:log(string.format("%s discards %s.", name(ctx, ctx.locals.power), cards.name(ctx, card)))
-  hands.refill(ctx)
-  ctx:pop({})
-end
-
-
--- A trade (16.2, Round 1): the offering power lays a card face down for the other; at the
--- same time the other lays one face down in return, or refuses. Only the two of them see
--- the cards. Leaders are not traded (RULES-GAPS.md).
-diplomacy.trade = {}
-
-function diplomacy.trade.prompt(ctx)
-  local from, to = ctx.locals.from, ctx.locals.to
-  local offer, answer = {}, { { name = "refuse", label = "Refuse the trade" } }
-  for _, card in ipairs(cards.hand(ctx, from)) do
-    offer[#offer + 1] = { name = "offer", arg = card, card = card, label = "Offer " .. cards.name(ctx, card) }
-  end
-  for _, card in ipairs(cards.hand(ctx, to)) do
-    answer[#answer + 1] = { name = "give", arg = card, card = card, label = "Accept, giving " .. cards.name(ctx, card) }
-  end
-  return {
-    text = string.format("%s offers %s a trade: each lays a card face down (%s may refuse).", name(ctx, from), name(ctx, to), name(ctx, to)),
-    asks = { { seat = powers.seat(ctx, from), actions = offer }, { seat = powers.seat(ctx, to), actions = answer } },
-  }
-end
-
-function diplomacy.trade.reveal(ctx, choices)
-  local from, to = ctx.locals.from, ctx.locals.to
-  local from_seat, to_seat = powers.seat(ctx, from), powers.seat(ctx, to)
-  local offered, answer = choices[from_seat], choices[to_seat]
-  if answer.name == "refuse" then
-    ctx:log(string.format("%s refuses the trade.", name(ctx, to)))
-    ctx:tell(from_seat, string.format("%s refused; you keep %s.", name(ctx, to), cards.name(ctx, offered.arg)))
-  else
-    ctx:move_card(offered.arg, powers.hand_zone(ctx, to))
-    ctx:move_card(answer.arg, powers.hand_zone(ctx, from))
-    ctx:log(string.format("%s accepts: the two powers exchange a card face down.", name(ctx, to)))
-    ctx:tell(from_seat, string.format("You gave %s and received %s.", cards.name(ctx, offered.arg), cards.name(ctx, answer.arg)))
-    ctx:tell(to_seat, string.format("You received %s and gave %s.", cards.name(ctx, offered.arg), cards.name(ctx, answer.arg)))
-  end
-  hands.refill(ctx)
-  ctx:pop({})
 end
 
 -- The end of the phase (16.2): the power with the most issues on its National Track (its

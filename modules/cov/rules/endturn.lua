@@ -9,6 +9,7 @@ local powers = include("rules/powers.lua")
 local forces = include("rules/forces.lua")
 local cards = include("rules/cards.lua")
 local victory = include("rules/victory.lua")
+local handicap = include("rules/handicap.lua")
 local steps = include("@lib/steps.lua")
 
 local endturn = {}
@@ -69,6 +70,7 @@ end
 -- `removed_when_done`, asked for an issue funded this turn), the Military Support markers
 -- back to their powers, the Battle DRM pawns off, and the turn marker on.
 function endturn.prepare(ctx)
+  handicap.end_of_turn(ctx)
   for _, card in ipairs(ctx.data.card_ids) do
     if cards.is_leader(ctx, card) then
       local zone = ctx:card_zone(card)

@@ -211,6 +211,19 @@ function forces.parse_space(ref)
 end
 
 -- The unit kind of a power's Military Support markers.
+-- Where a new unit of `kind` may go (L461-L463): any army of its power, and (French US
+-- units, British units and fleets) the War of 1812 box.
+function forces.new_unit_targets(ctx, power, kind)
+  local list = {}
+  for _, block in ipairs(forces.armies_of(ctx, power)) do
+    list[#list + 1] = forces.box(block)
+  end
+  if (power == "BR" and (kind == "BR" or kind == "BR_fleet")) or (power == "FR" and kind == "US") then
+    list[#list + 1] = forces.W1812
+  end
+  return list
+end
+
 function forces.support_kind(power)
   return power .. "_support"
 end

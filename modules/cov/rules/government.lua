@@ -12,6 +12,8 @@ local powers = include("rules/powers.lua")
 local display = include("rules/display.lua")
 local forces = include("rules/forces.lua")
 local issues = include("rules/issues.lua")
+local solitaire = include("rules/solitaire.lua")
+local handicap = include("rules/handicap.lua")
 
 local steps = include("@lib/steps.lua")
 
@@ -411,6 +413,12 @@ end
 -- chosen one by one before the Liberalism roll, and any left go to the Pax Britannica roll.
 government.government = steps.procedure("16.3 Government Phase", {
   {
+    name = "Handicap cards",
+    run = function(ctx)
+      return handicap.use(ctx, "start of the Government Phase")
+    end,
+  },
+  {
     name = "Income",
     run = function(ctx)
       income(ctx)
@@ -526,19 +534,11 @@ function government.government.on_enter(ctx)
 end
 
 -- New units and fleets (L461-L463): from the capital to the power's armies, or (French
--- US units, British units and fleets) to the War of 1812 box, one at a time.
+-- US units, British units and fleets) to the War of 1812 box, one at a time. A power a
+-- Playbook bot plays keeps what it does not place now as its reserve, placed in the War
+-- Phase's strategic movement (the Allied bot's National Reserve, 20.9 L1655-L1659; the
+-- French bot's Paris Reserve, 21.8.2 L1872).
 government.new_units = {}
-
-function government.targets(ctx, power, kind)
-  local list = {}
-  for _, block in ipairs(forces.armies_of(ctx, power)) do
-    list[#list + 1] = forces.box(block)
-  end
-  if (power == "BR" and (kind == "BR" or kind == "BR_fleet")) or (power == "FR" and kind == "US") then
-    list[#list + 1] = forces.W1812
-  end
-  return list
-end
 
 function government.new_units.prompt(ctx)
   local power = ctx.locals.power
@@ -546,10 +546,14 @@ function government.new_units.prompt(ctx)
   local actions = {}
   local _, kinds = forces.units(ctx, reserve)
   for _, entry in ipairs(kinds) do
-    for _, box in ipairs(government.targets(ctx, power, entry.kind)) do
+    for _, box in ipairs(forces.new_unit_targets(ctx, power, entry.kind)) do
       actions[#actions + 1] = { name = "place", arg = { kind = entry.kind, box = box }, box = box,
         label = string.format("A %s to %s", ctx.data.unit_kinds[entry.kind].name, ctx.data.boxes[box].name) }
     end
+  end
+  if solitaire.keeps_reserve(ctx, power) then
+    actions[#actions + 1] = { name = "keep", label = string.format("Keep the rest in %s as the %s, placed in strategic movement",
+      ctx.data.boxes[reserve].name, power == "FR" and "Paris Reserve (21.8.2)" or "National Reserve (20.9)") }
   end
   return {
     seat = powers.seat(ctx, power),
@@ -569,6 +573,17 @@ function government.new_units.place(ctx, arg)
   if forces.units(ctx, "reserve." .. power) == 0 then
     ctx:pop({})
   end
+end
+
+function government.new_units.keep(ctx)
+  local power = ctx.locals.power
+  if not solitaire.keeps_reserve(ctx, power) then
+    error(string.format("%s keeps no reserve in this seating", name(ctx, power)), 0)
+  end
+  local _, kinds = forces.units(ctx, "reserve." .. power)
+  ctx:log(string.format("%s keeps %s in %s, to place in strategic movement.", name(ctx, power), forces.describe(ctx, kinds),
+    ctx.data.boxes["reserve." .. power].name))
+  ctx:pop({})
 end
 
 return government

@@ -1,5 +1,5 @@
 -- Congress of Vienna: dealing the Diplomacy Phase's hands (16.2) and the reduced-player
--- hands. Four players: every card not removed and not in a hand is shuffled, and each
+-- hands (the solitaire seatings deal onto their displays: rules/solitaire.lua). Four players: every card not removed and not in a hand is shuffled, and each
 -- power draws the number on its Card Hand Size track on top of what it holds. Three
 -- players (18.3): the player of Russia and Austria draws both hand sizes less four into one
 -- hand. Two players (18.2.1): the Allied player gets a face-down Allied deck of the three
@@ -10,6 +10,7 @@
 local deck = include("@lib/deck.lua")
 local powers = include("rules/powers.lua")
 local cards = include("rules/cards.lua")
+local solitaire = include("rules/solitaire.lua")
 
 local hands = {}
 
@@ -71,7 +72,9 @@ function hands.deal(ctx)
   deck.move_all(ctx, "discard", "deck")
   ctx:shuffle("deck")
   local variant = powers.variant(ctx)
-  if variant == 2 then
+  if solitaire.displays(ctx) then
+    solitaire.deal(ctx)
+  elseif variant == 2 then
     deal_each(ctx, { "FR" })
     local allied = {}
     for _, power in ipairs(powers.in_game(ctx)) do

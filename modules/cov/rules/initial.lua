@@ -1,5 +1,6 @@
--- Congress of Vienna: the Initial Phase (Playbook 16.1, 17.x, 18.4.4). The turn's Initial
--- Situation card is drawn and carried out top to bottom: its cards go to the hands, its
+-- Congress of Vienna: the Initial Phase (Playbook 16.1, 17.x, 18.4.4). In the solitaire
+-- seatings with Handicap cards the turn begins by dealing them (rules/handicap.lua). The
+-- turn's Initial Situation card is drawn and carried out top to bottom: its cards go to the hands, its
 -- issues onto the Diplomacy Display, its special rules into force; what the card holds in
 -- words only, or what the owner has not entered yet, becomes a step the players do by hand
 -- and confirm. Then the Initial Environment Table (two modified rolls), British Fleet
@@ -8,10 +9,12 @@
 local powers = include("rules/powers.lua")
 local display = include("rules/display.lua")
 local setup = include("rules/setup.lua")
+local handicap = include("rules/handicap.lua")
 
 local initial = {}
 
-local STEPS = { "draw", "cards", "issues", "special", "by_hand", "environment", "demobilization", "clash" }
+local STEPS = { "handicap", "draw", "cards", "issues", "special", "by_hand", "environment", "demobilization", "clash",
+  "handicap_after" }
 
 local function card_name(ctx, card)
   return ctx.data.cards[card].name
@@ -229,11 +232,25 @@ function initial.initial.on_enter(ctx)
   ctx.vars.government_costs = {}
 end
 
+-- Calls the sub-procedure a library step returned (`steps.call`), if any; whether it did.
+local function call(ctx, sub)
+  if sub then
+    ctx:call(sub.call, sub.locals)
+    return true
+  end
+  return false
+end
+
 -- Runs the steps in order; a step that needs the players calls a sub-procedure, and the
 -- next run goes on from the step after it.
 local function run_step(ctx, step, card)
   local locals = ctx.locals
-  if step == "draw" then
+  if step == "handicap" then
+    handicap.deal(ctx)
+    return call(ctx, handicap.use(ctx, "start of the turn"))
+  elseif step == "handicap_after" then
+    return call(ctx, handicap.use(ctx, "after the Initial Phase"))
+  elseif step == "draw" then
     draw_card(ctx)
   elseif step == "cards" then
     give_cards(ctx, card)

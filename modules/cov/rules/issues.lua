@@ -97,6 +97,28 @@ function issues.describe(ctx, piece, power)
   return "what it gives is asked when funded"
 end
 
+-- Whether the issue `piece` is a minor ally of `power`'s side (France's minors, or the
+-- Allied ones); a side not entered yet is asked for.
+function issues.minor_ally_of(ctx, piece, power)
+  local props = ctx.data.pieces[piece].props
+  if props.minor == nil then
+    return false
+  end
+  return props.minor == (power == "FR" and "french_ally" or "allied")
+end
+
+-- Whether funding `piece` gives `power` a unit (owner data `issue_funding`, asked for if it
+-- is not entered yet).
+function issues.gives_unit(ctx, piece, power)
+  local entry = ctx.data.tables.issue_funding[kind_of(ctx, piece) .. "/" .. power]
+  for kind, n in pairs(entry) do
+    if kind ~= "vp" and n > 0 then
+      return true
+    end
+  end
+  return false
+end
+
 -- New units from the force pool to the power's capital (as many as the pool holds).
 function issues.recruit(ctx, power, kind, n, why)
   local pool = "pool." .. forces.owner_of_kind(ctx, kind)

@@ -16,20 +16,21 @@ local battle = include("rules/battle.lua")
 local endturn = include("rules/endturn.lua")
 local victory = include("rules/victory.lua")
 local lutzen_france = include("bots/lutzen_france.lua")
-local standin_allies = include("bots/standin_allies.lua")
-local bot_options = include("bots/options.lua")
+local standin = include("bots/standin.lua")
+local named = include("rules/options.lua")
 local effects = include("rules/effects.lua")
 local hands = include("rules/hands.lua")
 local cdgsm = include("rules/cdgsm.lua")
+local rounds = include("rules/rounds.lua")
+local solo_diplomacy = include("rules/solo_diplomacy.lua")
+local handicap = include("rules/handicap.lua")
 
 local function start(ctx, scenario, options)
   local vars = ctx.vars
   local seating, mode, humans = setup.options(scenario, options)
-  bot_options.check(options)
-  vars.bot_options = {}
-  for key in pairs(bot_options.OPTIONS) do
-    vars.bot_options[key] = options[key]
-  end
+  named.check(options)
+  handicap.check(seating, options)
+  vars.options = named.given(options)
   vars.seating = seating
   vars.situation_mode = mode
   vars.humans = humans
@@ -134,7 +135,8 @@ local function check(ctx)
 end
 
 local states = { begin = begin, turn = turn.turn }
-for _, group in ipairs({ initial, diplomacy, government, war, battle, endturn, cdgsm, decide }) do
+for _, group in ipairs({ initial, diplomacy, rounds, solo_diplomacy, government, war, battle, endturn, cdgsm, decide,
+  handicap }) do
   for name, state in pairs(group) do
     if type(state) == "table" then
       states[name] = state
@@ -160,5 +162,6 @@ return {
   effects = effects,
   view = view,
   check = check,
-  bots = { lutzen_france = lutzen_france, standin_allies = standin_allies },
+  -- standin_allies: the stand-in's name before it played every power (older saves name it).
+  bots = { lutzen_france = lutzen_france, standin = standin, standin_allies = standin },
 }

@@ -8,6 +8,8 @@ local powers = include("rules/powers.lua")
 local display = include("rules/display.lua")
 local forces = include("rules/forces.lua")
 local issues = include("rules/issues.lua")
+local solitaire = include("rules/solitaire.lua")
+local handicap = include("rules/handicap.lua")
 
 local steps = include("@lib/steps.lua")
 
@@ -219,20 +221,58 @@ local function move_targets(ctx, power, left, fleets)
   return actions
 end
 
+-- The reserve a bot keeps in its capital (the National Reserve, 20.9; the Paris Reserve,
+-- 21.8.2) is placed in strategic movement, a unit at a time, to the armies new units may
+-- join; it does not count against the moves (RULES-GAPS.md), and the power is done only
+-- once it is placed.
+local function reserve_targets(ctx, power)
+  local actions = {}
+  local reserve = "reserve." .. power
+  local _, kinds = forces.units(ctx, reserve)
+  for _, entry in ipairs(kinds) do
+    for _, box in ipairs(forces.new_unit_targets(ctx, power, entry.kind)) do
+      actions[#actions + 1] = { name = "reserve", arg = { kind = entry.kind, box = box }, box = box,
+        label = string.format("A %s of the reserve from %s to %s", ctx.data.unit_kinds[entry.kind].name,
+          ctx.data.boxes[reserve].name, ctx.data.boxes[box].name) }
+    end
+  end
+  return actions
+end
+
 function war.strategic.prompt(ctx)
   local power = ctx.locals.power
-  local actions = move_targets(ctx, power, ctx.locals.left, ctx.locals.fleets)
-  actions[#actions + 1] = { name = "done", label = "Done moving" }
+  local actions = reserve_targets(ctx, power)
+  local reserve = #actions > 0
+  for _, action in ipairs(move_targets(ctx, power, ctx.locals.left, ctx.locals.fleets)) do
+    actions[#actions + 1] = action
+  end
+  if not reserve then
+    actions[#actions + 1] = { name = "done", label = "Done moving" }
+  end
   return {
     seat = powers.seat(ctx, power),
-    text = string.format("%sWar Phase, step 3: strategic movement, %d unit moves left%s; every army keeps a unit.",
-      powers.as_power(ctx, power), ctx.locals.left, power == "BR" and " (fleets move freely)" or ""),
+    text = string.format("%sWar Phase, step 3: strategic movement, %d unit moves left%s; every army keeps a unit.%s",
+      powers.as_power(ctx, power), ctx.locals.left, power == "BR" and " (fleets move freely)" or "",
+      reserve and string.format(" Place the reserve in %s first (20.9, 21.8.2).", ctx.data.boxes["reserve." .. power].name) or ""),
     actions = actions,
   }
 end
 
+function war.strategic.reserve(ctx, arg)
+  local power = ctx.locals.power
+  ctx:move_units("reserve." .. power, arg.box, arg.kind, 1)
+  ctx:log(string.format("%s places a %s of its reserve with %s.", name(ctx, power), ctx.data.unit_kinds[arg.kind].name,
+    ctx.data.boxes[arg.box].name))
+  if #reserve_targets(ctx, power) == 0 and #move_targets(ctx, power, ctx.locals.left, ctx.locals.fleets) == 0 then
+    ctx:pop({})
+  end
+end
+
 function war.strategic.move(ctx, arg)
   local power = ctx.locals.power
+  if #move_targets(ctx, power, ctx.locals.left, ctx.locals.fleets) == 0 then
+    error("no unit move is left", 0)
+  end
   ctx:move_units(arg.from, arg.to, arg.kind, 1)
   if arg.kind == "BR_fleet" then
     ctx.locals.fleets = ctx.locals.fleets - 1
@@ -243,12 +283,15 @@ function war.strategic.move(ctx, arg)
   table.insert(ctx.locals.moves, arg)
   ctx:log(string.format("%s moves a %s from %s to %s.", name(ctx, power), ctx.data.unit_kinds[arg.kind].name,
     ctx.data.boxes[arg.from].name, ctx.data.boxes[arg.to].name))
-  if #move_targets(ctx, power, ctx.locals.left, ctx.locals.fleets) == 0 then
+  if #move_targets(ctx, power, ctx.locals.left, ctx.locals.fleets) == 0 and #reserve_targets(ctx, power) == 0 then
     ctx:pop({})
   end
 end
 
 function war.strategic.done(ctx)
+  if #reserve_targets(ctx, ctx.locals.power) > 0 then
+    error("the reserve must be placed before the power is done", 0)
+  end
   ctx:pop({})
 end
 
@@ -302,7 +345,7 @@ local function moving(ctx, power)
       fleets = fleets + (ctx:box(forces.box(block)).BR_fleet or 0)
     end
   end
-  if #move_targets(ctx, power, left, fleets) > 0 then
+  if #move_targets(ctx, power, left, fleets) > 0 or #reserve_targets(ctx, power) > 0 then
     return steps.call("strategic", { power = power, left = left, fleets = fleets })
   end
 end
@@ -318,18 +361,18 @@ local function power_name(ctx, power)
 end
 
 -- In the solitaire seatings Kutuzov, set aside while he lives, joins Russia at the start of
--- each War Phase (19.3, the first note, L1440) and is set aside again at its end, played
--- or not.
+-- each War Phase (19.3, the first note, L1440), among the Coalition's cards, and is set
+-- aside again at its end, played or not.
 function war.kutuzov_joins(ctx)
   if powers.solitaire(ctx) and ctx:card_zone("kutuzov") == "aside" then
-    ctx:move_card("kutuzov", "hand.RU")
+    ctx:move_card("kutuzov", solitaire.hand_of_side("allies"))
     ctx:log("Kutuzov joins Russia for the War Phase (19.3).")
   end
 end
 
 function war.kutuzov_aside(ctx)
   local zone = powers.solitaire(ctx) and ctx:card_zone("kutuzov")
-  if zone == "hand.RU" or zone == "discard" then
+  if zone == solitaire.hand_of_side("allies") or zone == "discard" then
     ctx:move_card("kutuzov", "aside")
     ctx:log("Kutuzov is set aside again until the next War Phase (19.3).")
   end
@@ -341,6 +384,12 @@ war.war = steps.procedure("16.4 War Phase", {
     run = function(ctx)
       ctx.locals.order = war.order(ctx)
       war.kutuzov_joins(ctx)
+    end,
+  },
+  {
+    name = "Handicap cards",
+    run = function(ctx)
+      return handicap.use(ctx, "start of the War Phase")
     end,
   },
   {

@@ -88,7 +88,7 @@ end)
 
 -- Rule: 18.4.5.4, Round 1 (L1277): France trades the lowest of its Russian and British C or
 -- D cards (blue letter), D before C, whichever power's it is. Set-up: France's Round 1
--- turn; the fixture gives WITTGENSTEIN (Russian) the French letter C and LORD LIVERPOOL
+-- turn; the fixture gives VON SCHARNHORST (Russian) the French letter C and LORD LIVERPOOL
 -- (British) D. Expected: France offers the trade to Britain, and lays LORD LIVERPOOL (an
 -- earlier reading offered Russia's card whenever France held one).
 test("18.4.5.4 France's Round 1 trade is its lowest Russian or British card", { instructions = 1200000000, seconds = 60 },
@@ -96,7 +96,7 @@ test("18.4.5.4 France's Round 1 trade is its lowest Russian or British card", { 
     local g = t:game { scenario = "lutzen-bautzen", overlay = FIXTURE }
     play.to(g, reached("round_turn", "FR"))
     t:ok(string.find(g:prompt().text, "Round 1", 1, true), g:prompt().text)
-    set_hand(g, "FR", with(EIGHT, { "liverpool", "wittgenstein" }))
+    set_hand(g, "FR", with(EIGHT, { "liverpool", "scharnhorst" }))
     local choice, reasons = g:bot_choice("lutzen_france", "FR")
     t:eq(choice, "trade BR", table.concat(reasons, " "))
     g:act("trade", "BR")

@@ -271,35 +271,6 @@ test("18.2.4 Austria's Military Operation when Austria at War occurs", { instruc
     "the Government Phase charges it")
 end)
 
--- Rule: the solitaire Wager (20, L1521, L1547; 21, L1804). An Allied winner places its
--- issue at the highest Allied value less France's, not high - low; a tie goes to Britain,
--- else Austria, else Russia, never to France. Set-up: the Clash against the French bot;
--- France FOUCHÉ 3 (or DAVOUT 5), Russia BLÜCHER 5, Austria VON GENTZ 2, Britain LORD
--- LIVERPOOL 4 (the fixture's). Expected: Russia wins by 5 - 3 = 2 (the four-player rule,
--- high - low, would give 5 - 2 = 3); France and Russia tied at 5: Russia wins, at 0.
-test("20/21 the solitaire Wager's distance and tie order", { instructions = 600000000, seconds = 30 }, function(t)
-  local cases = {
-    { fr = "fouche", ru = "blucher", by = 2, winner = "Russia" },
-    { fr = "davout", ru = "blucher", by = 0, winner = "Russia", tie = true },
-  }
-  for _, case in ipairs(cases) do
-    local g = game(t, "solo-vs-french-bot")
-    play.to(g, "wager")
-    swap_in(g, "hand.FR", { case.fr })
-    swap_in(g, "hand.RU", { case.ru })
-    swap_in(g, "hand.AU", { "gentz" })
-    swap_in(g, "hand.BR", { "liverpool" })
-    for _, seat in ipairs({ "FR", "RU", "AU", "BR" }) do
-      local card = ({ FR = case.fr, RU = case.ru, AU = "gentz", BR = "liverpool" })[seat]
-      g:act_as(seat, "wager", card)
-    end
-    t:eq(#play.lines(g, case.winner .. " wins the Wager by " .. case.by .. "."), 1, case.fr)
-    if case.tie then
-      t:eq(#play.lines(g, "the Wager is tied; by the scenario's tie rule Russia wins it."), 1)
-    end
-  end
-end)
-
 -- Rule (21.7, L1856): against the French bot, Austria at War may not go on the Table the
 -- turn right after the Armistice is accepted. Set-up: the War in Germany (turn 1, limited
 -- war) against the French bot; the Armistice put on Russia's track by hand before the

@@ -73,8 +73,8 @@ end)
 -- lives, joins Russia at the start of every War Phase. Set-up: the War in Germany, where
 -- Russia starts with Kutuzov, against the French bot, with the test fixture, played with
 -- the first legal action to the War Phase's first placement. Expected: Kutuzov was set
--- aside at the set-up, is in Russia's hand in the War Phase, and is set aside again after
--- it.
+-- aside at the set-up, is among the Coalition's cards in the War Phase (the Coalition plays
+-- one hand, L1100), and is set aside again after it.
 test("19.3 Kutuzov joins Russia at the War Phase in solitaire play", { instructions = 900000000, seconds = 40 }, function(t)
   local g = t:game { scenario = "liberation-war", options = { seating = "solo-vs-french-bot" },
     overlay = "tests/owner-fixture.ron" }
@@ -82,7 +82,7 @@ test("19.3 Kutuzov joins Russia at the War Phase in solitaire play", { instructi
   play.to(g, function(game)
     return game:json().phase == "war"
   end)
-  t:ok(util.contains(g:zone("hand.RU"), "kutuzov"), "in Russia's hand for the War Phase")
+  t:ok(util.contains(g:zone("hand.allies"), "kutuzov"), "among the Coalition's cards for the War Phase")
   t:eq(#play.lines(g, "Kutuzov joins Russia for the War Phase (19.3)."), 1)
   play.to(g, "vp_summary")
   t:ok(util.contains(g:zone("aside"), "kutuzov") or util.contains(g:zone("removed"), "kutuzov"),

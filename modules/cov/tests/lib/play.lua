@@ -5,8 +5,10 @@ local util = include("@lib/util.lua")
 local play = {}
 
 -- Plays every decision with its first legal action (each seat of a shared decision in
--- turn) until `stop(g)` is true, or the game reaches the state named `stop`.
-function play.to(g, stop)
+-- turn) until `stop(g)` is true, or the game reaches the state named `stop`. With `dice`,
+-- every answer gives them: the rules' rolls during that answer take them first (a fate die
+-- made to show the result a test wants).
+function play.to(g, stop, dice)
   local done = type(stop) == "function" and stop or function(game)
     return game:state() == stop
   end
@@ -22,15 +24,41 @@ function play.to(g, stop)
       if not util.contains(p.answered or {}, ask.seat) then
         local action = ask.actions[1]
         if ask.seat then
-          g:act_as(ask.seat, action.name, action.arg)
+          g:act_as(ask.seat, action.name, action.arg, dice)
         else
-          g:act(action.name, action.arg)
+          g:act(action.name, action.arg, dice)
         end
         break
       end
     end
   end
   error("the game did not reach the position the test waits for")
+end
+
+-- Stacks the cards of a solitaire game before its next deal, as a tester would at the
+-- table: every card of the draw deck and the discard pile, and every card France and the
+-- Coalition hold apart from Leaders and this turn's Initial Phase cards, is taken out of the
+-- game; then `cards.FR` and `cards.allies` go to France's and the Coalition's hands (laid
+-- out with the deal, the only cards there) and `cards.deck` into the draw deck, top first.
+function play.stack(g, cards)
+  local leaders = { napoleon = true, alexander = true, metternich = true, castlereagh = true }
+  local initial = g:vars().initial_cards or {}
+  for _, zone in ipairs({ "deck", "discard", "hand.FR", "hand.allies", "hand.RU", "hand.AU", "hand.BR" }) do
+    for _, card in ipairs(g:zone(zone)) do
+      if not leaders[card] and not initial[card] then
+        g:move_card(card, "removed")
+      end
+    end
+  end
+  for _, entry in ipairs({ { "FR", "hand.FR" }, { "allies", "hand.allies" } }) do
+    for _, card in ipairs(cards[entry[1]] or {}) do
+      g:move_card(card, entry[2])
+    end
+  end
+  local list = cards.deck or {}
+  for i = #list, 1, -1 do
+    g:move_card(list[i], "deck", "top")
+  end
 end
 
 -- The cards of a zone that are not Leaders.

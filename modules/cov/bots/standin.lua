@@ -1,7 +1,8 @@
--- Congress of Vienna: a STAND-IN player for Russia, Britain and Austria. It is NOT from the
--- Playbook (whose own Allied bot, section 20, comes later): it exists so that bot-only
--- games of Lützen & Bautzen can be simulated. It is greedy: each legal action gets a score,
--- an explained sum of simple terms, and the best one is taken (the first on ties).
+-- Congress of Vienna: a STAND-IN player for any power. It is NOT from the Playbook (whose
+-- own bots, sections 20 and 21, come later): it exists so that bot-only games can be
+-- simulated (Lützen & Bautzen's Allies, and every seat of the other scenarios and
+-- seatings). It is greedy: each legal action gets a score, an explained sum of simple
+-- terms, and the best one is taken (the first on ties).
 --   * Diplomacy: an issue is worth its place on the tracks: +n on the power's own track,
 --     +n/2 on another Allied power's, -n on France's (n = the space, 1-7), 0 on the Table.
 --     A card play is worth the gain it makes, less half the card's printed value (big cards
@@ -86,7 +87,27 @@ local function named(actions, name)
   end)
 end
 
+-- From a solo display (19.3) the card is known only once the fate die gives it: the
+-- stand-in negotiates (or rolls first) whenever it may, and with a card the die gave it
+-- negotiates rather than trades.
+local function display_round(ctx, actions, t)
+  local drawn = ctx.locals.drawn
+  for _, name in ipairs(drawn and { "negotiate" } or { "negotiate", "draw" }) do
+    local i = named(actions, name)
+    if i then
+      return t:choose(i, "From the display: %s.", actions[i].label)
+    end
+  end
+  local pass = named(actions, "pass")
+  return t:choose(pass or 1, "Nothing to negotiate: %s.", actions[pass or 1].label)
+end
+
 function bot.round_turn(ctx, seat, actions, t)
+  if ctx.locals.drawn or named(actions, "draw") or flowchart.first(actions, function(a)
+    return a.name == "negotiate" and a.card == nil
+  end) then
+    return display_round(ctx, actions, t)
+  end
   local power = power_of(ctx, seat)
   local hand = flowchart.collect(actions, "negotiate", "card")
   local best = best_play(ctx, power, hand, display.negotiable(ctx), false)
@@ -132,8 +153,30 @@ function bot.negotiation(ctx, seat, actions, t)
   return t:choose(i, "The issue it gains most on: %s.", actions[i].label)
 end
 
+-- From a display the card is not known before the debate is declared: the stand-in
+-- debates France's play on an issue on France's track, or (France) an Allied play on an
+-- Allied track.
+local function display_debate(ctx, seat, actions, t)
+  local i = flowchart.first(actions, function(a)
+    return a.name == "debate"
+  end)
+  local track = display.track_of(ctx, ctx.locals.piece)
+  local power = type(actions[i].arg) == "table" and actions[i].arg.power or seat
+  local worth_it = track ~= nil and ((power == "FR") ~= (track == "FR"))
+  if t:ask(string.format("Does %s debate: the issue is on %s track?", power, track and (track .. "'s") or "no"), worth_it) then
+    return t:choose(i, "Debate from the display.")
+  end
+  return t:choose(named(actions, "pass") or 1, "Let the play stand.")
+end
+
 function bot.debate(ctx, seat, actions, t)
   local best, best_i
+  local declared = flowchart.first(actions, function(a)
+    return a.name == "debate" and a.card == nil
+  end)
+  if declared then
+    return display_debate(ctx, seat, actions, t)
+  end
   for i, action in ipairs(actions) do
     if action.name == "debate" then
       local sum = play_score(ctx, type(action.arg) == "table" and action.arg.power or seat, action.card,
@@ -219,6 +262,34 @@ function bot.battle_losses(ctx, _, actions, t)
   return t:choose(i or 1, "From the largest box (%s units).", tostring(n))
 end
 
+-- A card from a solo display (19.3): no card saved for the War Phase; to negotiate, the
+-- card that gains most on an issue it may play; for the Wager the highest non-military
+-- value; to debate the highest value; otherwise (a trade, a Leader's cost) the lowest.
+function bot.cdgsm_play(ctx, seat, actions, t)
+  local none = named(actions, "save_none")
+  if none then
+    return t:choose(none, "Save nothing.")
+  end
+  local purpose = ctx.locals.purpose
+  if purpose == "negotiate" or purpose == "round" then
+    local best = best_play(ctx, power_of(ctx, seat), flowchart.collect(actions, "play", "card"), display.negotiable(ctx), false)
+    if best then
+      t:sum(best.sum, "The best play:")
+      return t:choose(flowchart.first(actions, function(a)
+        return a.card == best.card
+      end), "Play %s.", cards.name(ctx, best.card))
+    end
+  end
+  local sign = (purpose == "wager" or purpose == "debate" or purpose == "negotiate" or purpose == "round") and 1 or -1
+  local i = flowchart.best(actions, function(a)
+    if not (a.card and ctx:known("card", a.card, "value")) then
+      return nil
+    end
+    return sign * (cards.printed(ctx, a.card) - (purpose == "wager" and is_military(ctx, a.card) and 10 or 0))
+  end)
+  return t:choose(i or 1, "%s: %s.", sign > 0 and "The highest value" or "The lowest value", actions[i or 1].label)
+end
+
 -- The players' questions (rules/decide.lua), answered by their key.
 bot.decide = decide.answers({
   withdraw = function(ctx, actions, t)
@@ -226,6 +297,12 @@ bot.decide = decide.answers({
       return a.arg == false
     end)
     return t:choose(fight or 1, "The stand-in always fights.")
+  end,
+  trade_answer = function(ctx, actions, t)
+    local refuse = flowchart.first(actions, function(a)
+      return a.arg == false
+    end)
+    return t:choose(refuse or 1, "The stand-in never trades.")
   end,
 }, function(ctx, actions, t)
   return t:choose(1, "The first option.")
