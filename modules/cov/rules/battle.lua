@@ -599,10 +599,12 @@ function battle.fog_view(ctx)
     end
     seen = seen or f == front
   end
+  -- The cards each side laid itself, counted before any Fog of War card joins them.
+  ctx.locals.fog_counts = ctx.locals.fog_counts or { FR = #state.cards.FR, allied = #state.cards.allied }
   return {
     front = front,
     laid = state.cards,
-    counts = { FR = #state.cards.FR, allied = #state.cards.allied },
+    counts = ctx.locals.fog_counts,
     later = later,
     hands = { FR = solitaire.hand_of_side("FR"), allied = solitaire.hand_of_side("allies") },
     usable = function(card, side, f)

@@ -14,6 +14,7 @@ local cards = include("rules/cards.lua")
 local fog = {}
 
 local SIDE_NAMES = { FR = "France", allied = "the Allies" }
+local DRAW = { FR = "France draws", allied = "the Allies draw" }
 
 local function other(side)
   return side == "FR" and "allied" or "FR"
@@ -27,10 +28,10 @@ end
 function fog.draw(ctx, side, battle)
   local n = math.max(battle.counts[side], 1)
   if ctx:count("deck") == 0 then
-    ctx:log(string.format("Fog of War (23.1): the draw deck is empty; %s draw nothing.", SIDE_NAMES[side]))
+    ctx:log(string.format("Fog of War (23.1): the draw deck is empty; %s nothing.", DRAW[side]))
     return
   end
-  ctx:log(string.format("Fog of War (23.1): %s draw %d card%s (%d military card%s played).", SIDE_NAMES[side], n,
+  ctx:log(string.format("Fog of War (23.1): %s %d card%s (%d military card%s played).", DRAW[side], n,
     n == 1 and "" or "s", battle.counts[side], battle.counts[side] == 1 and "" or "s"))
   for _ = 1, n do
     local card = ctx:zone("deck")[1]
