@@ -804,9 +804,20 @@ fn the_first_diplomacy_round_asks_each_missing_value_once() {
 /// `chancery new` on Congress of Vienna with the test fixture and an answers file, saved to
 /// `out`; its output.
 fn new_cov_game(scenario: &str, seed: &str, answers: &Path, out: &Path) -> String {
+    new_cov_game_with(scenario, seed, &[], answers, out)
+}
+
+/// [`new_cov_game`] with set-up options (`seating=solo-fog-of-war`).
+fn new_cov_game_with(
+    scenario: &str,
+    seed: &str,
+    options: &[&str],
+    answers: &Path,
+    out: &Path,
+) -> String {
     let module = chancery_tests::repo_root().join("modules/cov");
     let fixture = module.join("tests/owner-fixture.ron");
-    let (code, stdout, err) = chancery(&[
+    let mut args = vec![
         "new",
         path(&module),
         "--scenario",
@@ -819,9 +830,137 @@ fn new_cov_game(scenario: &str, seed: &str, answers: &Path, out: &Path) -> Strin
         path(answers),
         "--out",
         path(out),
-    ]);
+    ];
+    for option in options {
+        args.push("--option");
+        args.push(option);
+    }
+    let (code, stdout, err) = chancery(&args);
     assert_eq!(code, 0, "{scenario}: {err}");
     stdout
+}
+
+/// Solitaire play of both sides (23) from a file of answers: the Clash's turn 5 plays its
+/// Diplomacy Phase from the two displays of the card-driven solo method to the Government
+/// Phase; the same answers make the same save, byte for byte, and the save replays the same.
+#[test]
+fn an_answers_file_plays_a_solitaire_diplomacy_phase_from_the_displays() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let answers =
+        chancery_tests::repo_root().join("modules/cov/tests/answers/clash-solo-turn5.txt");
+    let lines = std::fs::read_to_string(&answers)
+        .expect("the answers file")
+        .lines()
+        .filter(|l| !l.split('#').next().unwrap_or("").trim().is_empty())
+        .count();
+    let seating = ["seating=solo-fog-of-war"];
+    let play = |out: &Path| new_cov_game_with("clash-of-armies", "7", &seating, &answers, out);
+    let (first, second) = (scratch.path().join("a.ron"), scratch.path().join("b.ron"));
+    let stdout = play(&first);
+    assert!(
+        stdout.contains("phase 'government'") && stdout.contains("State 'spend'"),
+        "{stdout}"
+    );
+    play(&second);
+    assert_eq!(
+        std::fs::read(&first).expect("the save"),
+        std::fs::read(&second).expect("the second save"),
+        "the same answers make the same save"
+    );
+    let save = chancery_core::save::SaveFile::read(&first).expect("reads");
+    assert_eq!(save.inputs.len(), lines, "one input per answer");
+    let log: Vec<&str> = save
+        .log
+        .iter()
+        .flat_map(|entry| &entry.messages)
+        .map(|line| line.text.as_str())
+        .collect();
+    for wanted in [
+        "The Coalition's cards: Russia 11 + Britain 13 + Austria 11 - 5 = 30",
+        "solo display is laid out (19.2)",
+        "face down for the Wager (19.3, step 4)",
+        "to the Military pile (19.3, step 3)",
+        "declares a debate.",
+        "declares a pre-emptive debate.",
+        "exchange a card face down.",
+        "refuses: the card offered goes back to",
+        "possibly usable military cards to the War Phase",
+    ] {
+        assert!(
+            log.iter().any(|line| line.contains(wanted)),
+            "the log says '{wanted}'"
+        );
+    }
+    let (code, out, err) = chancery_as_typed(&["replay", path(&first), "--expect-same"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains(&format!("Replayed {lines} inputs: the game is the same.")),
+        "{out}"
+    );
+}
+
+/// `check` lists the cells of the bots' charts the owner has still to copy, by bot, chart and
+/// row; with the test fixture (placeholders) none is left.
+#[test]
+fn check_lists_the_bot_charts_cells_still_to_copy() {
+    let module = chancery_tests::repo_root().join("modules/cov");
+    let (code, out, err) = chancery(&["check", path(&module)]);
+    assert_eq!(code, 0, "{err}");
+    for wanted in [
+        "bot chart cells not entered (copy them from the printed charts):",
+        "    the charts of bot allied_bot:",
+        "    the charts of bot french_bot:",
+        "Allied bot, Tables 20.4.a-c: Russia's, Britain's and Austria's priority issues (table allied_priority_issue), rows: AU/1, AU/3,",
+        "French bot, Table 21.1: the extra card by 2d6 (table french_extra_card), rows: 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12",
+        "Allied bot, Step 11: spending Resources (table allied_spending), rows: 2e, 2f",
+    ] {
+        assert!(out.contains(wanted), "{wanted}\n{out}");
+    }
+    let fixture = module.join("tests/owner-fixture.ron");
+    let (code, out, err) = chancery(&["check", path(&module), "--overlay", path(&fixture)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("bot chart cells"), "{out}");
+}
+
+/// A solitaire seating's seats need no --bot: the module names a default bot for each.
+#[test]
+fn a_solitaire_sim_needs_no_bot_flags() {
+    let module = chancery_tests::repo_root().join("modules/cov");
+    let fixture = module.join("tests/owner-fixture.ron");
+    let args = [
+        "sim",
+        path(&module),
+        "--scenario",
+        "clash-of-armies",
+        "--option",
+        "seating=solo-vs-french-bot",
+        "--overlay",
+        path(&fixture),
+        "--games",
+        "1",
+        "--json",
+    ];
+    let (code, out, err) = chancery(&args);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(json["games"], 1, "{out}");
+    assert!(json["wins"].get("unfinished").is_none(), "{out}");
+    // Four players name no default bot: the seat must be given one.
+    let (code, _, err) = chancery(&[
+        "sim",
+        path(&module),
+        "--scenario",
+        "clash-of-armies",
+        "--overlay",
+        path(&fixture),
+        "--games",
+        "1",
+    ]);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("has no default bot: name one with --bot"),
+        "{err}"
+    );
 }
 
 /// The Napoleon Resurgent and the Clash of Armies from their set-ups to their ends, every

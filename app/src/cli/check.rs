@@ -183,10 +183,15 @@ fn not_entered(m: &chancery_core::Module, out: &mut dyn Write) -> std::io::Resul
             charts.len(),
             if charts.len() == 1 { "" } else { "s" }
         )?;
+        let mut bot_now = None;
         for (bot, name, table, keys) in charts {
+            if bot_now.as_ref() != Some(&bot) {
+                writeln!(out, "    the charts of bot {bot}:")?;
+                bot_now = Some(bot);
+            }
             writeln!(
                 out,
-                "    {bot}, {name} (table {table}), rows: {}",
+                "      {name} (table {table}), rows: {}",
                 keys.join(", ")
             )?;
         }

@@ -508,11 +508,40 @@ impl DataValue {
 
 /// The keys of `values` whose values are not entered yet, in key order.
 pub fn unknown_keys(values: &BTreeMap<String, DataValue>) -> Vec<String> {
-    values
+    let mut keys: Vec<String> = values
         .iter()
         .filter(|(_, v)| **v == DataValue::Unknown)
         .map(|(k, _)| k.clone())
-        .collect()
+        .collect();
+    keys.sort_by(|a, b| natural_order(a, b));
+    keys
+}
+
+/// Orders keys as a person reads them: the numbers in them by value ("turn/9" before
+/// "turn/10", "RU/2" before "RU/12").
+pub fn natural_order(a: &str, b: &str) -> std::cmp::Ordering {
+    fn parts(s: &str) -> Vec<(bool, String)> {
+        let mut out: Vec<(bool, String)> = Vec::new();
+        for c in s.chars() {
+            let digit = c.is_ascii_digit();
+            match out.last_mut() {
+                Some((d, part)) if *d == digit => part.push(c),
+                _ => out.push((digit, c.to_string())),
+            }
+        }
+        out
+    }
+    let (pa, pb) = (parts(a), parts(b));
+    for (x, y) in pa.iter().zip(&pb) {
+        let order = match (x, y) {
+            ((true, m), (true, n)) => (m.len(), m).cmp(&(n.len(), n)),
+            _ => x.1.cmp(&y.1),
+        };
+        if order != std::cmp::Ordering::Equal {
+            return order;
+        }
+    }
+    pa.len().cmp(&pb.len())
 }
 
 impl Serialize for DataValue {

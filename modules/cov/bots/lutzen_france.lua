@@ -13,6 +13,9 @@ local war = include("rules/war.lua")
 local display = include("rules/display.lua")
 local cards = include("rules/cards.lua")
 local trade = include("bots/lib/trade.lua")
+local libissues = include("bots/lib/issues.lua")
+local reach = include("bots/lib/track.lua")
+local botwar = include("bots/lib/war.lua")
 local battle = include("rules/battle.lua")
 local decide = include("rules/decide.lua")
 local options = include("rules/options.lua")
@@ -161,16 +164,7 @@ end
 -- Reading (RULES-GAPS.md): the operations counted are France's own and Napoleon's free one,
 -- and the Grande Armée's second marker with Napoleon (18.4.7.4) counts as one more.
 local function gives_units(ctx, piece)
-  local key = ctx.data.pieces[piece].props.issue .. "/FR"
-  if not ctx:known("table", "issue_funding", key) then
-    return true
-  end
-  for kind, n in pairs(ctx.data.tables.issue_funding[key]) do
-    if kind ~= "vp" and n > 0 then
-      return true
-    end
-  end
-  return false
+  return libissues.gives_units(ctx, piece, "FR")
 end
 
 local function support_limit(ctx)
@@ -301,35 +295,9 @@ function bot.new_units(ctx, _, actions, t)
   return t:choose(i or 1, "Unit %d of %d: %s.", french + 1, n, actions[i or 1].label)
 end
 
--- The minor countries' issues (those with a "minor" property in data/issues.ron).
-local MINORS = { italy = true, naples = true, bavaria = true, norway = true, saxony = true, holland = true,
-  hanover = true, poland = true, savoy = true }
-
--- The issue kinds a priority entry names.
-local function matches(ctx, piece, entry)
-  local props = ctx.data.pieces[piece].props
-  if entry == "minor_unit" or entry == "minor" then
-    local ally = MINORS[props.issue] and ctx:known("piece", piece, "minor") and props.minor == "french_ally"
-    return ally and (entry == "minor" or gives_units(ctx, piece))
-  elseif entry == "allied_mil_op" then
-    return util.contains({ "mil_op_ru", "mil_op_br", "mil_op_au" }, props.issue)
-  elseif entry == "allied_recruitment" then
-    return util.contains({ "recruit_ru", "recruit_br", "recruit_au" }, props.issue)
-  end
-  return props.issue == entry
-end
-
--- The first offered issue of `list`, in its order.
+-- The first offered issue of `list`, in its order (bots/lib/issues.lua).
 local function first_issue(ctx, actions, list)
-  for rank, entry in ipairs(list) do
-    local i = index_of(actions, function(a)
-      return type(a.arg) == "string" and ctx.data.pieces[a.arg] ~= nil and matches(ctx, a.arg, entry)
-    end)
-    if i then
-      return i, rank, entry
-    end
-  end
-  return nil
+  return libissues.first_offered(ctx, actions, list, "FR")
 end
 
 -- 18.4.5.2: the wager card is the highest-valued Allied or Austrian card of the hand (at
@@ -476,30 +444,11 @@ end
 
 -- The issue classes of the priority list (18.4.5.7) and of the debate table (18.4.5.8).
 local function priority_rank(ctx, piece)
-  for rank, entry in ipairs(PRIORITY) do
-    if matches(ctx, piece, entry) then
-      return rank
-    end
-  end
-  return #PRIORITY + 1
+  return libissues.rank(ctx, piece, PRIORITY, "FR")
 end
 
 local function class_of(ctx, piece)
   return PRIORITY[priority_rank(ctx, piece)]
-end
-
--- Where a card would take an issue, seen from France: +n on its track, 0 on the Table, -n
--- on another power's track; nil if the card's values are not all entered.
-local function french_position_after(ctx, card, piece, debate)
-  if not cards.known(ctx, card) then
-    return nil
-  end
-  local owner, n = display.after_move(ctx, piece, "FR", cards.move_sum(ctx, card, "FR", piece, debate):total())
-  n = math.min(n, display.SEAT)
-  if owner == nil then
-    return 0
-  end
-  return owner == "FR" and n or -n
 end
 
 -- 18.4.5.6's tie-break: a card with a bonus unit or Resource first; cards with +2 or more
@@ -525,7 +474,7 @@ local function saved_for_priority(ctx, card, piece)
     local key = string.gsub(issue, "^FR/", "")
     if n >= 2 and key ~= own then
       for _, entry in ipairs(PRIORITY) do
-        if key == entry or (entry == "minor_unit" and MINORS[key]) then
+        if key == entry or (entry == "minor_unit" and libissues.MINORS[key]) then
           return true
         end
       end
@@ -564,28 +513,16 @@ local function break_tie(ctx, tied, piece, t)
   return tied[ctx:random(#tied, "18.4.5.6: equal cards")]
 end
 
--- The card of `hand` that takes `piece` furthest toward France, and where.
+-- The card of `hand` that takes `piece` furthest toward France, and where
+-- (bots/lib/track.lua), equal cards broken by 18.4.5.6's tie rule.
 local function best_card_for(ctx, hand, piece, debate, t)
-  local best, tied = nil, {}
-  for _, card in ipairs(hand) do
-    local pos = french_position_after(ctx, card, piece, debate)
-    if pos ~= nil and (best == nil or pos > best) then
-      best, tied = pos, { card }
-    elseif pos ~= nil and pos == best then
-      tied[#tied + 1] = card
-    end
-  end
-  if best == nil then
-    return nil
-  end
-  return break_tie(ctx, tied, piece, t), best
+  return reach.best_card(ctx, hand, piece, "FR", debate, function(tied)
+    return break_tie(ctx, tied, piece, t)
+  end)
 end
 
 local function position_words(ctx, pos)
-  if pos == 0 then
-    return "the Negotiation Table"
-  end
-  return pos > 0 and display.describe(ctx, "FR", pos) or string.format("another power's track (%d)", -pos)
+  return reach.words(ctx, "FR", pos)
 end
 
 -- 18.4.5.6 and 18.4.5.7: the card France plays and the issue: {card, piece, why}.
@@ -842,85 +779,32 @@ end
 -- ---------------------------------------------------------------------------------------
 -- Battles: withdrawals (18.4.7.6) and military cards (18.4.7.7).
 
--- The fronts still to fight this War Phase, this one first.
-local function fronts_to_fight(ctx, current)
-  local list, seen = {}, false
-  for _, front in ipairs(forces.FRONTS) do
-    if front == current then
-      seen = true
-    end
-    if seen and (front == current or war.battle_on(ctx, front)) then
-      list[#list + 1] = front
-    end
-  end
-  return list
-end
+local fronts_to_fight = botwar.fronts_to_fight
 
--- 18.4.7.7: France's military cards assigned to the fronts still to fight: every card goes
--- to a front where it may be used (so that the sum of |DRM| is the largest), NAPOLEON to
--- the Grande Armée's battle and BERTHIER with him (synergy), the others one at a time to
--- the front with the fewest cards (equalised), at random among equals.
+-- 18.4.7.7: France's military cards assigned to the fronts still to fight (bots/lib/war.lua):
+-- every card to a front where it may be used (so that the sum of |DRM| is the largest),
+-- NAPOLEON to the Grande Armée's battle and BERTHIER with him (synergy), the others one at a
+-- time to the front with the fewest cards, at random among equals.
 local function assign_cards(ctx, hand, fronts, laid_here, t)
-  local counts, plan = {}, {}
-  for _, front in ipairs(fronts) do
-    counts[front] = 0
-  end
-  counts[fronts[1]] = laid_here
-  local function allowed(card)
-    local list = {}
+  local tied = {}
+  if options.get(ctx, "lutzen_france.synergy") == "napoleon-berthier" and util.contains(hand, "napoleon") then
+    local where = {}
     for _, front in ipairs(fronts) do
-      if battle.usable(ctx, card, { "FR" }, front) then
-        list[#list + 1] = front
+      if battle.usable(ctx, "napoleon", { "FR" }, front) then
+        where[#where + 1] = front
       end
     end
-    return list
-  end
-  local function put(card, front)
-    plan[card] = front
-    counts[front] = counts[front] + 1
-  end
-  local synergy = options.get(ctx, "lutzen_france.synergy") == "napoleon-berthier"
-  local ga_front = forces.active(ctx, "block.grande_armee") and forces.front_of(ctx, "block.grande_armee") or nil
-  local rest = {}
-  for _, card in ipairs(hand) do
-    rest[#rest + 1] = card
-  end
-  if synergy and util.contains(hand, "napoleon") then
-    local where = allowed("napoleon")
+    local ga_front = forces.active(ctx, "block.grande_armee") and forces.front_of(ctx, "block.grande_armee") or nil
     local front = util.contains(where, ga_front) and ga_front or where[1]
     if front then
-      put("napoleon", front)
       t:step("Synergy: NAPOLEON to Front %s (the Grande Armée's battle when it has one).", front)
-      if util.contains(hand, "berthier") and util.contains(allowed("berthier"), front) then
-        put("berthier", front)
+      if util.contains(hand, "berthier") and battle.usable(ctx, "berthier", { "FR" }, front) then
         t:step("Synergy: BERTHIER with NAPOLEON (the better of two rolls).")
       end
+      tied[1] = { card = "napoleon", front = front, with = "berthier" }
     end
   end
-  table.sort(rest, function(a, b)
-    local na, nb = #allowed(a), #allowed(b)
-    if na ~= nb then
-      return na < nb
-    end
-    return a < b
-  end)
-  for _, card in ipairs(rest) do
-    if plan[card] == nil then
-      local where = allowed(card)
-      local fewest, tied = nil, {}
-      for _, front in ipairs(where) do
-        if fewest == nil or counts[front] < fewest then
-          fewest, tied = counts[front], { front }
-        elseif counts[front] == fewest then
-          tied[#tied + 1] = front
-        end
-      end
-      if #tied > 0 then
-        put(card, #tied == 1 and tied[1] or tied[ctx:random(#tied, "18.4.7.7: fronts with as many cards")])
-      end
-    end
-  end
-  return plan
+  return botwar.assign_cards(ctx, hand, fronts, laid_here, { "FR" }, tied, "18.4.7.7: fronts with as many cards")
 end
 
 local function hand_military(ctx, seat)
@@ -972,8 +856,7 @@ local WITHDRAW = { { cards = 1, at = 3 }, { cards = 3, at = 5 }, { cards = math.
 
 local function withdraw(ctx, actions, t)
   local state = ctx.vars.war.battle
-  local allied = battle.initial_drm(ctx, "allied"):total()
-  local french = battle.initial_drm(ctx, "FR"):total()
+  local _, allied, french = botwar.differential(ctx)
   local hand = hand_military(ctx, "FR")
   local plan = assign_cards(ctx, hand, fronts_to_fight(ctx, state.front), 0, t)
   local n = 0

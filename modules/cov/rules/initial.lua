@@ -10,6 +10,7 @@ local powers = include("rules/powers.lua")
 local display = include("rules/display.lua")
 local setup = include("rules/setup.lua")
 local handicap = include("rules/handicap.lua")
+local solitaire = include("rules/solitaire.lua")
 
 local initial = {}
 
@@ -273,7 +274,7 @@ local function run_step(ctx, step, card)
       ctx.vars.initial_cards[named] = true
       ctx:log(string.format("The table picks %s, which must take %s.", powers.name(ctx, power), card_name(ctx, named)))
     else
-      ctx:call("extra_card", { power = power })
+      ctx:call(solitaire.bot_power(ctx, power) and "chart_extra_card" or "extra_card", { power = power })
       return true
     end
   elseif step == "demobilization" then
@@ -376,6 +377,48 @@ end
 function initial.extra_card.none(ctx)
   ctx:log(string.format("%s has no national character card left in the deck.", powers.name(ctx, ctx.locals.power)))
   ctx:pop({})
+end
+
+-- A power a Playbook bot plays takes its extra card from its chart (20.1.1, L1502-L1507;
+-- 21.1.1, L1771-L1779): 2d6 on Table 20.1.1 by the political status (Limited War,
+-- Armistice, General War) or on Table 21.1, rolled again while the card is not in the draw
+-- deck or the discard pile (20 and 21 say: already in the power's hand by the Initial
+-- Situation card; RULES-GAPS.md); the French bot takes BERTHIER too when the Grande Armée
+-- stands in Paris (L1777). After twelve rolls that give no card, the power chooses as
+-- without the chart. The tables are owner data (data/bot_charts.ron).
+initial.chart_extra_card = {}
+
+local function takeable(ctx, card)
+  local zone = ctx:card_zone(card)
+  return zone == "deck" or zone == "discard"
+end
+
+function initial.chart_extra_card.run(ctx)
+  local power = ctx.locals.power
+  local french = power == "FR"
+  local chart = french and "21.1" or "20.1.1"
+  for _ = 1, 12 do
+    local total = ctx:roll(6, "Table " .. chart) + ctx:roll(6, "Table " .. chart)
+    local key = french and tostring(total) or (ctx.vars.war_status .. "/" .. total)
+    local card = ctx.data.tables[french and "french_extra_card" or "allied_extra_card"][key]
+    if takeable(ctx, card) then
+      ctx:move_card(card, powers.hand_zone(ctx, power))
+      ctx.vars.initial_cards[card] = true
+      ctx:log(string.format("%s, %s: %s takes %s.", chart, key, powers.name(ctx, power), card_name(ctx, card)))
+      local _, space = ctx:space_of("block.grande_armee")
+      if french and space == "paris" and takeable(ctx, "berthier") then
+        ctx:move_card("berthier", "hand.FR")
+        ctx.vars.initial_cards.berthier = true
+        ctx:log("The Grande Armée is in Paris: France takes Berthier too (21.1.1).")
+      end
+      ctx:pop({})
+      return
+    end
+    ctx:log(string.format("%s, %s: %s is not in the draw deck or the discard pile; the dice are rolled again.", chart, key,
+      card_name(ctx, card)))
+  end
+  ctx:log(string.format("Twelve rolls on Table %s give no card in the deck: %s chooses its card.", chart, powers.name(ctx, power)))
+  ctx:replace("extra_card", { power = power })
 end
 
 -- British Fleet Demobilization (16.1): Britain may turn two fleets, from any boxes, into 1

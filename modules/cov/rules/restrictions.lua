@@ -6,10 +6,12 @@
 -- Austria at War is in effect Austria leaves alone the French, Russian and British
 -- Recruitment and Military Operations, the Armistice and Austria at War. Three players
 -- (18.3): Russia and Austria neither trade with nor debate each other. A player does not
--- trade with or debate themself in the two-player game either (RULES-GAPS.md).
+-- trade with or debate themself in the two-player game either (RULES-GAPS.md). Against a bot
+-- (20, 21, 22) the table of 18.2.4 binds the Allied powers too ([20.8], [21.7.1]).
 
 local powers = include("rules/powers.lua")
 local display = include("rules/display.lua")
+local solitaire = include("rules/solitaire.lua")
 
 local restrictions = {}
 
@@ -32,10 +34,17 @@ local function dip(ctx)
   return ctx.vars.diplomacy or {}
 end
 
+-- Whether the table of 18.2.4 binds the Allied powers: with two players, and against a bot
+-- (the Allied bot's [20.8] and the Allied human player's [21.7.1] bear its title, L1569,
+-- L1852: RULES-GAPS.md), 22 included.
+local function restricted(ctx)
+  return powers.variant(ctx) == 2 or solitaire.against_bots(ctx)
+end
+
 -- Why `power` may not `what` ("select", "negotiate" or "debate") the issue `piece`; nil
 -- when it may.
 function restrictions.issue(ctx, power, piece, what)
-  if powers.variant(ctx) ~= 2 or power == "FR" then
+  if not restricted(ctx) or power == "FR" then
     return nil
   end
   local issue = issue_of(ctx, piece)
@@ -63,7 +72,7 @@ end
 -- Notes a play that limits later ones: the first of Russia and Austria to negotiate or
 -- debate Absolutism keeps it for the turn (two players).
 function restrictions.played(ctx, power, piece)
-  if powers.variant(ctx) == 2 and (power == "RU" or power == "AU") and issue_of(ctx, piece) == "lib_abs" then
+  if restricted(ctx) and (power == "RU" or power == "AU") and issue_of(ctx, piece) == "lib_abs" then
     local d = ctx.vars.diplomacy
     d.absolutism = d.absolutism or power
   end

@@ -454,23 +454,43 @@ end)
 
 -- Rule: Austria at War against the French bot (21.7, L1858): when Austria goes to war, the
 -- Austrian Military Operation is placed on Austria at War's space at the end of the
--- Diplomacy Phase, and Austria pays a Resource for it. Set-up: the Clash against the French
--- bot, played with the first legal actions to the Government Phase (the fixture's game ends
--- the phase with Austria at War on Austria's Seat). Expected: the Austrian Military
--- Operation is placed with it and its cost is paid; with four players it is not.
+-- Diplomacy Phase, and Austria pays a Resource for it. Set-up: the Clash; at the last turn
+-- of Round 6, by hand, Austria at War on Russia 3, the Austrian Military Operation waiting on
+-- the display, and both displays emptied so that the last power can only pass. Expected:
+-- against the French bot the Austrian Military Operation stands on Russia 3 and its cost is
+-- paid in the Government Phase; with four players it stays on the display.
 test("21.7 the Austrian Military Operation goes with Austria at War", { instructions = 2000000000, seconds = 100 }, function(t)
-  local function to_government(seating)
+  local function end_of_phase(seating)
     local g = game(t, seating)
     play.to(g, function(game)
-      return game:json().phase == "government"
+      local d = game:vars().diplomacy or {}
+      return game:state() == "round_turn" and d.round == 6 and d.order ~= nil and game:prompt().seat == d.order[#d.order]
     end)
+    g:place("issue.austria_at_war", "diplomacy", "RU-3")
+    g:place("issue.mil_op_au", "diplomacy", "display")
+    for _, zone in ipairs({ "hand.FR", "hand.RU", "hand.AU", "hand.BR" }) do
+      for _, card in ipairs(g:zone(zone)) do
+        g:move_card(card, "removed")
+      end
+    end
+    for _, side in ipairs({ "FR", "allies" }) do
+      for _, what in ipairs({ "A", "A.down", "B", "B.down", "D", "D.down", "E", "E.down", "C.up", "C", "military", "beside" }) do
+        for _, card in ipairs(g:zone("cdgsm." .. side .. "." .. what)) do
+          g:move_card(card, "removed")
+        end
+      end
+    end
+    g:act("pass")
     return g
   end
-  local g = to_government("solo-vs-french-bot")
-  t:eq(count_lines(g, "Austria goes to war: the Austrian Military Operation is placed with Austria at War, on Austria's Seat"), 1)
-  t:eq(count_lines(g, "Austria pays 1 Resource for the Austrian Military Operation of 21.7."), 1)
-  g = to_government("four-players")
-  t:eq(count_lines(g, "Austria goes to war: the Austrian Military Operation is placed"), 0, "four players")
+  local g = end_of_phase("solo-vs-french-bot")
+  t:eq({ g:space_of("issue.mil_op_au") }, { "diplomacy", "RU-3" })
+  t:eq(count_lines(g, "Austria goes to war: the Austrian Military Operation is placed with Austria at War, on Russia 3"), 1)
+  play.to(g, function(game)
+    return #play.lines(game, "Austria pays 1 Resource for the Austrian Military Operation of 21.7.") > 0
+  end)
+  g = end_of_phase("four-players")
+  t:eq({ g:space_of("issue.mil_op_au") }, { "diplomacy", "display" }, "four players")
 end)
 
 -- Rule: Handicap cards (21.12 #2, L1954-L1960; 20.13 #2): dealt to the French bot at the start
@@ -545,3 +565,30 @@ test("21.12 the Enhanced French bot keeps its military cards for the War Phase",
       t:ok(false, "France played " .. tostring(g:json().flow[#g:json().flow].locals.card))
     end
   end)
+
+-- Rule: a bot's extra card from its chart (20.1.1, L1502-L1507; 21.1.1, L1771-L1779): when
+-- the Environment Table gives a power a Playbook bot plays its extra card, 2d6 on its chart
+-- (Table 21.1; Table 20.1.1 by the political status) give the card, rolled again while the
+-- card is not in the deck or the discard pile. Set-up: the Clash, turn 5 (A-5: +1 on both
+-- Environment rolls, the Armistice in effect); the first Environment roll 5 (column 6,
+-- France) against the French bot, 1 (column 2, Britain) against the Allied bot; the chart's
+-- dice 3 + 4, with the fixture's placeholder chart (21.1's 7: Eugène; 20.1.1's armistice/7:
+-- Bellegarde); in a second game Eugène is out of the game, and the next roll, 2 + 2,
+-- gives Caulaincourt. Expected: the bot's power takes the chart's card, kept apart until the
+-- Wager like every Initial Phase card.
+test("20.1.1/21.1 a bot's extra card comes from its chart", { instructions = 800000000, seconds = 40 }, function(t)
+  local g = game(t, "solo-vs-french-bot")
+  g:act("begin", nil, { 5, 1, 3, 4 })
+  t:eq(count_lines(g, "21.1, 7: France takes Eugène de Beauharnais."), 1)
+  t:ok(util.contains(g:zone("hand.FR"), "eugene") and g:vars().initial_cards.eugene, "in France's hand, apart")
+
+  g = game(t, "solo-vs-french-bot")
+  g:move_card("eugene", "removed")
+  g:act("begin", nil, { 5, 1, 3, 4, 2, 2 })
+  t:eq(count_lines(g, "21.1, 7: Eugène de Beauharnais is not in the draw deck or the discard pile; the dice are rolled again."), 1)
+  t:eq(count_lines(g, "21.1, 4: France takes Caulaincourt."), 1)
+
+  g = game(t, "solo-vs-allied-bot")
+  g:act("begin", nil, { 1, 1, 3, 4 })
+  t:eq(count_lines(g, "20.1.1, armistice/7: Britain takes Bellegarde."), 1)
+end)

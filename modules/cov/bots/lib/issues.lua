@@ -1,0 +1,74 @@
+-- Congress of Vienna bots' shared library: the issues a bot's priority list names. An entry
+-- is an issue kind ("lib_abs") or a class: "minor_unit" (a minor ally of the power's side
+-- that gives it a unit when funded), "minor" (any minor ally of its side), and the Allied
+-- classes "allied_mil_op" and "allied_recruitment". A bot reads only what is entered: a
+-- minor's side not entered does not match, and a funding not entered counts as giving units
+-- (the reading of 18.4.6.1, RULES-GAPS.md). Lifted from the Lützen & Bautzen French bot
+-- (18.4.5.3, 18.4.5.7); the priority tables of 20.4 and 21.4 name the same classes.
+
+local util = include("@lib/util.lua")
+local flowchart = include("@lib/flowchart.lua")
+
+local issues = {}
+
+-- The minor countries' issues (those with a "minor" property in data/issues.ron).
+issues.MINORS = { italy = true, naples = true, bavaria = true, norway = true, saxony = true, holland = true,
+  hanover = true, poland = true, savoy = true }
+
+local SIDE = { FR = "french_ally" }
+
+-- Whether funding `piece` gives `power` units, as far as the owner has entered it (not
+-- entered: yes).
+function issues.gives_units(ctx, piece, power)
+  local key = ctx.data.pieces[piece].props.issue .. "/" .. power
+  if not ctx:known("table", "issue_funding", key) then
+    return true
+  end
+  for kind, n in pairs(ctx.data.tables.issue_funding[key]) do
+    if kind ~= "vp" and n > 0 then
+      return true
+    end
+  end
+  return false
+end
+
+-- Whether the issue `piece` is what a priority entry names, for `power`.
+function issues.matches(ctx, piece, entry, power)
+  local props = ctx.data.pieces[piece].props
+  if entry == "minor_unit" or entry == "minor" then
+    local ally = issues.MINORS[props.issue] and ctx:known("piece", piece, "minor")
+      and props.minor == (SIDE[power] or "allied")
+    return ally and (entry == "minor" or issues.gives_units(ctx, piece, power))
+  elseif entry == "allied_mil_op" then
+    return util.contains({ "mil_op_ru", "mil_op_br", "mil_op_au" }, props.issue)
+  elseif entry == "allied_recruitment" then
+    return util.contains({ "recruit_ru", "recruit_br", "recruit_au" }, props.issue)
+  end
+  return props.issue == entry
+end
+
+-- The index of the first offered action whose issue matches an entry of `list`, in the
+-- list's order, with the entry's rank and the entry.
+function issues.first_offered(ctx, actions, list, power)
+  for rank, entry in ipairs(list) do
+    local i = flowchart.first(actions, function(a)
+      return type(a.arg) == "string" and ctx.data.pieces[a.arg] ~= nil and issues.matches(ctx, a.arg, entry, power)
+    end)
+    if i then
+      return i, rank, entry
+    end
+  end
+  return nil
+end
+
+-- The rank of `piece` in `list` (one past the list's end when no entry names it).
+function issues.rank(ctx, piece, list, power)
+  for rank, entry in ipairs(list) do
+    if issues.matches(ctx, piece, entry, power) then
+      return rank
+    end
+  end
+  return #list + 1
+end
+
+return issues

@@ -1,0 +1,99 @@
+-- Congress of Vienna bots' shared library: the War Phase arithmetic the bots share. The
+-- fronts still to fight; a hand of military cards assigned to those fronts (18.4.7.7: each
+-- card to a front where it may be used, the fronts given as many cards as can be, with a
+-- card tied to another where the bot wants synergy); and the Initial Battle Differential
+-- (20.11.2, 21.10.2: Allied DRM less French DRM, without the cards; 18.4.7.6's withdrawal
+-- reads the same difference). Lifted from the Lützen & Bautzen French bot.
+
+local util = include("@lib/util.lua")
+local forces = include("rules/forces.lua")
+local war = include("rules/war.lua")
+local battle = include("rules/battle.lua")
+
+local botwar = {}
+
+-- The fronts still to fight this War Phase, `current` first.
+function botwar.fronts_to_fight(ctx, current)
+  local list, seen = {}, false
+  for _, front in ipairs(forces.FRONTS) do
+    if front == current then
+      seen = true
+    end
+    if seen and (front == current or war.battle_on(ctx, front)) then
+      list[#list + 1] = front
+    end
+  end
+  return list
+end
+
+-- The Initial Battle Differential of the battle being fought: the Allies' Initial Battle
+-- DRM less France's, with the two sums (without military cards or dice).
+function botwar.differential(ctx)
+  local allied = battle.initial_drm(ctx, "allied"):total()
+  local french = battle.initial_drm(ctx, "FR"):total()
+  return allied - french, allied, french
+end
+
+-- Assigns `hand` (military cards of `powers`, a side's) to `fronts` (the first is the battle
+-- being fought, where `laid_here` cards lie already): `tied` lists cards to put first, each
+-- {card, front, with?} (a card to its front, and another card with it: synergy); then every
+-- other card, those with the fewest possible fronts first, one at a time to the front with
+-- the fewest cards, at random among equals (`why`: the reason of the random draw). Returns
+-- card -> front.
+function botwar.assign_cards(ctx, hand, fronts, laid_here, powers, tied, why)
+  local counts, plan = {}, {}
+  for _, front in ipairs(fronts) do
+    counts[front] = 0
+  end
+  counts[fronts[1]] = laid_here
+  local function allowed(card)
+    local list = {}
+    for _, front in ipairs(fronts) do
+      if battle.usable(ctx, card, powers, front) then
+        list[#list + 1] = front
+      end
+    end
+    return list
+  end
+  local function put(card, front)
+    plan[card] = front
+    counts[front] = counts[front] + 1
+  end
+  for _, entry in ipairs(tied or {}) do
+    if util.contains(hand, entry.card) and util.contains(allowed(entry.card), entry.front) then
+      put(entry.card, entry.front)
+      if entry.with and util.contains(hand, entry.with) and util.contains(allowed(entry.with), entry.front) then
+        put(entry.with, entry.front)
+      end
+    end
+  end
+  local rest = {}
+  for _, card in ipairs(hand) do
+    rest[#rest + 1] = card
+  end
+  table.sort(rest, function(a, b)
+    local na, nb = #allowed(a), #allowed(b)
+    if na ~= nb then
+      return na < nb
+    end
+    return a < b
+  end)
+  for _, card in ipairs(rest) do
+    if plan[card] == nil then
+      local fewest, equal = nil, {}
+      for _, front in ipairs(allowed(card)) do
+        if fewest == nil or counts[front] < fewest then
+          fewest, equal = counts[front], { front }
+        elseif counts[front] == fewest then
+          equal[#equal + 1] = front
+        end
+      end
+      if #equal > 0 then
+        put(card, #equal == 1 and equal[1] or equal[ctx:random(#equal, why)])
+      end
+    end
+  end
+  return plan
+end
+
+return botwar

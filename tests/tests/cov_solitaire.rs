@@ -1,0 +1,111 @@
+//! Congress of Vienna's solitaire seatings (Playbook 19-23), end to end: every seating of the
+//! Clash of Armies and of Napoleon Resurgent plays to a result with stand-in players on every
+//! seat (each seat's default bot comes from the seating, so no bot is named), and the bots'
+//! charts kept as data name exactly the conditions the bots' library implements.
+
+use std::collections::BTreeSet;
+
+use chancery_core::module::{FieldType, LoadOptions, OverlayChoice};
+use chancery_core::sim::{SimConfig, simulate};
+use chancery_core::{Module, Value};
+use chancery_tests::repo_root;
+
+/// The module with the test fixture of owner data.
+fn cov_with_fixture() -> std::sync::Arc<Module> {
+    let dir = repo_root().join("modules/cov");
+    let options = LoadOptions {
+        overlay: OverlayChoice::File(dir.join("tests/owner-fixture.ron")),
+        strict: false,
+    };
+    match chancery_core::load_module(&dir, &options) {
+        Ok(module) => std::sync::Arc::new(module),
+        Err(diagnostics) => panic!("modules/cov does not load:\n{diagnostics}"),
+    }
+}
+
+#[test]
+fn every_solitaire_seating_plays_to_a_result_with_its_default_bots() {
+    // 20 games of each seating of two scenarios, two threads; a game that fails, stops
+    // unfinished or asks a person is a failure. No seat names a bot: the module's default
+    // bots for the seating play them.
+    let module = cov_with_fixture();
+    let seatings: [&[(&str, &str)]; 4] = [
+        &[("seating", "solo-vs-allied-bot")],
+        &[("seating", "solo-vs-french-bot")],
+        &[("seating", "solo-allied-power"), ("human", "AU")],
+        &[("seating", "solo-fog-of-war")],
+    ];
+    for scenario in ["clash-of-armies", "napoleon-resurgent"] {
+        for options in seatings {
+            let mut map = Value::map();
+            if let Value::Map(m) = &mut map {
+                for (k, v) in options {
+                    m.insert((*k).to_owned(), Value::Str((*v).to_owned()));
+                }
+            }
+            let config = SimConfig {
+                scenario: scenario.into(),
+                games: 20,
+                seed: 1,
+                bots: Default::default(),
+                options: map,
+                max_steps: 20_000,
+                threads: 2,
+                shard: Default::default(),
+                profile: false,
+            };
+            let report = simulate(module.clone(), &config, &|_| {})
+                .unwrap_or_else(|err| panic!("{scenario} {options:?}: {err}"));
+            assert_eq!(report.outcomes.len(), 20, "{scenario} {options:?}");
+            for game in &report.outcomes {
+                assert!(
+                    game.error.is_none() && game.winners.is_some(),
+                    "{scenario} {options:?}, seed {}: {:?}",
+                    game.seed,
+                    game.error
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_chart_conditions_are_the_bots_vocabulary() {
+    // Every condition column of the two bots' charts lists exactly the conditions of
+    // bots/lib/conditions.lua (each with its words and its test), so that an owner can
+    // enter no condition the bots cannot read.
+    let module = cov_with_fixture();
+    let dir = repo_root().join("modules/cov");
+    let text = std::fs::read_to_string(dir.join("bots/lib/conditions.lua")).expect("read");
+    let start = text.find("conditions.LIST = {").expect("the list");
+    let vocabulary: BTreeSet<String> = text[start..]
+        .lines()
+        .skip(1)
+        .take_while(|line| !line.starts_with('}'))
+        .filter_map(|line| {
+            let line = line.strip_prefix("  ")?;
+            let (name, _) = line.split_once(" = {")?;
+            name.chars()
+                .all(|c| c.is_ascii_lowercase() || c == '_')
+                .then(|| name.to_owned())
+        })
+        .collect();
+    assert!(
+        vocabulary.contains("ask") && vocabulary.len() > 5,
+        "{vocabulary:?}"
+    );
+    let mut columns = 0;
+    for table in module.tables.iter() {
+        let Some(chart) = &table.chart else { continue };
+        if !table.id.ends_with("_condition") {
+            continue;
+        }
+        let FieldType::OneOf(options) = &table.kind else {
+            panic!("table {} is not a list of conditions", table.id);
+        };
+        let listed: BTreeSet<String> = options.iter().cloned().collect();
+        assert_eq!(listed, vocabulary, "table {} ({})", table.id, chart.bot);
+        columns += 1;
+    }
+    assert_eq!(columns, 5, "the condition columns of both charts");
+}
