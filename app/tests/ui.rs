@@ -1120,6 +1120,102 @@ fn four_people_click_through_a_whole_turn_of_congress_of_vienna() {
 }
 
 #[test]
+fn a_bot_s_step_that_rolls_a_physical_die_waits_for_the_die() {
+    // Congress of Vienna against the French bot (a stand-in here), with physical dice: the
+    // bot's choice to play a card from France's display rolls the fate die, which the person
+    // at the table rolls; the window asks for it as it does for a person's step, and the
+    // bot's step then goes on with the die given.
+    let dir = tempfile::tempdir().expect("scratch dir");
+    let module_dir = repo().join("modules/cov");
+    let load = LoadOptions {
+        overlay: OverlayChoice::File(module_dir.join("tests/owner-fixture.ron")),
+        strict: false,
+    };
+    let module = Arc::new(chancery_core::load_module(&module_dir, &load).expect("cov loads"));
+    let mut spec = GameSpec::new("clash-of-armies", 7);
+    spec.options = chancery_core::Value::Map(
+        [(
+            "seating".to_owned(),
+            chancery_core::Value::Str("solo-vs-french-bot".to_owned()),
+        )]
+        .into(),
+    );
+    spec.seats.insert(
+        "FR".into(),
+        chancery_core::Controller::Bot("standin".into()),
+    );
+    spec.dice = chancery_core::DiceMode::Physical;
+    let session = chancery_core::start_game(module, spec).expect("the scenario starts");
+    let game = GameOptions {
+        watch: false,
+        autosave_dir: Some(dir.path().join("autosave")),
+        load_options: load.clone(),
+    };
+    let mut view = GameView::new(session, game);
+    view.set_open_hands(true);
+    view.panels_mut().autoplay_ms = 0;
+    let mut h = harness(ChanceryApp::new(view, Launcher::new(&module_dir, load)));
+    h.run();
+    for step in 0.. {
+        assert!(step < 600, "no bot step asked for a die");
+
+        if h.query_by_label("Roll a 6-sided die").is_some() {
+            let by_bot = h.state().view().pending().is_some_and(|p| {
+                matches!(
+                    &p.input,
+                    chancery_core::Input::Act {
+                        by: chancery_core::Actor::Bot { .. },
+                        ..
+                    }
+                )
+            });
+            let inputs = h.state().session().history().records().len();
+            h.get_by_role_and_label(egui::Role::Button, "3").click();
+            h.run();
+            if by_bot {
+                let records = h.state().session().history().records();
+                assert!(records.len() > inputs, "the bot's step went on");
+                assert!(
+                    matches!(
+                        &records[inputs].input,
+                        chancery_core::Input::Act {
+                            by: chancery_core::Actor::Bot { .. },
+                            dice,
+                            ..
+                        } if dice.first() == Some(&3)
+                    ),
+                    "the bot's input carries the die"
+                );
+                return;
+            }
+            continue;
+        }
+        let label = {
+            let session = h.state().session();
+            let prompt = session
+                .prompt()
+                .as_ref()
+                .expect("the rules go on")
+                .clone()
+                .expect("the game is not over");
+            prompt
+                .asks
+                .iter()
+                .filter(|a| a.seat.as_ref().is_none_or(|s| !prompt.answered.contains(s)))
+                .find(|a| a.seat.as_ref().is_none_or(|s| s.as_str() != "FR"))
+                .map(|ask| ask.actions[0].label.clone())
+        };
+        if let Some(label) = label {
+            h.query_all_by_role_and_label(egui::Role::Button, &label)
+                .next()
+                .unwrap_or_else(|| panic!("no button '{label}'"))
+                .click();
+        }
+        h.run();
+    }
+}
+
+#[test]
 fn with_the_physical_board_the_bot_waits_until_its_checklist_is_ticked() {
     let s = scratch();
     let mut h = against_a_bot_at(&s, true);

@@ -959,11 +959,31 @@ impl GameView {
         }
     }
 
-    /// Lets the bot of a deciding seat take one step; keeps its reasons to show.
+    /// Lets the bot of a deciding seat take one step; keeps its reasons to show. A step whose
+    /// rules need something from the table (a physical die the bot's choice rolls, a value
+    /// not entered yet) waits for it as a person's does: the answer retries the bot's input.
     pub fn bot_step(&mut self) -> bool {
         let secret = matches!(self.session.prompt(), Ok(Some(p)) if p.is_secret());
         let before = self.physical_board.then(|| self.session.table().clone());
-        match self.session.bot_step() {
+        let step = self.session.bot_input().and_then(|picked| match picked {
+            Some((seat, pick, input)) => match self.session.apply(input.clone()) {
+                Ok(()) => Ok(Some((seat, pick))),
+                Err(err) => match err.need() {
+                    Some(need) => {
+                        self.pending = Some(Pending {
+                            input,
+                            need: need.clone(),
+                            answer: String::new(),
+                        });
+                        self.last_bot = Some((seat, pick, secret));
+                        Ok(None)
+                    }
+                    None => Err(err),
+                },
+            },
+            None => Ok(None),
+        });
+        match step {
             Ok(Some((seat, pick))) => {
                 if let Some(before) = before {
                     let words = self.last_words().unwrap_or_else(|| pick.choice.to_string());
@@ -975,7 +995,7 @@ impl GameView {
                 self.after_change();
                 true
             }
-            Ok(None) => false,
+            Ok(None) => self.pending.is_some(),
             Err(err) => {
                 self.panels.autoplay = false;
                 match err.need() {

@@ -709,6 +709,18 @@ impl Session {
     /// simultaneous decision, the first such seat in the prompt's order). Returns the seat
     /// and the bot's pick, or `None` when no bot is to answer.
     pub fn bot_step(&mut self) -> Result<Option<(SeatId, BotPick)>, SessionError> {
+        let Some((seat, pick, input)) = self.bot_input()? else {
+            return Ok(None);
+        };
+        self.apply(input)?;
+        Ok(Some((seat, pick)))
+    }
+
+    /// The input a bot's choice makes, without applying it: the seat, the bot's pick and the
+    /// input (`None` when no bot is to answer). A caller that applies it can meet what the
+    /// rules need (a physical die, a value not entered yet) and retry it with the answer, as
+    /// for a person's input.
+    pub fn bot_input(&mut self) -> Result<Option<(SeatId, BotPick, Input)>, SessionError> {
         let Some((seat, bot, prompt)) = self.bot_to_play()? else {
             return Ok(None);
         };
@@ -719,7 +731,7 @@ impl Session {
         let pick = self.rules.bot(&mut self.table, &bot, &seat, &ask.actions);
         self.bot_time += started.elapsed();
         let pick = pick?;
-        self.apply(Input::Act {
+        let input = Input::Act {
             seat: Some(seat.clone()),
             choice: pick.choice.clone(),
             dice: Vec::new(),
@@ -727,8 +739,8 @@ impl Session {
                 name: bot,
                 reason: pick.reason.clone(),
             },
-        })?;
-        Ok(Some((seat, pick)))
+        };
+        Ok(Some((seat, pick, input)))
     }
 
     /// What bot `bot` would choose for `seat` now (its default bot, or the bot controlling

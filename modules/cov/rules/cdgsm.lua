@@ -207,8 +207,9 @@ local function begin_play(ctx)
     options = play_options(ctx, locals)
   end
   if #options == 0 then
-    ctx:log(string.format("%s has no %scard to play from %s solo display.", power_name(ctx, locals.power),
-      locals.nation and (powers.adjective(locals.nation) .. " ") or "", solo.side_possessive(locals.side)))
+    ctx:log(string.format("%s has no %scard to play from %s.", power_name(ctx, locals.power),
+      locals.nation and (powers.adjective(locals.nation) .. " ") or "",
+      locals.side == "FR" and "its display" or "the Coalition's display"))
     ctx:pop({})
     return
   end

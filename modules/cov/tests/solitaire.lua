@@ -592,3 +592,31 @@ test("20.1.1/21.1 a bot's extra card comes from its chart", { instructions = 800
   g:act("begin", nil, { 1, 1, 3, 4 })
   t:eq(count_lines(g, "20.1.1, armistice/7: Britain takes Bellegarde."), 1)
 end)
+
+-- Rule: the restrictions of [20.8] and [21.7.1], read as 18.2.4's table (L1569, L1852,
+-- L1146-L1166): against a bot only Austria of the Allies negotiates the Peace Congress; in
+-- 23 the four-player rules hold. Set-up: the first Russian round turn from the stacked
+-- displays, the Peace Congress put on the Negotiation Table by hand. Expected: against the
+-- French bot Russia is not offered the Peace Congress; in 23 it is.
+test("20.8/21.7.1 the 18.2.4 restrictions bind the Allies against a bot", { instructions = 2000000000, seconds = 100 },
+  function(t)
+    for _, case in ipairs({ { "solo-vs-french-bot", false }, { "solo-fog-of-war", true } }) do
+      local g = to_rounds(t, case[1])
+      play.to(g, function(game)
+        return game:state() == "round_turn" and game:prompt().seat == "RU"
+      end, { ALL })
+      g:place("issue.peace_congress", "diplomacy", "table")
+      g:act("negotiate", nil, { ALL })
+      if util.contains(g:legal(), "save_none") then
+        g:act("save_none")
+      end
+      local card = g:prompt().actions[1].arg
+      g:act("play", card)
+      t:eq(g:state(), "negotiation")
+      local offered = false
+      for _, action in ipairs(g:prompt().actions) do
+        offered = offered or action.piece == "issue.peace_congress"
+      end
+      t:eq(offered, case[2], case[1])
+    end
+  end)
