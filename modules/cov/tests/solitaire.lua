@@ -150,14 +150,14 @@ test("20.11.2/21.10.2 the person's side lays its battle cards first and they are
 -- one card from the draw deck for each military card it played (one if it played none),
 -- and each goes (a) into the battle for the side, (b) else for the other side, (c) else to
 -- the side's hand for a battle still to come, (d) else to the discard pile; nothing is
--- drawn from an empty deck (1). Who draws: both sides in 23, France alone against the
+-- drawn from an empty deck (1); the next battle draws again (3). Who draws: both sides in 23, France alone against the
 -- French bot (21.10.2 L1920; 22.1 L1996). Set-up: the Front A battle; by hand, a battle
 -- still to come on Front G (the US Military Operation in the War of 1812 box), MURAT, NEY
 -- and EUGÈNE in France's hand, and the deck stacked BERTHIER, BERNADOTTE, ANDREW JACKSON,
 -- STEIN. France lays its three cards, the Allies none. Expected (23): France draws three:
 -- Berthier (a, France's), Bernadotte (b, the Allies': Russia fights here), Andrew Jackson
 -- (c, France's hand, Front G only); the Allies draw one: Stein (d). Against the French bot
--- only France draws; with an empty deck nobody does.
+-- only France draws; with an empty deck nobody does, as in the Front G battle that follows.
 local function fog_battle(t, seating, deck)
   local g = to_battle(t, seating)
   g:place("issue.mil_op_us", "front.g", "war_of_1812")
@@ -192,6 +192,13 @@ test("23.1 Fog of War: each branch, and who draws in each seating", { instructio
   t:eq(count_lines(g, "Fog of War (d): Stein, discarded."), 1)
   t:ok(util.contains(g:zone("hand.FR"), "andrew_jackson"), "Andrew Jackson waits in France's hand")
   t:ok(#play.lines(g, "Berthier") >= 2 and #play.lines(g, "Bernadotte") >= 2, "both count in the battle")
+  -- The same again in the next battle (3), Front G's: the deck is empty now (1).
+  play.to(g, function(game)
+    return game:state() == "battle_cards" and game:vars().war.battle.front == "G"
+  end)
+  g:act("done")
+  g:act("done")
+  t:eq(count_lines(g, "Fog of War (23.1): the draw deck is empty; France draws nothing."), 1, "the next battle")
 
   g = fog_battle(t, "solo-vs-french-bot", deck)
   t:eq(count_lines(g, "Fog of War (23.1): France draws 3 cards"), 1, "21: France draws")
