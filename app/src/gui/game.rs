@@ -768,16 +768,20 @@ impl GameView {
                 self.after_change();
             }
             Err(err) => match err.need() {
-                Some(need) => {
-                    self.pending = Some(Pending {
-                        input,
-                        need: need.clone(),
-                        answer: String::new(),
-                    })
-                }
+                Some(need) => self.wait_for(input, need),
                 None => self.error = Some(err.to_string()),
             },
         }
+    }
+
+    /// The input waits for what the rules need (a die, a value): the window asks, and the
+    /// answer retries it.
+    fn wait_for(&mut self, input: Input, need: &Need) {
+        self.pending = Some(Pending {
+            input,
+            need: need.clone(),
+            answer: String::new(),
+        });
     }
 
     /// Applies a change by hand.
@@ -965,24 +969,20 @@ impl GameView {
     pub fn bot_step(&mut self) -> bool {
         let secret = matches!(self.session.prompt(), Ok(Some(p)) if p.is_secret());
         let before = self.physical_board.then(|| self.session.table().clone());
-        let step = self.session.bot_input().and_then(|picked| match picked {
-            Some((seat, pick, input)) => match self.session.apply(input.clone()) {
+        let step = match self.session.bot_input() {
+            Ok(Some((seat, pick, input))) => match self.session.apply(input.clone()) {
                 Ok(()) => Ok(Some((seat, pick))),
                 Err(err) => match err.need() {
                     Some(need) => {
-                        self.pending = Some(Pending {
-                            input,
-                            need: need.clone(),
-                            answer: String::new(),
-                        });
+                        self.wait_for(input, need);
                         self.last_bot = Some((seat, pick, secret));
                         Ok(None)
                     }
                     None => Err(err),
                 },
             },
-            None => Ok(None),
-        });
+            other => other.map(|_| None),
+        };
         match step {
             Ok(Some((seat, pick))) => {
                 if let Some(before) = before {

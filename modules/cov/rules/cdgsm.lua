@@ -343,16 +343,7 @@ cdgsm.cdgsm_desk = {}
 
 -- The side's powers still in the game, clockwise from France.
 local function side_powers(ctx, side)
-  if side == "FR" then
-    return { "FR" }
-  end
-  local list = {}
-  for _, power in ipairs(powers.in_game(ctx)) do
-    if power ~= "FR" then
-      list[#list + 1] = power
-    end
-  end
-  return list
+  return side == "FR" and { "FR" } or powers.allied(ctx)
 end
 
 -- The cards in the hands of the side's powers.

@@ -142,6 +142,17 @@ function display.counts(ctx)
 end
 
 -- The first issue marker of kind `issue` still waiting on the Diplomacy Display.
+-- Every issue marker waiting on the Diplomacy Display, in the data's order.
+function display.all_waiting(ctx)
+  local list = {}
+  for _, piece in ipairs(ctx.data.piece_ids) do
+    if ctx.data.pieces[piece].kind == "issue" and display.where(ctx, piece) == "display" then
+      list[#list + 1] = piece
+    end
+  end
+  return list
+end
+
 function display.waiting(ctx, issue)
   for _, piece in ipairs(ctx.data.piece_ids) do
     local p = ctx.data.pieces[piece]

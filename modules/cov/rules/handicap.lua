@@ -10,6 +10,7 @@
 -- short (21.12's alternative, L1960).
 
 local deck = include("@lib/deck.lua")
+local util = include("@lib/util.lua")
 local powers = include("rules/powers.lua")
 local display = include("rules/display.lua")
 local issues = include("rules/issues.lua")
@@ -28,13 +29,7 @@ function handicap.receivers(ctx)
     return {}, 0
   end
   if ctx.vars.seating == "solo-vs-allied-bot" then
-    local list = {}
-    for _, power in ipairs(powers.in_game(ctx)) do
-      if power ~= "FR" then
-        list[#list + 1] = power
-      end
-    end
-    return list, math.min(n, 2)
+    return powers.allied(ctx), math.min(n, 2)
   elseif ctx.vars.seating == "solo-vs-french-bot" then
     return { "FR" }, n
   end
@@ -99,21 +94,15 @@ end
 -- The issues a card may place for `power`, waiting on the display.
 local function issue_choices(ctx, spec, power)
   local list = {}
-  for _, piece in ipairs(ctx.data.piece_ids) do
-    local p = ctx.data.pieces[piece]
-    if p.kind == "issue" and display.where(ctx, piece) == "display" then
-      local fits
-      if spec.issues == "minor_unit" then
-        fits = issues.minor_ally_of(ctx, piece, power) and issues.gives_unit(ctx, piece, power)
-      else
-        fits = false
-        for _, kind in ipairs(spec.issues or {}) do
-          fits = fits or p.props.issue == kind
-        end
-      end
-      if fits then
-        list[#list + 1] = piece
-      end
+  for _, piece in ipairs(display.all_waiting(ctx)) do
+    local fits
+    if spec.issues == "minor_unit" then
+      fits = issues.minor_ally_of(ctx, piece, power) and issues.gives_unit(ctx, piece, power)
+    else
+      fits = util.contains(spec.issues or {}, ctx.data.pieces[piece].props.issue)
+    end
+    if fits then
+      list[#list + 1] = piece
     end
   end
   return list

@@ -76,13 +76,7 @@ function hands.deal(ctx)
     solitaire.deal(ctx)
   elseif variant == 2 then
     deal_each(ctx, { "FR" })
-    local allied = {}
-    for _, power in ipairs(powers.in_game(ctx)) do
-      if power ~= "FR" then
-        allied[#allied + 1] = power
-      end
-    end
-    local total, words = sizes(ctx, allied)
+    local total, words = sizes(ctx, powers.allied(ctx))
     local n = math.max(total - 5, 0)
     local dealt = deck.draw(ctx, "deck", hands.ALLIED_DECK, n)
     ctx:log(string.format("The Allied deck: %s - 5 = %d cards (18.2.1)%s.", words, n,

@@ -146,6 +146,17 @@ function powers.in_game(ctx)
   return list
 end
 
+-- The Allied powers in the game, clockwise from France.
+function powers.allied(ctx)
+  local list = {}
+  for _, power in ipairs(powers.in_game(ctx)) do
+    if power ~= "FR" then
+      list[#list + 1] = power
+    end
+  end
+  return list
+end
+
 -- The powers clockwise starting with the one to the left of `first_after` (the next one
 -- clockwise), each once, ending with `first_after` itself; only those `keep` accepts.
 function powers.from_left_of(ctx, first_after, keep)

@@ -52,16 +52,7 @@ function solitaire.hand_of_side(side)
   return side == "FR" and "hand.FR" or "hand.allies"
 end
 
--- The Allied powers still in the game, clockwise from France.
-local function allied_powers(ctx)
-  local list = {}
-  for _, power in ipairs(powers.in_game(ctx)) do
-    if power ~= "FR" then
-      list[#list + 1] = power
-    end
-  end
-  return list
-end
+local allied_powers = powers.allied
 
 -- The cards of `zone` a side keeps from the last turn: not a Leader, not one the Initial
 -- Phase gave this turn (those wait until the Wager is over, 19.2).

@@ -8,6 +8,7 @@
 
 local util = include("@lib/util.lua")
 local flowchart = include("@lib/flowchart.lua")
+local rules_issues = include("rules/issues.lua")
 
 local issues = {}
 
@@ -20,16 +21,10 @@ local SIDE = { FR = "french_ally" }
 -- Whether funding `piece` gives `power` units, as far as the owner has entered it (not
 -- entered: yes).
 function issues.gives_units(ctx, piece, power)
-  local key = ctx.data.pieces[piece].props.issue .. "/" .. power
-  if not ctx:known("table", "issue_funding", key) then
+  if not ctx:known("table", "issue_funding", ctx.data.pieces[piece].props.issue .. "/" .. power) then
     return true
   end
-  for kind, n in pairs(ctx.data.tables.issue_funding[key]) do
-    if kind ~= "vp" and n > 0 then
-      return true
-    end
-  end
-  return false
+  return rules_issues.gives_unit(ctx, piece, power)
 end
 
 -- Whether the issue `piece` is what a priority entry names, for `power`.
