@@ -15,6 +15,7 @@ local powers = include("rules/powers.lua")
 local display = include("rules/display.lua")
 local issues = include("rules/issues.lua")
 local options = include("rules/options.lua")
+local solitaire = include("rules/solitaire.lua")
 local steps = include("@lib/steps.lua")
 
 local handicap = {}
@@ -142,9 +143,13 @@ handicap.handicap_use = steps.procedure("Handicap cards (20.13, 21.12)", {
       local name = ctx.data.cards[card].name
       ctx:log(string.format("%s uses %s (%s).", powers.name(ctx, power), name, ctx.locals.timing))
       if ctx:known("card", card, "handicap_cards") and f.handicap_cards > 0 then
-        local drawn = deck.draw(ctx, "deck", powers.hand_zone(ctx, power), f.handicap_cards)
+        -- Before the Wager the cards wait apart like the Initial Phase's (19.2); later they
+        -- join the side's hand, with its War Phase cards.
+        local early = ctx.locals.timing == "start of the turn" or ctx.locals.timing == "after the Initial Phase"
+        local drawn = deck.draw(ctx, "deck", early and powers.hand_zone(ctx, power) or solitaire.hand_of(ctx, power),
+          f.handicap_cards)
         for _, c in ipairs(drawn) do
-          ctx.vars.initial_cards[c] = true
+          ctx.vars.initial_cards[c] = early or nil
         end
         ctx:log(string.format("%s: %s draws %d card%s.", name, powers.name(ctx, power), #drawn, #drawn == 1 and "" or "s"))
       end

@@ -52,6 +52,15 @@ function solitaire.hand_of_side(side)
   return side == "FR" and "hand.FR" or "hand.allies"
 end
 
+-- Where a card `power` receives outside the Diplomacy Phase goes: its side's hand in the
+-- solitaire seatings, its own otherwise.
+function solitaire.hand_of(ctx, power)
+  if solitaire.displays(ctx) then
+    return solitaire.hand_of_side(power == "FR" and "FR" or "allies")
+  end
+  return powers.hand_zone(ctx, power)
+end
+
 local allied_powers = powers.allied
 
 -- The cards of `zone` a side keeps from the last turn: not a Leader, not one the Initial
@@ -98,6 +107,7 @@ function solitaire.deal(ctx)
   local allied, total, parts = {}, 0, {}
   for _, power in ipairs(allied_powers(ctx)) do
     leaders_in(ctx, "hand." .. power, allied)
+    append(allied, kept(ctx, "hand." .. power))
     local n = ctx:counter("hand_size." .. power)
     total = total + n
     parts[#parts + 1] = string.format("%s %d", powers.name(ctx, power), n)
