@@ -1163,10 +1163,10 @@ fn a_bot_s_step_that_rolls_a_physical_die_waits_for_the_die() {
             let by_bot = h.state().view().pending().is_some_and(|p| {
                 matches!(
                     &p.input,
-                    chancery_core::Input::Act {
+                    Some(chancery_core::Input::Act {
                         by: chancery_core::Actor::Bot { .. },
                         ..
-                    }
+                    })
                 )
             });
             let inputs = h.state().session().history().records().len();
@@ -1213,6 +1213,99 @@ fn a_bot_s_step_that_rolls_a_physical_die_waits_for_the_die() {
         }
         h.run();
     }
+}
+
+#[test]
+fn a_bot_s_chart_cell_not_entered_is_asked_once_and_kept() {
+    // The testbed's simple bot reads row 5 of its objection chart, which is not entered: when
+    // it must answer an objection the window asks the person for the cell, off the printed
+    // chart; the value goes to the overlay and the bot takes its step with it.
+    let s = scratch();
+    let bot = s.module.join("bots/simple.lua");
+    let lua = std::fs::read_to_string(&bot).expect("the bot");
+    let edited = lua.replace(
+        "local key = tostring(die)",
+        "local key = \"5\" -- the row not entered",
+    );
+    assert_ne!(edited, lua, "the bot reads its chart");
+    std::fs::write(&bot, edited.replace(
+        "local object = ctx:known(\"table\", \"objection_chart\", key) and ctx.data.tables.objection_chart[key]",
+        "local object = ctx.data.tables.objection_chart[key]",
+    ))
+    .expect("edit");
+    let (load, game) = options(&s, false);
+    let module = Arc::new(chancery_core::load_module(&s.module, &load).expect("loads"));
+    let mut spec = GameSpec::new("basic", 7);
+    spec.seats
+        .insert("B".into(), chancery_core::Controller::Bot("simple".into()));
+    let session = chancery_core::start_game(module, spec).expect("starts");
+    let mut view = GameView::new(session, game);
+    view.panels_mut().autoplay_ms = 0;
+    view.set_open_hands(true);
+    let mut h = harness(ChanceryApp::new(view, Launcher::new(&s.module, load)));
+    h.run();
+    h.get_by_label("Call a council").click();
+    h.run();
+    // The person wagers and lets any objection of theirs pass, until the bot is asked.
+    for step in 0.. {
+        assert!(step < 100, "the bot was never asked to object");
+        if h.state().view().pending().is_some() {
+            break;
+        }
+        let state = h
+            .state()
+            .session()
+            .prompt()
+            .clone()
+            .ok()
+            .flatten()
+            .map(|p| p.state);
+        match state.as_deref() {
+            Some("wager") => {
+                let label = h
+                    .state()
+                    .session()
+                    .prompt()
+                    .clone()
+                    .ok()
+                    .flatten()
+                    .and_then(|p| {
+                        p.asks
+                            .iter()
+                            .find(|a| a.seat == Some("A".into()))
+                            .map(|a| a.actions[0].label.clone())
+                    });
+                if let Some(label) = label {
+                    h.get_by_label(&label).click();
+                }
+            }
+            Some("objection") => {
+                if h.query_by_label("Pass").is_some() {
+                    h.get_by_label("Pass").click();
+                }
+            }
+            _ => {}
+        }
+        h.run();
+    }
+    assert!(
+        h.query_by_label_contains("The bot's chart needs").is_some(),
+        "the window says what the bot's chart asks"
+    );
+    type_into(&mut h, "Value read off the game:", "true");
+    h.get_by_label("Store and go on").click();
+    run_until(&mut h, "the bot objects", |app| {
+        app.session()
+            .history()
+            .records()
+            .iter()
+            .any(|r| matches!(&r.input, chancery_core::Input::Act { choice, .. } if choice.name == "object"))
+    });
+    let overlay = std::fs::read_to_string(&s.overlay).expect("the overlay was written");
+    assert!(
+        overlay.contains("objection_chart") && overlay.contains("\"5\": true"),
+        "{overlay}"
+    );
 }
 
 #[test]

@@ -22,8 +22,9 @@ use crate::games::{parse_value, store_value, value_type, write_overlay_and_reloa
 /// A step the rules stopped to ask about: the input to retry and what it needs.
 #[derive(Clone, Debug)]
 pub struct Pending {
-    /// The input, with the dice supplied so far.
-    pub input: Input,
+    /// The input, with the dice supplied so far; `None` for a bot's own step (its chart read a
+    /// value not entered yet), which is taken again once the value is stored.
+    pub input: Option<Input>,
     /// What the rules need.
     pub need: Need,
     /// The text being typed in answer.
@@ -768,7 +769,7 @@ impl GameView {
                 self.after_change();
             }
             Err(err) => match err.need() {
-                Some(need) => self.wait_for(input, need),
+                Some(need) => self.wait_for(Some(input), need),
                 None => self.error = Some(err.to_string()),
             },
         }
@@ -776,12 +777,22 @@ impl GameView {
 
     /// The input waits for what the rules need (a die, a value): the window asks, and the
     /// answer retries it.
-    fn wait_for(&mut self, input: Input, need: &Need) {
+    fn wait_for(&mut self, input: Option<Input>, need: &Need) {
         self.pending = Some(Pending {
             input,
             need: need.clone(),
             answer: String::new(),
         });
+    }
+
+    /// Takes the step that waited again, now that it has its answer.
+    fn retry(&mut self, input: Option<Input>) {
+        match input {
+            Some(input) => self.apply(input),
+            None => {
+                self.bot_step();
+            }
+        }
     }
 
     /// Applies a change by hand.
@@ -799,10 +810,10 @@ impl GameView {
         let Some(mut pending) = self.pending.take() else {
             return;
         };
-        if let Input::Act { dice, .. } = &mut pending.input {
+        if let Some(Input::Act { dice, .. }) = &mut pending.input {
             dice.push(result);
         }
-        self.apply(pending.input);
+        self.retry(pending.input);
     }
 
     /// Stores the answer to a value the rules need in the owner's overlay, reloads the module
@@ -819,7 +830,7 @@ impl GameView {
             Ok(value) => match self.store(target, value) {
                 Ok(()) => {
                     self.pending = None;
-                    self.apply(pending.input);
+                    self.retry(pending.input);
                 }
                 Err(err) => self.error = Some(err),
             },
@@ -974,13 +985,21 @@ impl GameView {
                 Ok(()) => Ok(Some((seat, pick))),
                 Err(err) => match err.need() {
                     Some(need) => {
-                        self.wait_for(input, need);
+                        self.wait_for(Some(input), need);
                         self.last_bot = Some((seat, pick, secret));
                         Ok(None)
                     }
                     None => Err(err),
                 },
             },
+            // The bot's own chart reads a value not entered yet: the person copies it off
+            // the printed chart, and the bot chooses again.
+            Err(err) if err.need().is_some() => {
+                if let Some(need) = err.need() {
+                    self.wait_for(None, need);
+                }
+                Ok(None)
+            }
             other => other.map(|_| None),
         };
         match step {

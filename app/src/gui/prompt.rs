@@ -567,10 +567,12 @@ fn need_ui(ui: &mut Ui, view: &mut GameView) {
                             .strong()
                             .color(UNKNOWN),
                     );
-                    ui.label(format!(
-                        "The rules need {}. Read it off the physical game and type it here.",
-                        view.session().module().describe_target(target)
-                    ));
+                    let what = view.session().module().describe_target(target);
+                    ui.label(if pending.input.is_none() {
+                        format!("The bot's chart needs {what}. Copy it from your printed chart and type it here.")
+                    } else {
+                        format!("The rules need {what}. Read it off the physical game and type it here.")
+                    });
                     let ty = view.value_type(target);
                     ui.weak(format!("Expected: {ty}"));
                     if let Some(path) = view.overlay_named_by_save() {
