@@ -1279,10 +1279,8 @@ fn a_bot_s_chart_cell_not_entered_is_asked_once_and_kept() {
                     h.get_by_label(&label).click();
                 }
             }
-            Some("objection") => {
-                if h.query_by_label("Pass").is_some() {
-                    h.get_by_label("Pass").click();
-                }
+            Some("objection") if h.query_by_label("Pass").is_some() => {
+                h.get_by_label("Pass").click();
             }
             _ => {}
         }
