@@ -648,6 +648,92 @@ fn act_stores_a_missing_value_in_the_overlay_and_asks_it_once() {
     assert!(!out.contains("not entered yet"), "{out}");
 }
 
+/// A bot whose chart reads a cell not entered yet stops the answer that let it play, and
+/// says so; the same answer with `--value` keeps the cell in the overlay, and the bot takes
+/// its step with it. The testbed's simple bot is made to read row 5 of its objection chart.
+#[test]
+fn act_stores_a_bot_s_chart_cell_and_lets_the_bot_go_on() {
+    let (scratch, dir) = copy_module(&test_module("testbed"));
+    edit(
+        &dir.join("bots/simple.lua"),
+        "local key = tostring(die)",
+        "local key = \"5\" -- the row not entered",
+    );
+    edit(
+        &dir.join("bots/simple.lua"),
+        "ctx:known(\"table\", \"objection_chart\", key) and ctx.data.tables.objection_chart[key]",
+        "ctx.data.tables.objection_chart[key]",
+    );
+    let save = scratch.path().join("game.ron");
+    let overlay = scratch.path().join("testbed.ron");
+    let (code, _, err) = chancery(&[
+        "new",
+        path(&dir),
+        "--seed",
+        "7",
+        "--seat",
+        "B=bot:simple",
+        "--overlay",
+        path(&overlay),
+        "--out",
+        path(&save),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    for action in [vec!["council"], vec!["--seat", "A", "commit", "two"]] {
+        let mut args = vec!["act", path(&save), "--overlay", path(&overlay)];
+        args.extend(action);
+        let (code, _, err) = chancery(&args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+    }
+    let before = std::fs::read_to_string(&save).expect("the save");
+    let (code, _, err) = chancery(&[
+        "act",
+        path(&save),
+        "--overlay",
+        path(&overlay),
+        "--seat",
+        "A",
+        "pass",
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("after 'pass', a bot's step:")
+            && err.contains("objection_chart")
+            && err.contains("--value"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&save).expect("the save"),
+        before,
+        "a step that stops keeps the save as it was"
+    );
+    assert!(!overlay.exists(), "nothing was stored");
+    let (code, out, err) = chancery(&[
+        "act",
+        path(&save),
+        "--overlay",
+        path(&overlay),
+        "--seat",
+        "A",
+        "pass",
+        "--value",
+        "true",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("objection chart: 5 = true, stored in"),
+        "{err}"
+    );
+    assert!(out.contains("Round 1 is void: Beta objected."), "{out}");
+    let stored = std::fs::read_to_string(&overlay).expect("the overlay was written");
+    assert!(stored.contains("\"5\": true"), "{stored}");
+    // The save replays under the stored cell: nothing is asked again.
+    let (code, out, err) = chancery(&["state", path(&save)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("not entered yet"), "{out}");
+    assert!(out.contains("Round 2: wager a card"), "{out}");
+}
+
 /// The Clash of Armies' turn 5 from a file of answers: the Initial and Diplomacy Phases are
 /// played to the Government Phase with every prompt answered, the same game twice over,
 /// and the save replays the same without naming its overlay again.

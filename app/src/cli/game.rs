@@ -232,8 +232,7 @@ fn with_seat_names(text: &str, module: &Module) -> String {
     out
 }
 
-/// Applies an answer, then lets bots play; the answer's name may be a number in the list
-/// of the seat's legal actions.
+/// Applies an answer; its name may be a number in the list of the seat's legal actions.
 fn answer(session: &mut Session, answer: &Answer) -> Result<(), SessionError> {
     let mut answer = answer.clone();
     if let (Ok(n), Ok(Some(prompt))) = (answer.name.parse::<usize>(), session.prompt())
@@ -249,14 +248,44 @@ fn answer(session: &mut Session, answer: &Answer) -> Result<(), SessionError> {
             action.arg.clone()
         };
     }
-    session.apply(answer.input())?;
-    session.run_bots(BOT_STEP_LIMIT)?;
-    Ok(())
+    session.apply(answer.input())
 }
 
-/// Applies answers in order. With `value` (the text of `--value` and how the module is
-/// loaded), the first value of the module's data they need and that is not entered yet is
-/// that text, stored in the owner's overlay before they go on; it is asked for once.
+/// Runs `step`; when it needs a value of the module's data that is not entered yet and
+/// `value` still holds the text of `--value`, stores that text in the owner's overlay (once)
+/// and runs the step again.
+fn with_value(
+    session: &mut Session,
+    value: &mut Option<(&str, LoadOptions)>,
+    err: &mut dyn Write,
+    mut step: impl FnMut(&mut Session) -> Result<(), SessionError>,
+) -> anyhow::Result<Result<(), SessionError>> {
+    loop {
+        let failure = match step(session) {
+            Ok(()) => return Ok(Ok(())),
+            Err(failure) => failure,
+        };
+        match (failure.need(), value.take()) {
+            (Some(Need::Data(target)), Some((text, load))) => {
+                let target = target.clone();
+                let module = session.module().clone();
+                let described = module.describe_target(&target);
+                let parsed = parse_value(&module, text, &value_type(&module, &target))
+                    .map_err(|e| anyhow::anyhow!("--value for {described}: {e}"))?;
+                let path =
+                    store_value(session, &target, parsed, &load).map_err(anyhow::Error::msg)?;
+                writeln!(err, "{described} = {text}, stored in {}.", path.display())?;
+            }
+            _ => return Ok(Err(failure)),
+        }
+    }
+}
+
+/// Applies answers in order, letting bots play after each (and, with no answer, the bots a
+/// save waits for). With `value` (the text of `--value` and how the module is loaded), the
+/// first value of the module's data they need and that is not entered yet, whether for the
+/// rules or for a bot's chart, is that text, stored in the owner's overlay before they go
+/// on; it is asked for once.
 fn apply_answers(
     session: &mut Session,
     answers: &[Line],
@@ -265,32 +294,31 @@ fn apply_answers(
     err: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let given = value.is_some();
+    let bots = |s: &mut Session| s.run_bots(BOT_STEP_LIMIT).map(|_| ());
     for a in answers {
-        while let Err(failure) = answer(session, &a.answer) {
-            match (failure.need(), value.take()) {
-                (Some(Need::Data(target)), Some((text, load))) => {
-                    let target = target.clone();
-                    let module = session.module().clone();
-                    let described = module.describe_target(&target);
-                    let parsed = parse_value(&module, text, &value_type(&module, &target))
-                        .map_err(|e| anyhow::anyhow!("--value for {described}: {e}"))?;
-                    let path =
-                        store_value(session, &target, parsed, &load).map_err(anyhow::Error::msg)?;
-                    writeln!(err, "{described} = {text}, stored in {}.", path.display())?;
-                }
-                _ => {
-                    let explained = explain(&failure, session.module());
-                    if a.line == 0 {
-                        bail!("'{}': {explained}", shortened(&a.answer.name));
-                    }
-                    bail!(
-                        "{source}:{}: '{}': {explained}",
-                        a.line,
-                        shortened(&a.answer.name)
-                    );
-                }
+        if let Err(failure) = with_value(session, &mut value, err, |s| answer(s, &a.answer))? {
+            let explained = explain(&failure, session.module());
+            if a.line == 0 {
+                bail!("'{}': {explained}", shortened(&a.answer.name));
             }
+            bail!(
+                "{source}:{}: '{}': {explained}",
+                a.line,
+                shortened(&a.answer.name)
+            );
         }
+        if let Err(failure) = with_value(session, &mut value, err, bots)? {
+            bail!(
+                "after '{}', a bot's step: {}",
+                shortened(&a.answer.name),
+                explain(&failure, session.module())
+            );
+        }
+    }
+    if answers.is_empty()
+        && let Err(failure) = with_value(session, &mut value, err, bots)?
+    {
+        bail!("a bot's step: {}", explain(&failure, session.module()));
     }
     if given && value.is_some() {
         writeln!(
