@@ -70,6 +70,7 @@ fn bot_games(module: Arc<Module>, scenario: &str, games: usize) -> (f64, f64, f6
         threads: 1,
         shard: Default::default(),
         profile: false,
+        check: false,
     };
     let report = simulate(module, &config, &|_| {}).expect("the games run");
     assert!(

@@ -249,6 +249,7 @@ fn a_vm_reused_for_the_next_simulated_game_keeps_nothing_of_the_last() {
         threads: 1,
         shard: Default::default(),
         profile: false,
+        check: false,
     };
     let fresh: Vec<String> = (0..4)
         .map(|i| {

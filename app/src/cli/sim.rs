@@ -79,6 +79,10 @@ pub struct SimArgs {
     /// instructions (the time inside ctx functions is not counted).
     #[arg(long)]
     pub profile: bool,
+    /// Run the module's own check after every move (slower): a game whose table breaks one
+    /// of the rules' invariants ends with an error that says which.
+    #[arg(long)]
+    pub check: bool,
     /// Overlay flags.
     #[command(flatten)]
     pub overlay: OverlayArgs,
@@ -275,6 +279,7 @@ fn config(args: &SimArgs, module: &Module) -> anyhow::Result<SimConfig> {
         }),
         shard,
         profile: args.profile,
+        check: args.check,
     })
 }
 

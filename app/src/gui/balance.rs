@@ -95,6 +95,7 @@ impl Balance {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             shard: Default::default(),
             profile: false,
+            check: false,
         };
         // The other version as `old_module_dir` reads it, and as the results name it.
         let against = match self.against {

@@ -341,10 +341,15 @@ pub struct ChartDef {
     pub bot: String,
     /// The flowchart step each entry is, `{key}` standing for the entry's key
     /// ("21.4, row {key}"). A reason of the bot that begins with it, up to its first colon,
-    /// reaches that row. Of several tables that are columns of one chart, one names the
-    /// step; the others leave it out.
+    /// reaches that row. Without `{key}` the whole table is one step (a grid of cells that
+    /// one lookup reads, "21.6.2"). Of several tables that are columns of one chart, one
+    /// names the step; the others leave it out.
     #[serde(default)]
     pub step: Option<String>,
+    /// The value that marks a row past the printed chart's end ("none"): a row holding it
+    /// is no step, so coverage does not ask for it.
+    #[serde(default)]
+    pub past_end: Option<String>,
 }
 
 fn any_type() -> FieldType {

@@ -219,13 +219,13 @@ fn check_tables(loader: &mut Loader, module: &Module) {
             }
         }
         if let Some(step) = table.chart.as_ref().and_then(|c| c.step.as_ref())
-            && (!step.contains("{key}") || super::data::rule_of(&format!("{step}: ")).is_none())
+            && super::data::rule_of(&format!("{step}: ")).is_none()
         {
             loader.error(
                 idx,
                 &[Anchor::Field("id", &table.id), Anchor::Ident("step")],
                 format!(
-                    "table '{}': chart step '{step}' must begin with a rule number and hold {{key}} for the row (\"21.4, row {{key}}\"), or coverage never counts a row",
+                    "table '{}': chart step '{step}' must begin with a rule number (\"21.4, row {{key}}\", {{key}} standing for the row; or \"21.6.2\" for the whole table), or coverage never counts it",
                     table.id
                 ),
             );

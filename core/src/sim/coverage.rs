@@ -5,11 +5,13 @@
 //! steps a bot *can* take are the string literals of its script (`bots/NAME.lua`) that
 //! begin the same way; their `%d`, `%s`… placeholders match any words. A step is reached
 //! when some counted reason matches it. A bot's chart kept as data (a table with a `chart`
-//! step, [`crate::module::ChartDef`]) adds one step per row: the step with the row's key.
+//! step, [`crate::module::ChartDef`]) adds one step per row: the step with the row's key
+//! (or one step for the table, when its step names no key); a row past the printed chart's
+//! end is no step.
 
 use std::collections::BTreeMap;
 
-use crate::module::{Module, rule_of};
+use crate::module::{ChartDef, DataValue, Module, rule_of};
 
 /// One step of a bot's flowchart and how often the games took it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,7 +51,10 @@ pub fn steps(module: &Module, bot_rules: &BTreeMap<String, u64>) -> Vec<Step> {
         if !module.rules.bots.contains(&chart.bot) {
             continue;
         }
-        for key in table.entries.keys() {
+        for (key, value) in &table.entries {
+            if past_end(chart, value) {
+                continue;
+            }
             let step = template.replace("{key}", key);
             if rows.iter().any(|s| s.bot == chart.bot && s.step == step) {
                 continue;
@@ -90,6 +95,15 @@ pub fn steps(module: &Module, bot_rules: &BTreeMap<String, u64>) -> Vec<Step> {
     }
     out.extend(rows);
     out
+}
+
+/// Whether a chart's row holds the value that marks it past the printed chart's end (no
+/// step). A row not entered yet is a step: the owner may still enter a printed row there.
+fn past_end(chart: &ChartDef, value: &DataValue) -> bool {
+    match (value, &chart.past_end) {
+        (DataValue::Known(v), Some(end)) => v.as_str() == Some(end.as_str()),
+        _ => false,
+    }
 }
 
 /// The quoted strings of a Lua script ("…" and '…', escapes kept as written), with the line
@@ -217,6 +231,30 @@ mod tests {
             })
             .collect();
         assert_eq!(charted, expected);
+    }
+
+    #[test]
+    fn a_row_past_the_chart_s_end_is_no_step() {
+        let chart = ChartDef {
+            bot: "french_bot".into(),
+            step: Some("21.5.1, row {key}".into()),
+            past_end: Some("none".into()),
+        };
+        let known = |s: &str| DataValue::Known(crate::Value::Str(s.into()));
+        assert!(past_end(&chart, &known("none")));
+        assert!(!past_end(&chart, &known("trade")));
+        assert!(
+            !past_end(&chart, &DataValue::Unknown),
+            "a row to enter is a step"
+        );
+        let open = ChartDef {
+            past_end: None,
+            ..chart
+        };
+        assert!(
+            !past_end(&open, &known("none")),
+            "without the marker every row is a step"
+        );
     }
 
     #[test]

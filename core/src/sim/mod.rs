@@ -45,6 +45,9 @@ pub struct SimConfig {
     pub shard: Shard,
     /// Sample where module code spends its time ([`SimReport::profile`]).
     pub profile: bool,
+    /// Run the module's `check` after every input (slower): a game whose table breaks one
+    /// of the rules' invariants ends with the check's message as its error.
+    pub check: bool,
 }
 
 /// The most games one run (or one shard) plays: their outcomes are kept in memory until
@@ -165,7 +168,7 @@ impl SimConfig {
 
 /// Plays one bot-only game to its end (or `max_steps`).
 pub fn play_one(module: &Arc<Module>, spec: GameSpec, max_steps: usize) -> GameOutcome {
-    play_reusing(module, spec, max_steps, &mut None)
+    play_reusing(module, spec, max_steps, false, &mut None)
 }
 
 /// Plays one bot-only game with `rules` left by the last game (reset first), or new ones;
@@ -174,6 +177,7 @@ fn play_reusing(
     module: &Arc<Module>,
     spec: GameSpec,
     max_steps: usize,
+    check: bool,
     rules: &mut Option<Box<dyn Rules>>,
 ) -> GameOutcome {
     let seed = spec.seed;
@@ -206,6 +210,7 @@ fn play_reusing(
             return outcome;
         }
     };
+    session.check_every_step = check;
     let result = session.run_bots(max_steps);
     outcome.steps = session.history().len();
     count_cards_and_rules(module, &session, &mut outcome);
@@ -344,8 +349,13 @@ pub fn simulate_until(
                     while !failed.load(Ordering::Relaxed) && !stop.load(Ordering::Relaxed) {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(spec) = specs.get(i) else { break };
-                        let outcome =
-                            play_reusing(&module, spec.clone(), config.max_steps, &mut rules);
+                        let outcome = play_reusing(
+                            &module,
+                            spec.clone(),
+                            config.max_steps,
+                            config.check,
+                            &mut rules,
+                        );
                         if outcome.failed {
                             failed.store(true, Ordering::Relaxed);
                         }

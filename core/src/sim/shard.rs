@@ -62,6 +62,7 @@ impl ShardFile {
             threads: 1,
             shard: Shard::default(),
             profile: false,
+            check: false,
         }
     }
 }
