@@ -26,7 +26,8 @@ fn cov_with_fixture() -> std::sync::Arc<Module> {
 #[test]
 fn every_solitaire_seating_plays_to_a_result_with_its_default_bots() {
     // 20 games of each seating of two scenarios, two threads; a game that fails, stops
-    // unfinished or asks a person is a failure. No seat names a bot: the module's default
+    // unfinished, asks a person or breaks one of the rules' invariants (the module's check
+    // runs after every input) is a failure. No seat names a bot: the module's default
     // bots for the seating play them.
     let module = cov_with_fixture();
     let seatings: [&[(&str, &str)]; 4] = [
@@ -53,6 +54,8 @@ fn every_solitaire_seating_plays_to_a_result_with_its_default_bots() {
                 threads: 2,
                 shard: Default::default(),
                 profile: false,
+                // The module's check after every input: no bot's decision may break a rule.
+                check: true,
             };
             let report = simulate(module.clone(), &config, &|_| {})
                 .unwrap_or_else(|err| panic!("{scenario} {options:?}: {err}"));
@@ -108,4 +111,58 @@ fn the_chart_conditions_are_the_bots_vocabulary() {
         columns += 1;
     }
     assert_eq!(columns, 5, "the condition columns of both charts");
+}
+
+#[test]
+fn the_french_chart_rows_are_the_french_bot_s_vocabulary() {
+    // Every action column of the French bot's chart (section 21) lists exactly the words its
+    // script reads (VOCABULARY in bots/french_bot.lua), so that an owner copying the printed
+    // chart can enter no row the bot cannot carry out.
+    let module = cov_with_fixture();
+    let text = std::fs::read_to_string(repo_root().join("modules/cov/bots/french_bot.lua"))
+        .expect("read the French bot");
+    let start = text.find("local VOCABULARY = {").expect("the vocabulary");
+    let mut vocabulary = std::collections::BTreeMap::new();
+    for line in text[start..]
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.starts_with('}'))
+    {
+        let Some((table, words)) = line.trim().split_once(" = {") else {
+            continue;
+        };
+        let words: BTreeSet<String> = words
+            .trim_end_matches([' ', '}', ','])
+            .split(',')
+            .map(|w| w.trim().trim_matches('"').to_owned())
+            .filter(|w| !w.is_empty())
+            .collect();
+        vocabulary.insert(table.to_owned(), words);
+    }
+    assert!(vocabulary.len() >= 10, "{vocabulary:?}");
+    for (id, words) in &vocabulary {
+        let table = module
+            .tables
+            .get(id.as_str())
+            .unwrap_or_else(|| panic!("the bot reads table {id}, which the module lacks"));
+        let FieldType::OneOf(options) = &table.kind else {
+            panic!("table {id} is not a list of the bot's words");
+        };
+        let listed: BTreeSet<String> = options.iter().cloned().collect();
+        assert_eq!(&listed, words, "table {id}");
+        assert!(
+            words.contains("none"),
+            "table {id}: a row past the chart's end"
+        );
+    }
+    // And no French chart table is left as free text for the bot to read.
+    for table in module.tables.iter() {
+        if table.chart.as_ref().is_some_and(|c| c.bot == "french_bot") {
+            assert!(
+                !matches!(table.kind, FieldType::Text),
+                "table {} is still free text",
+                table.id
+            );
+        }
+    }
 }

@@ -783,5 +783,6 @@ end
 -- use a card on a front.
 battle.initial_drm = initial_drm
 battle.usable = usable
+battle.space_props = space_props
 
 return battle

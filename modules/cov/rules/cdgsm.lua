@@ -69,7 +69,8 @@ end
 -- The state cdgsm_play: ctx:call("cdgsm_play", {side = "FR"|"allies", power = "FR", purpose
 -- = "wager"|"negotiate"|"debate"|"trade"|"round"|"discard", nation = nil|"FR"}) ("round": to
 -- negotiate or trade, chosen once the card is known; `nation`: only a card of that nation
--- may be played, as France's pre-emptive debate needs a French card). It rolls the fate die (none once the draw pile
+-- may be played, as France's pre-emptive debate needs a French card; `piece`: the issue a
+-- debate is on, for a bot weighing the cards). It rolls the fate die (none once the draw pile
 -- has run out), turns up the cards the result makes available, lets the power save one
 -- face-up PUMC to the Military pile, asks which available card it plays, moves that card
 -- off the display to "cdgsm.<side>.played" (a Wager card or a card given in trade face down

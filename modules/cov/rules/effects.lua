@@ -1,9 +1,11 @@
 -- Congress of Vienna: the cards' own effects when they are played in the Diplomacy Phase
--- (the black-circle bonuses, 16.2), keyed by card id. Each hook is
--- `played(ctx, power, piece, how)`: `power` played the card on the issue marker `piece`,
--- to negotiate or to debate (`how`). Resources gained now are spent in the Government
--- Phase; drm bonuses wait in `vars.drm_bonuses` for the roll they modify; bonuses the
--- Government Phase pays are listed in `vars.government_bonuses`.
+-- (the black-circle bonuses, 16.2), keyed by card id. Each effect has
+-- `bonus(ctx, power, piece)`, whether `power` collects the bonus by playing the card on the
+-- issue marker `piece` now (a bot asks it: 21.5, "a card that cannot collect its bonus is a
+-- normal card"), and `played(ctx, power, piece, how)`, which gives it, to negotiate or to
+-- debate (`how`). Resources gained now are spent in the Government Phase; drm bonuses wait
+-- in `vars.drm_bonuses` for the roll they modify; bonuses the Government Phase pays are
+-- listed in `vars.government_bonuses`.
 
 local effects = {}
 
@@ -34,8 +36,11 @@ end
 
 -- TRAUTTMANSDORFF: played by Austria on Austria at War, 1 VP for Austria (16.2, Round 1).
 effects.trauttmansdorff = {
+  bonus = function(ctx, power, piece)
+    return power == "AU" and issue_of(ctx, piece) == "austria_at_war"
+  end,
   played = function(ctx, power, piece)
-    if power == "AU" and issue_of(ctx, piece) == "austria_at_war" then
+    if effects.trauttmansdorff.bonus(ctx, power, piece) then
       local vp = ctx:add_counter("vp.AU", 1)
       ctx:log(string.format("Trauttmansdorff on Austria at War: +1 VP for Austria (%d).", vp))
     end
@@ -47,9 +52,12 @@ effects.trauttmansdorff = {
 -- the Liberalism or Pax Britannica roll (A-5, 16.2 Round 3).
 local GAUDIN_ISSUES = { fin_aid_br = true, holland = true, italy = true, lib_abs = true }
 effects.gaudin = {
+  bonus = function(ctx, power, piece)
+    return power == "FR" and GAUDIN_ISSUES[issue_of(ctx, piece)] == true
+  end,
   played = function(ctx, power, piece)
     local issue = issue_of(ctx, piece)
-    if power == "FR" and GAUDIN_ISSUES[issue] then
+    if effects.gaudin.bonus(ctx, power, piece) then
       resource(ctx, "FR", "gaudin")
       if issue == "lib_abs" then
         drm_bonus(ctx, "FR", "gaudin", "Liberalism or Pax Britannica")
@@ -61,9 +69,12 @@ effects.gaudin = {
 -- HUSKISSON: played by Britain on Liberalism/Absolutism or Russian Financial Aid, +1 drm
 -- on the Liberalism or Pax Britannica roll (A-5).
 effects.huskisson = {
-  played = function(ctx, power, piece)
+  bonus = function(ctx, power, piece)
     local issue = issue_of(ctx, piece)
-    if power == "BR" and (issue == "lib_abs" or issue == "fin_aid_ru") then
+    return power == "BR" and (issue == "lib_abs" or issue == "fin_aid_ru")
+  end,
+  played = function(ctx, power, piece)
+    if effects.huskisson.bonus(ctx, power, piece) then
       drm_bonus(ctx, "BR", "huskisson", "Liberalism or Pax Britannica")
     end
   end,
@@ -72,16 +83,21 @@ effects.huskisson = {
 -- BARON ELDON: played by Britain on one of the issues its card lists (British Military
 -- Operation among them; the list is the card's `bonus_issues`), +1 Resource (16.2 Round 3).
 effects.eldon = {
-  played = function(ctx, power, piece)
+  bonus = function(ctx, power, piece)
     if power ~= "BR" then
-      return
+      return false
     end
     local issue = issue_of(ctx, piece)
     for _, listed in ipairs(ctx.data.cards.eldon.fields.bonus_issues) do
       if listed == issue then
-        resource(ctx, "BR", "eldon")
-        return
+        return true
       end
+    end
+    return false
+  end,
+  played = function(ctx, power, piece)
+    if effects.eldon.bonus(ctx, power, piece) then
+      resource(ctx, "BR", "eldon")
     end
   end,
 }
@@ -89,6 +105,9 @@ effects.eldon = {
 -- BARON BEXLEY: used by Britain in diplomacy, a die roll of 1-3 gives a Resource, and +1
 -- drm on the Pax Britannica roll this turn (16.2 Round 4: Britain rolled a 5, no Resource).
 effects.bexley = {
+  bonus = function(_, power)
+    return power == "BR"
+  end,
   played = function(ctx, power)
     if power ~= "BR" then
       return
@@ -106,8 +125,11 @@ effects.bexley = {
 -- KING FRIEDRICH WILHELM III: played by Russia on Russian Recruitment, a bonus printed
 -- "1 VP unit" (A-5); the Government Phase pays it (which of the two it is: RULES-GAPS.md).
 effects.friedrich_wilhelm_iii = {
+  bonus = function(ctx, power, piece)
+    return power == "RU" and issue_of(ctx, piece) == "recruit_ru"
+  end,
   played = function(ctx, power, piece)
-    if power == "RU" and issue_of(ctx, piece) == "recruit_ru" then
+    if effects.friedrich_wilhelm_iii.bonus(ctx, power, piece) then
       government_bonus(ctx, "RU", "friedrich_wilhelm_iii", "the bonus printed \"1 VP unit\" for Russia")
     end
   end,
@@ -117,8 +139,11 @@ effects.friedrich_wilhelm_iii = {
 -- unit (L1836, cov-rules: "Poniatowski on Poland"); paid when the power that played it
 -- funds Poland in the Government Phase (RULES-GAPS.md).
 effects.poniatowski = {
+  bonus = function(ctx, _, piece)
+    return not ctx.vars.austria_at_war_done and issue_of(ctx, piece) == "poland"
+  end,
   played = function(ctx, power, piece)
-    if not ctx.vars.austria_at_war_done and issue_of(ctx, piece) == "poland" then
+    if effects.poniatowski.bonus(ctx, power, piece) then
       government_bonus(ctx, power, "poniatowski", "one more military unit for " .. ctx.data.seats[power].name .. " if it funds Poland")
     end
   end,

@@ -72,6 +72,31 @@ options.OPTIONS = {
     },
     default = "like-initial",
   },
+  -- The French bot of 21.
+  ["french_bot.trade_to"] = {
+    doc = "21.5 (L1826-L1828): to which Allied power the French bot offers its trade (the example does not say; the three share one display)",
+    values = {
+      clockwise = "the first Allied power clockwise from France that may trade",
+      random = "one of the Allied powers that may trade, at random",
+    },
+    default = "clockwise",
+  },
+  ["french_bot.withdraw_zero"] = {
+    doc = "21.10.1 (L1904): what the French bot does when the modified IBD is exactly zero (the note settles only a negative and a positive one)",
+    values = {
+      die = "\"the inevitable 1d6\": France withdraws on 4-6",
+      fight = "France fights",
+    },
+    default = "die",
+  },
+  ["french_bot.undecided"] = {
+    doc = "21 (L1761, \"best judgment\"): a chart row whose condition the module cannot decide (the row's printed words, or a Rulebook limit the module lacks)",
+    values = {
+      no = "the row does not apply, and the reason says the players may overrule it by hand",
+      yes = "the row applies",
+    },
+    default = "no",
+  },
   -- The Lützen & Bautzen French bot (18.4).
   ["lutzen_france.trade_answer"] = {
     doc = "18.4.5.4 (L1275): the card France gives when it accepts Russia's offer",

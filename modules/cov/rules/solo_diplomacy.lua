@@ -68,7 +68,7 @@ states.solo_debate = {}
 function states.solo_debate.run(ctx)
   local locals = ctx.locals
   ctx:call("cdgsm_play", { side = solo.side_of(locals.power), power = locals.power, purpose = "debate",
-    nation = locals.nation })
+    nation = locals.nation, piece = locals.piece })
 end
 
 function states.solo_debate.on_resume(ctx, result)

@@ -180,7 +180,8 @@ end)
 -- face down. Expected, step by step: the fate die shows "AB"; A and B turn up a neutral
 -- military card (Guard Corps, #63) and Von Humboldt; only Guard Corps may be saved, and is;
 -- only Von Humboldt may be played (not Gaudin); it is played; A and B are filled face down
--- with the draw pile's first and second cards.
+-- with the draw pile's first and second cards. Both French bots, 18.4's and section 21's,
+-- save Guard Corps and play Von Humboldt.
 test("19.5 cdgsm example: AB, the neutral military card saved, Von Humboldt played", function(t)
   local g = desk(t, "FR")
   lay(g, { ["A.down"] = "guard_corps", ["B.down"] = "humboldt", D = "gaudin", ["E.down"] = "soult" },
@@ -194,11 +195,14 @@ test("19.5 cdgsm example: AB, the neutral military card saved, Von Humboldt play
   t:eq(g:legal(), { "save guard_corps", "save_none" })
   local choice, reasons = g:bot_choice("lutzen_france", "FR")
   t:eq(choice, "save guard_corps", "the French bot saves it too: " .. table.concat(reasons or {}, " "))
+  choice, reasons = g:bot_choice("french_bot", "FR")
+  t:eq(choice, "save guard_corps", "and section 21's French bot: " .. table.concat(reasons or {}, " "))
   g:act("save", "guard_corps")
   t:eq(g:zone(z("FR", "military")), { "guard_corps", "eugene" })
   t:ok(string.find(g:prompt().text, "19.3, step 4", 1, true), "the prompt names step 4")
   t:eq(g:legal(), { "play humboldt" })
   t:eq(g:bot_choice("lutzen_france", "FR"), "play humboldt")
+  t:eq(g:bot_choice("french_bot", "FR"), "play humboldt")
   g:act("play", "humboldt")
   t:eq(g:state(), "cdgsm_desk")
   t:eq(g:zone("discard"), { "humboldt" })

@@ -208,34 +208,7 @@ test("23.1 Fog of War: each branch, and who draws in each seating", { instructio
   t:eq(count_lines(g, "Fog of War (23.1): the draw deck is empty; France draws nothing."), 1)
 end)
 
--- Lays a side's display by hand: `spaces.A` (and B, D, E) a card face up, or {card} face
--- down; `spaces.C` the draw pile, top first. A card already in a space goes under the pile.
-local function lay(g, side, spaces)
-  local z = function(what)
-    return "cdgsm." .. side .. "." .. what
-  end
-  for _, space in ipairs({ "A", "B", "D", "E" }) do
-    if spaces[space] ~= nil then
-      for _, what in ipairs({ space, space .. ".down" }) do
-        for _, card in ipairs(g:zone(z(what))) do
-          g:move_card(card, z("C"), "bottom")
-        end
-      end
-    end
-  end
-  for _, space in ipairs({ "A", "B", "D", "E" }) do
-    local spec = spaces[space]
-    if type(spec) == "table" then
-      g:move_card(spec[1], z(space .. ".down"))
-    elseif spec then
-      g:move_card(spec, z(space))
-    end
-  end
-  local pile = spaces.C or {}
-  for i = #pile, 1, -1 do
-    g:move_card(pile[i], z("C"), "top")
-  end
-end
+local lay = play.lay
 
 -- The fixture's Clash played to its first Diplomacy Round in 23 (every power a person's),
 -- from stacked displays: France holds three neutral cards and Fouché, the Coalition eight

@@ -5,8 +5,11 @@
 -- at the table from the row's printed words, as for "ask". The chart tables' OneOf lists
 -- name exactly these conditions (a module test checks it).
 
+local util = include("@lib/util.lua")
 local powers = include("rules/powers.lua")
 local solo = include("rules/cdgsm_display.lua")
+local battle = include("rules/battle.lua")
+local rules_war = include("rules/war.lua")
 
 local conditions = {}
 
@@ -62,6 +65,20 @@ conditions.LIST = {
     test = function()
       return nil
     end },
+  grande_armee_fights = { words = "the Grande Armée fights in this battle", test = function(ctx)
+    local state = (ctx.vars.war or {}).battle
+    return state ~= nil and util.contains(state.armies.FR or {}, "block.grande_armee")
+  end },
+  defends_mountain = { words = "France defends a mountain space in this battle (the attacker's -3, L533)", test = function(ctx)
+    local state = (ctx.vars.war or {}).battle
+    if state == nil or state.defender ~= "FR" or state.space == nil or state.front == "G" then
+      return false
+    end
+    return battle.space_props(ctx, state.front, state.space).mountain == true
+  end },
+  napoleon_with_france = { words = "France holds NAPOLEON for the War Phase", test = function(ctx)
+    return rules_war.napoleon_available(ctx)
+  end },
   ask = { words = "the row's printed words, decided by the players at the table", test = function()
     return nil
   end },

@@ -61,6 +61,35 @@ function play.stack(g, cards)
   end
 end
 
+-- Lays a side's display by hand: `spaces.A` (and B, D, E) a card face up, or {card} face
+-- down; `spaces.C` the draw pile, top first. A card already in a space goes under the pile.
+function play.lay(g, side, spaces)
+  local z = function(what)
+    return "cdgsm." .. side .. "." .. what
+  end
+  for _, space in ipairs({ "A", "B", "D", "E" }) do
+    if spaces[space] ~= nil then
+      for _, what in ipairs({ space, space .. ".down" }) do
+        for _, card in ipairs(g:zone(z(what))) do
+          g:move_card(card, z("C"), "bottom")
+        end
+      end
+    end
+  end
+  for _, space in ipairs({ "A", "B", "D", "E" }) do
+    local spec = spaces[space]
+    if type(spec) == "table" then
+      g:move_card(spec[1], z(space .. ".down"))
+    elseif spec then
+      g:move_card(spec, z(space))
+    end
+  end
+  local pile = spaces.C or {}
+  for i = #pile, 1, -1 do
+    g:move_card(pile[i], z("C"), "top")
+  end
+end
+
 -- The cards of a zone that are not Leaders.
 function play.non_leaders(g, zone)
   local leaders = { napoleon = true, alexander = true, metternich = true, castlereagh = true }

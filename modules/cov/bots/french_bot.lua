@@ -1,0 +1,1327 @@
+-- Congress of Vienna: the French bot of Playbook section 21 (L1755-L1966), which plays France
+-- against a person who plays the Coalition (seating solo-vs-french-bot). Its chart is module
+-- data (data/bot_charts.ron, the tables french_*): the owner copies each row once from the
+-- printed French Bot chart, as one of the words of VOCABULARY below (each a thing a row can
+-- tell the bot to do, with its meaning in the table's doc); a row not entered yet is asked at
+-- the table the first time the bot reaches it. The text's own rules are code here: Step 5's
+-- pass (L1822), the trade letters of 21.5 (L1828), the bonus rule (L1832), M of 21.6 (L1844),
+-- the IBD and its stop (L1912-L1918) and the signs of the modified IBD (L1904). Every reason
+-- begins with the chart's step or table ("21.5.1, row 3: …"), and the numbers that decided
+-- it are explained sums. Step 1 is rolled by the rules (rules/initial.lua); Step 17 needs a
+-- Rulebook option the module lacks (RULES-GAPS.md).
+
+local flowchart = include("@lib/flowchart.lua")
+local util = include("@lib/util.lua")
+local modifiers = include("@lib/modifiers.lua")
+local powers = include("rules/powers.lua")
+local forces = include("rules/forces.lua")
+local rules_war = include("rules/war.lua")
+local display = include("rules/display.lua")
+local cards = include("rules/cards.lua")
+local effects = include("rules/effects.lua")
+local solo = include("rules/cdgsm_display.lua")
+local solitaire = include("rules/solitaire.lua")
+local battle = include("rules/battle.lua")
+local decide = include("rules/decide.lua")
+local options = include("rules/options.lua")
+local chartdice = include("rules/chartdice.lua")
+local trade = include("bots/lib/trade.lua")
+local libissues = include("bots/lib/issues.lua")
+local reach = include("bots/lib/track.lua")
+local botwar = include("bots/lib/war.lua")
+local conditions = include("bots/lib/conditions.lua")
+
+local bot = {}
+
+-- The words a row of each chart table may hold: the tables' OneOf lists name exactly these
+-- (a test checks it); "none" marks a row past the printed chart's end.
+local VOCABULARY = {
+  french_wager = { "highest_allied", "highest_non_military", "highest", "lowest", "none" },
+  french_round = { "napoleon", "bonus", "trade", "negotiate", "none" },
+  french_debate_steps = { "against_france", "allied_track", "table", "none" },
+  french_spending = { "recruitment", "minor_units", "won_issues", "support", "liberalism", "sound", "none" },
+  french_distribution = { "empty_armies", "ga_minimum", "paris_reserve", "none" },
+  french_allied_ops = { "persian_war", "war_of_1812", "fewest_units", "french_advantage", "none" },
+  french_ops = { "napoleon_ga", "grande_armee", "french_advantage", "war_of_1812", "none" },
+  french_supports = { "grande_armee", "battle_fronts", "war_of_1812", "none" },
+  french_strategic = { "reserve_to_ga", "reserve_to_battles", "reserve_fewest", "idle_to_battles", "none" },
+  french_cards = { "napoleon", "front_only", "largest", "none" },
+}
+bot.VOCABULARY = VOCABULARY
+
+local ROUNDS = 6
+local GA = "block.grande_armee"
+local GA_BOX = "army.grande_armee"
+
+local function index_of(actions, wanted)
+  return flowchart.first(actions, wanted)
+end
+
+local function named(actions, name, arg)
+  return index_of(actions, function(a)
+    return a.name == name and (arg == nil or a.arg == arg)
+  end)
+end
+
+local function field(ctx, card, name)
+  return ctx.data.cards[card].fields[name]
+end
+
+local function issue_name(ctx, piece)
+  return ctx.data.pieces[piece].name
+end
+
+local function box_name(ctx, box)
+  return ctx.data.boxes[box].name
+end
+
+-- The rows of a chart table in order, each key and value, up to the first "none". A row not
+-- entered yet is asked for at the table when the bot reads it (the chart is the owner's).
+local function rows(ctx, id)
+  local chart = ctx.data.tables[id]
+  local k = 0
+  return function()
+    k = k + 1
+    local value = chart[tostring(k)]
+    if value == nil or value == "none" then
+      return nil
+    end
+    return tostring(k), value
+  end
+end
+
+-- Whether a chart condition holds; one the module cannot decide follows the option
+-- french_bot.undecided, and the trace says so.
+local function holds(ctx, id, piece, t)
+  local answer = conditions.holds(ctx, id, "FR", piece)
+  if answer == nil then
+    answer = options.get(ctx, "french_bot.undecided") == "yes"
+    t:step("(\"%s\" is the players' to judge at the table; read as %s, option french_bot.undecided.)",
+      conditions.words(id), answer and "yes" or "no")
+  end
+  return answer
+end
+
+local function war_status(ctx)
+  return ctx.vars.war_status or "limited"
+end
+
+local function round_of(ctx)
+  return (ctx.vars.diplomacy or {}).round or 1
+end
+
+-- ---------------------------------------------------------------------------------------
+-- Cards.
+
+-- A possibly usable military card for France (19.1).
+local function pumc(ctx, card)
+  return solo.pumc(ctx, "FR", card)
+end
+
+local function value_of(ctx, card)
+  return cards.printed(ctx, card) or 0
+end
+
+-- The cards of `list` with the highest (sign 1) or lowest (sign -1) printed value; equal
+-- ones at random, `why` naming the draw.
+local function extreme(ctx, list, sign, why)
+  local best, tied = nil, {}
+  for _, card in ipairs(list) do
+    local v = value_of(ctx, card) * sign
+    if best == nil or v > best then
+      best, tied = v, { card }
+    elseif v == best then
+      tied[#tied + 1] = card
+    end
+  end
+  if #tied <= 1 then
+    return tied[1]
+  end
+  table.sort(tied)
+  return tied[ctx:random(#tied, why)]
+end
+
+local function filter(list, keep)
+  local out = {}
+  for _, item in ipairs(list) do
+    if keep(item) then
+      out[#out + 1] = item
+    end
+  end
+  return out
+end
+
+-- Whether a French card lies face up on the Coalition's display (21.5: then the bot checks a
+-- trade).
+local function french_card_face_up_on_allied_display(ctx)
+  for _, space in ipairs(solo.SPACES) do
+    local card, up = solo.card_in(ctx, "allies", space)
+    if card and up and cards.nation(ctx, card) == "FR" then
+      return card
+    end
+  end
+  local top = solo.turned_top(ctx, "allies")
+  if top and cards.nation(ctx, top) == "FR" then
+    return top
+  end
+  return nil
+end
+
+-- The cards of `list` whose French letter is C or D, D before C (21.5, L1828: the less
+-- harmful to France first).
+local function trade_cards(ctx, list)
+  local low = filter(list, function(card)
+    local l = cards.known_letter(ctx, card, "FR")
+    return l == "C" or l == "D"
+  end)
+  return trade.order(ctx, low, "FR", "FR")
+end
+
+-- The Allied power France offers its trade to (option french_bot.trade_to).
+local function trade_partner(ctx, offered)
+  if #offered == 0 then
+    return nil
+  end
+  if options.get(ctx, "french_bot.trade_to") == "random" and #offered > 1 then
+    return offered[ctx:random(#offered, "the Allied power offered the trade (21.5)")]
+  end
+  return offered[1]
+end
+
+-- The issue `card` collects its own bonus on, among `pieces` (21.5, L1832: a card that
+-- cannot collect its bonus is a normal card).
+local function bonus_issue(ctx, card, pieces)
+  local effect = effects[card]
+  if effect == nil or effect.bonus == nil then
+    return nil
+  end
+  for _, piece in ipairs(pieces) do
+    if effect.bonus(ctx, "FR", piece) then
+      return piece
+    end
+  end
+  return nil
+end
+
+-- ---------------------------------------------------------------------------------------
+-- Table 21.4: France's order of issues.
+
+local MINOR_WORDS = { minor_unit = "a minor ally that gives France a unit", minor_vp = "a minor ally that gives only VP",
+  minor_ally = "a minor ally (footnote **: one that gives a unit, else one that gives VP)" }
+
+local function french_minor(ctx, piece)
+  return libissues.matches(ctx, piece, "minor", "FR")
+end
+
+local function gives_unit(ctx, piece)
+  return libissues.gives_units(ctx, piece, "FR")
+end
+
+-- The pieces of `pieces` that a row's issue names: an issue kind, or a class of minor
+-- allies.
+local function row_issues(ctx, entry, pieces)
+  if entry == "minor_unit" or entry == "minor_ally" then
+    local list = filter(pieces, function(p)
+      return french_minor(ctx, p) and gives_unit(ctx, p)
+    end)
+    if #list > 0 or entry == "minor_unit" then
+      return list
+    end
+    entry = "minor_vp"
+  end
+  if entry == "minor_vp" then
+    return filter(pieces, function(p)
+      return french_minor(ctx, p) and not gives_unit(ctx, p)
+    end)
+  end
+  return filter(pieces, function(p)
+    return ctx.data.pieces[p].props.issue == entry
+  end)
+end
+
+local function entry_words(ctx, entry)
+  if MINOR_WORDS[entry] then
+    return MINOR_WORDS[entry]
+  end
+  for _, id in ipairs(ctx.data.piece_ids) do
+    local piece = ctx.data.pieces[id]
+    if piece.kind == "issue" and piece.props.issue == entry then
+      return piece.name
+    end
+  end
+  return entry
+end
+
+-- The rows of Table 21.4 for the political status: each {key, issue, condition}.
+local function selection_rows(ctx)
+  local status = war_status(ctx)
+  local list = {}
+  local issues = ctx.data.tables.french_selection_issue
+  for k = 1, 99 do
+    local key = status .. "/" .. k
+    local issue = issues[key]
+    if issue == nil or issue == "none" then
+      break
+    end
+    list[#list + 1] = { key = key, issue = issue }
+  end
+  return list
+end
+
+-- The rank of `piece` in Table 21.4 (its first row naming it whose condition holds), or
+-- nil; conditions the module cannot decide count as holding here (an order, not a choice).
+local function selection_rank(ctx, piece)
+  for rank, row in ipairs(selection_rows(ctx)) do
+    if #row_issues(ctx, row.issue, { piece }) > 0 then
+      local cond = ctx.data.tables.french_selection_condition[row.key]
+      if conditions.holds(ctx, cond, "FR", piece) ~= false then
+        return rank
+      end
+    end
+  end
+  return nil
+end
+
+-- Step 4: the first row of Table 21.4 whose condition holds and whose issue is offered.
+local function select_issue(ctx, actions, t, what)
+  local offered = {}
+  for _, action in ipairs(actions) do
+    if type(action.arg) == "string" and ctx.data.pieces[action.arg] then
+      offered[#offered + 1] = action.arg
+    end
+  end
+  for _, row in ipairs(selection_rows(ctx)) do
+    local cond = ctx.data.tables.french_selection_condition[row.key]
+    local found = row_issues(ctx, row.issue, offered)
+    if #found == 0 then
+      t:step("21.4, row %s: %s is not offered.", row.key, entry_words(ctx, row.issue))
+    elseif not holds(ctx, cond, nil, t) then
+      t:step("21.4, row %s: its condition does not hold (%s).", row.key, conditions.words(cond))
+    else
+      table.sort(found)
+      local piece = #found == 1 and found[1]
+        or found[ctx:random(#found, "equal minor allies, at random (21.4, footnote **)")]
+      local i = named(actions, actions[1].name, piece)
+      return t:choose(i, "21.4, row %s: %s, %s.", row.key, what, actions[i].label)
+    end
+  end
+  local pick = ctx:random(#actions, "no row of 21.4 applies, at random")
+  return t:choose(pick, "After the last row of 21.4: no row applies, %s at random: %s.", what, actions[pick].label)
+end
+
+function bot.free_issue(ctx, _, actions, t)
+  return select_issue(ctx, actions, t, "the free issue")
+end
+
+function bot.selection(ctx, _, actions, t)
+  return select_issue(ctx, actions, t, "the issue")
+end
+
+-- ---------------------------------------------------------------------------------------
+-- Step 3: the Wager card; 19.3's saves.
+
+local WAGER = {
+  highest_allied = { words = "the highest Allied card", pick = function(ctx, list)
+    return extreme(ctx, filter(list, function(c)
+      return util.contains({ "RU", "AU", "BR" }, cards.nation(ctx, c))
+    end), 1, "equal Wager cards (21.3, Step 3)")
+  end },
+  highest_non_military = { words = "the highest card that is no possibly usable military card", pick = function(ctx, list)
+    return extreme(ctx, filter(list, function(c)
+      return not pumc(ctx, c)
+    end), 1, "equal Wager cards (21.3, Step 3)")
+  end },
+  highest = { words = "the highest card", pick = function(ctx, list)
+    return extreme(ctx, list, 1, "equal Wager cards (21.3, Step 3)")
+  end },
+  lowest = { words = "the lowest card", pick = function(ctx, list)
+    return extreme(ctx, list, -1, "equal Wager cards (21.3, Step 3)")
+  end },
+}
+
+local function play_index(actions, card)
+  return index_of(actions, function(a)
+    return a.name == "play" and a.card == card
+  end)
+end
+
+local function wager_card(ctx, actions, t)
+  local offered = flowchart.collect(actions, "play", "card")
+  for key, word in rows(ctx, "french_wager") do
+    local card = WAGER[word].pick(ctx, offered)
+    if card then
+      return t:choose(play_index(actions, card), "21.3, Step 3, row %s: %s, %s (%d).", key, WAGER[word].words,
+        cards.name(ctx, card), value_of(ctx, card))
+    end
+    t:step("21.3, Step 3, row %s: no %s is available.", key, WAGER[word].words)
+  end
+  return t:choose(1, "After the last row of 21.3, Step 3: %s.", actions[1].label)
+end
+
+-- 19.3, step 3: the bot saves the offered possibly usable military card with the largest
+-- DRM (19.5's example: the neutral military card is saved).
+local function save(ctx, actions, t)
+  local i = flowchart.best(actions, function(a)
+    return a.name == "save" and math.abs(field(ctx, a.card, "drm") or 0) or nil
+  end)
+  if i then
+    return t:choose(i, "19.3, step 3: save %s for the War Phase (the largest DRM offered, %d).",
+      cards.name(ctx, actions[i].card), math.abs(field(ctx, actions[i].card, "drm") or 0))
+  end
+  return t:choose(named(actions, "save_none"), "19.3, step 3: nothing to save.")
+end
+
+-- ---------------------------------------------------------------------------------------
+-- Steps 5 and 6: France's rounds (21.5).
+
+-- France's gain in spaces when `card` goes on `piece` (from -7 to 7, its own track
+-- positive), and where it lands; nil when the card's values are not entered.
+local function gain(ctx, card, piece, debate)
+  local after = reach.position_after(ctx, card, piece, "FR", debate)
+  if after == nil then
+    return nil
+  end
+  return after - (display.position(ctx, piece, "FR") or 0), after
+end
+
+-- The best negotiation among `hand` and `pieces`: the most spaces gained for France; equal
+-- gains, the earlier issue of Table 21.4, then the higher card. {card, piece, gain, pos}.
+local function best_negotiation(ctx, hand, pieces)
+  local best
+  for _, card in ipairs(hand) do
+    for _, piece in ipairs(pieces) do
+      local g, pos = gain(ctx, card, piece, false)
+      if g ~= nil then
+        local rank = selection_rank(ctx, piece) or 99
+        local better = best == nil or g > best.gain or (g == best.gain and rank < best.rank)
+          or (g == best.gain and rank == best.rank and value_of(ctx, card) > value_of(ctx, best.card))
+          or (g == best.gain and rank == best.rank and value_of(ctx, card) == value_of(ctx, best.card)
+            and (card < best.card or (card == best.card and piece < best.piece)))
+        if better then
+          best = { card = card, piece = piece, gain = g, pos = pos, rank = rank }
+        end
+      end
+    end
+  end
+  return best
+end
+
+local function negotiation_words(ctx, plan)
+  return string.format("%s on %s gains France %d space%s, to %s%s", cards.name(ctx, plan.card),
+    issue_name(ctx, plan.piece), plan.gain, plan.gain == 1 and "" or "s", reach.words(ctx, "FR", plan.pos),
+    plan.rank < 99 and string.format(" (Table 21.4 rank %d)", plan.rank) or "")
+end
+
+-- The face-up non-military cards of France's display (L1822).
+local function face_up_non_military(ctx)
+  local n = 0
+  for _, space in ipairs(solo.SPACES) do
+    local card, up = solo.card_in(ctx, "FR", space)
+    if card and up and field(ctx, card, "military") ~= true then
+      n = n + 1
+    end
+  end
+  return n
+end
+
+-- The partners a trade action is offered to, in the actions' order.
+local function offered_partners(actions)
+  local list = {}
+  for _, action in ipairs(actions) do
+    if action.name == "trade" then
+      list[#list + 1] = action.arg
+    end
+  end
+  return list
+end
+
+-- Table 21.5.2: NAPOLEON's row, if one applies: {key, piece}.
+local function napoleon_plan(ctx, pieces, t)
+  for key, issue in rows(ctx, "french_napoleon_issue") do
+    local cond = ctx.data.tables.french_napoleon_condition[key]
+    local found = row_issues(ctx, issue, pieces)
+    if not holds(ctx, cond, nil, t) then
+      t:step("21.5.2, row %s: its condition does not hold (%s).", key, conditions.words(cond))
+    elseif #found == 0 then
+      t:step("21.5.2, row %s: %s cannot be negotiated.", key, entry_words(ctx, issue))
+    else
+      table.sort(found)
+      return { key = key, piece = found[1] }
+    end
+  end
+  return nil
+end
+
+-- Step 5 (L1822): France passes when it debated since it last negotiated (the rules offer
+-- the pass then), its Military pile has gone to the draw pile, and fewer face-up
+-- non-military cards lie on its display than French rounds remain, this one included.
+local function step5_pass(ctx, actions, t)
+  local pass = named(actions, "pass")
+  if pass == nil then
+    return nil
+  end
+  if #actions == 1 then
+    return pass, "21.5, Step 5: France has nothing to play: it passes."
+  end
+  local transferred = solo.transferred(ctx, "FR")
+  local up, left = face_up_non_military(ctx), ROUNDS - round_of(ctx) + 1
+  local passes = t:ask(string.format(
+    "21.5, Step 5: France debated since it last negotiated; its Military pile has %sgone to the draw pile; %d face-up non-military card%s on its display against %d French round%s left, this one included. Does it pass?",
+    transferred and "" or "not ", up, up == 1 and "" or "s", left, left == 1 and "" or "s"), transferred and up < left)
+  return passes and pass or nil, "France passes."
+end
+
+-- Table 21.5.1 read for the card the fate die gave (or, `card` nil, before the die): what
+-- France does. Returns {row, what = "napoleon"|"bonus"|"trade"|"negotiate", ...}.
+local function round_plan(ctx, available, pieces, partners, t)
+  local trade_check = french_card_face_up_on_allied_display(ctx)
+  for key, word in rows(ctx, "french_round") do
+    if word == "napoleon" then
+      t:step("21.5.1, row %s: NAPOLEON was weighed before the fate die (Table 21.5.2).", key)
+    elseif word == "bonus" then
+      for _, card in ipairs(available) do
+        local piece = bonus_issue(ctx, card, pieces)
+        if piece then
+          return { key = key, what = "bonus", card = card, piece = piece }
+        end
+      end
+      t:step("21.5.1, row %s: no available card collects its bonus now (it would be a normal card).", key)
+    elseif word == "trade" then
+      local partner = trade_partner(ctx, partners)
+      local low = trade_check and partner and trade_cards(ctx, available) or {}
+      if trade_check == nil then
+        t:step("21.5.1, row %s: no French card lies face up on the Coalition's display: no trade.", key)
+      elseif partner == nil then
+        t:step("21.5.1, row %s: %s lies face up on the Coalition's display, but no Allied power may trade.", key,
+          cards.name(ctx, trade_check))
+      elseif #low == 0 then
+        t:step("21.5.1, row %s: %s lies face up on the Coalition's display; no available card has the French letter C or D.",
+          key, cards.name(ctx, trade_check))
+      else
+        return { key = key, what = "trade", card = low[1], to = partner, seen = trade_check }
+      end
+    elseif word == "negotiate" then
+      local plan = #pieces > 0 and best_negotiation(ctx, available, pieces) or nil
+      if plan then
+        plan.key, plan.what = key, "negotiate"
+        return plan
+      end
+      t:step("21.5.1, row %s: no card can be negotiated.", key)
+    end
+  end
+  return nil
+end
+
+local function letter_words(ctx, card)
+  return string.format("%s, French letter %s", cards.name(ctx, card), cards.known_letter(ctx, card, "FR") or "?")
+end
+
+local function plan_words(ctx, plan)
+  if plan.what == "bonus" then
+    return string.format("21.5.1, row %s: %s collects its bonus on %s.", plan.key, cards.name(ctx, plan.card),
+      issue_name(ctx, plan.piece))
+  elseif plan.what == "trade" then
+    return string.format("21.5.1, row %s: %s lies face up on the Coalition's display: trade %s (D before C) to %s.",
+      plan.key, cards.name(ctx, plan.seen), letter_words(ctx, plan.card), powers.name(ctx, plan.to))
+  end
+  return string.format("21.5.1, row %s: negotiate: %s.", plan.key, negotiation_words(ctx, plan))
+end
+
+function bot.round_turn(ctx, _, actions, t)
+  local drawn = ctx.locals.drawn
+  local pieces = display.negotiable(ctx)
+  if drawn then
+    local partners = offered_partners(actions)
+    local plan = round_plan(ctx, { drawn }, named(actions, "negotiate") and pieces or {}, partners, t)
+    if plan and plan.what == "trade" then
+      return t:choose(named(actions, "trade", plan.to), "%s", plan_words(ctx, plan))
+    elseif plan then
+      return t:choose(named(actions, "negotiate"), "%s", plan_words(ctx, plan))
+    end
+    local i = named(actions, "negotiate") or 1
+    return t:choose(i, "After the last row of 21.5.1: %s.", actions[i].label)
+  end
+  local pass, why = step5_pass(ctx, actions, t)
+  if pass then
+    return t:choose(pass, why)
+  end
+  for key, word in rows(ctx, "french_round") do
+    if word == "napoleon" then
+      local leader = named(actions, "leader", "napoleon")
+      local plan = leader and napoleon_plan(ctx, pieces, t)
+      if plan then
+        return t:choose(leader, "21.5.1, row %s, Table 21.5.2, row %s: play NAPOLEON on %s.", key, plan.key,
+          issue_name(ctx, plan.piece))
+      end
+      t:step("21.5.1, row %s: %s.", key, leader and "no row of Table 21.5.2 applies" or "NAPOLEON is not beside the display")
+    else
+      break
+    end
+  end
+  local draw = named(actions, "draw")
+  if draw then
+    return t:choose(draw, "21.5, Step 6: roll the fate die first, to see the cards France may play (L1824).")
+  end
+  -- The card-driven method asks for the play first (option cdgsm.bot_roll=declare).
+  local trade_check = french_card_face_up_on_allied_display(ctx)
+  local partner = trade_partner(ctx, offered_partners(actions))
+  if trade_check and partner then
+    return t:choose(named(actions, "trade", partner), "21.5.1: %s lies face up on the Coalition's display: offer %s a trade.",
+      cards.name(ctx, trade_check), powers.name(ctx, partner))
+  end
+  local i = named(actions, "negotiate") or named(actions, "pass") or 1
+  return t:choose(i, "21.5, Step 6: %s.", actions[i].label)
+end
+
+-- The issue for the card France plays: NAPOLEON's from Table 21.5.2; a card collecting its
+-- bonus, that issue; otherwise the best negotiation.
+function bot.negotiation(ctx, _, actions, t)
+  local pieces = flowchart.collect(actions, "on", "piece")
+  local card = ctx.locals.card
+  local function on(piece)
+    return index_of(actions, function(a)
+      return a.name == "on" and a.piece == piece
+    end)
+  end
+  if ctx.locals.leader then
+    local plan = napoleon_plan(ctx, pieces, t)
+    if plan then
+      return t:choose(on(plan.piece), "21.5.2, row %s: NAPOLEON takes %s to France's Seat.", plan.key,
+        issue_name(ctx, plan.piece))
+    end
+    local best, rank = nil, nil
+    for _, piece in ipairs(pieces) do
+      local r = selection_rank(ctx, piece) or 99
+      if rank == nil or r < rank then
+        best, rank = piece, r
+      end
+    end
+    return t:choose(on(best) or 1, "After the last row of 21.5.2: the first issue of Table 21.4 offered, %s.",
+      best and issue_name(ctx, best) or actions[1].label)
+  end
+  local piece = bonus_issue(ctx, card, pieces)
+  if piece then
+    return t:choose(on(piece), "21.5.1: %s collects its bonus on %s.", cards.name(ctx, card), issue_name(ctx, piece))
+  end
+  local plan = best_negotiation(ctx, { card }, pieces)
+  if plan then
+    return t:choose(on(plan.piece), "21.5.1: negotiate: %s.", negotiation_words(ctx, plan))
+  end
+  return t:choose(1, "21.5.1: no card value entered to weigh the issues: %s.", actions[1].label)
+end
+
+-- ---------------------------------------------------------------------------------------
+-- Step 7: debates (21.6).
+
+local function debate_class(ctx, piece)
+  local rank = selection_rank(ctx, piece)
+  if rank == 1 then
+    return "highest"
+  end
+  return rank and "priority" or "other"
+end
+
+-- M = 7 - the issue's space (L1844): on the Negotiation Table, space 0.
+local function threshold(ctx, piece)
+  local kind, _, n = display.where(ctx, piece)
+  return 7 - (kind == "track" and n or 0), kind == "track" and n or 0
+end
+
+-- Whether a roll debates against M (option solitaire.debate_roll: 1 to M as printed for
+-- the French bot).
+local function roll_debates(ctx, roll, m)
+  if options.get(ctx, "solitaire.debate_roll") == "below" then
+    return roll < m, "below"
+  end
+  return roll <= m, "at most"
+end
+
+-- Table 21.6.1's steps and Table 21.6.2: "debate", "roll" (the die is to be rolled) or nil.
+local function debate_decision(ctx, piece, t)
+  local track = display.track_of(ctx, piece)
+  for key, word in rows(ctx, "french_debate_steps") do
+    if word == "against_france" then
+      if not t:ask(string.format("21.6.1, step %s: is %s off France's track (now on %s)?", key, issue_name(ctx, piece),
+        display.describe_piece(ctx, piece)), track ~= "FR") then
+        return nil
+      end
+    elseif word == "allied_track" then
+      if not t:ask(string.format("21.6.1, step %s: does %s stand on an Allied power's track?", key,
+        issue_name(ctx, piece)), track ~= nil and track ~= "FR") then
+        return nil
+      end
+    elseif word == "table" then
+      local class = debate_class(ctx, piece)
+      local pile = solo.transferred(ctx, "FR") and "transferred" or "active"
+      local cell = class .. "/" .. round_of(ctx) .. "/" .. pile
+      local entry = ctx.data.tables.french_debate[cell]
+      t:step("21.6.1, step %s: Table 21.6.2.", key)
+      if entry == "never" then
+        t:step("21.6.2: %s (%s for France, round %d, Military pile %s): never.", cell, class, round_of(ctx), pile)
+        return nil
+      elseif entry == "always" then
+        t:step("21.6.2: %s: always.", cell)
+        return "debate"
+      end
+      local m, space = threshold(ctx, piece)
+      local roll = chartdice.rolled(ctx, "FR")
+      if roll == nil then
+        t:step("21.6.2: %s: roll 1d6 against M = 7 - %d = %d.", cell, space, m)
+        return "roll"
+      end
+      local yes, how = roll_debates(ctx, roll, m)
+      t:step("21.6.2: %s: the die shows %d, M = 7 - %d = %d: %s M, %s.", cell, roll, space, m, how,
+        yes and "France debates" or "no debate")
+      return yes and "debate" or nil
+    end
+  end
+  return "debate"
+end
+
+local function debate_or_pass(ctx, actions, t, name)
+  local decision = debate_decision(ctx, ctx.locals.piece, t)
+  local pass = named(actions, "pass")
+  if decision == "roll" then
+    local roll = named(actions, "chart_roll")
+    if roll then
+      return t:choose(roll, "21.6.2: France rolls its debate die.")
+    end
+    decision = nil
+  end
+  local act = index_of(actions, function(a)
+    return a.name == name and (type(a.arg) ~= "table" or a.arg.power == nil or a.arg.power == "FR")
+  end)
+  if decision == "debate" and act then
+    return t:choose(act, "21.6: France %s; the fate die gives its card.", name == "preempt" and "pre-empts" or "debates")
+  end
+  return t:choose(pass or 1, "21.6: France does not %s.", name == "preempt" and "pre-empt" or "debate")
+end
+
+function bot.debate(ctx, _, actions, t)
+  return debate_or_pass(ctx, actions, t, "debate")
+end
+
+function bot.preempt(ctx, _, actions, t)
+  return debate_or_pass(ctx, actions, t, "preempt")
+end
+
+-- ---------------------------------------------------------------------------------------
+-- The card-driven solo method (19.3): the card France plays from its display.
+
+function bot.cdgsm_play(ctx, _, actions, t)
+  local locals = ctx.locals
+  if named(actions, "save_none") then
+    return save(ctx, actions, t)
+  end
+  local offered = flowchart.collect(actions, "play", "card")
+  local purpose = locals.purpose
+  if purpose == "wager" then
+    return wager_card(ctx, actions, t)
+  elseif purpose == "round" or purpose == "negotiate" then
+    local pieces = display.negotiable(ctx)
+    local partners = {}
+    if purpose == "round" then
+      for _, other in ipairs(powers.allied(ctx)) do
+        if solitaire.may_start_trade(ctx, "FR") then
+          partners[#partners + 1] = other
+        end
+      end
+    end
+    local plan = round_plan(ctx, offered, pieces, partners, t)
+    if plan then
+      return t:choose(play_index(actions, plan.card), "%s", plan_words(ctx, plan))
+    end
+    return t:choose(1, "After the last row of 21.5.1: %s.", actions[1].label)
+  elseif purpose == "trade" then
+    local low = trade_cards(ctx, offered)
+    local card = low[1] or trade.order(ctx, offered, "FR", "FR")[1]
+    return t:choose(play_index(actions, card), "21.5.1: trade %s (D before C, then the lowest).", letter_words(ctx, card))
+  elseif purpose == "debate" then
+    local piece = locals.piece
+    local card, pos = reach.best_card(ctx, offered, piece, "FR", true, function(tied)
+      table.sort(tied)
+      return #tied == 1 and tied[1] or tied[ctx:random(#tied, "equal debate cards (21.6)")]
+    end)
+    if card then
+      return t:choose(play_index(actions, card), "21.6: debate with %s: %s to %s, the furthest toward France.",
+        cards.name(ctx, card), issue_name(ctx, piece), reach.words(ctx, "FR", pos))
+    end
+    return t:choose(1, "21.6: no card's values entered to weigh the debate: %s.", actions[1].label)
+  end
+  -- A Leader's cost (the discard): the card France needs least, by its letters.
+  local card = trade.order(ctx, filter(offered, function(c)
+    return not pumc(ctx, c)
+  end), "FR", "FR")[1] or trade.order(ctx, offered, "FR", "FR")[1]
+  return t:choose(play_index(actions, card), "21.5.2: NAPOLEON's cost, the card France needs least: %s.",
+    letter_words(ctx, card))
+end
+
+-- ---------------------------------------------------------------------------------------
+-- Step 9: Government spending (21.8.1).
+
+local function funded_ops(ctx)
+  local n = 0
+  for id, power in pairs((ctx.vars.government or {}).funded or {}) do
+    if power == "FR" and ctx.data.pieces[id].props.issue == "mil_op_fr" then
+      n = n + 1
+    end
+  end
+  -- NAPOLEON's free operation counts two: the Grande Armée takes two markers with him (L480).
+  return n + (rules_war.napoleon_available(ctx) and 2 or 0)
+end
+
+local SPENDING = {
+  recruitment = { words = "French Recruitment", pick = function(ctx, actions)
+    return named(actions, "fund", "issue.recruit_fr")
+  end },
+  minor_units = { words = "a minor ally that gives France a unit", pick = function(ctx, actions)
+    return index_of(actions, function(a)
+      return a.name == "fund" and french_minor(ctx, a.arg) and gives_unit(ctx, a.arg)
+    end)
+  end },
+  won_issues = { words = "another issue France won", pick = function(_, actions)
+    return named(actions, "fund")
+  end },
+  support = { words = "a Military Support marker, fewer bought than France's Military Operations", pick = function(ctx, actions, t)
+    local i = named(actions, "support")
+    if i == nil then
+      return nil
+    end
+    local bought = ((ctx.vars.government or {}).supports or {}).FR or 0
+    local ops = funded_ops(ctx)
+    return t:ask(string.format("%d bought, fewer than %d for the operations (NAPOLEON's counting two)?", bought, ops),
+      bought < ops) and i or nil
+  end },
+  liberalism = { words = "one Resource on the Liberalism roll", pick = function(ctx, actions)
+    local spent = 0
+    for _, entry in ipairs(((ctx.vars.government or {}).drm or {}).lib_abs or {}) do
+      spent = spent + (entry.power == "FR" and 1 or 0)
+    end
+    if spent > 0 then
+      return nil
+    end
+    return named(actions, "fund", "issue.lib_abs") or named(actions, "lib_abs")
+  end },
+  sound = { words = "Sound Government", pick = function(_, actions)
+    return named(actions, "sound")
+  end },
+}
+
+function bot.spend(ctx, _, actions, t)
+  for key, word in rows(ctx, "french_spending") do
+    local i = SPENDING[word].pick(ctx, actions, t)
+    if i then
+      return t:choose(i, "21.8.1, Step 9, row %s: %s: %s.", key, SPENDING[word].words, actions[i].label)
+    end
+    t:step("21.8.1, Step 9, row %s: %s: nothing to buy.", key, SPENDING[word].words)
+  end
+  return t:choose(named(actions, "done") or 1, "After the last row of 21.8.1, Step 9: France keeps the rest.")
+end
+
+-- ---------------------------------------------------------------------------------------
+-- Step 10: new units and the Paris Reserve (21.8.2).
+
+local function units_now(ctx, box)
+  return (forces.units(ctx, box, "FR"))
+end
+
+function bot.new_units(ctx, _, actions, t)
+  local us = index_of(actions, function(a)
+    return a.name == "place" and a.arg.kind == "US" and a.arg.box == forces.W1812
+  end)
+  if us then
+    return t:choose(us, "21.8.2, Step 10: a US unit goes to the War of 1812 box.")
+  end
+  local minimum = ctx.data.tables.french_ga_minimum.units
+  for key, word in rows(ctx, "french_distribution") do
+    if word == "empty_armies" then
+      for _, block in ipairs(forces.armies_of(ctx, "FR")) do
+        local box = forces.box(block)
+        local i = units_now(ctx, box) == 0 and named(actions, "place") and index_of(actions, function(a)
+          return a.name == "place" and a.arg.box == box and a.arg.kind == "FR"
+        end)
+        if i then
+          return t:choose(i, "21.8.2, Step 10, row %s: %s has no unit: one goes there.", key, box_name(ctx, box))
+        end
+      end
+      t:step("21.8.2, Step 10, row %s: every French army has a unit.", key)
+    elseif word == "ga_minimum" then
+      local n = forces.active(ctx, GA) and units_now(ctx, GA_BOX) or nil
+      local i = n and n < minimum and index_of(actions, function(a)
+        return a.name == "place" and a.arg.box == GA_BOX and a.arg.kind == "FR"
+      end)
+      if i then
+        return t:choose(i, "21.8.2, Step 10, row %s: the Grande Armée has %d units, fewer than its minimum %d: one more.",
+          key, n, minimum)
+      end
+      t:step("21.8.2, Step 10, row %s: the Grande Armée %s.", key,
+        n and string.format("has %d units, its minimum %d", n, minimum) or "is not on the map")
+    elseif word == "paris_reserve" then
+      local keep = named(actions, "keep")
+      if keep then
+        return t:choose(keep, "21.8.2, Step 10, row %s: the rest stay in the Paris Reserve, placed in strategic movement.", key)
+      end
+      t:step("21.8.2, Step 10, row %s: no Paris Reserve to keep.", key)
+    end
+  end
+  local i = named(actions, "keep") or 1
+  return t:choose(i, "After the last row of 21.8.2, Step 10: %s.", actions[i].label)
+end
+
+-- ---------------------------------------------------------------------------------------
+-- Steps 11-14: the War Phase's placements and moves (21.9).
+
+local function front_units(ctx, front, side)
+  local n = 0
+  for _, block in ipairs(forces.armies(ctx)) do
+    local owner = forces.owner(ctx, block)
+    if forces.front_of(ctx, block) == front and forces.side(owner) == side then
+      n = n + forces.units(ctx, forces.box(block), side)
+    end
+  end
+  if front == "G" then
+    n = n + forces.units(ctx, forces.W1812, side)
+  end
+  return n
+end
+
+-- France's unit advantage on a front: its units there less the Allies'.
+local function advantage(ctx, front)
+  return front_units(ctx, front, "FR") - front_units(ctx, front, "allied")
+end
+
+local function target_front(ctx, target)
+  if target == forces.W1812 then
+    return "G"
+  elseif type(target) == "string" and ctx.data.pieces[target] then
+    return forces.front_of(ctx, target)
+  end
+  return nil
+end
+
+local function has_op(ctx, target)
+  for _, op in ipairs(((ctx.vars.war or {}).ops) or {}) do
+    if op.target == target then
+      return true
+    end
+  end
+  return false
+end
+
+-- The place action whose target has the largest (sign 1) or smallest (sign -1) `score`,
+-- among those `keep` allows.
+local function best_place(actions, score, sign, keep)
+  local best, best_score
+  for i, action in ipairs(actions) do
+    if action.name == "place" and (keep == nil or keep(action)) then
+      local s = score(action)
+      if s ~= nil and (best_score == nil or s * sign > best_score * sign) then
+        best, best_score = i, s
+      end
+    end
+  end
+  return best, best_score
+end
+
+local ALLIED_OPS = {
+  persian_war = { words = "a Russian operation to the Russian-Persian War box", pick = function(_, actions)
+    return named(actions, "place", "russian_persian_war")
+  end },
+  war_of_1812 = { words = "a British operation to the War of 1812 box", pick = function(_, actions)
+    return named(actions, "place", forces.W1812)
+  end },
+  fewest_units = { words = "with the owner's army that has the fewest units", pick = function(ctx, actions)
+    return best_place(actions, function(a)
+      return a.piece and forces.units(ctx, forces.box(a.piece)) or nil
+    end, -1)
+  end },
+  french_advantage = { words = "with the owner's army where France outnumbers the Allies the most", pick = function(ctx, actions)
+    local i, adv = best_place(actions, function(a)
+      local front = a.piece and target_front(ctx, a.arg)
+      return front and advantage(ctx, front) or nil
+    end, 1)
+    return (adv or 0) > 0 and i or nil
+  end },
+}
+
+local FRENCH_OPS = {
+  napoleon_ga = { words = "NAPOLEON's free operation with the Grande Armée", pick = function(ctx, actions, op)
+    return op.marker == "napoleon" and named(actions, "place", GA) or nil
+  end },
+  grande_armee = { words = "with the Grande Armée, which has no operation yet", pick = function(ctx, actions)
+    return not has_op(ctx, GA) and named(actions, "place", GA) or nil
+  end },
+  french_advantage = { words = "with the French army, without an operation yet, where France outnumbers the Allies the most",
+    pick = function(ctx, actions)
+      local i, adv = best_place(actions, function(a)
+        local front = target_front(ctx, a.arg)
+        return front and advantage(ctx, front) or nil
+      end, 1, function(a)
+        return not has_op(ctx, a.arg)
+      end)
+      return (adv or 0) > 0 and i or nil
+    end },
+  war_of_1812 = { words = "the War of 1812 box", pick = function(_, actions)
+    return named(actions, "place", forces.W1812)
+  end },
+}
+
+function bot.place_ops(ctx, _, actions, t)
+  local op = ctx.locals.todo[1]
+  local table_id, list, step = "french_ops", FRENCH_OPS, "21.9.2, Step 12"
+  if op.enemy then
+    table_id, list, step = "french_allied_ops", ALLIED_OPS, "21.9.1"
+  end
+  for key, word in rows(ctx, table_id) do
+    local i = list[word].pick(ctx, actions, op)
+    if i then
+      return t:choose(i, "%s, row %s: %s: %s.", step, key, list[word].words, actions[i].label)
+    end
+    t:step("%s, row %s: %s: no such place.", step, key, list[word].words)
+  end
+  return t:choose(1, "After the last row of %s: %s.", step, actions[1].label)
+end
+
+local function battle_boxes(ctx)
+  local list = {}
+  for _, block in ipairs(forces.armies_of(ctx, "FR")) do
+    local front = forces.front_of(ctx, block)
+    if front and rules_war.battle_on(ctx, front) then
+      list[#list + 1] = { box = forces.box(block), front = front }
+    end
+  end
+  return list
+end
+
+local SUPPORTS = {
+  grande_armee = { words = "with the Grande Armée", pick = function(_, actions)
+    return named(actions, "place", GA_BOX)
+  end },
+  battle_fronts = { words = "with the French army in a battle with the smallest unit advantage", pick = function(ctx, actions)
+    local fights = {}
+    for _, entry in ipairs(battle_boxes(ctx)) do
+      fights[entry.box] = entry.front
+    end
+    return best_place(actions, function(a)
+      return fights[a.arg] and advantage(ctx, fights[a.arg]) or nil
+    end, -1)
+  end },
+  war_of_1812 = { words = "the War of 1812 box, where a battle is fought", pick = function(ctx, actions)
+    return rules_war.battle_on(ctx, "G") and named(actions, "place", forces.W1812) or nil
+  end },
+}
+
+function bot.place_supports(ctx, _, actions, t)
+  for key, word in rows(ctx, "french_supports") do
+    local i = SUPPORTS[word].pick(ctx, actions)
+    if i then
+      return t:choose(i, "21.9.3, Step 13, row %s: %s: %s.", key, SUPPORTS[word].words, actions[i].label)
+    end
+    t:step("21.9.3, Step 13, row %s: %s: no such place.", key, SUPPORTS[word].words)
+  end
+  return t:choose(named(actions, "done") or 1, "After the last row of 21.9.3, Step 13: the rest stay unplaced.")
+end
+
+-- The action of `name` whose destination box has the smallest `score`.
+local function best_move(actions, name, score, keep)
+  local best, best_score
+  for i, action in ipairs(actions) do
+    if action.name == name and (keep == nil or keep(action)) then
+      local s = score(action)
+      if s ~= nil and (best_score == nil or s < best_score) then
+        best, best_score = i, s
+      end
+    end
+  end
+  return best
+end
+
+local STRATEGIC = {
+  reserve_to_ga = { words = "a Paris Reserve unit to the Grande Armée", pick = function(_, actions)
+    return index_of(actions, function(a)
+      return a.name == "reserve" and a.arg.box == GA_BOX
+    end)
+  end },
+  reserve_to_battles = { words = "a Paris Reserve unit to the French army in a battle with the smallest unit advantage",
+    pick = function(ctx, actions)
+      local fights = {}
+      for _, entry in ipairs(battle_boxes(ctx)) do
+        fights[entry.box] = entry.front
+      end
+      return best_move(actions, "reserve", function(a)
+        return fights[a.arg.box] and advantage(ctx, fights[a.arg.box]) or nil
+      end)
+    end },
+  reserve_fewest = { words = "a Paris Reserve unit to the French army with the fewest units", pick = function(ctx, actions)
+    return best_move(actions, "reserve", function(a)
+      return forces.units(ctx, a.arg.box, "FR")
+    end)
+  end },
+  idle_to_battles = { words = "a unit from an army without a battle to the army in a battle with the smallest advantage",
+    pick = function(ctx, actions)
+      local fights = {}
+      for _, entry in ipairs(battle_boxes(ctx)) do
+        fights[entry.box] = entry.front
+      end
+      return best_move(actions, "move", function(a)
+        return fights[a.arg.to] and advantage(ctx, fights[a.arg.to]) or nil
+      end, function(a)
+        return fights[a.arg.from] == nil and a.arg.kind == "FR"
+      end)
+    end },
+}
+
+function bot.strategic(ctx, _, actions, t)
+  for key, word in rows(ctx, "french_strategic") do
+    local i = STRATEGIC[word].pick(ctx, actions)
+    if i then
+      return t:choose(i, "21.9.4, row %s: %s: %s.", key, STRATEGIC[word].words, actions[i].label)
+    end
+    t:step("21.9.4, row %s: %s: none.", key, STRATEGIC[word].words)
+  end
+  local reserve = STRATEGIC.reserve_fewest.pick(ctx, actions)
+  if reserve then
+    return t:choose(reserve, "After the last row of 21.9.4: the Paris Reserve is placed before France is done (21.8.2), to the army with the fewest units: %s.",
+      actions[reserve].label)
+  end
+  return t:choose(named(actions, "done") or 1, "After the last row of 21.9.4: France is done moving.")
+end
+
+-- ---------------------------------------------------------------------------------------
+-- Steps 15 and 16: withdrawal and military cards (21.10).
+
+-- The Initial Battle Differential of the battle being fought (L1912-L1916): the Allied DRM
+-- with every military card the Allies used, less the French DRM with the cards France laid
+-- here; an explained sum.
+-- The Initial Battle DRMs of both sides as one sum: the Allied terms added, the French ones
+-- taken away ("units (Allies)", "Military Support (France)").
+local function differential_sum(ctx, title)
+  local sum = modifiers.sum(title)
+  for _, term in ipairs(battle.initial_drm(ctx, "allied"):terms()) do
+    sum:add(term.value, term.label .. " (Allies)")
+  end
+  for _, term in ipairs(battle.initial_drm(ctx, "FR"):terms()) do
+    sum:add(-term.value, term.label .. " (France)")
+  end
+  return sum
+end
+
+local function ibd(ctx, laid)
+  local state = ctx.vars.war.battle
+  local sum = differential_sum(ctx, "21.10.2: the Initial Battle Differential")
+  for _, entry in ipairs(state.cards.allied or {}) do
+    -- An Allied card raises the Allied DRM or lowers the French one: either way, the IBD.
+    sum:add(math.abs(field(ctx, entry.card, "drm") or 0), string.format("%s %s", cards.name(ctx, entry.card),
+      entry.target == "enemy" and "against France" or "(Allied card)"))
+  end
+  for _, entry in ipairs(laid or {}) do
+    local drm = math.abs(entry.drm or field(ctx, entry.card, "drm") or 0)
+    sum:add(-drm, string.format("%s %s", cards.name(ctx, entry.card), entry.target == "enemy" and "against the Allies" or "(French card)"))
+  end
+  return sum
+end
+
+local function stop_at(ctx)
+  return ctx.data.tables.french_ibd_stop.stop
+end
+
+-- France's military cards not yet laid, from its war cards (the seat's zone).
+local function cards_in_hand(ctx, seat, zone)
+  local laid = {}
+  for _, entry in ipairs(ctx.private[seat].battle or {}) do
+    laid[entry.card] = true
+  end
+  local list = {}
+  for _, card in ipairs(ctx:zone(zone or ("hand." .. seat))) do
+    if not laid[card] then
+      list[#list + 1] = card
+    end
+  end
+  return list
+end
+
+local function drm_of(ctx, card)
+  return math.abs(field(ctx, card, "drm") or 0)
+end
+
+local function lay_index(actions, card)
+  return index_of(actions, function(a)
+    return a.name == "lay" and a.card == card and (a.arg.target == nil or a.arg.target == "own")
+  end)
+end
+
+local CARDS = {
+  napoleon = { words = "NAPOLEON where the Grande Armée fights, BERTHIER with him", pick = function(ctx, actions, laid)
+    local ga = util.contains(ctx.vars.war.battle.armies.FR or {}, GA)
+    if not ga then
+      return nil
+    end
+    local with_napoleon = laid.napoleon or false
+    if not with_napoleon then
+      return lay_index(actions, "napoleon")
+    end
+    return lay_index(actions, "berthier")
+  end },
+  front_only = { words = "the card with the largest DRM that no other battle still to fight may use", pick = function(ctx, actions)
+    local front = ctx.locals.front
+    local later = botwar.fronts_to_fight(ctx, front)
+    return flowchart.best(actions, function(a)
+      if a.name ~= "lay" or (a.arg.target ~= nil and a.arg.target ~= "own") then
+        return nil
+      end
+      for _, other in ipairs(later) do
+        if other ~= front and battle.usable(ctx, a.card, { "FR" }, other) then
+          return nil
+        end
+      end
+      return drm_of(ctx, a.card)
+    end)
+  end },
+  largest = { words = "the card with the largest DRM", pick = function(ctx, actions)
+    return flowchart.best(actions, function(a)
+      if a.name ~= "lay" or (a.arg.target ~= nil and a.arg.target ~= "own") then
+        return nil
+      end
+      return drm_of(ctx, a.card)
+    end)
+  end },
+}
+
+function bot.battle_cards(ctx, seat, actions, t)
+  local laid_list = ctx.private[seat].battle or {}
+  local laid = {}
+  for _, entry in ipairs(laid_list) do
+    laid[entry.card] = true
+  end
+  local done = named(actions, "done")
+  local sum = ibd(ctx, laid_list)
+  local differential = t:sum(sum)
+  local stop = stop_at(ctx)
+  if differential < stop then
+    return t:choose(done, "21.10.2: the IBD %d is below %d: France lays no more cards.", differential, stop)
+  end
+  for key, word in rows(ctx, "french_cards") do
+    local i = CARDS[word].pick(ctx, actions, laid)
+    if i then
+      return t:choose(i, "21.10.2, row %s: %s: lay %s (DRM %d).", key, CARDS[word].words, cards.name(ctx, actions[i].card),
+        drm_of(ctx, actions[i].card))
+    end
+    t:step("21.10.2, row %s: %s: none.", key, CARDS[word].words)
+  end
+  return t:choose(done, "After the last row of 21.10.2: France has no more cards for this battle.")
+end
+
+-- Step 15 (L1900-L1906): the IBD without cards, modified by the chart's rows; negative, France
+-- fights; positive, it withdraws; zero, the die decides (option french_bot.withdraw_zero).
+local function withdraw(ctx, actions, t)
+  local sum = differential_sum(ctx, "21.10.1, Step 15: the modified IBD")
+  for key, cond in rows(ctx, "french_withdraw_condition") do
+    local applies = holds(ctx, cond, nil, t)
+    local drm = ctx.data.tables.french_withdraw_drm[key]
+    t:step("21.10.1, Step 15, row %s: %s: %s.", key, conditions.words(cond),
+      applies and string.format("%+d", drm) or "does not apply")
+    if applies then
+      sum:add(drm, conditions.words(cond))
+    end
+  end
+  local modified = t:sum(sum)
+  local function answer(withdraws, why, ...)
+    local i = index_of(actions, function(a)
+      return a.name == "choose" and a.arg == withdraws
+    end)
+    return t:choose(i, why, ...)
+  end
+  if modified < 0 then
+    return answer(false, "21.10.1, Step 15: the modified IBD is negative: France fights (L1904).")
+  elseif modified > 0 then
+    return answer(true, "21.10.1, Step 15: the modified IBD is positive: France withdraws (L1904).")
+  end
+  if options.get(ctx, "french_bot.withdraw_zero") == "fight" then
+    return answer(false, "21.10.1, Step 15: the modified IBD is zero: France fights (option french_bot.withdraw_zero).")
+  end
+  local roll = chartdice.rolled(ctx, "FR")
+  if roll == nil then
+    local i = named(actions, "chart_roll")
+    if i then
+      return t:choose(i, "21.10.1, Step 15: the modified IBD is zero: the die decides (4-6 withdraws).")
+    end
+    return answer(false, "21.10.1, Step 15: the modified IBD is zero and no die can be rolled: France fights.")
+  end
+  return answer(roll >= 4, "21.10.1, Step 15: the modified IBD is zero; the die shows %d: France %s.", roll,
+    roll >= 4 and "withdraws" or "fights")
+end
+
+-- A Handicap card's issue (21.12): the criterion of Table 21.4, else at random (L1956).
+local function handicap_issue(ctx, actions, t)
+  local best, rank
+  for i, action in ipairs(actions) do
+    if action.name == "choose" then
+      local r = selection_rank(ctx, action.arg)
+      if r and (rank == nil or r < rank) then
+        best, rank = i, r
+      end
+    end
+  end
+  if best then
+    return t:choose(best, "21.12: the Handicap card's issue by Table 21.4 (rank %d): %s.", rank, actions[best].label)
+  end
+  local choices = {}
+  for i, action in ipairs(actions) do
+    if action.name == "choose" then
+      choices[#choices + 1] = i
+    end
+  end
+  local pick = choices[ctx:random(#choices, "no criterion, at random (21.12, L1956)")]
+  return t:choose(pick, "21.12: no criterion of this chapter fits; at random (L1956): %s.", actions[pick].label)
+end
+
+local function first_option(ctx, actions, t)
+  local i = named(actions, "choose") or 1
+  return t:choose(i, "21 (best judgment, L1761): no step of the chart for the question %s: %s.",
+    tostring(ctx.locals.key), actions[i].label)
+end
+
+bot.decide = decide.answers({
+  withdraw = withdraw,
+  handicap_issue = handicap_issue,
+  bonus = function(ctx, actions, t)
+    local i = index_of(actions, function(a)
+      return a.arg == "Liberalism"
+    end)
+    if i then
+      return t:choose(i, "21.8.1: a card's bonus goes on the Liberalism roll (Step 9's row for it).")
+    end
+    return first_option(ctx, actions, t)
+  end,
+  trade_answer = function(ctx, actions, t)
+    local i = index_of(actions, function(a)
+      return a.arg == false or a.name == "refuse"
+    end)
+    return t:choose(i or 1, "21.7 #1: the Allies may not start a trade with France: it refuses.")
+  end,
+}, first_option)
+
+-- Battle losses: the chart gives no order (Step 17 is about staying in the mountains, a
+-- Rulebook option the module lacks); from the largest French box.
+function bot.battle_losses(ctx, _, actions, t)
+  local i, n = flowchart.best(actions, function(a)
+    return a.arg and a.arg.box and ctx:units(a.arg.box, a.arg.kind) or nil
+  end)
+  return t:choose(i or 1, "21.10: losses come off the largest French box (%s units): %s.", tostring(n),
+    actions[i or 1].label)
+end
+
+function bot.vp_summary(_, _, actions, t)
+  return t:choose(named(actions, "done") or 1, "21.11: the bot adds nothing to the Victory Point Summary.")
+end
+
+return function(ctx, seat, actions)
+  local t = flowchart.trace()
+  local state = ctx:state()
+  local decide_state = bot[state]
+  if decide_state == nil or type(decide_state) ~= "function" then
+    return t:choose(1, "21 (best judgment, L1761): no step of the chart for the state %s: %s.", tostring(state),
+      actions[1].label)
+  end
+  return decide_state(ctx, seat, actions, t)
+end
