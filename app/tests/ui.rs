@@ -1121,7 +1121,7 @@ fn four_people_click_through_a_whole_turn_of_congress_of_vienna() {
 
 #[test]
 fn a_bot_s_step_that_rolls_a_physical_die_waits_for_the_die() {
-    // Congress of Vienna against the French bot (a stand-in here), with physical dice: the
+    // Congress of Vienna against the French bot of section 21, with physical dice: the
     // bot's choice to play a card from France's display rolls the fate die, which the person
     // at the table rolls; the window asks for it as it does for a person's step, and the
     // bot's step then goes on with the die given.
@@ -1142,7 +1142,7 @@ fn a_bot_s_step_that_rolls_a_physical_die_waits_for_the_die() {
     );
     spec.seats.insert(
         "FR".into(),
-        chancery_core::Controller::Bot("standin".into()),
+        chancery_core::Controller::Bot("french_bot".into()),
     );
     spec.dice = chancery_core::DiceMode::Physical;
     let session = chancery_core::start_game(module, spec).expect("the scenario starts");
@@ -1213,6 +1213,151 @@ fn a_bot_s_step_that_rolls_a_physical_die_waits_for_the_die() {
         }
         h.run();
     }
+}
+
+/// The Clash of Armies with a person playing the Coalition against the French bot of
+/// section 21, on the fixture's placeholder owner data, the physical board on.
+fn coalition_against_the_french_bot(dir: &std::path::Path) -> Harness<'static, ChanceryApp> {
+    let module_dir = repo().join("modules/cov");
+    let load = LoadOptions {
+        overlay: OverlayChoice::File(module_dir.join("tests/owner-fixture.ron")),
+        strict: false,
+    };
+    let module = Arc::new(chancery_core::load_module(&module_dir, &load).expect("cov loads"));
+    let mut spec = GameSpec::new("clash-of-armies", 7);
+    spec.options = chancery_core::Value::Map(
+        [(
+            "seating".to_owned(),
+            chancery_core::Value::Str("solo-vs-french-bot".to_owned()),
+        )]
+        .into(),
+    );
+    spec.seats.insert(
+        "FR".into(),
+        chancery_core::Controller::Bot("french_bot".into()),
+    );
+    let session = chancery_core::start_game(module, spec).expect("the scenario starts");
+    let game = GameOptions {
+        watch: false,
+        autosave_dir: Some(dir.join("autosave")),
+        load_options: load.clone(),
+    };
+    let mut view = GameView::new(session, game);
+    view.set_open_hands(true);
+    view.set_physical_board(true);
+    view.panels_mut().autoplay_ms = 0;
+    harness(ChanceryApp::new(view, Launcher::new(&module_dir, load)))
+}
+
+/// The last input's bot and reasons, if a bot made it.
+fn last_bot_step(app: &ChanceryApp) -> Option<(String, Vec<String>)> {
+    match &app.session().history().records().last()?.input {
+        chancery_core::Input::Act {
+            by: chancery_core::Actor::Bot { name, reason },
+            ..
+        } => Some((name.clone(), reason.clone())),
+        _ => None,
+    }
+}
+
+#[test]
+fn the_coalition_against_the_french_bot_sees_its_reasons_ticks_the_board_and_undoes() {
+    // The person clicks the Coalition's first choice each time, until a step of the French
+    // bot changes the board: its reasons, which name the chart's steps, are in the window;
+    // the checklist of that step is ticked box by box; then Undo goes back to before the
+    // bot's step (the person's last decision with it), the reverse checklist shown and the
+    // bot waiting for the person.
+    let dir = tempfile::tempdir().expect("scratch dir");
+    let mut h = coalition_against_the_french_bot(dir.path());
+    h.run();
+    let mut before = 0;
+    for step in 0.. {
+        assert!(step < 600, "no step of the French bot changed the board");
+        if !h.state().view().checklists().is_empty() && last_bot_step(h.state()).is_some() {
+            before = h.state().session().history().len() - 1;
+            break;
+        }
+        h.state_mut().view.tick_all();
+        let label = {
+            let session = h.state().session();
+            let prompt = session
+                .prompt()
+                .as_ref()
+                .expect("the rules go on")
+                .clone()
+                .expect("the game is not over");
+            prompt
+                .asks
+                .iter()
+                .filter(|a| a.seat.as_ref().is_none_or(|s| !prompt.answered.contains(s)))
+                .find(|a| a.seat.as_ref().is_none_or(|s| s.as_str() != "FR"))
+                .map(|ask| ask.actions[0].label.clone())
+        };
+        if let Some(label) = label {
+            h.query_all_by_role_and_label(egui::Role::Button, &label)
+                .next()
+                .unwrap_or_else(|| panic!("no button '{label}'"))
+                .click();
+        }
+        h.run();
+    }
+    let (bot, reasons) = last_bot_step(h.state()).expect("a bot step");
+    assert_eq!(bot, "french_bot");
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.starts_with("21.") || r.starts_with("19.3")),
+        "the reasons name the chart's steps: {reasons:?}"
+    );
+    for reason in &reasons {
+        assert!(
+            h.query_by_label(reason).is_some(),
+            "the window shows the reason '{reason}'"
+        );
+    }
+    let items: Vec<String> = h.state().view().checklists()[0]
+        .items
+        .iter()
+        .map(|(item, _)| item.clone())
+        .collect();
+    assert!(!items.is_empty(), "the bot's step changed the board");
+    let lists = h.state().view().checklists().len();
+    // Each change ticked by its box as it is done on the board (scrolled into view first).
+    for item in &items {
+        h.get_by_role_and_label(egui::Role::CheckBox, item)
+            .scroll_to_me();
+        h.run();
+        h.get_by_role_and_label(egui::Role::CheckBox, item).click();
+        h.run();
+    }
+    assert!(
+        h.state().view().checklists().len() < lists
+            || h.state().session().history().len() > before + 1,
+        "the ticked list is gone (or the bot, no longer waiting, went on)"
+    );
+    // Undo takes back the person's last decision and the bot's steps after it.
+    h.get_by_label("Undo").click();
+    h.run();
+    let back = h.state().session().history().len();
+    assert!(
+        back <= before,
+        "back to before the bot's step: {back} > {before}"
+    );
+    let undo = h
+        .state()
+        .view()
+        .checklists()
+        .first()
+        .expect("a checklist to undo");
+    assert_eq!(undo.title, "Undo: put the board back");
+    for _ in 0..10 {
+        h.run();
+    }
+    assert_eq!(
+        h.state().session().history().len(),
+        back,
+        "the bot waits for the person"
+    );
 }
 
 #[test]
