@@ -721,7 +721,7 @@ fn act_stores_a_bot_s_chart_cell_and_lets_the_bot_go_on() {
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(
-        err.contains("objection chart: 5 = true, stored in"),
+        err.contains("objection chart (3.1, die 5) = true, stored in"),
         "{err}"
     );
     assert!(out.contains("Round 1 is void: Beta objected."), "{out}");
@@ -732,6 +732,85 @@ fn act_stores_a_bot_s_chart_cell_and_lets_the_bot_go_on() {
     assert_eq!(code, 0, "{err}");
     assert!(!out.contains("not entered yet"), "{out}");
     assert!(out.contains("Round 2: wager a card"), "{out}");
+}
+
+/// The French bot of section 21 reads its chart from the owner's data: a row not entered
+/// stops the answers that let it play, naming the chart's step and the words the row may
+/// hold; the same answers with `--value` keep the row in the overlay, and the bot goes on.
+/// The overlay is the test fixture without the Wager's rows (Step 3).
+#[test]
+fn act_asks_the_french_bot_s_chart_row_once_and_keeps_it() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let module = chancery_tests::repo_root().join("modules/cov");
+    let fixture =
+        std::fs::read_to_string(module.join("tests/owner-fixture.ron")).expect("the fixture");
+    let overlay = scratch.path().join("cov.ron");
+    let without: String = fixture
+        .lines()
+        .filter(|line| !line.contains("\"french_wager\""))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    assert!(
+        without.len() < fixture.len(),
+        "the fixture has the Wager's rows"
+    );
+    std::fs::write(&overlay, without).expect("the overlay");
+    let save = scratch.path().join("game.ron");
+    let answers = scratch.path().join("first.txt");
+    std::fs::write(&answers, "1\n".repeat(40)).expect("answers");
+    let (code, _, err) = chancery(&[
+        "new",
+        path(&module),
+        "--scenario",
+        "clash-of-armies",
+        "--option",
+        "seating=solo-vs-french-bot",
+        "--seat",
+        "FR=bot",
+        "--seed",
+        "3",
+        "--overlay",
+        path(&overlay),
+        "--out",
+        path(&save),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let act = |value: Option<&str>| {
+        let mut args = vec![
+            "act",
+            path(&save),
+            "--answers",
+            path(&answers),
+            "--overlay",
+            path(&overlay),
+        ];
+        if let Some(value) = value {
+            args.extend(["--value", value]);
+        }
+        chancery(&args)
+    };
+    let (code, _, err) = act(None);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("a bot's step: French bot, Step 3: the Wager card (21.3, Step 3, row 1) is not entered yet")
+            && err.contains("copy it from the bot's printed chart")
+            && err.contains("one of \"highest_allied\", \"highest_non_military\", \"highest\", \"lowest\", \"none\""),
+        "{err}"
+    );
+    let (code, out, err) = act(Some("highest_allied"));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(
+            "French bot, Step 3: the Wager card (21.3, Step 3, row 1) = highest_allied, stored in"
+        ),
+        "{err}"
+    );
+    assert!(out.contains("Diplomacy Round"), "the game went on: {out}");
+    let stored = std::fs::read_to_string(&overlay).expect("the overlay");
+    assert!(
+        stored.contains("\"french_wager\": {\"1\": \"highest_allied\"}"),
+        "{stored}"
+    );
 }
 
 /// The Clash of Armies' turn 5 from a file of answers: the Initial and Diplomacy Phases are

@@ -196,12 +196,19 @@ fn explain(err: &SessionError, module: &Module) -> String {
                 .as_ref()
                 .map(|o| o.path.display().to_string())
                 .unwrap_or_else(|| "an overlay file (--overlay FILE)".to_owned());
+            let chart = matches!(target, chancery_core::module::OverlayTarget::TableEntry(table, _)
+                if module.tables.get(table).is_some_and(|t| t.chart.is_some()));
+            let source = if chart {
+                "copy it from the bot's printed chart"
+            } else {
+                "read it off the physical game"
+            };
             format!(
-                "{} is not entered yet (in the overlay file: {}): read it off the physical \
-                 game and give it with --value VALUE (it is kept in {overlay}), or enter it in \
-                 the app",
+                "{} is not entered yet (in the overlay file: {}): {source} and give it with \
+                 --value VALUE ({}; it is kept in {overlay}), or enter it in the app",
                 module.describe_target(target),
-                chancery_core::Module::target_ids(target)
+                chancery_core::Module::target_ids(target),
+                value_type(module, target)
             )
         }
         None => with_seat_names(&err.to_string(), module),
@@ -282,21 +289,20 @@ fn with_value(
 }
 
 /// Applies answers in order, letting bots play after each (and, with no answer, the bots a
-/// save waits for). With `value` (the text of `--value` and how the module is loaded), the
-/// first value of the module's data they need and that is not entered yet, whether for the
-/// rules or for a bot's chart, is that text, stored in the owner's overlay before they go
-/// on; it is asked for once.
+/// save waits for). While `value` holds the text of `--value` (and how the module is
+/// loaded), the first value of the module's data they need and that is not entered yet,
+/// whether for the rules or for a bot's chart, is that text, stored in the owner's overlay
+/// before they go on (asked for once); `value` is then empty.
 fn apply_answers(
     session: &mut Session,
     answers: &[Line],
     source: &str,
-    mut value: Option<(&str, LoadOptions)>,
+    value: &mut Option<(&str, LoadOptions)>,
     err: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let given = value.is_some();
     let bots = |s: &mut Session| s.run_bots(BOT_STEP_LIMIT).map(|_| ());
     for a in answers {
-        if let Err(failure) = with_value(session, &mut value, err, |s| answer(s, &a.answer))? {
+        if let Err(failure) = with_value(session, value, err, |s| answer(s, &a.answer))? {
             let explained = explain(&failure, session.module());
             if a.line == 0 {
                 bail!("'{}': {explained}", shortened(&a.answer.name));
@@ -307,7 +313,7 @@ fn apply_answers(
                 shortened(&a.answer.name)
             );
         }
-        if let Err(failure) = with_value(session, &mut value, err, bots)? {
+        if let Err(failure) = with_value(session, value, err, bots)? {
             bail!(
                 "after '{}', a bot's step: {}",
                 shortened(&a.answer.name),
@@ -316,15 +322,9 @@ fn apply_answers(
         }
     }
     if answers.is_empty()
-        && let Err(failure) = with_value(session, &mut value, err, bots)?
+        && let Err(failure) = with_value(session, value, err, bots)?
     {
         bail!("a bot's step: {}", explain(&failure, session.module()));
-    }
-    if given && value.is_some() {
-        writeln!(
-            err,
-            "warning: the rules asked for no value of the module's data; --value was not used"
-        )?;
     }
     Ok(())
 }
@@ -646,7 +646,7 @@ pub fn new(args: &NewArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
             &mut session,
             &parse_answers(path)?,
             &path.display().to_string(),
-            None,
+            &mut None,
             err,
         )
         .context("none of the answers was kept and nothing was saved: mend the line and run the command again")?;
@@ -728,6 +728,12 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
             line: 0,
         });
     }
+    // --value gives the first value not entered yet that the answers (of the file, then of
+    // the command line) or the bots after them need.
+    let mut value = args
+        .value
+        .as_deref()
+        .map(|text| (text, file.load_options(&args.overlay.load_options(false))));
     let result = match &args.answers {
         Some(path) => parse_answers(path).and_then(|mut list| {
             for line in &mut list {
@@ -735,16 +741,24 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
                     line.answer.seat.clone_from(&seat);
                 }
             }
-            apply_answers(&mut session, &list, &path.display().to_string(), None, err)
+            apply_answers(
+                &mut session,
+                &list,
+                &path.display().to_string(),
+                &mut value,
+                err,
+            )
         }),
         None => Ok(()),
     };
-    let value = args
-        .value
-        .as_deref()
-        .map(|text| (text, file.load_options(&args.overlay.load_options(false))));
-    let result =
-        result.and_then(|()| apply_answers(&mut session, &answers, "command line", value, err));
+    let result = result
+        .and_then(|()| apply_answers(&mut session, &answers, "command line", &mut value, err));
+    if result.is_ok() && args.value.is_some() && value.is_some() {
+        writeln!(
+            err,
+            "warning: the rules asked for no value of the module's data; --value was not used"
+        )?;
+    }
     // All the answers or none: the save changes only if every one was taken.
     if let Err(failed) = result {
         return Err(failed.context(format!(

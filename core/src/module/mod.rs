@@ -526,13 +526,20 @@ impl Module {
                 self.words_of(prop)
             ),
             T::TableEntry(table, key) => {
-                let name = self
-                    .tables
-                    .get(table.as_str())
+                let def = self.tables.get(table.as_str());
+                let name = def
                     .map(|t| t.name.as_str())
                     .filter(|n| !n.is_empty())
                     .map_or_else(|| self.words_of(table), str::to_owned);
-                format!("{name}: {}", self.words_of(key))
+                // A row of a bot's chart reads as the chart's step ("21.3, Step 3, row 1").
+                let step = def
+                    .and_then(|t| t.chart.as_ref())
+                    .and_then(|c| c.step.as_ref())
+                    .filter(|s| s.contains("{key}"));
+                match step {
+                    Some(step) => format!("{name} ({})", step.replace("{key}", key.as_str())),
+                    None => format!("{name}: {}", self.words_of(key)),
+                }
             }
         }
     }
