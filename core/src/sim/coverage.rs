@@ -240,7 +240,7 @@ mod tests {
             step: Some("21.5.1, row {key}".into()),
             past_end: Some("none".into()),
         };
-        let known = |s: &str| DataValue::Known(crate::Value::Str(s.into()));
+        let known = |s: &str| DataValue::Known(crate::value::Value::Str(s.into()));
         assert!(past_end(&chart, &known("none")));
         assert!(!past_end(&chart, &known("trade")));
         assert!(
