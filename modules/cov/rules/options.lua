@@ -153,7 +153,8 @@ options.OPTIONS = {
 function options.check(given)
   for key, value in pairs(given or {}) do
     local option = options.OPTIONS[key]
-    if option and option.values[value] == nil then
+    -- A value typed on the command line may come as a number ("solitaire.handicap=2").
+    if option and option.values[tostring(value)] == nil then
       local names = {}
       for name in pairs(option.values) do
         names[#names + 1] = name
@@ -170,7 +171,7 @@ end
 function options.given(given)
   local list = {}
   for key in pairs(options.OPTIONS) do
-    list[key] = given[key]
+    list[key] = given[key] ~= nil and tostring(given[key]) or nil
   end
   return list
 end
