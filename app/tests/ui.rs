@@ -1126,35 +1126,8 @@ fn a_bot_s_step_that_rolls_a_physical_die_waits_for_the_die() {
     // at the table rolls; the window asks for it as it does for a person's step, and the
     // bot's step then goes on with the die given.
     let dir = tempfile::tempdir().expect("scratch dir");
-    let module_dir = repo().join("modules/cov");
-    let load = LoadOptions {
-        overlay: OverlayChoice::File(module_dir.join("tests/owner-fixture.ron")),
-        strict: false,
-    };
-    let module = Arc::new(chancery_core::load_module(&module_dir, &load).expect("cov loads"));
-    let mut spec = GameSpec::new("clash-of-armies", 7);
-    spec.options = chancery_core::Value::Map(
-        [(
-            "seating".to_owned(),
-            chancery_core::Value::Str("solo-vs-french-bot".to_owned()),
-        )]
-        .into(),
-    );
-    spec.seats.insert(
-        "FR".into(),
-        chancery_core::Controller::Bot("french_bot".into()),
-    );
-    spec.dice = chancery_core::DiceMode::Physical;
-    let session = chancery_core::start_game(module, spec).expect("the scenario starts");
-    let game = GameOptions {
-        watch: false,
-        autosave_dir: Some(dir.path().join("autosave")),
-        load_options: load.clone(),
-    };
-    let mut view = GameView::new(session, game);
-    view.set_open_hands(true);
-    view.panels_mut().autoplay_ms = 0;
-    let mut h = harness(ChanceryApp::new(view, Launcher::new(&module_dir, load)));
+    let mut h =
+        coalition_against_the_french_bot(dir.path(), chancery_core::DiceMode::Physical, false);
     h.run();
     for step in 0.. {
         assert!(step < 600, "no bot step asked for a die");
@@ -1190,34 +1163,18 @@ fn a_bot_s_step_that_rolls_a_physical_die_waits_for_the_die() {
             }
             continue;
         }
-        let label = {
-            let session = h.state().session();
-            let prompt = session
-                .prompt()
-                .as_ref()
-                .expect("the rules go on")
-                .clone()
-                .expect("the game is not over");
-            prompt
-                .asks
-                .iter()
-                .filter(|a| a.seat.as_ref().is_none_or(|s| !prompt.answered.contains(s)))
-                .find(|a| a.seat.as_ref().is_none_or(|s| s.as_str() != "FR"))
-                .map(|ask| ask.actions[0].label.clone())
-        };
-        if let Some(label) = label {
-            h.query_all_by_role_and_label(egui::Role::Button, &label)
-                .next()
-                .unwrap_or_else(|| panic!("no button '{label}'"))
-                .click();
-        }
-        h.run();
+        click_the_coalition_s_first_choice(&mut h);
     }
 }
 
 /// The Clash of Armies with a person playing the Coalition against the French bot of
-/// section 21, on the fixture's placeholder owner data, the physical board on.
-fn coalition_against_the_french_bot(dir: &std::path::Path) -> Harness<'static, ChanceryApp> {
+/// section 21, on the fixture's placeholder owner data, with the dice and the physical
+/// board as given.
+fn coalition_against_the_french_bot(
+    dir: &std::path::Path,
+    dice: chancery_core::DiceMode,
+    physical_board: bool,
+) -> Harness<'static, ChanceryApp> {
     let module_dir = repo().join("modules/cov");
     let load = LoadOptions {
         overlay: OverlayChoice::File(module_dir.join("tests/owner-fixture.ron")),
@@ -1236,6 +1193,7 @@ fn coalition_against_the_french_bot(dir: &std::path::Path) -> Harness<'static, C
         "FR".into(),
         chancery_core::Controller::Bot("french_bot".into()),
     );
+    spec.dice = dice;
     let session = chancery_core::start_game(module, spec).expect("the scenario starts");
     let game = GameOptions {
         watch: false,
@@ -1244,9 +1202,36 @@ fn coalition_against_the_french_bot(dir: &std::path::Path) -> Harness<'static, C
     };
     let mut view = GameView::new(session, game);
     view.set_open_hands(true);
-    view.set_physical_board(true);
+    view.set_physical_board(physical_board);
     view.panels_mut().autoplay_ms = 0;
     harness(ChanceryApp::new(view, Launcher::new(&module_dir, load)))
+}
+
+/// Clicks the first choice of the Coalition's seat that has yet to answer (France is the
+/// bot's), if one decides now; then lets the window run.
+fn click_the_coalition_s_first_choice(h: &mut Harness<'static, ChanceryApp>) {
+    let label = {
+        let session = h.state().session();
+        let prompt = session
+            .prompt()
+            .as_ref()
+            .expect("the rules go on")
+            .clone()
+            .expect("the game is not over");
+        prompt
+            .asks
+            .iter()
+            .filter(|a| a.seat.as_ref().is_none_or(|s| !prompt.answered.contains(s)))
+            .find(|a| a.seat.as_ref().is_none_or(|s| s.as_str() != "FR"))
+            .map(|ask| ask.actions[0].label.clone())
+    };
+    if let Some(label) = label {
+        h.query_all_by_role_and_label(egui::Role::Button, &label)
+            .next()
+            .unwrap_or_else(|| panic!("no button '{label}'"))
+            .click();
+    }
+    h.run();
 }
 
 /// The last input's bot and reasons, if a bot made it.
@@ -1268,7 +1253,8 @@ fn the_coalition_against_the_french_bot_sees_its_reasons_ticks_the_board_and_und
     // bot's step (the person's last decision with it), the reverse checklist shown and the
     // bot waiting for the person.
     let dir = tempfile::tempdir().expect("scratch dir");
-    let mut h = coalition_against_the_french_bot(dir.path());
+    let mut h =
+        coalition_against_the_french_bot(dir.path(), chancery_core::DiceMode::Digital, true);
     h.run();
     let mut before = 0;
     for step in 0.. {
@@ -1278,28 +1264,7 @@ fn the_coalition_against_the_french_bot_sees_its_reasons_ticks_the_board_and_und
             break;
         }
         h.state_mut().view.tick_all();
-        let label = {
-            let session = h.state().session();
-            let prompt = session
-                .prompt()
-                .as_ref()
-                .expect("the rules go on")
-                .clone()
-                .expect("the game is not over");
-            prompt
-                .asks
-                .iter()
-                .filter(|a| a.seat.as_ref().is_none_or(|s| !prompt.answered.contains(s)))
-                .find(|a| a.seat.as_ref().is_none_or(|s| s.as_str() != "FR"))
-                .map(|ask| ask.actions[0].label.clone())
-        };
-        if let Some(label) = label {
-            h.query_all_by_role_and_label(egui::Role::Button, &label)
-                .next()
-                .unwrap_or_else(|| panic!("no button '{label}'"))
-                .click();
-        }
-        h.run();
+        click_the_coalition_s_first_choice(&mut h);
     }
     let (bot, reasons) = last_bot_step(h.state()).expect("a bot step");
     assert_eq!(bot, "french_bot");

@@ -102,6 +102,20 @@ local function holds(ctx, id, piece, t)
   return answer
 end
 
+-- The first row of chart table `id` whose word (a key of `words`, each {words, pick}) picks
+-- an action, `pick(ctx, ...)` giving its index: the index, the row and the word. The rows
+-- passed by are traced ("21.9.3, Step 13, row 1: with the Grande Armée: none.").
+local function first_row(ctx, t, id, words, step, ...)
+  for key, word in rows(ctx, id) do
+    local i = words[word].pick(ctx, ...)
+    if i then
+      return i, key, word
+    end
+    t:step("%s, row %s: %s: none.", step, key, words[word].words)
+  end
+  return nil
+end
+
 local function war_status(ctx)
   return ctx.vars.war_status or "limited"
 end
@@ -808,12 +822,9 @@ local SPENDING = {
 }
 
 function bot.spend(ctx, _, actions, t)
-  for key, word in rows(ctx, "french_spending") do
-    local i = SPENDING[word].pick(ctx, actions, t)
-    if i then
-      return t:choose(i, "21.8.1, Step 9, row %s: %s: %s.", key, SPENDING[word].words, actions[i].label)
-    end
-    t:step("21.8.1, Step 9, row %s: %s: nothing to buy.", key, SPENDING[word].words)
+  local i, key, word = first_row(ctx, t, "french_spending", SPENDING, "21.8.1, Step 9", actions, t)
+  if i then
+    return t:choose(i, "21.8.1, Step 9, row %s: %s: %s.", key, SPENDING[word].words, actions[i].label)
   end
   return t:choose(named(actions, "done") or 1, "After the last row of 21.8.1, Step 9: France keeps the rest.")
 end
@@ -972,25 +983,23 @@ function bot.place_ops(ctx, _, actions, t)
   if op.enemy then
     table_id, list, step = "french_allied_ops", ALLIED_OPS, "21.9.1"
   end
-  for key, word in rows(ctx, table_id) do
-    local i = list[word].pick(ctx, actions, op)
-    if i then
-      return t:choose(i, "%s, row %s: %s: %s.", step, key, list[word].words, actions[i].label)
-    end
-    t:step("%s, row %s: %s: no such place.", step, key, list[word].words)
+  local i, key, word = first_row(ctx, t, table_id, list, step, actions, op)
+  if i then
+    return t:choose(i, "%s, row %s: %s: %s.", step, key, list[word].words, actions[i].label)
   end
   return t:choose(1, "After the last row of %s: %s.", step, actions[1].label)
 end
 
-local function battle_boxes(ctx)
-  local list = {}
+-- The boxes of the French armies that fight a battle this War Phase, each with its front.
+local function battle_fronts(ctx)
+  local fights = {}
   for _, block in ipairs(forces.armies_of(ctx, "FR")) do
     local front = forces.front_of(ctx, block)
     if front and rules_war.battle_on(ctx, front) then
-      list[#list + 1] = { box = forces.box(block), front = front }
+      fights[forces.box(block)] = front
     end
   end
-  return list
+  return fights
 end
 
 local SUPPORTS = {
@@ -998,10 +1007,7 @@ local SUPPORTS = {
     return named(actions, "place", GA_BOX)
   end },
   battle_fronts = { words = "with the French army in a battle with the smallest unit advantage", pick = function(ctx, actions)
-    local fights = {}
-    for _, entry in ipairs(battle_boxes(ctx)) do
-      fights[entry.box] = entry.front
-    end
+    local fights = battle_fronts(ctx)
     return best_place(actions, function(a)
       return fights[a.arg] and advantage(ctx, fights[a.arg]) or nil
     end, -1)
@@ -1012,12 +1018,9 @@ local SUPPORTS = {
 }
 
 function bot.place_supports(ctx, _, actions, t)
-  for key, word in rows(ctx, "french_supports") do
-    local i = SUPPORTS[word].pick(ctx, actions)
-    if i then
-      return t:choose(i, "21.9.3, Step 13, row %s: %s: %s.", key, SUPPORTS[word].words, actions[i].label)
-    end
-    t:step("21.9.3, Step 13, row %s: %s: no such place.", key, SUPPORTS[word].words)
+  local i, key, word = first_row(ctx, t, "french_supports", SUPPORTS, "21.9.3, Step 13", actions)
+  if i then
+    return t:choose(i, "21.9.3, Step 13, row %s: %s: %s.", key, SUPPORTS[word].words, actions[i].label)
   end
   return t:choose(named(actions, "done") or 1, "After the last row of 21.9.3, Step 13: the rest stay unplaced.")
 end
@@ -1044,10 +1047,7 @@ local STRATEGIC = {
   end },
   reserve_to_battles = { words = "a Paris Reserve unit to the French army in a battle with the smallest unit advantage",
     pick = function(ctx, actions)
-      local fights = {}
-      for _, entry in ipairs(battle_boxes(ctx)) do
-        fights[entry.box] = entry.front
-      end
+      local fights = battle_fronts(ctx)
       return best_move(actions, "reserve", function(a)
         return fights[a.arg.box] and advantage(ctx, fights[a.arg.box]) or nil
       end)
@@ -1059,10 +1059,7 @@ local STRATEGIC = {
   end },
   idle_to_battles = { words = "a unit from an army without a battle to the army in a battle with the smallest advantage",
     pick = function(ctx, actions)
-      local fights = {}
-      for _, entry in ipairs(battle_boxes(ctx)) do
-        fights[entry.box] = entry.front
-      end
+      local fights = battle_fronts(ctx)
       return best_move(actions, "move", function(a)
         return fights[a.arg.to] and advantage(ctx, fights[a.arg.to]) or nil
       end, function(a)
@@ -1072,12 +1069,9 @@ local STRATEGIC = {
 }
 
 function bot.strategic(ctx, _, actions, t)
-  for key, word in rows(ctx, "french_strategic") do
-    local i = STRATEGIC[word].pick(ctx, actions)
-    if i then
-      return t:choose(i, "21.9.4, row %s: %s: %s.", key, STRATEGIC[word].words, actions[i].label)
-    end
-    t:step("21.9.4, row %s: %s: none.", key, STRATEGIC[word].words)
+  local i, key, word = first_row(ctx, t, "french_strategic", STRATEGIC, "21.9.4", actions)
+  if i then
+    return t:choose(i, "21.9.4, row %s: %s: %s.", key, STRATEGIC[word].words, actions[i].label)
   end
   local reserve = STRATEGIC.reserve_fewest.pick(ctx, actions)
   if reserve then
