@@ -1133,7 +1133,7 @@ fn a_bot_s_step_that_rolls_a_physical_die_waits_for_the_die() {
         assert!(step < 600, "no bot step asked for a die");
 
         if h.query_by_label("Roll a 6-sided die").is_some() {
-            let by_bot = h.state().view().pending().is_some_and(|p| {
+            let by_bot = h.state().view.pending().is_some_and(|p| {
                 matches!(
                     &p.input,
                     Some(chancery_core::Input::Act {
@@ -1259,7 +1259,7 @@ fn the_coalition_against_the_french_bot_sees_its_reasons_ticks_the_board_and_und
     let mut before = 0;
     for step in 0.. {
         assert!(step < 600, "no step of the French bot changed the board");
-        if !h.state().view().checklists().is_empty() && last_bot_step(h.state()).is_some() {
+        if !h.state().view.checklists().is_empty() && last_bot_step(h.state()).is_some() {
             before = h.state().session().history().len() - 1;
             break;
         }
@@ -1280,13 +1280,13 @@ fn the_coalition_against_the_french_bot_sees_its_reasons_ticks_the_board_and_und
             "the window shows the reason '{reason}'"
         );
     }
-    let items: Vec<String> = h.state().view().checklists()[0]
+    let items: Vec<String> = h.state().view.checklists()[0]
         .items
         .iter()
         .map(|(item, _)| item.clone())
         .collect();
     assert!(!items.is_empty(), "the bot's step changed the board");
-    let lists = h.state().view().checklists().len();
+    let lists = h.state().view.checklists().len();
     // Each change ticked by its box as it is done on the board (scrolled into view first).
     for item in &items {
         h.get_by_role_and_label(egui::Role::CheckBox, item)
@@ -1296,7 +1296,7 @@ fn the_coalition_against_the_french_bot_sees_its_reasons_ticks_the_board_and_und
         h.run();
     }
     assert!(
-        h.state().view().checklists().len() < lists
+        h.state().view.checklists().len() < lists
             || h.state().session().history().len() > before + 1,
         "the ticked list is gone (or the bot, no longer waiting, went on)"
     );
@@ -1310,7 +1310,7 @@ fn the_coalition_against_the_french_bot_sees_its_reasons_ticks_the_board_and_und
     );
     let undo = h
         .state()
-        .view()
+        .view
         .checklists()
         .first()
         .expect("a checklist to undo");
@@ -1359,7 +1359,7 @@ fn a_bot_s_chart_cell_not_entered_is_asked_once_and_kept() {
     // The person wagers and lets any objection of theirs pass, until the bot is asked.
     for step in 0.. {
         assert!(step < 100, "the bot was never asked to object");
-        if h.state().view().pending().is_some() {
+        if h.state().view.pending().is_some() {
             break;
         }
         let state = h

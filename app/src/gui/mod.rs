@@ -124,11 +124,6 @@ impl ChanceryApp {
         self.view.session()
     }
 
-    /// The window's view of the game (what waits for an answer, the bots' last step).
-    pub fn view(&self) -> &GameView {
-        &self.view
-    }
-
     /// Plays `session` from now on (a new game or an opened save), keeping the view's options;
     /// `notes` (how an opened save now replays differently, say) show as a report.
     /// A game opened from its autosave goes on in that file (unless another window plays

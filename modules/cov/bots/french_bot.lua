@@ -47,7 +47,6 @@ local VOCABULARY = {
   french_strategic = { "reserve_to_ga", "reserve_to_battles", "reserve_fewest", "idle_to_battles", "none" },
   french_cards = { "napoleon", "front_only", "largest", "none" },
 }
-bot.VOCABULARY = VOCABULARY
 
 local ROUNDS = 6
 local GA = "block.grande_armee"
@@ -168,15 +167,10 @@ end
 -- Whether a French card lies face up on the Coalition's display (21.5: then the bot checks a
 -- trade).
 local function french_card_face_up_on_allied_display(ctx)
-  for _, space in ipairs(solo.SPACES) do
-    local card, up = solo.card_in(ctx, "allies", space)
-    if card and up and cards.nation(ctx, card) == "FR" then
-      return card
+  for _, option in ipairs(solo.face_up(ctx, "allies")) do
+    if cards.nation(ctx, option.card) == "FR" then
+      return option.card
     end
-  end
-  local top = solo.turned_top(ctx, "allies")
-  if top and cards.nation(ctx, top) == "FR" then
-    return top
   end
   return nil
 end
@@ -400,20 +394,34 @@ end
 
 -- The best negotiation among `hand` and `pieces`: the most spaces gained for France; equal
 -- gains, the earlier issue of Table 21.4, then the higher card. {card, piece, gain, pos}.
+-- Whether negotiation `a` goes before `b`: more spaces gained, then the earlier issue of
+-- Table 21.4, then the higher card (then by ids, so that the choice is the same each time).
+local function before(a, b)
+  if a.gain ~= b.gain then
+    return a.gain > b.gain
+  elseif a.rank ~= b.rank then
+    return a.rank < b.rank
+  elseif a.value ~= b.value then
+    return a.value > b.value
+  elseif a.card ~= b.card then
+    return a.card < b.card
+  end
+  return a.piece < b.piece
+end
+
 local function best_negotiation(ctx, hand, pieces)
+  local ranks = {}
+  for _, piece in ipairs(pieces) do
+    ranks[piece] = selection_rank(ctx, piece) or 99
+  end
   local best
   for _, card in ipairs(hand) do
+    local value = value_of(ctx, card)
     for _, piece in ipairs(pieces) do
       local g, pos = gain(ctx, card, piece, false)
-      if g ~= nil then
-        local rank = selection_rank(ctx, piece) or 99
-        local better = best == nil or g > best.gain or (g == best.gain and rank < best.rank)
-          or (g == best.gain and rank == best.rank and value_of(ctx, card) > value_of(ctx, best.card))
-          or (g == best.gain and rank == best.rank and value_of(ctx, card) == value_of(ctx, best.card)
-            and (card < best.card or (card == best.card and piece < best.piece)))
-        if better then
-          best = { card = card, piece = piece, gain = g, pos = pos, rank = rank }
-        end
+      local this = g and { card = card, piece = piece, gain = g, pos = pos, rank = ranks[piece], value = value }
+      if this and (best == nil or before(this, best)) then
+        best = this
       end
     end
   end
@@ -428,14 +436,9 @@ end
 
 -- The face-up non-military cards of France's display (L1822).
 local function face_up_non_military(ctx)
-  local n = 0
-  for _, space in ipairs(solo.SPACES) do
-    local card, up = solo.card_in(ctx, "FR", space)
-    if card and up and field(ctx, card, "military") ~= true then
-      n = n + 1
-    end
-  end
-  return n
+  return #filter(solo.face_up(ctx, "FR"), function(option)
+    return field(ctx, option.card, "military") ~= true
+  end)
 end
 
 -- The partners a trade action is offered to, in the actions' order.
@@ -733,14 +736,8 @@ function bot.cdgsm_play(ctx, _, actions, t)
     return wager_card(ctx, actions, t)
   elseif purpose == "round" or purpose == "negotiate" then
     local pieces = display.negotiable(ctx)
-    local partners = {}
-    if purpose == "round" then
-      for _, other in ipairs(powers.allied(ctx)) do
-        if solitaire.may_start_trade(ctx, "FR") then
-          partners[#partners + 1] = other
-        end
-      end
-    end
+    local trades = purpose == "round" and solitaire.may_start_trade(ctx, "FR")
+    local partners = trades and powers.allied(ctx) or {}
     local plan = round_plan(ctx, offered, pieces, partners, t)
     if plan then
       return t:choose(play_index(actions, plan.card), "%s", plan_words(ctx, plan))
@@ -832,10 +829,6 @@ end
 -- ---------------------------------------------------------------------------------------
 -- Step 10: new units and the Paris Reserve (21.8.2).
 
-local function units_now(ctx, box)
-  return (forces.units(ctx, box, "FR"))
-end
-
 function bot.new_units(ctx, _, actions, t)
   local us = index_of(actions, function(a)
     return a.name == "place" and a.arg.kind == "US" and a.arg.box == forces.W1812
@@ -848,7 +841,7 @@ function bot.new_units(ctx, _, actions, t)
     if word == "empty_armies" then
       for _, block in ipairs(forces.armies_of(ctx, "FR")) do
         local box = forces.box(block)
-        local i = units_now(ctx, box) == 0 and named(actions, "place") and index_of(actions, function(a)
+        local i = forces.units(ctx, box, "FR") == 0 and named(actions, "place") and index_of(actions, function(a)
           return a.name == "place" and a.arg.box == box and a.arg.kind == "FR"
         end)
         if i then
@@ -857,7 +850,7 @@ function bot.new_units(ctx, _, actions, t)
       end
       t:step("21.8.2, Step 10, row %s: every French army has a unit.", key)
     elseif word == "ga_minimum" then
-      local n = forces.active(ctx, GA) and units_now(ctx, GA_BOX) or nil
+      local n = forces.active(ctx, GA) and forces.units(ctx, GA_BOX, "FR") or nil
       local i = n and n < minimum and index_of(actions, function(a)
         return a.name == "place" and a.arg.box == GA_BOX and a.arg.kind == "FR"
       end)
@@ -919,12 +912,12 @@ local function has_op(ctx, target)
   return false
 end
 
--- The place action whose target has the largest (sign 1) or smallest (sign -1) `score`,
--- among those `keep` allows.
-local function best_place(actions, score, sign, keep)
+-- The action named `name` with the largest (sign 1) or smallest (sign -1) `score`, among
+-- those `keep` allows (the first on ties), and its score.
+local function best_action(actions, name, score, sign, keep)
   local best, best_score
   for i, action in ipairs(actions) do
-    if action.name == "place" and (keep == nil or keep(action)) then
+    if action.name == name and (keep == nil or keep(action)) then
       local s = score(action)
       if s ~= nil and (best_score == nil or s * sign > best_score * sign) then
         best, best_score = i, s
@@ -942,12 +935,12 @@ local ALLIED_OPS = {
     return named(actions, "place", forces.W1812)
   end },
   fewest_units = { words = "with the owner's army that has the fewest units", pick = function(ctx, actions)
-    return best_place(actions, function(a)
+    return best_action(actions, "place", function(a)
       return a.piece and forces.units(ctx, forces.box(a.piece)) or nil
     end, -1)
   end },
   french_advantage = { words = "with the owner's army where France outnumbers the Allies the most", pick = function(ctx, actions)
-    local i, adv = best_place(actions, function(a)
+    local i, adv = best_action(actions, "place", function(a)
       local front = a.piece and target_front(ctx, a.arg)
       return front and advantage(ctx, front) or nil
     end, 1)
@@ -964,7 +957,7 @@ local FRENCH_OPS = {
   end },
   french_advantage = { words = "with the French army, without an operation yet, where France outnumbers the Allies the most",
     pick = function(ctx, actions)
-      local i, adv = best_place(actions, function(a)
+      local i, adv = best_action(actions, "place", function(a)
         local front = target_front(ctx, a.arg)
         return front and advantage(ctx, front) or nil
       end, 1, function(a)
@@ -1008,7 +1001,7 @@ local SUPPORTS = {
   end },
   battle_fronts = { words = "with the French army in a battle with the smallest unit advantage", pick = function(ctx, actions)
     local fights = battle_fronts(ctx)
-    return best_place(actions, function(a)
+    return best_action(actions, "place", function(a)
       return fights[a.arg] and advantage(ctx, fights[a.arg]) or nil
     end, -1)
   end },
@@ -1025,20 +1018,6 @@ function bot.place_supports(ctx, _, actions, t)
   return t:choose(named(actions, "done") or 1, "After the last row of 21.9.3, Step 13: the rest stay unplaced.")
 end
 
--- The action of `name` whose destination box has the smallest `score`.
-local function best_move(actions, name, score, keep)
-  local best, best_score
-  for i, action in ipairs(actions) do
-    if action.name == name and (keep == nil or keep(action)) then
-      local s = score(action)
-      if s ~= nil and (best_score == nil or s < best_score) then
-        best, best_score = i, s
-      end
-    end
-  end
-  return best
-end
-
 local STRATEGIC = {
   reserve_to_ga = { words = "a Paris Reserve unit to the Grande Armée", pick = function(_, actions)
     return index_of(actions, function(a)
@@ -1048,21 +1027,21 @@ local STRATEGIC = {
   reserve_to_battles = { words = "a Paris Reserve unit to the French army in a battle with the smallest unit advantage",
     pick = function(ctx, actions)
       local fights = battle_fronts(ctx)
-      return best_move(actions, "reserve", function(a)
+      return best_action(actions, "reserve", function(a)
         return fights[a.arg.box] and advantage(ctx, fights[a.arg.box]) or nil
-      end)
+      end, -1)
     end },
   reserve_fewest = { words = "a Paris Reserve unit to the French army with the fewest units", pick = function(ctx, actions)
-    return best_move(actions, "reserve", function(a)
+    return best_action(actions, "reserve", function(a)
       return forces.units(ctx, a.arg.box, "FR")
-    end)
+    end, -1)
   end },
   idle_to_battles = { words = "a unit from an army without a battle to the army in a battle with the smallest advantage",
     pick = function(ctx, actions)
       local fights = battle_fronts(ctx)
-      return best_move(actions, "move", function(a)
+      return best_action(actions, "move", function(a)
         return fights[a.arg.to] and advantage(ctx, fights[a.arg.to]) or nil
-      end, function(a)
+      end, -1, function(a)
         return fights[a.arg.from] == nil and a.arg.kind == "FR"
       end)
     end },
@@ -1313,7 +1292,7 @@ return function(ctx, seat, actions)
   local t = flowchart.trace()
   local state = ctx:state()
   local decide_state = bot[state]
-  if decide_state == nil or type(decide_state) ~= "function" then
+  if decide_state == nil then
     return t:choose(1, "21 (best judgment, L1761): no step of the chart for the state %s: %s.", tostring(state),
       actions[1].label)
   end

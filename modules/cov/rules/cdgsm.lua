@@ -147,17 +147,7 @@ local function save_options(ctx, locals)
   if solo.transferred(ctx, locals.side) then
     return {}
   end
-  local candidates = {}
-  for _, space in ipairs(SPACES) do
-    local card, up = solo.card_in(ctx, locals.side, space)
-    if card and up then
-      candidates[#candidates + 1] = { card = card, space = space }
-    end
-  end
-  local top = solo.turned_top(ctx, locals.side)
-  if top then
-    candidates[#candidates + 1] = { card = top, space = "C" }
-  end
+  local candidates = solo.face_up(ctx, locals.side)
   -- "C or lowest-lettered" always has the next card of the draw pile to fall back on.
   local fallback = locals.result == LOWEST and locals.nation == nil and ctx:count(zone(locals.side, "C")) > 0
   local list = {}

@@ -105,6 +105,23 @@ function solo.turned_top(ctx, side)
   return ctx:zone(zone(side, "C.up"))[1]
 end
 
+-- The cards lying face up on a side's display, each {card, space}: those of A, B, D and E,
+-- then the draw pile's top card turned up this play (space "C").
+function solo.face_up(ctx, side)
+  local list = {}
+  for _, space in ipairs(solo.SPACES) do
+    local card, up = solo.card_in(ctx, side, space)
+    if card and up then
+      list[#list + 1] = { card = card, space = space }
+    end
+  end
+  local top = solo.turned_top(ctx, side)
+  if top then
+    list[#list + 1] = { card = top, space = "C" }
+  end
+  return list
+end
+
 -- Turns the card in a space face up; returns it if it lay face down.
 function solo.turn_up(ctx, side, space)
   local down = ctx:zone(zone(side, space .. ".down"))[1]

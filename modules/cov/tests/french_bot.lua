@@ -168,11 +168,7 @@ test("21.6 M = 7 - 2 = 5 on Russia 2: France debates on 1-5, not on 6", BIG, fun
     return game:state() == "round_turn" and game:prompt().seat == "RU"
   end, { ALL })
   g:place("issue.saxony", "diplomacy", "table")
-  g:act("negotiate", nil, { ALL })
-  if util.contains(g:legal(), "save_none") then
-    g:act("save_none")
-  end
-  g:act("play", g:prompt().actions[1].arg)
+  play.negotiate_first_card(g, ALL)
   g:act("on", "issue.saxony")
   play.to(g, function(game)
     local p = game:prompt()

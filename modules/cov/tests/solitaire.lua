@@ -588,12 +588,7 @@ test("20.8/21.7.1 the 18.2.4 restrictions bind the Allies against a bot", { inst
         return game:state() == "round_turn" and game:prompt().seat == "RU"
       end, { ALL })
       g:place("issue.peace_congress", "diplomacy", "table")
-      g:act("negotiate", nil, { ALL })
-      if util.contains(g:legal(), "save_none") then
-        g:act("save_none")
-      end
-      local card = g:prompt().actions[1].arg
-      g:act("play", card)
+      local card = play.negotiate_first_card(g, ALL)
       t:eq(g:state(), "negotiation")
       local offered = false
       for _, action in ipairs(g:prompt().actions) do

@@ -90,6 +90,19 @@ function play.lay(g, side, spaces)
   end
 end
 
+-- The power whose round turn it is negotiates from its side's display: the fate die shows
+-- `die`, no card is saved, and the first card offered is played; returns that card (the
+-- issue is chosen next).
+function play.negotiate_first_card(g, die)
+  g:act("negotiate", nil, { die })
+  if util.contains(g:legal(), "save_none") then
+    g:act("save_none")
+  end
+  local card = g:prompt().actions[1].arg
+  g:act("play", card)
+  return card
+end
+
 -- The cards of a zone that are not Leaders.
 function play.non_leaders(g, zone)
   local leaders = { napoleon = true, alexander = true, metternich = true, castlereagh = true }
