@@ -366,19 +366,6 @@ local function wager_card(ctx, actions, t)
   return t:choose(1, "After the last row of 21.3, Step 3: %s.", actions[1].label)
 end
 
--- 19.3, step 3: the bot saves the offered possibly usable military card with the largest
--- DRM (19.5's example: the neutral military card is saved).
-local function save(ctx, actions, t)
-  local i = flowchart.best(actions, function(a)
-    return a.name == "save" and math.abs(field(ctx, a.card, "drm") or 0) or nil
-  end)
-  if i then
-    return t:choose(i, "19.3, step 3: save %s for the War Phase (the largest DRM offered, %d).",
-      cards.name(ctx, actions[i].card), math.abs(field(ctx, actions[i].card, "drm") or 0))
-  end
-  return t:choose(named(actions, "save_none"), "19.3, step 3: nothing to save.")
-end
-
 -- ---------------------------------------------------------------------------------------
 -- Steps 5 and 6: France's rounds (21.5).
 
@@ -728,7 +715,7 @@ end
 function bot.cdgsm_play(ctx, _, actions, t)
   local locals = ctx.locals
   if named(actions, "save_none") then
-    return save(ctx, actions, t)
+    return botwar.save(ctx, actions, t)
   end
   local offered = flowchart.collect(actions, "play", "card")
   local purpose = locals.purpose

@@ -902,17 +902,10 @@ bot.decide = decide.answers({
 -- step 3 saves the offered possibly usable military card with the largest |DRM| (the bot
 -- always saves one when it may: RULES-GAPS.md); step 4 plays the card 18.4.5.6 would.
 function bot.cdgsm_play(ctx, _, actions, t)
-  local save = index_of(actions, function(a)
+  if index_of(actions, function(a)
     return a.name == "save_none"
-  end)
-  if save then
-    local i = flowchart.best(actions, function(a)
-      return a.name == "save" and math.abs(field(ctx, a.card, "drm") or 0) or nil
-    end)
-    if i then
-      return t:choose(i, "19.3, step 3: save %s for the War Phase (the largest DRM offered).", cards.name(ctx, actions[i].card))
-    end
-    return t:choose(save, "19.3, step 3: nothing to save.")
+  end) then
+    return botwar.save(ctx, actions, t)
   end
   local offered = {}
   for _, card in ipairs(flowchart.collect(actions, "play", "card")) do

@@ -3,9 +3,10 @@
 -- card to a front where it may be used, the fronts given as many cards as can be, with a
 -- card tied to another where the bot wants synergy); and the Initial Battle Differential
 -- (20.11.2, 21.10.2: Allied DRM less French DRM, without the cards; 18.4.7.6's withdrawal
--- reads the same difference). Lifted from the Lützen & Bautzen French bot.
+-- reads the same difference); and the card a bot saves from its display (19.3, step 3). Lifted from the Lützen & Bautzen French bot.
 
 local util = include("@lib/util.lua")
+local flowchart = include("@lib/flowchart.lua")
 local forces = include("rules/forces.lua")
 local war = include("rules/war.lua")
 local battle = include("rules/battle.lua")
@@ -94,6 +95,25 @@ function botwar.assign_cards(ctx, hand, fronts, laid_here, powers, tied, why)
     end
   end
   return plan
+end
+
+-- The card-driven solo method's step 3 (19.3) for a bot: it saves the offered possibly
+-- usable military card with the largest DRM (19.5's example saves its neutral one; a DRM not
+-- entered counts as 0), else none.
+function botwar.save(ctx, actions, t)
+  local function drm(card)
+    return ctx:known("card", card, "drm") and math.abs(ctx.data.cards[card].fields.drm or 0) or 0
+  end
+  local i = flowchart.best(actions, function(a)
+    return a.name == "save" and drm(a.card) or nil
+  end)
+  if i then
+    return t:choose(i, "19.3, step 3: save %s for the War Phase (the largest DRM offered, %d).",
+      ctx.data.cards[actions[i].card].name, drm(actions[i].card))
+  end
+  return t:choose(flowchart.first(actions, function(a)
+    return a.name == "save_none"
+  end), "19.3, step 3: nothing to save.")
 end
 
 return botwar
