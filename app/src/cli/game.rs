@@ -196,9 +196,7 @@ fn explain(err: &SessionError, module: &Module) -> String {
                 .as_ref()
                 .map(|o| o.path.display().to_string())
                 .unwrap_or_else(|| "an overlay file (--overlay FILE)".to_owned());
-            let chart = matches!(target, chancery_core::module::OverlayTarget::TableEntry(table, _)
-                if module.tables.get(table).is_some_and(|t| t.chart.is_some()));
-            let source = if chart {
+            let source = if module.is_chart_cell(target) {
                 "copy it from the bot's printed chart"
             } else {
                 "read it off the physical game"

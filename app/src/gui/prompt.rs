@@ -568,7 +568,7 @@ fn need_ui(ui: &mut Ui, view: &mut GameView) {
                             .color(UNKNOWN),
                     );
                     let what = view.session().module().describe_target(target);
-                    ui.label(if pending.input.is_none() {
+                    ui.label(if view.session().module().is_chart_cell(target) {
                         format!("The bot's chart needs {what}. Copy it from your printed chart and type it here.")
                     } else {
                         format!("The rules need {what}. Read it off the physical game and type it here.")

@@ -501,6 +501,13 @@ impl Module {
             .to_owned()
     }
 
+    /// Whether a value the owner enters is a cell of a bot's printed chart (a table with a
+    /// [`TableDef::chart`]), copied off the chart rather than read off the game's pieces.
+    pub fn is_chart_cell(&self, target: &overlay::OverlayTarget) -> bool {
+        matches!(target, overlay::OverlayTarget::TableEntry(table, _)
+            if self.tables.get(table.as_str()).is_some_and(|t| t.chart.is_some()))
+    }
+
     /// A value the owner enters, in the game's words: "Ambush: Value", "Supply table:
     /// Beta", "Castle on the map: Victory points" (ids only where nothing names them).
     pub fn describe_target(&self, target: &overlay::OverlayTarget) -> String {
