@@ -1,7 +1,8 @@
 //! Congress of Vienna's solitaire seatings (Playbook 19-23), end to end: every seating of the
-//! Clash of Armies and of Napoleon Resurgent plays to a result with stand-in players on every
-//! seat (each seat's default bot comes from the seating, so no bot is named), and the bots'
-//! charts kept as data name exactly the conditions the bots' library implements.
+//! Clash of Armies and of Napoleon Resurgent plays to a result with each seat's default bot
+//! (the French bot against the Allied bot in 20, 21 and 22, the stand-in in 23; no bot is
+//! named), and the bots' charts kept as data name exactly the conditions and words the bots
+//! implement.
 
 use std::collections::BTreeSet;
 
@@ -26,8 +27,8 @@ fn cov_with_fixture() -> std::sync::Arc<Module> {
 #[test]
 fn every_solitaire_seating_plays_to_a_result_with_its_default_bots() {
     // 20 games of each seating of two scenarios, two threads; a game that fails, stops
-    // unfinished, asks a person or (against the French bot, with the module's check after
-    // every input) breaks one of the rules' invariants is a failure. No seat names a bot: the module's default
+    // unfinished, asks a person or (with the Playbook's bots, the module's check after every
+    // input) breaks one of the rules' invariants is a failure. No seat names a bot: the module's default
     // bots for the seating play them.
     let module = cov_with_fixture();
     let seatings: [&[(&str, &str)]; 4] = [
@@ -54,9 +55,9 @@ fn every_solitaire_seating_plays_to_a_result_with_its_default_bots() {
                 threads: 2,
                 shard: Default::default(),
                 profile: false,
-                // Against the French bot of 21, the module's check after every input: none of
-                // its decisions may break one of the rules' invariants.
-                check: options.contains(&("seating", "solo-vs-french-bot")),
+                // With the Playbook's bots (20, 21, 22), the module's check after every input:
+                // none of their decisions may break one of the rules' invariants.
+                check: !options.contains(&("seating", "solo-fog-of-war")),
             };
             let report = simulate(module.clone(), &config, &|_| {})
                 .unwrap_or_else(|err| panic!("{scenario} {options:?}: {err}"));
@@ -115,13 +116,20 @@ fn the_chart_conditions_are_the_bots_vocabulary() {
 }
 
 #[test]
-fn the_french_chart_rows_are_the_french_bot_s_vocabulary() {
-    // Every action column of the French bot's chart (section 21) lists exactly the words its
-    // script reads (VOCABULARY in bots/french_bot.lua), so that an owner copying the printed
-    // chart can enter no row the bot cannot carry out.
+fn each_bot_s_chart_rows_are_its_vocabulary() {
+    // Every action column of the French bot's chart (section 21) and the Allied bot's (section
+    // 20) lists exactly the words its script reads (VOCABULARY in bots/french_bot.lua and
+    // bots/allied_bot.lua), so that an owner copying the printed chart can enter no row the
+    // bot cannot carry out.
     let module = cov_with_fixture();
-    let text = std::fs::read_to_string(repo_root().join("modules/cov/bots/french_bot.lua"))
-        .expect("read the French bot");
+    for (bot, least) in [("french_bot", 10), ("allied_bot", 8)] {
+        chart_rows_are_the_vocabulary(&module, bot, least);
+    }
+}
+
+fn chart_rows_are_the_vocabulary(module: &Module, bot: &str, least: usize) {
+    let text = std::fs::read_to_string(repo_root().join(format!("modules/cov/bots/{bot}.lua")))
+        .expect("read the bot");
     let start = text.find("local VOCABULARY = {").expect("the vocabulary");
     let mut vocabulary = std::collections::BTreeMap::new();
     for line in text[start..]
@@ -140,12 +148,12 @@ fn the_french_chart_rows_are_the_french_bot_s_vocabulary() {
             .collect();
         vocabulary.insert(table.to_owned(), words);
     }
-    assert!(vocabulary.len() >= 10, "{vocabulary:?}");
+    assert!(vocabulary.len() >= least, "{bot}: {vocabulary:?}");
     for (id, words) in &vocabulary {
         let table = module
             .tables
             .get(id.as_str())
-            .unwrap_or_else(|| panic!("the bot reads table {id}, which the module lacks"));
+            .unwrap_or_else(|| panic!("{bot} reads table {id}, which the module lacks"));
         let FieldType::OneOf(options) = &table.kind else {
             panic!("table {id} is not a list of the bot's words");
         };
@@ -156,9 +164,10 @@ fn the_french_chart_rows_are_the_french_bot_s_vocabulary() {
             "table {id}: a row past the chart's end"
         );
     }
-    // And no French chart table is left as free text for the bot to read.
+    // And no chart table of the bot is left as free text for it to read (a table of a
+    // row's printed words, "…_words", is for the players at the table, not the bot).
     for table in module.tables.iter() {
-        if table.chart.as_ref().is_some_and(|c| c.bot == "french_bot") {
+        if table.chart.as_ref().is_some_and(|c| c.bot == bot) && !table.id.ends_with("_words") {
             assert!(
                 !matches!(table.kind, FieldType::Text),
                 "table {} is still free text",

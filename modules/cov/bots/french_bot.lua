@@ -12,7 +12,6 @@
 
 local flowchart = include("@lib/flowchart.lua")
 local util = include("@lib/util.lua")
-local modifiers = include("@lib/modifiers.lua")
 local powers = include("rules/powers.lua")
 local forces = include("rules/forces.lua")
 local rules_war = include("rules/war.lua")
@@ -30,6 +29,7 @@ local libissues = include("bots/lib/issues.lua")
 local reach = include("bots/lib/track.lua")
 local botwar = include("bots/lib/war.lua")
 local conditions = include("bots/lib/conditions.lua")
+local chart = include("bots/lib/chart.lua")
 
 local bot = {}
 
@@ -51,6 +51,23 @@ local VOCABULARY = {
 local ROUNDS = 6
 local GA = "block.grande_armee"
 local GA_BOX = "army.grande_armee"
+
+local rows, first_row, filter, extreme, value_of = chart.rows, chart.first_row, chart.filter, chart.extreme,
+  chart.value_of
+local best_action, target_front, has_op = chart.best_action, chart.target_front, chart.has_op
+
+-- France's unit advantage on a front: its units there less the Allies'.
+local function advantage(ctx, front)
+  return chart.advantage(ctx, front, "FR")
+end
+
+local function battle_fronts(ctx)
+  return chart.battle_fronts(ctx, "FR")
+end
+
+local function differential_sum(ctx, title)
+  return chart.differential_sum(ctx, title, "allied")
+end
 
 local function index_of(actions, wanted)
   return flowchart.first(actions, wanted)
@@ -74,21 +91,6 @@ local function box_name(ctx, box)
   return ctx.data.boxes[box].name
 end
 
--- The rows of a chart table in order, each key and value, up to the first "none". A row not
--- entered yet is asked for at the table when the bot reads it (the chart is the owner's).
-local function rows(ctx, id)
-  local chart = ctx.data.tables[id]
-  local k = 0
-  return function()
-    k = k + 1
-    local value = chart[tostring(k)]
-    if value == nil or value == "none" then
-      return nil
-    end
-    return tostring(k), value
-  end
-end
-
 -- Whether a chart condition holds; one the module cannot decide follows the option
 -- french_bot.undecided, and the trace says so.
 local function holds(ctx, id, piece, t)
@@ -99,20 +101,6 @@ local function holds(ctx, id, piece, t)
       conditions.words(id), answer and "yes" or "no")
   end
   return answer
-end
-
--- The first row of chart table `id` whose word (a key of `words`, each {words, pick}) picks
--- an action, `pick(ctx, ...)` giving its index: the index, the row and the word. The rows
--- passed by are traced ("21.9.3, Step 13, row 1: with the Grande Armée: none.").
-local function first_row(ctx, t, id, words, step, ...)
-  for key, word in rows(ctx, id) do
-    local i = words[word].pick(ctx, ...)
-    if i then
-      return i, key, word
-    end
-    t:step("%s, row %s: %s: none.", step, key, words[word].words)
-  end
-  return nil
 end
 
 local function war_status(ctx)
@@ -129,39 +117,6 @@ end
 -- A possibly usable military card for France (19.1).
 local function pumc(ctx, card)
   return solo.pumc(ctx, "FR", card)
-end
-
-local function value_of(ctx, card)
-  return cards.printed(ctx, card) or 0
-end
-
--- The cards of `list` with the highest (sign 1) or lowest (sign -1) printed value; equal
--- ones at random, `why` naming the draw.
-local function extreme(ctx, list, sign, why)
-  local best, tied = nil, {}
-  for _, card in ipairs(list) do
-    local v = value_of(ctx, card) * sign
-    if best == nil or v > best then
-      best, tied = v, { card }
-    elseif v == best then
-      tied[#tied + 1] = card
-    end
-  end
-  if #tied <= 1 then
-    return tied[1]
-  end
-  table.sort(tied)
-  return tied[ctx:random(#tied, why)]
-end
-
-local function filter(list, keep)
-  local out = {}
-  for _, item in ipairs(list) do
-    if keep(item) then
-      out[#out + 1] = item
-    end
-  end
-  return out
 end
 
 -- Whether a French card lies face up on the Coalition's display (21.5: then the bot checks a
@@ -862,58 +817,6 @@ end
 -- ---------------------------------------------------------------------------------------
 -- Steps 11-14: the War Phase's placements and moves (21.9).
 
-local function front_units(ctx, front, side)
-  local n = 0
-  for _, block in ipairs(forces.armies(ctx)) do
-    local owner = forces.owner(ctx, block)
-    if forces.front_of(ctx, block) == front and forces.side(owner) == side then
-      n = n + forces.units(ctx, forces.box(block), side)
-    end
-  end
-  if front == "G" then
-    n = n + forces.units(ctx, forces.W1812, side)
-  end
-  return n
-end
-
--- France's unit advantage on a front: its units there less the Allies'.
-local function advantage(ctx, front)
-  return front_units(ctx, front, "FR") - front_units(ctx, front, "allied")
-end
-
-local function target_front(ctx, target)
-  if target == forces.W1812 then
-    return "G"
-  elseif type(target) == "string" and ctx.data.pieces[target] then
-    return forces.front_of(ctx, target)
-  end
-  return nil
-end
-
-local function has_op(ctx, target)
-  for _, op in ipairs(((ctx.vars.war or {}).ops) or {}) do
-    if op.target == target then
-      return true
-    end
-  end
-  return false
-end
-
--- The action named `name` with the largest (sign 1) or smallest (sign -1) `score`, among
--- those `keep` allows (the first on ties), and its score.
-local function best_action(actions, name, score, sign, keep)
-  local best, best_score
-  for i, action in ipairs(actions) do
-    if action.name == name and (keep == nil or keep(action)) then
-      local s = score(action)
-      if s ~= nil and (best_score == nil or s * sign > best_score * sign) then
-        best, best_score = i, s
-      end
-    end
-  end
-  return best, best_score
-end
-
 local ALLIED_OPS = {
   persian_war = { words = "a Russian operation to the Russian-Persian War box", pick = function(_, actions)
     return named(actions, "place", "russian_persian_war")
@@ -968,18 +871,6 @@ function bot.place_ops(ctx, _, actions, t)
     return t:choose(i, "%s, row %s: %s: %s.", step, key, list[word].words, actions[i].label)
   end
   return t:choose(1, "After the last row of %s: %s.", step, actions[1].label)
-end
-
--- The boxes of the French armies that fight a battle this War Phase, each with its front.
-local function battle_fronts(ctx)
-  local fights = {}
-  for _, block in ipairs(forces.armies_of(ctx, "FR")) do
-    local front = forces.front_of(ctx, block)
-    if front and rules_war.battle_on(ctx, front) then
-      fights[forces.box(block)] = front
-    end
-  end
-  return fights
 end
 
 local SUPPORTS = {
@@ -1053,19 +944,6 @@ end
 -- The Initial Battle Differential of the battle being fought (L1912-L1916): the Allied DRM
 -- with every military card the Allies used, less the French DRM with the cards France laid
 -- here; an explained sum.
--- The Initial Battle DRMs of both sides as one sum: the Allied terms added, the French ones
--- taken away ("units (Allies)", "Military Support (France)").
-local function differential_sum(ctx, title)
-  local sum = modifiers.sum(title)
-  for _, term in ipairs(battle.initial_drm(ctx, "allied"):terms()) do
-    sum:add(term.value, term.label .. " (Allies)")
-  end
-  for _, term in ipairs(battle.initial_drm(ctx, "FR"):terms()) do
-    sum:add(-term.value, term.label .. " (France)")
-  end
-  return sum
-end
-
 local function ibd(ctx, laid)
   local state = ctx.vars.war.battle
   local sum = differential_sum(ctx, "21.10.2: the Initial Battle Differential")

@@ -769,6 +769,9 @@ function battle.battle_losses.remove(ctx, arg)
   local pool = "pool." .. forces.owner_of_kind(ctx, arg.kind)
   ctx:move_units(arg.box, pool, arg.kind, 1)
   locals.left = locals.left - 1
+  -- The losses taken so far, by kind (the Allied bot's Step 19 takes them in turn).
+  locals.taken = locals.taken or {}
+  locals.taken[arg.kind] = (locals.taken[arg.kind] or 0) + 1
   ctx:log(string.format("A %s of %s is lost.", ctx.data.unit_kinds[arg.kind].name, ctx.data.boxes[arg.box].name))
   local remaining = 0
   for _, box in ipairs(locals.boxes) do

@@ -18,6 +18,7 @@ local victory = include("rules/victory.lua")
 local lutzen_france = include("bots/lutzen_france.lua")
 local standin = include("bots/standin.lua")
 local french_bot = include("bots/french_bot.lua")
+local allied_bot = include("bots/allied_bot.lua")
 local named = include("rules/options.lua")
 local effects = include("rules/effects.lua")
 local hands = include("rules/hands.lua")
@@ -164,5 +165,5 @@ return {
   view = view,
   check = check,
   -- standin_allies: the stand-in's name before it played every power (older saves name it).
-  bots = { lutzen_france = lutzen_france, standin = standin, french_bot = french_bot, standin_allies = standin },
+  bots = { lutzen_france = lutzen_france, standin = standin, french_bot = french_bot, allied_bot = allied_bot, standin_allies = standin },
 }

@@ -97,6 +97,47 @@ options.OPTIONS = {
     },
     default = "no",
   },
+  -- The Allied bot of 20.
+  ["allied_bot.undecided"] = {
+    doc = "20 (L1490, \"best judgment\"): a chart row whose condition the module cannot decide (the row's printed words, or a Rulebook limit the module lacks)",
+    values = {
+      no = "the row does not apply, and the reason says the players may overrule it by hand",
+      yes = "the row applies",
+    },
+    default = "no",
+  },
+  ["allied_bot.demobilize"] = {
+    doc = "20.1.2 (L1513-L1515): whether Step 2 trades two fleets once a turn or again while Britain stays above the threshold",
+    values = {
+      once = "two fleets for 1 VP, once a turn, as the step reads",
+      ["while-above"] = "again while Britain still has more fleets on the map than the threshold",
+    },
+    default = "once",
+  },
+  ["allied_bot.remaining"] = {
+    doc = "20.5.1 (L1571-L1573): \"the Allied negotiations remaining\" of Step 6's pass, undefined in the text",
+    values = {
+      ["all-powers"] = "the rounds left to every Allied power still in the phase, this one included",
+      ["this-power"] = "the rounds left to the passing power alone, this one included",
+    },
+    default = "all-powers",
+  },
+  ["allied_bot.debater_order"] = {
+    doc = "20.7 (L1597 against L1611): the order in which equal priorities choose the Allied debater",
+    values = {
+      fixed = "Russia, Britain, Austria, as the rule lists them (L1597)",
+      ["from-negotiator"] = "clockwise from the power that negotiated, as the example words it (L1611)",
+    },
+    default = "fixed",
+  },
+  ["allied_bot.low_priority"] = {
+    doc = "22.1 (L1992): the Allied bot does not debate \"low priority issues negotiated by other Allied Powers\", which the text does not define",
+    values = {
+      skip = "in 22, the bot does not debate another Allied power's play on an issue that is on none of its Table 20.4 rows",
+      debate = "the bot debates it as any other, by Table 20.7.b",
+    },
+    default = "skip",
+  },
   -- The Lützen & Bautzen French bot (18.4).
   ["lutzen_france.trade_answer"] = {
     doc = "18.4.5.4 (L1275): the card France gives when it accepts Russia's offer",

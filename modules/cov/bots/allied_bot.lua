@@ -1,0 +1,1292 @@
+-- Congress of Vienna: the Allied bot of Playbook section 20 (L1488-L1751), which plays
+-- Russia, Britain and Austria from the Coalition's one display against a person playing
+-- France (seating solo-vs-allied-bot), and two of them beside a person's Allied power
+-- (solo-allied-power, 22). Its chart is module data (data/bot_charts.ron, the tables
+-- allied_*): the owner copies each row once from the printed Allied Bot chart, as one of the
+-- words of VOCABULARY below (each table's doc gives their meanings); a row not entered yet
+-- is asked at the table the first time the bot reaches it. The text's own rules are code
+-- here: Step 2's demobilisation thresholds (L1513-L1515), Step 6's pass (L1571-L1573), the
+-- choice of debater (20.7, L1595-L1597), M of 20.7.b (L1617), Step 17's "never withdraw"
+-- (L1705), the IBD and its stop (L1711-L1717) and Step 19's losses (L1721-L1723); and the
+-- clarifications of 22 (L1988-L1996). Every reason begins with the chart's step or table
+-- ("20.4, row BR/2: …"), and the numbers that decided it are explained sums. Step 1 is
+-- rolled by the rules (rules/initial.lua); Steps 3 and 5a are the rules' (rules/
+-- solitaire.lua, rules/diplomacy.lua).
+
+local flowchart = include("@lib/flowchart.lua")
+local util = include("@lib/util.lua")
+local powers = include("rules/powers.lua")
+local forces = include("rules/forces.lua")
+local rules_war = include("rules/war.lua")
+local display = include("rules/display.lua")
+local cards = include("rules/cards.lua")
+local effects = include("rules/effects.lua")
+local solo = include("rules/cdgsm_display.lua")
+local restrictions = include("rules/restrictions.lua")
+local solitaire = include("rules/solitaire.lua")
+local battle = include("rules/battle.lua")
+local decide = include("rules/decide.lua")
+local options = include("rules/options.lua")
+local chartdice = include("rules/chartdice.lua")
+local trade = include("bots/lib/trade.lua")
+local libissues = include("bots/lib/issues.lua")
+local reach = include("bots/lib/track.lua")
+local botwar = include("bots/lib/war.lua")
+local conditions = include("bots/lib/conditions.lua")
+local chart = include("bots/lib/chart.lua")
+
+local bot = {}
+
+-- The words a row of each chart table may hold: the tables' OneOf lists name exactly these
+-- (a test checks it); "none" marks a row past the printed chart's end.
+local VOCABULARY = {
+  allied_wager = { "highest_own", "highest_non_military", "highest", "lowest", "none" },
+  allied_negotiate = { "leader", "bonus", "highest_priority", "priority", "negotiate", "none" },
+  allied_trade_answer = { "refuse", "accept", "none" },
+  allied_french_ops = { "fewest_units", "allied_advantage", "war_of_1812", "none" },
+  allied_ops = { "persian_war", "war_of_1812", "battle_advantage", "most_units", "none" },
+  allied_supports = { "battle_fronts", "war_of_1812", "most_units", "none" },
+  allied_strategic = { "reserve_to_battles", "reserve_fewest", "idle_to_battles", "none" },
+  allied_cards = { "front_only", "largest", "none" },
+}
+
+local ROUNDS = 6
+local ALLIED = { "RU", "BR", "AU" }
+local LEADERS = { RU = "alexander", AU = "metternich", BR = "castlereagh" }
+
+local rows, first_row, filter, extreme, value_of = chart.rows, chart.first_row, chart.filter, chart.extreme,
+  chart.value_of
+
+local function index_of(actions, wanted)
+  return flowchart.first(actions, wanted)
+end
+
+local function named(actions, name, arg)
+  return index_of(actions, function(a)
+    return a.name == name and (arg == nil or a.arg == arg)
+  end)
+end
+
+local function field(ctx, card, name)
+  return ctx.data.cards[card].fields[name]
+end
+
+local function issue_name(ctx, piece)
+  return ctx.data.pieces[piece].name
+end
+
+local function name(ctx, power)
+  return powers.name(ctx, power)
+end
+
+local function war_status(ctx)
+  return ctx.vars.war_status or "limited"
+end
+
+local function round_of(ctx)
+  return (ctx.vars.diplomacy or {}).round or 1
+end
+
+local function power_of(ctx, seat)
+  return ctx.locals.power or seat
+end
+
+-- Whether a chart condition holds for `power`; one the module cannot decide follows the
+-- option allied_bot.undecided, and the trace says so.
+local function holds(ctx, id, power, piece, t)
+  local answer = conditions.holds(ctx, id, power, piece)
+  if answer == nil then
+    answer = options.get(ctx, "allied_bot.undecided") == "yes"
+    t:step("(\"%s\" is the players' to judge at the table; read as %s, option allied_bot.undecided.)",
+      conditions.words(id), answer and "yes" or "no")
+  end
+  return answer
+end
+
+local function play_index(actions, card)
+  return index_of(actions, function(a)
+    return a.name == "play" and a.card == card
+  end)
+end
+
+-- ---------------------------------------------------------------------------------------
+-- Tables 20.4.a-c: each Allied power's priority issues.
+
+local MINOR_WORDS = { minor_unit = "a minor ally that gives the power a unit", minor_vp = "a minor ally that gives only VP",
+  minor_ally = "a minor ally (one that gives a unit, else one that gives VP, L1557)" }
+
+local function allied_minor(ctx, piece, power)
+  return libissues.matches(ctx, piece, "minor", power)
+end
+
+-- The pieces of `pieces` a row's issue names, for `power`: an issue kind, or a class of
+-- minor allies (20.4, L1557: one that gives a unit first, then one that gives VP).
+local function row_issues(ctx, entry, pieces, power)
+  if entry == "minor_unit" or entry == "minor_ally" then
+    local list = filter(pieces, function(p)
+      return allied_minor(ctx, p, power) and libissues.gives_units(ctx, p, power)
+    end)
+    if #list > 0 or entry == "minor_unit" then
+      return list
+    end
+    entry = "minor_vp"
+  end
+  if entry == "minor_vp" then
+    return filter(pieces, function(p)
+      return allied_minor(ctx, p, power) and not libissues.gives_units(ctx, p, power)
+    end)
+  end
+  return filter(pieces, function(p)
+    return ctx.data.pieces[p].props.issue == entry
+  end)
+end
+
+local function entry_words(ctx, entry)
+  if MINOR_WORDS[entry] then
+    return MINOR_WORDS[entry]
+  end
+  for _, id in ipairs(ctx.data.piece_ids) do
+    local piece = ctx.data.pieces[id]
+    if piece.kind == "issue" and piece.props.issue == entry then
+      return piece.name
+    end
+  end
+  return entry
+end
+
+-- `power`'s rows of Table 20.4 in order: each {key, issue}.
+local function priority_rows(ctx, power)
+  local list = {}
+  for key, issue in rows(ctx, "allied_priority_issue", power .. "/") do
+    list[#list + 1] = { key = key, issue = issue }
+  end
+  return list
+end
+
+-- The rank of `piece` for `power` in Table 20.4 (its first row naming it whose condition
+-- holds) and the row's key, or nil; conditions the module cannot decide count as holding
+-- here (an order, not a choice).
+local function priority_rank(ctx, power, piece)
+  for rank, row in ipairs(priority_rows(ctx, power)) do
+    if #row_issues(ctx, row.issue, { piece }, power) > 0 then
+      local cond = ctx.data.tables.allied_priority_condition[row.key]
+      if conditions.holds(ctx, cond, power, piece) ~= false then
+        return rank, row.key
+      end
+    end
+  end
+  return nil
+end
+
+-- The issue's class for `power` (20.4, L1555; 20.7.b): "highest" (a HIGHEST PRIORITY
+-- row), "priority" (another row of its Table 20.4), "other".
+local function priority_class(ctx, power, piece)
+  local rank, key = priority_rank(ctx, power, piece)
+  if rank == nil then
+    return "other"
+  end
+  return ctx.data.tables.allied_priority_highest[key] and "highest" or "priority", rank
+end
+
+-- Step 5 (20.4): the first row of the power's Table 20.4 whose condition holds and whose
+-- issue is offered (HIGHEST PRIORITY plays no part here, L1555); a minor ally at random
+-- among equals; no row, at random (L1559).
+local function select_issue(ctx, power, actions, t, what)
+  local offered = {}
+  for _, action in ipairs(actions) do
+    if type(action.arg) == "string" and ctx.data.pieces[action.arg] then
+      offered[#offered + 1] = action.arg
+    end
+  end
+  for _, row in ipairs(priority_rows(ctx, power)) do
+    local cond = ctx.data.tables.allied_priority_condition[row.key]
+    local found = row_issues(ctx, row.issue, offered, power)
+    if #found == 0 then
+      t:step("20.4, row %s: %s is not offered.", row.key, entry_words(ctx, row.issue))
+    elseif not holds(ctx, cond, power, found[1], t) then
+      t:step("20.4, row %s: its condition does not hold (%s).", row.key, conditions.words(cond))
+    else
+      table.sort(found)
+      local piece = #found == 1 and found[1] or found[ctx:random(#found, "equal minor allies, at random (20.4, L1557)")]
+      local i = named(actions, actions[1].name, piece)
+      return t:choose(i, "20.4, row %s: %s, %s.", row.key, what, actions[i].label)
+    end
+  end
+  local pick = ctx:random(#actions, "no row of 20.4 applies, at random (L1559)")
+  return t:choose(pick, "After the last row of 20.4: no row applies, %s at random (L1559): %s.", what,
+    actions[pick].label)
+end
+
+function bot.free_issue(ctx, seat, actions, t)
+  return select_issue(ctx, power_of(ctx, seat), actions, t, "the free issue")
+end
+
+function bot.selection(ctx, seat, actions, t)
+  return select_issue(ctx, power_of(ctx, seat), actions, t, "the issue")
+end
+
+-- ---------------------------------------------------------------------------------------
+-- Step 2: British Fleet Demobilization (20.1.2, L1509-L1515).
+
+-- Whether the War of 1812 is over (L1513 does not say how it is known; RULES-GAPS.md): no
+-- American unit is left in the War of 1812 box to fight it.
+local function war_of_1812_over(ctx)
+  return (ctx:box(forces.W1812).US or 0) == 0
+end
+
+local function fleets_on_map(ctx)
+  local n = 0
+  for _, box in ipairs(ctx.data.box_ids) do
+    if box ~= "pool.BR" then
+      n = n + (ctx:box(box).BR_fleet or 0)
+    end
+  end
+  return n
+end
+
+-- The threshold Step 2 reads this turn: more than 3 fleets once the War of 1812 is over,
+-- else more than 5 on even turns and more than 6 on odd ones.
+local function demobilization_threshold(ctx)
+  if war_of_1812_over(ctx) then
+    return 3, "the War of 1812 is over"
+  elseif ctx:turn() % 2 == 0 then
+    return 5, string.format("turn %d is even", ctx:turn())
+  end
+  return 6, string.format("turn %d is odd", ctx:turn())
+end
+
+function bot.demobilization(ctx, _, actions, t)
+  local limit, why = demobilization_threshold(ctx)
+  local fleets = fleets_on_map(ctx)
+  local done = ctx.vars.turn_demobilized == ctx:turn()
+  local keep = named(actions, "keep") or 1
+  if fleets <= limit then
+    return t:choose(keep, "20.1.2, Step 2: %s, so Britain trades when it has more than %d fleets on the map; it has %d: it keeps them.",
+      why, limit, fleets)
+  end
+  if done and options.get(ctx, "allied_bot.demobilize") == "once" then
+    return t:choose(keep, "20.1.2, Step 2: Britain has traded two fleets this turn (option allied_bot.demobilize=once).")
+  end
+  -- Two fleets from the boxes that hold the most (the pair the rules offer first among them).
+  local i = chart.best_action(actions, "demobilize", function(a)
+    if a.arg.reward ~= "VP" then
+      return nil
+    end
+    return (ctx:box(a.arg.from[1]).BR_fleet or 0) + (ctx:box(a.arg.from[2]).BR_fleet or 0)
+  end, 1)
+  if i == nil then
+    return t:choose(keep, "20.1.2, Step 2: no two fleets can be demobilized.")
+  end
+  return t:choose(i, "20.1.2, Step 2: %s and Britain has %d fleets on the map, more than %d: %s.", why, fleets, limit,
+    actions[i].label)
+end
+
+-- ---------------------------------------------------------------------------------------
+-- Step 4: the Wager card (20.3), applied for Britain, Russia and Austria in turn.
+
+local function pumc(ctx, power, card)
+  return solo.pumc(ctx, power, card)
+end
+
+local function wager_words(power)
+  return {
+    highest_own = { words = "the highest card of the wagering power's own nation", pick = function(ctx, list)
+      return extreme(ctx, filter(list, function(c)
+        return cards.nation(ctx, c) == power
+      end), 1, "equal Wager cards (20.3, Step 4)")
+    end },
+    highest_non_military = { words = "the highest card that is no possibly usable military card", pick = function(ctx, list)
+      return extreme(ctx, filter(list, function(c)
+        return not pumc(ctx, power, c)
+      end), 1, "equal Wager cards (20.3, Step 4)")
+    end },
+    highest = { words = "the highest card", pick = function(ctx, list)
+      return extreme(ctx, list, 1, "equal Wager cards (20.3, Step 4)")
+    end },
+    lowest = { words = "the lowest card", pick = function(ctx, list)
+      return extreme(ctx, list, -1, "equal Wager cards (20.3, Step 4)")
+    end },
+  }
+end
+
+local function wager_card(ctx, power, actions, t)
+  local offered = flowchart.collect(actions, "play", "card")
+  local words = wager_words(power)
+  for key, word in rows(ctx, "allied_wager") do
+    local card = words[word].pick(ctx, offered)
+    if card then
+      return t:choose(play_index(actions, card), "20.3, Step 4, row %s: for %s, %s, %s (%d).", key, name(ctx, power),
+        words[word].words, cards.name(ctx, card), value_of(ctx, card))
+    end
+    t:step("20.3, Step 4, row %s: no %s is available.", key, words[word].words)
+  end
+  return t:choose(1, "After the last row of 20.3, Step 4: %s.", actions[1].label)
+end
+
+-- ---------------------------------------------------------------------------------------
+-- Steps 6 and 7: an Allied power's rounds (20.5).
+
+-- `power`'s gain in spaces when `card` goes on `piece` (its own track positive), and where
+-- it lands; nil when the card's values are not entered.
+local function gain(ctx, card, piece, power, debate)
+  local after = reach.position_after(ctx, card, piece, power, debate)
+  if after == nil then
+    return nil
+  end
+  return after - (display.position(ctx, piece, power) or 0), after
+end
+
+-- Whether negotiation `a` goes before `b`: more spaces gained, then the earlier row of
+-- Table 20.4, then the higher card (then by ids, so that the choice is the same each time).
+local function before(a, b)
+  if a.gain ~= b.gain then
+    return a.gain > b.gain
+  elseif a.rank ~= b.rank then
+    return a.rank < b.rank
+  elseif a.value ~= b.value then
+    return a.value > b.value
+  elseif a.card ~= b.card then
+    return a.card < b.card
+  end
+  return a.piece < b.piece
+end
+
+-- The best negotiation for `power` among `hand` and `pieces` whose class `keep` accepts
+-- (nil: any): {card, piece, gain, pos, rank}; a play that gains nothing is none.
+local function best_negotiation(ctx, power, hand, pieces, keep)
+  local ranks, classes = {}, {}
+  for _, piece in ipairs(pieces) do
+    classes[piece], ranks[piece] = priority_class(ctx, power, piece)
+    ranks[piece] = ranks[piece] or 99
+  end
+  local best
+  for _, card in ipairs(hand) do
+    local value = value_of(ctx, card)
+    for _, piece in ipairs(pieces) do
+      if keep == nil or keep(classes[piece]) then
+        local g, pos = gain(ctx, card, piece, power, false)
+        local this = g and g > 0 and { card = card, piece = piece, gain = g, pos = pos, rank = ranks[piece], value = value }
+        if this and (best == nil or before(this, best)) then
+          best = this
+        end
+      end
+    end
+  end
+  return best
+end
+
+local function negotiation_words(ctx, power, plan)
+  return string.format("%s on %s gains %s %d space%s, to %s%s", cards.name(ctx, plan.card), issue_name(ctx, plan.piece),
+    name(ctx, power), plan.gain, plan.gain == 1 and "" or "s", reach.words(ctx, power, plan.pos),
+    plan.rank < 99 and string.format(" (Table 20.4 rank %d)", plan.rank) or "")
+end
+
+-- The issue `card` collects its own bonus on for `power`, among `pieces` (L1583: a card
+-- that cannot collect its bonus is a normal card).
+local function bonus_issue(ctx, card, power, pieces)
+  local effect = effects[card]
+  if effect == nil or effect.bonus == nil then
+    return nil
+  end
+  for _, piece in ipairs(pieces) do
+    if effect.bonus(ctx, power, piece) then
+      return piece
+    end
+  end
+  return nil
+end
+
+-- Table 20.5.2: the power's Leader's row that applies, if any: {key, piece}.
+local function leader_plan(ctx, power, pieces, t)
+  local leader = LEADERS[power]
+  for key, issue in rows(ctx, "allied_leader_issue", leader .. "/") do
+    local cond = ctx.data.tables.allied_leader_condition[key]
+    local found = row_issues(ctx, issue, pieces, power)
+    if not holds(ctx, cond, power, nil, t) then
+      t:step("20.5.2, %s: its condition does not hold (%s).", key, conditions.words(cond))
+    elseif #found == 0 then
+      t:step("20.5.2, %s: %s cannot be negotiated.", key, entry_words(ctx, issue))
+    else
+      table.sort(found)
+      return { key = key, piece = found[1] }
+    end
+  end
+  return nil
+end
+
+-- The Allied negotiations remaining, this one included (20.5.1 (a) and (b), L1571-L1573):
+-- the rounds left to every Allied power that has not passed out (option
+-- allied_bot.remaining: or this power's alone).
+local function negotiations_remaining(ctx, power)
+  local left = ROUNDS - round_of(ctx) + 1
+  if options.get(ctx, "allied_bot.remaining") == "this-power" then
+    return left
+  end
+  local n = 0
+  for _, p in ipairs(powers.allied(ctx)) do
+    if not powers.passive(ctx, p) then
+      n = n + left
+    end
+  end
+  return n
+end
+
+-- The face-up cards of the Coalition's display that are no possibly usable military card.
+local function face_up_non_pumc(ctx, power)
+  return #filter(solo.face_up(ctx, "allies"), function(option)
+    return not pumc(ctx, power, option.card)
+  end)
+end
+
+-- Step 6 (20.5.1): a power passes when it debated since it last negotiated (the rules offer
+-- the pass then) and (a) the Military pile has gone to the draw pile and fewer face-up
+-- non-PUMC cards lie on the display than Allied negotiations remain, or (b) it is Round 4-6
+-- and the draw pile holds fewer cards than Allied negotiations remain.
+local function step6_pass(ctx, power, actions, t)
+  local pass = named(actions, "pass")
+  if pass == nil then
+    return nil
+  end
+  if #actions == 1 then
+    return pass, string.format("20.5.1, Step 6: %s has nothing to play: it passes.", name(ctx, power))
+  end
+  local remaining = negotiations_remaining(ctx, power)
+  local transferred = solo.transferred(ctx, "allies")
+  local up = face_up_non_pumc(ctx, power)
+  if transferred and up < remaining then
+    return pass, string.format(
+      "20.5.1, Step 6 (a): the Military pile has gone to the draw pile and %d face-up non-PUMC card%s lie on the display, fewer than the %d Allied negotiations remaining: %s passes.",
+      up, up == 1 and "" or "s", remaining, name(ctx, power))
+  end
+  local pile = solo.pile_size(ctx, "allies")
+  if round_of(ctx) >= 4 and pile < remaining then
+    return pass, string.format(
+      "20.5.1, Step 6 (b): Round %d, and the draw pile holds %d card%s, fewer than the %d Allied negotiations remaining: %s passes.",
+      round_of(ctx), pile, pile == 1 and "" or "s", remaining, name(ctx, power))
+  end
+  t:step("20.5.1, Step 6: %s does not pass (Military pile %s, %d face-up non-PUMC cards, draw pile %d, %d Allied negotiations remaining).",
+    name(ctx, power), transferred and "transferred" or "active", up, pile, remaining)
+  return nil
+end
+
+local NEGOTIATE = {
+  highest_priority = { words = "a HIGHEST PRIORITY issue of the power's Table 20.4", keep = function(class)
+    return class == "highest"
+  end },
+  priority = { words = "an issue of the power's Table 20.4", keep = function(class)
+    return class ~= "other"
+  end },
+  negotiate = { words = "the issue the card takes farthest toward the power" },
+}
+
+-- Table 20.5 read for the cards the fate die made available: {key, what, card, piece, ...}.
+local function round_plan(ctx, power, available, pieces, t)
+  for key, word in rows(ctx, "allied_negotiate") do
+    if word == "leader" then
+      t:step("20.5, step %s: the Leader was weighed before the fate die (Table 20.5.2).", key)
+    elseif word == "bonus" then
+      for _, card in ipairs(available) do
+        local piece = bonus_issue(ctx, card, power, pieces)
+        if piece then
+          return { key = key, what = "bonus", card = card, piece = piece }
+        end
+      end
+      t:step("20.5, step %s: no available card collects its bonus now (it would be a normal card, L1583).", key)
+    else
+      local plan = #pieces > 0 and best_negotiation(ctx, power, available, pieces, NEGOTIATE[word].keep) or nil
+      if plan then
+        plan.key, plan.what, plan.words = key, word, NEGOTIATE[word].words
+        return plan
+      end
+      t:step("20.5, step %s: %s: no card gains a space on it.", key, NEGOTIATE[word].words)
+    end
+  end
+  return nil
+end
+
+local function plan_words(ctx, power, plan)
+  if plan.what == "bonus" then
+    return string.format("20.5, step %s: %s collects its bonus on %s.", plan.key, cards.name(ctx, plan.card),
+      issue_name(ctx, plan.piece))
+  end
+  return string.format("20.5, step %s: %s: %s.", plan.key, plan.words, negotiation_words(ctx, power, plan))
+end
+
+function bot.round_turn(ctx, seat, actions, t)
+  local power = power_of(ctx, seat)
+  local drawn = ctx.locals.drawn
+  local pieces = display.negotiable(ctx)
+  if drawn then
+    local plan = round_plan(ctx, power, { drawn }, pieces, t)
+    local i = named(actions, "negotiate") or 1
+    if plan then
+      return t:choose(i, "%s", plan_words(ctx, power, plan))
+    end
+    return t:choose(i, "After the last row of 20.5: %s.", actions[i].label)
+  end
+  local pass, why = step6_pass(ctx, power, actions, t)
+  if pass then
+    return t:choose(pass, why)
+  end
+  for key, word in rows(ctx, "allied_negotiate") do
+    if word ~= "leader" then
+      break
+    end
+    local leader = named(actions, "leader", LEADERS[power])
+    local plan = leader and leader_plan(ctx, power, pieces, t)
+    if plan then
+      return t:choose(leader, "20.5, step %s, Table 20.5.2, %s: play %s on %s.", key, plan.key,
+        cards.name(ctx, LEADERS[power]), issue_name(ctx, plan.piece))
+    end
+    t:step("20.5, step %s: %s.", key, leader and "no row of Table 20.5.2 applies" or "the power's Leader is not beside the display")
+  end
+  -- The Allies never start a trade (20.6): the fate die gives the card to negotiate with.
+  local i = named(actions, "draw") or named(actions, "negotiate") or named(actions, "pass") or 1
+  return t:choose(i, "20.5.2, Step 7: %s (the Allies never start a trade, 20.6).", actions[i].label)
+end
+
+-- The issue for the card an Allied power plays: its Leader's from Table 20.5.2; a card
+-- collecting its bonus, that issue; otherwise the best negotiation.
+function bot.negotiation(ctx, seat, actions, t)
+  local power = power_of(ctx, seat)
+  local pieces = flowchart.collect(actions, "on", "piece")
+  local card = ctx.locals.card
+  local function on(piece)
+    return index_of(actions, function(a)
+      return a.name == "on" and a.piece == piece
+    end)
+  end
+  if ctx.locals.leader then
+    local plan = leader_plan(ctx, power, pieces, t)
+    if plan then
+      return t:choose(on(plan.piece), "20.5.2, %s: %s takes %s to %s Seat.", plan.key, cards.name(ctx, card),
+        issue_name(ctx, plan.piece), powers.possessive(name(ctx, power)))
+    end
+  end
+  local piece = bonus_issue(ctx, card, power, pieces)
+  if piece then
+    return t:choose(on(piece), "20.5: %s collects its bonus on %s.", cards.name(ctx, card), issue_name(ctx, piece))
+  end
+  local plan = best_negotiation(ctx, power, { card }, pieces)
+  if plan then
+    return t:choose(on(plan.piece), "20.5: negotiate: %s.", negotiation_words(ctx, power, plan))
+  end
+  local best, rank = nil, nil
+  for _, p in ipairs(pieces) do
+    local r = priority_rank(ctx, power, p) or 99
+    if rank == nil or r < rank then
+      best, rank = p, r
+    end
+  end
+  return t:choose(on(best) or 1, "20.5: no play gains a space; the first issue of Table 20.4 offered: %s.",
+    best and issue_name(ctx, best) or actions[1].label)
+end
+
+-- ---------------------------------------------------------------------------------------
+-- Step 9: debates (20.7).
+
+-- The Allied powers that may debate `player`'s play on `piece`: not the player, not out of
+-- the phase, allowed by the restrictions (20.8), a bot's (in 22 the person debates for
+-- their own power), with a Leader for a Leader's debate.
+local function may_debate(ctx, power, player, piece, leader)
+  if power == player or powers.passive(ctx, power) or not util.contains(powers.allied(ctx), power) then
+    return false
+  end
+  if restrictions.debate(ctx, power, player) or restrictions.issue(ctx, power, piece, "debate") then
+    return false
+  end
+  return not leader or #solo.leaders(ctx, power) > 0
+end
+
+-- The order in which equal priorities go (20.7, L1597: "Russia, Britain, and Austria"; the
+-- example, L1611: clockwise from the power that negotiated; option allied_bot.debater_order).
+local function debater_order(ctx, player)
+  if options.get(ctx, "allied_bot.debater_order") == "from-negotiator" then
+    return powers.from_left_of(ctx, player, function(p)
+      return p ~= "FR"
+    end)
+  end
+  return ALLIED
+end
+
+-- 20.7's step 2: the Allied power the bot debates with, the one for which the issue has the
+-- highest priority in Table 20.4, ties in the clockwise order; and the words of the choice.
+local function chosen_debater(ctx, player, piece, leader)
+  local best, best_rank, seen = nil, nil, {}
+  for _, power in ipairs(debater_order(ctx, player)) do
+    if may_debate(ctx, power, player, piece, leader) and solitaire.bot_power(ctx, power) then
+      local rank = priority_rank(ctx, power, piece) or 99
+      seen[#seen + 1] = string.format("%s %s", name(ctx, power), rank < 99 and ("rank " .. rank) or "no rank")
+      if best_rank == nil or rank < best_rank then
+        best, best_rank = power, rank
+      end
+    end
+  end
+  return best, table.concat(seen, ", ")
+end
+
+-- M = 7 - the issue's space (20.7's example, L1617): on the Negotiation Table, space 0.
+local function threshold(ctx, piece)
+  local kind, _, n = display.where(ctx, piece)
+  return 7 - (kind == "track" and n or 0), kind == "track" and n or 0
+end
+
+-- Whether a roll debates against M (option solitaire.debate_roll: below M as printed for
+-- the Allied bot).
+local function roll_debates(ctx, roll, m)
+  if options.get(ctx, "solitaire.debate_roll") == "at-most" then
+    return roll <= m, "at most"
+  end
+  return roll < m, "below"
+end
+
+-- Table 20.7.a's steps 1-4 for `power`: "debate", "roll" (the die is to be rolled) or nil.
+local function debate_decision(ctx, power, t)
+  local locals = ctx.locals
+  local piece, player = locals.piece, locals.player
+  for key, word in rows(ctx, "allied_debate_steps") do
+    local step = string.format("20.7.a, step %s", key)
+    if word == "leader_if_napoleon" then
+      if locals.leader then
+        if not holds(ctx, "napoleon_negotiated", power, piece, t) then
+          t:step("%s: a Leader debates only NAPOLEON's play.", step)
+          return nil
+        end
+        t:step("%s: NAPOLEON negotiated %s: an Allied Leader debates it.", step, issue_name(ctx, piece))
+      else
+        t:step("%s: no Leader negotiated.", step)
+      end
+    elseif word == "debater" then
+      local chosen, ranks = chosen_debater(ctx, player, piece, locals.leader)
+      if chosen ~= power then
+        t:step("%s: %s debates for the Allies, not %s (%s; ties %s).", step, chosen and name(ctx, chosen) or "nobody",
+          name(ctx, power), ranks, options.get(ctx, "allied_bot.debater_order") == "fixed" and "Russia, Britain, Austria"
+            or "clockwise from the negotiator")
+        return nil
+      end
+      t:step("%s: %s debates (%s).", step, name(ctx, power), ranks)
+      if player ~= "FR" and ctx.vars.seating == "solo-allied-power" and options.get(ctx, "allied_bot.low_priority") == "skip"
+        and priority_class(ctx, power, piece) == "other" then
+        t:step("22.1 (L1992): %s is a low priority issue for %s, negotiated by another Allied power: no debate.",
+          issue_name(ctx, piece), name(ctx, power))
+        return nil
+      end
+    elseif word == "restrictions" then
+      t:step("%s: the restrictions of 20.8 allow %s to debate %s.", step, name(ctx, power), issue_name(ctx, piece))
+    elseif word == "debate_or_not" then
+      if locals.leader then
+        return "debate"
+      end
+      t:step("%s: Table 20.7.b decides.", step)
+      local class = priority_class(ctx, power, piece)
+      local pile = solo.transferred(ctx, "allies") and "transferred" or "active"
+      local cell = class .. "/" .. round_of(ctx) .. "/" .. pile
+      local entry = ctx.data.tables.allied_debate[cell]
+      if entry == "never" then
+        t:step("20.7.b, %s: never (%s for %s).", cell, class, name(ctx, power))
+        return nil
+      elseif entry == "always" then
+        t:step("20.7.b, %s: always.", cell)
+        return "debate"
+      end
+      local m, space = threshold(ctx, piece)
+      local roll = chartdice.rolled(ctx, power)
+      if roll == nil then
+        t:step("20.7.b, %s: roll 1d6 against M = 7 - %d = %d.", cell, space, m)
+        return "roll"
+      end
+      local yes, how = roll_debates(ctx, roll, m)
+      t:step("20.7.b, %s: the die shows %d, M = 7 - %d = %d: %s M, %s.", cell, roll, space, m, how,
+        yes and name(ctx, power) .. " debates" or "no debate")
+      if not yes then
+        return nil
+      end
+    elseif word == "ask" then
+      if not holds(ctx, "ask", power, piece, t) then
+        t:step("%s: the printed step stops the debate.", step)
+        return nil
+      end
+    else
+      -- Steps 5-8 (the fate die, the save, the card) come once the debate is declared.
+      t:step("%s: %s declares the debate; the fate die and the card follow.", step, name(ctx, power))
+      return "debate"
+    end
+  end
+  return "debate"
+end
+
+function bot.debate(ctx, seat, actions, t)
+  local power = power_of(ctx, seat)
+  local mine = filter(actions, function(a)
+    return type(a.arg) ~= "table" or a.arg.power == nil or util.contains(powers.allied(ctx), a.arg.power)
+  end)
+  -- The seat's power: the one its debate actions name (each Allied seat is asked alone).
+  for _, a in ipairs(mine) do
+    if a.name == "debate" and type(a.arg) == "table" and a.arg.power then
+      power = a.arg.power
+    elseif a.name == "debate" and a.card and ctx:known("card", a.card, "nation") then
+      power = cards.nation(ctx, a.card)
+    end
+  end
+  local decision = debate_decision(ctx, power, t)
+  local pass = named(actions, "pass")
+  if decision == "roll" then
+    local roll = index_of(actions, function(a)
+      return a.name == "chart_roll" and a.arg.power == power
+    end)
+    if roll then
+      return t:choose(roll, "20.7.b: %s rolls its debate die.", name(ctx, power))
+    end
+    decision = nil
+  end
+  local act = index_of(actions, function(a)
+    return a.name == "debate" and (type(a.arg) ~= "table" or a.arg.power == nil or a.arg.power == power)
+  end)
+  if decision == "debate" and act then
+    return t:choose(act, "20.7.a: %s debates%s.", name(ctx, power),
+      ctx.locals.leader and " with its Leader" or "; the fate die gives its card")
+  end
+  return t:choose(pass or 1, "20.7.a: %s does not debate.", name(ctx, power))
+end
+
+-- Steps 6-8 of Table 20.7.a: the card the debater plays from what the fate die made
+-- available: one that collects its bonus, else one that meets the requirement to take the
+-- issue to the Negotiation Table (off France's track), else the non-military card that
+-- moves the issue farthest.
+local function debate_card(ctx, power, piece, offered, t)
+  local non_military = filter(offered, function(c)
+    return field(ctx, c, "military") ~= true
+  end)
+  local list = #non_military > 0 and non_military or offered
+  for key, word in rows(ctx, "allied_debate_steps") do
+    local step = string.format("20.7.a, step %s", key)
+    if word == "bonus_card" then
+      for _, card in ipairs(offered) do
+        if bonus_issue(ctx, card, power, { piece }) then
+          return card, string.format("%s: %s collects its bonus on %s", step, cards.name(ctx, card), issue_name(ctx, piece))
+        end
+      end
+      t:step("%s: no available card collects its bonus on %s.", step, issue_name(ctx, piece))
+    elseif word == "table_requirement" then
+      if display.track_of(ctx, piece) == "FR" then
+        local moving = filter(list, function(c)
+          local pos = reach.position_after(ctx, c, piece, power, true)
+          return pos ~= nil and pos >= 0
+        end)
+        if #moving == 0 then
+          t:step("%s: no card takes %s off France's track.", step, issue_name(ctx, piece))
+        else
+          local card = extreme(ctx, moving, -1, "equal debate cards (20.7.a)")
+          return card, string.format("%s: %s, the lowest card that takes %s off France's track", step,
+            cards.name(ctx, card), issue_name(ctx, piece))
+        end
+      else
+        t:step("%s: %s is not on France's track.", step, issue_name(ctx, piece))
+      end
+    elseif word == "farthest_card" then
+      local card, pos = reach.best_card(ctx, list, piece, power, true, function(tied)
+        table.sort(tied)
+        return #tied == 1 and tied[1] or tied[ctx:random(#tied, "equal debate cards (20.7.a)")]
+      end)
+      if card then
+        return card, string.format("%s: %s takes %s farthest, to %s", step, cards.name(ctx, card), issue_name(ctx, piece),
+          reach.words(ctx, power, pos))
+      end
+    end
+  end
+  return nil
+end
+
+-- ---------------------------------------------------------------------------------------
+-- The card-driven solo method (19.3): the card an Allied power plays from the display.
+
+function bot.cdgsm_play(ctx, seat, actions, t)
+  local locals = ctx.locals
+  local power = locals.power or seat
+  if named(actions, "save_none") then
+    return botwar.save(ctx, actions, t)
+  end
+  local offered = flowchart.collect(actions, "play", "card")
+  local purpose = locals.purpose
+  if purpose == "wager" then
+    return wager_card(ctx, power, actions, t)
+  elseif purpose == "round" or purpose == "negotiate" then
+    local plan = round_plan(ctx, power, offered, display.negotiable(ctx), t)
+    if plan then
+      return t:choose(play_index(actions, plan.card), "%s", plan_words(ctx, power, plan))
+    end
+    local card = extreme(ctx, offered, -1, "equal cards (20.5)")
+    return t:choose(play_index(actions, card), "After the last row of 20.5: no card gains a space; the lowest, %s.",
+      cards.name(ctx, card))
+  elseif purpose == "trade" then
+    -- The card given to France: the one France can use least, by France's letters.
+    local card = trade.order(ctx, offered, "FR", power)[1]
+    return t:choose(play_index(actions, card), "20.6, Step 8: give France %s (French letter %s: the least use to it).",
+      cards.name(ctx, card), cards.known_letter(ctx, card, "FR") or "?")
+  elseif purpose == "debate" then
+    local card, why = debate_card(ctx, power, locals.piece, offered, t)
+    if card then
+      return t:choose(play_index(actions, card), "%s.", why)
+    end
+    return t:choose(1, "20.7.a: no card's values entered to weigh the debate: %s.", actions[1].label)
+  end
+  -- A Leader's cost (the discard): the card the power needs least, by its letters.
+  local card = trade.order(ctx, filter(offered, function(c)
+    return not pumc(ctx, power, c)
+  end), power, power)[1] or trade.order(ctx, offered, power, power)[1]
+  return t:choose(play_index(actions, card), "20.5.2: the Leader's cost, the card %s needs least: %s.", name(ctx, power),
+    cards.name(ctx, card))
+end
+
+-- ---------------------------------------------------------------------------------------
+-- Steps 11 and 12: Government spending and the National Reserve (20.9).
+
+-- Whether `power` fights a battle this turn (20.9, 2d): in the Government Phase, it has won
+-- and funded its own Military Operation (20.9's example: Austria's).
+local function fights(ctx, power)
+  local kind = "mil_op_" .. power:lower()
+  for id, by in pairs((ctx.vars.government or {}).funded or {}) do
+    if by == power and ctx.data.pieces[id].props.issue == kind then
+      return true
+    end
+  end
+  return false
+end
+
+local SPENDING = {
+  mandatory = { words = "the mandatory issues (the rules pay them first)", pick = function()
+    return nil
+  end },
+  own_recruitment = { words = "the power's own Recruitment", pick = function(ctx, actions, power)
+    return named(actions, "fund", "issue.recruit_" .. power:lower())
+  end },
+  generalissimo = { words = "the Generalissimo", pick = function(ctx, actions)
+    return index_of(actions, function(a)
+      return a.name == "fund" and ctx.data.pieces[a.arg].props.issue == "generalissimo"
+    end)
+  end },
+  future_government = { words = "the Future Government of France, if its position can improve", pick = function(ctx, actions)
+    return index_of(actions, function(a)
+      return a.name == "fund" and ctx.data.pieces[a.arg].props.issue == "future_government"
+    end)
+  end },
+  military_support = { words = "a Military Support marker, the power fighting a battle", pick = function(ctx, actions, power)
+    return fights(ctx, power) and named(actions, "support") or nil
+  end },
+  minors = { words = "a minor country (one that gives a unit first)", pick = function(ctx, actions, power)
+    local i = index_of(actions, function(a)
+      return a.name == "fund" and libissues.MINORS[ctx.data.pieces[a.arg].props.issue]
+        and libissues.gives_units(ctx, a.arg, power)
+    end)
+    return i or index_of(actions, function(a)
+      return a.name == "fund" and libissues.MINORS[ctx.data.pieces[a.arg].props.issue]
+    end)
+  end },
+  ask = { words = "the printed row, for the players to apply by hand", pick = function()
+    return nil
+  end },
+}
+
+function bot.spend(ctx, seat, actions, t)
+  local power = power_of(ctx, seat)
+  for _, row in ipairs(chart.ordered(ctx, "allied_spending")) do
+    local key, word = row.key, row.value
+    local i = SPENDING[word].pick(ctx, actions, power)
+    if i then
+      return t:choose(i, "20.9, Step 11, %s: %s: %s.", key, SPENDING[word].words, actions[i].label)
+    end
+    t:step("20.9, Step 11, %s: %s: none.", key, SPENDING[word].words)
+  end
+  return t:choose(named(actions, "done") or 1, "After the last row of 20.9, Step 11: %s keeps the rest.", name(ctx, power))
+end
+
+function bot.new_units(ctx, seat, actions, t)
+  local power = power_of(ctx, seat)
+  local keep = named(actions, "keep")
+  if keep then
+    return t:choose(keep, "20.9, Step 12: %s keeps this turn's new units in its National Reserve, placed in strategic movement.",
+      name(ctx, power))
+  end
+  return t:choose(1, "20.9, Step 12: %s.", actions[1].label)
+end
+
+-- ---------------------------------------------------------------------------------------
+-- Steps 13-16: the War Phase's placements and moves (20.10).
+
+local function power_advantage(ctx, front)
+  return chart.advantage(ctx, front, "allied")
+end
+
+local FRENCH_OPS = {
+  fewest_units = { words = "with the French army that has the fewest units", pick = function(ctx, actions)
+    return chart.best_action(actions, "place", function(a)
+      return a.piece and forces.units(ctx, forces.box(a.piece)) or nil
+    end, -1)
+  end },
+  allied_advantage = { words = "with the French army where the Allies outnumber France the most", pick = function(ctx, actions)
+    local i, adv = chart.best_action(actions, "place", function(a)
+      local front = a.piece and chart.target_front(ctx, a.arg)
+      return front and power_advantage(ctx, front) or nil
+    end, 1)
+    return (adv or 0) > 0 and i or nil
+  end },
+  war_of_1812 = { words = "the War of 1812 box", pick = function(_, actions)
+    return named(actions, "place", forces.W1812)
+  end },
+}
+
+local ALLIED_OPS = {
+  persian_war = { words = "a Russian operation to the Russian-Persian War box", pick = function(_, actions)
+    return named(actions, "place", "russian_persian_war")
+  end },
+  war_of_1812 = { words = "a British operation to the War of 1812 box", pick = function(_, actions)
+    return named(actions, "place", forces.W1812)
+  end },
+  battle_advantage = { words = "with the power's army, without an operation yet, where the Allies outnumber France the most",
+    pick = function(ctx, actions)
+      return chart.best_action(actions, "place", function(a)
+        local front = chart.target_front(ctx, a.arg)
+        return front and power_advantage(ctx, front) or nil
+      end, 1, function(a)
+        return not chart.has_op(ctx, a.arg)
+      end)
+    end },
+  most_units = { words = "with the power's army that has the most units", pick = function(ctx, actions)
+    return chart.best_action(actions, "place", function(a)
+      return a.piece and forces.units(ctx, forces.box(a.piece)) or nil
+    end, 1)
+  end },
+}
+
+function bot.place_ops(ctx, _, actions, t)
+  local op = ctx.locals.todo[1]
+  local table_id, list, step = "allied_ops", ALLIED_OPS, "20.10.2, Step 14"
+  if op.enemy then
+    table_id, list, step = "allied_french_ops", FRENCH_OPS, "20.10.1, Step 13"
+  end
+  local i, key, word = first_row(ctx, t, table_id, list, step, actions, op)
+  if i then
+    return t:choose(i, "%s, row %s: %s: %s.", step, key, list[word].words, actions[i].label)
+  end
+  return t:choose(1, "After the last row of %s: %s.", step, actions[1].label)
+end
+
+local SUPPORTS = {
+  battle_fronts = { words = "with the power's army in a battle with the smallest unit advantage", pick = function(ctx, actions, power)
+    local fronts = chart.battle_fronts(ctx, power)
+    return chart.best_action(actions, "place", function(a)
+      return fronts[a.arg] and power_advantage(ctx, fronts[a.arg]) or nil
+    end, -1)
+  end },
+  war_of_1812 = { words = "the War of 1812 box, where a battle is fought", pick = function(ctx, actions)
+    return rules_war.battle_on(ctx, "G") and named(actions, "place", forces.W1812) or nil
+  end },
+  most_units = { words = "with the power's army that has the most units", pick = function(ctx, actions)
+    return chart.best_action(actions, "place", function(a)
+      return type(a.arg) == "string" and ctx.data.boxes[a.arg] and forces.units(ctx, a.arg) or nil
+    end, 1)
+  end },
+}
+
+function bot.place_supports(ctx, seat, actions, t)
+  local power = power_of(ctx, seat)
+  local i, key, word = first_row(ctx, t, "allied_supports", SUPPORTS, "20.10.3, Step 15", actions, power)
+  if i then
+    return t:choose(i, "20.10.3, Step 15, row %s: %s: %s.", key, SUPPORTS[word].words, actions[i].label)
+  end
+  return t:choose(named(actions, "done") or 1, "After the last row of 20.10.3, Step 15: the rest stay unplaced.")
+end
+
+local STRATEGIC = {
+  reserve_to_battles = { words = "a National Reserve unit to the power's army in a battle with the smallest unit advantage",
+    pick = function(ctx, actions, power)
+      local fronts = chart.battle_fronts(ctx, power)
+      return chart.best_action(actions, "reserve", function(a)
+        return fronts[a.arg.box] and power_advantage(ctx, fronts[a.arg.box]) or nil
+      end, -1)
+    end },
+  reserve_fewest = { words = "a National Reserve unit to the power's army with the fewest units", pick = function(ctx, actions)
+    return chart.best_action(actions, "reserve", function(a)
+      return forces.units(ctx, a.arg.box, "allied")
+    end, -1)
+  end },
+  idle_to_battles = { words = "a unit from an army without a battle to the army in a battle with the smallest advantage",
+    pick = function(ctx, actions, power)
+      local fronts = chart.battle_fronts(ctx, power)
+      return chart.best_action(actions, "move", function(a)
+        return fronts[a.arg.to] and power_advantage(ctx, fronts[a.arg.to]) or nil
+      end, -1, function(a)
+        return fronts[a.arg.from] == nil and forces.owner_of_kind(ctx, a.arg.kind) == power
+      end)
+    end },
+}
+
+function bot.strategic(ctx, seat, actions, t)
+  local power = power_of(ctx, seat)
+  local i, key, word = first_row(ctx, t, "allied_strategic", STRATEGIC, "20.10.4", actions, power)
+  if i then
+    return t:choose(i, "20.10.4, row %s: %s: %s.", key, STRATEGIC[word].words, actions[i].label)
+  end
+  local reserve = STRATEGIC.reserve_fewest.pick(ctx, actions, power)
+  if reserve then
+    return t:choose(reserve, "After the last row of 20.10.4: the National Reserve is placed before %s is done (20.9, Step 12), to the army with the fewest units: %s.",
+      name(ctx, power), actions[reserve].label)
+  end
+  return t:choose(named(actions, "done") or 1, "After the last row of 20.10.4: %s is done moving.", name(ctx, power))
+end
+
+-- ---------------------------------------------------------------------------------------
+-- Steps 17-19: never withdraw, military cards, losses (20.11).
+
+-- The Initial Battle Differential (L1711-L1715): the Allied DRM with every card the Allies
+-- laid, less the French DRM with France's military cards; an explained sum.
+local function ibd(ctx, laid)
+  local state = ctx.vars.war.battle
+  local sum = chart.differential_sum(ctx, "20.11.2: the Initial Battle Differential", "allied")
+  for _, entry in ipairs(state.cards.FR or {}) do
+    sum:add(-math.abs(field(ctx, entry.card, "drm") or 0), string.format("%s %s", cards.name(ctx, entry.card),
+      entry.target == "enemy" and "against the Allies" or "(French card)"))
+  end
+  for _, entry in ipairs(state.cards.allied or {}) do
+    sum:add(math.abs(field(ctx, entry.card, "drm") or 0), string.format("%s (Allied card)", cards.name(ctx, entry.card)))
+  end
+  for _, entry in ipairs(laid or {}) do
+    sum:add(math.abs(entry.drm or field(ctx, entry.card, "drm") or 0), string.format("%s %s", cards.name(ctx, entry.card),
+      entry.target == "enemy" and "against France" or "(laid now)"))
+  end
+  return sum
+end
+
+local function drm_of(ctx, card)
+  return math.abs(field(ctx, card, "drm") or 0)
+end
+
+-- 22.1 (L1994): each neutral Allied card goes to a random front with a battle. At each
+-- battle a neutral card is laid here with chance 1 in the fronts still to fight, so that
+-- over the War Phase each front with a battle is as likely.
+local function neutral_here(ctx, card)
+  if ctx.vars.seating ~= "solo-allied-power" or not ctx:known("card", card, "nation")
+    or cards.nation(ctx, card) ~= "neutral" then
+    return true
+  end
+  local left = #botwar.fronts_to_fight(ctx, ctx.locals.front)
+  return left <= 1 or ctx:random(left, string.format("22.1: does %s go to this front (1 in %d)?", cards.name(ctx, card),
+    left)) == 1
+end
+
+local CARDS = {
+  front_only = { words = "the card with the largest DRM that no other battle still to fight may use", pick = function(ctx, actions)
+    local front = ctx.locals.front
+    local later = botwar.fronts_to_fight(ctx, front)
+    return flowchart.best(actions, function(a)
+      if a.name ~= "lay" or (a.arg.target ~= nil and a.arg.target ~= "own") then
+        return nil
+      end
+      for _, other in ipairs(later) do
+        if other ~= front and battle.usable(ctx, a.card, powers.allied(ctx), other) then
+          return nil
+        end
+      end
+      return drm_of(ctx, a.card)
+    end)
+  end },
+  largest = { words = "the card with the largest DRM", pick = function(ctx, actions)
+    return flowchart.best(actions, function(a)
+      if a.name ~= "lay" or (a.arg.target ~= nil and a.arg.target ~= "own") then
+        return nil
+      end
+      return drm_of(ctx, a.card)
+    end)
+  end },
+}
+
+function bot.battle_cards(ctx, seat, actions, t)
+  local laid = ctx.private[seat].battle or {}
+  local done = named(actions, "done")
+  local differential = t:sum(ibd(ctx, laid))
+  local stop = ctx.data.tables.allied_ibd_stop.stop
+  if differential > stop then
+    return t:choose(done, "20.11.2: the IBD %d is greater than %d: the Allies lay no more cards.", differential, stop)
+  end
+  local skipped = {}
+  local usable = filter(actions, function(a)
+    if a.name ~= "lay" then
+      return false
+    end
+    if skipped[a.card] == nil then
+      skipped[a.card] = not neutral_here(ctx, a.card)
+    end
+    return not skipped[a.card]
+  end)
+  for key, word in rows(ctx, "allied_cards") do
+    local i = CARDS[word].pick(ctx, usable)
+    if i then
+      local card = usable[i].card
+      local j = index_of(actions, function(a)
+        return a == usable[i]
+      end)
+      return t:choose(j, "20.11.2, row %s: %s: lay %s (DRM %d).", key, CARDS[word].words, cards.name(ctx, card),
+        drm_of(ctx, card))
+    end
+    t:step("20.11.2, row %s: %s: none.", key, CARDS[word].words)
+  end
+  return t:choose(done, "After the last row of 20.11.2: the Allies have no more cards for this battle.")
+end
+
+-- Step 19 (20.11.3, L1721-L1723): each Allied power with no unit in its Force Pool removes a
+-- unit first; then one unit of each nationality (Prussian, Swedish, Spanish and Portuguese
+-- units are nationalities of their own; a British fleet is British), those with more units
+-- in the battle first, round after round; Britain's losses alternate a fleet, then a unit.
+-- The turn is rebuilt from the losses the rules counted in this removal (`locals.taken`).
+local function nationality(kind)
+  return kind == "BR_fleet" and "BR" or kind
+end
+
+-- The nationality that loses next, and the words of why.
+local function next_loss(ctx, boxes, taken)
+  local units, lost, owners = {}, {}, {}
+  for _, box in ipairs(boxes) do
+    local _, kinds = forces.units(ctx, box, "allied")
+    for _, entry in ipairs(kinds) do
+      local nation = nationality(entry.kind)
+      units[nation] = (units[nation] or 0) + entry.n
+      owners[forces.owner_of_kind(ctx, entry.kind)] = true
+    end
+  end
+  local by_power = {}
+  for kind, n in pairs(taken) do
+    lost[nationality(kind)] = (lost[nationality(kind)] or 0) + n
+    local owner = forces.owner_of_kind(ctx, kind)
+    by_power[owner] = (by_power[owner] or 0) + n
+  end
+  for _, power in ipairs(ALLIED) do
+    if owners[power] and forces.units(ctx, "pool." .. power) == 0 and (by_power[power] or 0) == 0 then
+      return power, string.format("%s has no unit in its Force Pool: it loses one first", name(ctx, power)), true
+    end
+  end
+  local best
+  for nation, n in pairs(units) do
+    local key = { lost = lost[nation] or 0, n = n, nation = nation }
+    if best == nil or key.lost < best.lost or (key.lost == best.lost and (key.n > best.n
+      or (key.n == best.n and key.nation < best.nation))) then
+      best = key
+    end
+  end
+  if best == nil then
+    return nil, "no Allied unit is left"
+  end
+  return best.nation, string.format("one unit of each nationality in turn, the most numerous first: %s (%d in the battle, %d lost)",
+    ctx.data.unit_kinds[best.nation].name, best.n, best.lost)
+end
+
+function bot.battle_losses(ctx, _, actions, t)
+  local locals = ctx.locals
+  if locals.side ~= "allied" then
+    local i = chart.best_action(actions, "remove", function(a)
+      return ctx:units(a.arg.box, a.arg.kind)
+    end, 1)
+    return t:choose(i or 1, "20.11.3: losses come off the largest box: %s.", actions[i or 1].label)
+  end
+  local taken = locals.taken or {}
+  local boxes = {}
+  for _, a in ipairs(actions) do
+    if not util.contains(boxes, a.arg.box) then
+      boxes[#boxes + 1] = a.arg.box
+    end
+  end
+  local nation, why, by_power = next_loss(ctx, boxes, taken)
+  -- Britain alternates: a fleet when it has lost no more fleets than units.
+  local fleet_now = (taken.BR_fleet or 0) <= ((taken.BR or 0) + (taken.SP or 0) + (taken.PO or 0))
+  local i = chart.best_action(actions, "remove", function(a)
+    local kind = a.arg.kind
+    local matches = by_power and forces.owner_of_kind(ctx, kind) == nation or nationality(kind) == nation
+    if not matches then
+      return nil
+    end
+    local score = ctx:units(a.arg.box, kind)
+    if nation == "BR" and (kind == "BR_fleet") == fleet_now then
+      score = score + 1000
+    end
+    return score
+  end, 1)
+  if nation == "BR" then
+    why = why .. (fleet_now and "; Britain's losses alternate, a fleet now" or "; Britain's losses alternate, a unit now")
+  end
+  return t:choose(i or 1, "20.11.3, Step 19: %s: %s.", why, actions[i or 1].label)
+end
+
+-- Step 17 (20.11.1, L1705): the Allies never withdraw.
+local function withdraw(_, actions, t)
+  local i = index_of(actions, function(a)
+    return a.name == "choose" and a.arg == false
+  end)
+  return t:choose(i or 1, "20.11.1, Step 17: the Allies never withdraw (L1705).")
+end
+
+-- A Handicap card's issue (20.13, L1747): the criterion of Table 20.4, else at random.
+local function handicap_issue(ctx, actions, t)
+  local power = ctx.locals.power
+  local best, rank
+  for i, action in ipairs(actions) do
+    if action.name == "choose" and type(action.arg) == "string" and ctx.data.pieces[action.arg] then
+      local r = priority_rank(ctx, power, action.arg)
+      if r and (rank == nil or r < rank) then
+        best, rank = i, r
+      end
+    end
+  end
+  if best then
+    return t:choose(best, "20.13: the Handicap card's issue by Table 20.4 (rank %d): %s.", rank, actions[best].label)
+  end
+  local choices = {}
+  for i, action in ipairs(actions) do
+    if action.name == "choose" then
+      choices[#choices + 1] = i
+    end
+  end
+  local pick = choices[ctx:random(#choices, "no criterion, at random (20.13, L1747)")]
+  return t:choose(pick, "20.13: no criterion of this chapter fits; at random (L1747): %s.", actions[pick].label)
+end
+
+-- Step 8 (20.6): the answer to France's offer, by the chart's rows.
+local function trade_answer(ctx, actions, t)
+  for key, word in rows(ctx, "allied_trade_answer") do
+    local i = index_of(actions, function(a)
+      return a.name == "choose" and a.arg == (word == "accept")
+    end)
+    if i then
+      return t:choose(i, "20.6, Step 8, row %s: %s France's offer.", key, word == "accept" and "accept" or "refuse")
+    end
+  end
+  local i = index_of(actions, function(a)
+    return a.arg == false
+  end)
+  return t:choose(i or 1, "After the last row of 20.6, Step 8: the Allies refuse France's offer.")
+end
+
+local function first_option(ctx, actions, t)
+  local i = named(actions, "choose") or 1
+  return t:choose(i, "20 (best judgment, L1490): no step of the chart for the question %s: %s.",
+    tostring(ctx.locals.key), actions[i].label)
+end
+
+bot.decide = decide.answers({
+  withdraw = withdraw,
+  handicap_issue = handicap_issue,
+  trade_answer = trade_answer,
+}, first_option)
+
+function bot.vp_summary(_, _, actions, t)
+  return t:choose(named(actions, "done") or 1, "20.12: the bot adds nothing to the Victory Point Summary.")
+end
+
+return function(ctx, seat, actions)
+  local t = flowchart.trace()
+  local state = ctx:state()
+  local decide_state = bot[state]
+  if decide_state == nil or type(decide_state) ~= "function" then
+    return t:choose(1, "20 (best judgment, L1490): no step of the chart for the state %s: %s.", tostring(state),
+      actions[1].label)
+  end
+  return decide_state(ctx, seat, actions, t)
+end

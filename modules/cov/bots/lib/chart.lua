@@ -1,0 +1,194 @@
+-- Congress of Vienna bots' shared library: reading a bot's chart kept as data (data/
+-- bot_charts.ron) and the small measures the charts' rows are written in. The rows of a
+-- table in order; the first row whose word picks an action; the highest or lowest card
+-- (equal ones at random); the action with the best score; a side's units on a front and
+-- its advantage there; the armies of a power that fight this War Phase; and the Initial
+-- Battle Differential as an explained sum. Both Playbook bots (20 and 21) read their
+-- charts through it.
+
+local modifiers = include("@lib/modifiers.lua")
+local cards = include("rules/cards.lua")
+local forces = include("rules/forces.lua")
+local rules_war = include("rules/war.lua")
+local battle = include("rules/battle.lua")
+
+local chart = {}
+
+-- The rows of chart table `id` in order, each key and value, up to the first "none"; keys
+-- `prefix`1, `prefix`2, … (prefix "" for plain numbers). A row not entered yet is asked for
+-- at the table when the bot reads it (the chart is the owner's).
+function chart.rows(ctx, id, prefix)
+  local entries = ctx.data.tables[id]
+  prefix = prefix or ""
+  local k = 0
+  return function()
+    k = k + 1
+    local key = prefix .. tostring(k)
+    local value = entries[key]
+    if value == nil or value == "none" then
+      return nil
+    end
+    return key, value
+  end
+end
+
+-- Every row of chart table `id` in the printed order ("1", "2a", "2b", …, "10"), each key
+-- and value; a row entered as "none" (not on the printed chart) is left out.
+function chart.ordered(ctx, id)
+  local entries = ctx.data.tables[id]
+  local keys = {}
+  for key in pairs(entries) do
+    keys[#keys + 1] = key
+  end
+  local function split(key)
+    local n, rest = key:match("^(%d+)(.*)$")
+    return tonumber(n) or math.huge, rest or key
+  end
+  table.sort(keys, function(a, b)
+    local na, ra = split(a)
+    local nb, rb = split(b)
+    if na ~= nb then
+      return na < nb
+    end
+    return ra < rb
+  end)
+  local list = {}
+  for _, key in ipairs(keys) do
+    if entries[key] ~= "none" then
+      list[#list + 1] = { key = key, value = entries[key] }
+    end
+  end
+  return list
+end
+
+-- The first row of chart table `id` whose word (a key of `words`, each {words, pick}) picks
+-- an action, `pick(ctx, ...)` giving its index: the index, the row and the word. The rows
+-- passed by are traced ("21.9.3, Step 13, row 1: with the Grande Armée: none.").
+function chart.first_row(ctx, t, id, words, step, ...)
+  for key, word in chart.rows(ctx, id) do
+    local i = words[word].pick(ctx, ...)
+    if i then
+      return i, key, word
+    end
+    t:step("%s, row %s: %s: none.", step, key, words[word].words)
+  end
+  return nil
+end
+
+function chart.filter(list, keep)
+  local out = {}
+  for _, item in ipairs(list) do
+    if keep(item) then
+      out[#out + 1] = item
+    end
+  end
+  return out
+end
+
+function chart.value_of(ctx, card)
+  return cards.printed(ctx, card) or 0
+end
+
+-- The card of `list` with the highest (sign 1) or lowest (sign -1) printed value; equal
+-- ones at random, `why` naming the draw.
+function chart.extreme(ctx, list, sign, why)
+  local best, tied = nil, {}
+  for _, card in ipairs(list) do
+    local v = chart.value_of(ctx, card) * sign
+    if best == nil or v > best then
+      best, tied = v, { card }
+    elseif v == best then
+      tied[#tied + 1] = card
+    end
+  end
+  if #tied <= 1 then
+    return tied[1]
+  end
+  table.sort(tied)
+  return tied[ctx:random(#tied, why)]
+end
+
+-- The action named `name` with the largest (sign 1) or smallest (sign -1) `score`, among
+-- those `keep` allows (the first on ties), and its score.
+function chart.best_action(actions, name, score, sign, keep)
+  local best, best_score
+  for i, action in ipairs(actions) do
+    if action.name == name and (keep == nil or keep(action)) then
+      local s = score(action)
+      if s ~= nil and (best_score == nil or s * sign > best_score * sign) then
+        best, best_score = i, s
+      end
+    end
+  end
+  return best, best_score
+end
+
+-- The units of `side` ("FR" or "allied") on `front` (the War of 1812 box counts on G).
+function chart.front_units(ctx, front, side)
+  local n = 0
+  for _, block in ipairs(forces.armies(ctx)) do
+    local owner = forces.owner(ctx, block)
+    if forces.front_of(ctx, block) == front and forces.side(owner) == side then
+      n = n + forces.units(ctx, forces.box(block), side)
+    end
+  end
+  if front == "G" then
+    n = n + forces.units(ctx, forces.W1812, side)
+  end
+  return n
+end
+
+-- `side`'s unit advantage on a front: its units there less the other side's.
+function chart.advantage(ctx, front, side)
+  local other = side == "FR" and "allied" or "FR"
+  return chart.front_units(ctx, front, side) - chart.front_units(ctx, front, other)
+end
+
+-- The front a placement target is on (an army block, or the War of 1812 box: G).
+function chart.target_front(ctx, target)
+  if target == forces.W1812 then
+    return "G"
+  elseif type(target) == "string" and ctx.data.pieces[target] then
+    return forces.front_of(ctx, target)
+  end
+  return nil
+end
+
+-- Whether a Military Operation stands with `target` this War Phase.
+function chart.has_op(ctx, target)
+  for _, op in ipairs(((ctx.vars.war or {}).ops) or {}) do
+    if op.target == target then
+      return true
+    end
+  end
+  return false
+end
+
+-- The boxes of `power`'s armies that fight a battle this War Phase, each with its front.
+function chart.battle_fronts(ctx, power)
+  local fights = {}
+  for _, block in ipairs(forces.armies_of(ctx, power)) do
+    local front = forces.front_of(ctx, block)
+    if front and rules_war.battle_on(ctx, front) then
+      fights[forces.box(block)] = front
+    end
+  end
+  return fights
+end
+
+-- The Initial Battle DRMs of both sides as one sum, seen from `side`: its terms added, the
+-- other side's taken away ("units (Allies)", "Military Support (France)").
+function chart.differential_sum(ctx, title, side)
+  local sum = modifiers.sum(title)
+  local other = side == "FR" and "allied" or "FR"
+  local names = { FR = "France", allied = "Allies" }
+  for _, term in ipairs(battle.initial_drm(ctx, side):terms()) do
+    sum:add(term.value, string.format("%s (%s)", term.label, names[side]))
+  end
+  for _, term in ipairs(battle.initial_drm(ctx, other):terms()) do
+    sum:add(-term.value, string.format("%s (%s)", term.label, names[other]))
+  end
+  return sum
+end
+
+return chart
