@@ -176,3 +176,61 @@ fn chart_rows_are_the_vocabulary(module: &Module, bot: &str, least: usize) {
         }
     }
 }
+
+#[test]
+fn a_four_power_scenario_s_bot_only_game_is_the_french_bot_against_the_allied_bot() {
+    // With no options, a bot-only game of a four-power scenario takes its scenario's
+    // bot_options (section 20's seating): the French bot plays France and the Allied bot the
+    // Coalition. An option given wins over the scenario's: the four-player seating keeps
+    // the stand-in.
+    let module = cov_with_fixture();
+    let run = |options: &[(&str, &str)]| {
+        let mut map = Value::map();
+        if let Value::Map(m) = &mut map {
+            for (k, v) in options {
+                m.insert((*k).to_owned(), Value::Str((*v).to_owned()));
+            }
+        }
+        let config = SimConfig {
+            scenario: "clash-of-armies".into(),
+            games: 2,
+            seed: 1,
+            bots: Default::default(),
+            options: map,
+            max_steps: 20_000,
+            threads: 1,
+            shard: Default::default(),
+            profile: false,
+            check: false,
+        };
+        let spec = config.spec(&module, 0).expect("a game's spec");
+        let report = simulate(module.clone(), &config, &|_| {}).expect("the games run");
+        assert!(
+            report
+                .outcomes
+                .iter()
+                .all(|o| o.error.is_none() && o.winners.is_some()),
+            "{options:?}"
+        );
+        let bots: Vec<String> = ["FR", "RU", "AU", "BR"]
+            .iter()
+            .map(|seat| format!("{:?}", spec.seats[*seat]))
+            .collect();
+        (spec.options.get("seating").cloned(), bots)
+    };
+    let bot = |name: &str| format!("{:?}", chancery_core::Controller::Bot(name.into()));
+    let (seating, bots) = run(&[]);
+    assert_eq!(seating, Some(Value::Str("solo-vs-allied-bot".into())));
+    assert_eq!(
+        bots,
+        [
+            bot("french_bot"),
+            bot("allied_bot"),
+            bot("allied_bot"),
+            bot("allied_bot")
+        ]
+    );
+    let (seating, bots) = run(&[("seating", "four-players")]);
+    assert_eq!(seating, Some(Value::Str("four-players".into())));
+    assert_eq!(bots, vec![bot("standin"); 4]);
+}

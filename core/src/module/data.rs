@@ -841,6 +841,11 @@ pub struct ScenarioDef {
     /// from the seat's own bot (a scenario with a bot of its own).
     #[serde(default)]
     pub bots: BTreeMap<SeatId, String>,
+    /// The set-up options a bot-only game of this scenario (`chancery sim`, the Balance
+    /// panel) takes where it is not given them: a scenario whose usual seating has no bot of
+    /// the game's own can be played by bots in a seating that has them.
+    #[serde(default)]
+    pub bot_options: BTreeMap<String, String>,
     /// The turn the game starts on.
     #[serde(default)]
     pub turn: i64,

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value as Json, json};
 
 use crate::ids::{ScenarioId, SeatId};
-use crate::module::Module;
+use crate::module::{Module, ScenarioDef};
 use crate::rules::{Rules, RulesError};
 use crate::script::LuaRules;
 use crate::session::{Actor, GameSpec, Input, Session, SessionError};
@@ -137,6 +137,22 @@ pub struct SimReport {
 }
 
 impl SimConfig {
+    /// The options every game of the run is set up with: those given, then the scenario's
+    /// `bot_options` for each one not given.
+    pub fn options_for(&self, scenario: &ScenarioDef) -> Value {
+        let mut options = self.options.clone();
+        if !matches!(options, Value::Map(_)) && !scenario.bot_options.is_empty() {
+            options = Value::map();
+        }
+        if let Value::Map(map) = &mut options {
+            for (key, value) in &scenario.bot_options {
+                map.entry(key.clone())
+                    .or_insert_with(|| Value::Str(value.clone()));
+            }
+        }
+        options
+    }
+
     /// The spec of game `i` (of all `games`, not of a shard), every seat played by a bot.
     pub fn spec(&self, module: &Module, i: usize) -> Result<GameSpec, String> {
         let scenario = module
@@ -150,12 +166,12 @@ impl SimConfig {
                 )
             })?;
         let mut spec = GameSpec::new(self.scenario.clone(), self.seed.wrapping_add(i as u64));
-        spec.options = self.options.clone();
+        spec.options = self.options_for(scenario);
         for seat in module.scenario_seats(scenario) {
             let bot = match self.bots.get(&seat) {
                 Some(bot) => bot.clone(),
                 None => module
-                    .default_bot(self.scenario.as_str(), &self.options, seat.as_str())
+                    .default_bot(self.scenario.as_str(), &spec.options, seat.as_str())
                     .ok_or_else(|| {
                         format!("seat '{seat}' has no default bot: name one with --bot {seat}=NAME")
                     })?,

@@ -48,6 +48,8 @@ local VOCABULARY = {
   allied_supports = { "battle_fronts", "war_of_1812", "most_units", "none" },
   allied_strategic = { "reserve_to_battles", "reserve_fewest", "idle_to_battles", "none" },
   allied_cards = { "front_only", "largest", "none" },
+  allied_debate_steps = { "leader_if_napoleon", "debater", "restrictions", "debate_or_not", "fate_die_and_save", "bonus_card", "table_requirement", "farthest_card", "ask", "none" },
+  allied_spending = { "mandatory", "own_recruitment", "generalissimo", "future_government", "military_support", "minors", "sound", "ask", "none" },
 }
 
 local ROUNDS = 6
@@ -881,6 +883,9 @@ local SPENDING = {
     return i or index_of(actions, function(a)
       return a.name == "fund" and libissues.MINORS[ctx.data.pieces[a.arg].props.issue]
     end)
+  end },
+  sound = { words = "Sound Government (1 VP a Resource)", pick = function(_, actions)
+    return named(actions, "sound")
   end },
   ask = { words = "the printed row, for the players to apply by hand", pick = function()
     return nil
