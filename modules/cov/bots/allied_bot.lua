@@ -752,9 +752,8 @@ function bot.debate(ctx, seat, actions, t)
 end
 
 -- Steps 6-8 of Table 20.7.a: the card the debater plays from what the fate die made
--- available: one that collects its bonus, else one that meets the requirement to take the
--- issue to the Negotiation Table (off France's track), else the non-military card that
--- moves the issue farthest.
+-- available: one that collects its bonus, else (no requirement to move the issue to the
+-- Negotiation Table being known) the non-military card that moves the issue farthest.
 local function debate_card(ctx, power, piece, offered, t)
   local non_military = filter(offered, function(c)
     return field(ctx, c, "military") ~= true
@@ -770,21 +769,9 @@ local function debate_card(ctx, power, piece, offered, t)
       end
       t:step("%s: no available card collects its bonus on %s.", step, issue_name(ctx, piece))
     elseif word == "table_requirement" then
-      if display.track_of(ctx, piece) == "FR" then
-        local moving = filter(list, function(c)
-          local pos = reach.position_after(ctx, c, piece, power, true)
-          return pos ~= nil and pos >= 0
-        end)
-        if #moving == 0 then
-          t:step("%s: no card takes %s off France's track.", step, issue_name(ctx, piece))
-        else
-          local card = extreme(ctx, moving, -1, "equal debate cards (20.7.a)")
-          return card, string.format("%s: %s, the lowest card that takes %s off France's track", step,
-            cards.name(ctx, card), issue_name(ctx, piece))
-        end
-      else
-        t:step("%s: %s is not on France's track.", step, issue_name(ctx, piece))
-      end
+      -- The chart's requirement is not in the text; 20.7's example meets none (L1633).
+      t:step("%s: no requirement to move %s to the Negotiation Table (none is known to the module).", step,
+        issue_name(ctx, piece))
     elseif word == "farthest_card" then
       local card, pos = reach.best_card(ctx, list, piece, power, true, function(tied)
         table.sort(tied)
@@ -855,6 +842,31 @@ local function fights(ctx, power)
   return false
 end
 
+-- The Future Government of France's boxes in their printed order (the Emperor first): the
+-- Allies' position improves away from the Emperor (20.9's example: from the Regency to No
+-- Agreement, L1669).
+local function government_rank(ctx, space)
+  for i, entry in ipairs(ctx.data.places.future_government.spaces) do
+    if entry.id == space then
+      return i
+    end
+  end
+  return 0
+end
+
+-- The box one step farther from the Emperor than the pawn, if there is one.
+local function better_government(ctx)
+  local _, at = ctx:space_of("pawn.future_government")
+  local best
+  for _, space in ipairs(ctx:neighbors("future_government", at)) do
+    if government_rank(ctx, space) > government_rank(ctx, at) and (best == nil
+      or government_rank(ctx, space) > government_rank(ctx, best)) then
+      best = space
+    end
+  end
+  return best
+end
+
 local SPENDING = {
   mandatory = { words = "the mandatory issues (the rules pay them first)", pick = function()
     return nil
@@ -868,9 +880,9 @@ local SPENDING = {
     end)
   end },
   future_government = { words = "the Future Government of France, if its position can improve", pick = function(ctx, actions)
-    return index_of(actions, function(a)
+    return better_government(ctx) and index_of(actions, function(a)
       return a.name == "fund" and ctx.data.pieces[a.arg].props.issue == "future_government"
-    end)
+    end) or nil
   end },
   military_support = { words = "a Military Support marker, the power fighting a battle", pick = function(ctx, actions, power)
     return fights(ctx, power) and named(actions, "support") or nil
@@ -902,7 +914,8 @@ function bot.spend(ctx, seat, actions, t)
     end
     t:step("20.9, Step 11, %s: %s: none.", key, SPENDING[word].words)
   end
-  return t:choose(named(actions, "done") or 1, "After the last row of 20.9, Step 11: %s keeps the rest.", name(ctx, power))
+  return t:choose(named(actions, "done") or 1, "After the last row of 20.9, Step 11: %s spends no more (what is left is lost).",
+    name(ctx, power))
 end
 
 function bot.new_units(ctx, seat, actions, t)
@@ -1275,7 +1288,20 @@ local function first_option(ctx, actions, t)
     tostring(ctx.locals.key), actions[i].label)
 end
 
+-- 20.9, Step 11, 2c: the funded Future Government of France moves away from the Emperor.
+local function future_government(ctx, actions, t)
+  local best, rank
+  for i, action in ipairs(actions) do
+    if action.name == "choose" and (rank == nil or government_rank(ctx, action.arg) > rank) then
+      best, rank = i, government_rank(ctx, action.arg)
+    end
+  end
+  return t:choose(best or 1, "20.9, Step 11, 2c: the Future Government of France moves away from the Emperor: %s.",
+    actions[best or 1].label)
+end
+
 bot.decide = decide.answers({
+  future_government = future_government,
   withdraw = withdraw,
   handicap_issue = handicap_issue,
   trade_answer = trade_answer,

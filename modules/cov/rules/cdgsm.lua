@@ -320,7 +320,7 @@ function cdgsm.cdgsm_play.play(ctx, card)
     ctx:log(string.format("%s plays %s (%s) %s (19.3, step 4).", power_name(ctx, locals.power), card_name(ctx, card),
       solo.space_words(option.space), PURPOSES[locals.purpose]))
   end
-  solo.refill(ctx, locals.side)
+  solo.refill(ctx, locals.side, option.space)
   ctx:pop({ card = card, space = option.space })
 end
 

@@ -15,6 +15,8 @@ local deck = include("@lib/deck.lua")
 local powers = include("rules/powers.lua")
 local cards = include("rules/cards.lua")
 local display = include("rules/display.lua")
+local options = include("rules/options.lua")
+local util = include("@lib/util.lua")
 
 local solo = {}
 
@@ -369,9 +371,18 @@ end
 -- Fills the display's open spaces from the draw pile, A, B, D, E in turn (19.3, step 5):
 -- each card comes as it lies, face down, or face up if it is the top card turned up this
 -- play. Once the Military pile has become the draw pile every card comes face up. An empty
--- draw pile is replaced by the Military pile first (19.4).
-function solo.refill(ctx, side)
+-- draw pile is replaced by the Military pile first (19.4). With the option cdgsm.refill =
+-- played-space, the turned-up top card takes the space of the card just played
+-- (`played`, when it left one open), as 20.7's example has it (L1637).
+function solo.refill(ctx, side, played)
   local whose, open = solo.side_possessive(side, true), {}
+  local up = solo.turned_top(ctx, side)
+  if up and played and options.get(ctx, "cdgsm.refill") == "played-space" and util.contains(solo.SPACES, played)
+    and solo.card_in(ctx, side, played) == nil then
+    ctx:move_card(up, zone(side, played))
+    ctx:log(string.format("%s turned-up %s takes space %s, the played card's (20.7's example, option cdgsm.refill).",
+      whose, card_name(ctx, up), played))
+  end
   for _, space in ipairs(solo.SPACES) do
     if solo.card_in(ctx, side, space) == nil then
       if solo.pile_size(ctx, side) == 0 then

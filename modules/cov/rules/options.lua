@@ -64,6 +64,14 @@ options.OPTIONS = {
     },
     default = "first",
   },
+  ["cdgsm.refill"] = {
+    doc = "19.3 step 5 against 20.7's example (L1637): which open space the turned-up top card of the draw pile takes",
+    values = {
+      ["in-order"] = "the open spaces are filled A, B, D, E in turn, the turned-up card first (19.3)",
+      ["played-space"] = "the turned-up card takes the space of the card just played, the others are filled in turn face down (20.7's example: GAMBIER slides from C to E)",
+    },
+    default = "in-order",
+  },
   ["cdgsm.trade_card"] = {
     doc = "19 (not said): where a card received in a trade goes when the sides play from their displays",
     values = {

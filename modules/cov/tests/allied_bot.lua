@@ -10,7 +10,7 @@ local util = include("@lib/util.lua")
 local play = include("tests/lib/play.lua")
 
 local FIXTURE = "tests/owner-fixture.ron"
-local ALL = 6
+local ALL, CDE = 6, 5
 local BIG = { instructions = 2000000000, seconds = 100 }
 
 local function game(t, scenario, options)
@@ -206,6 +206,46 @@ test("20.7 Russia debates British Financial Aid on France 3 below M = 4", BIG, f
   t:ok(has(why, "the die shows 4, M = 7 - 3 = 4: below M, no debate"), why)
 end)
 
+-- Rule: 20.7's example "Issues and debates", steps 5-8 (L1619-L1637). Set-up: France has
+-- negotiated British Financial Aid to France 3 and Russia has declared its debate; the
+-- Coalition's display laid by hand: NEY face up in A, a face-down card in B, BERNADOTTE and
+-- NESSELRODE face down in D and E, GAMBIER on top of the draw pile; the fate die shows
+-- "CDE"; option cdgsm.refill=played-space (the example's refill; 19's own order is the
+-- default). Expected: GAMBIER, BERNADOTTE and NESSELRODE turn up, NEY is not available;
+-- BERNADOTTE, a possibly usable military card, is saved to the Military pile (step 5); no
+-- card collects a bonus (6); no requirement (7); NESSELRODE (4 - 1 + 1 = 4) beats GAMBIER
+-- (3 - 1 = 2) and takes the issue from France 3 to Russia 1 (8); GAMBIER slides from C to E
+-- and D is filled face down.
+test("20.7 steps 5-8: Bernadotte saved, Nesselrode debates to Russia 1, Gambier slides to E", BIG, function(t)
+  local g = allied_debate(t, "issue.fin_aid_br.1", "FR-3", { ["cdgsm.refill"] = "played-space" })
+  play.lay(g, "allies", { A = "ney", B = { "stein" }, D = { "bernadotte" }, E = { "nesselrode" }, C = { "gambier", "yorck" } })
+  g:act_as("RU", "debate", { power = "RU" }, { CDE })
+  local chosen, why = choice(g, "RU")
+  t:eq(chosen, "save bernadotte", why)
+  t:ok(has(why, "19.3, step 3: save Bernadotte for the War Phase"), why)
+  g:act_as("RU", "save", "bernadotte")
+  t:eq(g:legal(), { "play nesselrode", "play gambier" })
+  chosen, why = choice(g, "RU")
+  t:eq(chosen, "play nesselrode", why)
+  t:ok(has(why, "20.7.a, step 6: no available card collects its bonus on British Financial Aid."), why)
+  t:ok(has(why, "20.7.a, step 7: no requirement to move British Financial Aid to the Negotiation Table"), why)
+  t:ok(has(why, "20.7.a, step 8: Nesselrode takes British Financial Aid farthest, to Russia 1"), why)
+  g:act_as("RU", "play", "nesselrode")
+  t:eq(#play.lines(g, "Russia debates with Nesselrode: British Financial Aid goes from France 3 to Russia 1"), 1,
+    table.concat(play.lines(g, "Nesselrode"), "\n"))
+  t:eq(g:zone("cdgsm.allies.E"), { "gambier" })
+  t:eq(#g:zone("cdgsm.allies.D.down"), 1)
+  t:eq(g:zone("cdgsm.allies.A"), { "ney" })
+  -- 19's own order (the default): the turned-up GAMBIER takes the first open space, D.
+  g = allied_debate(t, "issue.fin_aid_br.1", "FR-3")
+  play.lay(g, "allies", { A = "ney", B = { "stein" }, D = { "bernadotte" }, E = { "nesselrode" }, C = { "gambier", "yorck" } })
+  g:act_as("RU", "debate", { power = "RU" }, { CDE })
+  g:act_as("RU", "save", "bernadotte")
+  g:act_as("RU", "play", "nesselrode")
+  t:eq(g:zone("cdgsm.allies.D"), { "gambier" })
+  t:eq(#g:zone("cdgsm.allies.E.down"), 1)
+end)
+
 -- 20.11.3: losses -----------------------------------------------------------------------------
 
 -- Rule: 20.11.3 (L1721-L1723), Step 19. Set-up: the Allied losses of a battle on the Clash's
@@ -270,4 +310,57 @@ test("20.11.3 Step 19: one loss per nationality in turn, an empty Force Pool fir
     end
   end
   t:ok(seen > 0, "the test reached an Allied loss")
+end)
+
+-- 20.9: Government spending --------------------------------------------------------------------
+
+-- Rule: 20.9's example "Using resources" (L1661-L1673), Step 11. Set-up: the Clash's first
+-- Government Phase; before the Diplomacy Phase ends, Austria has won the Peace Congress, the Austrian
+-- Military Operation, the Future Government of France (its pawn on the French Peers
+-- Regency) and Bavaria, and not Austrian Recruitment nor the Generalissimo. The rules pay
+-- the two mandatory issues as Austria begins (bullet 1); 3 Resources and 1 of British
+-- Financial Aid leave it 2 (set by hand after the mandatory payments). Expected: 2a and 2b
+-- find nothing; 2c funds the Future Government of France, whose pawn moves from the Regency
+-- to No Agreement; 2d buys a Military Support marker, Austria fighting (its Military
+-- Operation funded); nothing is left for Bavaria (2g).
+test("20.9 Austria's spending: mandatory issues, no Recruitment or Generalissimo, the Future Government, a Military Support", BIG, function(t)
+  local g = game(t, "clash-of-armies")
+  -- The last input of the Diplomacy Phase is taken back, so that the set-up is in place
+  -- when Austria begins to spend.
+  play.to(g, "spend", { ALL })
+  g:undo()
+  for piece, space in pairs({ ["issue.peace_congress"] = "AU-2", ["issue.mil_op_au"] = "AU-1",
+    ["issue.future_government"] = "AU-3", ["issue.bavaria"] = "AU-4", ["issue.recruit_au"] = "table",
+    ["issue.generalissimo"] = "table" }) do
+    g:place(piece, "diplomacy", space)
+  end
+  g:place("pawn.future_government", "future_government", "peers_regency")
+  -- The input taken back was Austria's Metternich debating Britain's Leader play on the
+  -- Generalissimo: Austria passes instead, and the Generalissimo stays with Britain.
+  t:ok(util.contains(g:legal(), "pass"), table.concat(g:legal(), "; "))
+  g:act_as("AU", "pass")
+  play.to(g, at("spend", "AU"), { ALL })
+  t:eq(#play.lines(g, "Austria funds Peace Congress (mandatory, 1 Resource)."), 1, table.concat(play.lines(g, "Austria"), "\n"))
+  t:eq(#play.lines(g, "Austria funds Austrian Military Operation (mandatory, 1 Resource)."), 1)
+  g:set_counter("resources.AU", 2)
+  local chosen, why = choice(g, "AU")
+  t:eq(chosen, "fund issue.future_government", why)
+  t:ok(has(why, "20.9, Step 11, 1: the mandatory issues (the rules pay them first): none.")
+    and has(why, "20.9, Step 11, 2a: the power's own Recruitment: none.")
+    and has(why, "20.9, Step 11, 2b: the Generalissimo: none.")
+    and has(why, "20.9, Step 11, 2c: the Future Government of France, if its position can improve: Fund Future Government of France"), why)
+  g:act_as("AU", "fund", "issue.future_government")
+  chosen, why = choice(g, "AU")
+  t:eq(chosen, "choose no_agreement", why)
+  t:ok(has(why, "20.9, Step 11, 2c: the Future Government of France moves away from the Emperor: No Agreement."), why)
+  g:act_as("AU", "choose", "no_agreement")
+  t:eq(select(2, g:space_of("pawn.future_government")), "no_agreement")
+  chosen, why = choice(g, "AU")
+  t:eq(chosen, "support", why)
+  t:ok(has(why, "20.9, Step 11, 2d: a Military Support marker, the power fighting a battle: Buy"), why)
+  g:act_as("AU", "support")
+  chosen, why = choice(g, "AU")
+  t:eq(chosen, "done", why)
+  t:eq(g:counter("resources.AU"), 0)
+  t:eq(#play.lines(g, "Austria funds Bavaria"), 0)
 end)
