@@ -16,6 +16,7 @@ local display = include("rules/display.lua")
 local issues = include("rules/issues.lua")
 local options = include("rules/options.lua")
 local solitaire = include("rules/solitaire.lua")
+local forces = include("rules/forces.lua")
 local steps = include("@lib/steps.lua")
 
 local handicap = {}
@@ -156,8 +157,14 @@ handicap.handicap_use = steps.procedure("Handicap cards (20.13, 21.12)", {
       if ctx:known("card", card, "handicap_units") then
         for _, kind in ipairs(ctx.data.unit_kind_ids) do
           local n = f.handicap_units[kind]
-          if n and n > 0 then
+          if n and n > 0 and forces.owner_of_kind(ctx, kind) == power then
             issues.recruit(ctx, power, kind, n, name)
+          elseif n and n > 0 then
+            -- A card's units are its receiver's: units of another power's kind (a card entered
+            -- for France dealt to an Allied power) are left to the players.
+            ctx.locals.by_hand = ctx.locals.by_hand or {}
+            table.insert(ctx.locals.by_hand, string.format("%s gives %d %s, which %s does not recruit: carry it out as the printed card says.",
+              name, n, ctx.data.unit_kinds[kind].name, powers.name(ctx, power)))
           end
         end
       end

@@ -364,3 +364,67 @@ test("20.9 Austria's spending: mandatory issues, no Recruitment or Generalissimo
   t:eq(g:counter("resources.AU"), 0)
   t:eq(#play.lines(g, "Austria funds Bavaria"), 0)
 end)
+
+-- 20.13: Handicap cards -----------------------------------------------------------------------
+
+-- Rule: 20.13 #2 (L1745-L1749): each Allied power the Allied bot plays is dealt 1 or 2
+-- Handicap cards each turn; where a card leaves a choice the bot follows a criterion of the
+-- chapter, else a random pick (L1747). Set-up: the Clash with one Handicap card each; at
+-- H-1's choice (an issue to its receiver's track). Expected: Russia, Britain and Austria
+-- each hold one card; the bot takes the offered issue with the best rank in its power's
+-- Table 20.4, or, none ranked, one at random, and says which.
+test("20.13 Handicap cards for the Allied bot: one each, H-1's issue by Table 20.4", BIG, function(t)
+  local g = game(t, "clash-of-armies", { ["solitaire.handicap"] = "1" })
+  play.to(g, function(game)
+    return game:state() == "decide" and string.find(game:prompt().text, "Handicap H-1", 1, true) ~= nil
+  end, { ALL })
+  for _, power in ipairs({ "RU", "BR", "AU" }) do
+    t:eq(#g:zone("handicap." .. power), 1, power)
+  end
+  local seat = g:prompt().seat
+  local chosen, why = choice(g, seat)
+  t:ok(has(why, "20.13: the Handicap card's issue by Table 20.4 (rank ") or has(why, "20.13: no criterion of this chapter fits; at random (L1747)"), why)
+  t:ok(util.contains(g:legal(), chosen), chosen .. " / " .. table.concat(g:legal(), "; "))
+  -- Austria receives H-1 here; Poland, the one issue offered, is a minor ally that gives
+  -- Austria a unit, its Table 20.4 row 10 in the fixture.
+  if seat == "AU" and #g:legal() == 1 then
+    t:eq(why, "20.13: the Handicap card's issue by Table 20.4 (rank 10): Poland to Austria 2.")
+  end
+end)
+
+-- 22: one Allied power against both bots -------------------------------------------------------
+
+-- Rule: 22.1 (L1990, L1992). Set-up: the Clash in seating solo-allied-power, the person
+-- playing Austria; at Austria's round the person negotiates Naples (a French ally's minor
+-- country, on none of Russia's or Britain's Table 20.4 rows), France declines to debate.
+-- Expected: Austria is offered no trade (the Allies start none in 22); Russia, the Allied
+-- bot's debater (both ranks none, Russia first), does not debate a low priority issue
+-- another Allied power negotiated (option allied_bot.low_priority=skip); with the option
+-- allied_bot.low_priority=debate it goes on to Table 20.7.b instead.
+test("22.1 no Allied trades; the Allied bot leaves another Allied power's low priority issue alone", BIG, function(t)
+  for _, option in ipairs({ "skip", "debate" }) do
+    local g = game(t, "clash-of-armies", { seating = "solo-allied-power", human = "AU",
+      ["allied_bot.low_priority"] = option })
+    play.to(g, at("round_turn", "AU"), { ALL })
+    for _, legal in ipairs(g:legal()) do
+      t:ok(not has(legal, "trade"), "no trade for Austria: " .. legal)
+    end
+    g:place("issue.naples", "diplomacy", "table")
+    play.negotiate_first_card(g, ALL)
+    g:act("on", "issue.naples")
+    play.to(g, function(game)
+      if at("debate", "FR")(game) or at("preempt", "FR")(game) then
+        game:act_as("FR", "pass")
+      end
+      return at("debate", "RU")(game)
+    end)
+    local chosen, why = choice(g, "RU")
+    t:ok(has(why, "20.7.a, step 2: Russia debates (Russia no rank, Britain no rank)."), why)
+    if option == "skip" then
+      t:eq(chosen, "pass", why)
+      t:ok(has(why, "22.1 (L1992): Naples is a low priority issue for Russia, negotiated by another Allied power: no debate."), why)
+    else
+      t:ok(not has(why, "22.1 (L1992)") and has(why, "20.7.b, other/"), why)
+    end
+  end
+end)
