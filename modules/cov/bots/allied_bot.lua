@@ -960,14 +960,15 @@ local ALLIED_OPS = {
   war_of_1812 = { words = "a British operation to the War of 1812 box", pick = function(_, actions)
     return named(actions, "place", forces.W1812)
   end },
-  battle_advantage = { words = "with the power's army, without an operation yet, where the Allies outnumber France the most",
+  battle_advantage = { words = "with the power's army, without an operation yet, where the Allies outnumber France the most (if they do)",
     pick = function(ctx, actions)
-      return chart.best_action(actions, "place", function(a)
+      local i, adv = chart.best_action(actions, "place", function(a)
         local front = chart.target_front(ctx, a.arg)
         return front and power_advantage(ctx, front) or nil
       end, 1, function(a)
         return not chart.has_op(ctx, a.arg)
       end)
+      return (adv or 0) > 0 and i or nil
     end },
   most_units = { words = "with the power's army that has the most units", pick = function(ctx, actions)
     return chart.best_action(actions, "place", function(a)
@@ -1203,7 +1204,8 @@ function bot.battle_losses(ctx, _, actions, t)
     local i = chart.best_action(actions, "remove", function(a)
       return ctx:units(a.arg.box, a.arg.kind)
     end, 1)
-    return t:choose(i or 1, "20.11.3: losses come off the largest box: %s.", actions[i or 1].label)
+    return t:choose(i or 1, "20 (best judgment, L1490): France's losses, which Step 19 does not order, off the largest box: %s.",
+      actions[i or 1].label)
   end
   local taken = locals.taken or {}
   local boxes = {}
