@@ -187,7 +187,7 @@ local function priority_class(ctx, power, piece)
   if rank == nil then
     return "other"
   end
-  return ctx.data.tables.allied_priority_highest[key] and "highest" or "priority", rank
+  return ctx.data.tables.allied_priority_highest[key] and "highest" or "priority", rank, key
 end
 
 -- Step 5 (20.4): the first row of the power's Table 20.4 whose condition holds and whose
@@ -680,7 +680,15 @@ local function debate_decision(ctx, power, t)
         return "debate"
       end
       t:step("%s: Table 20.7.b decides.", step)
-      local class = priority_class(ctx, power, piece)
+      local class, _, key = priority_class(ctx, power, piece)
+      -- The debater's row counts only when its condition holds (20.8's example: Britain's
+      -- Liberalism row, when advancing the pawn would let Pax Britannica advance).
+      local cond = key and ctx.data.tables.allied_priority_condition[key]
+      if cond and not holds(ctx, cond, power, piece, t) then
+        t:step("20.4, row %s: its condition does not hold (%s): %s is no priority issue for %s now.", key,
+          conditions.words(cond), issue_name(ctx, piece), name(ctx, power))
+        class = "other"
+      end
       local pile = solo.transferred(ctx, "allies") and "transferred" or "active"
       local cell = class .. "/" .. round_of(ctx) .. "/" .. pile
       local entry = ctx.data.tables.allied_debate[cell]
@@ -1083,14 +1091,19 @@ end
 -- 22.1 (L1994): each neutral Allied card goes to a random front with a battle. At each
 -- battle a neutral card is laid here with chance 1 in the fronts still to fight, so that
 -- over the War Phase each front with a battle is as likely.
-local function neutral_here(ctx, card)
+local function neutral_here(ctx, card, t)
   if ctx.vars.seating ~= "solo-allied-power" or not ctx:known("card", card, "nation")
     or cards.nation(ctx, card) ~= "neutral" then
     return true
   end
   local left = #botwar.fronts_to_fight(ctx, ctx.locals.front)
-  return left <= 1 or ctx:random(left, string.format("22.1: does %s go to this front (1 in %d)?", cards.name(ctx, card),
-    left)) == 1
+  if left <= 1 then
+    return true
+  end
+  local here = ctx:random(left, string.format("22.1: does %s go to this front (1 in %d)?", cards.name(ctx, card), left)) == 1
+  t:step("22.1 (L1994): %s, a neutral card, goes to a random front with a battle: %s.", cards.name(ctx, card),
+    here and "this one" or "another")
+  return here
 end
 
 local CARDS = {
@@ -1133,7 +1146,7 @@ function bot.battle_cards(ctx, seat, actions, t)
       return false
     end
     if skipped[a.card] == nil then
-      skipped[a.card] = not neutral_here(ctx, a.card)
+      skipped[a.card] = not neutral_here(ctx, a.card, t)
     end
     return not skipped[a.card]
   end)

@@ -312,6 +312,49 @@ test("20.11.3 Step 19: one loss per nationality in turn, an empty Force Pool fir
   t:ok(seen > 0, "the test reached an Allied loss")
 end)
 
+-- 20.8: the restrictions and the Allied bot's own debates ---------------------------------------
+
+-- Rule: 20.8's example "Allied bot and debate" (L1643-L1645). Set-up: the Clash; Russia (the
+-- bot, its play made by the test) negotiates Absolutism to Russia 3; Britain's Table 20.4
+-- row for Liberalism/Absolutism (the fixture's BR/5) holds when advancing the Liberalism
+-- pawn would let Pax Britannica advance, which the players judge (option
+-- allied_bot.undecided). Expected: Austria is not asked (18.2.4's restriction: Russia or
+-- Austria, not both, plays on Absolutism in a turn); Britain is the Allied debater (rank 5,
+-- the only Allied power that may debate); when the condition holds it weighs the issue as a
+-- priority issue on Table 20.7.b, and when it does not, as an "other" issue.
+test("20.8 Absolutism on Russia 3: Austria may not debate it, Britain checks Liberalism against Pax Britannica", BIG, function(t)
+  for _, undecided in ipairs({ "yes", "no" }) do
+    local g = game(t, "clash-of-armies", { ["allied_bot.undecided"] = undecided })
+    play.to(g, at("round_turn", "RU"), { ALL })
+    g:place("issue.lib_abs", "diplomacy", "table")
+    play.negotiate_first_card(g, ALL)
+    g:act("on", "issue.lib_abs")
+    play.to(g, function(game)
+      return game:state() == "debate"
+    end)
+    g:place("issue.lib_abs", "diplomacy", "RU-3")
+    t:ok(at("debate", "BR")(g), "Britain is asked first, clockwise from Russia")
+    local chosen, why = choice(g, "BR")
+    t:ok(has(why, "20.7.a, step 2: Britain debates (Britain rank 5)."), why)
+    if undecided == "yes" then
+      t:ok(has(why, "20.7.b, priority/"), why)
+    else
+      t:ok(has(why, "20.4, row BR/5: its condition does not hold") and has(why, "20.7.b, other/"), why)
+      t:eq(chosen, "pass", why)
+    end
+    -- Whatever Britain does, Austria is never offered the debate.
+    g:act_as("BR", "pass")
+    for _ = 1, 5 do
+      if g:state() ~= "debate" then
+        break
+      end
+      t:ok(not at("debate", "AU")(g), "Austria may not debate Absolutism after Russia's play")
+      local p = g:prompt()
+      g:act_as(p.asks[1].seat, "pass")
+    end
+  end
+end)
+
 -- 20.9: Government spending --------------------------------------------------------------------
 
 -- Rule: 20.9's example "Using resources" (L1661-L1673), Step 11. Set-up: the Clash's first
@@ -427,4 +470,53 @@ test("22.1 no Allied trades; the Allied bot leaves another Allied power's low pr
       t:ok(not has(why, "22.1 (L1992)") and has(why, "20.7.b, other/"), why)
     end
   end
+end)
+
+-- Rule: 22.1 (L1994): each neutral Allied card goes to a random front with a battle. Set-up:
+-- the Clash in seating solo-allied-power (the person playing Austria), its first War Phase;
+-- at the first battle the Allied bot lays cards for, GUARD CORPS (a neutral battle card, +3)
+-- put into the Coalition's War Phase cards by hand, and the battle's dice made to give each
+-- answer. Expected: before the last battle, GUARD CORPS is laid there only on a draw of 1 in
+-- the fronts still to fight, named in the reasons (a 1 lays it; another number keeps it);
+-- at a battle with no other front to fight, no draw is made.
+test("22.1 a neutral Allied card goes to a random front with a battle", BIG, function(t)
+  local g = game(t, "clash-of-armies", { seating = "solo-allied-power", human = "AU" })
+  local seen = false
+  for _ = 1, 6000 do
+    local p = g:prompt()
+    if p == nil or g:turn() > 5 or seen then
+      break
+    end
+    local locals = g:json().flow[#g:json().flow].locals
+    if g:state() == "battle_cards" and locals.side == "allied" and p.seat ~= "AU" then
+      seen = true
+      g:move_card("guard_corps", locals.zone or ("hand." .. p.seat))
+      t:ok(util.contains(g:legal(), "lay {card: guard_corps}"), table.concat(g:legal(), "; "))
+      local _, why = choice(g, p.seat)
+      local n = why:match("22%.1: does Guard Corps go to this front %(1 in (%d+)%)")
+      if n == nil then
+        t:ok(not has(why, "22.1: does"), "no draw at the last battle: " .. why)
+      else
+        t:ok(tonumber(n) >= 2, why)
+        local laid = has(why, "lay Guard Corps") or has(why, ": lay Guard Corps")
+        t:ok(has(why, "Drew 1 of 1-" .. n) == has(why, "Guard Corps (DRM"), "laid on a draw of 1 only: " .. why)
+        t:ok(laid or not has(why, "Drew 1 of"), why)
+      end
+    else
+      local ask = p.asks[1]
+      for _, a in ipairs(p.asks) do
+        if not util.contains(p.answered or {}, a.seat) then
+          ask = a
+          break
+        end
+      end
+      local action = ask.actions[1]
+      if ask.seat then
+        g:act_as(ask.seat, action.name, action.arg, { ALL })
+      else
+        g:act(action.name, action.arg, { ALL })
+      end
+    end
+  end
+  t:ok(seen, "the Allied bot laid battle cards")
 end)
