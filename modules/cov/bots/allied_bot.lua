@@ -20,7 +20,6 @@ local forces = include("rules/forces.lua")
 local rules_war = include("rules/war.lua")
 local display = include("rules/display.lua")
 local cards = include("rules/cards.lua")
-local effects = include("rules/effects.lua")
 local solo = include("rules/cdgsm_display.lua")
 local restrictions = include("rules/restrictions.lua")
 local solitaire = include("rules/solitaire.lua")
@@ -59,15 +58,7 @@ local LEADERS = { RU = "alexander", AU = "metternich", BR = "castlereagh" }
 local rows, first_row, filter, extreme, value_of = chart.rows, chart.first_row, chart.filter, chart.extreme,
   chart.value_of
 
-local function index_of(actions, wanted)
-  return flowchart.first(actions, wanted)
-end
-
-local function named(actions, name, arg)
-  return index_of(actions, function(a)
-    return a.name == name and (arg == nil or a.arg == arg)
-  end)
-end
+local index_of, named = flowchart.first, chart.named
 
 local function field(ctx, card, name)
   return ctx.data.cards[card].fields[name]
@@ -117,43 +108,10 @@ end
 local MINOR_WORDS = { minor_unit = "a minor ally that gives the power a unit", minor_vp = "a minor ally that gives only VP",
   minor_ally = "a minor ally (one that gives a unit, else one that gives VP, L1557)" }
 
-local function allied_minor(ctx, piece, power)
-  return libissues.matches(ctx, piece, "minor", power)
-end
-
--- The pieces of `pieces` a row's issue names, for `power`: an issue kind, or a class of
--- minor allies (20.4, L1557: one that gives a unit first, then one that gives VP).
-local function row_issues(ctx, entry, pieces, power)
-  if entry == "minor_unit" or entry == "minor_ally" then
-    local list = filter(pieces, function(p)
-      return allied_minor(ctx, p, power) and libissues.gives_units(ctx, p, power)
-    end)
-    if #list > 0 or entry == "minor_unit" then
-      return list
-    end
-    entry = "minor_vp"
-  end
-  if entry == "minor_vp" then
-    return filter(pieces, function(p)
-      return allied_minor(ctx, p, power) and not libissues.gives_units(ctx, p, power)
-    end)
-  end
-  return filter(pieces, function(p)
-    return ctx.data.pieces[p].props.issue == entry
-  end)
-end
+local row_issues, bonus_issue = libissues.row_issues, libissues.bonus_issue
 
 local function entry_words(ctx, entry)
-  if MINOR_WORDS[entry] then
-    return MINOR_WORDS[entry]
-  end
-  for _, id in ipairs(ctx.data.piece_ids) do
-    local piece = ctx.data.pieces[id]
-    if piece.kind == "issue" and piece.props.issue == entry then
-      return piece.name
-    end
-  end
-  return entry
+  return libissues.entry_words(ctx, entry, MINOR_WORDS)
 end
 
 -- `power`'s rows of Table 20.4 in order: each {key, issue}.
@@ -328,31 +286,6 @@ end
 -- ---------------------------------------------------------------------------------------
 -- Steps 6 and 7: an Allied power's rounds (20.5).
 
--- `power`'s gain in spaces when `card` goes on `piece` (its own track positive), and where
--- it lands; nil when the card's values are not entered.
-local function gain(ctx, card, piece, power, debate)
-  local after = reach.position_after(ctx, card, piece, power, debate)
-  if after == nil then
-    return nil
-  end
-  return after - (display.position(ctx, piece, power) or 0), after
-end
-
--- Whether negotiation `a` goes before `b`: more spaces gained, then the earlier row of
--- Table 20.4, then the higher card (then by ids, so that the choice is the same each time).
-local function before(a, b)
-  if a.gain ~= b.gain then
-    return a.gain > b.gain
-  elseif a.rank ~= b.rank then
-    return a.rank < b.rank
-  elseif a.value ~= b.value then
-    return a.value > b.value
-  elseif a.card ~= b.card then
-    return a.card < b.card
-  end
-  return a.piece < b.piece
-end
-
 -- The best negotiation for `power` among `hand` and `pieces` whose class `keep` accepts
 -- (nil: any): {card, piece, gain, pos, rank}; a play that gains nothing is none.
 local function best_negotiation(ctx, power, hand, pieces, keep)
@@ -366,9 +299,9 @@ local function best_negotiation(ctx, power, hand, pieces, keep)
     local value = value_of(ctx, card)
     for _, piece in ipairs(pieces) do
       if keep == nil or keep(classes[piece]) then
-        local g, pos = gain(ctx, card, piece, power, false)
+        local g, pos = reach.gain(ctx, card, piece, power, false)
         local this = g and g > 0 and { card = card, piece = piece, gain = g, pos = pos, rank = ranks[piece], value = value }
-        if this and (best == nil or before(this, best)) then
+        if this and (best == nil or chart.before(this, best)) then
           best = this
         end
       end
@@ -381,21 +314,6 @@ local function negotiation_words(ctx, power, plan)
   return string.format("%s on %s gains %s %d space%s, to %s%s", cards.name(ctx, plan.card), issue_name(ctx, plan.piece),
     name(ctx, power), plan.gain, plan.gain == 1 and "" or "s", reach.words(ctx, power, plan.pos),
     plan.rank < 99 and string.format(" (Table 20.4 rank %d)", plan.rank) or "")
-end
-
--- The issue `card` collects its own bonus on for `power`, among `pieces` (L1583: a card
--- that cannot collect its bonus is a normal card).
-local function bonus_issue(ctx, card, power, pieces)
-  local effect = effects[card]
-  if effect == nil or effect.bonus == nil then
-    return nil
-  end
-  for _, piece in ipairs(pieces) do
-    if effect.bonus(ctx, power, piece) then
-      return piece
-    end
-  end
-  return nil
 end
 
 -- Table 20.5.2: the power's Leader's row that applies, if any: {key, piece}.
@@ -627,12 +545,6 @@ local function chosen_debater(ctx, player, piece, leader)
   return best, table.concat(seen, ", ")
 end
 
--- M = 7 - the issue's space (20.7's example, L1617): on the Negotiation Table, space 0.
-local function threshold(ctx, piece)
-  local kind, _, n = display.where(ctx, piece)
-  return 7 - (kind == "track" and n or 0), kind == "track" and n or 0
-end
-
 -- Whether a roll debates against M (option solitaire.debate_roll: below M as printed for
 -- the Allied bot).
 local function roll_debates(ctx, roll, m)
@@ -699,7 +611,7 @@ local function debate_decision(ctx, power, t)
         t:step("20.7.b, %s: always.", cell)
         return "debate"
       end
-      local m, space = threshold(ctx, piece)
+      local m, space = chart.debate_m(ctx, piece)
       local roll = chartdice.rolled(ctx, power)
       if roll == nil then
         t:step("20.7.b, %s: roll 1d6 against M = 7 - %d = %d.", cell, space, m)
@@ -1084,9 +996,7 @@ local function ibd(ctx, laid)
   return sum
 end
 
-local function drm_of(ctx, card)
-  return math.abs(field(ctx, card, "drm") or 0)
-end
+local drm_of = botwar.drm_of
 
 -- 22.1 (L1994): each neutral Allied card goes to a random front with a battle. At each
 -- battle a neutral card is laid here with chance 1 in the fronts still to fight, so that
@@ -1106,31 +1016,7 @@ local function neutral_here(ctx, card, t)
   return here
 end
 
-local CARDS = {
-  front_only = { words = "the card with the largest DRM that no other battle still to fight may use", pick = function(ctx, actions)
-    local front = ctx.locals.front
-    local later = botwar.fronts_to_fight(ctx, front)
-    return flowchart.best(actions, function(a)
-      if a.name ~= "lay" or (a.arg.target ~= nil and a.arg.target ~= "own") then
-        return nil
-      end
-      for _, other in ipairs(later) do
-        if other ~= front and battle.usable(ctx, a.card, powers.allied(ctx), other) then
-          return nil
-        end
-      end
-      return drm_of(ctx, a.card)
-    end)
-  end },
-  largest = { words = "the card with the largest DRM", pick = function(ctx, actions)
-    return flowchart.best(actions, function(a)
-      if a.name ~= "lay" or (a.arg.target ~= nil and a.arg.target ~= "own") then
-        return nil
-      end
-      return drm_of(ctx, a.card)
-    end)
-  end },
-}
+local CARDS = botwar.card_rows(powers.allied)
 
 function bot.battle_cards(ctx, seat, actions, t)
   local laid = ctx.private[seat].battle or {}
@@ -1258,27 +1144,9 @@ end
 
 -- A Handicap card's issue (20.13, L1747): the criterion of Table 20.4, else at random.
 local function handicap_issue(ctx, actions, t)
-  local power = ctx.locals.power
-  local best, rank
-  for i, action in ipairs(actions) do
-    if action.name == "choose" and type(action.arg) == "string" and ctx.data.pieces[action.arg] then
-      local r = priority_rank(ctx, power, action.arg)
-      if r and (rank == nil or r < rank) then
-        best, rank = i, r
-      end
-    end
-  end
-  if best then
-    return t:choose(best, "20.13: the Handicap card's issue by Table 20.4 (rank %d): %s.", rank, actions[best].label)
-  end
-  local choices = {}
-  for i, action in ipairs(actions) do
-    if action.name == "choose" then
-      choices[#choices + 1] = i
-    end
-  end
-  local pick = choices[ctx:random(#choices, "no criterion, at random (20.13, L1747)")]
-  return t:choose(pick, "20.13: no criterion of this chapter fits; at random (L1747): %s.", actions[pick].label)
+  return chart.handicap_choice(ctx, actions, t, function(piece)
+    return type(piece) == "string" and ctx.data.pieces[piece] and priority_rank(ctx, ctx.locals.power, piece) or nil
+  end, "20.13", "20.4", "L1747")
 end
 
 -- Step 8 (20.6): the answer to France's offer, by the chart's rows.

@@ -17,7 +17,6 @@ local forces = include("rules/forces.lua")
 local rules_war = include("rules/war.lua")
 local display = include("rules/display.lua")
 local cards = include("rules/cards.lua")
-local effects = include("rules/effects.lua")
 local solo = include("rules/cdgsm_display.lua")
 local solitaire = include("rules/solitaire.lua")
 local battle = include("rules/battle.lua")
@@ -69,15 +68,7 @@ local function differential_sum(ctx, title)
   return chart.differential_sum(ctx, title, "allied")
 end
 
-local function index_of(actions, wanted)
-  return flowchart.first(actions, wanted)
-end
-
-local function named(actions, name, arg)
-  return index_of(actions, function(a)
-    return a.name == name and (arg == nil or a.arg == arg)
-  end)
-end
+local index_of, named = flowchart.first, chart.named
 
 local function field(ctx, card, name)
   return ctx.data.cards[card].fields[name]
@@ -151,26 +142,24 @@ local function trade_partner(ctx, offered)
   return offered[1]
 end
 
--- The issue `card` collects its own bonus on, among `pieces` (21.5, L1832: a card that
--- cannot collect its bonus is a normal card).
-local function bonus_issue(ctx, card, pieces)
-  local effect = effects[card]
-  if effect == nil or effect.bonus == nil then
-    return nil
-  end
-  for _, piece in ipairs(pieces) do
-    if effect.bonus(ctx, "FR", piece) then
-      return piece
-    end
-  end
-  return nil
-end
-
 -- ---------------------------------------------------------------------------------------
 -- Table 21.4: France's order of issues.
 
 local MINOR_WORDS = { minor_unit = "a minor ally that gives France a unit", minor_vp = "a minor ally that gives only VP",
   minor_ally = "a minor ally (footnote **: one that gives a unit, else one that gives VP)" }
+
+-- The pieces of `pieces` a row's issue names, for France; the row's issue in words.
+local function row_issues(ctx, entry, pieces)
+  return libissues.row_issues(ctx, entry, pieces, "FR")
+end
+
+local function entry_words(ctx, entry)
+  return libissues.entry_words(ctx, entry, MINOR_WORDS)
+end
+
+local function bonus_issue(ctx, card, pieces)
+  return libissues.bonus_issue(ctx, card, "FR", pieces)
+end
 
 local function french_minor(ctx, piece)
   return libissues.matches(ctx, piece, "minor", "FR")
@@ -178,41 +167,6 @@ end
 
 local function gives_unit(ctx, piece)
   return libissues.gives_units(ctx, piece, "FR")
-end
-
--- The pieces of `pieces` that a row's issue names: an issue kind, or a class of minor
--- allies.
-local function row_issues(ctx, entry, pieces)
-  if entry == "minor_unit" or entry == "minor_ally" then
-    local list = filter(pieces, function(p)
-      return french_minor(ctx, p) and gives_unit(ctx, p)
-    end)
-    if #list > 0 or entry == "minor_unit" then
-      return list
-    end
-    entry = "minor_vp"
-  end
-  if entry == "minor_vp" then
-    return filter(pieces, function(p)
-      return french_minor(ctx, p) and not gives_unit(ctx, p)
-    end)
-  end
-  return filter(pieces, function(p)
-    return ctx.data.pieces[p].props.issue == entry
-  end)
-end
-
-local function entry_words(ctx, entry)
-  if MINOR_WORDS[entry] then
-    return MINOR_WORDS[entry]
-  end
-  for _, id in ipairs(ctx.data.piece_ids) do
-    local piece = ctx.data.pieces[id]
-    if piece.kind == "issue" and piece.props.issue == entry then
-      return piece.name
-    end
-  end
-  return entry
 end
 
 -- The rows of Table 21.4 for the political status: each {key, issue, condition}.
@@ -324,33 +278,8 @@ end
 -- ---------------------------------------------------------------------------------------
 -- Steps 5 and 6: France's rounds (21.5).
 
--- France's gain in spaces when `card` goes on `piece` (from -7 to 7, its own track
--- positive), and where it lands; nil when the card's values are not entered.
-local function gain(ctx, card, piece, debate)
-  local after = reach.position_after(ctx, card, piece, "FR", debate)
-  if after == nil then
-    return nil
-  end
-  return after - (display.position(ctx, piece, "FR") or 0), after
-end
-
 -- The best negotiation among `hand` and `pieces`: the most spaces gained for France; equal
 -- gains, the earlier issue of Table 21.4, then the higher card. {card, piece, gain, pos}.
--- Whether negotiation `a` goes before `b`: more spaces gained, then the earlier issue of
--- Table 21.4, then the higher card (then by ids, so that the choice is the same each time).
-local function before(a, b)
-  if a.gain ~= b.gain then
-    return a.gain > b.gain
-  elseif a.rank ~= b.rank then
-    return a.rank < b.rank
-  elseif a.value ~= b.value then
-    return a.value > b.value
-  elseif a.card ~= b.card then
-    return a.card < b.card
-  end
-  return a.piece < b.piece
-end
-
 local function best_negotiation(ctx, hand, pieces)
   local ranks = {}
   for _, piece in ipairs(pieces) do
@@ -360,9 +289,9 @@ local function best_negotiation(ctx, hand, pieces)
   for _, card in ipairs(hand) do
     local value = value_of(ctx, card)
     for _, piece in ipairs(pieces) do
-      local g, pos = gain(ctx, card, piece, false)
+      local g, pos = reach.gain(ctx, card, piece, "FR", false)
       local this = g and { card = card, piece = piece, gain = g, pos = pos, rank = ranks[piece], value = value }
-      if this and (best == nil or before(this, best)) then
+      if this and (best == nil or chart.before(this, best)) then
         best = this
       end
     end
@@ -580,12 +509,6 @@ local function debate_class(ctx, piece)
   return rank and "priority" or "other"
 end
 
--- M = 7 - the issue's space (L1844): on the Negotiation Table, space 0.
-local function threshold(ctx, piece)
-  local kind, _, n = display.where(ctx, piece)
-  return 7 - (kind == "track" and n or 0), kind == "track" and n or 0
-end
-
 -- Whether a roll debates against M (option solitaire.debate_roll: 1 to M as printed for
 -- the French bot).
 local function roll_debates(ctx, roll, m)
@@ -622,7 +545,7 @@ local function debate_decision(ctx, piece, t)
         t:step("21.6.2: %s: always.", cell)
         return "debate"
       end
-      local m, space = threshold(ctx, piece)
+      local m, space = chart.debate_m(ctx, piece)
       local roll = chartdice.rolled(ctx, "FR")
       if roll == nil then
         t:step("21.6.2: %s: roll 1d6 against M = 7 - %d = %d.", cell, space, m)
@@ -978,9 +901,7 @@ local function cards_in_hand(ctx, seat, zone)
   return list
 end
 
-local function drm_of(ctx, card)
-  return math.abs(field(ctx, card, "drm") or 0)
-end
+local drm_of = botwar.drm_of
 
 local function lay_index(actions, card)
   return index_of(actions, function(a)
@@ -988,8 +909,10 @@ local function lay_index(actions, card)
   end)
 end
 
-local CARDS = {
-  napoleon = { words = "NAPOLEON where the Grande Armée fights, BERTHIER with him", pick = function(ctx, actions, laid)
+local CARDS = botwar.card_rows(function()
+  return { "FR" }
+end)
+CARDS.napoleon = { words = "NAPOLEON where the Grande Armée fights, BERTHIER with him", pick = function(ctx, actions, laid)
     local ga = util.contains(ctx.vars.war.battle.armies.FR or {}, GA)
     if not ga then
       return nil
@@ -999,31 +922,7 @@ local CARDS = {
       return lay_index(actions, "napoleon")
     end
     return lay_index(actions, "berthier")
-  end },
-  front_only = { words = "the card with the largest DRM that no other battle still to fight may use", pick = function(ctx, actions)
-    local front = ctx.locals.front
-    local later = botwar.fronts_to_fight(ctx, front)
-    return flowchart.best(actions, function(a)
-      if a.name ~= "lay" or (a.arg.target ~= nil and a.arg.target ~= "own") then
-        return nil
-      end
-      for _, other in ipairs(later) do
-        if other ~= front and battle.usable(ctx, a.card, { "FR" }, other) then
-          return nil
-        end
-      end
-      return drm_of(ctx, a.card)
-    end)
-  end },
-  largest = { words = "the card with the largest DRM", pick = function(ctx, actions)
-    return flowchart.best(actions, function(a)
-      if a.name ~= "lay" or (a.arg.target ~= nil and a.arg.target ~= "own") then
-        return nil
-      end
-      return drm_of(ctx, a.card)
-    end)
-  end },
-}
+  end }
 
 function bot.battle_cards(ctx, seat, actions, t)
   local laid_list = ctx.private[seat].battle or {}
@@ -1091,26 +990,9 @@ end
 
 -- A Handicap card's issue (21.12): the criterion of Table 21.4, else at random (L1956).
 local function handicap_issue(ctx, actions, t)
-  local best, rank
-  for i, action in ipairs(actions) do
-    if action.name == "choose" then
-      local r = selection_rank(ctx, action.arg)
-      if r and (rank == nil or r < rank) then
-        best, rank = i, r
-      end
-    end
-  end
-  if best then
-    return t:choose(best, "21.12: the Handicap card's issue by Table 21.4 (rank %d): %s.", rank, actions[best].label)
-  end
-  local choices = {}
-  for i, action in ipairs(actions) do
-    if action.name == "choose" then
-      choices[#choices + 1] = i
-    end
-  end
-  local pick = choices[ctx:random(#choices, "no criterion, at random (21.12, L1956)")]
-  return t:choose(pick, "21.12: no criterion of this chapter fits; at random (L1956): %s.", actions[pick].label)
+  return chart.handicap_choice(ctx, actions, t, function(piece)
+    return selection_rank(ctx, piece)
+  end, "21.12", "21.4", "L1956")
 end
 
 local function first_option(ctx, actions, t)

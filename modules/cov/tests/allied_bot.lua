@@ -294,19 +294,7 @@ test("20.11.3 Step 19: one loss per nationality in turn, an empty Force Pool fir
       end
       g:act_as(p.seat, "remove", arg)
     else
-      local ask = p.asks[1]
-      for _, a in ipairs(p.asks) do
-        if not util.contains(p.answered or {}, a.seat) then
-          ask = a
-          break
-        end
-      end
-      local action = ask.actions[1]
-      if ask.seat then
-        g:act_as(ask.seat, action.name, action.arg, { ALL })
-      else
-        g:act(action.name, action.arg, { ALL })
-      end
+      play.first(g, { ALL })
     end
   end
   t:ok(seen > 0, "the test reached an Allied loss")
@@ -503,19 +491,7 @@ test("22.1 a neutral Allied card goes to a random front with a battle", BIG, fun
         t:ok(laid or not has(why, "Drew 1 of"), why)
       end
     else
-      local ask = p.asks[1]
-      for _, a in ipairs(p.asks) do
-        if not util.contains(p.answered or {}, a.seat) then
-          ask = a
-          break
-        end
-      end
-      local action = ask.actions[1]
-      if ask.seat then
-        g:act_as(ask.seat, action.name, action.arg, { ALL })
-      else
-        g:act(action.name, action.arg, { ALL })
-      end
+      play.first(g, { ALL })
     end
   end
   t:ok(seen, "the Allied bot laid battle cards")

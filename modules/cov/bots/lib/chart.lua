@@ -11,6 +11,7 @@ local cards = include("rules/cards.lua")
 local forces = include("rules/forces.lua")
 local rules_war = include("rules/war.lua")
 local battle = include("rules/battle.lua")
+local display = include("rules/display.lua")
 
 local chart = {}
 
@@ -71,6 +72,16 @@ function chart.first_row(ctx, t, id, words, step, ...)
       return i, key, word
     end
     t:step("%s, row %s: %s: none.", step, key, words[word].words)
+  end
+  return nil
+end
+
+-- The index of the first action named `name` (with the argument `arg`, if given), or nil.
+function chart.named(actions, name, arg)
+  for i, a in ipairs(actions) do
+    if a.name == name and (arg == nil or a.arg == arg) then
+      return i
+    end
   end
   return nil
 end
@@ -189,6 +200,57 @@ function chart.differential_sum(ctx, title, side)
     sum:add(-term.value, string.format("%s (%s)", term.label, names[other]))
   end
   return sum
+end
+
+-- Whether negotiation `a` goes before `b` (each {card, piece, gain, rank, value}): more
+-- spaces gained, then the earlier row of the bot's priority table, then the higher card
+-- (then by ids, so that the choice is the same each time).
+function chart.before(a, b)
+  if a.gain ~= b.gain then
+    return a.gain > b.gain
+  elseif a.rank ~= b.rank then
+    return a.rank < b.rank
+  elseif a.value ~= b.value then
+    return a.value > b.value
+  elseif a.card ~= b.card then
+    return a.card < b.card
+  end
+  return a.piece < b.piece
+end
+
+-- M of the bots' debate tables (20.7's example, L1617; 21.6, L1844): 7 - the issue's space,
+-- 0 on the Negotiation Table; and the space.
+function chart.debate_m(ctx, piece)
+  local kind, _, n = display.where(ctx, piece)
+  local space = kind == "track" and n or 0
+  return 7 - space, space
+end
+
+-- A Handicap card's choice (20.13, L1747; 21.12, L1956): the choice with the best rank by
+-- `rank_of(arg)` (the bot's priority table, named `table_name`), else one at random. `step`
+-- begins the reason.
+function chart.handicap_choice(ctx, actions, t, rank_of, step, table_name, line)
+  local best, rank
+  for i, action in ipairs(actions) do
+    if action.name == "choose" then
+      local r = rank_of(action.arg)
+      if r and (rank == nil or r < rank) then
+        best, rank = i, r
+      end
+    end
+  end
+  if best then
+    return t:choose(best, "%s: the Handicap card's issue by Table %s (rank %d): %s.", step, table_name, rank,
+      actions[best].label)
+  end
+  local choices = {}
+  for i, action in ipairs(actions) do
+    if action.name == "choose" then
+      choices[#choices + 1] = i
+    end
+  end
+  local pick = choices[ctx:random(#choices, string.format("no criterion, at random (%s, %s)", step, line))]
+  return t:choose(pick, "%s: no criterion of this chapter fits; at random (%s): %s.", step, line, actions[pick].label)
 end
 
 return chart

@@ -9,6 +9,8 @@
 local util = include("@lib/util.lua")
 local flowchart = include("@lib/flowchart.lua")
 local rules_issues = include("rules/issues.lua")
+local effects = include("rules/effects.lua")
+local chart = include("bots/lib/chart.lua")
 
 local issues = {}
 
@@ -64,6 +66,64 @@ function issues.rank(ctx, piece, list, power)
     end
   end
   return #list + 1
+end
+
+local filter = chart.filter
+
+-- The pieces of `pieces` a chart row's issue names for `power`: an issue kind, or a class of
+-- minor allies of its side (minor_unit: one that gives it a unit; minor_vp: one that gives
+-- only VP; minor_ally: one that gives a unit, else one that gives VP; 20.4, L1557, and
+-- 21.4's footnote **).
+function issues.row_issues(ctx, entry, pieces, power)
+  local function minor(p)
+    return issues.matches(ctx, p, "minor", power)
+  end
+  if entry == "minor_unit" or entry == "minor_ally" then
+    local list = filter(pieces, function(p)
+      return minor(p) and issues.gives_units(ctx, p, power)
+    end)
+    if #list > 0 or entry == "minor_unit" then
+      return list
+    end
+    entry = "minor_vp"
+  end
+  if entry == "minor_vp" then
+    return filter(pieces, function(p)
+      return minor(p) and not issues.gives_units(ctx, p, power)
+    end)
+  end
+  return filter(pieces, function(p)
+    return ctx.data.pieces[p].props.issue == entry
+  end)
+end
+
+-- A chart row's issue in words: the class's words in `minor_words`, or the issue's name.
+function issues.entry_words(ctx, entry, minor_words)
+  if minor_words[entry] then
+    return minor_words[entry]
+  end
+  for _, id in ipairs(ctx.data.piece_ids) do
+    local piece = ctx.data.pieces[id]
+    if piece.kind == "issue" and piece.props.issue == entry then
+      return piece.name
+    end
+  end
+  return entry
+end
+
+-- The issue of `pieces` on which `card` collects its own bonus when `power` plays it, or nil
+-- (20.5.2, L1583; 21.5, L1832: a card that cannot collect its bonus is a normal card).
+function issues.bonus_issue(ctx, card, power, pieces)
+  local effect = effects[card]
+  if effect == nil or effect.bonus == nil then
+    return nil
+  end
+  for _, piece in ipairs(pieces) do
+    if effect.bonus(ctx, power, piece) then
+      return piece
+    end
+  end
+  return nil
 end
 
 return issues

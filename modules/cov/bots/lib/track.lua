@@ -23,6 +23,16 @@ function track.position_after(ctx, card, piece, power, debate)
   return owner == power and n or -n
 end
 
+-- `power`'s gain in spaces when `card` goes on `piece` (from -7 to 7, its own track
+-- positive), and where it lands; nil when the card's values are not entered.
+function track.gain(ctx, card, piece, power, debate)
+  local after = track.position_after(ctx, card, piece, power, debate)
+  if after == nil then
+    return nil
+  end
+  return after - (display.position(ctx, piece, power) or 0), after
+end
+
 -- The card of `hand` that takes `piece` farthest toward `power`, and where; `break_tie(tied)`
 -- picks among equal cards (the bot's own tie rule). Nil when no card's values are entered.
 function track.best_card(ctx, hand, piece, power, debate, break_tie)

@@ -116,4 +116,42 @@ function botwar.save(ctx, actions, t)
   end), "19.3, step 3: nothing to save.")
 end
 
+-- A card's battle DRM, whichever side it counts for.
+function botwar.drm_of(ctx, card)
+  return math.abs((ctx:known("card", card, "drm") and ctx.data.cards[card].fields.drm) or 0)
+end
+
+local function own_drm(ctx, a)
+  if a.name ~= "lay" or (a.arg.target ~= nil and a.arg.target ~= "own") then
+    return nil
+  end
+  return botwar.drm_of(ctx, a.card)
+end
+
+-- The rows both bots' military-card tables may hold (20.11.2, 21.10.2), for the side whose
+-- cards `side_powers(ctx)` may use: the card with the largest DRM that no other battle still
+-- to fight may use, and the card with the largest DRM.
+function botwar.card_rows(side_powers)
+  return {
+    front_only = { words = "the card with the largest DRM that no other battle still to fight may use",
+      pick = function(ctx, actions)
+        local front = ctx.locals.front
+        local later = botwar.fronts_to_fight(ctx, front)
+        return flowchart.best(actions, function(a)
+          for _, other in ipairs(later) do
+            if a.name == "lay" and other ~= front and battle.usable(ctx, a.card, side_powers(ctx), other) then
+              return nil
+            end
+          end
+          return own_drm(ctx, a)
+        end)
+      end },
+    largest = { words = "the card with the largest DRM", pick = function(ctx, actions)
+      return flowchart.best(actions, function(a)
+        return own_drm(ctx, a)
+      end)
+    end },
+  }
+end
+
 return botwar

@@ -16,23 +16,29 @@ function play.to(g, stop, dice)
     if done(g) then
       return
     end
-    local p = g:prompt()
-    if p == nil then
+    if g:prompt() == nil then
       error("the game ended before the position the test waits for")
     end
-    for _, ask in ipairs(p.asks) do
-      if not util.contains(p.answered or {}, ask.seat) then
-        local action = ask.actions[1]
-        if ask.seat then
-          g:act_as(ask.seat, action.name, action.arg, dice)
-        else
-          g:act(action.name, action.arg, dice)
-        end
-        break
-      end
-    end
+    play.first(g, dice)
   end
   error("the game did not reach the position the test waits for")
+end
+
+-- Answers the decision the game waits for with the first legal action of its first seat
+-- still to answer (with `dice`, as play.to).
+function play.first(g, dice)
+  local p = g:prompt()
+  for _, ask in ipairs(p.asks) do
+    if not util.contains(p.answered or {}, ask.seat) then
+      local action = ask.actions[1]
+      if ask.seat then
+        g:act_as(ask.seat, action.name, action.arg, dice)
+      else
+        g:act(action.name, action.arg, dice)
+      end
+      return
+    end
+  end
 end
 
 -- Stacks the cards of a solitaire game before its next deal, as a tester would at the
