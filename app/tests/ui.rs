@@ -1524,6 +1524,31 @@ fn the_balance_panel_compares_an_edit_with_the_old_version_and_draws_the_result(
 }
 
 #[test]
+fn the_balance_panel_shows_a_run_s_results_and_its_bots_flowchart_coverage() {
+    // One run of the open testbed, compared with nothing: wins, scores, the cards played
+    // most, and which steps of the bots' flowcharts the games reached.
+    let s = scratch();
+    let mut h = harness(app(&s, false, false));
+    h.get_by_label("Balance").click();
+    h.run();
+    h.get_by_label("Play the games").click();
+    h.run();
+    let start = Instant::now();
+    while h.state().balance.running() {
+        assert!(
+            start.elapsed() < Duration::from_secs(240),
+            "the games never ended"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+        h.step();
+    }
+    h.run();
+    h.get_by_label_contains("Results of 200 games");
+    h.get_by_label_contains("Chart of wins by seat");
+    h.get_by_label_contains("Bots' flowchart steps reached: ");
+}
+
+#[test]
 fn a_reload_lists_the_recorded_games_the_edit_changes() {
     // The testbed's recorded council game has two rounds; the edit makes it one.
     let s = scratch();

@@ -2,14 +2,16 @@
 //! against another version at the same seeds (the last committed one, or a folder), with
 //! progress, Cancel, and the results drawn (egui_plot).
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
 use chancery_core::sim::compare::{Comparison, Metric, compare_until};
+use chancery_core::sim::coverage;
 use chancery_core::sim::{SimConfig, SimReport, simulate_until};
-use chancery_core::{Module, SeatId};
+use chancery_core::{Module, SeatId, Value};
 use egui::{Color32, RichText, Ui};
 use egui_plot::{Bar, BarChart, Legend, Line, Plot, PlotPoints, Points, VLine};
 
@@ -40,6 +42,8 @@ pub struct Balance {
     /// The other version's folder, for [`Against::Folder`].
     pub folder: String,
     job: Option<Job>,
+    /// The set-up options of the games of the last run, in words.
+    setup: Option<String>,
     /// The last result, or why it failed.
     result: Option<Result<Finished, String>>,
 }
@@ -53,6 +57,7 @@ impl Default for Balance {
             against: Against::Nothing,
             folder: String::new(),
             job: None,
+            setup: None,
             result: None,
         }
     }
@@ -97,6 +102,7 @@ impl Balance {
             profile: false,
             check: false,
         };
+        self.setup = setup_words(&module, &config);
         // The other version as `old_module_dir` reads it, and as the results name it.
         let against = match self.against {
             Against::Nothing => None,
@@ -164,6 +170,33 @@ impl Balance {
             }
         }
     }
+}
+
+/// The options the games are set up with, those the scenario gives bot-only games
+/// (`bot_options`) included, in words; nothing when there are none.
+fn setup_words(module: &Module, config: &SimConfig) -> Option<String> {
+    let scenario = module.scenarios.get(config.scenario.as_str())?;
+    let Value::Map(options) = config.options_for(scenario) else {
+        return None;
+    };
+    if options.is_empty() {
+        return None;
+    }
+    let words: Vec<String> = options
+        .iter()
+        .map(|(key, value)| {
+            let value = match value.as_str() {
+                Some(text) => text.to_owned(),
+                None => format!("{value:?}"),
+            };
+            if config.options.get(key).is_some() {
+                format!("{key}={value}")
+            } else {
+                format!("{key}={value} (the scenario's set-up for bot-only games)")
+            }
+        })
+        .collect();
+    Some(format!("The games are set up with {}.", words.join(", ")))
 }
 
 /// The Balance window.
@@ -263,6 +296,9 @@ fn window_ui(ui: &mut Ui, view: &GameView, balance: &mut Balance) {
         }
     });
     ui.separator();
+    if let (Some(setup), Some(_)) = (&balance.setup, &balance.result) {
+        ui.label(setup);
+    }
     match &balance.result {
         None if !running => {
             ui.label("No results yet.");
@@ -368,6 +404,48 @@ fn run_ui(ui: &mut Ui, module: &Module, report: &SimReport) {
             ));
         }
     }
+    coverage_ui(ui, module, report);
+}
+
+/// The steps of the flowcharts of the bots that played which no game reached, as
+/// `chancery sim --coverage` lists them.
+fn coverage_ui(ui: &mut Ui, module: &Module, report: &SimReport) {
+    const SHOWN: usize = 40;
+    let rules = report.bot_rules();
+    let played: BTreeSet<&str> = rules
+        .keys()
+        .filter_map(|key| key.split_once(": ").map(|(bot, _)| bot))
+        .collect();
+    let steps: Vec<coverage::Step> = coverage::steps(module, &rules)
+        .into_iter()
+        .filter(|step| played.contains(step.bot.as_str()))
+        .collect();
+    if steps.is_empty() {
+        return;
+    }
+    let never: Vec<&coverage::Step> = steps.iter().filter(|step| step.reached == 0).collect();
+    let title = format!(
+        "Bots' flowchart steps reached: {} of {}",
+        steps.len() - never.len(),
+        steps.len()
+    );
+    ui.collapsing(RichText::new(title).strong(), |ui| {
+        if never.is_empty() {
+            ui.label("Every step was reached.");
+        }
+        for step in never.iter().take(SHOWN) {
+            ui.label(format!(
+                "Never reached: {}, {} ({})",
+                step.bot, step.step, step.at
+            ));
+        }
+        if never.len() > SHOWN {
+            ui.label(format!(
+                "… and {} more: `chancery sim --coverage` lists them all.",
+                never.len() - SHOWN
+            ));
+        }
+    });
 }
 
 /// What a screen reader says of a chart.
