@@ -70,8 +70,8 @@ test("20.2 the Coalition's display holds 11 + 13 + 11 - 5 = 30 cards, France's 1
 -- Plays the Wager from stacked displays: at the Initial Phase's last question (Austria at
 -- War's place in the Clash) France is left `fr` alone, the Coalition the three Allied
 -- cards; the fate die shows "all except C". Returns the game once the Wager is over.
-local function wager(t, seating, fr, allied, order)
-  local g = game(t, seating)
+local function wager(t, seating, fr, allied, order, options)
+  local g = game(t, seating, options)
   play.to(g, "clash")
   play.stack(g, { FR = { fr }, allies = { allied.RU, allied.AU, allied.BR } })
   play.to(g, "cdgsm_play", { ALL })
@@ -84,7 +84,7 @@ local function wager(t, seating, fr, allied, order)
 end
 
 -- Rule: the solitaire Wager from the displays (19.3; 21.3 L1798: the Coalition's three cards
--- first, then France; 20.3 L1541: France first). Each card lies face down until all are
+-- first, then France; 20.3 L1541: France first; 22.1 L1988: the person, then clockwise). Each card lies face down until all are
 -- laid. An Allied winner places at the highest Allied value less France's (20.3 L1547, 21.3
 -- L1804), not high - low; a tie goes to Britain, else Austria, else Russia, never France
 -- (20.2 L1521). The Initial Phase's cards then join the displays (19.2). Set-up: France holds
@@ -108,6 +108,11 @@ test("20/21 the Wager from the displays: order, secrecy, the solitaire distance 
 
     g = wager(t, "solo-vs-allied-bot", "fouche", allied, { "FR", "BR", "RU", "AU" })
     t:eq(count_lines(g, "Russia wins the Wager by 2."), 1, "20: France lays first")
+
+    -- 22 (L1988): the person first (here Austria), then clockwise from them: France, Russia,
+    -- Britain.
+    g = wager(t, "solo-allied-power", "fouche", allied, { "AU", "FR", "RU", "BR" }, { human = "AU" })
+    t:eq(count_lines(g, "Russia wins the Wager by 2."), 1, "22: the person lays first")
   end)
 
 -- Plays to the first battle (Front A: the Grande Armée attacks the Armies of Silesia and
