@@ -826,8 +826,7 @@ local SPENDING = {
 
 function bot.spend(ctx, seat, actions, t)
   local power = power_of(ctx, seat)
-  for _, row in ipairs(chart.ordered(ctx, "allied_spending")) do
-    local key, word = row.key, row.value
+  for key, word in chart.printed_rows(ctx, "allied_spending") do
     local i = SPENDING[word].pick(ctx, actions, power)
     if i then
       return t:choose(i, "20.9, Step 11, %s: %s: %s.", key, SPENDING[word].words, actions[i].label)

@@ -34,7 +34,38 @@ function chart.rows(ctx, id, prefix)
 end
 
 -- Every row of chart table `id` in the printed order ("1", "2a", "2b", …, "10"), each key
--- and value; a row entered as "none" (not on the printed chart) is left out.
+-- and value; a row entered as "none" (not on the printed chart) is left out. Then, the
+-- table being open, the numbered rows after the last listed one, each read when the bot
+-- gets to it (so asked at the table, once, when not entered), up to the first "none".
+function chart.printed_rows(ctx, id)
+  local listed = chart.ordered(ctx, id)
+  local i, next_number = 0, 1
+  for _, row in ipairs(listed) do
+    local n = tonumber(row.key:match("^(%d+)"))
+    if n and n >= next_number then
+      next_number = n + 1
+    end
+  end
+  local done = false
+  return function()
+    i = i + 1
+    if listed[i] then
+      return listed[i].key, listed[i].value
+    end
+    if done or not ctx.data.tables[id] then
+      return nil
+    end
+    local key = tostring(next_number)
+    local value = ctx.data.tables[id][key]
+    if value == nil or value == "none" then
+      done = true
+      return nil
+    end
+    next_number = next_number + 1
+    return key, value
+  end
+end
+
 function chart.ordered(ctx, id)
   local entries = ctx.data.tables[id]
   local keys = {}
