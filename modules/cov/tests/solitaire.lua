@@ -155,16 +155,17 @@ test("20.11.2/21.10.2 the person's side lays its battle cards first and they are
 -- one card from the draw deck for each military card it played (one if it played none),
 -- and each goes (a) into the battle for the side, (b) else for the other side, (c) else to
 -- the side's hand for a battle still to come, (d) else to the discard pile; nothing is
--- drawn from an empty deck (1); the next battle draws again (3). Who draws: both sides in 23, France alone against the
--- French bot (21.10.2 L1920; 22.1 L1996). Set-up: the Front A battle; by hand, a battle
+-- drawn from an empty deck (1); the next battle draws again (3). Who draws: both sides in
+-- 23, the Allies alone against the Allied bot (20, L1719), France alone against the French
+-- bot (21.10.2 L1920) and in 22 (L1996). Set-up: the Front A battle; by hand, a battle
 -- still to come on Front G (the US Military Operation in the War of 1812 box), MURAT, NEY
 -- and EUGÈNE in France's hand, and the deck stacked BERTHIER, BERNADOTTE, ANDREW JACKSON,
 -- STEIN. France lays its three cards, the Allies none. Expected (23): France draws three:
 -- Berthier (a, France's), Bernadotte (b, the Allies': Russia fights here), Andrew Jackson
 -- (c, France's hand, Front G only); the Allies draw one: Stein (d). Against the French bot
 -- only France draws; with an empty deck nobody does, as in the Front G battle that follows.
-local function fog_battle(t, seating, deck)
-  local g = to_battle(t, seating)
+local function fog_battle(t, seating, deck, options)
+  local g = to_battle(t, seating, options)
   g:place("issue.mil_op_us", "front.g", "war_of_1812")
   for _, card in ipairs({ "murat", "ney", "eugene" }) do
     g:move_card(card, "hand.FR")
@@ -208,6 +209,14 @@ test("23.1 Fog of War: each branch, and who draws in each seating", { instructio
   g = fog_battle(t, "solo-vs-french-bot", deck)
   t:eq(count_lines(g, "Fog of War (23.1): France draws 3 cards"), 1, "21: France draws")
   t:eq(count_lines(g, "the Allies draw"), 0, "21: the Allies do not")
+
+  g = fog_battle(t, "solo-vs-allied-bot", deck)
+  t:eq(count_lines(g, "Fog of War (23.1): the Allies draw 1 card (0 military cards played)."), 1, "20: the Allied bot draws")
+  t:eq(count_lines(g, "France draws"), 0, "20: France does not")
+
+  g = fog_battle(t, "solo-allied-power", deck, { human = "AU" })
+  t:eq(count_lines(g, "Fog of War (23.1): France draws 3 cards"), 1, "22: France draws")
+  t:eq(count_lines(g, "the Allies draw"), 0, "22: the Allies do not (L1996)")
 
   g = fog_battle(t, "solo-fog-of-war", {})
   t:eq(count_lines(g, "Fog of War (23.1): the draw deck is empty; France draws nothing."), 1)
