@@ -140,6 +140,58 @@ test("20.4 Britain takes the second British Military Operation, then British Rec
   t:ok(has(why, "20.4, row BR/1: British Military Operation is not offered.") and has(why, "20.4, row BR/2: "), why)
 end)
 
+-- 20.5.1: Step 6, the pass --------------------------------------------------------------------
+
+-- Brings the game to Russia's round turn in `round` with the pass offered: Russia's Debate
+-- marker stands on the round track (placed by hand, the input before Russia's turn
+-- replayed, when it did not).
+local function russian_turn_with_pass(g, round)
+  local function here(game)
+    return at("round_turn", "RU")(game) and game:vars().diplomacy.round == round
+      and game:json().flow[#game:json().flow].locals.drawn == nil
+  end
+  play.to(g, here, { ALL })
+  if not util.contains(g:legal(), "pass") then
+    g:undo()
+    g:place("marker.debate.RU", "diplomacy_round", tostring(round))
+    play.to(g, here, { ALL })
+  end
+end
+
+-- Rule: Step 6 (20.5.1, L1571-L1573): an Allied power that debated since it last negotiated
+-- passes when (a) the Military pile has gone to the draw pile and fewer face-up non-PUMC
+-- cards lie on the display than Allied negotiations remain, or (b) in Rounds 4-6 the draw
+-- pile holds fewer cards than Allied negotiations remain (option allied_bot.remaining: the
+-- rounds left to every Allied power still in the phase, this one included). Set-up: the
+-- Clash; Russia's Round 1 turn with the pass offered; then Russia's Round 4 turn with the
+-- pass offered, the Coalition's draw pile cut by hand to 2 cards. Expected: in Round 1 Russia
+-- does not pass (Military pile active, Round 1); in Round 4, with 2 cards against the three
+-- powers' 3 rounds each (9), it passes by (b).
+test("20.5.1 Step 6: an Allied power passes in Round 4 when the draw pile runs short", BIG, function(t)
+  local g = game(t, "clash-of-armies")
+  russian_turn_with_pass(g, 1)
+  local chosen, why = choice(g, "RU")
+  t:ok(chosen ~= "pass", chosen .. " / " .. why)
+  t:ok(has(why, "20.5.1, Step 6: Russia does not pass (Military pile active"), why)
+  russian_turn_with_pass(g, 4)
+  local pile = g:zone("cdgsm.allies.C")
+  for i = 3, #pile do
+    g:move_card(pile[i], "removed")
+  end
+  for _, card in ipairs(g:zone("cdgsm.allies.C.up")) do
+    g:move_card(card, "removed")
+  end
+  chosen, why = choice(g, "RU")
+  t:eq(chosen, "pass", why)
+  if g:vars().cdgsm.allies.transferred then
+    -- The Military pile has gone already: (a) is met first, by the face-up cards.
+    t:ok(has(why, "20.5.1, Step 6 (a): the Military pile has gone to the draw pile and "), why)
+  else
+    t:ok(has(why, "20.5.1, Step 6 (b): Round 4, and the draw pile holds 2 cards, fewer than the 9 Allied negotiations remaining: Russia passes."),
+      why)
+  end
+end)
+
 -- 20.7: the choice of debater ---------------------------------------------------------------
 
 -- Brings the game to the Allies' answer to France's negotiation of `piece`, left on France's
