@@ -1110,12 +1110,35 @@ fn a_solitaire_sim_needs_no_bot_flags() {
     let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!(json["games"], 1, "{out}");
     assert!(json["wins"].get("unfinished").is_none(), "{out}");
-    // Four players name no default bot: the seat must be given one.
+    // With no seating given, a four-power scenario's bot-only game is the scenario's
+    // bot_options seating (20: the French bot against the Allied bot).
+    let (code, out, err) = chancery(&[
+        "sim",
+        path(&module),
+        "--scenario",
+        "clash-of-armies",
+        "--overlay",
+        path(&fixture),
+        "--games",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let rules = json["bot_rules"].as_object().expect("bot rules");
+    assert!(
+        rules.keys().any(|k| k.starts_with("allied_bot: "))
+            && rules.keys().any(|k| k.starts_with("french_bot: ")),
+        "{out}"
+    );
+    // Two players name no default bot: the seat must be given one.
     let (code, _, err) = chancery(&[
         "sim",
         path(&module),
         "--scenario",
         "clash-of-armies",
+        "--option",
+        "seating=two-players",
         "--overlay",
         path(&fixture),
         "--games",
