@@ -240,6 +240,24 @@ function bot.demobilization(ctx, _, actions, t)
     actions[i].label)
 end
 
+-- The Clash of Armies' Austria at War (17.3.3), which the chart does not cover: on Austria's
+-- track when it is one of Austria's Table 20.4 issues, else the VP (best judgment, L1490).
+function bot.clash(ctx, _, actions, t)
+  local piece = actions[1].piece
+  local rank = piece and priority_rank(ctx, "AU", piece)
+  if rank then
+    return t:choose(named(actions, "track") or 1,
+      "20 (best judgment, L1490): Austria at War is Austria's Table 20.4 issue of rank %d: it stays on Austria 1.", rank)
+  end
+  return t:choose(named(actions, "table") or 1,
+    "20 (best judgment, L1490): Austria at War is none of Austria's Table 20.4 issues: the Negotiation Table and 1 VP.")
+end
+
+-- A step of a printed card done by hand (a bot-only game has no hands: it goes on).
+function bot.checklist(_, _, actions, t)
+  return t:choose(named(actions, "done") or 1, "20 (best judgment, L1490): a step the players do by hand; no person plays, so the game goes on.")
+end
+
 -- ---------------------------------------------------------------------------------------
 -- Step 4: the Wager card (20.3), applied for Britain, Russia and Austria in turn.
 
