@@ -5,10 +5,12 @@
 //! - Aftermath with its own bot: games a second, microseconds per decision, and the share
 //!   of the time that is not the bot's own choosing (the engine's share);
 //! - Lützen & Bautzen (Congress of Vienna) with the test fixture: decisions a second and
-//!   the engine's share.
+//!   the engine's share;
+//! - the Clash of Armies with the test fixture, the French bot against the Allied bot: games
+//!   a second, microseconds per decision and the engine's share.
 //!
 //! Each figure is the median of repeated runs in this one process. Name parts to run only
-//! those: `-- first`, `-- bot`, `-- lutzen`.
+//! those: `-- first`, `-- bot`, `-- lutzen`, `-- clash`.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -87,7 +89,7 @@ fn bot_games(module: Arc<Module>, scenario: &str, games: usize) -> (f64, f64, f6
 }
 
 /// Whether the part named `part` runs: all of them, or those named on the command line
-/// (`cargo bench -p chancery-tests --bench sim -- first bot lutzen`).
+/// (`cargo bench -p chancery-tests --bench sim -- first bot lutzen clash`).
 fn wanted(part: &str) -> bool {
     let named: Vec<String> = std::env::args()
         .skip(1)
@@ -105,8 +107,14 @@ fn main() {
     if wanted("bot") {
         aftermath_bot(&aftermath);
     }
-    if wanted("lutzen") {
-        lutzen();
+    if wanted("lutzen") || wanted("clash") {
+        let cov = cov_with_fixture();
+        if wanted("lutzen") {
+            lutzen(&cov);
+        }
+        if wanted("clash") {
+            clash(&cov);
+        }
     }
 }
 
@@ -141,13 +149,17 @@ fn aftermath_bot(aftermath: &Arc<Module>) {
     );
 }
 
-fn lutzen() {
+/// Congress of Vienna with the test fixture's placeholder values.
+fn cov_with_fixture() -> Arc<Module> {
     let cov_dir = repo_root().join("modules/cov");
     let fixture = LoadOptions {
         overlay: OverlayChoice::File(cov_dir.join("tests/owner-fixture.ron")),
         strict: false,
     };
-    let cov = Arc::new(chancery_core::load_module(&cov_dir, &fixture).expect("cov loads"));
+    Arc::new(chancery_core::load_module(&cov_dir, &fixture).expect("cov loads"))
+}
+
+fn lutzen(cov: &Arc<Module>) {
     let runs: Vec<(f64, f64, f64)> = (0..3)
         .map(|_| bot_games(cov.clone(), "lutzen-bautzen", 10))
         .collect();
@@ -156,6 +168,21 @@ fn lutzen() {
         "{:<58} median {:>9.0} decisions/s, {us:.1} µs a decision, engine share {:.2} (3 runs of 10 games)",
         "Lützen & Bautzen with the fixture, its bots, one thread",
         1e6 / us,
+        median(runs.iter().map(|r| r.2).collect()),
+    );
+}
+
+/// The Clash of Armies bot against bot: with no options its bot-only games are section 20's
+/// seating (the scenario's bot_options), the French bot against the Allied bot.
+fn clash(cov: &Arc<Module>) {
+    let runs: Vec<(f64, f64, f64)> = (0..3)
+        .map(|_| bot_games(cov.clone(), "clash-of-armies", 4))
+        .collect();
+    println!(
+        "{:<58} median {:>9.2} games/s, {:.1} µs a decision, engine share {:.2} (3 runs of 4 games)",
+        "Clash of Armies, French bot against Allied bot, one thread",
+        median(runs.iter().map(|r| r.0).collect()),
+        median(runs.iter().map(|r| r.1).collect()),
         median(runs.iter().map(|r| r.2).collect()),
     );
 }
