@@ -105,6 +105,20 @@ fn run_until(h: &mut Harness<'_, ChanceryApp>, what: &str, done: impl Fn(&Chance
     h.step();
 }
 
+/// Steps the window until the Balance panel's games end (they run on their own thread).
+fn wait_for_balance(h: &mut Harness<'_, ChanceryApp>, what: &str) {
+    let start = Instant::now();
+    while h.state().balance.running() {
+        assert!(
+            start.elapsed() < Duration::from_secs(240),
+            "{what} never ended"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+        h.step();
+    }
+    h.run();
+}
+
 /// Drags with the mouse from `from` to `to`, in small steps as a hand would.
 fn drag(h: &mut Harness<'_, ChanceryApp>, from: egui::Pos2, to: egui::Pos2) {
     h.hover_at(from);
@@ -1506,16 +1520,7 @@ fn the_balance_panel_compares_an_edit_with_the_old_version_and_draws_the_result(
         h.state().balance.running(),
         "the games play in the background"
     );
-    let start = Instant::now();
-    while h.state().balance.running() {
-        assert!(
-            start.elapsed() < Duration::from_secs(240),
-            "the comparison never ended"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-        h.step();
-    }
-    h.run();
+    wait_for_balance(&mut h, "the comparison");
     h.get_by_label_contains("This version against");
     h.get_by_label_contains("Chart of");
     // Listed among the significant differences, with its old and new values.
@@ -1533,16 +1538,7 @@ fn the_balance_panel_shows_a_run_s_results_and_its_bots_flowchart_coverage() {
     h.run();
     h.get_by_label("Play the games").click();
     h.run();
-    let start = Instant::now();
-    while h.state().balance.running() {
-        assert!(
-            start.elapsed() < Duration::from_secs(240),
-            "the games never ended"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-        h.step();
-    }
-    h.run();
+    wait_for_balance(&mut h, "the games");
     h.get_by_label_contains("Results of 200 games");
     h.get_by_label_contains("Chart of wins by seat");
     h.get_by_label_contains("Bots' flowchart steps reached: ");

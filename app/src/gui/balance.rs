@@ -65,7 +65,10 @@ impl Default for Balance {
 
 /// A finished run.
 enum Finished {
-    Run(Box<SimReport>),
+    Run {
+        report: Box<SimReport>,
+        coverage: Coverage,
+    },
     Compare {
         comparison: Box<Comparison>,
         against: String,
@@ -121,17 +124,22 @@ impl Balance {
         std::thread::spawn(move || {
             let progress = |n: usize| count.store(n, Ordering::Relaxed);
             let result = match against {
-                None => simulate_until(module, &config, &progress, &halt).and_then(|report| {
-                    if halt.load(Ordering::Relaxed) {
-                        Err(format!(
-                            "cancelled after {} of {} games",
-                            report.outcomes.len(),
-                            config.games
-                        ))
-                    } else {
-                        Ok(Finished::Run(Box::new(report)))
-                    }
-                }),
+                None => {
+                    simulate_until(module.clone(), &config, &progress, &halt).and_then(|report| {
+                        if halt.load(Ordering::Relaxed) {
+                            Err(format!(
+                                "cancelled after {} of {} games",
+                                report.outcomes.len(),
+                                config.games
+                            ))
+                        } else {
+                            Ok(Finished::Run {
+                                coverage: Coverage::of(&module, &report),
+                                report: Box::new(report),
+                            })
+                        }
+                    })
+                }
                 Some((spec, against)) => load_old_version(&spec, &module.dir, &load)
                     .map_err(|e| format!("{e:#}"))
                     .and_then(|old| {
@@ -307,7 +315,7 @@ fn window_ui(ui: &mut Ui, view: &GameView, balance: &mut Balance) {
         Some(Err(why)) => {
             ui.colored_label(Color32::from_rgb(200, 40, 40), why);
         }
-        Some(Ok(Finished::Run(report))) => run_ui(ui, &module, report),
+        Some(Ok(Finished::Run { report, coverage })) => run_ui(ui, &module, report, coverage),
         Some(Ok(Finished::Compare {
             comparison,
             against,
@@ -345,7 +353,7 @@ fn score_counts(
         .collect()
 }
 
-fn run_ui(ui: &mut Ui, module: &Module, report: &SimReport) {
+fn run_ui(ui: &mut Ui, module: &Module, report: &SimReport, coverage: &Coverage) {
     let games = report.outcomes.len();
     ui.heading(format!("Results of {games} games"));
     let wins = wins(module, report);
@@ -404,48 +412,61 @@ fn run_ui(ui: &mut Ui, module: &Module, report: &SimReport) {
             ));
         }
     }
-    coverage_ui(ui, module, report);
+    coverage.ui(ui);
 }
 
-/// The steps of the flowcharts of the bots that played which no game reached, as
-/// `chancery sim --coverage` lists them.
-fn coverage_ui(ui: &mut Ui, module: &Module, report: &SimReport) {
-    const SHOWN: usize = 40;
-    let rules = report.bot_rules();
-    let played: BTreeSet<&str> = rules
-        .keys()
-        .filter_map(|key| key.split_once(": ").map(|(bot, _)| bot))
-        .collect();
-    let steps: Vec<coverage::Step> = coverage::steps(module, &rules)
-        .into_iter()
-        .filter(|step| played.contains(step.bot.as_str()))
-        .collect();
-    if steps.is_empty() {
-        return;
+/// The steps of the flowcharts of the bots that played, and those no game reached, as
+/// `chancery sim --coverage` lists them; worked out once, when the games end.
+struct Coverage {
+    steps: usize,
+    never: Vec<coverage::Step>,
+}
+
+impl Coverage {
+    fn of(module: &Module, report: &SimReport) -> Self {
+        let rules = report.bot_rules();
+        let played: BTreeSet<&str> = rules
+            .keys()
+            .filter_map(|key| key.split_once(": ").map(|(bot, _)| bot))
+            .collect();
+        let steps: Vec<coverage::Step> = coverage::steps(module, &rules)
+            .into_iter()
+            .filter(|step| played.contains(step.bot.as_str()))
+            .collect();
+        Coverage {
+            steps: steps.len(),
+            never: steps.into_iter().filter(|step| step.reached == 0).collect(),
+        }
     }
-    let never: Vec<&coverage::Step> = steps.iter().filter(|step| step.reached == 0).collect();
-    let title = format!(
-        "Bots' flowchart steps reached: {} of {}",
-        steps.len() - never.len(),
-        steps.len()
-    );
-    ui.collapsing(RichText::new(title).strong(), |ui| {
-        if never.is_empty() {
-            ui.label("Every step was reached.");
+
+    fn ui(&self, ui: &mut Ui) {
+        const SHOWN: usize = 40;
+        if self.steps == 0 {
+            return;
         }
-        for step in never.iter().take(SHOWN) {
-            ui.label(format!(
-                "Never reached: {}, {} ({})",
-                step.bot, step.step, step.at
-            ));
-        }
-        if never.len() > SHOWN {
-            ui.label(format!(
-                "… and {} more: `chancery sim --coverage` lists them all.",
-                never.len() - SHOWN
-            ));
-        }
-    });
+        let title = format!(
+            "Bots' flowchart steps reached: {} of {}",
+            self.steps - self.never.len(),
+            self.steps
+        );
+        ui.collapsing(RichText::new(title).strong(), |ui| {
+            if self.never.is_empty() {
+                ui.label("Every step was reached.");
+            }
+            for step in self.never.iter().take(SHOWN) {
+                ui.label(format!(
+                    "Never reached: {}, {} ({})",
+                    step.bot, step.step, step.at
+                ));
+            }
+            if self.never.len() > SHOWN {
+                ui.label(format!(
+                    "… and {} more: `chancery sim --coverage` lists them all.",
+                    self.never.len() - SHOWN
+                ));
+            }
+        });
+    }
 }
 
 /// What a screen reader says of a chart.
