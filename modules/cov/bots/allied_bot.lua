@@ -7,11 +7,11 @@
 -- is asked at the table the first time the bot reaches it. The text's own rules are code
 -- here: Step 2's demobilisation thresholds (L1513-L1515), Step 6's pass (L1571-L1573), the
 -- choice of debater (20.7, L1595-L1597), M of 20.7.b (L1617), Step 17's "never withdraw"
--- (L1705), the IBD and its stop (L1711-L1717) and Step 19's losses (L1721-L1723); and the
--- clarifications of 22 (L1988-L1996). Every reason begins with the chart's step or table
--- ("20.4, row BR/2: …"), and the numbers that decided it are explained sums. Step 1 is
--- rolled by the rules (rules/initial.lua); Steps 3 and 5a are the rules' (rules/
--- solitaire.lua, rules/diplomacy.lua).
+-- (L1705), the IBD and its stop (L1711-L1717) and Step 19's losses (L1721-L1723); and 22's
+-- low priority issues (L1992). Every reason begins with the chart's step or table ("20.4,
+-- row BR/2: …"), and the numbers that decided it are explained sums. Step 1 is rolled by the
+-- rules (rules/initial.lua); Steps 3 and 5a are the rules' (rules/solitaire.lua,
+-- rules/diplomacy.lua), and so is 22's neutral card to a random front (rules/battle.lua).
 
 local flowchart = include("@lib/flowchart.lua")
 local util = include("@lib/util.lua")
@@ -655,18 +655,8 @@ local function debate_decision(ctx, power, t)
 end
 
 function bot.debate(ctx, seat, actions, t)
-  local power = power_of(ctx, seat)
-  local mine = filter(actions, function(a)
-    return type(a.arg) ~= "table" or a.arg.power == nil or util.contains(powers.allied(ctx), a.arg.power)
-  end)
-  -- The seat's power: the one its debate actions name (each Allied seat is asked alone).
-  for _, a in ipairs(mine) do
-    if a.name == "debate" and type(a.arg) == "table" and a.arg.power then
-      power = a.arg.power
-    elseif a.name == "debate" and a.card and ctx:known("card", a.card, "nation") then
-      power = cards.nation(ctx, a.card)
-    end
-  end
+  -- In the solitaire seatings each Allied power has its own seat, asked alone.
+  local power = seat
   local decision = debate_decision(ctx, power, t)
   local pass = named(actions, "pass")
   if decision == "roll" then
@@ -1014,24 +1004,6 @@ end
 
 local drm_of = botwar.drm_of
 
--- 22.1 (L1994): each neutral Allied card goes to a random front with a battle. At each
--- battle a neutral card is laid here with chance 1 in the fronts still to fight, so that
--- over the War Phase each front with a battle is as likely.
-local function neutral_here(ctx, card, t)
-  if ctx.vars.seating ~= "solo-allied-power" or not ctx:known("card", card, "nation")
-    or cards.nation(ctx, card) ~= "neutral" then
-    return true
-  end
-  local left = #botwar.fronts_to_fight(ctx, ctx.locals.front)
-  if left <= 1 then
-    return true
-  end
-  local here = ctx:random(left, string.format("22.1: does %s go to this front (1 in %d)?", cards.name(ctx, card), left)) == 1
-  t:step("22.1 (L1994): %s, a neutral card, goes to a random front with a battle: %s.", cards.name(ctx, card),
-    here and "this one" or "another")
-  return here
-end
-
 local CARDS = botwar.card_rows(powers.allied)
 
 function bot.battle_cards(ctx, seat, actions, t)
@@ -1042,25 +1014,12 @@ function bot.battle_cards(ctx, seat, actions, t)
   if differential > stop then
     return t:choose(done, "20.11.2: the IBD %d is greater than %d: the Allies lay no more cards.", differential, stop)
   end
-  local skipped = {}
-  local usable = filter(actions, function(a)
-    if a.name ~= "lay" then
-      return false
-    end
-    if skipped[a.card] == nil then
-      skipped[a.card] = not neutral_here(ctx, a.card, t)
-    end
-    return not skipped[a.card]
-  end)
+  -- In 22 the rules offer a neutral card only at the front it went to (22.1, L1994).
   for key, word in rows(ctx, "allied_cards") do
-    local i = CARDS[word].pick(ctx, usable)
+    local i = CARDS[word].pick(ctx, actions)
     if i then
-      local card = usable[i].card
-      local j = index_of(actions, function(a)
-        return a == usable[i]
-      end)
-      return t:choose(j, "20.11.2, row %s: %s: lay %s (DRM %d).", key, CARDS[word].words, cards.name(ctx, card),
-        drm_of(ctx, card))
+      return t:choose(i, "20.11.2, row %s: %s: lay %s (DRM %d).", key, CARDS[word].words, cards.name(ctx, actions[i].card),
+        drm_of(ctx, actions[i].card))
     end
     t:step("20.11.2, row %s: %s: none.", key, CARDS[word].words)
   end

@@ -17,6 +17,35 @@ local war = include("rules/war.lua")
 
 local steps = include("@lib/steps.lua")
 
+-- 22.1 (L1994): in Allied-power solitaire each neutral military card of the Coalition goes
+-- to a random front with a battle, drawn once a War Phase, when the Coalition first lays
+-- cards with the card among them (a card it gains later, at the next battle); it may be laid
+-- on that front only. The draws are logged.
+local function assign_neutral_fronts(ctx, zone)
+  if ctx.vars.seating ~= "solo-allied-power" then
+    return
+  end
+  local state = ctx.vars.war
+  state.neutral_fronts = state.neutral_fronts or {}
+  local fronts = {}
+  for _, front in ipairs(forces.FRONTS) do
+    if war.battle_on(ctx, front) then
+      fronts[#fronts + 1] = front
+    end
+  end
+  for _, card in ipairs(ctx:zone(zone)) do
+    local f = ctx.data.cards[card].fields
+    if state.neutral_fronts[card] == nil and #fronts > 0 and ctx:known("card", card, "nation")
+      and f.nation == "neutral" and ctx:known("card", card, "military") and f.military == true then
+      local front = #fronts == 1 and fronts[1]
+        or fronts[ctx:roll(#fronts, string.format("the front of %s (22.1)", cards.name(ctx, card)))]
+      state.neutral_fronts[card] = front
+      ctx:log(string.format("22.1: %s, a neutral card of the Coalition, goes to the battle on Front %s.",
+        cards.name(ctx, card), front))
+    end
+  end
+end
+
 local battle = {}
 
 local SIDE_NAMES = { FR = "France", allied = "the Allies" }
@@ -446,6 +475,9 @@ battle.battle = steps.procedure("Battle", {
         return
       end
       ctx.private[entry.seat].battle = {}
+      if entry.side == "allied" then
+        assign_neutral_fronts(ctx, entry.zone or ("hand." .. entry.seat))
+      end
       return steps.call("battle_cards", { seat = entry.seat, side = entry.side, powers = entry.powers,
         front = ctx.locals.front, zone = entry.zone })
     end,
@@ -661,6 +693,10 @@ local function usable(ctx, card, side_list, front)
   end
   if ctx:known("card", card, "nation") then
     local nation = f.fields.nation
+    if nation == "neutral" and not util.contains(side_list, "FR") then
+      local assigned = ((ctx.vars.war or {}).neutral_fronts or {})[card]
+      return assigned == nil or assigned == front
+    end
     return nation == "neutral" or util.contains(side_list, nation)
   end
   return true
@@ -703,6 +739,11 @@ function battle.battle_cards.lay(ctx, arg)
   end
   if not util.contains(f.fronts, locals.front) then
     error(string.format("%s may not be used on Front %s", cards.name(ctx, arg.card), locals.front), 0)
+  end
+  local assigned = ((ctx.vars.war or {}).neutral_fronts or {})[arg.card]
+  if assigned and assigned ~= locals.front and not util.contains(locals.powers, "FR") then
+    error(string.format("%s went to the battle on Front %s (22.1): it may not be used on Front %s", cards.name(ctx, arg.card),
+      assigned, locals.front), 0)
   end
   local target = f.drm_target
   if target == "choice" then
