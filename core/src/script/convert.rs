@@ -18,7 +18,42 @@ pub(crate) const MAX_VALUES: usize = 100_000;
 pub(crate) const MAX_BYTES: usize = 16 * 1024 * 1024;
 
 /// Builds the Lua value for `value`.
+///
+/// The copy is made with the VM's memory cap lifted: with a cap set, mlua stores every
+/// entry through a protected call (so that running out of memory cannot unwind through
+/// Rust), which made this copy several times slower. Plain data is bounded
+/// ([`MAX_VALUES`], [`MAX_BYTES`]), and the memory it takes still counts: the module's next
+/// allocation past the cap fails as before.
 pub(crate) fn to_lua(lua: &Lua, value: &Value) -> mlua::Result<LuaValue> {
+    let _unmetered = Unmetered::new(lua);
+    build(lua, value)
+}
+
+/// The VM's memory cap, lifted until this is dropped.
+struct Unmetered<'a> {
+    lua: &'a Lua,
+    cap: Option<usize>,
+}
+
+impl<'a> Unmetered<'a> {
+    fn new(lua: &'a Lua) -> Self {
+        Unmetered {
+            lua,
+            cap: lua.set_memory_limit(0).ok(),
+        }
+    }
+}
+
+impl Drop for Unmetered<'_> {
+    fn drop(&mut self) {
+        if let Some(cap) = self.cap {
+            // Only a VM without memory control refuses, and then none was lifted.
+            let _ = self.lua.set_memory_limit(cap);
+        }
+    }
+}
+
+fn build(lua: &Lua, value: &Value) -> mlua::Result<LuaValue> {
     Ok(match value {
         Value::Nil => LuaValue::Nil,
         Value::Bool(b) => LuaValue::Boolean(*b),
@@ -28,14 +63,14 @@ pub(crate) fn to_lua(lua: &Lua, value: &Value) -> mlua::Result<LuaValue> {
         Value::List(items) => {
             let t = lua.create_table_with_capacity(items.len(), 0)?;
             for (i, item) in items.iter().enumerate() {
-                t.raw_set(i + 1, to_lua(lua, item)?)?;
+                t.raw_set(i + 1, build(lua, item)?)?;
             }
             LuaValue::Table(t)
         }
         Value::Map(m) => {
             let t = lua.create_table_with_capacity(0, m.len())?;
             for (k, v) in m {
-                let v = to_lua(lua, v)?;
+                let v = build(lua, v)?;
                 super::interned::with(lua, k, |k| t.raw_set(k, v))?;
             }
             LuaValue::Table(t)
@@ -45,7 +80,64 @@ pub(crate) fn to_lua(lua: &Lua, value: &Value) -> mlua::Result<LuaValue> {
 
 /// Reads `value` as plain data; `path` names it in errors (`ctx.vars.round`).
 pub(crate) fn from_lua(value: &LuaValue, path: &str) -> Result<Value, String> {
-    Converter::default().convert(value, path)
+    Converter::default().convert(value, &Path::root(path))
+}
+
+/// Where a value is, as a chain of steps from the root: written out only for an error, so
+/// that reading plain data builds no string for each value it reads.
+struct Path<'a> {
+    parent: Option<&'a Path<'a>>,
+    step: Step<'a>,
+    /// How many tables lie between the root and this value.
+    depth: usize,
+}
+
+enum Step<'a> {
+    Root(&'a str),
+    Key(&'a str),
+    Index(i64),
+}
+
+impl<'a> Path<'a> {
+    fn root(name: &'a str) -> Self {
+        Path {
+            parent: None,
+            step: Step::Root(name),
+            depth: 0,
+        }
+    }
+
+    fn child(&'a self, step: Step<'a>) -> Path<'a> {
+        Path {
+            parent: Some(self),
+            step,
+            depth: self.depth + 1,
+        }
+    }
+
+    /// The path's ancestor `depth` steps from the root (itself if none that deep).
+    fn at_depth(&self, depth: usize) -> &Path<'a> {
+        let mut path = self;
+        while path.depth > depth
+            && let Some(parent) = path.parent
+        {
+            path = parent;
+        }
+        path
+    }
+}
+
+impl std::fmt::Display for Path<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(parent) = self.parent {
+            write!(f, "{parent}")?;
+        }
+        match &self.step {
+            Step::Root(name) => write!(f, "{name}"),
+            Step::Key(key) => write!(f, ".{key}"),
+            Step::Index(i) => write!(f, "[{i}]"),
+        }
+    }
 }
 
 /// One conversion's running counts and the tables on the current path (a table met again
@@ -54,15 +146,16 @@ pub(crate) fn from_lua(value: &LuaValue, path: &str) -> Result<Value, String> {
 struct Converter {
     values: usize,
     bytes: usize,
-    open: Vec<(*const c_void, String)>,
+    open: Vec<*const c_void>,
 }
 
 /// A path as errors show it: a very long one (a deep or repeated nesting) is cut in the
 /// middle.
-fn shown(path: &str) -> String {
+fn shown(path: &Path<'_>) -> String {
+    let path = path.to_string();
     let chars: Vec<char> = path.chars().collect();
     if chars.len() <= 100 {
-        return path.to_owned();
+        return path;
     }
     let head: String = chars[..50].iter().collect();
     let tail: String = chars[chars.len() - 40..].iter().collect();
@@ -70,7 +163,7 @@ fn shown(path: &str) -> String {
 }
 
 impl Converter {
-    fn count(&mut self, path: &str, bytes: usize) -> Result<(), String> {
+    fn count(&mut self, path: &Path<'_>, bytes: usize) -> Result<(), String> {
         self.values += 1;
         self.bytes = self.bytes.saturating_add(bytes);
         if self.values > MAX_VALUES {
@@ -90,7 +183,7 @@ impl Converter {
         Ok(())
     }
 
-    fn convert(&mut self, value: &LuaValue, path: &str) -> Result<Value, String> {
+    fn convert(&mut self, value: &LuaValue, path: &Path<'_>) -> Result<Value, String> {
         match value {
             LuaValue::Nil => Ok(Value::Nil),
             LuaValue::Boolean(b) => {
@@ -123,11 +216,12 @@ impl Converter {
         }
     }
 
-    fn convert_table(&mut self, t: &Table, path: &str) -> Result<Value, String> {
+    fn convert_table(&mut self, t: &Table, path: &Path<'_>) -> Result<Value, String> {
         let id = t.to_pointer();
-        if let Some((_, first)) = self.open.iter().find(|(open, _)| *open == id) {
+        if let Some(depth) = self.open.iter().position(|open| *open == id) {
             return Err(format!(
-                "{path}: the table contains itself (it is {first}); plain data cannot be cyclic"
+                "{path}: the table contains itself (it is {}); plain data cannot be cyclic",
+                path.at_depth(depth)
             ));
         }
         if self.open.len() >= MAX_DEPTH {
@@ -142,20 +236,20 @@ impl Converter {
             ));
         }
         self.count(path, 0)?;
-        self.open.push((id, path.to_owned()));
+        self.open.push(id);
         let result = self.table_entries(t, path);
         self.open.pop();
         result
     }
 
-    fn table_entries(&mut self, t: &Table, path: &str) -> Result<Value, String> {
+    fn table_entries(&mut self, t: &Table, path: &Path<'_>) -> Result<Value, String> {
         let mut ints: BTreeMap<i64, Value> = BTreeMap::new();
         let mut strings: BTreeMap<String, Value> = BTreeMap::new();
         for pair in t.pairs::<LuaValue, LuaValue>() {
             let (k, v) = pair.map_err(|e| format!("{path}: {e}"))?;
             match k {
                 LuaValue::Integer(i) => {
-                    let item = self.convert(&v, &format!("{path}[{i}]"))?;
+                    let item = self.convert(&v, &path.child(Step::Index(i)))?;
                     ints.insert(i, item);
                 }
                 LuaValue::String(s) => {
@@ -164,7 +258,7 @@ impl Converter {
                     let key = std::str::from_utf8(&bytes)
                         .map_err(|_| format!("{path}: keys must be UTF-8 text"))?
                         .to_owned();
-                    let item = self.convert(&v, &format!("{path}.{key}"))?;
+                    let item = self.convert(&v, &path.child(Step::Key(&key)))?;
                     strings.insert(key, item);
                 }
                 other => {

@@ -313,6 +313,10 @@ pub struct Session {
     prompt: Result<Option<Prompt>, RulesError>,
     /// Run the module's `check` after every rule action (tests and fuzzing).
     pub check_every_step: bool,
+    /// A bot-only game that is never undone nor saved (a simulation): each input runs on
+    /// the table itself instead of a copy, and no digests or checkpoints are kept. An input
+    /// that fails leaves the table half-changed, so the game ends there.
+    pub lean: bool,
     /// Problems noticed while replaying (a replay that did not give the recorded table).
     pub warnings: Vec<String>,
     /// Time spent in bots choosing (for the engine's share in simulations).
@@ -355,6 +359,7 @@ impl Session {
             history,
             prompt,
             check_every_step: false,
+            lean: false,
             warnings: Vec::new(),
             bot_time: std::time::Duration::ZERO,
         })
@@ -480,7 +485,20 @@ impl Session {
         if let Input::Manual { change, .. } = &input {
             label = Some(change.describe(&self.module));
         }
-        let (table, io) = self.execute(self.table.clone(), &input)?;
+        let mut table = if self.lean {
+            std::mem::replace(&mut self.table, Table::new("", Default::default(), 0))
+        } else {
+            self.table.clone()
+        };
+        let io = match self.execute(&mut table, &input) {
+            Ok(io) => io,
+            Err(err) => {
+                if self.lean {
+                    self.table = table;
+                }
+                return Err(err);
+            }
+        };
         // Invariants are the rules' business: a table being rearranged by hand may pass
         // through states the rules would never make, so only rule actions are checked.
         let ruled = matches!(input, Input::Act { .. });
@@ -508,7 +526,7 @@ impl Session {
         label: Option<String>,
     ) {
         self.keep_within_log_limit(&mut input, &mut io.log);
-        let digest = table.digest();
+        let digest = if self.lean { 0 } else { table.digest() };
         self.table = table;
         match self.history.redo.last() {
             Some(next) if *next == input => {
@@ -528,7 +546,7 @@ impl Session {
             label,
         });
         let n = self.history.records.len();
-        if n.is_multiple_of(CHECKPOINT_EVERY) {
+        if n.is_multiple_of(CHECKPOINT_EVERY) && !self.lean {
             self.history.checkpoints.insert(n, self.table.clone());
         }
         self.prompt = self.rules.prompt(&mut self.table);
@@ -561,24 +579,24 @@ impl Session {
         }
     }
 
-    /// Runs `input` on `table` (the caller's copy, dropped on an error); returns the new
-    /// table. A choice is not checked against the prompt here: `apply` checks it, and a
-    /// replay under the same module repeats what was checked when it was played.
-    fn execute(&mut self, mut work: Table, input: &Input) -> Result<(Table, StepIo), SessionError> {
+    /// Runs `input` on `work` (the caller's copy, dropped on an error); returns what the
+    /// step wrote. A choice is not checked against the prompt here: `apply` checks it, and
+    /// a replay under the same module repeats what was checked when it was played.
+    fn execute(&mut self, work: &mut Table, input: &Input) -> Result<StepIo, SessionError> {
         let mut io = StepIo::default();
         match input {
             Input::Act {
                 seat, choice, dice, ..
             } => {
                 io.dice = dice.clone();
-                self.rules.act(&mut work, seat.as_ref(), choice, &mut io)?;
+                self.rules.act(work, seat.as_ref(), choice, &mut io)?;
             }
             Input::Manual { change, .. } => {
-                input::apply_manual(&self.module, &mut work, change, &mut io)
+                input::apply_manual(&self.module, work, change, &mut io)
                     .map_err(SessionError::Manual)?;
             }
         }
-        Ok((work, io))
+        Ok(io)
     }
 
     /// Drops the last input; it can be redone. Returns false when there is none.
@@ -643,15 +661,16 @@ impl Session {
         };
         for i in from..n {
             let input = self.history.records[i].input.clone();
-            match self.execute(table.clone(), &input) {
-                Ok((next, _)) => table = next,
+            let mut next = table.clone();
+            match self.execute(&mut next, &input) {
+                Ok(_) => table = next,
                 Err(err) => {
                     self.warnings
                         .push(format!("replaying input {} failed: {err}", i + 1));
                     break;
                 }
             }
-            if table.digest() != self.history.records[i].digest {
+            if !self.lean && table.digest() != self.history.records[i].digest {
                 self.warnings.push(format!(
                     "replaying input {} gave a different table than when it was played: \
                      the module keeps state outside the table, or is not deterministic",

@@ -227,6 +227,7 @@ fn play_reusing(
         }
     };
     session.check_every_step = check;
+    session.lean = true;
     let result = session.run_bots(max_steps);
     outcome.steps = session.history().len();
     count_cards_and_rules(module, &session, &mut outcome);
