@@ -31,6 +31,8 @@ fn first_action_game(module: &Arc<Module>, seed: u64, limit: usize) -> (usize, D
     let scenario = module.default_scenario().expect("a scenario").id.clone();
     let mut session =
         chancery_core::start_game(module.clone(), GameSpec::new(scenario, seed)).expect("starts");
+    // Played as a simulation plays: on the table in place, never undone.
+    session.lean = true;
     let started = Instant::now();
     let mut decisions = 0;
     while decisions < limit {

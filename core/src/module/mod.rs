@@ -351,6 +351,24 @@ impl Module {
         )
     }
 
+    /// Whether the card's `field` is entered ([`Module::card_field`] without the copy):
+    /// `None` when the card has no such field.
+    pub fn card_field_known(&self, card: &str, field: &str) -> Option<bool> {
+        let card = self.cards.get(card)?;
+        let entered = card
+            .fields
+            .get(field)
+            .map(|v| matches!(v, DataValue::Known(_)));
+        if self
+            .card_fields
+            .iter()
+            .any(|f| f.id == field && f.applies_to(&card.deck))
+        {
+            return Some(entered.unwrap_or(false));
+        }
+        entered
+    }
+
     /// The value of `key` in table `table`: `Some(Unknown)` when it is not entered yet (or
     /// the table is open and lacks it), `None` when there is no such table or key.
     pub fn table_entry(&self, table: &str, key: &str) -> Option<DataValue> {

@@ -535,10 +535,11 @@ fn api_phase(lua: &Lua, _a: &Args) -> mlua::Result<MultiValue> {
 fn api_known(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
     let (what, id, key) = (a.string(lua, 0)?, a.string(lua, 1)?, a.string(lua, 2)?);
     let known = with(lua, |st| {
+        let known = |value: Option<&DataValue>| value.map(|v| matches!(v, DataValue::Known(_)));
         let value = match what.as_str() {
             "card" => {
                 check_card(st, &id)?;
-                st.module.card_field(&id, &key)
+                st.module.card_field_known(&id, &key)
             }
             "space" => {
                 let (place, space) = id
@@ -546,21 +547,19 @@ fn api_known(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
                     .ok_or_else(|| format!("space '{id}' must be written place/space"))?;
                 check_space(st, place, space)?;
                 let def = st.module.places.get(place).and_then(|p| p.space(space));
-                def.and_then(|s| s.props.get(&key)).cloned()
+                known(def.and_then(|s| s.props.get(&key)))
             }
             "piece" => {
                 check_piece(st, &id)?;
-                st.module
-                    .pieces
-                    .get(&id)
-                    .and_then(|p| p.props.get(&key))
-                    .cloned()
+                known(st.module.pieces.get(&id).and_then(|p| p.props.get(&key)))
             }
             "table" => {
                 if !st.module.tables.contains(&id) {
                     return Err(format!("unknown table '{id}'"));
                 }
-                st.module.table_entry(&id, &key)
+                st.module
+                    .table_entry(&id, &key)
+                    .map(|v| matches!(v, DataValue::Known(_)))
             }
             other => {
                 return Err(format!(
@@ -568,11 +567,7 @@ fn api_known(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
                 ));
             }
         };
-        match value {
-            Some(DataValue::Known(_)) => Ok(true),
-            Some(DataValue::Unknown) => Ok(false),
-            None => Err(format!("{what} '{id}' has no '{key}'")),
-        }
+        value.ok_or_else(|| format!("{what} '{id}' has no '{key}'"))
     })?;
     ret(lua, [Value::Bool(known)])
 }

@@ -83,6 +83,55 @@ pub(crate) fn from_lua(value: &LuaValue, path: &str) -> Result<Value, String> {
     Converter::default().convert(value, &Path::root(path))
 }
 
+/// Whether reading `value` as plain data would give exactly `plain` (a float to the bit),
+/// found without copying anything: a hook that left a table as it got it needs no
+/// conversion back. `top`: the value is a whole `ctx.vars`, `ctx.locals` or private state,
+/// where an empty table reads as an empty map (nested, as an empty list).
+pub(crate) fn same(value: &LuaValue, plain: &Value, top: bool) -> bool {
+    match (value, plain) {
+        (LuaValue::Nil, Value::Nil) => true,
+        (LuaValue::Boolean(a), Value::Bool(b)) => a == b,
+        (LuaValue::Integer(a), Value::Int(b)) => a == b,
+        (LuaValue::Number(a), Value::Float(b)) => a.is_finite() && a.to_bits() == b.to_bits(),
+        (LuaValue::String(a), Value::Str(b)) => *a.as_bytes() == *b.as_bytes(),
+        (LuaValue::Table(t), Value::Map(map)) if !map.is_empty() || top => {
+            t.metatable().is_none()
+                && same_entries(t, map.len(), |key, v| match key {
+                    LuaValue::String(k) => std::str::from_utf8(&k.as_bytes())
+                        .ok()
+                        .and_then(|k| map.get(k))
+                        .is_some_and(|item| same(v, item, false)),
+                    _ => false,
+                })
+        }
+        (LuaValue::Table(t), Value::List(items)) if !top || !items.is_empty() => {
+            t.metatable().is_none()
+                && same_entries(t, items.len(), |key, v| match key {
+                    LuaValue::Integer(i) => usize::try_from(*i)
+                        .ok()
+                        .and_then(|i| i.checked_sub(1))
+                        .and_then(|i| items.get(i))
+                        .is_some_and(|item| same(v, item, false)),
+                    _ => false,
+                })
+        }
+        _ => false,
+    }
+}
+
+/// Whether `t` has exactly `len` entries and `matches` each of them.
+fn same_entries(t: &Table, len: usize, matches: impl Fn(&LuaValue, &LuaValue) -> bool) -> bool {
+    let mut count = 0;
+    for pair in t.pairs::<LuaValue, LuaValue>() {
+        let Ok((key, value)) = pair else { return false };
+        count += 1;
+        if count > len || !matches(&key, &value) {
+            return false;
+        }
+    }
+    count == len
+}
+
 /// Where a value is, as a chain of steps from the root: written out only for an error, so
 /// that reading plain data builds no string for each value it reads.
 struct Path<'a> {
@@ -302,6 +351,52 @@ mod tests {
         ]));
         let lua_value = to_lua(&lua, &value).expect("converts");
         assert_eq!(from_lua(&lua_value, "v"), Ok(value));
+    }
+
+    #[test]
+    fn a_table_is_the_same_as_plain_data_only_when_reading_it_gives_that_data() {
+        let lua = Lua::new();
+        let value = Value::Map(BTreeMap::from([
+            (
+                "list".to_owned(),
+                Value::List(vec![Value::Int(1), Value::from("two"), Value::Float(2.5)]),
+            ),
+            ("empty".to_owned(), Value::List(Vec::new())),
+            ("flag".to_owned(), Value::Bool(true)),
+        ]));
+        let lua_value = to_lua(&lua, &value).expect("converts");
+        assert!(same(&lua_value, &value, true));
+        // Each change a hook could make, and what reading the table back would then give.
+        let changes = [
+            "t.flag = false",
+            "t.list[3] = 2.0",
+            "t.list[2] = 2",
+            "t.list[4] = 1",
+            "t.list[3] = nil",
+            "t.extra = 1",
+            "t.empty = nil",
+            "t.empty[1] = 0",
+            "setmetatable(t.empty, {})",
+            "t.list[1] = 1.0",
+            "t.list[3] = -0.0 * 0 + 2.5000001",
+        ];
+        for change in changes {
+            let t = to_lua(&lua, &value).expect("converts");
+            let f: mlua::Function = lua
+                .load(format!("return function(t) {change} end"))
+                .eval()
+                .expect("valid Lua");
+            f.call::<()>(t.clone()).expect("runs");
+            assert!(!same(&t, &value, true), "{change}");
+            assert_ne!(from_lua(&t, "v").ok().as_ref(), Some(&value), "{change}");
+        }
+        // An empty table: at the top a map, nested a list.
+        let empty = to_lua(&lua, &Value::map()).expect("converts");
+        assert!(same(&empty, &Value::map(), true));
+        assert!(!same(&empty, &Value::map(), false));
+        assert!(same(&empty, &Value::List(Vec::new()), false));
+        // Negative zero is not zero to the bit.
+        assert!(!same(&LuaValue::Number(-0.0), &Value::Float(0.0), false));
     }
 
     #[test]

@@ -666,9 +666,12 @@ fn plain(t: LuaTable, what: &str) -> Result<Value, String> {
 }
 
 /// Stores `ctx.vars`, `ctx.locals` and `ctx.private` back into the table after a call; a
-/// read-only hook that changed them is an error.
+/// read-only hook that changed them is an error. A table the hook left as it got it is not
+/// read back (most hooks change little, and prompts and bots nothing).
 fn write_back(table: &mut Table, writable: bool, written: WrittenBack) -> Result<(), String> {
-    if let Some(vars) = written.vars {
+    if let Some(vars) = written.vars
+        && !convert::same(&LuaValue::Table(vars.clone()), &table.vars, true)
+    {
         let value = plain(vars, "ctx.vars")?;
         if writable {
             table.vars = value;
@@ -677,22 +680,36 @@ fn write_back(table: &mut Table, writable: bool, written: WrittenBack) -> Result
         }
     }
     if let Some(locals) = written.locals {
-        let value = plain(locals, "ctx.locals")?;
         let frame = written
             .frame_id
             .and_then(|id| table.flow.iter_mut().find(|f| f.id == id));
         match frame {
-            Some(frame) if writable => frame.locals = value,
-            Some(frame) if frame.locals != value => {
-                return Err("changed ctx.locals, but it may only read them".to_owned());
+            Some(frame)
+                if !convert::same(&LuaValue::Table(locals.clone()), &frame.locals, true) =>
+            {
+                let value = plain(locals, "ctx.locals")?;
+                if writable {
+                    frame.locals = value;
+                } else if frame.locals != value {
+                    return Err("changed ctx.locals, but it may only read them".to_owned());
+                }
             }
-            _ => {}
+            Some(_) => {}
+            // Locals of a frame already gone (on_exit) are read to check they are plain data.
+            None => {
+                plain(locals, "ctx.locals")?;
+            }
         }
     }
+    let none = Value::map();
     for (seat, t) in written.private {
+        let before = table.private.get(&seat).unwrap_or(&none);
+        if convert::same(&LuaValue::Table(t.clone()), before, true) {
+            continue;
+        }
+        let before = before.clone();
         let value = plain(t, &format!("ctx.private.{seat}"))?;
         let empty = matches!(&value, Value::Map(m) if m.is_empty());
-        let before = table.private.get(&seat).cloned().unwrap_or_else(Value::map);
         if writable {
             if empty {
                 table.private.remove(&seat);
@@ -1070,14 +1087,12 @@ fn private_state(lua: &Lua, seat: &LuaValue) -> mlua::Result<LuaValue> {
         if let Some(t) = state.private_tables.get(&seat) {
             return Ok(LuaValue::Table(t.clone()));
         }
-        state
-            .table
-            .private
-            .get(&seat)
-            .cloned()
-            .unwrap_or_else(Value::map)
+        match state.table.private.get(&seat) {
+            Some(value) => to_lua(lua, value)?,
+            None => to_lua(lua, &Value::map())?,
+        }
     };
-    let LuaValue::Table(t) = to_lua(lua, &value)? else {
+    let LuaValue::Table(t) = value else {
         return Err(script_error(
             lua,
             format!("ctx.private.{seat} is not a table"),
@@ -1092,30 +1107,32 @@ fn private_state(lua: &Lua, seat: &LuaValue) -> mlua::Result<LuaValue> {
 /// `ctx.vars`, `ctx.locals`, `ctx.private` and `ctx.scenario`, made on first use in a call.
 fn lazy_field(lua: &Lua, key: &str) -> mlua::Result<LuaValue> {
     let unknown = || script_error(lua, format!("ctx has no field or function '{key}'"));
-    let cached = {
+    let made = {
         let Some(state) = lua.app_data_ref::<CallState>() else {
             return Err(mlua::Error::runtime("ctx was used outside a hook call"));
         };
         match key {
-            "vars" if state.vars_table.is_some() => Some((state.vars_table.clone(), Value::Nil)),
-            "vars" => Some((None, state.table.vars.clone())),
-            "locals" if state.locals_table.is_some() => {
-                Some((state.locals_table.clone(), Value::Nil))
-            }
-            "locals" => {
-                let value = match (&state.locals_given, state.locals_frame) {
-                    (Some(v), _) => v.clone(),
-                    (None, Some(id)) => state
-                        .table
-                        .flow
-                        .iter()
-                        .find(|f| f.id == id)
-                        .map(|f| f.locals.clone())
-                        .unwrap_or_else(Value::map),
-                    (None, None) => Value::map(),
-                };
-                Some((state.locals_table.clone(), value))
-            }
+            "vars" => match &state.vars_table {
+                Some(t) => return Ok(LuaValue::Table(t.clone())),
+                None => to_lua(lua, &state.table.vars)?,
+            },
+            "locals" => match &state.locals_table {
+                Some(t) => return Ok(LuaValue::Table(t.clone())),
+                None => {
+                    let none = Value::map();
+                    let value = match (&state.locals_given, state.locals_frame) {
+                        (Some(v), _) => v,
+                        (None, Some(id)) => state
+                            .table
+                            .flow
+                            .iter()
+                            .find(|f| f.id == id)
+                            .map_or(&none, |f| &f.locals),
+                        (None, None) => &none,
+                    };
+                    to_lua(lua, value)?
+                }
+            },
             "scenario" => return to_lua(lua, &Value::Str(state.table.scenario.to_string())),
             "private" => {
                 drop(state);
@@ -1124,16 +1141,10 @@ fn lazy_field(lua: &Lua, key: &str) -> mlua::Result<LuaValue> {
                 proxy.set_metatable(Some(meta))?;
                 return Ok(LuaValue::Table(proxy));
             }
-            _ => None,
+            _ => return Err(unknown()),
         }
     };
-    let Some((cached, value)) = cached else {
-        return Err(unknown());
-    };
-    if let Some(t) = cached {
-        return Ok(LuaValue::Table(t));
-    }
-    let LuaValue::Table(t) = to_lua(lua, &value)? else {
+    let LuaValue::Table(t) = made else {
         return Err(script_error(lua, format!("ctx.{key} is not a table")));
     };
     if let Some(mut state) = lua.app_data_mut::<CallState>() {

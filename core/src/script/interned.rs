@@ -16,8 +16,13 @@ const MAX_LEN: usize = 40;
 /// At most this many strings are kept (ids of a large module fit many times over).
 const MAX_KEPT: usize = 8192;
 
+/// Short keys hash faster with FNV-1a than with the standard hasher. A module could choose
+/// texts that collide, but the store holds at most [`MAX_KEPT`] of them, so a lookup never
+/// compares more than that.
+type Fast = std::hash::BuildHasherDefault<crate::digest::Fnv64>;
+
 #[derive(Default)]
-struct Interned(RefCell<HashMap<Box<str>, mlua::LuaString>>);
+struct Interned(RefCell<HashMap<Box<str>, mlua::LuaString, Fast>>);
 
 /// Gives `lua` its string store; call once per VM.
 pub(crate) fn install(lua: &Lua) {

@@ -260,8 +260,37 @@ fn parse_actions(
     Ok(actions)
 }
 
-fn get_string(lua: &Lua, t: &LuaTable, key: &str) -> Result<Option<String>, String> {
-    match field::<LuaValue>(lua, t, key).map_err(|e| e.to_string())? {
+/// The fields an action may have.
+const ACTION_KEYS: [&str; 13] = [
+    "name", "arg", "min", "max", "card", "zone", "piece", "box", "counter", "place", "space",
+    "label", "confirm",
+];
+
+/// An action's fields, in the order of [`ACTION_KEYS`], read in one pass over its table
+/// (through `__index`, key by key, when it has a metatable).
+fn action_fields(lua: &Lua, t: &LuaTable) -> Result<[LuaValue; 13], String> {
+    let mut fields: [LuaValue; 13] = Default::default();
+    if t.metatable().is_some() {
+        for (slot, key) in fields.iter_mut().zip(ACTION_KEYS) {
+            *slot = field::<LuaValue>(lua, t, key).map_err(|e| e.to_string())?;
+        }
+        return Ok(fields);
+    }
+    for pair in t.pairs::<LuaValue, LuaValue>() {
+        let (key, value) = pair.map_err(|e| e.to_string())?;
+        if let LuaValue::String(key) = key
+            && let Some(i) = ACTION_KEYS
+                .iter()
+                .position(|k| *k.as_bytes() == *key.as_bytes())
+        {
+            fields[i] = value;
+        }
+    }
+    Ok(fields)
+}
+
+fn as_string(value: &LuaValue, key: &str) -> Result<Option<String>, String> {
+    match value {
         LuaValue::Nil => Ok(None),
         LuaValue::String(s) => Ok(Some(s.to_string_lossy())),
         other => Err(format!(
@@ -278,15 +307,18 @@ fn parse_action(lua: &Lua, item: &LuaValue, module: &Module) -> Result<Action, S
             item.type_name()
         ));
     };
-    let name = get_string(lua, t, "name")?.ok_or("needs a name")?;
-    let arg = from_lua(
-        &field::<LuaValue>(lua, t, "arg").map_err(|e| e.to_string())?,
-        "arg",
-    )?;
+    let fields = action_fields(lua, t)?;
+    let get = |key: &str| {
+        let i = ACTION_KEYS.iter().position(|k| *k == key).unwrap_or(0);
+        &fields[i]
+    };
+    let get_string = |key: &str| as_string(get(key), key);
+    let name = get_string("name")?.ok_or("needs a name")?;
+    let arg = from_lua(get("arg"), "arg")?;
     let int = |key: &str| -> Result<Option<i64>, String> {
-        match field::<LuaValue>(lua, t, key).map_err(|e| e.to_string())? {
+        match get(key) {
             LuaValue::Nil => Ok(None),
-            LuaValue::Integer(n) => Ok(Some(n)),
+            LuaValue::Integer(n) => Ok(Some(*n)),
             other => Err(format!(
                 "'{key}' must be an integer, got a {}",
                 other.type_name()
@@ -298,27 +330,25 @@ fn parse_action(lua: &Lua, item: &LuaValue, module: &Module) -> Result<Action, S
         (None, None) => None,
         _ => return Err("a number choice needs min <= max".to_owned()),
     };
-    let target = if let Some(card) = get_string(lua, t, "card")? {
+    let target = if let Some(card) = get_string("card")? {
         if !module.cards.contains(&card) {
             return Err(format!("unknown card '{card}'"));
         }
         Some(Target::Card(card.into()))
-    } else if let Some(zone) = get_string(lua, t, "zone")? {
+    } else if let Some(zone) = get_string("zone")? {
         Some(Target::Zone(zone.into()))
-    } else if let Some(piece) = get_string(lua, t, "piece")? {
+    } else if let Some(piece) = get_string("piece")? {
         Some(Target::Piece(piece.into()))
-    } else if let Some(boxed) = get_string(lua, t, "box")? {
+    } else if let Some(boxed) = get_string("box")? {
         Some(Target::Box(boxed.into()))
-    } else if let Some(counter) = get_string(lua, t, "counter")? {
+    } else if let Some(counter) = get_string("counter")? {
         Some(Target::Counter(counter.into()))
-    } else if let (Some(place), Some(space)) =
-        (get_string(lua, t, "place")?, get_string(lua, t, "space")?)
-    {
+    } else if let (Some(place), Some(space)) = (get_string("place")?, get_string("space")?) {
         Some(Target::Space(place.into(), space.into()))
     } else {
         None
     };
-    let label = match get_string(lua, t, "label")? {
+    let label = match get_string("label")? {
         Some(label) => label,
         None => match (&target, &arg, range) {
             (Some(Target::Card(card)), _, _) => {
@@ -338,7 +368,7 @@ fn parse_action(lua: &Lua, item: &LuaValue, module: &Module) -> Result<Action, S
         (Some((lo, _)), Value::Nil) => Value::Int(lo),
         (_, arg) => arg,
     };
-    let confirm = get_string(lua, t, "confirm")?;
+    let confirm = get_string("confirm")?;
     Ok(Action {
         name,
         arg,
@@ -410,7 +440,11 @@ pub(crate) fn parse_bot_pick(
             arg: Value::Nil,
         },
         LuaValue::Table(t) => Choice {
-            name: get_string(lua, t, "name")?.ok_or("the picked action has no name")?,
+            name: as_string(
+                &field::<LuaValue>(lua, t, "name").map_err(|e| e.to_string())?,
+                "name",
+            )?
+            .ok_or("the picked action has no name")?,
             arg: from_lua(
                 &field::<LuaValue>(lua, t, "arg").map_err(|e| e.to_string())?,
                 "arg",
