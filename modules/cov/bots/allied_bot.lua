@@ -54,51 +54,23 @@ local ROUNDS = 6
 local ALLIED = { "RU", "BR", "AU" }
 local LEADERS = { RU = "alexander", AU = "metternich", BR = "castlereagh" }
 
-local rows, first_row, filter, extreme, value_of = chart.rows, chart.first_row, chart.filter, chart.extreme,
-  chart.value_of
+local rows, filter, extreme, value_of = chart.rows, chart.filter, chart.extreme, chart.value_of
 
 local index_of, named = flowchart.first, chart.named
 
-local function field(ctx, card, name)
-  return ctx.data.cards[card].fields[name]
-end
-
-local function issue_name(ctx, piece)
-  return ctx.data.pieces[piece].name
-end
+local field, issue_name, war_status, round_of, play_index = chart.field, chart.issue_name, chart.war_status,
+  chart.round_of, chart.play_index
 
 local function name(ctx, power)
   return powers.name(ctx, power)
-end
-
-local function war_status(ctx)
-  return ctx.vars.war_status or "limited"
-end
-
-local function round_of(ctx)
-  return (ctx.vars.diplomacy or {}).round or 1
 end
 
 local function power_of(ctx, seat)
   return ctx.locals.power or seat
 end
 
--- Whether a chart condition holds for `power`; one the module cannot decide follows the
--- option allied_bot.undecided, and the trace says so.
 local function holds(ctx, id, power, piece, t)
-  local answer = conditions.holds(ctx, id, power, piece)
-  if answer == nil then
-    answer = options.get(ctx, "allied_bot.undecided") == "yes"
-    t:step("(\"%s\" is the players' to judge at the table; read as %s, option allied_bot.undecided.)",
-      conditions.words(id), answer and "yes" or "no")
-  end
-  return answer
-end
-
-local function play_index(actions, card)
-  return index_of(actions, function(a)
-    return a.name == "play" and a.card == card
-  end)
+  return chart.holds(ctx, id, power, piece, t, "allied_bot.undecided")
 end
 
 -- ---------------------------------------------------------------------------------------
@@ -909,9 +881,9 @@ function bot.place_ops(ctx, _, actions, t)
   if op.enemy then
     table_id, list, step = "allied_french_ops", FRENCH_OPS, "20.10.1, Step 13"
   end
-  local i, key, word = first_row(ctx, t, table_id, list, step, actions, op)
+  local i = chart.pick_row(ctx, t, table_id, list, step, actions, op)
   if i then
-    return t:choose(i, "%s, row %s: %s: %s.", step, key, list[word].words, actions[i].label)
+    return t:choose(i)
   end
   return t:choose(1, "After the last row of %s: %s.", step, actions[1].label)
 end
@@ -935,9 +907,9 @@ local SUPPORTS = {
 
 function bot.place_supports(ctx, seat, actions, t)
   local power = power_of(ctx, seat)
-  local i, key, word = first_row(ctx, t, "allied_supports", SUPPORTS, "20.10.3, Step 15", actions, power)
+  local i = chart.pick_row(ctx, t, "allied_supports", SUPPORTS, "20.10.3, Step 15", actions, power)
   if i then
-    return t:choose(i, "20.10.3, Step 15, row %s: %s: %s.", key, SUPPORTS[word].words, actions[i].label)
+    return t:choose(i)
   end
   return t:choose(named(actions, "done") or 1, "After the last row of 20.10.3, Step 15: the rest stay unplaced.")
 end
@@ -968,9 +940,9 @@ local STRATEGIC = {
 
 function bot.strategic(ctx, seat, actions, t)
   local power = power_of(ctx, seat)
-  local i, key, word = first_row(ctx, t, "allied_strategic", STRATEGIC, "20.10.4", actions, power)
+  local i = chart.pick_row(ctx, t, "allied_strategic", STRATEGIC, "20.10.4", actions, power)
   if i then
-    return t:choose(i, "20.10.4, row %s: %s: %s.", key, STRATEGIC[word].words, actions[i].label)
+    return t:choose(i)
   end
   local reserve = STRATEGIC.reserve_fewest.pick(ctx, actions, power)
   if reserve then
@@ -1169,13 +1141,4 @@ function bot.vp_summary(_, _, actions, t)
   return t:choose(named(actions, "done") or 1, "20.12: the bot adds nothing to the Victory Point Summary.")
 end
 
-return function(ctx, seat, actions)
-  local t = flowchart.trace()
-  local state = ctx:state()
-  local decide_state = bot[state]
-  if decide_state == nil or type(decide_state) ~= "function" then
-    return t:choose(1, "20 (best judgment, L1490): no step of the chart for the state %s: %s.", tostring(state),
-      actions[1].label)
-  end
-  return decide_state(ctx, seat, actions, t)
-end
+return chart.bot(bot, "20 (best judgment, L1490)")

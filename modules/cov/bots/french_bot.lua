@@ -50,8 +50,7 @@ local ROUNDS = 6
 local GA = "block.grande_armee"
 local GA_BOX = "army.grande_armee"
 
-local rows, first_row, filter, extreme, value_of = chart.rows, chart.first_row, chart.filter, chart.extreme,
-  chart.value_of
+local rows, filter, extreme, value_of = chart.rows, chart.filter, chart.extreme, chart.value_of
 local best_action, target_front, has_op = chart.best_action, chart.target_front, chart.has_op
 
 -- France's unit advantage on a front: its units there less the Allies'.
@@ -68,37 +67,15 @@ local function differential_sum(ctx, title)
 end
 
 local index_of, named = flowchart.first, chart.named
-
-local function field(ctx, card, name)
-  return ctx.data.cards[card].fields[name]
-end
-
-local function issue_name(ctx, piece)
-  return ctx.data.pieces[piece].name
-end
+local field, issue_name, war_status, round_of, play_index = chart.field, chart.issue_name, chart.war_status,
+  chart.round_of, chart.play_index
 
 local function box_name(ctx, box)
   return ctx.data.boxes[box].name
 end
 
--- Whether a chart condition holds; one the module cannot decide follows the option
--- french_bot.undecided, and the trace says so.
 local function holds(ctx, id, piece, t)
-  local answer = conditions.holds(ctx, id, "FR", piece)
-  if answer == nil then
-    answer = options.get(ctx, "french_bot.undecided") == "yes"
-    t:step("(\"%s\" is the players' to judge at the table; read as %s, option french_bot.undecided.)",
-      conditions.words(id), answer and "yes" or "no")
-  end
-  return answer
-end
-
-local function war_status(ctx)
-  return ctx.vars.war_status or "limited"
-end
-
-local function round_of(ctx)
-  return (ctx.vars.diplomacy or {}).round or 1
+  return chart.holds(ctx, id, "FR", piece, t, "french_bot.undecided")
 end
 
 -- ---------------------------------------------------------------------------------------
@@ -254,12 +231,6 @@ local WAGER = {
     return extreme(ctx, list, -1, "equal Wager cards (21.3, Step 3)")
   end },
 }
-
-local function play_index(actions, card)
-  return index_of(actions, function(a)
-    return a.name == "play" and a.card == card
-  end)
-end
 
 local function wager_card(ctx, actions, t)
   local offered = flowchart.collect(actions, "play", "card")
@@ -683,9 +654,9 @@ local SPENDING = {
 }
 
 function bot.spend(ctx, _, actions, t)
-  local i, key, word = first_row(ctx, t, "french_spending", SPENDING, "21.8.1, Step 9", actions, t)
+  local i = chart.pick_row(ctx, t, "french_spending", SPENDING, "21.8.1, Step 9", actions, t)
   if i then
-    return t:choose(i, "21.8.1, Step 9, row %s: %s: %s.", key, SPENDING[word].words, actions[i].label)
+    return t:choose(i)
   end
   return t:choose(named(actions, "done") or 1, "After the last row of 21.8.1, Step 9: France keeps the rest.")
 end
@@ -788,9 +759,9 @@ function bot.place_ops(ctx, _, actions, t)
   if op.enemy then
     table_id, list, step = "french_allied_ops", ALLIED_OPS, "21.9.1"
   end
-  local i, key, word = first_row(ctx, t, table_id, list, step, actions, op)
+  local i = chart.pick_row(ctx, t, table_id, list, step, actions, op)
   if i then
-    return t:choose(i, "%s, row %s: %s: %s.", step, key, list[word].words, actions[i].label)
+    return t:choose(i)
   end
   return t:choose(1, "After the last row of %s: %s.", step, actions[1].label)
 end
@@ -811,9 +782,9 @@ local SUPPORTS = {
 }
 
 function bot.place_supports(ctx, _, actions, t)
-  local i, key, word = first_row(ctx, t, "french_supports", SUPPORTS, "21.9.3, Step 13", actions)
+  local i = chart.pick_row(ctx, t, "french_supports", SUPPORTS, "21.9.3, Step 13", actions)
   if i then
-    return t:choose(i, "21.9.3, Step 13, row %s: %s: %s.", key, SUPPORTS[word].words, actions[i].label)
+    return t:choose(i)
   end
   return t:choose(named(actions, "done") or 1, "After the last row of 21.9.3, Step 13: the rest stay unplaced.")
 end
@@ -848,9 +819,9 @@ local STRATEGIC = {
 }
 
 function bot.strategic(ctx, _, actions, t)
-  local i, key, word = first_row(ctx, t, "french_strategic", STRATEGIC, "21.9.4", actions)
+  local i = chart.pick_row(ctx, t, "french_strategic", STRATEGIC, "21.9.4", actions)
   if i then
-    return t:choose(i, "21.9.4, row %s: %s: %s.", key, STRATEGIC[word].words, actions[i].label)
+    return t:choose(i)
   end
   local reserve = STRATEGIC.reserve_fewest.pick(ctx, actions)
   if reserve then
@@ -1034,13 +1005,4 @@ function bot.vp_summary(_, _, actions, t)
   return t:choose(named(actions, "done") or 1, "21.11: the bot adds nothing to the Victory Point Summary.")
 end
 
-return function(ctx, seat, actions)
-  local t = flowchart.trace()
-  local state = ctx:state()
-  local decide_state = bot[state]
-  if decide_state == nil then
-    return t:choose(1, "21 (best judgment, L1761): no step of the chart for the state %s: %s.", tostring(state),
-      actions[1].label)
-  end
-  return decide_state(ctx, seat, actions, t)
-end
+return chart.bot(bot, "21 (best judgment, L1761)")

@@ -142,22 +142,6 @@ end)
 
 -- 20.5.1: Step 6, the pass --------------------------------------------------------------------
 
--- Brings the game to Russia's round turn in `round` with the pass offered: Russia's Debate
--- marker stands on the round track (placed by hand, the input before Russia's turn
--- replayed, when it did not).
-local function russian_turn_with_pass(g, round)
-  local function here(game)
-    return at("round_turn", "RU")(game) and game:vars().diplomacy.round == round
-      and game:json().flow[#game:json().flow].locals.drawn == nil
-  end
-  play.to(g, here, { ALL })
-  if not util.contains(g:legal(), "pass") then
-    g:undo()
-    g:place("marker.debate.RU", "diplomacy_round", tostring(round))
-    play.to(g, here, { ALL })
-  end
-end
-
 -- Rule: Step 6 (20.5.1, L1571-L1573): an Allied power that debated since it last negotiated
 -- passes when (a) the Military pile has gone to the draw pile and fewer face-up non-PUMC
 -- cards lie on the display than Allied negotiations remain, or (b) in Rounds 4-6 the draw
@@ -169,11 +153,11 @@ end
 -- powers' 3 rounds each (9), it passes by (b).
 test("20.5.1 Step 6: an Allied power passes in Round 4 when the draw pile runs short", BIG, function(t)
   local g = game(t, "clash-of-armies")
-  russian_turn_with_pass(g, 1)
+  play.round_turn_with_pass(g, "RU", 1, { ALL })
   local chosen, why = choice(g, "RU")
   t:ok(chosen ~= "pass", chosen .. " / " .. why)
   t:ok(has(why, "20.5.1, Step 6: Russia does not pass (Military pile active"), why)
-  russian_turn_with_pass(g, 4)
+  play.round_turn_with_pass(g, "RU", 4, { ALL })
   local pile = g:zone("cdgsm.allies.C")
   for i = 3, #pile do
     g:move_card(pile[i], "removed")

@@ -205,22 +205,6 @@ test("21.6 M = 7 - 2 = 5 on Russia 2: France debates on 1-5, not on 6", BIG, fun
   end
 end)
 
--- Brings the game to France's round turn in `round` with the pass offered: France's Debate
--- marker stands on the round track (it debated since its last action; placed by hand, the
--- input before France's turn replayed, when it did not).
-local function french_turn_with_pass(g, round)
-  local function at(game)
-    return french("round_turn")(game) and game:vars().diplomacy.round == round and game:json().flow ~= nil
-      and game:json().flow[#game:json().flow].locals.drawn == nil
-  end
-  play.to(g, at, { ALL })
-  if not util.contains(g:legal(), "pass") then
-    g:undo()
-    g:place("marker.debate.FR", "diplomacy_round", tostring(round))
-    play.to(g, at, { ALL })
-  end
-end
-
 -- Rule: Step 5, the French bot's pass (21.5, L1822): France passes when it debated since it
 -- last negotiated, its Military pile has gone to the draw pile (19.4), and fewer face-up
 -- non-military cards lie on its display than French rounds remain, this one included.
@@ -233,7 +217,7 @@ test("21.5 Step 5: France passes only once its Military pile has gone and its ca
   local g = game(t)
   play.to(g, "clash")
   play.stack(g, { FR = FRENCH_STACK, allies = ALLIED_STACK })
-  french_turn_with_pass(g, 1)
+  play.round_turn_with_pass(g, "FR", 1, { ALL })
   g:move_card("napoleon", "removed")
   local chosen, why = choice(g)
   t:eq(chosen, "draw", why)
@@ -246,7 +230,7 @@ test("21.5 Step 5: France passes only once its Military pile has gone and its ca
   end
   g:act("draw")
   t:ok(g:vars().cdgsm.FR.transferred, "France's fate die found no draw pile: the Military pile has gone to it (19.4)")
-  french_turn_with_pass(g, 2)
+  play.round_turn_with_pass(g, "FR", 2, { ALL })
   chosen, why = choice(g)
   t:eq(chosen, "pass", why)
   t:ok(has(why, "its Military pile has gone to the draw pile;") and has(why, "against 5 French rounds left, this one included. Does it pass? Yes."), why)

@@ -6,14 +6,73 @@
 -- Battle Differential as an explained sum. Both Playbook bots (20 and 21) read their
 -- charts through it.
 
+local flowchart = include("@lib/flowchart.lua")
 local modifiers = include("@lib/modifiers.lua")
 local cards = include("rules/cards.lua")
 local forces = include("rules/forces.lua")
 local rules_war = include("rules/war.lua")
 local battle = include("rules/battle.lua")
 local display = include("rules/display.lua")
+local options = include("rules/options.lua")
+local conditions = include("bots/lib/conditions.lua")
 
 local chart = {}
+
+-- A chart bot as the rules call it: `steps[state]` decides the state (ctx, seat, actions,
+-- trace); a state the chart has no step for takes the first action by best judgment, the
+-- reason beginning with `judgment` (the rule that allows it: "21 (best judgment, L1761)").
+function chart.bot(steps, judgment)
+  return function(ctx, seat, actions)
+    local t = flowchart.trace()
+    local state = ctx:state()
+    local decide_state = steps[state]
+    if type(decide_state) ~= "function" then
+      return t:choose(1, "%s: no step of the chart for the state %s: %s.", judgment, tostring(state),
+        actions[1].label)
+    end
+    return decide_state(ctx, seat, actions, t)
+  end
+end
+
+-- What both chart bots read often: a card's data field, an issue's name, the war status,
+-- the Diplomacy Round, the action that plays a card.
+function chart.field(ctx, card, name)
+  return ctx.data.cards[card].fields[name]
+end
+
+function chart.issue_name(ctx, piece)
+  return ctx.data.pieces[piece].name
+end
+
+function chart.war_status(ctx)
+  return ctx.vars.war_status or "limited"
+end
+
+function chart.round_of(ctx)
+  return (ctx.vars.diplomacy or {}).round or 1
+end
+
+function chart.play_index(actions, card)
+  for i, a in ipairs(actions) do
+    if a.name == "play" and a.card == card then
+      return i
+    end
+  end
+  return nil
+end
+
+-- Whether chart condition `id` holds for `power` (about `piece`, if given); one the module
+-- cannot decide is read as the bot's option `option` says ("yes" or "no"), and the trace
+-- says so.
+function chart.holds(ctx, id, power, piece, t, option)
+  local answer = conditions.holds(ctx, id, power, piece)
+  if answer == nil then
+    answer = options.get(ctx, option) == "yes"
+    t:step("(\"%s\" is the players' to judge at the table; read as %s, option %s.)",
+      conditions.words(id), answer and "yes" or "no", option)
+  end
+  return answer
+end
 
 -- The rows of chart table `id` in order, each key and value, up to the first "none"; keys
 -- `prefix`1, `prefix`2, … (prefix "" for plain numbers). A row not entered yet is asked for
@@ -105,6 +164,17 @@ function chart.first_row(ctx, t, id, words, step, ...)
     t:step("%s, row %s: %s: none.", step, key, words[word].words)
   end
   return nil
+end
+
+-- `first_row`, with the row that picked traced as the step that chose ("21.9.3, Step 13,
+-- row 1: with the Grande Armée: Place …"): the action's index, or nil when no row picks.
+-- `actions` is handed to each word's pick after ctx, then the rest.
+function chart.pick_row(ctx, t, id, words, step, actions, ...)
+  local i, key, word = chart.first_row(ctx, t, id, words, step, actions, ...)
+  if i then
+    t:step("%s, row %s: %s: %s.", step, key, words[word].words, actions[i].label)
+  end
+  return i
 end
 
 -- The index of the first action named `name` (with the argument `arg`, if given), or nil.

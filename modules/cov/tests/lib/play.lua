@@ -109,6 +109,27 @@ function play.negotiate_first_card(g, die)
   return card
 end
 
+-- Brings the game to `power`'s round turn in `round` with the pass offered, which needs the
+-- power's Debate marker on the round track (it debated since it last negotiated): when the
+-- pass is not offered, the marker is placed by hand and the input before the turn replayed.
+-- Every answer on the way gives `dice` (as play.to).
+function play.round_turn_with_pass(g, power, round, dice)
+  local function here(game)
+    local p = game:prompt()
+    if p == nil or game:state() ~= "round_turn" or p.seat ~= power then
+      return false
+    end
+    local flow = game:json().flow
+    return game:vars().diplomacy.round == round and flow[#flow].locals.drawn == nil
+  end
+  play.to(g, here, dice)
+  if not util.contains(g:legal(), "pass") then
+    g:undo()
+    g:place("marker.debate." .. power, "diplomacy_round", tostring(round))
+    play.to(g, here, dice)
+  end
+end
+
 -- The cards of a zone that are not Leaders.
 function play.non_leaders(g, zone)
   local leaders = { napoleon = true, alexander = true, metternich = true, castlereagh = true }
