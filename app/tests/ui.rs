@@ -91,31 +91,32 @@ fn units(h: &Harness<'_, ChanceryApp>, boxed: &str, kind: &str) -> i64 {
         .unwrap_or(0)
 }
 
-/// Runs frames until `done` holds (hot reload arrives from another thread).
-fn run_until(h: &mut Harness<'_, ChanceryApp>, what: &str, done: impl Fn(&ChanceryApp) -> bool) {
+/// Steps the window until `done` holds or `limit` has passed (a failure naming `what`).
+fn step_until(
+    h: &mut Harness<'_, ChanceryApp>,
+    what: &str,
+    limit: Duration,
+    done: impl Fn(&ChanceryApp) -> bool,
+) {
     let start = Instant::now();
     while !done(h.state()) {
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "timed out waiting for {what}"
-        );
+        assert!(start.elapsed() < limit, "timed out waiting for {what}");
         std::thread::sleep(Duration::from_millis(50));
         h.step();
     }
+}
+
+/// Runs frames until `done` holds (hot reload arrives from another thread).
+fn run_until(h: &mut Harness<'_, ChanceryApp>, what: &str, done: impl Fn(&ChanceryApp) -> bool) {
+    step_until(h, what, Duration::from_secs(20), done);
     h.step();
 }
 
 /// Steps the window until the Balance panel's games end (they run on their own thread).
 fn wait_for_balance(h: &mut Harness<'_, ChanceryApp>, what: &str) {
-    let start = Instant::now();
-    while h.state().balance.running() {
-        assert!(
-            start.elapsed() < Duration::from_secs(240),
-            "{what} never ended"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-        h.step();
-    }
+    step_until(h, what, Duration::from_secs(240), |app| {
+        !app.balance.running()
+    });
     h.run();
 }
 

@@ -138,16 +138,24 @@ fn first_action(aftermath: &Arc<Module>) {
     );
 }
 
-fn aftermath_bot(aftermath: &Arc<Module>) {
-    let runs: Vec<(f64, f64, f64)> = (0..5)
-        .map(|_| bot_games(aftermath.clone(), "standard", 20))
+/// The medians over `runs` runs of `games` bot-only games: games a second, microseconds a
+/// decision and the engine's share.
+fn bot_medians(module: &Arc<Module>, scenario: &str, runs: usize, games: usize) -> (f64, f64, f64) {
+    let runs: Vec<(f64, f64, f64)> = (0..runs)
+        .map(|_| bot_games(module.clone(), scenario, games))
         .collect();
-    println!(
-        "{:<58} median {:>9.1} games/s, {:.1} µs a decision, engine share {:.2} (5 runs of 20 games)",
-        "Aftermath with its bot, one thread",
+    (
         median(runs.iter().map(|r| r.0).collect()),
         median(runs.iter().map(|r| r.1).collect()),
         median(runs.iter().map(|r| r.2).collect()),
+    )
+}
+
+fn aftermath_bot(aftermath: &Arc<Module>) {
+    let (games, us, share) = bot_medians(aftermath, "standard", 5, 20);
+    println!(
+        "{:<58} median {games:>9.1} games/s, {us:.1} µs a decision, engine share {share:.2} (5 runs of 20 games)",
+        "Aftermath with its bot, one thread",
     );
 }
 
@@ -162,29 +170,20 @@ fn cov_with_fixture() -> Arc<Module> {
 }
 
 fn lutzen(cov: &Arc<Module>) {
-    let runs: Vec<(f64, f64, f64)> = (0..3)
-        .map(|_| bot_games(cov.clone(), "lutzen-bautzen", 10))
-        .collect();
-    let us = median(runs.iter().map(|r| r.1).collect());
+    let (_, us, share) = bot_medians(cov, "lutzen-bautzen", 3, 10);
     println!(
-        "{:<58} median {:>9.0} decisions/s, {us:.1} µs a decision, engine share {:.2} (3 runs of 10 games)",
+        "{:<58} median {:>9.0} decisions/s, {us:.1} µs a decision, engine share {share:.2} (3 runs of 10 games)",
         "Lützen & Bautzen with the fixture, its bots, one thread",
         1e6 / us,
-        median(runs.iter().map(|r| r.2).collect()),
     );
 }
 
 /// The Clash of Armies bot against bot: with no options its bot-only games are section 20's
 /// seating (the scenario's bot_options), the French bot against the Allied bot.
 fn clash(cov: &Arc<Module>) {
-    let runs: Vec<(f64, f64, f64)> = (0..3)
-        .map(|_| bot_games(cov.clone(), "clash-of-armies", 4))
-        .collect();
+    let (games, us, share) = bot_medians(cov, "clash-of-armies", 3, 4);
     println!(
-        "{:<58} median {:>9.2} games/s, {:.1} µs a decision, engine share {:.2} (3 runs of 4 games)",
+        "{:<58} median {games:>9.2} games/s, {us:.1} µs a decision, engine share {share:.2} (3 runs of 4 games)",
         "Clash of Armies, French bot against Allied bot, one thread",
-        median(runs.iter().map(|r| r.0).collect()),
-        median(runs.iter().map(|r| r.1).collect()),
-        median(runs.iter().map(|r| r.2).collect()),
     );
 }

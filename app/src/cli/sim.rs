@@ -71,7 +71,7 @@ pub struct SimArgs {
     /// Write charts (SVG) into this folder.
     #[arg(long, value_name = "DIR")]
     pub plot: Option<PathBuf>,
-    /// List the bots' flowchart steps the games never reached.
+    /// List the flowchart steps the games never reached, of the bots that played.
     #[arg(long)]
     pub coverage: bool,
     /// Show where the module's Lua code spends its instructions: the functions (by script

@@ -2,7 +2,6 @@
 //! against another version at the same seeds (the last committed one, or a folder), with
 //! progress, Cancel, and the results drawn (egui_plot).
 
-use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, channel};
@@ -424,15 +423,7 @@ struct Coverage {
 
 impl Coverage {
     fn of(module: &Module, report: &SimReport) -> Self {
-        let rules = report.bot_rules();
-        let played: BTreeSet<&str> = rules
-            .keys()
-            .filter_map(|key| key.split_once(": ").map(|(bot, _)| bot))
-            .collect();
-        let steps: Vec<coverage::Step> = coverage::steps(module, &rules)
-            .into_iter()
-            .filter(|step| played.contains(step.bot.as_str()))
-            .collect();
+        let steps = coverage::steps(module, &report.bot_rules());
         Coverage {
             steps: steps.len(),
             never: steps.into_iter().filter(|step| step.reached == 0).collect(),

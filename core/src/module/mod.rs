@@ -335,36 +335,26 @@ impl Module {
     /// The value of `field` on `card`: `Some(Unknown)` when not entered yet, `None` when the
     /// card or the field does not exist.
     pub fn card_field(&self, card: &str, field: &str) -> Option<DataValue> {
-        let card = self.cards.get(card)?;
-        if !self
-            .card_fields
-            .iter()
-            .any(|f| f.id == field && f.applies_to(&card.deck))
-        {
-            return card.fields.get(field).cloned();
-        }
-        Some(
-            card.fields
-                .get(field)
-                .cloned()
-                .unwrap_or(DataValue::Unknown),
-        )
+        self.card_field_ref(card, field).cloned()
     }
 
     /// Whether the card's `field` is entered ([`Module::card_field`] without the copy):
-    /// `None` when the card has no such field.
+    /// `None` when the card or the field does not exist.
     pub fn card_field_known(&self, card: &str, field: &str) -> Option<bool> {
+        self.card_field_ref(card, field)
+            .map(|v| matches!(v, DataValue::Known(_)))
+    }
+
+    fn card_field_ref(&self, card: &str, field: &str) -> Option<&DataValue> {
+        static UNKNOWN: DataValue = DataValue::Unknown;
         let card = self.cards.get(card)?;
-        let entered = card
-            .fields
-            .get(field)
-            .map(|v| matches!(v, DataValue::Known(_)));
+        let entered = card.fields.get(field);
         if self
             .card_fields
             .iter()
             .any(|f| f.id == field && f.applies_to(&card.deck))
         {
-            return Some(entered.unwrap_or(false));
+            return Some(entered.unwrap_or(&UNKNOWN));
         }
         entered
     }

@@ -25,8 +25,14 @@ pub(crate) const MAX_BYTES: usize = 16 * 1024 * 1024;
 /// ([`MAX_VALUES`], [`MAX_BYTES`]), and the memory it takes still counts: the module's next
 /// allocation past the cap fails as before.
 pub(crate) fn to_lua(lua: &Lua, value: &Value) -> mlua::Result<LuaValue> {
-    let _unmetered = Unmetered::new(lua);
-    build(lua, value)
+    match value {
+        // A single value stores no entry: `ctx` functions return these by the dozen.
+        Value::List(_) | Value::Map(_) => {
+            let _unmetered = Unmetered::new(lua);
+            build(lua, value)
+        }
+        _ => build(lua, value),
+    }
 }
 
 /// The VM's memory cap, lifted until this is dropped.

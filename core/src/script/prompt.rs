@@ -307,16 +307,25 @@ fn parse_action(lua: &Lua, item: &LuaValue, module: &Module) -> Result<Action, S
             item.type_name()
         ));
     };
-    let fields = action_fields(lua, t)?;
-    let get = |key: &str| {
-        let i = ACTION_KEYS.iter().position(|k| *k == key).unwrap_or(0);
-        &fields[i]
-    };
-    let get_string = |key: &str| as_string(get(key), key);
-    let name = get_string("name")?.ok_or("needs a name")?;
-    let arg = from_lua(get("arg"), "arg")?;
-    let int = |key: &str| -> Result<Option<i64>, String> {
-        match get(key) {
+    let [
+        name,
+        arg,
+        min,
+        max,
+        card,
+        zone,
+        piece,
+        boxed,
+        counter,
+        place,
+        space,
+        label,
+        confirm,
+    ] = action_fields(lua, t)?;
+    let name = as_string(&name, "name")?.ok_or("needs a name")?;
+    let arg = from_lua(&arg, "arg")?;
+    let int = |value: &LuaValue, key: &str| -> Result<Option<i64>, String> {
+        match value {
             LuaValue::Nil => Ok(None),
             LuaValue::Integer(n) => Ok(Some(*n)),
             other => Err(format!(
@@ -325,30 +334,32 @@ fn parse_action(lua: &Lua, item: &LuaValue, module: &Module) -> Result<Action, S
             )),
         }
     };
-    let range = match (int("min")?, int("max")?) {
+    let range = match (int(&min, "min")?, int(&max, "max")?) {
         (Some(lo), Some(hi)) if lo <= hi => Some((lo, hi)),
         (None, None) => None,
         _ => return Err("a number choice needs min <= max".to_owned()),
     };
-    let target = if let Some(card) = get_string("card")? {
+    let target = if let Some(card) = as_string(&card, "card")? {
         if !module.cards.contains(&card) {
             return Err(format!("unknown card '{card}'"));
         }
         Some(Target::Card(card.into()))
-    } else if let Some(zone) = get_string("zone")? {
+    } else if let Some(zone) = as_string(&zone, "zone")? {
         Some(Target::Zone(zone.into()))
-    } else if let Some(piece) = get_string("piece")? {
+    } else if let Some(piece) = as_string(&piece, "piece")? {
         Some(Target::Piece(piece.into()))
-    } else if let Some(boxed) = get_string("box")? {
+    } else if let Some(boxed) = as_string(&boxed, "box")? {
         Some(Target::Box(boxed.into()))
-    } else if let Some(counter) = get_string("counter")? {
+    } else if let Some(counter) = as_string(&counter, "counter")? {
         Some(Target::Counter(counter.into()))
-    } else if let (Some(place), Some(space)) = (get_string("place")?, get_string("space")?) {
+    } else if let (Some(place), Some(space)) =
+        (as_string(&place, "place")?, as_string(&space, "space")?)
+    {
         Some(Target::Space(place.into(), space.into()))
     } else {
         None
     };
-    let label = match get_string("label")? {
+    let label = match as_string(&label, "label")? {
         Some(label) => label,
         None => match (&target, &arg, range) {
             (Some(Target::Card(card)), _, _) => {
@@ -368,7 +379,7 @@ fn parse_action(lua: &Lua, item: &LuaValue, module: &Module) -> Result<Action, S
         (Some((lo, _)), Value::Nil) => Value::Int(lo),
         (_, arg) => arg,
     };
-    let confirm = get_string("confirm")?;
+    let confirm = as_string(&confirm, "confirm")?;
     Ok(Action {
         name,
         arg,

@@ -9,7 +9,7 @@
 //! (or one step for the table, when its step names no key); a row past the printed chart's
 //! end is no step.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::module::{ChartDef, DataValue, Module, rule_of};
 
@@ -37,18 +37,23 @@ fn reached(bot_rules: &BTreeMap<String, u64>, bot: &str, step: &str) -> u64 {
         .sum()
 }
 
-/// Every step of every bot of `module` that the counted reasons (`bot_rules`, keyed
-/// "bot: step", as a simulation reports them) could match, with its count: the rows of its
-/// charts kept as data, and the steps its script writes. A script's step that stands for
-/// chart rows ("21.4, row %s") is not listed again beside them.
+/// Every step of every bot of `module` that played (that has a counted reason in
+/// `bot_rules`, keyed "bot: step", as a simulation reports them), with its count: the rows of
+/// its charts kept as data, and the steps its script writes. A script's step that stands for
+/// chart rows ("21.4, row %s") is not listed again beside them. A bot that did not play has
+/// no step to reach (the French bot's chart is no gap in a game of the Allied bot).
 pub fn steps(module: &Module, bot_rules: &BTreeMap<String, u64>) -> Vec<Step> {
+    let played: BTreeSet<&str> = bot_rules
+        .keys()
+        .filter_map(|key| key.split_once(": ").map(|(bot, _)| bot))
+        .collect();
     let mut rows: Vec<Step> = Vec::new();
     for table in module.tables.iter() {
         let Some(chart) = &table.chart else { continue };
         let Some(template) = &chart.step else {
             continue;
         };
-        if !module.rules.bots.contains(&chart.bot) {
+        if !module.rules.bots.contains(&chart.bot) || !played.contains(chart.bot.as_str()) {
             continue;
         }
         for (key, value) in &table.entries {
@@ -73,7 +78,7 @@ pub fn steps(module: &Module, bot_rules: &BTreeMap<String, u64>) -> Vec<Step> {
             .rel
             .strip_prefix("bots/")
             .and_then(|r| r.strip_suffix(".lua"))
-            .filter(|b| module.rules.bots.iter().any(|known| known == b))
+            .filter(|b| module.rules.bots.iter().any(|known| known == b) && played.contains(b))
         else {
             continue;
         };
@@ -231,6 +236,10 @@ mod tests {
             })
             .collect();
         assert_eq!(charted, expected);
+        assert!(
+            steps(&module, &BTreeMap::new()).is_empty(),
+            "a bot that did not play has no step to reach"
+        );
     }
 
     #[test]

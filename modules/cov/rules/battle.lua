@@ -46,6 +46,11 @@ local function assign_neutral_fronts(ctx, zone)
   end
 end
 
+-- The front a neutral card of the Coalition went to (22.1), or nil.
+local function neutral_front(ctx, card)
+  return ((ctx.vars.war or {}).neutral_fronts or {})[card]
+end
+
 local battle = {}
 
 local SIDE_NAMES = { FR = "France", allied = "the Allies" }
@@ -694,7 +699,7 @@ local function usable(ctx, card, side_list, front)
   if ctx:known("card", card, "nation") then
     local nation = f.fields.nation
     if nation == "neutral" and not util.contains(side_list, "FR") then
-      local assigned = ((ctx.vars.war or {}).neutral_fronts or {})[card]
+      local assigned = neutral_front(ctx, card)
       return assigned == nil or assigned == front
     end
     return nation == "neutral" or util.contains(side_list, nation)
@@ -740,7 +745,7 @@ function battle.battle_cards.lay(ctx, arg)
   if not util.contains(f.fronts, locals.front) then
     error(string.format("%s may not be used on Front %s", cards.name(ctx, arg.card), locals.front), 0)
   end
-  local assigned = ((ctx.vars.war or {}).neutral_fronts or {})[arg.card]
+  local assigned = neutral_front(ctx, arg.card)
   if assigned and assigned ~= locals.front and not util.contains(locals.powers, "FR") then
     error(string.format("%s went to the battle on Front %s (22.1): it may not be used on Front %s", cards.name(ctx, arg.card),
       assigned, locals.front), 0)

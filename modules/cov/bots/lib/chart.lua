@@ -7,6 +7,7 @@
 -- charts through it.
 
 local flowchart = include("@lib/flowchart.lua")
+local deck = include("@lib/deck.lua")
 local modifiers = include("@lib/modifiers.lua")
 local cards = include("rules/cards.lua")
 local forces = include("rules/forces.lua")
@@ -178,14 +179,7 @@ function chart.pick_row(ctx, t, id, words, step, actions, ...)
 end
 
 -- The index of the first action named `name` (with the argument `arg`, if given), or nil.
-function chart.named(actions, name, arg)
-  for i, a in ipairs(actions) do
-    if a.name == name and (arg == nil or a.arg == arg) then
-      return i
-    end
-  end
-  return nil
-end
+chart.named = deck.find_action
 
 function chart.filter(list, keep)
   local out = {}
