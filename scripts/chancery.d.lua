@@ -8,6 +8,7 @@
 ---@field private table<string, table> Each seat's private state, indexed by seat (`ctx.private.AU.plan = 2`): plain data that only that seat's bot and view (and the rules) may read; reading another seat's from a bot or a seat's view is an error.
 ---@field data ChanceryData The module's data, read-only: cards, zones, places, pieces, unit_kinds, boxes, counters, seats, scenarios and tables (each by id, with an ordered `*_ids` list; see `ctx.data` below). Reading a value that is not entered yet asks the players for it.
 ---@field scenario string The id of the scenario being played.
+---@field watched boolean Whether a person will read this call's words: false in a simulation (`chancery sim`, the balance lab), where nobody reads labels or log lines, and of a bot's reasons only the rule steps they name are counted. A hook may then leave out words that take work to make (a label that works out a sum), but never change what it decides: `chancery sim --watched` plays the same games with it true, and must give the same results.
 local Ctx = {}
 
 --- The value of a counter.
@@ -442,6 +443,11 @@ function LibUtil.contains(list, value) end
 --- The keys of `map`, sorted (so that loops over them are deterministic).
 ---@param map any
 function LibUtil.sorted_keys(map) end
+
+--- The ids of the pieces of kind `kind` ("block", "issue"…), in the data's order. The data never changes in a game, so each kind's list is made once (scripts run afresh for each game) and every caller gets the same list: read it, never change it.
+---@param ctx any
+---@param kind any
+function LibUtil.pieces_of_kind(ctx, kind) end
 
 --- A deep copy of `value` as plain tables (module data is read-only; copy it to change it).
 ---@param value any

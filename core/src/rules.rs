@@ -379,6 +379,11 @@ pub trait Rules {
         Ok(false)
     }
 
+    /// Tells the rules whether anyone will read the words of the calls that follow (labels,
+    /// log lines, a bot's reasons): `false` in a simulation, where rules may leave out text
+    /// that takes work to make. What they decide must not depend on it.
+    fn set_watched(&mut self, _watched: bool) {}
+
     /// Lines the rules printed for the designer since the last call.
     fn take_output(&mut self) -> Vec<String> {
         Vec::new()

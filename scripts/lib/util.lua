@@ -25,6 +25,25 @@ function M.sorted_keys(map)
   return keys
 end
 
+local pieces_by_kind = {}
+
+--- The ids of the pieces of kind `kind` ("block", "issue"…), in the data's order. The data
+--- never changes in a game, so each kind's list is made once (scripts run afresh for each
+--- game) and every caller gets the same list: read it, never change it.
+function M.pieces_of_kind(ctx, kind)
+  local list = pieces_by_kind[kind]
+  if list == nil then
+    list = {}
+    for _, id in ipairs(ctx.data.piece_ids) do
+      if ctx.data.pieces[id].kind == kind then
+        list[#list + 1] = id
+      end
+    end
+    pieces_by_kind[kind] = list
+  end
+  return list
+end
+
 --- A deep copy of `value` as plain tables (module data is read-only; copy it to change it).
 function M.copy(value)
   if type(value) ~= "table" then

@@ -75,6 +75,7 @@ fn bot_games(module: Arc<Module>, scenario: &str, games: usize) -> (f64, f64, f6
         shard: Default::default(),
         profile: false,
         check: false,
+        watched: false,
     };
     let report = simulate(module, &config, &|_| {}).expect("the games run");
     assert!(

@@ -58,6 +58,7 @@ fn every_solitaire_seating_plays_to_a_result_with_its_default_bots() {
                 // With the Playbook's bots (20, 21, 22), the module's check after every input:
                 // none of their decisions may break one of the rules' invariants.
                 check: !options.contains(&("seating", "solo-fog-of-war")),
+                watched: false,
             };
             let report = simulate(module.clone(), &config, &|_| {})
                 .unwrap_or_else(|err| panic!("{scenario} {options:?}: {err}"));
@@ -202,6 +203,7 @@ fn a_four_power_scenario_s_bot_only_game_is_the_french_bot_against_the_allied_bo
             shard: Default::default(),
             profile: false,
             check: false,
+            watched: false,
         };
         let spec = config.spec(&module, 0).expect("a game's spec");
         let report = simulate(module.clone(), &config, &|_| {}).expect("the games run");
@@ -233,4 +235,38 @@ fn a_four_power_scenario_s_bot_only_game_is_the_french_bot_against_the_allied_bo
     let (seating, bots) = run(&[("seating", "four-players")]);
     assert_eq!(seating, Some(Value::Str("four-players".into())));
     assert_eq!(bots, vec![bot("standin"); 4]);
+}
+
+#[test]
+fn lutzen_bautzen_plays_the_same_games_whether_anyone_reads_the_labels_or_not() {
+    // A simulation plays unwatched (`ctx.watched` false), and the rules then leave out the
+    // sums in the labels of card plays; `--watched` plays as at the table. The games, the
+    // bots' steps and the cards chosen must be the same.
+    let module = cov_with_fixture();
+    let run = |watched: bool| {
+        let config = SimConfig {
+            scenario: "lutzen-bautzen".into(),
+            games: 3,
+            seed: 11,
+            bots: Default::default(),
+            options: Value::map(),
+            max_steps: 20_000,
+            threads: 1,
+            shard: Default::default(),
+            profile: false,
+            check: false,
+            watched,
+        };
+        let report = simulate(module.clone(), &config, &|_| {}).expect("the games run");
+        report
+            .outcomes
+            .into_iter()
+            .map(|mut o| {
+                assert!(o.error.is_none() && o.winners.is_some(), "{:?}", o.error);
+                (o.bot_nanos, o.nanos) = (0, 0);
+                serde_json::to_string(&o).expect("serialises")
+            })
+            .collect::<Vec<String>>()
+    };
+    assert_eq!(run(false), run(true));
 }

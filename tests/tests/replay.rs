@@ -212,6 +212,61 @@ fn a_golden_replay_names_the_input_and_the_first_value_that_differs() {
     );
 }
 
+#[test]
+fn a_simulation_plays_unwatched_unless_asked_and_a_game_at_the_table_watched() {
+    use chancery_core::sim::{SimConfig, simulate};
+    // The testbed's bot names a step of its own for what `ctx.watched` says; the steps a
+    // simulation counts show which it saw.
+    let (_scratch, dir) = chancery_tests::copy_module(&test_module("testbed"));
+    chancery_tests::edit(
+        &dir.join("bots/simple.lua"),
+        "  local t = flowchart.trace()\n",
+        "  local t = flowchart.trace()\n  \
+           t:step(ctx.watched and \"9.1: watched\" or \"9.2: unwatched\")\n",
+    );
+    let module = load(&dir);
+    let config = |watched: bool| SimConfig {
+        scenario: "basic".into(),
+        games: 2,
+        seed: 5,
+        bots: Default::default(),
+        options: Value::map(),
+        max_steps: 10_000,
+        threads: 1,
+        shard: Default::default(),
+        profile: false,
+        check: false,
+        watched,
+    };
+    let steps = |watched: bool| {
+        let report = simulate(module.clone(), &config(watched), &|_| {}).expect("the games run");
+        let rules = report.bot_rules();
+        (
+            rules.contains_key("simple: 9.1"),
+            rules.contains_key("simple: 9.2"),
+        )
+    };
+    assert_eq!(steps(false), (false, true), "a simulation plays unwatched");
+    assert_eq!(
+        steps(true),
+        (true, false),
+        "--watched plays as at the table"
+    );
+
+    // The same game played in a session, as at the table.
+    let spec = config(false).spec(&module, 0).expect("a spec");
+    let mut session = chancery_core::start_game(module.clone(), spec).expect("starts");
+    session.run_bots(10_000).expect("plays");
+    let reasons: Vec<String> = session
+        .history()
+        .records()
+        .iter()
+        .flat_map(|r| r.input.reasons().to_vec())
+        .collect();
+    assert!(reasons.iter().any(|r| r == "9.1: watched"), "{reasons:?}");
+    assert!(!reasons.iter().any(|r| r.starts_with("9.2")), "{reasons:?}");
+}
+
 /// The testbed with a bot that remembers, in a script variable and in a global of its
 /// own, how often it was called: after two plays it only passes. A VM reused for another
 /// game without a reset would make the next game's bot pass from the start.
@@ -250,6 +305,7 @@ fn a_vm_reused_for_the_next_simulated_game_keeps_nothing_of_the_last() {
         shard: Default::default(),
         profile: false,
         check: false,
+        watched: false,
     };
     let fresh: Vec<String> = (0..4)
         .map(|i| {

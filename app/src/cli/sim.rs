@@ -83,6 +83,12 @@ pub struct SimArgs {
     /// of the rules' invariants ends with an error that says which.
     #[arg(long)]
     pub check: bool,
+    /// Play as a game at the table is played, as if people read every label, log line and
+    /// reason (`ctx.watched` true; a simulation otherwise leaves it false, and rules may
+    /// skip text nobody reads): slower, and the results must be the same; a check that
+    /// the module's decisions do not depend on it.
+    #[arg(long)]
+    pub watched: bool,
     /// Overlay flags.
     #[command(flatten)]
     pub overlay: OverlayArgs,
@@ -280,6 +286,7 @@ fn config(args: &SimArgs, module: &Module) -> anyhow::Result<SimConfig> {
         shard,
         profile: args.profile,
         check: args.check,
+        watched: args.watched,
     })
 }
 

@@ -103,6 +103,7 @@ impl Balance {
             shard: Default::default(),
             profile: false,
             check: false,
+            watched: false,
         };
         self.setup = setup_words(&module, &config);
         // The other version as `old_module_dir` reads it, and as the results name it.

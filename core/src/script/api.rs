@@ -60,6 +60,8 @@ pub(crate) struct CallState {
     pub vars_table: Option<LuaTable>,
     /// `ctx.locals`, once a script has read it.
     pub locals_table: Option<LuaTable>,
+    /// `ctx.watched`: whether anyone will read the call's words.
+    pub watched: bool,
     /// `ctx.private[seat]` for each seat a script has read or set.
     pub private_tables: BTreeMap<SeatId, LuaTable>,
     /// A bot's random stream, once it has drawn.
@@ -125,6 +127,11 @@ pub(crate) const FIELDS: &[ApiField] = &[
         name: "scenario",
         ty: "string",
         doc: "The id of the scenario being played.",
+    },
+    ApiField {
+        name: "watched",
+        ty: "boolean",
+        doc: "Whether a person will read this call's words: false in a simulation (`chancery sim`, the balance lab), where nobody reads labels or log lines, and of a bot's reasons only the rule steps they name are counted. A hook may then leave out words that take work to make (a label that works out a sum), but never change what it decides: `chancery sim --watched` plays the same games with it true, and must give the same results.",
     },
 ];
 

@@ -107,6 +107,8 @@ pub(crate) struct Host {
     pub api_calls: Rc<RefCell<Vec<u64>>>,
     /// The compiled scripts and what `include` returned.
     includes: Rc<Includes>,
+    /// `ctx.watched` in this VM's calls: whether anyone will read their words.
+    pub watched: bool,
 }
 
 impl Host {
@@ -171,6 +173,7 @@ impl Host {
             effects: declared.effects,
             api_calls,
             includes,
+            watched: true,
         })
     }
 
@@ -327,6 +330,7 @@ impl Host {
             locals_given,
             vars_table: None,
             locals_table: None,
+            watched: self.watched,
             private_tables: std::collections::BTreeMap::new(),
             bot_draws: Vec::new(),
             bot_rng: None,
@@ -1104,7 +1108,8 @@ fn private_state(lua: &Lua, seat: &LuaValue) -> mlua::Result<LuaValue> {
     Ok(LuaValue::Table(t))
 }
 
-/// `ctx.vars`, `ctx.locals`, `ctx.private` and `ctx.scenario`, made on first use in a call.
+/// `ctx.vars`, `ctx.locals`, `ctx.private`, `ctx.scenario` and `ctx.watched`, made on first
+/// use in a call.
 fn lazy_field(lua: &Lua, key: &str) -> mlua::Result<LuaValue> {
     let unknown = || script_error(lua, format!("ctx has no field or function '{key}'"));
     let made = {
@@ -1134,6 +1139,7 @@ fn lazy_field(lua: &Lua, key: &str) -> mlua::Result<LuaValue> {
                 }
             },
             "scenario" => return to_lua(lua, &Value::Str(state.table.scenario.to_string())),
+            "watched" => return Ok(LuaValue::Boolean(state.watched)),
             "private" => {
                 drop(state);
                 let proxy = lua.create_table()?;

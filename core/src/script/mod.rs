@@ -90,6 +90,8 @@ pub struct LuaRules {
     limits: Limits,
     /// The option keys the last set-up looked at.
     options_read: Rc<RefCell<BTreeSet<String>>>,
+    /// Whether anyone reads the words of the calls (`ctx.watched`).
+    watched: bool,
 }
 
 /// The set-up's options as a read-only table that notes each key the set-up looks at (so
@@ -155,6 +157,7 @@ impl LuaRules {
             seat_hosts: std::collections::BTreeMap::new(),
             limits,
             options_read: Rc::default(),
+            watched: true,
         })
     }
 
@@ -174,8 +177,9 @@ impl LuaRules {
     /// The VM that runs `seat`'s bot and view, loaded when first needed.
     fn seat_host(&mut self, seat: &SeatId) -> Result<&Host, RulesError> {
         if !self.seat_hosts.contains_key(seat) {
-            let host = Host::new(self.host.module.clone(), self.limits)
+            let mut host = Host::new(self.host.module.clone(), self.limits)
                 .map_err(|d| RulesError::Script(d.to_string()))?;
+            host.watched = self.watched;
             self.seat_hosts.insert(seat.clone(), host);
         }
         self.seat_hosts
@@ -562,6 +566,13 @@ impl Rules for LuaRules {
                 .map_err(|d| RulesError::Script(d.to_string()))?;
         }
         Ok(true)
+    }
+
+    fn set_watched(&mut self, watched: bool) {
+        self.watched = watched;
+        for host in std::iter::once(&mut self.host).chain(self.seat_hosts.values_mut()) {
+            host.watched = watched;
+        }
     }
 
     fn take_output(&mut self) -> Vec<String> {

@@ -317,6 +317,9 @@ pub struct Session {
     /// the table itself instead of a copy, and no digests or checkpoints are kept. An input
     /// that fails leaves the table half-changed, so the game ends there.
     pub lean: bool,
+    /// Whether anyone reads the game's words (labels, log lines, reasons); `false` in a
+    /// simulation, which tells the rules (`ctx.watched`). Set with [`Session::set_watched`].
+    watched: bool,
     /// Problems noticed while replaying (a replay that did not give the recorded table).
     pub warnings: Vec<String>,
     /// Time spent in bots choosing (for the engine's share in simulations).
@@ -340,6 +343,8 @@ impl Session {
             dice: spec.setup_dice.clone(),
             ..StepIo::default()
         };
+        // Rules reused from a simulation's last game are told that people read again.
+        rules.set_watched(true);
         rules.setup(&mut table, &spec.scenario, &spec.options, &mut io)?;
         let history = History {
             records: Vec::new(),
@@ -360,9 +365,17 @@ impl Session {
             prompt,
             check_every_step: false,
             lean: false,
+            watched: true,
             warnings: Vec::new(),
             bot_time: std::time::Duration::ZERO,
         })
+    }
+
+    /// Tells the rules whether anyone will read the words of the inputs that follow
+    /// (`ctx.watched`); a simulation plays unwatched. The results must not depend on it.
+    pub fn set_watched(&mut self, watched: bool) {
+        self.watched = watched;
+        self.rules.set_watched(watched);
     }
 
     /// Ends the session and gives back its rules, to be [reset](Rules::reset) for another

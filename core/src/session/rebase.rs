@@ -257,6 +257,7 @@ impl Session {
         let mut fresh = Session::new(module.clone(), self.spec.clone(), rules)?;
         fresh.check_every_step = self.check_every_step;
         fresh.lean = self.lean;
+        fresh.set_watched(self.watched);
         let changes = module_changes(&self.module, &module);
         let game: Vec<Input> = self.history.game_inputs().cloned().collect();
         let played = self.history.records.len();

@@ -48,6 +48,9 @@ pub struct SimConfig {
     /// Run the module's `check` after every input (slower): a game whose table breaks one
     /// of the rules' invariants ends with the check's message as its error.
     pub check: bool,
+    /// Play as if people read every game's words (`ctx.watched` true), as a game at the
+    /// table does: slower, and the results must be the same as without it.
+    pub watched: bool,
 }
 
 /// The most games one run (or one shard) plays: their outcomes are kept in memory until
@@ -184,7 +187,19 @@ impl SimConfig {
 
 /// Plays one bot-only game to its end (or `max_steps`).
 pub fn play_one(module: &Arc<Module>, spec: GameSpec, max_steps: usize) -> GameOutcome {
-    play_reusing(module, spec, max_steps, false, &mut None)
+    let unwatched = Watch {
+        check: false,
+        watched: false,
+    };
+    play_reusing(module, spec, max_steps, unwatched, &mut None)
+}
+
+/// What a simulated game does besides playing: `check` the module's invariants after every
+/// input, and play `watched` (`ctx.watched`, as at the table).
+#[derive(Clone, Copy)]
+struct Watch {
+    check: bool,
+    watched: bool,
 }
 
 /// Plays one bot-only game with `rules` left by the last game (reset first), or new ones;
@@ -193,7 +208,7 @@ fn play_reusing(
     module: &Arc<Module>,
     spec: GameSpec,
     max_steps: usize,
-    check: bool,
+    Watch { check, watched }: Watch,
     rules: &mut Option<Box<dyn Rules>>,
 ) -> GameOutcome {
     let seed = spec.seed;
@@ -228,6 +243,7 @@ fn play_reusing(
     };
     session.check_every_step = check;
     session.lean = true;
+    session.set_watched(watched);
     let result = session.run_bots(max_steps);
     outcome.steps = session.history().len();
     count_cards_and_rules(module, &session, &mut outcome);
@@ -370,7 +386,10 @@ pub fn simulate_until(
                             &module,
                             spec.clone(),
                             config.max_steps,
-                            config.check,
+                            Watch {
+                                check: config.check,
+                                watched: config.watched,
+                            },
                             &mut rules,
                         );
                         if outcome.failed {

@@ -63,6 +63,7 @@ impl ShardFile {
             shard: Shard::default(),
             profile: false,
             check: false,
+            watched: false,
         }
     }
 }

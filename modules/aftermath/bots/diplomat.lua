@@ -167,12 +167,24 @@ local function worth(s, power, province, w)
 end
 
 -- The value of a position: the pending province counts three times, the others once each.
+-- Who wins a province that is not pending, and what it is worth, depend on its country
+-- alone: each country's is worked out once, and added for each of its open provinces, in
+-- the same order as ever (the sum of the same numbers in the same order is the same).
 local function value(ctx, s, w, seat)
-  local total = 0
+  local total, by_country = 0, {}
   for _, province in ipairs(s.open) do
-    local pending = province == s.province
-    local who = winner(ctx, s, province, pending, w, seat)
-    total = total + worth(s, who, province, w) * (pending and 3 or 1)
+    local add
+    if province == s.province then
+      add = worth(s, winner(ctx, s, province, true, w, seat), province, w) * 3
+    else
+      local country = s.geo.country[province]
+      add = by_country[country]
+      if add == nil then
+        add = worth(s, winner(ctx, s, province, false, w, seat), province, w)
+        by_country[country] = add
+      end
+    end
+    total = total + add
   end
   return total
 end
@@ -259,10 +271,10 @@ local function best_destination(ctx, s, regions, w, seat)
   return best, best_value or 0
 end
 
--- Score of playing `card` (the gain over the current position) and what it would do.
-local function score_card(ctx, card, s, w, seat)
+-- Score of playing `card` (the gain over `base`, the current position's value) and what it
+-- would do.
+local function score_card(ctx, card, s, w, seat, base)
   local deck = ctx.data.cards[card].deck
-  local base = value(ctx, s, w, seat)
   if deck == "region" then
     local who = winner(ctx, s, s.province, true, w, seat)
     local _, next_value = best_destination(ctx, s, ctx.data.cards[card].fields.regions, w, seat)
@@ -310,8 +322,9 @@ function bot.play(ctx, seat, actions, t)
   t:sum(negotiation.capital(ctx, who, s.geo.country[s.province]), "1. The negotiation now: at %s it would go to %s,",
     ctx.data.places.provinces.space[s.province].name, board.name(who))
   local reasons = {}
+  local base = value(ctx, s, w, seat)
   local index, score = best_action(actions, function(action)
-    local v, why = score_card(ctx, action.card, s, w, seat)
+    local v, why = score_card(ctx, action.card, s, w, seat, base)
     reasons[action.card] = why
     return v
   end)

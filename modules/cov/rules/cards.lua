@@ -84,6 +84,7 @@ function cards.move_sum(ctx, card, power, piece, debate)
   local sum = modifiers.sum(string.format("%s on %s", cards.name(ctx, card), issue_name))
   sum:add(f.value, cards.name(ctx, card))
   local nation = f.nation
+  -- A term's words are made only when the term counts: a bot weighs many plays.
   if nation == power then
     local own = f.modifiers or {}
     sum:add_if((own[issue] or 0) ~= 0, own[issue] or 0, issue_name)
@@ -92,19 +93,27 @@ function cards.move_sum(ctx, card, power, piece, debate)
     end
   end
   local all = f.modifiers_all or {}
-  sum:add_if((all[issue] or 0) ~= 0, all[issue] or 0, issue_name .. " (every player)")
+  if (all[issue] or 0) ~= 0 then
+    sum:add(all[issue], issue_name .. " (every player)")
+  end
   local key = power .. "/" .. issue
-  sum:add_if((all[key] or 0) ~= 0, all[key] or 0, issue_name .. " for " .. ctx.data.seats[power].name)
+  if (all[key] or 0) ~= 0 then
+    sum:add(all[key], issue_name .. " for " .. ctx.data.seats[power].name)
+  end
   local track = display.track_of(ctx, piece)
   if track then
     local on_track = all["track_" .. track] or 0
-    sum:add_if(on_track ~= 0, on_track, "issue on the " .. powers.adjective(track) .. " track")
+    if on_track ~= 0 then
+      sum:add(on_track, "issue on the " .. powers.adjective(track) .. " track")
+    end
   end
   if debate then
     sum:add_if((all.debate or 0) ~= 0, all.debate or 0, "when debating")
   end
   local penalty = (f.penalties or {})[power] or 0
-  sum:add_if(penalty ~= 0, penalty, "played by " .. ctx.data.seats[power].name)
+  if penalty ~= 0 then
+    sum:add(penalty, "played by " .. ctx.data.seats[power].name)
+  end
   sum:add_if(debate and power == "AU" and nation == "AU", 1, "Austrian National Advantage (debate)")
   sum:add_if(track == "FR" and power ~= "FR", -1, "French National Advantage (issue on the French track)")
   sum:clamp(0, nil)

@@ -7,6 +7,7 @@
 -- Talleyrand "9 spaces beyond the Seat"). An issue that ends on a Seat without a debate
 -- is secured for the rest of the turn.
 
+local util = include("@lib/util.lua")
 local powers = include("rules/powers.lua")
 
 local display = {}
@@ -113,8 +114,8 @@ end
 function display.negotiable(ctx)
   local list = {}
   local secured = ctx.vars.secured or {}
-  for _, piece in ipairs(ctx.data.piece_ids) do
-    if ctx.data.pieces[piece].kind == "issue" and not secured[piece] then
+  for _, piece in ipairs(util.pieces_of_kind(ctx, "issue")) do
+    if not secured[piece] then
       local kind = display.where(ctx, piece)
       if kind == "table" or kind == "track" then
         list[#list + 1] = piece
@@ -130,12 +131,10 @@ function display.counts(ctx)
   for _, power in ipairs(powers.CLOCKWISE) do
     counts[power] = 0
   end
-  for _, piece in ipairs(ctx.data.piece_ids) do
-    if ctx.data.pieces[piece].kind == "issue" then
-      local owner = display.track_of(ctx, piece)
-      if owner then
-        counts[owner] = counts[owner] + 1
-      end
+  for _, piece in ipairs(util.pieces_of_kind(ctx, "issue")) do
+    local owner = display.track_of(ctx, piece)
+    if owner then
+      counts[owner] = counts[owner] + 1
     end
   end
   return counts
@@ -145,8 +144,8 @@ end
 -- Every issue marker waiting on the Diplomacy Display, in the data's order.
 function display.all_waiting(ctx)
   local list = {}
-  for _, piece in ipairs(ctx.data.piece_ids) do
-    if ctx.data.pieces[piece].kind == "issue" and display.where(ctx, piece) == "display" then
+  for _, piece in ipairs(util.pieces_of_kind(ctx, "issue")) do
+    if display.where(ctx, piece) == "display" then
       list[#list + 1] = piece
     end
   end
@@ -154,9 +153,8 @@ function display.all_waiting(ctx)
 end
 
 function display.waiting(ctx, issue)
-  for _, piece in ipairs(ctx.data.piece_ids) do
-    local p = ctx.data.pieces[piece]
-    if p.kind == "issue" and p.props.issue == issue and display.where(ctx, piece) == "display" then
+  for _, piece in ipairs(util.pieces_of_kind(ctx, "issue")) do
+    if ctx.data.pieces[piece].props.issue == issue and display.where(ctx, piece) == "display" then
       return piece
     end
   end

@@ -45,9 +45,8 @@ end
 -- Every army block, in the data's order; only those `keep` accepts.
 function forces.armies(ctx, keep)
   local list = {}
-  for _, id in ipairs(ctx.data.piece_ids) do
-    local piece = ctx.data.pieces[id]
-    if piece.kind == "block" and (keep == nil or keep(id, piece)) then
+  for _, id in ipairs(util.pieces_of_kind(ctx, "block")) do
+    if keep == nil or keep(id, ctx.data.pieces[id]) then
       list[#list + 1] = id
     end
   end

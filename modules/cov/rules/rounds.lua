@@ -115,8 +115,10 @@ function diplomacy.round_turn.on_enter(ctx)
   ctx:place("marker.debate." .. power, "debate", power)
 end
 
+-- The end of a card's label in a prompt: where the move takes the issue, and its sum. Left
+-- out where nobody reads it (a simulation): it works out the whole sum.
 local function label_move(ctx, card, power, piece, debate)
-  if not cards.known(ctx, card) then
+  if not ctx.watched or not cards.known(ctx, card) then
     return ""
   end
   local sum = cards.move_sum(ctx, card, power, piece, debate)
