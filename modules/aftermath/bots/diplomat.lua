@@ -76,10 +76,10 @@ end
 -- coalition's members worked out for `s`: the copy is made to be changed, so it works out
 -- its own.
 local function copy(s)
-  local geo, members = s.geo, s.members
-  s.geo, s.members = nil, nil
+  local geo, members, terms = s.geo, s.members, s.terms
+  s.geo, s.members, s.terms = nil, nil, nil
   local t = util.copy(s)
-  s.geo, s.members, t.geo = geo, members, geo
+  s.geo, s.members, s.terms, t.geo = geo, members, terms, geo
   return t
 end
 
@@ -166,27 +166,39 @@ local function worth(s, power, province, w)
   return w[power] * (double and 2 or 1)
 end
 
--- The value of a position: the pending province counts three times, the others once each.
--- Who wins a province that is not pending, and what it is worth, depend on its country
--- alone: each country's is worked out once, and added for each of its open provinces, in
--- the same order as ever (the sum of the same numbers in the same order is the same).
-local function value(ctx, s, w, seat)
-  local total, by_country = 0, {}
-  for _, province in ipairs(s.open) do
-    local add
-    if province == s.province then
-      add = worth(s, winner(ctx, s, province, true, w, seat), province, w) * 3
-    else
-      local country = s.geo.country[province]
-      add = by_country[country]
-      if add == nil then
-        add = worth(s, winner(ctx, s, province, false, w, seat), province, w)
-        by_country[country] = add
-      end
-    end
-    total = total + add
+-- What an open province adds to the value of position `s`: its worth, three times for the
+-- pending one.
+local function term(ctx, s, province, w, seat)
+  local pending = province == s.province
+  return worth(s, winner(ctx, s, province, pending, w, seat), province, w) * (pending and 3 or 1)
+end
+
+-- The sum of `terms`, in order.
+local function total(terms)
+  local sum = 0
+  for _, t in ipairs(terms) do
+    sum = sum + t
   end
-  return total
+  return sum
+end
+
+-- The value of a position: the sum of its open provinces' terms, in map order.
+local function value(ctx, s, w, seat)
+  local terms = {}
+  for i, province in ipairs(s.open) do
+    terms[i] = term(ctx, s, province, w, seat)
+  end
+  return total(terms)
+end
+
+-- The value of the position the bot decides in, with each province's term kept in `s`, so
+-- that a change that touches a few countries needs only their terms worked out again.
+local function base_value(ctx, s, w, seat)
+  s.terms = {}
+  for i, province in ipairs(s.open) do
+    s.terms[i] = term(ctx, s, province, w, seat)
+  end
+  return total(s.terms)
 end
 
 -- Each kind of change, made to a position in place: it returns what puts the position
@@ -198,12 +210,20 @@ local function move_coalition(s, power)
   return function() s.coalition[power] = before end
 end
 
+-- An army counts only in the country it stands in: only that country's provinces and those
+-- of the country it left change hands.
 local function move_army(s, power, country)
   local before = s.army[power]
   s.army[power] = country
-  return function() s.army[power] = before end
+  local touched = { [country] = true }
+  if before then
+    touched[before] = true
+  end
+  return function() s.army[power] = before end, touched
 end
 
+-- A negation moves one token from full to half or out, or from half to out: a power's
+-- capital changes only where negations count, in the pending province's country.
 local function negate(s, target, full)
   local p = target.power
   local f, h, o = s.full[p], s.half[p], s.out[p]
@@ -214,7 +234,8 @@ local function negate(s, target, full)
     s.half[p] = h - 1
     s.out[p] = o + 1
   end
-  return function() s.full[p], s.half[p], s.out[p] = f, h, o end
+  return function() s.full[p], s.half[p], s.out[p] = f, h, o end,
+    { [s.province and s.geo.country[s.province] or ""] = true }
 end
 
 local function place_tokens(s, power, coalition)
@@ -224,13 +245,27 @@ local function place_tokens(s, power, coalition)
   return function() s.coalition[power], s.full[power] = c, f end
 end
 
--- The value of position `s` after `change(s, ...)`; `s` is put back afterwards. The
--- winning coalition's members are worked out afresh for the changed position.
+-- The value of position `s` after `change(s, ...)`; `s` is put back afterwards. A change
+-- that names the countries it touches leaves the coalitions as they were, and has only
+-- their provinces' terms worked out again, the others taken from the position's own
+-- (`base_value`): the same numbers summed in the same order, so the same value. After any
+-- other change the winning coalition's members are worked out afresh.
 local function value_after(ctx, s, w, seat, change, ...)
   local members = s.members
-  s.members = nil
-  local undo = change(s, ...)
-  local v = value(ctx, s, w, seat)
+  local undo, touched = change(s, ...)
+  if not touched then
+    s.members = nil
+  end
+  local v
+  if touched and s.terms then
+    local terms = {}
+    for i, province in ipairs(s.open) do
+      terms[i] = touched[s.geo.country[province]] and term(ctx, s, province, w, seat) or s.terms[i]
+    end
+    v = total(terms)
+  else
+    v = value(ctx, s, w, seat)
+  end
   undo()
   s.members = members
   return v
@@ -322,7 +357,7 @@ function bot.play(ctx, seat, actions, t)
   t:sum(negotiation.capital(ctx, who, s.geo.country[s.province]), "1. The negotiation now: at %s it would go to %s,",
     ctx.data.places.provinces.space[s.province].name, board.name(who))
   local reasons = {}
-  local base = value(ctx, s, w, seat)
+  local base = base_value(ctx, s, w, seat)
   local index, score = best_action(actions, function(action)
     local v, why = score_card(ctx, action.card, s, w, seat, base)
     reasons[action.card] = why
@@ -335,7 +370,7 @@ end
 function bot.dispense(ctx, seat, actions, t)
   local w = weights(ctx, seat)
   local s = snapshot(ctx)
-  local base = value(ctx, s, w, seat)
+  local base = base_value(ctx, s, w, seat)
   t:step("1. Dispensing a marker: each choice is judged by who would win the open provinces.")
   local index, score = best_action(actions, function(action)
     local a = action.arg
@@ -357,7 +392,7 @@ end
 local function best_after(ctx, seat, actions, t, change)
   local w = weights(ctx, seat)
   local s = snapshot(ctx)
-  local base = value(ctx, s, w, seat)
+  local base = base_value(ctx, s, w, seat)
   local index, score = best_action(actions, function(action)
     return value_after(ctx, s, w, seat, change, action.arg) - base
   end)
