@@ -33,6 +33,7 @@ fn first_action_game(module: &Arc<Module>, seed: u64, limit: usize) -> (usize, D
         chancery_core::start_game(module.clone(), GameSpec::new(scenario, seed)).expect("starts");
     // Played as a simulation plays: on the table in place, never undone.
     session.lean = true;
+    session.set_watched(false);
     let started = Instant::now();
     let mut decisions = 0;
     while decisions < limit {
