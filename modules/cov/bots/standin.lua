@@ -52,29 +52,51 @@ local function is_military(ctx, card)
   return ctx:known("card", card, "military") and ctx.data.cards[card].fields.military == true
 end
 
+-- The explained score of playing `card`, whose values are all entered, on `piece` for
+-- `power`. `seen` keeps what depends on the issue alone or the card alone, for a caller
+-- that weighs every card on every issue (nil: everything is worked out).
+local function known_play_score(ctx, power, card, piece, debate, seen)
+  seen = seen or { now = {}, military = {} }
+  local now = seen.now[piece]
+  if now == nil then
+    now = worth_now(ctx, power, piece)
+    seen.now[piece] = now
+  end
+  local military = seen.military[card]
+  if military == nil then
+    military = is_military(ctx, card)
+    seen.military[card] = military
+  end
+  local move = cards.move_sum(ctx, card, power, piece, debate):total()
+  local owner, n = display.after_move(ctx, piece, power, move)
+  local sum = modifiers.sum(string.format("%s on %s", cards.name(ctx, card), ctx.data.pieces[piece].name))
+  sum:add(worth(power, owner, math.min(n, display.SEAT)) - now, "the issue's gain")
+  sum:add(-cards.printed(ctx, card) / 2, "half the card's value")
+  sum:add_if(military, -2, "a military card")
+  return sum
+end
+
 -- The explained score of playing `card` on `piece` for `power`, or nil if the card's
 -- values are not all entered.
 local function play_score(ctx, power, card, piece, debate)
   if not cards.known(ctx, card) then
     return nil
   end
-  local move = cards.move_sum(ctx, card, power, piece, debate):total()
-  local owner, n = display.after_move(ctx, piece, power, move)
-  local sum = modifiers.sum(string.format("%s on %s", cards.name(ctx, card), ctx.data.pieces[piece].name))
-  sum:add(worth(power, owner, math.min(n, display.SEAT)) - worth_now(ctx, power, piece), "the issue's gain")
-  sum:add(-cards.printed(ctx, card) / 2, "half the card's value")
-  sum:add_if(is_military(ctx, card), -2, "a military card")
-  return sum
+  return known_play_score(ctx, power, card, piece, debate)
 end
 
--- The best play of one of `hand` on one of `pieces`: its score, card, issue and sum.
+-- The best play of one of `hand` on one of `pieces`: its score, card, issue and sum. What
+-- depends on the card alone or the issue alone is worked out once.
 local function best_play(ctx, power, hand, pieces, debate)
   local best
+  local seen = { now = {}, military = {} }
   for _, card in ipairs(hand) do
-    for _, piece in ipairs(pieces) do
-      local sum = play_score(ctx, power, card, piece, debate)
-      if sum and (best == nil or sum:total() > best.score) then
-        best = { score = sum:total(), card = card, piece = piece, sum = sum }
+    if cards.known(ctx, card) then
+      for _, piece in ipairs(pieces) do
+        local sum = known_play_score(ctx, power, card, piece, debate, seen)
+        if best == nil or sum:total() > best.score then
+          best = { score = sum:total(), card = card, piece = piece, sum = sum }
+        end
       end
     end
   end
