@@ -464,8 +464,10 @@ fn api_units(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
 
 fn api_box(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
     let boxed = a.string(lua, 0)?;
-    // Built as a Lua table directly: bots ask for boxes often.
+    // Built as a Lua table directly: bots ask for boxes often. A box holds at most one
+    // entry for each of the module's unit kinds.
     let contents = with(lua, |st| {
+        let _unmetered = super::convert::Unmetered::new(lua);
         let units = st
             .table
             .boxes

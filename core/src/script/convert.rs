@@ -35,14 +35,17 @@ pub(crate) fn to_lua(lua: &Lua, value: &Value) -> mlua::Result<LuaValue> {
     }
 }
 
-/// The VM's memory cap, lifted until this is dropped.
-struct Unmetered<'a> {
+/// The VM's memory cap, lifted until this is dropped: with a cap, mlua makes each table
+/// and stores each entry through a protected call. Only for tables the engine builds from
+/// data of a bounded size (plain data, a box's units, a prompt's actions); what they take
+/// still counts against the cap for the module's next allocation.
+pub(crate) struct Unmetered<'a> {
     lua: &'a Lua,
     cap: Option<usize>,
 }
 
 impl<'a> Unmetered<'a> {
-    fn new(lua: &'a Lua) -> Self {
+    pub(crate) fn new(lua: &'a Lua) -> Self {
         Unmetered {
             lua,
             cap: lua.set_memory_limit(0).ok(),

@@ -392,6 +392,8 @@ fn parse_action(lua: &Lua, item: &LuaValue, module: &Module) -> Result<Action, S
 
 /// The actions as Lua tables, the way a prompt lists them.
 pub(crate) fn actions_to_lua(lua: &Lua, actions: &[Action]) -> mlua::Result<LuaTable> {
+    // At most MAX_ACTIONS of a few entries each.
+    let _unmetered = super::convert::Unmetered::new(lua);
     let list = lua.create_table_with_capacity(actions.len(), 0)?;
     let set = |t: &LuaTable, key: &str, text: &str| {
         let v = interned::string(lua, text)?;
