@@ -500,7 +500,11 @@ impl Table {
     }
 
     /// The place and space where `piece` stands.
-    pub fn piece_location(&self, piece: &PieceId) -> Option<(&PlaceId, &SpaceId)> {
+    pub fn piece_location<Q>(&self, piece: &Q) -> Option<(&PlaceId, &SpaceId)>
+    where
+        PieceId: std::borrow::Borrow<Q>,
+        Q: Ord + ?Sized,
+    {
         self.places
             .iter()
             .find_map(|(place, pieces)| pieces.get(piece).map(|space| (place, space)))
@@ -707,7 +711,7 @@ mod tests {
         t.place_piece(&"m".into(), &"map".into(), &"x".into())
             .expect("place");
         assert_eq!(
-            t.piece_location(&"m".into()),
+            t.piece_location("m"),
             Some((&PlaceId::from("map"), &SpaceId::from("x")))
         );
         assert!(t.places[&PlaceId::from("track")].is_empty());

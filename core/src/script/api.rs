@@ -195,6 +195,23 @@ impl Args {
         }
     }
 
+    /// Argument `i` as a string, lent to `f` without a copy (the hot lookups by id take
+    /// many a decision); the same errors as [`Args::string`].
+    fn with_str<R>(
+        &self,
+        lua: &Lua,
+        i: usize,
+        f: impl FnOnce(&str) -> mlua::Result<R>,
+    ) -> mlua::Result<R> {
+        match self.get(i) {
+            LuaValue::String(s) if s.as_bytes().len() <= MAX_TEXT_BYTES => match s.to_str() {
+                Ok(text) => f(&text),
+                Err(_) => f(&s.to_string_lossy()),
+            },
+            _ => f(&self.string(lua, i)?),
+        }
+    }
+
     fn opt_string(&self, lua: &Lua, i: usize) -> mlua::Result<Option<String>> {
         match self.get(i) {
             LuaValue::Nil => Ok(None),
@@ -428,18 +445,22 @@ fn api_face_up(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
 }
 
 fn api_space_of(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
-    let piece = a.string(lua, 0)?;
-    let found = with(lua, |st| {
-        let piece = check_piece(st, &piece)?;
-        Ok(st
-            .table
-            .piece_location(&piece)
-            .map(|(p, s)| (p.to_string(), s.to_string())))
-    })?;
-    match found {
-        Some((place, space)) => ret(lua, [Value::Str(place), Value::Str(space)]),
-        None => ret(lua, [Value::Nil]),
-    }
+    a.with_str(lua, 0, |piece| {
+        with(lua, |st| {
+            if !st.module.pieces.contains(piece) {
+                return Err(format!("unknown piece '{piece}'"));
+            }
+            let at = st.table.piece_location(piece);
+            let texts = |(place, space): (&PlaceId, &SpaceId)| {
+                Ok(MultiValue::from_iter([
+                    LuaValue::String(interned::string(lua, place.as_str())?),
+                    LuaValue::String(interned::string(lua, space.as_str())?),
+                ]))
+            };
+            Ok(at.map(texts))
+        })?
+        .unwrap_or_else(|| Ok(MultiValue::from_iter([LuaValue::Nil])))
+    })
 }
 
 fn api_pieces_at(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
@@ -542,13 +563,24 @@ fn api_phase(lua: &Lua, _a: &Args) -> mlua::Result<MultiValue> {
 }
 
 fn api_known(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
-    let (what, id, key) = (a.string(lua, 0)?, a.string(lua, 1)?, a.string(lua, 2)?);
-    let known = with(lua, |st| {
+    let known = a.with_str(lua, 0, |what| {
+        a.with_str(lua, 1, |id| {
+            a.with_str(lua, 2, |key| known(lua, what, id, key))
+        })
+    })?;
+    Ok(MultiValue::from_iter([LuaValue::Boolean(known)]))
+}
+
+/// Whether the value `key` of the `what` (card, space, piece or table) `id` is entered.
+fn known(lua: &Lua, what: &str, id: &str, key: &str) -> mlua::Result<bool> {
+    with(lua, |st| {
         let known = |value: Option<&DataValue>| value.map(|v| matches!(v, DataValue::Known(_)));
-        let value = match what.as_str() {
+        let value = match what {
             "card" => {
-                check_card(st, &id)?;
-                st.module.card_field_known(&id, &key)
+                if !st.module.cards.contains(id) {
+                    return Err(format!("unknown card '{id}'"));
+                }
+                st.module.card_field_known(id, key)
             }
             "space" => {
                 let (place, space) = id
@@ -556,18 +588,18 @@ fn api_known(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
                     .ok_or_else(|| format!("space '{id}' must be written place/space"))?;
                 check_space(st, place, space)?;
                 let def = st.module.places.get(place).and_then(|p| p.space(space));
-                known(def.and_then(|s| s.props.get(&key)))
+                known(def.and_then(|s| s.props.get(key)))
             }
             "piece" => {
-                check_piece(st, &id)?;
-                known(st.module.pieces.get(&id).and_then(|p| p.props.get(&key)))
+                check_piece(st, id)?;
+                known(st.module.pieces.get(id).and_then(|p| p.props.get(key)))
             }
             "table" => {
-                if !st.module.tables.contains(&id) {
+                if !st.module.tables.contains(id) {
                     return Err(format!("unknown table '{id}'"));
                 }
                 st.module
-                    .table_entry(&id, &key)
+                    .table_entry(id, key)
                     .map(|v| matches!(v, DataValue::Known(_)))
             }
             other => {
@@ -577,8 +609,7 @@ fn api_known(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
             }
         };
         value.ok_or_else(|| format!("{what} '{id}' has no '{key}'"))
-    })?;
-    ret(lua, [Value::Bool(known)])
+    })
 }
 
 fn api_move_card(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
