@@ -231,7 +231,11 @@ fn parse_actions(
         let item = item.map_err(|e| e.to_string())?;
         let action = parse_action(lua, &item, module)
             .map_err(|e| format!("{context}action {}: {e}", i + 1))?;
-        if STATE_HOOKS.contains(&action.name.as_str()) || !has_action(&action.name) {
+        // Actions of one name come in runs: the one before was checked already.
+        let checked = actions
+            .last()
+            .is_some_and(|a: &Action| a.name == action.name);
+        if !checked && (STATE_HOOKS.contains(&action.name.as_str()) || !has_action(&action.name)) {
             return Err(format!(
                 "{context}action {} is '{}', but state '{state}' has no function '{}' to apply it",
                 i + 1,
