@@ -65,19 +65,7 @@ fn first_action_game(module: &Arc<Module>, seed: u64, limit: usize) -> (usize, D
 }
 
 fn bot_games(module: Arc<Module>, scenario: &str, games: usize) -> (f64, f64, f64) {
-    let config = SimConfig {
-        scenario: scenario.into(),
-        games,
-        seed: 1,
-        bots: Default::default(),
-        options: Value::map(),
-        max_steps: 100_000,
-        threads: 1,
-        shard: Default::default(),
-        profile: false,
-        check: false,
-        watched: false,
-    };
+    let config = SimConfig::new(scenario, games, 1);
     let report = simulate(module, &config, &|_| {}).expect("the games run");
     assert!(
         report.outcomes.iter().all(|o| o.error.is_none()),

@@ -46,19 +46,13 @@ fn every_solitaire_seating_plays_to_a_result_with_its_default_bots() {
                 }
             }
             let config = SimConfig {
-                scenario: scenario.into(),
-                games: 20,
-                seed: 1,
-                bots: Default::default(),
                 options: map,
                 max_steps: 20_000,
                 threads: 2,
-                shard: Default::default(),
-                profile: false,
                 // With the Playbook's bots (20, 21, 22), the module's check after every input:
                 // none of their decisions may break one of the rules' invariants.
                 check: !options.contains(&("seating", "solo-fog-of-war")),
-                watched: false,
+                ..SimConfig::new(scenario, 20, 1)
             };
             let report = simulate(module.clone(), &config, &|_| {})
                 .unwrap_or_else(|err| panic!("{scenario} {options:?}: {err}"));
@@ -193,17 +187,9 @@ fn a_four_power_scenario_s_bot_only_game_is_the_french_bot_against_the_allied_bo
             }
         }
         let config = SimConfig {
-            scenario: "clash-of-armies".into(),
-            games: 2,
-            seed: 1,
-            bots: Default::default(),
             options: map,
             max_steps: 20_000,
-            threads: 1,
-            shard: Default::default(),
-            profile: false,
-            check: false,
-            watched: false,
+            ..SimConfig::new("clash-of-armies", 2, 1)
         };
         let spec = config.spec(&module, 0).expect("a game's spec");
         let report = simulate(module.clone(), &config, &|_| {}).expect("the games run");
@@ -245,17 +231,9 @@ fn lutzen_bautzen_plays_the_same_games_whether_anyone_reads_the_labels_or_not() 
     let module = cov_with_fixture();
     let run = |watched: bool| {
         let config = SimConfig {
-            scenario: "lutzen-bautzen".into(),
-            games: 3,
-            seed: 11,
-            bots: Default::default(),
-            options: Value::map(),
             max_steps: 20_000,
-            threads: 1,
-            shard: Default::default(),
-            profile: false,
-            check: false,
             watched,
+            ..SimConfig::new("lutzen-bautzen", 3, 11)
         };
         let report = simulate(module.clone(), &config, &|_| {}).expect("the games run");
         report

@@ -226,17 +226,9 @@ fn a_simulation_plays_unwatched_unless_asked_and_a_game_at_the_table_watched() {
     );
     let module = load(&dir);
     let config = |watched: bool| SimConfig {
-        scenario: "basic".into(),
-        games: 2,
-        seed: 5,
-        bots: Default::default(),
-        options: Value::map(),
         max_steps: 10_000,
-        threads: 1,
-        shard: Default::default(),
-        profile: false,
-        check: false,
         watched,
+        ..SimConfig::new("basic", 2, 5)
     };
     let steps = |watched: bool| {
         let report = simulate(module.clone(), &config(watched), &|_| {}).expect("the games run");
@@ -295,17 +287,8 @@ fn a_vm_reused_for_the_next_simulated_game_keeps_nothing_of_the_last() {
     use chancery_core::sim::{SimConfig, play_one, simulate};
     let (_scratch, module) = forgetful_testbed();
     let config = SimConfig {
-        scenario: "basic".into(),
-        games: 4,
-        seed: 5,
-        bots: Default::default(),
-        options: Value::map(),
         max_steps: 10_000,
-        threads: 1,
-        shard: Default::default(),
-        profile: false,
-        check: false,
-        watched: false,
+        ..SimConfig::new("basic", 4, 5)
     };
     let fresh: Vec<String> = (0..4)
         .map(|i| {

@@ -46,7 +46,7 @@ pub struct SimArgs {
     #[arg(long = "option", value_name = "KEY=VALUE")]
     pub options: Vec<String>,
     /// Bot steps after which a game counts as unfinished.
-    #[arg(long, default_value_t = 100_000)]
+    #[arg(long, default_value_t = chancery_core::sim::DEFAULT_MAX_STEPS)]
     pub max_steps: usize,
     /// Worker threads (default: one per core).
     #[arg(long)]

@@ -273,12 +273,18 @@ fn ids<T: ToString>(items: impl IntoIterator<Item = T>) -> Value {
     )
 }
 
-fn check_card(st: &CallState, card: &str) -> Result<CardId, String> {
-    if st.module.cards.contains(card) {
-        Ok(CardId::from(card))
+/// `found`, or the error that names the unknown `what` (card, piece…) `id`.
+fn known_id(found: bool, what: &str, id: &str) -> Result<(), String> {
+    if found {
+        Ok(())
     } else {
-        Err(format!("unknown card '{card}'"))
+        Err(format!("unknown {what} '{id}'"))
     }
+}
+
+fn check_card(st: &CallState, card: &str) -> Result<CardId, String> {
+    known_id(st.module.cards.contains(card), "card", card)?;
+    Ok(CardId::from(card))
 }
 
 fn check_zone(st: &CallState, zone: &str) -> Result<ZoneId, String> {
@@ -290,11 +296,8 @@ fn check_zone(st: &CallState, zone: &str) -> Result<ZoneId, String> {
 }
 
 fn check_piece(st: &CallState, piece: &str) -> Result<PieceId, String> {
-    if st.module.pieces.contains(piece) {
-        Ok(PieceId::from(piece))
-    } else {
-        Err(format!("unknown piece '{piece}'"))
-    }
+    known_id(st.module.pieces.contains(piece), "piece", piece)?;
+    Ok(PieceId::from(piece))
 }
 
 fn check_space(st: &CallState, place: &str, space: &str) -> Result<(PlaceId, SpaceId), String> {
@@ -445,21 +448,21 @@ fn api_face_up(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
 }
 
 fn api_space_of(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
-    a.with_str(lua, 0, |piece| {
+    let at = a.with_str(lua, 0, |piece| {
         with(lua, |st| {
-            if !st.module.pieces.contains(piece) {
-                return Err(format!("unknown piece '{piece}'"));
-            }
-            let at = st.table.piece_location(piece);
-            let texts = |(place, space): (&PlaceId, &SpaceId)| {
-                Ok(MultiValue::from_iter([
-                    LuaValue::String(interned::string(lua, place.as_str())?),
-                    LuaValue::String(interned::string(lua, space.as_str())?),
-                ]))
-            };
-            Ok(at.map(texts))
-        })?
-        .unwrap_or_else(|| Ok(MultiValue::from_iter([LuaValue::Nil])))
+            known_id(st.module.pieces.contains(piece), "piece", piece)?;
+            let text = |id: &str| interned::string(lua, id).map_err(|e| e.to_string());
+            st.table
+                .piece_location(piece)
+                .map(|(place, space)| Ok((text(place.as_str())?, text(space.as_str())?)))
+                .transpose()
+        })
+    })?;
+    Ok(match at {
+        Some((place, space)) => {
+            MultiValue::from_iter([LuaValue::String(place), LuaValue::String(space)])
+        }
+        None => MultiValue::from_iter([LuaValue::Nil]),
     })
 }
 
@@ -577,9 +580,7 @@ fn known(lua: &Lua, what: &str, id: &str, key: &str) -> mlua::Result<bool> {
         let known = |value: Option<&DataValue>| value.map(|v| matches!(v, DataValue::Known(_)));
         let value = match what {
             "card" => {
-                if !st.module.cards.contains(id) {
-                    return Err(format!("unknown card '{id}'"));
-                }
+                known_id(st.module.cards.contains(id), "card", id)?;
                 st.module.card_field_known(id, key)
             }
             "space" => {

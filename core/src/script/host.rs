@@ -265,13 +265,10 @@ impl Host {
         call: impl FnOnce(&LuaTable) -> mlua::Result<MultiValue>,
     ) -> Invoked {
         let lua = &self.vm.lua;
-        let made = {
-            // An empty table: nothing a module chose, so nothing to meter.
-            let _unmetered = convert::Unmetered::new(lua);
-            lua.create_table()
-                .and_then(|t| t.set_metatable(Some(self.ctx_meta.clone())).map(|_| t))
-        };
-        let ctx = match made {
+        let ctx = match lua
+            .create_table()
+            .and_then(|t| t.set_metatable(Some(self.ctx_meta.clone())).map(|_| t))
+        {
             Ok(ctx) => ctx,
             Err(err) => {
                 return Invoked {

@@ -90,8 +90,6 @@ pub struct LuaRules {
     limits: Limits,
     /// The option keys the last set-up looked at.
     options_read: Rc<RefCell<BTreeSet<String>>>,
-    /// Whether anyone reads the words of the calls (`ctx.watched`).
-    watched: bool,
 }
 
 /// The set-up's options as a read-only table that notes each key the set-up looks at (so
@@ -157,7 +155,6 @@ impl LuaRules {
             seat_hosts: std::collections::BTreeMap::new(),
             limits,
             options_read: Rc::default(),
-            watched: true,
         })
     }
 
@@ -179,7 +176,8 @@ impl LuaRules {
         if !self.seat_hosts.contains_key(seat) {
             let mut host = Host::new(self.host.module.clone(), self.limits)
                 .map_err(|d| RulesError::Script(d.to_string()))?;
-            host.watched = self.watched;
+            // Told as the rules' own VM was (`set_watched`).
+            host.watched = self.host.watched;
             self.seat_hosts.insert(seat.clone(), host);
         }
         self.seat_hosts
@@ -569,7 +567,6 @@ impl Rules for LuaRules {
     }
 
     fn set_watched(&mut self, watched: bool) {
-        self.watched = watched;
         for host in std::iter::once(&mut self.host).chain(self.seat_hosts.values_mut()) {
             host.watched = watched;
         }

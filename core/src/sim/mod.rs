@@ -139,7 +139,29 @@ pub struct SimReport {
     pub profile: BTreeMap<String, u64>,
 }
 
+/// Bot steps after which a game counts as unfinished, unless a run says otherwise.
+pub const DEFAULT_MAX_STEPS: usize = 100_000;
+
 impl SimConfig {
+    /// A run of `games` games of `scenario` from `seed`, each setting else at its default:
+    /// every seat's own bot, no options, [`DEFAULT_MAX_STEPS`], one thread, every seed (one
+    /// shard), no profile, no check, unwatched.
+    pub fn new(scenario: impl Into<ScenarioId>, games: usize, seed: u64) -> SimConfig {
+        SimConfig {
+            scenario: scenario.into(),
+            games,
+            seed,
+            bots: BTreeMap::new(),
+            options: Value::map(),
+            max_steps: DEFAULT_MAX_STEPS,
+            threads: 1,
+            shard: Shard::default(),
+            profile: false,
+            check: false,
+            watched: false,
+        }
+    }
+
     /// The options every game of the run is set up with: those given, then the scenario's
     /// `bot_options` for each one not given.
     pub fn options_for(&self, scenario: &ScenarioDef) -> Value {
@@ -187,16 +209,12 @@ impl SimConfig {
 
 /// Plays one bot-only game to its end (or `max_steps`).
 pub fn play_one(module: &Arc<Module>, spec: GameSpec, max_steps: usize) -> GameOutcome {
-    let unwatched = Watch {
-        check: false,
-        watched: false,
-    };
-    play_reusing(module, spec, max_steps, unwatched, &mut None)
+    play_reusing(module, spec, max_steps, Watch::default(), &mut None)
 }
 
 /// What a simulated game does besides playing: `check` the module's invariants after every
-/// input, and play `watched` (`ctx.watched`, as at the table).
-#[derive(Clone, Copy)]
+/// input, and play `watched` (`ctx.watched`, as at the table). Neither by default.
+#[derive(Clone, Copy, Default)]
 struct Watch {
     check: bool,
     watched: bool,

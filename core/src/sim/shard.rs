@@ -53,17 +53,10 @@ impl ShardFile {
     /// The run's settings, as one run of every seed.
     fn config(&self) -> SimConfig {
         SimConfig {
-            scenario: self.scenario.clone(),
-            games: self.games,
-            seed: self.seed,
             bots: self.bots.clone(),
             options: self.options.clone(),
             max_steps: self.max_steps,
-            threads: 1,
-            shard: Shard::default(),
-            profile: false,
-            check: false,
-            watched: false,
+            ..SimConfig::new(self.scenario.clone(), self.games, self.seed)
         }
     }
 }

@@ -182,22 +182,24 @@ local function total(terms)
   return sum
 end
 
--- The value of a position: the sum of its open provinces' terms, in map order.
-local function value(ctx, s, w, seat)
+-- Each open province's term in position `s`, in map order.
+local function terms_of(ctx, s, w, seat)
   local terms = {}
   for i, province in ipairs(s.open) do
     terms[i] = term(ctx, s, province, w, seat)
   end
-  return total(terms)
+  return terms
+end
+
+-- The value of a position: the sum of its open provinces' terms, in map order.
+local function value(ctx, s, w, seat)
+  return total(terms_of(ctx, s, w, seat))
 end
 
 -- The value of the position the bot decides in, with each province's term kept in `s`, so
 -- that a change that touches a few countries needs only their terms worked out again.
 local function base_value(ctx, s, w, seat)
-  s.terms = {}
-  for i, province in ipairs(s.open) do
-    s.terms[i] = term(ctx, s, province, w, seat)
-  end
+  s.terms = terms_of(ctx, s, w, seat)
   return total(s.terms)
 end
 
@@ -223,7 +225,8 @@ local function move_army(s, power, country)
 end
 
 -- A negation moves one token from full to half or out, or from half to out: a power's
--- capital changes only where negations count, in the pending province's country.
+-- capital changes only where negations count, in the pending province's country (nowhere
+-- when no province is pending).
 local function negate(s, target, full)
   local p = target.power
   local f, h, o = s.full[p], s.half[p], s.out[p]
@@ -234,8 +237,11 @@ local function negate(s, target, full)
     s.half[p] = h - 1
     s.out[p] = o + 1
   end
-  return function() s.full[p], s.half[p], s.out[p] = f, h, o end,
-    { [s.province and s.geo.country[s.province] or ""] = true }
+  local touched = {}
+  if s.province then
+    touched[s.geo.country[s.province]] = true
+  end
+  return function() s.full[p], s.half[p], s.out[p] = f, h, o end, touched
 end
 
 local function place_tokens(s, power, coalition)

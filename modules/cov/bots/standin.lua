@@ -53,20 +53,9 @@ local function is_military(ctx, card)
 end
 
 -- The explained score of playing `card`, whose values are all entered, on `piece` for
--- `power`. `seen` keeps what depends on the issue alone or the card alone, for a caller
--- that weighs every card on every issue (nil: everything is worked out).
-local function known_play_score(ctx, power, card, piece, debate, seen)
-  seen = seen or { now = {}, military = {} }
-  local now = seen.now[piece]
-  if now == nil then
-    now = worth_now(ctx, power, piece)
-    seen.now[piece] = now
-  end
-  local military = seen.military[card]
-  if military == nil then
-    military = is_military(ctx, card)
-    seen.military[card] = military
-  end
+-- `power`; `now` is what the issue is worth where it stands, `military` whether the card
+-- is military (a caller that weighs every card on every issue works each out once).
+local function known_play_score(ctx, power, card, piece, debate, now, military)
   local move = cards.move_sum(ctx, card, power, piece, debate):total()
   local owner, n = display.after_move(ctx, piece, power, move)
   local sum = modifiers.sum(string.format("%s on %s", cards.name(ctx, card), ctx.data.pieces[piece].name))
@@ -82,18 +71,22 @@ local function play_score(ctx, power, card, piece, debate)
   if not cards.known(ctx, card) then
     return nil
   end
-  return known_play_score(ctx, power, card, piece, debate)
+  return known_play_score(ctx, power, card, piece, debate, worth_now(ctx, power, piece), is_military(ctx, card))
 end
 
 -- The best play of one of `hand` on one of `pieces`: its score, card, issue and sum. What
 -- depends on the card alone or the issue alone is worked out once.
 local function best_play(ctx, power, hand, pieces, debate)
   local best
-  local seen = { now = {}, military = {} }
+  local now = {}
+  for _, piece in ipairs(pieces) do
+    now[piece] = worth_now(ctx, power, piece)
+  end
   for _, card in ipairs(hand) do
     if cards.known(ctx, card) then
+      local military = is_military(ctx, card)
       for _, piece in ipairs(pieces) do
-        local sum = known_play_score(ctx, power, card, piece, debate, seen)
+        local sum = known_play_score(ctx, power, card, piece, debate, now[piece], military)
         if best == nil or sum:total() > best.score then
           best = { score = sum:total(), card = card, piece = piece, sum = sum }
         end
