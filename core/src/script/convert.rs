@@ -6,8 +6,11 @@
 use std::collections::BTreeMap;
 use std::ffi::c_void;
 
-use mlua::{Lua, Table, Value as LuaValue};
+use std::ffi::c_int;
 
+use mlua::{Lua, Value as LuaValue};
+
+use super::stack::{self, Slot, Walk};
 use crate::value::Value;
 
 /// How deep plain data may nest.
@@ -29,9 +32,9 @@ pub(crate) fn to_lua(lua: &Lua, value: &Value) -> mlua::Result<LuaValue> {
         // A single value stores no entry: `ctx` functions return these by the dozen.
         Value::List(_) | Value::Map(_) => {
             let _unmetered = Unmetered::new(lua);
-            build(lua, value)
+            stack::build(lua, value)
         }
-        _ => build(lua, value),
+        _ => single(lua, value),
     }
 }
 
@@ -62,34 +65,31 @@ impl Drop for Unmetered<'_> {
     }
 }
 
-fn build(lua: &Lua, value: &Value) -> mlua::Result<LuaValue> {
+fn single(lua: &Lua, value: &Value) -> mlua::Result<LuaValue> {
     Ok(match value {
         Value::Nil => LuaValue::Nil,
         Value::Bool(b) => LuaValue::Boolean(*b),
         Value::Int(i) => LuaValue::Integer(*i),
         Value::Float(f) => LuaValue::Number(*f),
         Value::Str(s) => LuaValue::String(super::interned::string(lua, s)?),
-        Value::List(items) => {
-            let t = lua.create_table_with_capacity(items.len(), 0)?;
-            for (i, item) in items.iter().enumerate() {
-                t.raw_set(i + 1, build(lua, item)?)?;
-            }
-            LuaValue::Table(t)
-        }
-        Value::Map(m) => {
-            let t = lua.create_table_with_capacity(0, m.len())?;
-            for (k, v) in m {
-                let v = build(lua, v)?;
-                super::interned::with(lua, k, |k| t.raw_set(k, v))?;
-            }
-            LuaValue::Table(t)
-        }
+        Value::List(_) | Value::Map(_) => stack::build(lua, value)?,
     })
 }
 
 /// Reads `value` as plain data; `path` names it in errors (`ctx.vars.round`).
 pub(crate) fn from_lua(value: &LuaValue, path: &str) -> Result<Value, String> {
     Converter::default().convert(value, &Path::root(path))
+}
+
+/// Reads the value in `slot` (at the stack index `at` of `walk`) as plain data, as
+/// [`from_lua`] does.
+pub(crate) fn from_slot(
+    walk: &Walk,
+    slot: Slot<'_>,
+    at: c_int,
+    path: &str,
+) -> Result<Value, String> {
+    Converter::default().convert_slot(Some(walk), slot, at, &Path::root(path))
 }
 
 /// Whether reading `value` as plain data would give exactly `plain` (a float to the bit),
@@ -103,24 +103,40 @@ pub(crate) fn same(value: &LuaValue, plain: &Value, top: bool) -> bool {
         (LuaValue::Integer(a), Value::Int(b)) => a == b,
         (LuaValue::Number(a), Value::Float(b)) => a.is_finite() && a.to_bits() == b.to_bits(),
         (LuaValue::String(a), Value::Str(b)) => *a.as_bytes() == *b.as_bytes(),
-        (LuaValue::Table(t), Value::Map(map)) if !map.is_empty() || top => {
-            t.metatable().is_none()
-                && same_entries(t, map.len(), |key, v| match key {
-                    LuaValue::String(k) => std::str::from_utf8(&k.as_bytes())
+        (LuaValue::Table(t), _) => {
+            stack::with_table(t, |walk, slot, at| same_slot(walk, slot, at, plain, top))
+                .unwrap_or(false)
+        }
+        _ => false,
+    }
+}
+
+/// [`same`] for a value on the stack at `at`.
+fn same_slot(walk: &Walk, slot: Slot<'_>, at: c_int, plain: &Value, top: bool) -> bool {
+    match (slot, plain) {
+        (Slot::Nil, Value::Nil) => true,
+        (Slot::Bool(a), Value::Bool(b)) => a == *b,
+        (Slot::Int(a), Value::Int(b)) => a == *b,
+        (Slot::Float(a), Value::Float(b)) => a.is_finite() && a.to_bits() == b.to_bits(),
+        (Slot::Str(a), Value::Str(b)) => a == b.as_bytes(),
+        (Slot::Table(_, meta), Value::Map(map)) if !map.is_empty() || top => {
+            !meta
+                && same_entries(walk, at, map.len(), |walk, key, value, at| match key {
+                    Slot::Str(k) => std::str::from_utf8(k)
                         .ok()
                         .and_then(|k| map.get(k))
-                        .is_some_and(|item| same(v, item, false)),
+                        .is_some_and(|item| same_slot(walk, value, at, item, false)),
                     _ => false,
                 })
         }
-        (LuaValue::Table(t), Value::List(items)) if !top || !items.is_empty() => {
-            t.metatable().is_none()
-                && same_entries(t, items.len(), |key, v| match key {
-                    LuaValue::Integer(i) => usize::try_from(*i)
+        (Slot::Table(_, meta), Value::List(items)) if !top || !items.is_empty() => {
+            !meta
+                && same_entries(walk, at, items.len(), |walk, key, value, at| match key {
+                    Slot::Int(i) => usize::try_from(i)
                         .ok()
                         .and_then(|i| i.checked_sub(1))
                         .and_then(|i| items.get(i))
-                        .is_some_and(|item| same(v, item, false)),
+                        .is_some_and(|item| same_slot(walk, value, at, item, false)),
                     _ => false,
                 })
         }
@@ -128,17 +144,18 @@ pub(crate) fn same(value: &LuaValue, plain: &Value, top: bool) -> bool {
     }
 }
 
-/// Whether `t` has exactly `len` entries and `matches` each of them.
-fn same_entries(t: &Table, len: usize, matches: impl Fn(&LuaValue, &LuaValue) -> bool) -> bool {
+/// Whether the table at `at` has exactly `len` entries and `matches` each of them.
+fn same_entries(
+    walk: &Walk,
+    at: c_int,
+    len: usize,
+    matches: impl Fn(&Walk, Slot<'_>, Slot<'_>, c_int) -> bool,
+) -> bool {
     let mut count = 0;
-    for pair in t.pairs::<LuaValue, LuaValue>() {
-        let Ok((key, value)) = pair else { return false };
+    walk.entries(at, &mut |walk, key, value, at| {
         count += 1;
-        if count > len || !matches(&key, &value) {
-            return false;
-        }
-    }
-    count == len
+        count <= len && matches(walk, key, value, at)
+    }) && count == len
 }
 
 /// Where a value is, as a chain of steps from the root: written out only for an error, so
@@ -244,38 +261,65 @@ impl Converter {
     fn convert(&mut self, value: &LuaValue, path: &Path<'_>) -> Result<Value, String> {
         match value {
             LuaValue::Nil => Ok(Value::Nil),
-            LuaValue::Boolean(b) => {
-                self.count(path, 0)?;
-                Ok(Value::Bool(*b))
-            }
-            LuaValue::Integer(i) => {
-                self.count(path, 0)?;
-                Ok(Value::Int(*i))
-            }
-            LuaValue::Number(f) if f.is_finite() => {
-                self.count(path, 0)?;
-                Ok(Value::Float(*f))
-            }
-            LuaValue::Number(f) => Err(format!(
-                "{path}: the number {f} is not finite (plain data holds finite numbers only)"
-            )),
-            LuaValue::String(s) => {
-                let bytes = s.as_bytes();
-                self.count(path, bytes.len())?;
-                std::str::from_utf8(&bytes)
-                    .map(|s| Value::Str(s.to_owned()))
-                    .map_err(|_| format!("{path}: strings must be UTF-8 text"))
-            }
-            LuaValue::Table(t) => self.convert_table(t, path),
-            other => Err(format!(
-                "{path}: a {} is not plain data (only nil, booleans, numbers, strings and tables of them)",
-                other.type_name()
-            )),
+            LuaValue::Boolean(b) => self.convert_slot(None, Slot::Bool(*b), 0, path),
+            LuaValue::Integer(i) => self.convert_slot(None, Slot::Int(*i), 0, path),
+            LuaValue::Number(f) => self.convert_slot(None, Slot::Float(*f), 0, path),
+            LuaValue::String(s) => self.convert_slot(None, Slot::Str(&s.as_bytes()), 0, path),
+            LuaValue::Table(t) => stack::with_table(t, |walk, slot, at| {
+                self.convert_slot(Some(walk), slot, at, path)
+            })
+            .unwrap_or_else(|| Err(format!("{path}: the table could not be read"))),
+            other => Err(not_plain(path, other.type_name())),
         }
     }
 
-    fn convert_table(&mut self, t: &Table, path: &Path<'_>) -> Result<Value, String> {
-        let id = t.to_pointer();
+    /// Reads one value; a table's entries are read through `walk` from the stack index `at`.
+    fn convert_slot(
+        &mut self,
+        walk: Option<&Walk>,
+        slot: Slot<'_>,
+        at: c_int,
+        path: &Path<'_>,
+    ) -> Result<Value, String> {
+        match slot {
+            Slot::Nil => Ok(Value::Nil),
+            Slot::Bool(b) => {
+                self.count(path, 0)?;
+                Ok(Value::Bool(b))
+            }
+            Slot::Int(i) => {
+                self.count(path, 0)?;
+                Ok(Value::Int(i))
+            }
+            Slot::Float(f) if f.is_finite() => {
+                self.count(path, 0)?;
+                Ok(Value::Float(f))
+            }
+            Slot::Float(f) => Err(format!(
+                "{path}: the number {f} is not finite (plain data holds finite numbers only)"
+            )),
+            Slot::Str(bytes) => {
+                self.count(path, bytes.len())?;
+                std::str::from_utf8(bytes)
+                    .map(|s| Value::Str(s.to_owned()))
+                    .map_err(|_| format!("{path}: strings must be UTF-8 text"))
+            }
+            Slot::Table(id, meta) => match walk {
+                Some(walk) => self.convert_table(walk, id, meta, at, path),
+                None => Err(format!("{path}: the table could not be read")),
+            },
+            Slot::Other(name) => Err(not_plain(path, name)),
+        }
+    }
+
+    fn convert_table(
+        &mut self,
+        walk: &Walk,
+        id: *const c_void,
+        meta: bool,
+        at: c_int,
+        path: &Path<'_>,
+    ) -> Result<Value, String> {
         if let Some(depth) = self.open.iter().position(|open| *open == id) {
             return Err(format!(
                 "{path}: the table contains itself (it is {}); plain data cannot be cyclic",
@@ -288,44 +332,53 @@ impl Converter {
                 shown(path)
             ));
         }
-        if t.metatable().is_some() {
+        if meta {
             return Err(format!(
                 "{path}: a table with a metatable is not plain data (copy module data into a new table first)"
             ));
         }
         self.count(path, 0)?;
         self.open.push(id);
-        let result = self.table_entries(t, path);
+        let result = self.table_entries(walk, at, path);
         self.open.pop();
         result
     }
 
-    fn table_entries(&mut self, t: &Table, path: &Path<'_>) -> Result<Value, String> {
+    fn table_entries(&mut self, walk: &Walk, at: c_int, path: &Path<'_>) -> Result<Value, String> {
         let mut ints: BTreeMap<i64, Value> = BTreeMap::new();
         let mut strings: BTreeMap<String, Value> = BTreeMap::new();
-        for pair in t.pairs::<LuaValue, LuaValue>() {
-            let (k, v) = pair.map_err(|e| format!("{path}: {e}"))?;
-            match k {
-                LuaValue::Integer(i) => {
-                    let item = self.convert(&v, &path.child(Step::Index(i)))?;
-                    ints.insert(i, item);
-                }
-                LuaValue::String(s) => {
-                    let bytes = s.as_bytes();
-                    self.count(path, bytes.len())?;
-                    let key = std::str::from_utf8(&bytes)
+        let mut failed = None;
+        let read = walk.entries(at, &mut |walk, key, value, at| {
+            let entry = match key {
+                Slot::Int(i) => self
+                    .convert_slot(Some(walk), value, at, &path.child(Step::Index(i)))
+                    .map(|item| {
+                        ints.insert(i, item);
+                    }),
+                Slot::Str(bytes) => self.count(path, bytes.len()).and_then(|()| {
+                    let key = std::str::from_utf8(bytes)
                         .map_err(|_| format!("{path}: keys must be UTF-8 text"))?
                         .to_owned();
-                    let item = self.convert(&v, &path.child(Step::Key(&key)))?;
+                    let item =
+                        self.convert_slot(Some(walk), value, at, &path.child(Step::Key(&key)))?;
                     strings.insert(key, item);
-                }
-                other => {
-                    return Err(format!(
-                        "{path}: a {} key is not allowed (keys are strings, or 1..n for a list)",
-                        other.type_name()
-                    ));
-                }
-            }
+                    Ok(())
+                }),
+                other => Err(format!(
+                    "{path}: a {} key is not allowed (keys are strings, or 1..n for a list)",
+                    other.type_name()
+                )),
+            };
+            entry.map_err(|e| failed = Some(e)).is_ok()
+        });
+        if let Some(err) = failed {
+            return Err(err);
+        }
+        if !read {
+            return Err(format!(
+                "{}: nested too deep to read (plain data must be flatter)",
+                shown(path)
+            ));
         }
         match (ints.is_empty(), strings.is_empty()) {
             (true, false) => Ok(Value::Map(strings)),
@@ -342,6 +395,13 @@ impl Converter {
             (false, false) => Err(format!("{path}: a table must be a list or a map, not both")),
         }
     }
+}
+
+/// The error for a value that is not plain data, by its Lua type name.
+fn not_plain(path: &Path<'_>, type_name: &str) -> String {
+    format!(
+        "{path}: a {type_name} is not plain data (only nil, booleans, numbers, strings and tables of them)"
+    )
 }
 
 #[cfg(test)]

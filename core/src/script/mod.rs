@@ -12,6 +12,7 @@ mod pattern;
 pub mod profile;
 pub(crate) mod prompt;
 pub(crate) mod sandbox;
+mod stack;
 mod strlib;
 pub(crate) mod util;
 

@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 
 use mlua::{Lua, Table as LuaTable, Value as LuaValue};
 
-use super::convert::{from_lua, to_lua};
+use super::convert::{from_lua, from_slot};
 use super::host::STATE_HOOKS;
-use super::interned;
+use super::stack::{self, Slot, Walk};
 use super::util::field;
 use crate::ids::SeatId;
 use crate::module::Module;
@@ -226,10 +226,20 @@ fn parse_actions(
             list.raw_len()
         ));
     }
-    let mut actions: Vec<Action> = Vec::new();
-    for (i, item) in list.sequence_values::<LuaValue>().enumerate() {
-        let item = item.map_err(|e| e.to_string())?;
-        let action = parse_action(lua, &item, module)
+    let fields = match stack_fields(&list) {
+        Some(fields) => fields,
+        None => list
+            .sequence_values::<LuaValue>()
+            .map(|item| match item {
+                Ok(item) => mlua_fields(lua, &item),
+                Err(e) => Err(e.to_string()),
+            })
+            .collect(),
+    };
+    let mut actions: Vec<Action> = Vec::with_capacity(fields.len());
+    for (i, fields) in fields.into_iter().enumerate() {
+        let action = fields
+            .and_then(|fields| parse_action(fields, module))
             .map_err(|e| format!("{context}action {}: {e}", i + 1))?;
         // Actions of one name come in runs: the one before was checked already.
         let checked = actions
@@ -270,50 +280,133 @@ const ACTION_KEYS: [&str; 13] = [
     "label", "confirm",
 ];
 
-/// An action's fields, in the order of [`ACTION_KEYS`], read in one pass over its table
-/// (through `__index`, key by key, when it has a metatable).
-fn action_fields(lua: &Lua, t: &LuaTable) -> Result<[LuaValue; 13], String> {
-    let mut fields: [LuaValue; 13] = Default::default();
+/// One field of an action as read from its table, before it is checked.
+#[derive(Default, Debug, PartialEq)]
+enum Field {
+    #[default]
+    Nil,
+    Text(String),
+    Int(i64),
+    /// Something else, by its type's name.
+    Other(&'static str),
+}
+
+/// An action's fields, in the order of [`ACTION_KEYS`] (`arg` read as plain data apart,
+/// its error kept until the field is checked in turn).
+#[derive(Debug, PartialEq)]
+struct Fields {
+    fields: [Field; 13],
+    arg: Result<Value, String>,
+}
+
+/// Each action's fields, read from the list's items `1, 2, …` up to the first nil in one
+/// pass on the stack; None if an item is a table with a metatable (whose fields are read
+/// through `__index`, by [`mlua_fields`]).
+fn stack_fields(list: &LuaTable) -> Option<Vec<Result<Fields, String>>> {
+    stack::with_table(list, |walk, _, at| {
+        let mut items = Vec::new();
+        for i in 1.. {
+            let item = walk.index(at, i, |walk, slot, at| match slot {
+                Slot::Nil => None,
+                Slot::Table(_, true) => Some(None),
+                Slot::Table(_, false) => Some(Some(Ok(read_fields(walk, at)))),
+                other => Some(Some(Err(not_a_table(other.type_name())))),
+            })?;
+            match item {
+                None => return Some(items),
+                Some(None) => return None,
+                Some(Some(fields)) => items.push(fields),
+            }
+        }
+        Some(items)
+    })
+    .flatten()
+}
+
+/// The fields of the action table at `at`, in one pass over its entries.
+fn read_fields(walk: &Walk, at: std::ffi::c_int) -> Fields {
+    let mut read = Fields {
+        fields: Default::default(),
+        arg: Ok(Value::Nil),
+    };
+    walk.entries(at, &mut |walk, key, value, at| {
+        if let Slot::Str(key) = key
+            && let Some(i) = ACTION_KEYS.iter().position(|k| k.as_bytes() == key)
+        {
+            if i == 1 {
+                read.arg = from_slot(walk, value, at, "arg");
+            } else {
+                read.fields[i] = match value {
+                    Slot::Nil => Field::Nil,
+                    Slot::Str(s) => Field::Text(String::from_utf8_lossy(s).into_owned()),
+                    Slot::Int(n) => Field::Int(n),
+                    other => Field::Other(other.type_name()),
+                };
+            }
+        }
+        true
+    });
+    read
+}
+
+/// An action's fields read through mlua (through `__index`, key by key, when it has a
+/// metatable).
+fn mlua_fields(lua: &Lua, item: &LuaValue) -> Result<Fields, String> {
+    let LuaValue::Table(t) = item else {
+        return Err(not_a_table(item.type_name()));
+    };
+    let mut values: [LuaValue; 13] = Default::default();
     if t.metatable().is_some() {
-        for (slot, key) in fields.iter_mut().zip(ACTION_KEYS) {
+        for (slot, key) in values.iter_mut().zip(ACTION_KEYS) {
             *slot = field::<LuaValue>(lua, t, key).map_err(|e| e.to_string())?;
         }
-        return Ok(fields);
-    }
-    for pair in t.pairs::<LuaValue, LuaValue>() {
-        let (key, value) = pair.map_err(|e| e.to_string())?;
-        if let LuaValue::String(key) = key
-            && let Some(i) = ACTION_KEYS
-                .iter()
-                .position(|k| *k.as_bytes() == *key.as_bytes())
-        {
-            fields[i] = value;
+    } else {
+        for pair in t.pairs::<LuaValue, LuaValue>() {
+            let (key, value) = pair.map_err(|e| e.to_string())?;
+            if let LuaValue::String(key) = key
+                && let Some(i) = ACTION_KEYS
+                    .iter()
+                    .position(|k| *k.as_bytes() == *key.as_bytes())
+            {
+                values[i] = value;
+            }
         }
     }
-    Ok(fields)
+    let arg = from_lua(&std::mem::take(&mut values[1]), "arg");
+    Ok(Fields {
+        fields: values.map(Field::from),
+        arg,
+    })
 }
 
-fn as_string(value: &LuaValue, key: &str) -> Result<Option<String>, String> {
-    match value {
-        LuaValue::Nil => Ok(None),
-        LuaValue::String(s) => Ok(Some(s.to_string_lossy())),
-        other => Err(format!(
-            "'{key}' must be a string, got a {}",
-            other.type_name()
-        )),
+impl From<LuaValue> for Field {
+    fn from(value: LuaValue) -> Field {
+        match value {
+            LuaValue::Nil => Field::Nil,
+            LuaValue::String(s) => Field::Text(s.to_string_lossy()),
+            LuaValue::Integer(n) => Field::Int(n),
+            other => Field::Other(other.type_name()),
+        }
     }
 }
 
-fn parse_action(lua: &Lua, item: &LuaValue, module: &Module) -> Result<Action, String> {
-    let LuaValue::Table(t) = item else {
-        return Err(format!(
-            "must be a table {{name = …, arg = …}}, got a {}",
-            item.type_name()
-        ));
-    };
+fn not_a_table(type_name: &str) -> String {
+    format!("must be a table {{name = …, arg = …}}, got a {type_name}")
+}
+
+fn as_string(value: Field, key: &str) -> Result<Option<String>, String> {
+    match value {
+        Field::Nil => Ok(None),
+        Field::Text(s) => Ok(Some(s)),
+        Field::Int(_) => Err(format!("'{key}' must be a string, got a integer")),
+        Field::Other(type_name) => Err(format!("'{key}' must be a string, got a {type_name}")),
+    }
+}
+
+fn parse_action(Fields { fields, arg }: Fields, module: &Module) -> Result<Action, String> {
     let [
         name,
-        arg,
+        _,
         min,
         max,
         card,
@@ -325,45 +418,45 @@ fn parse_action(lua: &Lua, item: &LuaValue, module: &Module) -> Result<Action, S
         space,
         label,
         confirm,
-    ] = action_fields(lua, t)?;
-    let name = as_string(&name, "name")?.ok_or("needs a name")?;
-    let arg = from_lua(&arg, "arg")?;
-    let int = |value: &LuaValue, key: &str| -> Result<Option<i64>, String> {
+    ] = fields;
+    let name = as_string(name, "name")?.ok_or("needs a name")?;
+    let arg = arg?;
+    let int = |value: Field, key: &str| -> Result<Option<i64>, String> {
         match value {
-            LuaValue::Nil => Ok(None),
-            LuaValue::Integer(n) => Ok(Some(*n)),
-            other => Err(format!(
-                "'{key}' must be an integer, got a {}",
-                other.type_name()
-            )),
+            Field::Nil => Ok(None),
+            Field::Int(n) => Ok(Some(n)),
+            Field::Text(_) => Err(format!("'{key}' must be an integer, got a string")),
+            Field::Other(type_name) => {
+                Err(format!("'{key}' must be an integer, got a {type_name}"))
+            }
         }
     };
-    let range = match (int(&min, "min")?, int(&max, "max")?) {
+    let range = match (int(min, "min")?, int(max, "max")?) {
         (Some(lo), Some(hi)) if lo <= hi => Some((lo, hi)),
         (None, None) => None,
         _ => return Err("a number choice needs min <= max".to_owned()),
     };
-    let target = if let Some(card) = as_string(&card, "card")? {
+    let target = if let Some(card) = as_string(card, "card")? {
         if !module.cards.contains(&card) {
             return Err(format!("unknown card '{card}'"));
         }
         Some(Target::Card(card.into()))
-    } else if let Some(zone) = as_string(&zone, "zone")? {
+    } else if let Some(zone) = as_string(zone, "zone")? {
         Some(Target::Zone(zone.into()))
-    } else if let Some(piece) = as_string(&piece, "piece")? {
+    } else if let Some(piece) = as_string(piece, "piece")? {
         Some(Target::Piece(piece.into()))
-    } else if let Some(boxed) = as_string(&boxed, "box")? {
+    } else if let Some(boxed) = as_string(boxed, "box")? {
         Some(Target::Box(boxed.into()))
-    } else if let Some(counter) = as_string(&counter, "counter")? {
+    } else if let Some(counter) = as_string(counter, "counter")? {
         Some(Target::Counter(counter.into()))
     } else if let (Some(place), Some(space)) =
-        (as_string(&place, "place")?, as_string(&space, "space")?)
+        (as_string(place, "place")?, as_string(space, "space")?)
     {
         Some(Target::Space(place.into(), space.into()))
     } else {
         None
     };
-    let label = match as_string(&label, "label")? {
+    let label = match as_string(label, "label")? {
         Some(label) => label,
         None => match (&target, &arg, range) {
             (Some(Target::Card(card)), _, _) => {
@@ -383,7 +476,7 @@ fn parse_action(lua: &Lua, item: &LuaValue, module: &Module) -> Result<Action, S
         (Some((lo, _)), Value::Nil) => Value::Int(lo),
         (_, arg) => arg,
     };
-    let confirm = as_string(&confirm, "confirm")?;
+    let confirm = as_string(confirm, "confirm")?;
     Ok(Action {
         name,
         arg,
@@ -398,39 +491,39 @@ fn parse_action(lua: &Lua, item: &LuaValue, module: &Module) -> Result<Action, S
 pub(crate) fn actions_to_lua(lua: &Lua, actions: &[Action]) -> mlua::Result<LuaTable> {
     // At most MAX_ACTIONS of a few entries each.
     let _unmetered = super::convert::Unmetered::new(lua);
-    let list = lua.create_table_with_capacity(actions.len(), 0)?;
-    let set = |t: &LuaTable, key: &str, text: &str| {
-        let v = interned::string(lua, text)?;
-        interned::with(lua, key, |k| t.raw_set(k, v))
-    };
-    for (i, action) in actions.iter().enumerate() {
-        let t = lua.create_table_with_capacity(0, 4)?;
-        set(&t, "name", &action.name)?;
-        let arg = to_lua(lua, &action.arg)?;
-        interned::with(lua, "arg", |k| t.raw_set(k, arg))?;
-        set(&t, "label", &action.label)?;
-        if let Some(confirm) = &action.confirm {
-            set(&t, "confirm", confirm)?;
-        }
-        if let Some((lo, hi)) = action.range {
-            interned::with(lua, "min", |k| t.raw_set(k, lo))?;
-            interned::with(lua, "max", |k| t.raw_set(k, hi))?;
-        }
-        match &action.target {
-            Some(Target::Card(id)) => set(&t, "card", id.as_str())?,
-            Some(Target::Zone(id)) => set(&t, "zone", id.as_str())?,
-            Some(Target::Piece(id)) => set(&t, "piece", id.as_str())?,
-            Some(Target::Box(id)) => set(&t, "box", id.as_str())?,
-            Some(Target::Counter(id)) => set(&t, "counter", id.as_str())?,
-            Some(Target::Space(place, space)) => {
-                set(&t, "place", place.as_str())?;
-                set(&t, "space", space.as_str())?;
+    let list = stack::build_with(lua, |b| {
+        b.table(actions.len(), 0);
+        for (i, action) in (1..).zip(actions) {
+            b.table(0, 4);
+            b.set_str("name", &action.name);
+            b.set("arg", &action.arg);
+            b.set_str("label", &action.label);
+            if let Some(confirm) = &action.confirm {
+                b.set_str("confirm", confirm);
             }
-            None => {}
+            if let Some((lo, hi)) = action.range {
+                b.set_int("min", lo);
+                b.set_int("max", hi);
+            }
+            match &action.target {
+                Some(Target::Card(id)) => b.set_str("card", id.as_str()),
+                Some(Target::Zone(id)) => b.set_str("zone", id.as_str()),
+                Some(Target::Piece(id)) => b.set_str("piece", id.as_str()),
+                Some(Target::Box(id)) => b.set_str("box", id.as_str()),
+                Some(Target::Counter(id)) => b.set_str("counter", id.as_str()),
+                Some(Target::Space(place, space)) => {
+                    b.set_str("place", place.as_str());
+                    b.set_str("space", space.as_str());
+                }
+                None => {}
+            }
+            b.store_at(i);
         }
-        list.raw_set(i + 1, t)?;
+    })?;
+    match list {
+        LuaValue::Table(list) => Ok(list),
+        _ => Err(mlua::Error::runtime("the actions could not be listed")),
     }
-    Ok(list)
 }
 
 /// Reads a bot's answer: the action (an index into `actions`, an action table, or an
@@ -458,7 +551,9 @@ pub(crate) fn parse_bot_pick(
         },
         LuaValue::Table(t) => Choice {
             name: as_string(
-                &field::<LuaValue>(lua, t, "name").map_err(|e| e.to_string())?,
+                field::<LuaValue>(lua, t, "name")
+                    .map_err(|e| e.to_string())?
+                    .into(),
                 "name",
             )?
             .ok_or("the picked action has no name")?,
@@ -530,4 +625,70 @@ pub(crate) fn parse_bot_pick(
         }
     };
     Ok(BotPick { choice, reason })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each action's fields, or why an item is not an action.
+    type Read = Vec<Result<Fields, String>>;
+
+    /// The actions list `code` returns, read on the stack and through mlua.
+    fn both(code: &str) -> (Option<Read>, Read) {
+        let lua = Lua::new();
+        let list: LuaTable = lua.load(code).eval().expect("valid Lua");
+        let slow = list
+            .sequence_values::<LuaValue>()
+            .map(|item| mlua_fields(&lua, &item.expect("an item")))
+            .collect();
+        (stack_fields(&list), slow)
+    }
+
+    #[test]
+    fn an_actions_fields_read_on_the_stack_are_those_mlua_reads() {
+        let (fast, slow) = both(
+            "return {
+                {name = 'play', arg = {issue = 'poland', n = 2, f = 0.5}, card = 'stadion'},
+                {name = 'bid', min = 1, max = 3, label = 'Bid'},
+                {name = 7, arg = 'x', min = 1.5, zone = true, extra = {}},
+                {name = 'odd', arg = {1, nil, 3}},
+                {name = 'fn', arg = print, confirm = {}},
+                'not a table',
+                42,
+                [9] = {name = 'after a hole'},
+            }",
+        );
+        let fast = fast.expect("no metatables, so read on the stack");
+        assert_eq!(fast, slow);
+        assert_eq!(fast.len(), 7, "items up to the first nil");
+        assert_eq!(
+            fast[6].as_ref().err().map(String::as_str),
+            Some("must be a table {name = …, arg = …}, got a integer")
+        );
+        let Ok(fields) = &fast[3] else {
+            panic!("a table: {:?}", fast[3]);
+        };
+        assert!(
+            fields
+                .arg
+                .as_ref()
+                .is_err_and(|e| e.contains("keys 1..n without holes")),
+            "{:?}",
+            fields.arg
+        );
+    }
+
+    #[test]
+    fn an_action_with_a_metatable_is_read_through_its_index() {
+        let (fast, slow) = both(
+            "return {{name = 'plain'}, setmetatable({}, {__index = {name = 'inherited', arg = 2}})}",
+        );
+        assert!(fast.is_none());
+        let Ok(fields) = &slow[1] else {
+            panic!("a table: {:?}", slow[1]);
+        };
+        assert_eq!(fields.fields[0], Field::Text("inherited".to_owned()));
+        assert_eq!(fields.arg, Ok(Value::Int(2)));
+    }
 }
