@@ -487,25 +487,26 @@ fn api_units(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
 }
 
 fn api_box(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
-    let boxed = a.string(lua, 0)?;
-    // Built as a Lua table directly: bots ask for boxes often. A box holds at most one
+    // Built on the stack directly: bots ask for boxes often. A box holds at most one
     // entry for each of the module's unit kinds.
-    let contents = with(lua, |st| {
-        let _unmetered = super::convert::Unmetered::new(lua);
-        let units = st
-            .table
-            .boxes
-            .get(boxed.as_str())
-            .ok_or_else(|| format!("unknown box '{boxed}'"))?;
-        let t = lua
-            .create_table_with_capacity(0, units.len())
-            .map_err(|e| e.to_string())?;
-        for (unit, n) in units {
-            interned::with(lua, unit.as_str(), |k| t.raw_set(k, *n)).map_err(|e| e.to_string())?;
-        }
-        Ok(t)
+    let contents = a.with_str(lua, 0, |boxed| {
+        with(lua, |st| {
+            let units = st
+                .table
+                .boxes
+                .get(boxed)
+                .ok_or_else(|| format!("unknown box '{boxed}'"))?;
+            let _unmetered = super::convert::Unmetered::new(lua);
+            super::stack::build_with(lua, |b| {
+                b.table(0, units.len());
+                for (unit, n) in units {
+                    b.set_int(unit.as_str(), *n);
+                }
+            })
+            .map_err(|e| e.to_string())
+        })
     })?;
-    Ok(MultiValue::from_iter([LuaValue::Table(contents)]))
+    Ok(MultiValue::from_iter([contents]))
 }
 
 fn api_neighbors(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {

@@ -3,7 +3,7 @@
 //! mlua's safe calls cost about ten C calls and a reference slot for each value (a lock,
 //! a stack guard, a stack check, a push of the table's reference, then the key and the
 //! value); copying `ctx.vars` into Lua and comparing it back after each hook was a fifth
-//! of a Congress of Vienna decision. Here each value is one or two C calls.
+//! of a decision of the largest module's bots. Here each value is one or two C calls.
 //!
 //! This is the crate's only `unsafe` code. What makes it sound:
 //!
