@@ -496,7 +496,6 @@ fn api_box(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
                 .boxes
                 .get(boxed)
                 .ok_or_else(|| format!("unknown box '{boxed}'"))?;
-            let _unmetered = super::convert::Unmetered::new(lua);
             super::stack::build_with(lua, |b| {
                 b.table(0, units.len());
                 for (unit, n) in units {

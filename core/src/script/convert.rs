@@ -4,9 +4,7 @@
 //! conversion counts every value and byte it copies and stops at a bound.
 
 use std::collections::BTreeMap;
-use std::ffi::c_void;
-
-use std::ffi::c_int;
+use std::ffi::{c_int, c_void};
 
 use mlua::{Lua, Value as LuaValue};
 
@@ -20,52 +18,11 @@ pub(crate) const MAX_VALUES: usize = 100_000;
 /// How many bytes of strings and keys one conversion may copy.
 pub(crate) const MAX_BYTES: usize = 16 * 1024 * 1024;
 
-/// Builds the Lua value for `value`.
-///
-/// The copy is made with the VM's memory cap lifted: with a cap set, mlua stores every
-/// entry through a protected call (so that running out of memory cannot unwind through
-/// Rust), which made this copy several times slower. Plain data is bounded
-/// ([`MAX_VALUES`], [`MAX_BYTES`]), and the memory it takes still counts: the module's next
-/// allocation past the cap fails as before.
+/// Builds the Lua value for `value`: a single value as it is (a short text from the
+/// VM's kept strings), a list or a map on the stack ([`stack::build`], with the memory cap
+/// lifted: plain data is bounded by [`MAX_VALUES`] and [`MAX_BYTES`], and the memory it
+/// takes still counts against the cap for the module's next allocation).
 pub(crate) fn to_lua(lua: &Lua, value: &Value) -> mlua::Result<LuaValue> {
-    match value {
-        // A single value stores no entry: `ctx` functions return these by the dozen.
-        Value::List(_) | Value::Map(_) => {
-            let _unmetered = Unmetered::new(lua);
-            stack::build(lua, value)
-        }
-        _ => single(lua, value),
-    }
-}
-
-/// The VM's memory cap, lifted until this is dropped: with a cap, mlua makes each table
-/// and stores each entry through a protected call. Only for tables the engine builds from
-/// data of a bounded size (plain data, a box's units, a prompt's actions); what they take
-/// still counts against the cap for the module's next allocation.
-pub(crate) struct Unmetered<'a> {
-    lua: &'a Lua,
-    cap: Option<usize>,
-}
-
-impl<'a> Unmetered<'a> {
-    pub(crate) fn new(lua: &'a Lua) -> Self {
-        Unmetered {
-            lua,
-            cap: lua.set_memory_limit(0).ok(),
-        }
-    }
-}
-
-impl Drop for Unmetered<'_> {
-    fn drop(&mut self) {
-        if let Some(cap) = self.cap {
-            // Only a VM without memory control refuses, and then none was lifted.
-            let _ = self.lua.set_memory_limit(cap);
-        }
-    }
-}
-
-fn single(lua: &Lua, value: &Value) -> mlua::Result<LuaValue> {
     Ok(match value {
         Value::Nil => LuaValue::Nil,
         Value::Bool(b) => LuaValue::Boolean(*b),
@@ -97,64 +54,58 @@ pub(crate) fn from_slot(
 /// conversion back. `top`: the value is a whole `ctx.vars`, `ctx.locals` or private state,
 /// where an empty table reads as an empty map (nested, as an empty list).
 pub(crate) fn same(value: &LuaValue, plain: &Value, top: bool) -> bool {
-    match (value, plain) {
-        (LuaValue::Nil, Value::Nil) => true,
-        (LuaValue::Boolean(a), Value::Bool(b)) => a == b,
-        (LuaValue::Integer(a), Value::Int(b)) => a == b,
-        (LuaValue::Number(a), Value::Float(b)) => a.is_finite() && a.to_bits() == b.to_bits(),
-        (LuaValue::String(a), Value::Str(b)) => *a.as_bytes() == *b.as_bytes(),
-        (LuaValue::Table(t), _) => {
-            stack::with_table(t, |walk, slot, at| same_slot(walk, slot, at, plain, top))
-                .unwrap_or(false)
-        }
-        _ => false,
-    }
+    stack::with_value(value, |walk, slot, at| {
+        same_slot(walk, slot, at, plain, top)
+    })
+    .unwrap_or(false)
 }
 
-/// [`same`] for a value on the stack at `at`.
-fn same_slot(walk: &Walk, slot: Slot<'_>, at: c_int, plain: &Value, top: bool) -> bool {
+/// [`same`] for a value read as `slot`; a table is walked by `walk` from the stack index
+/// `at`.
+fn same_slot(walk: Option<&Walk>, slot: Slot<'_>, at: c_int, plain: &Value, top: bool) -> bool {
     match (slot, plain) {
         (Slot::Nil, Value::Nil) => true,
         (Slot::Bool(a), Value::Bool(b)) => a == *b,
         (Slot::Int(a), Value::Int(b)) => a == *b,
         (Slot::Float(a), Value::Float(b)) => a.is_finite() && a.to_bits() == b.to_bits(),
         (Slot::Str(a), Value::Str(b)) => a == b.as_bytes(),
-        (Slot::Table(_, meta), Value::Map(map)) if !map.is_empty() || top => {
-            !meta
-                && same_entries(walk, at, map.len(), |walk, key, value, at| match key {
-                    Slot::Str(k) => std::str::from_utf8(k)
-                        .ok()
-                        .and_then(|k| map.get(k))
-                        .is_some_and(|item| same_slot(walk, value, at, item, false)),
-                    _ => false,
-                })
+        (Slot::Table(_, false), Value::Map(map)) if !map.is_empty() || top => {
+            same_entries(walk, at, map.len(), |walk, key, value, at| match key {
+                Slot::Str(k) => std::str::from_utf8(k)
+                    .ok()
+                    .and_then(|k| map.get(k))
+                    .is_some_and(|item| same_slot(Some(walk), value, at, item, false)),
+                _ => false,
+            })
         }
-        (Slot::Table(_, meta), Value::List(items)) if !top || !items.is_empty() => {
-            !meta
-                && same_entries(walk, at, items.len(), |walk, key, value, at| match key {
-                    Slot::Int(i) => usize::try_from(i)
-                        .ok()
-                        .and_then(|i| i.checked_sub(1))
-                        .and_then(|i| items.get(i))
-                        .is_some_and(|item| same_slot(walk, value, at, item, false)),
-                    _ => false,
-                })
+        (Slot::Table(_, false), Value::List(items)) if !top || !items.is_empty() => {
+            same_entries(walk, at, items.len(), |walk, key, value, at| match key {
+                Slot::Int(i) => usize::try_from(i)
+                    .ok()
+                    .and_then(|i| i.checked_sub(1))
+                    .and_then(|i| items.get(i))
+                    .is_some_and(|item| same_slot(Some(walk), value, at, item, false)),
+                _ => false,
+            })
         }
         _ => false,
     }
 }
 
-/// Whether the table at `at` has exactly `len` entries and `matches` each of them.
+/// Whether the table at `at` (walked by `walk`; none: no table to walk) has exactly `len`
+/// entries and `matches` each of them.
 fn same_entries(
-    walk: &Walk,
+    walk: Option<&Walk>,
     at: c_int,
     len: usize,
     matches: impl Fn(&Walk, Slot<'_>, Slot<'_>, c_int) -> bool,
 ) -> bool {
     let mut count = 0;
-    walk.entries(at, &mut |walk, key, value, at| {
-        count += 1;
-        count <= len && matches(walk, key, value, at)
+    walk.is_some_and(|walk| {
+        walk.entries(at, &mut |walk, key, value, at| {
+            count += 1;
+            count <= len && matches(walk, key, value, at)
+        })
     }) && count == len
 }
 
@@ -259,18 +210,10 @@ impl Converter {
     }
 
     fn convert(&mut self, value: &LuaValue, path: &Path<'_>) -> Result<Value, String> {
-        match value {
-            LuaValue::Nil => Ok(Value::Nil),
-            LuaValue::Boolean(b) => self.convert_slot(None, Slot::Bool(*b), 0, path),
-            LuaValue::Integer(i) => self.convert_slot(None, Slot::Int(*i), 0, path),
-            LuaValue::Number(f) => self.convert_slot(None, Slot::Float(*f), 0, path),
-            LuaValue::String(s) => self.convert_slot(None, Slot::Str(&s.as_bytes()), 0, path),
-            LuaValue::Table(t) => stack::with_table(t, |walk, slot, at| {
-                self.convert_slot(Some(walk), slot, at, path)
-            })
-            .unwrap_or_else(|| Err(format!("{path}: the table could not be read"))),
-            other => Err(not_plain(path, other.type_name())),
-        }
+        stack::with_value(value, |walk, slot, at| {
+            self.convert_slot(walk, slot, at, path)
+        })
+        .unwrap_or_else(|| Err(format!("{path}: the table could not be read")))
     }
 
     /// Reads one value; a table's entries are read through `walk` from the stack index `at`.
@@ -308,7 +251,9 @@ impl Converter {
                 Some(walk) => self.convert_table(walk, id, meta, at, path),
                 None => Err(format!("{path}: the table could not be read")),
             },
-            Slot::Other(name) => Err(not_plain(path, name)),
+            Slot::Other(name) => Err(format!(
+                "{path}: a {name} is not plain data (only nil, booleans, numbers, strings and tables of them)"
+            )),
         }
     }
 
@@ -395,13 +340,6 @@ impl Converter {
             (false, false) => Err(format!("{path}: a table must be a list or a map, not both")),
         }
     }
-}
-
-/// The error for a value that is not plain data, by its Lua type name.
-fn not_plain(path: &Path<'_>, type_name: &str) -> String {
-    format!(
-        "{path}: a {type_name} is not plain data (only nil, booleans, numbers, strings and tables of them)"
-    )
 }
 
 #[cfg(test)]

@@ -303,19 +303,27 @@ struct Fields {
 /// pass on the stack; None if an item is a table with a metatable (whose fields are read
 /// through `__index`, by [`mlua_fields`]).
 fn stack_fields(list: &LuaTable) -> Option<Vec<Result<Fields, String>>> {
+    /// One item of the list, as the walk finds it.
+    enum Item {
+        /// A nil: the list ends before it.
+        End,
+        /// A table with a metatable.
+        Indexed,
+        Read(Box<Result<Fields, String>>),
+    }
     stack::with_table(list, |walk, _, at| {
         let mut items = Vec::new();
         for i in 1.. {
             let item = walk.index(at, i, |walk, slot, at| match slot {
-                Slot::Nil => None,
-                Slot::Table(_, true) => Some(None),
-                Slot::Table(_, false) => Some(Some(Ok(read_fields(walk, at)))),
-                other => Some(Some(Err(not_a_table(other.type_name())))),
+                Slot::Nil => Item::End,
+                Slot::Table(_, true) => Item::Indexed,
+                Slot::Table(_, false) => Item::Read(Box::new(Ok(read_fields(walk, at)))),
+                other => Item::Read(Box::new(Err(not_a_table(other.type_name())))),
             })?;
             match item {
-                None => return Some(items),
-                Some(None) => return None,
-                Some(Some(fields)) => items.push(fields),
+                Item::End => break,
+                Item::Indexed => return None,
+                Item::Read(fields) => items.push(*fields),
             }
         }
         Some(items)
@@ -336,12 +344,7 @@ fn read_fields(walk: &Walk, at: std::ffi::c_int) -> Fields {
             if i == 1 {
                 read.arg = from_slot(walk, value, at, "arg");
             } else {
-                read.fields[i] = match value {
-                    Slot::Nil => Field::Nil,
-                    Slot::Str(s) => Field::Text(String::from_utf8_lossy(s).into_owned()),
-                    Slot::Int(n) => Field::Int(n),
-                    other => Field::Other(other.type_name()),
-                };
+                read.fields[i] = Field::from(value);
             }
         }
         true
@@ -374,19 +377,25 @@ fn mlua_fields(lua: &Lua, item: &LuaValue) -> Result<Fields, String> {
     }
     let arg = from_lua(&std::mem::take(&mut values[1]), "arg");
     Ok(Fields {
-        fields: values.map(Field::from),
+        fields: values.each_ref().map(Field::from),
         arg,
     })
 }
 
-impl From<LuaValue> for Field {
-    fn from(value: LuaValue) -> Field {
+impl From<Slot<'_>> for Field {
+    fn from(value: Slot<'_>) -> Field {
         match value {
-            LuaValue::Nil => Field::Nil,
-            LuaValue::String(s) => Field::Text(s.to_string_lossy()),
-            LuaValue::Integer(n) => Field::Int(n),
+            Slot::Nil => Field::Nil,
+            Slot::Str(s) => Field::Text(String::from_utf8_lossy(s).into_owned()),
+            Slot::Int(n) => Field::Int(n),
             other => Field::Other(other.type_name()),
         }
+    }
+}
+
+impl From<&LuaValue> for Field {
+    fn from(value: &LuaValue) -> Field {
+        stack::with_value(value, |_, slot, _| Field::from(slot)).unwrap_or(Field::Other("table"))
     }
 }
 
@@ -490,7 +499,6 @@ fn parse_action(Fields { fields, arg }: Fields, module: &Module) -> Result<Actio
 /// The actions as Lua tables, the way a prompt lists them.
 pub(crate) fn actions_to_lua(lua: &Lua, actions: &[Action]) -> mlua::Result<LuaTable> {
     // At most MAX_ACTIONS of a few entries each.
-    let _unmetered = super::convert::Unmetered::new(lua);
     let list = stack::build_with(lua, |b| {
         b.table(actions.len(), 0);
         for (i, action) in (1..).zip(actions) {
@@ -551,9 +559,7 @@ pub(crate) fn parse_bot_pick(
         },
         LuaValue::Table(t) => Choice {
             name: as_string(
-                field::<LuaValue>(lua, t, "name")
-                    .map_err(|e| e.to_string())?
-                    .into(),
+                Field::from(&field::<LuaValue>(lua, t, "name").map_err(|e| e.to_string())?),
                 "name",
             )?
             .ok_or("the picked action has no name")?,

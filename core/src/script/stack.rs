@@ -18,12 +18,13 @@
 //!   read; data built from a [`Value`] is checked the same way and refused if the stack
 //!   cannot grow).
 //! - Reading never allocates in Lua (no `lua_tolstring` on a number key, which would
-//!   convert it in place and confuse `lua_next`), so no collector step, finalizer or memory
-//!   error can run in the middle of a read. Building allocates; the caller lifts the
-//!   memory cap first ([`super::convert::Unmetered`]), as mlua's own unprotected stores
-//!   assume, and a finalizer the collector runs meanwhile is called protected by Lua.
+//!   convert it in place and confuse `lua_next`), so no collector step or memory error can
+//!   run in the middle of a read. Building allocates with the memory cap lifted
+//!   ([`Unmetered`]), as mlua's own unprotected stores assume; the sandbox refuses `__gc`,
+//!   so the collector runs no module code meanwhile.
 //! - Values are read only at indices this code pushed or was given, each checked for its
-//!   type before it is read.
+//!   type before it is read; a walk's index is checked to be a table on the stack before
+//!   `lua_next` or `lua_rawgeti` use it, and a builder counts the tables it has open.
 #![allow(unsafe_code)]
 
 use std::ffi::{c_char, c_int};
@@ -99,24 +100,7 @@ fn capacity(len: usize) -> c_int {
 /// `value` (a list or a map) built as a new Lua table, entries stored in the order of
 /// `value` (a map's in key order), as mlua's `raw_set` would store them.
 pub(crate) fn build(lua: &Lua, value: &Value) -> mlua::Result<LuaValue> {
-    let mut pushed = true;
-    // SAFETY: see the module's comment; `push` is given room for its one value.
-    let made = unsafe {
-        lua.exec_raw::<LuaValue>((), |state| {
-            if ffi::lua_checkstack(state, 1) == 0 {
-                pushed = false;
-                return;
-            }
-            pushed = push(state, value);
-        })
-    }?;
-    if pushed {
-        Ok(made)
-    } else {
-        Err(mlua::Error::runtime(
-            "plain data nested too deep to copy into Lua",
-        ))
-    }
+    build_with(lua, |b| b.value(value))
 }
 
 /// Builds nested tables on the stack for [`build_with`]: each method checks that the
@@ -145,6 +129,22 @@ impl Builder {
                 return;
             }
             ffi::lua_createtable(self.state, capacity(list), capacity(fields));
+        }
+        self.open.set(self.open.get() + 1);
+    }
+
+    /// Pushes `value`, a list or a map, as a new table.
+    pub(crate) fn value(&self, value: &Value) {
+        if !matches!(value, Value::List(_) | Value::Map(_)) || !self.ready(0) {
+            self.ok.set(false);
+            return;
+        }
+        // SAFETY: see the module's comment; `push` is given room for its one value.
+        unsafe {
+            if ffi::lua_checkstack(self.state, 1) == 0 || !push(self.state, value) {
+                self.ok.set(false);
+                return;
+            }
         }
         self.open.set(self.open.get() + 1);
     }
@@ -207,8 +207,10 @@ impl Builder {
 }
 
 /// The one table `f` builds with a [`Builder`] (it must leave exactly one table open),
-/// with the memory cap lifted by the caller as for [`build`].
+/// made with the VM's memory cap lifted: the engine builds only data of a bounded size
+/// (plain data, a prompt's actions, a box's units).
 pub(crate) fn build_with(lua: &Lua, f: impl FnOnce(&Builder)) -> mlua::Result<LuaValue> {
+    let _unmetered = Unmetered::new(lua);
     let mut built = false;
     // SAFETY: see the module's comment; whatever the builder leaves is cleared unless it
     // is exactly the one table asked for.
@@ -230,8 +232,34 @@ pub(crate) fn build_with(lua: &Lua, f: impl FnOnce(&Builder)) -> mlua::Result<Lu
         Ok(made)
     } else {
         Err(mlua::Error::runtime(
-            "the table could not be built (out of stack)",
+            "the table could not be built (nested too deep for Lua's stack)",
         ))
+    }
+}
+
+/// The VM's memory cap, lifted until this is dropped: with a cap, mlua makes each table
+/// and stores each entry through a protected call. What the tables built meanwhile take
+/// still counts against the cap for the module's next allocation.
+struct Unmetered<'a> {
+    lua: &'a Lua,
+    cap: Option<usize>,
+}
+
+impl<'a> Unmetered<'a> {
+    fn new(lua: &'a Lua) -> Self {
+        Unmetered {
+            lua,
+            cap: lua.set_memory_limit(0).ok(),
+        }
+    }
+}
+
+impl Drop for Unmetered<'_> {
+    fn drop(&mut self) {
+        if let Some(cap) = self.cap {
+            // Only a VM without memory control refuses, and then none was lifted.
+            let _ = self.lua.set_memory_limit(cap);
+        }
     }
 }
 
@@ -261,38 +289,6 @@ impl Slot<'_> {
             Slot::Table(..) => "table",
             Slot::Other(name) => name,
         }
-    }
-}
-
-/// A Lua table's entries, visited as `pairs` visits them (`lua_next` order). `f` gets the
-/// key and the value, each read as a [`Slot`], and the stack index of the value (to walk
-/// it in turn with [`entries`] if it is a table); returning false stops the visit. Returns
-/// false if `f` stopped it or the stack could not grow.
-///
-/// # Safety
-/// `state` is a running Lua state inside a protected call and `index` an absolute index of
-/// a table on its stack.
-unsafe fn entries(
-    state: *mut lua_State,
-    index: c_int,
-    f: &mut dyn FnMut(*mut lua_State, Slot<'_>, Slot<'_>, c_int) -> bool,
-) -> bool {
-    unsafe {
-        if !is_table(state, index) || ffi::lua_checkstack(state, SLOTS) == 0 {
-            return false;
-        }
-        ffi::lua_pushnil(state);
-        while ffi::lua_next(state, index) != 0 {
-            let top = ffi::lua_gettop(state);
-            let key = slot(state, top - 1);
-            let value = slot(state, top);
-            if !f(state, key, value, top) {
-                ffi::lua_settop(state, top - 2);
-                return false;
-            }
-            ffi::lua_settop(state, top - 1);
-        }
-        true
     }
 }
 
@@ -355,17 +351,33 @@ pub(crate) struct Walk {
 }
 
 impl Walk {
-    /// Visits the entries of the table at `index` (as given to the visitor or to
-    /// [`with_table`]); `f` returns false to stop. False if stopped or out of stack.
+    /// Visits the entries of the table at `index` as `pairs` visits them (`lua_next`
+    /// order): `f` gets the key and the value, each read as a [`Slot`], and the value's
+    /// stack index (to walk it in turn if it is a table); returning false stops the visit.
+    /// False if `f` stopped it, `index` is not a table or the stack could not grow.
     pub(crate) fn entries(
         &self,
         index: c_int,
         f: &mut dyn FnMut(&Walk, Slot<'_>, Slot<'_>, c_int) -> bool,
     ) -> bool {
-        let walk = Walk { state: self.state };
-        // SAFETY: `index` was handed out by this walk for a table on the stack, and the
-        // walk lives only inside `with_table`'s protected call.
-        unsafe { entries(self.state, index, &mut |_, k, v, at| f(&walk, k, v, at)) }
+        let state = self.state;
+        // SAFETY: the walk lives only inside `with_table`'s protected call, and `index` is
+        // checked to be a table on the stack; the key and value pushed are popped.
+        unsafe {
+            if !is_table(state, index) || ffi::lua_checkstack(state, SLOTS) == 0 {
+                return false;
+            }
+            ffi::lua_pushnil(state);
+            while ffi::lua_next(state, index) != 0 {
+                let top = ffi::lua_gettop(state);
+                if !f(self, slot(state, top - 1), slot(state, top), top) {
+                    ffi::lua_settop(state, top - 2);
+                    return false;
+                }
+                ffi::lua_settop(state, top - 1);
+            }
+            true
+        }
     }
 
     /// Calls `f` with `t[i]` of the table at `index`, read raw, and its stack index; None if
@@ -388,6 +400,24 @@ impl Walk {
             Some(out)
         }
     }
+}
+
+/// Calls `f` with `value` read as a [`Slot`]: a table with a walk over it and its stack
+/// index, inside one protected call ([`with_table`]); anything else with no walk. None if a
+/// table could not be read.
+pub(crate) fn with_value<R>(
+    value: &LuaValue,
+    f: impl FnOnce(Option<&Walk>, Slot<'_>, c_int) -> R,
+) -> Option<R> {
+    Some(match value {
+        LuaValue::Table(t) => return with_table(t, |walk, slot, at| f(Some(walk), slot, at)),
+        LuaValue::Nil => f(None, Slot::Nil, 0),
+        LuaValue::Boolean(b) => f(None, Slot::Bool(*b), 0),
+        LuaValue::Integer(i) => f(None, Slot::Int(*i), 0),
+        LuaValue::Number(n) => f(None, Slot::Float(*n), 0),
+        LuaValue::String(s) => f(None, Slot::Str(&s.as_bytes()), 0),
+        other => f(None, Slot::Other(other.type_name()), 0),
+    })
 }
 
 /// Calls `f` with a walk over `table` and its stack index, inside one protected call; the
