@@ -1566,6 +1566,19 @@ fn sim_profile_names_the_module_functions_that_use_the_instructions() {
             .is_some_and(|n| n.starts_with("rules/"))),
         "{out}"
     );
+    // A function's samples with what it calls hold its own, and count each sample once
+    // however deep the function is on the stack; some function calls another.
+    for f in functions {
+        let own = f["samples"].as_u64().expect("n");
+        let with_callees = f["with_callees"].as_u64().expect("with callees");
+        assert!(own <= with_callees && with_callees <= samples, "{f}");
+    }
+    assert!(
+        functions
+            .iter()
+            .any(|f| f["with_callees"].as_u64() > f["samples"].as_u64()),
+        "{out}"
+    );
     // Most samples first; and the samples count instructions, so they repeat exactly.
     assert!(
         functions

@@ -76,7 +76,8 @@ pub struct SimArgs {
     pub coverage: bool,
     /// Show where the module's Lua code spends its instructions: the functions (by script
     /// and the line they start on) with the most samples, one sample per 100 VM
-    /// instructions (the time inside ctx functions is not counted).
+    /// instructions (the time inside ctx functions is not counted), in the function itself
+    /// and in the function with everything it calls.
     #[arg(long)]
     pub profile: bool,
     /// Run the module's own check after every move (slower): a game whose table breaks one
@@ -290,23 +291,32 @@ fn config(args: &SimArgs, module: &Module) -> anyhow::Result<SimConfig> {
     })
 }
 
-/// The profile's functions, most samples first (ties by name), with their shares.
-fn profile_json(samples: &std::collections::BTreeMap<String, u64>) -> serde_json::Value {
-    let total: u64 = samples.values().sum();
-    let mut functions: Vec<(&String, &u64)> = samples.iter().collect();
-    functions.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+/// The profile's functions, most samples of their own first (ties by name), with their
+/// shares, and their samples with what they call.
+fn profile_json(
+    samples: &std::collections::BTreeMap<String, chancery_core::script::profile::Samples>,
+) -> serde_json::Value {
+    let total: u64 = samples.values().map(|s| s.own).sum();
+    let share = |n: u64| (n as f64 / total.max(1) as f64 * 1000.0).round() / 1000.0;
+    let mut functions: Vec<_> = samples.iter().collect();
+    functions.sort_by(|a, b| b.1.own.cmp(&a.1.own).then(a.0.cmp(b.0)));
     serde_json::json!({
         "samples": total,
         "functions": functions
             .iter()
             .map(|(f, n)| serde_json::json!({
                 "function": f,
-                "samples": n,
-                "share": (**n as f64 / total.max(1) as f64 * 1000.0).round() / 1000.0,
+                "samples": n.own,
+                "share": share(n.own),
+                "with_callees": n.with_callees,
+                "with_callees_share": share(n.with_callees),
             }))
             .collect::<Vec<_>>(),
     })
 }
+
+/// Functions each list of the profile shows.
+const PROFILE_LINES: usize = 20;
 
 fn print_profile(profile: &serde_json::Value, out: &mut dyn Write) -> anyhow::Result<()> {
     let total = profile["samples"].as_u64().unwrap_or(0);
@@ -314,21 +324,41 @@ fn print_profile(profile: &serde_json::Value, out: &mut dyn Write) -> anyhow::Re
         out,
         "Where the module's code spends its instructions ({total} samples of 100 instructions; the time inside ctx functions is not counted; line 0 is a script's top level):"
     )?;
-    let functions = profile["functions"].as_array().cloned().unwrap_or_default();
-    for f in functions.iter().take(20) {
+    let mut functions = profile["functions"].as_array().cloned().unwrap_or_default();
+    let line = |f: &serde_json::Value, key: &str, out: &mut dyn Write| {
         writeln!(
             out,
             "  {:>5.1} %  {:>9}  {}",
-            f["share"].as_f64().unwrap_or(0.0) * 100.0,
-            f["samples"],
+            f[format!("{key}share").as_str()].as_f64().unwrap_or(0.0) * 100.0,
+            f[if key.is_empty() {
+                "samples"
+            } else {
+                "with_callees"
+            }],
             f["function"].as_str().unwrap_or("")
-        )?;
+        )
+    };
+    writeln!(out, "  in the function itself:")?;
+    for f in functions.iter().take(PROFILE_LINES) {
+        line(f, "", out)?;
     }
-    if functions.len() > 20 {
+    // The same samples again, each counted for every function that was running then or
+    // waiting on a call: what a function costs with everything it calls.
+    functions.sort_by(|a, b| {
+        b["with_callees"]
+            .as_u64()
+            .cmp(&a["with_callees"].as_u64())
+            .then(a["function"].as_str().cmp(&b["function"].as_str()))
+    });
+    writeln!(out, "  in the function and what it calls:")?;
+    for f in functions.iter().take(PROFILE_LINES) {
+        line(f, "with_callees_", out)?;
+    }
+    if functions.len() > PROFILE_LINES {
         writeln!(
             out,
             "  ({} more functions; --json lists them all)",
-            functions.len() - 20
+            functions.len() - PROFILE_LINES
         )?;
     }
     Ok(())

@@ -424,11 +424,6 @@ impl Module {
         ids
     }
 
-    /// Whether `id` names anything of the module's data (see [`Module::data_ids`]).
-    pub fn names_anything(&self, id: &str) -> bool {
-        self.data_ids().contains(id)
-    }
-
     /// The id of the module's data most like `id`, when one differs by at most a third of
     /// its letters (for "did you mean").
     pub fn closest_id(&self, id: &str) -> Option<String> {

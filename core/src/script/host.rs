@@ -898,6 +898,9 @@ fn check_effects(
             return found;
         }
     };
+    // Every game loads the rules again (`Host::reset`): the ids are gathered once a load,
+    // not once an effect.
+    let ids = module.data_ids();
     for (id, value) in effects.pairs::<LuaValue, LuaValue>().filter_map(Result::ok) {
         let LuaValue::String(id) = id else {
             diags.push(diag::at_key(
@@ -945,7 +948,7 @@ fn check_effects(
             }
         }
         names.sort();
-        if !module.names_anything(&id) {
+        if !ids.contains(id.as_str()) {
             let message = format!(
                 "effect for '{id}', but no card, card group, piece, zone, place, box, counter, seat, unit kind, table or scenario has that id{}",
                 module

@@ -304,14 +304,7 @@ fn arm_hook(lua: &Lua, budget: &Rc<Budget>) -> mlua::Result<()> {
         HookTriggers::new().every_nth_instruction(every),
         move |lua, debug| {
             if super::profile::on() {
-                let source = debug.source();
-                let file = source.short_src.as_deref().unwrap_or("?");
-                // The sandbox's own Lua (read-only views of data, the library guards).
-                let engine = if file == "prelude" { "[engine] " } else { "" };
-                super::profile::sample(format!(
-                    "{engine}{file}:{}",
-                    source.line_defined.unwrap_or(0)
-                ));
+                profile_sample(lua, debug);
             }
             let Some(trip) = budget.consume(u64::from(every)) else {
                 return Ok(VmState::Continue);
@@ -334,6 +327,42 @@ fn arm_hook(lua: &Lua, budget: &Rc<Budget>) -> mlua::Result<()> {
         },
     )
 }
+
+/// How a profile names a function: its script and the line it is defined on; the
+/// sandbox's own Lua (read-only views of data, the library guards) is marked as the
+/// engine's.
+fn profiled_name(debug: &mlua::debug::Debug) -> Option<String> {
+    let source = debug.source();
+    if source.what == "C" {
+        return None;
+    }
+    let file = source.short_src.as_deref().unwrap_or("?");
+    let engine = if file == "prelude" { "[engine] " } else { "" };
+    Some(format!(
+        "{engine}{file}:{}",
+        source.line_defined.unwrap_or(0)
+    ))
+}
+
+/// One profile sample where the hook fired: the running function, and every Lua function
+/// on the stack under it (deeper than [`MAX_PROFILED_DEPTH`] frames is not looked at).
+fn profile_sample(lua: &Lua, debug: &mlua::debug::Debug) {
+    let Some(running) = profiled_name(debug) else {
+        return;
+    };
+    let mut stack = std::collections::BTreeSet::from([running.clone()]);
+    for level in 1..MAX_PROFILED_DEPTH {
+        match lua.inspect_stack(level, profiled_name) {
+            None => break,
+            Some(name) => stack.extend(name),
+        }
+    }
+    super::profile::sample(running, stack);
+}
+
+/// Frames a profile sample looks at: deeper ones are a runaway recursion, which the
+/// budget or Lua's own stack limit stops anyway.
+const MAX_PROFILED_DEPTH: usize = 200;
 
 /// Where a hook fired: the innermost module frame (the sandbox's wrappers are skipped).
 fn hook_position(lua: &Lua, debug: &mlua::debug::Debug) -> String {

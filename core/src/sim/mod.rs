@@ -20,6 +20,7 @@ use crate::ids::{ScenarioId, SeatId};
 use crate::module::{Module, ScenarioDef};
 use crate::rules::{Rules, RulesError};
 use crate::script::LuaRules;
+use crate::script::profile::Samples;
 use crate::session::{Actor, GameSpec, Input, Session, SessionError};
 use crate::table::Controller;
 use crate::value::Value;
@@ -136,7 +137,7 @@ pub struct SimReport {
     pub elapsed_ms: u128,
     /// With [`SimConfig::profile`]: samples of module code by function ("bots/x.lua:12",
     /// the script and the line the function is defined on), one per 100 instructions.
-    pub profile: BTreeMap<String, u64>,
+    pub profile: BTreeMap<String, Samples>,
 }
 
 /// Bot steps after which a game counts as unfinished, unless a run says otherwise.
@@ -386,7 +387,7 @@ pub fn simulate_until(
     let done = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
     let threads = config.threads.clamp(1, 64);
-    let mut profile: BTreeMap<String, u64> = BTreeMap::new();
+    let mut profile: BTreeMap<String, Samples> = BTreeMap::new();
     let mut outcomes: Vec<GameOutcome> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
@@ -426,7 +427,7 @@ pub fn simulate_until(
             .fold(Vec::new(), |mut all, (mine, samples)| {
                 all.extend(mine);
                 for (function, n) in samples {
-                    *profile.entry(function).or_default() += n;
+                    profile.entry(function).or_default().add(n);
                 }
                 all
             })

@@ -44,17 +44,22 @@ local function index_of(actions, wanted)
   return flowchart.first(actions, wanted)
 end
 
--- The French army of a front (the War of 1812 box for G).
-local function french_box(ctx, front)
-  if front == "G" then
-    return forces.W1812
-  end
+-- The box of the French army of each front (the first in the data's order; the War of
+-- 1812 box for G), by front. A bot's call changes nothing, so one call works it out once.
+local function french_boxes(ctx)
+  local boxes = { G = forces.W1812 }
   for _, block in ipairs(forces.armies_of(ctx, "FR")) do
-    if forces.front_of(ctx, block) == front then
-      return forces.box(block)
+    local front = forces.front_of(ctx, block)
+    if boxes[front] == nil then
+      boxes[front] = forces.box(block)
     end
   end
-  return nil
+  return boxes
+end
+
+-- The French army of a front (the War of 1812 box for G).
+local function french_box(ctx, front)
+  return french_boxes(ctx)[front]
 end
 
 -- 18.4.7.2 and 18.4.7.3: France's own Military Operations, then the Allied ones it won
@@ -70,9 +75,10 @@ function bot.place_ops(ctx, _, actions, t)
   elseif op.enemy then
     t:step("18.4.7.3: a won British Military Operation goes where France's unit advantage is best.")
     local best, best_diff
+    local boxes = french_boxes(ctx)
     for k, action in ipairs(actions) do
       local front = action.arg == forces.W1812 and "G" or forces.front_of(ctx, action.arg)
-      local mine = french_box(ctx, front)
+      local mine = boxes[front]
       local diff = (mine and forces.units(ctx, mine, "FR") or 0) - forces.units(ctx, front == "G" and forces.W1812
         or forces.box(action.arg), "allied")
       t:step("Front %s: %+d units.", front, diff)
@@ -107,8 +113,9 @@ function bot.place_supports(ctx, _, actions, t)
   if ga then
     return t:choose(ga, "18.4.7.4: the Grande Armée gets 2 (it has %d).", ctx:units("army.grande_armee", "FR_support"))
   end
+  local boxes = french_boxes(ctx)
   for _, front in ipairs(SUPPORT_FRONTS) do
-    local box = french_box(ctx, front)
+    local box = boxes[front]
     if war.battle_on(ctx, front) and box then
       local i = index_of(actions, function(a)
         return a.arg == box
@@ -129,8 +136,9 @@ end
 -- unit.
 function bot.strategic(ctx, _, actions, t)
   local to_fronts = {}
+  local boxes = french_boxes(ctx)
   for _, front in ipairs(MOVE_TO) do
-    if war.battle_on(ctx, front) and french_box(ctx, front) then
+    if war.battle_on(ctx, front) and boxes[front] then
       to_fronts[#to_fronts + 1] = front
     end
   end
@@ -145,10 +153,10 @@ function bot.strategic(ctx, _, actions, t)
   t:step("18.4.7.5: fronts with a battle, in order: %s; move %d goes to Front %s.", table.concat(to_fronts, ", "),
     moved + 1, to)
   for _, front in ipairs(MOVE_FROM) do
-    local from = french_box(ctx, front)
+    local from = boxes[front]
     if from and not war.battle_on(ctx, front) then
       local i = index_of(actions, function(a)
-        return a.name == "move" and a.arg.from == from and a.arg.to == french_box(ctx, to) and a.arg.kind == "FR"
+        return a.name == "move" and a.arg.from == from and a.arg.to == boxes[to] and a.arg.kind == "FR"
       end)
       if i then
         return t:choose(i, "Front %s has no battle and a unit to spare: %s.", front, actions[i].label)
@@ -233,8 +241,9 @@ local function placement_plan(ctx, n, counts)
     counts[box] = (counts[box] or 0) + 1
   end
   local fronts = {}
+  local boxes = french_boxes(ctx)
   for _, front in ipairs(forces.FRONTS) do
-    local box = french_box(ctx, front)
+    local box = boxes[front]
     if box and front ~= "G" then
       fronts[#fronts + 1] = { front = front, box = box }
     end
@@ -249,13 +258,13 @@ local function placement_plan(ctx, n, counts)
     put(ga)
   end
   for _, front in ipairs(HALVES) do
-    local box = french_box(ctx, front)
+    local box = boxes[front]
     local half = math.ceil((n - #plan) / 2)
     for _ = 1, box and half or 0 do
       put(box)
     end
   end
-  local last = french_box(ctx, "C") or french_box(ctx, "A")
+  local last = boxes.C or boxes.A
   while #plan < n and last do
     put(last)
   end

@@ -65,6 +65,20 @@ local function known_play_score(ctx, power, card, piece, debate, now, military)
   return sum
 end
 
+-- known_play_score's total without its words, its terms added in the same order (the
+-- same number to the last bit); `at` is what the caller worked out once for the issue:
+-- its track and its position seen from `power`.
+local function known_play_total(ctx, power, card, piece, debate, now, military, at)
+  local move = cards.move_total(ctx, card, power, piece, debate, at.track)
+  local owner, n = display.after_move(ctx, piece, power, move, at.from)
+  local total = 0 + (worth(power, owner, math.min(n, display.SEAT)) - now)
+  total = total + -cards.printed(ctx, card) / 2
+  if military then
+    total = total + -2
+  end
+  return total
+end
+
 -- The explained score of playing `card` on `piece` for `power`, or nil if the card's
 -- values are not all entered.
 local function play_score(ctx, power, card, piece, debate)
@@ -75,23 +89,28 @@ local function play_score(ctx, power, card, piece, debate)
 end
 
 -- The best play of one of `hand` on one of `pieces`: its score, card, issue and sum. What
--- depends on the card alone or the issue alone is worked out once.
+-- depends on the card alone or the issue alone is worked out once, and the words of the
+-- sum only for the best play.
 local function best_play(ctx, power, hand, pieces, debate)
   local best
-  local now = {}
+  local now, at = {}, {}
   for _, piece in ipairs(pieces) do
     now[piece] = worth_now(ctx, power, piece)
+    at[piece] = { track = display.track_of(ctx, piece) or false, from = display.position(ctx, piece, power) }
   end
   for _, card in ipairs(hand) do
     if cards.known(ctx, card) then
       local military = is_military(ctx, card)
       for _, piece in ipairs(pieces) do
-        local sum = known_play_score(ctx, power, card, piece, debate, now[piece], military)
-        if best == nil or sum:total() > best.score then
-          best = { score = sum:total(), card = card, piece = piece, sum = sum }
+        local score = known_play_total(ctx, power, card, piece, debate, now[piece], military, at[piece])
+        if best == nil or score > best.score then
+          best = { score = score, card = card, piece = piece, military = military }
         end
       end
     end
+  end
+  if best then
+    best.sum = known_play_score(ctx, power, best.card, best.piece, debate, now[best.piece], best.military)
   end
   return best
 end

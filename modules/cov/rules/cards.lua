@@ -120,6 +120,62 @@ function cards.move_sum(ctx, card, power, piece, debate)
   return sum
 end
 
+-- Whether `v` is a number a sum takes as a term (finite: modifiers.lua's Sum:add).
+local function finite(v)
+  return type(v) == "number" and v - v == 0
+end
+
+-- What `card` moves `piece` when `power` plays it: move_sum's total, worked out without
+-- the words (a bot weighs every card on every issue). `track` is the issue's track (false:
+-- none) if the caller knows it. The fields are read and the terms added in move_sum's
+-- order, so an unentered field is asked for first and the totals are the same to the last
+-- bit; a term that is not a number is left to move_sum, which says which. The terms are
+-- written out one by one: this runs for every card on every issue a bot weighs.
+function cards.move_total(ctx, card, power, piece, debate, track)
+  local f = fields(ctx, card)
+  local issue = ctx.data.pieces[piece].props.issue
+  -- The printed value always; any other term unless it is zero (nil, false or 0).
+  local v = f.value
+  if not finite(v) then
+    return cards.move_sum(ctx, card, power, piece, debate):total()
+  end
+  local total = 0 + v
+  local nation = f.nation
+  local own = nation == power and (f.modifiers or {}) or nil
+  local all = f.modifiers_all or {}
+  if track == nil then
+    track = display.track_of(ctx, piece)
+  end
+  local terms = {
+    own and own[issue],
+    own and debate and own.debate,
+    all[issue],
+    all[power .. "/" .. issue],
+    track and all["track_" .. track],
+    debate and all.debate,
+    (f.penalties or {})[power],
+  }
+  for i = 1, 7 do
+    v = terms[i]
+    if v and v ~= 0 then
+      if not finite(v) then
+        return cards.move_sum(ctx, card, power, piece, debate):total()
+      end
+      total = total + v
+    end
+  end
+  if debate and power == "AU" and nation == "AU" then
+    total = total + 1
+  end
+  if track == "FR" and power ~= "FR" then
+    total = total - 1
+  end
+  if total < 0 then
+    total = 0
+  end
+  return total
+end
+
 -- The cards `power` may play from the hand its player holds, its own Leader apart (a hand
 -- shared by several powers holds each one's Leader, 18.2-18.3).
 function cards.hand(ctx, power)

@@ -76,9 +76,10 @@ function display.track_of(ctx, piece)
 end
 
 -- Where an issue ends when `power` moves it `steps` toward its Seat: the power whose
--- track it lands on (nil: the Table) and the space (past 7 kept as is).
-function display.after_move(ctx, piece, power, steps)
-  local from = display.position(ctx, piece, power)
+-- track it lands on (nil: the Table) and the space (past 7 kept as is). `from` is the
+-- issue's position seen from `power` if the caller has it.
+function display.after_move(ctx, piece, power, steps, from)
+  from = from or display.position(ctx, piece, power)
   local to = from + math.max(steps, 0)
   if to > 0 then
     return power, to

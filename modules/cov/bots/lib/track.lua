@@ -15,7 +15,7 @@ function track.position_after(ctx, card, piece, power, debate)
   if not cards.known(ctx, card) then
     return nil
   end
-  local owner, n = display.after_move(ctx, piece, power, cards.move_sum(ctx, card, power, piece, debate):total())
+  local owner, n = display.after_move(ctx, piece, power, cards.move_total(ctx, card, power, piece, debate))
   n = math.min(n, display.SEAT)
   if owner == nil then
     return 0
