@@ -20,6 +20,10 @@ use chancery_core::sim::{SimConfig, simulate};
 use chancery_core::{GameSpec, Input, LoadOptions, Module, Value};
 use chancery_tests::{load, repo_root};
 
+/// The program's own allocator (app/src/main.rs), so that the figures are the program's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn median(mut samples: Vec<f64>) -> f64 {
     samples.sort_by(f64::total_cmp);
     samples[samples.len() / 2]
