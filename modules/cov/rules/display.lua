@@ -16,6 +16,10 @@ display.SEAT = 7
 
 -- Where an issue marker stands: "display" (waiting on the Diplomacy Display), "table",
 -- or a power and a space number 1-7; nil and the place when it is elsewhere (a box).
+-- The power and number of each track space of the Diplomacy Display ("AU-3"), read once a
+-- game: every rule and bot asks where issues stand, again and again.
+local track_spaces = {}
+
 function display.where(ctx, piece)
   local place, space = ctx:space_of(piece)
   if place ~= "diplomacy" then
@@ -24,8 +28,13 @@ function display.where(ctx, piece)
   if space == "display" or space == "table" then
     return space
   end
-  local power, n = string.match(space, "^(%a%a)%-(%d)$")
-  return "track", power, tonumber(n)
+  local read = track_spaces[space]
+  if read == nil then
+    local power, n = string.match(space, "^(%a%a)%-(%d)$")
+    read = { power, tonumber(n) }
+    track_spaces[space] = read
+  end
+  return "track", read[1], read[2]
 end
 
 -- The issue's position seen from `power`: 0 on the Table, n on its own track, -n on

@@ -83,20 +83,61 @@ function forces.armies_of(ctx, power)
   end)
 end
 
+-- Whether each unit kind is a Military Support marker, and the side of each other kind,
+-- read off the data once a game (forces.units runs for every box a bot weighs).
+local support_kind, side_of_kind = {}, {}
+
+local function is_support_kind(kind)
+  local support = support_kind[kind]
+  if support == nil then
+    support = forces.is_support(kind)
+    support_kind[kind] = support
+  end
+  return support
+end
+
+local function kind_side(ctx, kind)
+  local side = side_of_kind[kind]
+  if side == nil then
+    side = forces.side(forces.owner_of_kind(ctx, kind))
+    side_of_kind[kind] = side
+  end
+  return side
+end
+
+-- Each unit kind's place in the data's order.
+local kind_order
+
+local function order_of(ctx, kind)
+  if kind_order == nil then
+    kind_order = {}
+    for i, id in ipairs(ctx.data.unit_kind_ids) do
+      kind_order[id] = i
+    end
+  end
+  return kind_order[kind]
+end
+
+local function in_data_order(ctx)
+  return function(a, b)
+    return order_of(ctx, a.kind) < order_of(ctx, b.kind)
+  end
+end
+
 -- Units in a box (not Military Support markers), by kind in the data's order; only the
--- kinds of `side` ("FR" or "allied") if given.
+-- kinds of `side` ("FR" or "allied") if given. A box holds a few kinds of the many, so
+-- its contents are read, then put in order.
 function forces.units(ctx, box, side)
   local total, by_kind = 0, {}
-  local contents = ctx:box(box)
-  for _, kind in ipairs(ctx.data.unit_kind_ids) do
-    local n = contents[kind] or 0
-    if n > 0 and not forces.is_support(kind) then
-      local owner = forces.owner_of_kind(ctx, kind)
-      if side == nil or forces.side(owner) == side then
-        total = total + n
-        by_kind[#by_kind + 1] = { kind = kind, n = n }
-      end
+  for kind, n in pairs(ctx:box(box)) do
+    if n > 0 and order_of(ctx, kind) and not is_support_kind(kind)
+      and (side == nil or kind_side(ctx, kind) == side) then
+      total = total + n
+      by_kind[#by_kind + 1] = { kind = kind, n = n }
     end
+  end
+  if #by_kind > 1 then
+    table.sort(by_kind, in_data_order(ctx))
   end
   return total, by_kind
 end

@@ -79,6 +79,10 @@ end
 
 -- Whether the player of `power` plays another power in the game too.
 function powers.shares_seat(ctx, power)
+  if powers.variant(ctx) == nil then
+    -- Every power has a seat of its own (powers.seat): a prompt's every label asks.
+    return false
+  end
   local seat = powers.seat(ctx, power)
   for _, other in ipairs(powers.CLOCKWISE) do
     if other ~= power and powers.seat(ctx, other) == seat and not powers.out(ctx, other) then
