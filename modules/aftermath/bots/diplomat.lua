@@ -111,10 +111,13 @@ end
 
 -- Who would win `province` in position `s` (negations count only where `pending`); a tie
 -- goes the festivities holder's way: the bot's own best if it holds the marker, else its worst.
+-- It runs for every open province of every position a bot weighs: the capitals are worked
+-- out inline, as capital_of does.
 local function winner(ctx, s, province, pending, w, seat)
   local country = s.geo.country[province]
   local interested = s.geo.interest[country]
   local members = winning_members(s)
+  local full, half, out, army = s.full, s.half, s.out, s.army
   -- The candidates are the interested members, or every member if none is interested.
   local any = false
   for _, power in ipairs(members) do
@@ -128,7 +131,10 @@ local function winner(ctx, s, province, pending, w, seat)
   local best, first, count = nil, nil, 0
   for _, power in ipairs(members) do
     if not any or interested[power] then
-      local capital = capital_of(s, power, country, pending)
+      local capital = pending and (2 * full[power] + half[power]) or 2 * (full[power] + half[power] + out[power])
+      if army[power] == country then
+        capital = capital + 2
+      end
       if best == nil or capital > best then
         best, first, count = capital, power, 1
       elseif capital == best then
