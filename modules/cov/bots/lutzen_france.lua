@@ -57,11 +57,6 @@ local function french_boxes(ctx)
   return boxes
 end
 
--- The French army of a front (the War of 1812 box for G).
-local function french_box(ctx, front)
-  return french_boxes(ctx)[front]
-end
-
 -- 18.4.7.2 and 18.4.7.3: France's own Military Operations, then the Allied ones it won
 -- (the Russian on Front A; the British where France's unit advantage is best).
 function bot.place_ops(ctx, _, actions, t)
@@ -365,8 +360,9 @@ end
 
 -- 18.4.5.5: a card that can help France in the War Phase: a military card of France or
 -- neutral, playable on a front where France fights (every front but G has a French army;
--- G is the War of 1812 box). Anything else is a "non-military" card.
-local function helps_in_war(ctx, card)
+-- G is the War of 1812 box). Anything else is a "non-military" card. `boxes` is
+-- french_boxes(ctx) if the caller weighs a whole hand.
+local function helps_in_war(ctx, card, boxes)
   if cards.is_leader(ctx, card) then
     return card == "napoleon"
   end
@@ -381,8 +377,9 @@ local function helps_in_war(ctx, card)
   if fronts == nil then
     return true
   end
+  boxes = boxes or french_boxes(ctx)
   for _, front in ipairs(fronts) do
-    if front == "G" or french_box(ctx, front) then
+    if front == "G" or boxes[front] then
       return true
     end
   end
@@ -393,8 +390,9 @@ end
 -- help it in the War Phase.
 local function non_military(ctx)
   local list = {}
+  local boxes = french_boxes(ctx)
   for _, card in ipairs(cards.hand(ctx, "FR")) do
-    if not helps_in_war(ctx, card) then
+    if not helps_in_war(ctx, card, boxes) then
       list[#list + 1] = card
     end
   end
@@ -822,8 +820,9 @@ local function hand_military(ctx, seat)
     laid[entry.card] = true
   end
   local list = {}
+  local boxes = french_boxes(ctx)
   for _, card in ipairs(ctx:zone("hand." .. seat)) do
-    if not laid[card] and helps_in_war(ctx, card) then
+    if not laid[card] and helps_in_war(ctx, card, boxes) then
       list[#list + 1] = card
     end
   end
@@ -917,8 +916,9 @@ function bot.cdgsm_play(ctx, _, actions, t)
     return botwar.save(ctx, actions, t)
   end
   local offered = {}
+  local boxes = french_boxes(ctx)
   for _, card in ipairs(flowchart.collect(actions, "play", "card")) do
-    if not helps_in_war(ctx, card) then
+    if not helps_in_war(ctx, card, boxes) then
       offered[#offered + 1] = card
     end
   end

@@ -77,8 +77,8 @@ end
 
 local function choices_of_issues(ctx, power, action, label)
   local actions = {}
-  for _, piece in ipairs(ctx.data.piece_ids) do
-    if ctx.data.pieces[piece].kind == "issue" and available(ctx, piece, power, false) then
+  for _, piece in ipairs(util.pieces_of_kind(ctx, "issue")) do
+    if available(ctx, piece, power, false) then
       actions[#actions + 1] = { name = action, arg = piece, piece = piece, label = label(piece) }
     end
   end

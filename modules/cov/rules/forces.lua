@@ -76,11 +76,19 @@ function forces.active(ctx, block)
   return forces.space(ctx, block) ~= nil and not powers.out(ctx, forces.owner(ctx, block))
 end
 
--- A power's armies that take part in the war.
+-- A power's armies that take part in the war (forces.active, written out: bots ask for
+-- them again and again).
 function forces.armies_of(ctx, power)
-  return forces.armies(ctx, function(id, piece)
-    return piece.owner == power and forces.active(ctx, id)
-  end)
+  local list = {}
+  if powers.out(ctx, power) then
+    return list
+  end
+  for _, id in ipairs(util.pieces_of_kind(ctx, "block")) do
+    if ctx.data.pieces[id].owner == power and forces.space(ctx, id) ~= nil then
+      list[#list + 1] = id
+    end
+  end
+  return list
 end
 
 -- Whether each unit kind is a Military Support marker, and the side of each other kind,

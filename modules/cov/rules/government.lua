@@ -57,8 +57,8 @@ end
 -- The issues a power won: those on its National Track, in the data's order.
 function government.won(ctx, power)
   local list = {}
-  for _, id in ipairs(ctx.data.piece_ids) do
-    if ctx.data.pieces[id].kind == "issue" and display.track_of(ctx, id) == power then
+  for _, id in ipairs(util.pieces_of_kind(ctx, "issue")) do
+    if display.track_of(ctx, id) == power then
       list[#list + 1] = id
     end
   end
@@ -74,10 +74,10 @@ local function income(ctx)
     local total = ctx:add_counter("resources." .. power, base)
     ctx:log(string.format("%s receives %d Resources for turn %d (%d in all).", name(ctx, power), base, ctx:turn(), total))
   end
-  for _, id in ipairs(ctx.data.piece_ids) do
+  for _, id in ipairs(util.pieces_of_kind(ctx, "issue")) do
     local piece = ctx.data.pieces[id]
     local winner = display.track_of(ctx, id)
-    if piece.kind == "issue" and piece.props.issue == "fin_aid_br" and winner and winner ~= "BR" and not powers.out(ctx, "BR") then
+    if piece.props.issue == "fin_aid_br" and winner and winner ~= "BR" and not powers.out(ctx, "BR") then
       if resources(ctx, "BR") > 0 then
         pay(ctx, "BR", 1)
         ctx:add_counter("resources." .. winner, 1)

@@ -34,8 +34,8 @@ end
 local function operations_of(ctx, power)
   local list = {}
   local funded = (ctx.vars.government or {}).funded or {}
-  for _, id in ipairs(ctx.data.piece_ids) do
-    if ctx.data.pieces[id].kind == "issue" and issues.is_military_operation(ctx, id) then
+  for _, id in ipairs(util.pieces_of_kind(ctx, "issue")) do
+    if issues.is_military_operation(ctx, id) then
       local owner = issues.operation_owner(ctx, id)
       local winner = display.track_of(ctx, id)
       if winner == power and owner == power and funded[id] then
