@@ -49,9 +49,9 @@ function Ctx:space_of(piece) end
 ---@return string[] pieces
 function Ctx:pieces_at(place, space) end
 
---- How many units of a kind a box holds.
+--- How many units of a kind a box holds; without a kind, how many it holds in all (0: the box is empty).
 ---@param box string
----@param kind string
+---@param kind string?
 ---@return integer n
 function Ctx:units(box, kind) end
 

@@ -478,10 +478,22 @@ fn api_pieces_at(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
 }
 
 fn api_units(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
-    let (boxed, kind) = (a.string(lua, 0)?, a.string(lua, 1)?);
-    let n = with(lua, |st| {
-        let (boxed, kind) = check_units(st, &boxed, &kind)?;
-        st.table.units(&boxed, &kind).map_err(|e| e.to_string())
+    let (boxed, kind) = (a.string(lua, 0)?, a.opt_string(lua, 1)?);
+    let n = with(lua, |st| match kind {
+        Some(kind) => {
+            let (boxed, kind) = check_units(st, &boxed, &kind)?;
+            st.table.units(&boxed, &kind).map_err(|e| e.to_string())
+        }
+        None => {
+            if !st.module.boxes.contains(boxed.as_str()) {
+                return Err(format!("unknown box '{boxed}'"));
+            }
+            Ok(st
+                .table
+                .boxes
+                .get(boxed.as_str())
+                .map_or(0, |units| units.values().sum()))
+        }
     })?;
     ret(lua, [Value::Int(n)])
 }
@@ -1047,9 +1059,9 @@ pub(crate) const API: &[ApiEntry] = &[
     },
     ApiEntry {
         name: "units",
-        params: &[("box", "string"), ("kind", "string")],
+        params: &[("box", "string"), ("kind", "string?")],
         returns: &[("n", "integer")],
-        doc: "How many units of a kind a box holds.",
+        doc: "How many units of a kind a box holds; without a kind, how many it holds in all (0: the box is empty).",
         changes: false,
         func: api_units,
     },

@@ -93,7 +93,7 @@ function turn.recruit(ctx)
     ctx:add_units("pool", "cav", 1)
   end
   local pool = ctx:box("pool")
-  ctx:log(string.format("Pool: %d infantry, %d cavalry.", pool.inf or 0, pool.cav or 0))
+  ctx:log(string.format("Pool: %d infantry, %d cavalry (%d units).", pool.inf or 0, pool.cav or 0, ctx:units("pool")))
   next_turn(ctx)
 end
 

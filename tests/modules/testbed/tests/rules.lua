@@ -64,7 +64,8 @@ test("recruit rolls move units", function(t)
   g:act("recruit", nil, { 1 })
   t:eq(g:units("pool", "cav"), 2)
   local log = g:log()
-  t:eq(log[#log], "Pool: 2 infantry, 2 cavalry.")
+  -- Without a kind, ctx:units counts every unit in the box.
+  t:eq(log[#log], "Pool: 2 infantry, 2 cavalry (4 units).")
 end)
 
 -- Rule: with physical dice, a roll waits for the table's die.
