@@ -439,9 +439,10 @@ function bot.move_marker(ctx, seat, actions, t)
   return t:choose(index, "Where the next negotiation looks best: %s (%+.1f).", actions[index].label, score)
 end
 
--- `ctx` for one decision, remembering what it read of boxes and piece positions. Weighing
--- every card, the rules helpers (board.tokens, board.open_provinces, negotiation.province,
--- ...) read the same coalition boxes and markers over and over, and a bot only reads, so
+-- `ctx` for one decision, remembering what it read of boxes (and so of their units) and
+-- piece positions. Weighing every card, the rules helpers (board.tokens,
+-- board.open_provinces, negotiation.province, ...) read the same coalition boxes and
+-- markers over and over, and a bot only reads, so
 -- the answers cannot change during a call. Made afresh for each call and dropped after
 -- it: the same VM plays many games, which must not share anything. The box tables it
 -- hands out are shared between callers, which only read them. Everything else is ctx's.
@@ -453,6 +454,18 @@ local function remembering(ctx)
       boxes[id] = ctx:box(id)
     end
     return boxes[id]
+  end
+  -- A box's units in all, from its remembered contents (a kind is asked of ctx, which
+  -- checks that the box holds that kind).
+  function view:units(id, kind)
+    if kind ~= nil then
+      return ctx:units(id, kind)
+    end
+    local n = 0
+    for _, count in pairs(self:box(id)) do
+      n = n + count
+    end
+    return n
   end
   function view:space_of(piece)
     if places[piece] == nil then
