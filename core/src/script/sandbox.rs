@@ -277,16 +277,46 @@ impl Vm {
         self.readonly.call((t, name))
     }
 
-    /// Compiles `text` as a text chunk named `@<name>` with its own environment.
+    /// Compiles `text` as a text chunk named `@<name>` with its own environment; a script
+    /// this process compiled already (in another VM) is loaded from its bytecode.
     pub fn compile(&self, name: &str, text: &str) -> mlua::Result<Function> {
-        self.lua
-            .load(text)
+        let compiled = COMPILED.lock().ok().and_then(|known| {
+            known
+                .get(name)
+                .filter(|(source, _)| source == text)
+                .map(|(_, bytecode)| bytecode.clone())
+        });
+        let chunk = match &compiled {
+            Some(bytecode) => self.lua.load(&bytecode[..]).set_mode(ChunkMode::Binary),
+            None => self.lua.load(text).set_mode(ChunkMode::Text),
+        };
+        let function = chunk
             .set_name(format!("@{name}"))
-            .set_mode(ChunkMode::Text)
             .set_environment(self.new_env()?)
-            .into_function()
+            .into_function()?;
+        if compiled.is_none()
+            && let Ok(mut known) = COMPILED.lock()
+        {
+            known.insert(
+                name.to_owned(),
+                (text.to_owned(), function.dump(false).into()),
+            );
+        }
+        Ok(function)
     }
 }
+
+/// The bytecode of the scripts this process has compiled, with their text, by name (the
+/// latest text of each name). A module's scripts are parsed once: every further VM (each
+/// seat's, each simulation thread's, each new game's) loads the bytecode, which takes a
+/// fraction of the time. Bytecode is only ever made here, with its debug information (file
+/// and line in errors), from text that compiled; a module cannot hand the VM any (the
+/// sandbox has no `load`).
+static COMPILED: std::sync::Mutex<BTreeMap<String, Compiled>> =
+    std::sync::Mutex::new(BTreeMap::new());
+
+/// A script's text and its bytecode.
+type Compiled = (String, std::sync::Arc<[u8]>);
 
 /// Installs the instruction hook: every 1,000 instructions it charges the budget; once the
 /// budget is spent it fails, and re-arms itself to fail on every instruction, so that each
