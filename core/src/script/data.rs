@@ -314,7 +314,9 @@ fn props(
 }
 
 /// A read-only table of known values; reading one of `unknown` (or, when `open`, any key
-/// not there) asks for it.
+/// not there) asks for it. A known value is read through the view's table alone: only a
+/// key the table lacks reaches the Rust function, through the table's own metatable
+/// (which no script can reach: the view hides its table).
 fn table_proxy(
     vm: &Vm,
     values: &BTreeMap<String, DataValue>,
@@ -334,15 +336,12 @@ fn table_proxy(
     if unknown.is_empty() && !open {
         return Ok(LuaValue::Table(vm.readonly(raw, name)?));
     }
-    let proxy = vm.readonly(raw.clone(), name)?;
-    let Some(meta) = proxy.metatable() else {
-        return Ok(LuaValue::Table(proxy));
-    };
+    // Called for a key the table lacks: an unknown value (or, when `open`, any key), which
+    // is asked for; anything else is absent.
     let index = lua.create_function(move |lua: &Lua, (_, key): (LuaValue, LuaValue)| {
         if let LuaValue::String(k) = &key {
             let k = k.to_string_lossy();
-            let absent = open && matches!(raw.raw_get::<LuaValue>(key.clone()), Ok(LuaValue::Nil));
-            if unknown.contains(&k) || absent {
+            if open || unknown.contains(&k) {
                 let what = target(&k);
                 let message = format!("{what} is not entered yet: read it off the physical game");
                 if let Some(mut state) = lua.app_data_mut::<CallState>() {
@@ -351,10 +350,12 @@ fn table_proxy(
                 return Err(script_error(lua, message));
             }
         }
-        raw.raw_get::<LuaValue>(key)
+        Ok(LuaValue::Nil)
     })?;
-    meta.raw_set("__index", index)?;
-    Ok(LuaValue::Table(proxy))
+    let missing = lua.create_table()?;
+    missing.raw_set("__index", index)?;
+    raw.set_metatable(Some(missing))?;
+    Ok(LuaValue::Table(vm.readonly(raw, name)?))
 }
 
 /// One collection of `ctx.data`: its name, the LuaLS class of an item, and the item's
