@@ -85,11 +85,19 @@ local function entry_words(ctx, entry)
   return libissues.entry_words(ctx, entry, MINOR_WORDS)
 end
 
--- `power`'s rows of Table 20.4 in order: each {key, issue}.
+-- Each power's rows of Table 20.4, read once a game (the table is data, which never changes
+-- in a VM): every issue's rank reads them.
+local priority_rows_of = {}
+
+-- `power`'s rows of Table 20.4 in order: each {key, issue}. Callers only read the list.
 local function priority_rows(ctx, power)
-  local list = {}
-  for key, issue in rows(ctx, "allied_priority_issue", power .. "/") do
-    list[#list + 1] = { key = key, issue = issue }
+  local list = priority_rows_of[power]
+  if list == nil then
+    list = {}
+    for key, issue in rows(ctx, "allied_priority_issue", power .. "/") do
+      list[#list + 1] = { key = key, issue = issue }
+    end
+    priority_rows_of[power] = list
   end
   return list
 end
@@ -99,7 +107,7 @@ end
 -- here (an order, not a choice).
 local function priority_rank(ctx, power, piece)
   for rank, row in ipairs(priority_rows(ctx, power)) do
-    if #row_issues(ctx, row.issue, { piece }, power) > 0 then
+    if libissues.row_names(ctx, row.issue, piece, power) then
       local cond = ctx.data.tables.allied_priority_condition[row.key]
       if conditions.holds(ctx, cond, power, piece) ~= false then
         return rank, row.key

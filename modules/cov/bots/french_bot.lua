@@ -145,10 +145,19 @@ local function gives_unit(ctx, piece)
   return libissues.gives_units(ctx, piece, "FR")
 end
 
--- The rows of Table 21.4 for the political status: each {key, issue, condition}.
+-- Table 21.4's rows for each political status, read once a game (the table is data, which
+-- never changes in a VM): every issue's rank reads them.
+local selection_rows_of = {}
+
+-- The rows of Table 21.4 for the political status: each {key, issue}. Callers only read
+-- the list.
 local function selection_rows(ctx)
   local status = war_status(ctx)
-  local list = {}
+  local list = selection_rows_of[status]
+  if list ~= nil then
+    return list
+  end
+  list = {}
   local issues = ctx.data.tables.french_selection_issue
   for k = 1, 99 do
     local key = status .. "/" .. k
@@ -158,6 +167,7 @@ local function selection_rows(ctx)
     end
     list[#list + 1] = { key = key, issue = issue }
   end
+  selection_rows_of[status] = list
   return list
 end
 
@@ -165,7 +175,7 @@ end
 -- nil; conditions the module cannot decide count as holding here (an order, not a choice).
 local function selection_rank(ctx, piece)
   for rank, row in ipairs(selection_rows(ctx)) do
-    if #row_issues(ctx, row.issue, { piece }) > 0 then
+    if libissues.row_names(ctx, row.issue, piece, "FR") then
       local cond = ctx.data.tables.french_selection_condition[row.key]
       if conditions.holds(ctx, cond, "FR", piece) ~= false then
         return rank

@@ -223,22 +223,44 @@ end
 -- The cards a play may still bring from a side's display: those in A, B, D, E (face up or
 -- down), the draw pile and, since it becomes the draw pile when that runs out (19.4), the
 -- Military pile. Leaders beside the display are played without the fate die.
+-- Those zones of each side, in order, named once.
+local playable_zones = {}
+
+local function playable_from(side)
+  local from = playable_zones[side]
+  if from == nil then
+    from = {}
+    for _, space in ipairs(solo.SPACES) do
+      from[#from + 1] = zone(side, space)
+      from[#from + 1] = zone(side, space .. ".down")
+    end
+    for _, what in ipairs({ "C.up", "C", "military" }) do
+      from[#from + 1] = zone(side, what)
+    end
+    playable_zones[side] = from
+  end
+  return from
+end
+
 function solo.playable(ctx, side)
   local list = {}
-  local from = {}
-  for _, space in ipairs(solo.SPACES) do
-    from[#from + 1] = zone(side, space)
-    from[#from + 1] = zone(side, space .. ".down")
-  end
-  for _, what in ipairs({ "C.up", "C", "military" }) do
-    from[#from + 1] = zone(side, what)
-  end
-  for _, z in ipairs(from) do
+  for _, z in ipairs(playable_from(side)) do
     for _, card in ipairs(ctx:zone(z)) do
       list[#list + 1] = card
     end
   end
   return list
+end
+
+-- Whether a play may still bring a card from a side's display (solo.playable is not
+-- empty), without listing them: every power's turn asks it of every other.
+function solo.has_playable(ctx, side)
+  for _, z in ipairs(playable_from(side)) do
+    if ctx:count(z) > 0 then
+      return true
+    end
+  end
+  return false
 end
 
 -- The Leaders of `power` lying beside its side's display.

@@ -50,10 +50,11 @@ end
 -- from one hand), or nil. Lützen & Bautzen's two- and three-player games keep every power's
 -- own hand (18.4.1), so they are not these variants.
 function powers.variant(ctx)
-  if ctx.vars.lutzen then
+  local vars = ctx.vars
+  if vars.lutzen then
     return nil
   end
-  local n = PLAYERS[ctx.vars.seating]
+  local n = PLAYERS[vars.seating]
   if n == 2 or n == 3 then
     return n
   end

@@ -90,7 +90,7 @@ local function has_cards(ctx, power, leader)
   if leader then
     return #leaders_of(ctx, power) > 0
   elseif solitaire.displays(ctx) then
-    return #solo.playable(ctx, solo.side_of(power)) > 0
+    return solo.has_playable(ctx, solo.side_of(power))
   end
   return #cards.hand(ctx, power) > 0
 end

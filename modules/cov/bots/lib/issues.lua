@@ -97,6 +97,24 @@ function issues.row_issues(ctx, entry, pieces, power)
   end)
 end
 
+-- Whether a chart row's issue names `piece` for `power`: row_issues of that one piece is
+-- not empty, worked out with the same reads in the same order, without the lists (a bot
+-- ranks every offered issue against every row).
+function issues.row_names(ctx, entry, piece, power)
+  if entry == "minor_unit" or entry == "minor_ally" then
+    if issues.matches(ctx, piece, "minor", power) and issues.gives_units(ctx, piece, power) then
+      return true
+    elseif entry == "minor_unit" then
+      return false
+    end
+    entry = "minor_vp"
+  end
+  if entry == "minor_vp" then
+    return (issues.matches(ctx, piece, "minor", power) and not issues.gives_units(ctx, piece, power)) and true or false
+  end
+  return ctx.data.pieces[piece].props.issue == entry
+end
+
 -- A chart row's issue in words: the class's words in `minor_words`, or the issue's name.
 function issues.entry_words(ctx, entry, minor_words)
   if minor_words[entry] then
