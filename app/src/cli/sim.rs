@@ -325,22 +325,24 @@ fn print_profile(profile: &serde_json::Value, out: &mut dyn Write) -> anyhow::Re
         "Where the module's code spends its instructions ({total} samples of 100 instructions; the time inside ctx functions is not counted; line 0 is a script's top level):"
     )?;
     let mut functions = profile["functions"].as_array().cloned().unwrap_or_default();
-    let line = |f: &serde_json::Value, key: &str, out: &mut dyn Write| {
+    // One function's line: its share and its samples, read from the fields named.
+    let line = |f: &serde_json::Value, (share, samples): (&str, &str), out: &mut dyn Write| {
         writeln!(
             out,
             "  {:>5.1} %  {:>9}  {}",
-            f[format!("{key}share").as_str()].as_f64().unwrap_or(0.0) * 100.0,
-            f[if key.is_empty() {
-                "samples"
-            } else {
-                "with_callees"
-            }],
+            f[share].as_f64().unwrap_or(0.0) * 100.0,
+            f[samples].as_u64().unwrap_or(0),
             f["function"].as_str().unwrap_or("")
         )
     };
     writeln!(out, "  in the function itself:")?;
-    for f in functions.iter().take(PROFILE_LINES) {
-        line(f, "", out)?;
+    // A function sampled only while it waited on a call has no line here.
+    for f in functions
+        .iter()
+        .filter(|f| f["samples"].as_u64() > Some(0))
+        .take(PROFILE_LINES)
+    {
+        line(f, ("share", "samples"), out)?;
     }
     // The same samples again, each counted for every function that was running then or
     // waiting on a call: what a function costs with everything it calls.
@@ -352,7 +354,7 @@ fn print_profile(profile: &serde_json::Value, out: &mut dyn Write) -> anyhow::Re
     });
     writeln!(out, "  in the function and what it calls:")?;
     for f in functions.iter().take(PROFILE_LINES) {
-        line(f, "with_callees_", out)?;
+        line(f, ("with_callees_share", "with_callees"), out)?;
     }
     if functions.len() > PROFILE_LINES {
         writeln!(
