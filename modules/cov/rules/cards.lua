@@ -129,8 +129,7 @@ end
 -- the words (a bot weighs every card on every issue). `track` is the issue's track (false:
 -- none) if the caller knows it. The fields are read and the terms added in move_sum's
 -- order, so an unentered field is asked for first and the totals are the same to the last
--- bit; a term that is not a number is left to move_sum, which says which. The terms are
--- written out one by one: this runs for every card on every issue a bot weighs.
+-- bit; a term that is not a number is left to move_sum, which says which.
 function cards.move_total(ctx, card, power, piece, debate, track)
   local f = fields(ctx, card)
   local issue = ctx.data.pieces[piece].props.issue

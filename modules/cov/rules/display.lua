@@ -14,12 +14,12 @@ local display = {}
 
 display.SEAT = 7
 
--- Where an issue marker stands: "display" (waiting on the Diplomacy Display), "table",
--- or a power and a space number 1-7; nil and the place when it is elsewhere (a box).
 -- The power and number of each track space of the Diplomacy Display ("AU-3"), read once a
 -- game: every rule and bot asks where issues stand, again and again.
 local track_spaces = {}
 
+-- Where an issue marker stands: "display" (waiting on the Diplomacy Display), "table",
+-- or a power and a space number 1-7; nil and the place when it is elsewhere (a box).
 function display.where(ctx, piece)
   local place, space = ctx:space_of(piece)
   if place ~= "diplomacy" then
