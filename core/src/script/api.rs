@@ -310,16 +310,22 @@ fn check_space(st: &CallState, place: &str, space: &str) -> Result<(PlaceId, Spa
     Ok((PlaceId::from(place), SpaceId::from(space)))
 }
 
-fn check_units(st: &CallState, boxed: &str, kind: &str) -> Result<(BoxId, UnitKindId), String> {
-    if !st.module.boxes.contains(boxed) {
-        return Err(format!("unknown box '{boxed}'"));
+fn check_box(st: &CallState, boxed: &str) -> Result<BoxId, String> {
+    if st.module.boxes.contains(boxed) {
+        Ok(BoxId::from(boxed))
+    } else {
+        Err(format!("unknown box '{boxed}'"))
     }
-    if !st.module.box_accepts(boxed, kind) {
+}
+
+fn check_units(st: &CallState, boxed: &str, kind: &str) -> Result<(BoxId, UnitKindId), String> {
+    let boxed = check_box(st, boxed)?;
+    if !st.module.box_accepts(boxed.as_str(), kind) {
         return Err(format!(
             "box '{boxed}' does not hold units of kind '{kind}'"
         ));
     }
-    Ok((BoxId::from(boxed), UnitKindId::from(kind)))
+    Ok((boxed, UnitKindId::from(kind)))
 }
 
 fn check_counter(st: &CallState, id: &str) -> Result<CounterId, String> {
@@ -485,13 +491,11 @@ fn api_units(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
             st.table.units(&boxed, &kind).map_err(|e| e.to_string())
         }
         None => {
-            if !st.module.boxes.contains(boxed.as_str()) {
-                return Err(format!("unknown box '{boxed}'"));
-            }
+            let boxed = check_box(st, &boxed)?;
             Ok(st
                 .table
                 .boxes
-                .get(boxed.as_str())
+                .get(&boxed)
                 .map_or(0, |units| units.values().sum()))
         }
     })?;

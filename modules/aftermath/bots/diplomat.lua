@@ -111,13 +111,10 @@ end
 
 -- Who would win `province` in position `s` (negations count only where `pending`); a tie
 -- goes the festivities holder's way: the bot's own best if it holds the marker, else its worst.
--- It runs for every open province of every position a bot weighs: the capitals are worked
--- out inline, as capital_of does.
 local function winner(ctx, s, province, pending, w, seat)
   local country = s.geo.country[province]
   local interested = s.geo.interest[country]
   local members = winning_members(s)
-  local full, half, out, army = s.full, s.half, s.out, s.army
   -- The candidates are the interested members, or every member if none is interested.
   local any = false
   for _, power in ipairs(members) do
@@ -131,10 +128,7 @@ local function winner(ctx, s, province, pending, w, seat)
   local best, first, count = nil, nil, 0
   for _, power in ipairs(members) do
     if not any or interested[power] then
-      local capital = pending and (2 * full[power] + half[power]) or 2 * (full[power] + half[power] + out[power])
-      if army[power] == country then
-        capital = capital + 2
-      end
+      local capital = capital_of(s, power, country, pending)
       if best == nil or capital > best then
         best, first, count = capital, power, 1
       elseif capital == best then
@@ -442,10 +436,10 @@ end
 -- `ctx` for one decision, remembering what it read of boxes (and so of their units) and
 -- piece positions. Weighing every card, the rules helpers (board.tokens,
 -- board.open_provinces, negotiation.province, ...) read the same coalition boxes and
--- markers over and over, and a bot only reads, so
--- the answers cannot change during a call. Made afresh for each call and dropped after
--- it: the same VM plays many games, which must not share anything. The box tables it
--- hands out are shared between callers, which only read them. Everything else is ctx's.
+-- markers over and over, and a bot only reads, so the answers cannot change during a
+-- call. Made afresh for each call and dropped after it: the same VM plays many games,
+-- which must not share anything. The box tables it hands out are shared between callers,
+-- which only read them. Everything else is ctx's.
 local function remembering(ctx)
   local boxes, places = {}, {}
   local view = {}

@@ -33,18 +33,11 @@ function board.other_seat(seat)
   return seat == "P1" and "P2" or "P1"
 end
 
--- The unit kinds of a power's half-negated and negated tokens ("AU_half", "AU_negated").
-local HALF, NEGATED = {}, {}
-for _, power in ipairs(board.POWERS) do
-  HALF[power], NEGATED[power] = power .. "_half", power .. "_negated"
-end
-
 --- Where a power's tokens are and how many: coalition box, full, half-negated, negated.
 function board.tokens(ctx, power)
   for _, box in ipairs(board.COALITIONS) do
     local c = ctx:box(box)
-    local full, half, out = c[power] or 0, c[HALF[power] or power .. "_half"] or 0,
-      c[NEGATED[power] or power .. "_negated"] or 0
+    local full, half, out = c[power] or 0, c[power .. "_half"] or 0, c[power .. "_negated"] or 0
     if full + half + out > 0 then
       return box, full, half, out
     end

@@ -361,7 +361,7 @@ end
 -- 18.4.5.5: a card that can help France in the War Phase: a military card of France or
 -- neutral, playable on a front where France fights (every front but G has a French army;
 -- G is the War of 1812 box). Anything else is a "non-military" card. `boxes` is
--- french_boxes(ctx) if the caller weighs a whole hand.
+-- french_boxes(ctx), worked out once for a whole hand.
 local function helps_in_war(ctx, card, boxes)
   if cards.is_leader(ctx, card) then
     return card == "napoleon"
@@ -377,7 +377,6 @@ local function helps_in_war(ctx, card, boxes)
   if fronts == nil then
     return true
   end
-  boxes = boxes or french_boxes(ctx)
   for _, front in ipairs(fronts) do
     if front == "G" or boxes[front] then
       return true

@@ -52,26 +52,31 @@ local function is_military(ctx, card)
   return ctx:known("card", card, "military") and ctx.data.cards[card].fields.military == true
 end
 
+-- What playing `card` on `piece` gains `power`: what the issue is worth where the card
+-- takes it, less `now`, what it is worth where it stands. `at` (optional) is what the
+-- caller worked out once for the issue: its track and its position seen from `power`.
+local function issue_gain(ctx, power, card, piece, debate, now, at)
+  at = at or {}
+  local move = cards.move_total(ctx, card, power, piece, debate, at.track)
+  local owner, n = display.after_move(ctx, piece, power, move, at.from)
+  return worth(power, owner, math.min(n, display.SEAT)) - now
+end
+
 -- The explained score of playing `card`, whose values are all entered, on `piece` for
 -- `power`; `now` is what the issue is worth where it stands, `military` whether the card
 -- is military (a caller that weighs every card on every issue works each out once).
 local function known_play_score(ctx, power, card, piece, debate, now, military)
-  local move = cards.move_sum(ctx, card, power, piece, debate):total()
-  local owner, n = display.after_move(ctx, piece, power, move)
   local sum = modifiers.sum(string.format("%s on %s", cards.name(ctx, card), ctx.data.pieces[piece].name))
-  sum:add(worth(power, owner, math.min(n, display.SEAT)) - now, "the issue's gain")
+  sum:add(issue_gain(ctx, power, card, piece, debate, now), "the issue's gain")
   sum:add(-cards.printed(ctx, card) / 2, "half the card's value")
   sum:add_if(military, -2, "a military card")
   return sum
 end
 
--- known_play_score's total without its words, its terms added in the same order (the
--- same number to the last bit); `at` is what the caller worked out once for the issue:
--- its track and its position seen from `power`.
+-- known_play_score's total without its words: its terms added in the same order, so the
+-- same number to the last bit.
 local function known_play_total(ctx, power, card, piece, debate, now, military, at)
-  local move = cards.move_total(ctx, card, power, piece, debate, at.track)
-  local owner, n = display.after_move(ctx, piece, power, move, at.from)
-  local total = 0 + (worth(power, owner, math.min(n, display.SEAT)) - now)
+  local total = 0 + issue_gain(ctx, power, card, piece, debate, now, at)
   total = total + -cards.printed(ctx, card) / 2
   if military then
     total = total + -2

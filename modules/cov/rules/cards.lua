@@ -75,104 +75,112 @@ function cards.known(ctx, card)
   return true
 end
 
--- The explained sum of what `card` moves `piece` when `power` plays it; `debate` is true
--- when the card debates the play of another power.
-function cards.move_sum(ctx, card, power, piece, debate)
-  local f = fields(ctx, card)
-  local issue = ctx.data.pieces[piece].props.issue
-  local issue_name = ctx.data.pieces[piece].name
-  local sum = modifiers.sum(string.format("%s on %s", cards.name(ctx, card), issue_name))
-  sum:add(f.value, cards.name(ctx, card))
-  local nation = f.nation
-  -- A term's words are made only when the term counts: a bot weighs many plays.
-  if nation == power then
-    local own = f.modifiers or {}
-    sum:add_if((own[issue] or 0) ~= 0, own[issue] or 0, issue_name)
-    if debate then
-      sum:add_if((own.debate or 0) ~= 0, own.debate or 0, "when debating")
-    end
-  end
-  local all = f.modifiers_all or {}
-  if (all[issue] or 0) ~= 0 then
-    sum:add(all[issue], issue_name .. " (every player)")
-  end
-  local key = power .. "/" .. issue
-  if (all[key] or 0) ~= 0 then
-    sum:add(all[key], issue_name .. " for " .. ctx.data.seats[power].name)
-  end
-  local track = display.track_of(ctx, piece)
-  if track then
-    local on_track = all["track_" .. track] or 0
-    if on_track ~= 0 then
-      sum:add(on_track, "issue on the " .. powers.adjective(track) .. " track")
-    end
-  end
-  if debate then
-    sum:add_if((all.debate or 0) ~= 0, all.debate or 0, "when debating")
-  end
-  local penalty = (f.penalties or {})[power] or 0
-  if penalty ~= 0 then
-    sum:add(penalty, "played by " .. ctx.data.seats[power].name)
-  end
-  sum:add_if(debate and power == "AU" and nation == "AU", 1, "Austrian National Advantage (debate)")
-  sum:add_if(track == "FR" and power ~= "FR", -1, "French National Advantage (issue on the French track)")
-  sum:clamp(0, nil)
-  return sum
-end
-
 -- Whether `v` is a number a sum takes as a term (finite: modifiers.lua's Sum:add).
 local function finite(v)
   return type(v) == "number" and v - v == 0
 end
 
--- What `card` moves `piece` when `power` plays it: move_sum's total, worked out without
--- the words (a bot weighs every card on every issue). `track` is the issue's track (false:
--- none) if the caller knows it. The fields are read and the terms added in move_sum's
--- order, so an unentered field is asked for first and the totals are the same to the last
--- bit; a term that is not a number is left to move_sum, which says which.
-function cards.move_total(ctx, card, power, piece, debate, track)
+-- What `card` moves `piece` when `power` plays it, before the floor of 0; `debate` is
+-- true when the card debates the play of another power; `track` is the issue's track
+-- (false: none), worked out if nil. With `sum`, each term that counts is added to it with
+-- its words; without, no words are made (a bot weighs every card on every issue), and a
+-- term that is not a number gives nil. Each term is written out, not passed to a helper:
+-- this runs for every card on every issue a bot weighs.
+local function move(ctx, card, power, piece, debate, track, sum)
   local f = fields(ctx, card)
   local issue = ctx.data.pieces[piece].props.issue
+  local issue_name = sum and ctx.data.pieces[piece].name
   -- The printed value always; any other term unless it is zero (nil, false or 0).
   local v = f.value
-  if not finite(v) then
-    return cards.move_sum(ctx, card, power, piece, debate):total()
+  if sum then
+    sum:add(v, cards.name(ctx, card))
+  elseif not finite(v) then
+    return nil
   end
   local total = 0 + v
   local nation = f.nation
-  local own = nation == power and (f.modifiers or {}) or nil
-  local all = f.modifiers_all or {}
-  if track == nil then
-    track = display.track_of(ctx, piece)
-  end
-  local terms = {
-    own and own[issue],
-    own and debate and own.debate,
-    all[issue],
-    all[power .. "/" .. issue],
-    track and all["track_" .. track],
-    debate and all.debate,
-    (f.penalties or {})[power],
-  }
-  for i = 1, 7 do
-    v = terms[i]
+  if nation == power then
+    local own = f.modifiers or {}
+    v = own[issue]
     if v and v ~= 0 then
-      if not finite(v) then
-        return cards.move_sum(ctx, card, power, piece, debate):total()
-      end
+      if sum then sum:add(v, issue_name) elseif not finite(v) then return nil end
+      total = total + v
+    end
+    v = debate and own.debate
+    if v and v ~= 0 then
+      if sum then sum:add(v, "when debating") elseif not finite(v) then return nil end
       total = total + v
     end
   end
+  local all = f.modifiers_all or {}
+  v = all[issue]
+  if v and v ~= 0 then
+    if sum then sum:add(v, issue_name .. " (every player)") elseif not finite(v) then return nil end
+    total = total + v
+  end
+  v = all[power .. "/" .. issue]
+  if v and v ~= 0 then
+    if sum then
+      sum:add(v, issue_name .. " for " .. ctx.data.seats[power].name)
+    elseif not finite(v) then
+      return nil
+    end
+    total = total + v
+  end
+  if track == nil then
+    track = display.track_of(ctx, piece)
+  end
+  v = track and all["track_" .. track]
+  if v and v ~= 0 then
+    if sum then
+      sum:add(v, "issue on the " .. powers.adjective(track) .. " track")
+    elseif not finite(v) then
+      return nil
+    end
+    total = total + v
+  end
+  v = debate and all.debate
+  if v and v ~= 0 then
+    if sum then sum:add(v, "when debating") elseif not finite(v) then return nil end
+    total = total + v
+  end
+  v = (f.penalties or {})[power]
+  if v and v ~= 0 then
+    if sum then
+      sum:add(v, "played by " .. ctx.data.seats[power].name)
+    elseif not finite(v) then
+      return nil
+    end
+    total = total + v
+  end
   if debate and power == "AU" and nation == "AU" then
+    if sum then sum:add(1, "Austrian National Advantage (debate)") end
     total = total + 1
   end
   if track == "FR" and power ~= "FR" then
+    if sum then sum:add(-1, "French National Advantage (issue on the French track)") end
     total = total - 1
   end
-  if total < 0 then
-    total = 0
-  end
   return total
+end
+
+-- The explained sum of what `card` moves `piece` when `power` plays it; `debate` is true
+-- when the card debates the play of another power.
+function cards.move_sum(ctx, card, power, piece, debate)
+  local sum = modifiers.sum(string.format("%s on %s", cards.name(ctx, card), ctx.data.pieces[piece].name))
+  move(ctx, card, power, piece, debate, nil, sum)
+  return sum:clamp(0, nil)
+end
+
+-- move_sum's total without its words: the same terms added in the same order, so the same
+-- number to the last bit. `track` is the issue's track (false: none) if the caller knows
+-- it. A term that is not a number is left to move_sum, which says which.
+function cards.move_total(ctx, card, power, piece, debate, track)
+  local total = move(ctx, card, power, piece, debate, track)
+  if total == nil then
+    return cards.move_sum(ctx, card, power, piece, debate):total()
+  end
+  return total < 0 and 0 or total
 end
 
 -- The cards `power` may play from the hand its player holds, its own Leader apart (a hand

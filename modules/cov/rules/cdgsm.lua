@@ -360,12 +360,7 @@ function cdgsm.start_desk(ctx, side)
 end
 
 local function laid_out(ctx, side)
-  for _, z in ipairs(solo.zones(side)) do
-    if ctx:count(z) > 0 then
-      return true
-    end
-  end
-  return false
+  return solo.any_cards(ctx, solo.zones(side))
 end
 
 function cdgsm.cdgsm_desk.prompt(ctx)

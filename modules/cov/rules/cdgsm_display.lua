@@ -252,15 +252,20 @@ function solo.playable(ctx, side)
   return list
 end
 
--- Whether a play may still bring a card from a side's display (solo.playable is not
--- empty), without listing them: every power's turn asks it of every other.
-function solo.has_playable(ctx, side)
-  for _, z in ipairs(playable_from(side)) do
+-- Whether any of `zones` holds a card.
+function solo.any_cards(ctx, zones)
+  for _, z in ipairs(zones) do
     if ctx:count(z) > 0 then
       return true
     end
   end
   return false
+end
+
+-- Whether a play may still bring a card from a side's display (solo.playable is not
+-- empty), without listing them: every power's turn asks it of every other.
+function solo.has_playable(ctx, side)
+  return solo.any_cards(ctx, playable_from(side))
 end
 
 -- The Leaders of `power` lying beside its side's display.

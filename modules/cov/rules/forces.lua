@@ -91,44 +91,23 @@ function forces.armies_of(ctx, power)
   return list
 end
 
--- Whether each unit kind is a Military Support marker, and the side of each other kind,
--- read off the data once a game (forces.units runs for every box a bot weighs).
-local support_kind, side_of_kind = {}, {}
+-- Each unit kind's place in the data's order, whether it is a Military Support marker, and
+-- its side, read off the data once a game (forces.units runs for every box a bot weighs).
+local kinds
 
-local function is_support_kind(kind)
-  local support = support_kind[kind]
-  if support == nil then
-    support = forces.is_support(kind)
-    support_kind[kind] = support
-  end
-  return support
-end
-
-local function kind_side(ctx, kind)
-  local side = side_of_kind[kind]
-  if side == nil then
-    side = forces.side(forces.owner_of_kind(ctx, kind))
-    side_of_kind[kind] = side
-  end
-  return side
-end
-
--- Each unit kind's place in the data's order.
-local kind_order
-
-local function order_of(ctx, kind)
-  if kind_order == nil then
-    kind_order = {}
+local function kind_info(ctx, kind)
+  if kinds == nil then
+    kinds = {}
     for i, id in ipairs(ctx.data.unit_kind_ids) do
-      kind_order[id] = i
+      kinds[id] = { order = i, support = forces.is_support(id), side = forces.side(forces.owner_of_kind(ctx, id)) }
     end
   end
-  return kind_order[kind]
+  return kinds[kind]
 end
 
 local function in_data_order(ctx)
   return function(a, b)
-    return order_of(ctx, a.kind) < order_of(ctx, b.kind)
+    return kind_info(ctx, a.kind).order < kind_info(ctx, b.kind).order
   end
 end
 
@@ -138,8 +117,8 @@ end
 function forces.units(ctx, box, side)
   local total, by_kind = 0, {}
   for kind, n in pairs(ctx:box(box)) do
-    if n > 0 and order_of(ctx, kind) and not is_support_kind(kind)
-      and (side == nil or kind_side(ctx, kind) == side) then
+    local info = kind_info(ctx, kind)
+    if n > 0 and info and not info.support and (side == nil or info.side == side) then
       total = total + n
       by_kind[#by_kind + 1] = { kind = kind, n = n }
     end

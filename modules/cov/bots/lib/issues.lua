@@ -70,49 +70,37 @@ end
 
 local filter = chart.filter
 
--- The pieces of `pieces` a chart row's issue names for `power`: an issue kind, or a class of
--- minor allies of its side (minor_unit: one that gives it a unit; minor_vp: one that gives
--- only VP; minor_ally: one that gives a unit, else one that gives VP; 20.4, L1557, and
--- 21.4's footnote **).
-function issues.row_issues(ctx, entry, pieces, power)
-  local function minor(p)
-    return issues.matches(ctx, p, "minor", power)
+-- Whether a chart row's issue names `piece` for `power`: an issue kind, or a class of minor
+-- allies of its side (minor_unit: one that gives it a unit; minor_vp: one that gives only
+-- VP; minor_ally: either, 20.4, L1557, and 21.4's footnote **). A bot ranks every offered
+-- issue against every row.
+function issues.row_names(ctx, entry, piece, power)
+  if entry == "minor_ally" then
+    return issues.row_names(ctx, "minor_unit", piece, power) or issues.row_names(ctx, "minor_vp", piece, power)
+  elseif entry == "minor_unit" then
+    return issues.matches(ctx, piece, "minor", power) and issues.gives_units(ctx, piece, power)
+  elseif entry == "minor_vp" then
+    return issues.matches(ctx, piece, "minor", power) and not issues.gives_units(ctx, piece, power)
   end
-  if entry == "minor_unit" or entry == "minor_ally" then
-    local list = filter(pieces, function(p)
-      return minor(p) and issues.gives_units(ctx, p, power)
+  return ctx.data.pieces[piece].props.issue == entry
+end
+
+-- The pieces of `pieces` a chart row's issue names for `power` (row_names); for
+-- minor_ally, those that give a unit if any does, else those that give only VP.
+function issues.row_issues(ctx, entry, pieces, power)
+  local function named(e)
+    return filter(pieces, function(p)
+      return issues.row_names(ctx, e, p, power)
     end)
-    if #list > 0 or entry == "minor_unit" then
+  end
+  if entry == "minor_ally" then
+    local list = named("minor_unit")
+    if #list > 0 then
       return list
     end
     entry = "minor_vp"
   end
-  if entry == "minor_vp" then
-    return filter(pieces, function(p)
-      return minor(p) and not issues.gives_units(ctx, p, power)
-    end)
-  end
-  return filter(pieces, function(p)
-    return ctx.data.pieces[p].props.issue == entry
-  end)
-end
-
--- Whether a chart row's issue names `piece` for `power`: row_issues of that one piece is
--- not empty, worked out with the same reads in the same order, without the lists (a bot
--- ranks every offered issue against every row).
-function issues.row_names(ctx, entry, piece, power)
-  if entry == "minor_unit" or entry == "minor_ally" then
-    if issues.matches(ctx, piece, "minor", power) and issues.gives_units(ctx, piece, power) then
-      return true
-    elseif entry == "minor_unit" then
-      return false
-    end
-    entry = "minor_vp"
-  end
-  if entry == "minor_vp" then
-    return (issues.matches(ctx, piece, "minor", power) and not issues.gives_units(ctx, piece, power)) and true or false
-  end
-  return ctx.data.pieces[piece].props.issue == entry
+  return named(entry)
 end
 
 -- A chart row's issue in words: the class's words in `minor_words`, or the issue's name.
