@@ -57,9 +57,9 @@ pub(crate) struct CallState {
     /// Locals given directly (the frame is already gone: `on_exit`).
     pub locals_given: Option<Value>,
     /// `ctx.vars`, once a script has read it.
-    pub vars_table: Option<LuaTable>,
+    pub vars_table: Option<super::lazy::Lazy>,
     /// `ctx.locals`, once a script has read it.
-    pub locals_table: Option<LuaTable>,
+    pub locals_table: Option<super::lazy::Lazy>,
     /// `ctx.watched`: whether anyone will read the call's words.
     pub watched: bool,
     /// `ctx.private[seat]` for each seat a script has read or set.
@@ -234,11 +234,14 @@ impl Args {
         }
     }
 
+    /// Argument `i` as plain data. What cannot be read while ctx's tables are partly filled
+    /// is read again with them filled: it may be, or hold, one of them (see `lazy.rs`).
     fn value(&self, lua: &Lua, i: usize) -> mlua::Result<Value> {
-        from_lua(
-            self.get(i),
-            &format!("ctx:{} argument {}", self.name, i + 1),
-        )
+        let path = format!("ctx:{} argument {}", self.name, i + 1);
+        match from_lua(self.get(i), &path) {
+            Err(_) if super::lazy::fill_current(lua)? => from_lua(self.get(i), &path),
+            read => read,
+        }
         .map_err(|e| script_error(lua, e))
     }
 }
@@ -907,7 +910,7 @@ fn api_replace(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
     let locals = a.value(lua, 1)?;
     with(lua, |st| {
         check_state(st, &state)?;
-        let old = take_top(st, "replace")?;
+        let old = take_top(lua, st, "replace")?;
         st.events.push(FlowEvent::Exit(old));
         push_frame(st, state, locals);
         Ok(())
@@ -918,7 +921,7 @@ fn api_replace(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
 fn api_pop(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
     let result = a.value(lua, 0)?;
     with(lua, |st| {
-        let old = take_top(st, "pop")?;
+        let old = take_top(lua, st, "pop")?;
         st.events.push(FlowEvent::Exit(old));
         if let Some(caller) = st.table.top_frame() {
             st.events.push(FlowEvent::Resume(caller.id, result));
@@ -930,19 +933,22 @@ fn api_pop(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
 
 /// Takes the top frame off the flow, with the locals the running hook gave it so far (so
 /// that its `on_exit` sees them).
-fn take_top(st: &mut CallState, function: &str) -> Result<Frame, String> {
+fn take_top(lua: &Lua, st: &mut CallState, function: &str) -> Result<Frame, String> {
     let Some(mut old) = st.table.flow.pop() else {
         return Err(format!(
             "ctx:{function}: the flow is empty (enter a state with ctx:call)"
         ));
     };
     if st.locals_frame == Some(old.id)
-        && let Some(locals) = st.locals_table.take()
+        && let Some(mut locals) = st.locals_table.take()
     {
-        old.locals = from_lua(&LuaValue::Table(locals), "ctx.locals")?;
-        if matches!(&old.locals, Value::List(l) if l.is_empty()) {
-            old.locals = Value::map();
-        }
+        // Filled whole first: the table leaves the call's hands, and may still be read.
+        locals
+            .fill_from(lua, Some(&old.locals))
+            .map_err(|e| format!("ctx.locals: {e}"))?;
+        let changes =
+            super::lazy::read_back(&locals, Some(&old.locals), super::lazy::Which::Locals)?;
+        changes.store(&mut old.locals, true);
     }
     Ok(old)
 }

@@ -49,6 +49,32 @@ pub(crate) fn from_slot(
     Converter::default().convert_slot(Some(walk), slot, at, &Path::root(path))
 }
 
+/// Reads the fields of one table (`ctx.vars`, `ctx.locals`) as plain data one at a time,
+/// under the bounds of one conversion of the whole table: values and bytes are counted
+/// across the fields, and the table itself is on each field's path (a field that holds it
+/// is a cycle), as when the table is read whole.
+pub(crate) struct FieldReader<'a> {
+    converter: Converter,
+    root: &'a str,
+}
+
+impl<'a> FieldReader<'a> {
+    /// A reader of the fields of `table`, named `root` in errors (`ctx.vars`).
+    pub(crate) fn new(table: &mlua::Table, root: &'a str) -> Result<Self, String> {
+        let mut converter = Converter::default();
+        converter.count(&Path::root(root), 0)?;
+        converter.open.push(table.to_pointer());
+        Ok(FieldReader { converter, root })
+    }
+
+    /// Reads the field `key`, whose value is `value`.
+    pub(crate) fn read(&mut self, key: &str, value: &LuaValue) -> Result<Value, String> {
+        let root = Path::root(self.root);
+        self.converter.count(&root, key.len())?;
+        self.converter.convert(value, &root.child(Step::Key(key)))
+    }
+}
+
 /// Whether reading `value` as plain data would give exactly `plain` (a float to the bit),
 /// found without copying anything: a hook that left a table as it got it needs no
 /// conversion back. `top`: the value is a whole `ctx.vars`, `ctx.locals` or private state,

@@ -15,7 +15,7 @@ use super::convert;
 use super::convert::{from_lua, to_lua};
 use super::sandbox::{Includes, Sources, Vm, install_include};
 use super::util::{describe, field, is_memory_error, our_frames, script_error, with_position};
-use super::{data, diag};
+use super::{data, diag, lazy};
 use crate::ids::SeatId;
 use crate::module::{Diagnostic, Diagnostics, Module, RulesInfo};
 use crate::rules::{Decision, RulesError, StepIo};
@@ -280,6 +280,7 @@ impl Host {
                 };
             }
         };
+        lazy::forget_recent(lua);
         lua.set_app_data(self.call_state(table, access, &hook, locals, io));
         let result = self.vm.call(|| call(&ctx));
         let Some(state) = lua.remove_app_data::<CallState>() else {
@@ -355,6 +356,7 @@ impl Host {
             vars_table,
             locals_table,
             locals_frame,
+            locals_given,
             private_tables,
             bot_draws,
             writable,
@@ -376,15 +378,23 @@ impl Host {
                 self.error(hook, &e)
             }
         });
-        let written = WrittenBack {
+        let mut written = WrittenBack {
             vars: vars_table,
             locals: locals_table,
             frame_id: locals_frame,
+            given: locals_given,
             private: private_tables,
         };
-        if result.is_ok()
-            && let Err(message) = write_back(&mut table, writable, written)
-        {
+        let stored = if result.is_ok() {
+            write_back(&self.vm.lua, &mut table, writable, &mut written)
+        } else {
+            Ok(())
+        };
+        lazy::keep_recent(
+            &self.vm.lua,
+            lazy::Recent::of(written.vars, written.locals, locals_frame, written.given),
+        );
+        if let Err(message) = stored {
             // The values are read after the hook returns: point at the hook itself.
             result = Err(self.error_at(
                 hook,
@@ -653,14 +663,36 @@ impl<'a> Hook<'a> {
 
 /// The Lua tables a hook call read, to store back into the table after it.
 struct WrittenBack {
-    vars: Option<LuaTable>,
-    locals: Option<LuaTable>,
+    vars: Option<lazy::Lazy>,
+    locals: Option<lazy::Lazy>,
     frame_id: Option<u64>,
+    /// The locals given to the call (of a frame already gone).
+    given: Option<Value>,
     private: std::collections::BTreeMap<SeatId, LuaTable>,
 }
 
+impl WrittenBack {
+    /// Whether ctx's tables are still partly filled.
+    fn is_partial(&self) -> bool {
+        self.vars.as_ref().is_some_and(lazy::Lazy::is_partial)
+            || self.locals.as_ref().is_some_and(lazy::Lazy::is_partial)
+    }
+
+    /// Fills ctx's tables whole from `table`, the values they stood for.
+    fn fill(&mut self, lua: &Lua, table: &Table) -> mlua::Result<()> {
+        if let Some(vars) = &mut self.vars {
+            vars.fill_from(lua, Some(&table.vars))?;
+        }
+        let source = locals_source(table, self).cloned();
+        if let Some(locals) = &mut self.locals {
+            locals.fill_from(lua, source.as_ref())?;
+        }
+        Ok(())
+    }
+}
+
 /// Plain data from a Lua table; an empty table is an empty map.
-fn plain(t: LuaTable, what: &str) -> Result<Value, String> {
+pub(super) fn plain(t: LuaTable, what: &str) -> Result<Value, String> {
     let value = from_lua(&LuaValue::Table(t), what)?;
     Ok(if matches!(&value, Value::List(l) if l.is_empty()) {
         Value::map()
@@ -671,62 +703,115 @@ fn plain(t: LuaTable, what: &str) -> Result<Value, String> {
 
 /// Stores `ctx.vars`, `ctx.locals` and `ctx.private` back into the table after a call; a
 /// read-only hook that changed them is an error. A table the hook left as it got it is not
-/// read back (most hooks change little, and prompts and bots nothing).
-fn write_back(table: &mut Table, writable: bool, written: WrittenBack) -> Result<(), String> {
-    if let Some(vars) = written.vars
-        && !convert::same(&LuaValue::Table(vars.clone()), &table.vars, true)
-    {
-        let value = plain(vars, "ctx.vars")?;
-        if writable {
-            table.vars = value;
-        } else if value != table.vars {
-            return Err("changed ctx.vars, but it may only read them".to_owned());
+/// read back (most hooks change little, and prompts and bots nothing). What cannot be read
+/// as plain data while ctx's tables are partly filled is read again with them filled (it
+/// may hold one of them; see `lazy.rs`).
+fn write_back(
+    lua: &Lua,
+    table: &mut Table,
+    writable: bool,
+    written: &mut WrittenBack,
+) -> Result<(), String> {
+    let changes = match changes_of(table, written) {
+        Err(_) if written.is_partial() => {
+            written
+                .fill(lua, table)
+                .map_err(|e| format!("ctx.vars or ctx.locals: {e}"))?;
+            changes_of(table, written)?
         }
+        other => other?,
+    };
+    store(table, writable, written.frame_id, changes)
+}
+
+/// What a call changed in ctx's tables, read before anything is stored.
+struct Changes {
+    vars: lazy::Changes,
+    locals: lazy::Changes,
+    /// Each private state changed: its new value.
+    private: Vec<(SeatId, Value)>,
+}
+
+/// The locals a call read: its frame's, or those given to it (a frame already gone).
+fn locals_source<'a>(table: &'a Table, written: &'a WrittenBack) -> Option<&'a Value> {
+    match written.frame_id {
+        Some(id) => table.flow.iter().find(|f| f.id == id).map(|f| &f.locals),
+        None => written.given.as_ref(),
     }
-    if let Some(locals) = written.locals {
-        let frame = written
-            .frame_id
-            .and_then(|id| table.flow.iter_mut().find(|f| f.id == id));
-        match frame {
-            Some(frame)
-                if !convert::same(&LuaValue::Table(locals.clone()), &frame.locals, true) =>
-            {
-                let value = plain(locals, "ctx.locals")?;
-                if writable {
-                    frame.locals = value;
-                } else if frame.locals != value {
-                    return Err("changed ctx.locals, but it may only read them".to_owned());
-                }
-            }
-            Some(_) => {}
-            // Locals of a frame already gone (on_exit) are read to check they are plain data.
-            None => {
-                plain(locals, "ctx.locals")?;
-            }
+}
+
+fn changes_of(table: &Table, written: &WrittenBack) -> Result<Changes, String> {
+    let vars = match &written.vars {
+        Some(vars) => lazy::read_back(vars, Some(&table.vars), lazy::Which::Vars)?,
+        None => lazy::Changes::None,
+    };
+    let locals = match &written.locals {
+        Some(locals) => {
+            let changes =
+                lazy::read_back(locals, locals_source(table, written), lazy::Which::Locals)?;
+            // Locals of a frame already gone (on_exit) are only read, to check they are
+            // plain data.
+            let live = written
+                .frame_id
+                .is_some_and(|id| table.flow.iter().any(|f| f.id == id));
+            if live { changes } else { lazy::Changes::None }
         }
-    }
+        None => lazy::Changes::None,
+    };
     let none = Value::map();
-    for (seat, t) in written.private {
-        let before = table.private.get(&seat).unwrap_or(&none);
-        if convert::same(&LuaValue::Table(t.clone()), before, true) {
-            continue;
-        }
-        let before = before.clone();
-        let value = plain(t, &format!("ctx.private.{seat}"))?;
-        let empty = matches!(&value, Value::Map(m) if m.is_empty());
-        if writable {
-            if empty {
-                table.private.remove(&seat);
-            } else {
-                table.private.insert(seat, value);
-            }
-        } else if value != before {
-            return Err(format!(
-                "changed ctx.private.{seat}, but it may only read it"
+    let mut private = Vec::new();
+    for (seat, t) in &written.private {
+        let before = table.private.get(seat).unwrap_or(&none);
+        if !convert::same(&LuaValue::Table(t.clone()), before, true) {
+            private.push((
+                seat.clone(),
+                plain(t.clone(), &format!("ctx.private.{seat}"))?,
             ));
         }
     }
+    Ok(Changes {
+        vars,
+        locals,
+        private,
+    })
+}
+
+fn store(
+    table: &mut Table,
+    writable: bool,
+    frame_id: Option<u64>,
+    changes: Changes,
+) -> Result<(), String> {
+    if !changes.vars.store(&mut table.vars, writable) {
+        return Err("changed ctx.vars, but it may only read them".to_owned());
+    }
+    if let Some(frame) = frame_id.and_then(|id| table.flow.iter_mut().find(|f| f.id == id))
+        && !changes.locals.store(&mut frame.locals, writable)
+    {
+        return Err("changed ctx.locals, but it may only read them".to_owned());
+    }
+    let none = Value::map();
+    for (seat, value) in changes.private {
+        if !writable {
+            if value != *table.private.get(&seat).unwrap_or(&none) {
+                return Err(format!(
+                    "changed ctx.private.{seat}, but it may only read it"
+                ));
+            }
+            continue;
+        }
+        if is_empty(&value) {
+            table.private.remove(&seat);
+        } else {
+            table.private.insert(seat, value);
+        }
+    }
     Ok(())
+}
+
+/// An empty map: a private state that holds nothing.
+fn is_empty(value: &Value) -> bool {
+    matches!(value, Value::Map(m) if m.is_empty())
 }
 
 /// What the rules table declares, found by [`check_hooks`].
@@ -974,6 +1059,7 @@ fn build_ctx(vm: &Vm, module: &Module, calls: &Rc<RefCell<Vec<u64>>>) -> mlua::R
     let proto = lua.create_table()?;
     api::register(lua, &proto, calls)?;
     proto.raw_set("data", data::build(vm, module)?)?;
+    lazy::install(lua, vm.partial.clone(), lua.globals().get("next")?)?;
     let lazy = lua.create_table()?;
     lazy.raw_set(
         "__index",
@@ -1115,31 +1201,18 @@ fn private_state(lua: &Lua, seat: &LuaValue) -> mlua::Result<LuaValue> {
 /// use in a call.
 fn lazy_field(lua: &Lua, key: &str) -> mlua::Result<LuaValue> {
     let unknown = || script_error(lua, format!("ctx has no field or function '{key}'"));
-    let made = {
+    let which = {
         let Some(state) = lua.app_data_ref::<CallState>() else {
             return Err(mlua::Error::runtime("ctx was used outside a hook call"));
         };
         match key {
             "vars" => match &state.vars_table {
-                Some(t) => return Ok(LuaValue::Table(t.clone())),
-                None => to_lua(lua, &state.table.vars)?,
+                Some(t) => return Ok(LuaValue::Table(t.table.clone())),
+                None => lazy::Which::Vars,
             },
             "locals" => match &state.locals_table {
-                Some(t) => return Ok(LuaValue::Table(t.clone())),
-                None => {
-                    let none = Value::map();
-                    let value = match (&state.locals_given, state.locals_frame) {
-                        (Some(v), _) => v,
-                        (None, Some(id)) => state
-                            .table
-                            .flow
-                            .iter()
-                            .find(|f| f.id == id)
-                            .map_or(&none, |f| &f.locals),
-                        (None, None) => &none,
-                    };
-                    to_lua(lua, value)?
-                }
+                Some(t) => return Ok(LuaValue::Table(t.table.clone())),
+                None => lazy::Which::Locals,
             },
             "scenario" => return to_lua(lua, &Value::Str(state.table.scenario.to_string())),
             "watched" => return Ok(LuaValue::Boolean(state.watched)),
@@ -1153,15 +1226,13 @@ fn lazy_field(lua: &Lua, key: &str) -> mlua::Result<LuaValue> {
             _ => return Err(unknown()),
         }
     };
-    let LuaValue::Table(t) = made else {
-        return Err(script_error(lua, format!("ctx.{key} is not a table")));
-    };
+    let made = lazy::new(lua, which)?;
+    let table = made.table.clone();
     if let Some(mut state) = lua.app_data_mut::<CallState>() {
-        if key == "vars" {
-            state.vars_table = Some(t.clone());
-        } else {
-            state.locals_table = Some(t.clone());
+        match which {
+            lazy::Which::Vars => state.vars_table = Some(made),
+            lazy::Which::Locals => state.locals_table = Some(made),
         }
     }
-    Ok(LuaValue::Table(t))
+    Ok(LuaValue::Table(table))
 }

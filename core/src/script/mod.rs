@@ -8,6 +8,7 @@ pub(crate) mod data;
 mod diag;
 mod host;
 mod interned;
+mod lazy;
 mod pattern;
 pub mod profile;
 pub(crate) mod prompt;
@@ -275,18 +276,20 @@ impl LuaRules {
                     table: &invoked.table,
                     state: &frame.state,
                 };
-                prompt::parse_prompt(
-                    &reading,
-                    &value,
-                    // Secret choices are kept by the engine and handed to `reveal`:
-                    // their actions need no handler of their own.
-                    |name| {
-                        decision == Decision::Simultaneous
-                            || self.host.state_fn(&frame.state, name).is_some()
-                    },
-                    decision,
-                    &frame.answers,
-                )
+                lazy::read_returned(&self.host.vm.lua, &invoked.table, || {
+                    prompt::parse_prompt(
+                        &reading,
+                        &value,
+                        // Secret choices are kept by the engine and handed to `reveal`:
+                        // their actions need no handler of their own.
+                        |name| {
+                            decision == Decision::Simultaneous
+                                || self.host.state_fn(&frame.state, name).is_some()
+                        },
+                        decision,
+                        &frame.answers,
+                    )
+                })
                 .map(Some)
                 .map_err(|e| {
                     self.host
@@ -479,12 +482,14 @@ impl Rules for LuaRules {
                 let mut values = values.into_iter();
                 let choice = values.next().unwrap_or(LuaValue::Nil);
                 let reason = values.next().unwrap_or(LuaValue::Nil);
-                prompt::parse_bot_pick(&lua, &choice, &reason, actions)
-                    .map(|mut pick| {
-                        pick.reason.extend(draws);
-                        pick
-                    })
-                    .map_err(|e| host.error_at(&hook, &function, e))
+                lazy::read_returned(&lua, &invoked.table, || {
+                    prompt::parse_bot_pick(&lua, &choice, &reason, actions)
+                })
+                .map(|mut pick| {
+                    pick.reason.extend(draws);
+                    pick
+                })
+                .map_err(|e| host.error_at(&hook, &function, e))
             });
             (invoked.table, result)
         })
@@ -547,8 +552,10 @@ impl Rules for LuaRules {
             );
             let result = invoked.result.and_then(|values| {
                 let value = values.into_iter().next().unwrap_or(LuaValue::Nil);
-                convert::from_lua(&value, "view")
-                    .map_err(|e| RulesError::Script(format!("module '{module}', view: {e}")))
+                lazy::read_returned(&host.vm.lua, &invoked.table, || {
+                    convert::from_lua(&value, "view")
+                })
+                .map_err(|e| RulesError::Script(format!("module '{module}', view: {e}")))
             });
             (invoked.table, result)
         })

@@ -74,13 +74,38 @@ local function readonly(t, name)
   return proxy
 end
 
+-- ctx.vars and ctx.locals are filled a field at a time as a script reads them (lazy.rs):
+-- each such table, with the function that fills it whole, until its call ends. The raw
+-- functions fill it whole first, so that they see every field.
+local partial = setmetatable({}, { __mode = "k" })
+
 local raw_rawset = G.rawset
 local function safe_rawset(t, k, v)
   local name = proxies[t]
   if name then
     error(name .. " is read-only (tried to set '" .. tostring(k) .. "')", 2)
   end
+  local fill = partial[t]
+  if fill then fill(t) end
   return raw_rawset(t, k, v)
+end
+
+local raw_next, raw_rawget, raw_rawlen = G.next, G.rawget, G.rawlen
+local function whole(t)
+  local fill = partial[t]
+  if fill then fill(t) end
+end
+local function safe_next(t, k)
+  whole(t)
+  return raw_next(t, k)
+end
+local function safe_rawget(t, k)
+  whole(t)
+  return raw_rawget(t, k)
+end
+local function safe_rawlen(t)
+  whole(t)
+  return raw_rawlen(t)
 end
 
 G.string.dump = nil
@@ -111,9 +136,9 @@ local function safe_setmetatable(t, mt)
 end
 
 local base = {
-  assert = G.assert, error = G.error, ipairs = G.ipairs, next = G.next, pairs = G.pairs,
-  pcall = G.pcall, xpcall = safe_xpcall, rawequal = G.rawequal, rawget = G.rawget,
-  rawlen = G.rawlen, rawset = safe_rawset, select = G.select, setmetatable = safe_setmetatable,
+  assert = G.assert, error = G.error, ipairs = G.ipairs, next = safe_next, pairs = G.pairs,
+  pcall = G.pcall, xpcall = safe_xpcall, rawequal = G.rawequal, rawget = safe_rawget,
+  rawlen = safe_rawlen, rawset = safe_rawset, select = G.select, setmetatable = safe_setmetatable,
   getmetatable = G.getmetatable, tonumber = G.tonumber, tostring = G.tostring, type = G.type,
   _VERSION = G._VERSION,
   string = readonly(G.string, "string"), table = readonly(G.table, "table"),
@@ -144,7 +169,7 @@ for _, name in G.ipairs({"dofile", "loadfile", "load", "collectgarbage", "requir
   G[name] = nil
 end
 
-return { readonly = readonly, make_env = make_env }
+return { readonly = readonly, make_env = make_env, partial = partial }
 "#;
 
 /// A sandboxed Lua VM with its budget.
@@ -158,6 +183,8 @@ pub(crate) struct Vm {
     readonly: Function,
     make_env: Function,
     extra_globals: Table,
+    /// The prelude's list of partly filled tables (see `lazy.rs`).
+    pub partial: Table,
 }
 
 impl Vm {
@@ -220,6 +247,7 @@ impl Vm {
         Ok(Vm {
             readonly: prelude.get("readonly")?,
             make_env: prelude.get("make_env")?,
+            partial: prelude.get("partial")?,
             lua,
             budget,
             output,
