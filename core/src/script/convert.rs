@@ -86,6 +86,28 @@ pub(crate) fn same(value: &LuaValue, plain: &Value, top: bool) -> bool {
     .unwrap_or(false)
 }
 
+/// For each of `fields` (a key and the value it had), whether `table[key]` (read raw) would
+/// still read as that value (none: absent), found in one walk of `table`. None if the table
+/// could not be read.
+pub(crate) fn unchanged(
+    table: &mlua::Table,
+    fields: &[(&str, Option<&Value>)],
+) -> Option<Vec<bool>> {
+    stack::with_table(table, |walk, _, at| {
+        fields
+            .iter()
+            .map(|(key, before)| {
+                walk.field(at, key, |walk, slot, at| match (slot, before) {
+                    (Slot::Nil, None) => true,
+                    (_, None) => false,
+                    (slot, Some(before)) => same_slot(Some(walk), slot, at, before, false),
+                })
+                .unwrap_or(false)
+            })
+            .collect()
+    })
+}
+
 /// [`same`] for a value read as `slot`; a table is walked by `walk` from the stack index
 /// `at`.
 fn same_slot(walk: Option<&Walk>, slot: Slot<'_>, at: c_int, plain: &Value, top: bool) -> bool {

@@ -24,7 +24,7 @@
 use mlua::{Function, Lua, Table as LuaTable, Value as LuaValue};
 
 use super::api::CallState;
-use super::convert::{FieldReader, same, to_lua};
+use super::convert::{FieldReader, same, to_lua, unchanged};
 use crate::value::Value;
 
 /// Which of ctx's tables.
@@ -193,17 +193,13 @@ fn index(lua: &Lua, which: Which, t: &LuaTable, key: &LuaValue) -> mlua::Result<
         }
         lazy.marked.push(key.to_owned());
     }
-    let value = {
-        let Some(state) = lua.app_data_ref::<CallState>() else {
-            return Err(outside());
-        };
-        match source(&state, which).and_then(|v| field(v, key)) {
-            Some(v) => to_lua(lua, v)?,
-            None => return Ok(LuaValue::Nil),
-        }
+    let Some(state) = lua.app_data_ref::<CallState>() else {
+        return Err(outside());
     };
-    t.raw_set(key, &value)?;
-    Ok(value)
+    match source(&state, which).and_then(|v| field(v, key)) {
+        Some(v) => super::stack::store_field(lua, t, key, v),
+        None => Ok(LuaValue::Nil),
+    }
 }
 
 /// The field `key` of a map.
@@ -478,20 +474,26 @@ pub(crate) fn read_back(
         }
         return super::host::plain(table.clone(), which.name()).map(Changes::Whole);
     }
+    if lazy.marked.is_empty() {
+        return Ok(Changes::None);
+    }
     let unreadable = |e: mlua::Error| format!("{}: {e}", which.name());
+    let before: Vec<(&str, Option<&Value>)> = lazy
+        .marked
+        .iter()
+        .map(|key| (key.as_str(), field(source, key)))
+        .collect();
+    let unchanged = unchanged(table, &before)
+        .ok_or_else(|| format!("{}: the table could not be read", which.name()))?;
     let mut reader = None;
     let mut changed: Vec<(String, Option<Value>)> = Vec::new();
-    for key in &lazy.marked {
-        let now: LuaValue = table.raw_get(key.as_str()).map_err(unreadable)?;
-        let before = field(source, key);
-        let unchanged = match (&now, before) {
-            (LuaValue::Nil, None) => true,
-            (LuaValue::Nil, Some(_)) | (_, None) => false,
-            (now, Some(before)) => same(now, before, false),
-        };
-        if unchanged {
-            continue;
-        }
+    for (key, _) in before
+        .iter()
+        .zip(&unchanged)
+        .filter(|(_, same)| !**same)
+        .map(|(b, _)| *b)
+    {
+        let now: LuaValue = table.raw_get(key).map_err(unreadable)?;
         let value = match now {
             LuaValue::Nil => None,
             now => {
@@ -502,7 +504,7 @@ pub(crate) fn read_back(
                 Some(reader.read(key, &now)?)
             }
         };
-        changed.push((key.clone(), value));
+        changed.push((key.to_owned(), value));
     }
     Ok(if changed.is_empty() {
         Changes::None

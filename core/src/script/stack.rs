@@ -380,6 +380,29 @@ impl Walk {
         }
     }
 
+    /// Calls `f` with `t[key]` of the table at `index`, read raw, and its stack index; None
+    /// if the stack could not grow.
+    pub(crate) fn field<R>(
+        &self,
+        index: c_int,
+        key: &str,
+        f: impl FnOnce(&Walk, Slot<'_>, c_int) -> R,
+    ) -> Option<R> {
+        // SAFETY: as `entries`; the key pushed is replaced by the value, which is popped
+        // before returning.
+        unsafe {
+            if !is_table(self.state, index) || ffi::lua_checkstack(self.state, SLOTS) == 0 {
+                return None;
+            }
+            push_str(self.state, key);
+            ffi::lua_rawget(self.state, index);
+            let top = ffi::lua_gettop(self.state);
+            let out = f(self, slot(self.state, top), top);
+            ffi::lua_settop(self.state, top - 1);
+            Some(out)
+        }
+    }
+
     /// Calls `f` with `t[i]` of the table at `index`, read raw, and its stack index; None if
     /// the stack could not grow.
     pub(crate) fn index<R>(
@@ -399,6 +422,42 @@ impl Walk {
             ffi::lua_settop(self.state, top - 1);
             Some(out)
         }
+    }
+}
+
+/// `value` made in Lua and stored raw under `key` in `table`, which is given back: the
+/// value as [`build`] makes it (a single value as it is), all in one protected call, with
+/// the memory cap lifted (plain data is bounded, see [`build_with`]).
+pub(crate) fn store_field(
+    lua: &Lua,
+    table: &Table,
+    key: &str,
+    value: &Value,
+) -> mlua::Result<LuaValue> {
+    let _unmetered = Unmetered::new(lua);
+    let mut built = false;
+    // SAFETY: see the module's comment; the table is the call's one argument, at index 1,
+    // and the stack holds only the value afterwards (or nothing if it could not be built).
+    let made = unsafe {
+        lua.exec_raw::<LuaValue>(table, |state| {
+            built = ffi::lua_checkstack(state, SLOTS) != 0 && push(state, value);
+            if built && is_table(state, 1) {
+                push_str(state, key);
+                ffi::lua_pushvalue(state, -2);
+                ffi::lua_rawset(state, 1);
+                ffi::lua_replace(state, 1);
+            } else {
+                built = false;
+                ffi::lua_settop(state, 0);
+            }
+        })
+    }?;
+    if built {
+        Ok(made)
+    } else {
+        Err(mlua::Error::runtime(
+            "the value could not be built (nested too deep for Lua's stack)",
+        ))
     }
 }
 
