@@ -49,30 +49,46 @@ pub(crate) fn from_slot(
     Converter::default().convert_slot(Some(walk), slot, at, &Path::root(path))
 }
 
-/// Reads the fields of one table (`ctx.vars`, `ctx.locals`) as plain data one at a time,
-/// under the bounds of one conversion of the whole table: values and bytes are counted
-/// across the fields, and the table itself is on each field's path (a field that holds it
-/// is a cycle), as when the table is read whole.
-pub(crate) struct FieldReader<'a> {
-    converter: Converter,
-    root: &'a str,
-}
-
-impl<'a> FieldReader<'a> {
-    /// A reader of the fields of `table`, named `root` in errors (`ctx.vars`).
-    pub(crate) fn new(table: &mlua::Table, root: &'a str) -> Result<Self, String> {
-        let mut converter = Converter::default();
-        converter.count(&Path::root(root), 0)?;
-        converter.open.push(table.to_pointer());
-        Ok(FieldReader { converter, root })
-    }
-
-    /// Reads the field `key`, whose value is `value`.
-    pub(crate) fn read(&mut self, key: &str, value: &LuaValue) -> Result<Value, String> {
-        let root = Path::root(self.root);
-        self.converter.count(&root, key.len())?;
-        self.converter.convert(value, &root.child(Step::Key(key)))
-    }
+/// For each of `fields` (a key and the value it had, none: absent), what `table[key]` (read
+/// raw) now holds if it is no longer that value: `Some(None)` gone, `Some(Some(v))` the new
+/// value, `None` unchanged; found in one walk of `table`, read as one conversion of the
+/// whole table would read it (values and bytes counted across the fields, and the table
+/// itself on each field's path, so that a field that holds it is a cycle). `root` names
+/// the table in errors (`ctx.vars`).
+pub(crate) fn changed_fields(
+    table: &mlua::Table,
+    root: &str,
+    fields: &[(&str, Option<&Value>)],
+) -> Result<Vec<Option<Option<Value>>>, String> {
+    let mut converter = Converter::default();
+    let path = Path::root(root);
+    converter.count(&path, 0)?;
+    converter.open.push(table.to_pointer());
+    stack::with_table(table, |walk, _, at| {
+        fields
+            .iter()
+            .map(|(key, before)| {
+                walk.field(at, key, |walk, slot, at| {
+                    let unchanged = match (&slot, before) {
+                        (Slot::Nil, None) => true,
+                        (_, None) | (Slot::Nil, Some(_)) => false,
+                        (_, Some(before)) => same_slot(Some(walk), slot, at, before, false),
+                    };
+                    if unchanged {
+                        return Ok(None);
+                    }
+                    if matches!(slot, Slot::Nil) {
+                        return Ok(Some(None));
+                    }
+                    converter.count(&path, key.len())?;
+                    let value = converter.convert_slot(Some(walk), slot, at, &path.child(Step::Key(key)))?;
+                    Ok(Some(Some(value)))
+                })
+                .unwrap_or_else(|| Err(format!("{root}: the table could not be read")))
+            })
+            .collect()
+    })
+    .unwrap_or_else(|| Err(format!("{root}: the table could not be read")))
 }
 
 /// Whether reading `value` as plain data would give exactly `plain` (a float to the bit),
@@ -84,28 +100,6 @@ pub(crate) fn same(value: &LuaValue, plain: &Value, top: bool) -> bool {
         same_slot(walk, slot, at, plain, top)
     })
     .unwrap_or(false)
-}
-
-/// For each of `fields` (a key and the value it had), whether `table[key]` (read raw) would
-/// still read as that value (none: absent), found in one walk of `table`. None if the table
-/// could not be read.
-pub(crate) fn unchanged(
-    table: &mlua::Table,
-    fields: &[(&str, Option<&Value>)],
-) -> Option<Vec<bool>> {
-    stack::with_table(table, |walk, _, at| {
-        fields
-            .iter()
-            .map(|(key, before)| {
-                walk.field(at, key, |walk, slot, at| match (slot, before) {
-                    (Slot::Nil, None) => true,
-                    (_, None) => false,
-                    (slot, Some(before)) => same_slot(Some(walk), slot, at, before, false),
-                })
-                .unwrap_or(false)
-            })
-            .collect()
-    })
 }
 
 /// [`same`] for a value read as `slot`; a table is walked by `walk` from the stack index

@@ -24,7 +24,8 @@
 use mlua::{Function, Lua, Table as LuaTable, Value as LuaValue};
 
 use super::api::CallState;
-use super::convert::{FieldReader, same, to_lua, unchanged};
+use super::convert::{changed_fields, same, to_lua};
+use super::stack::raw_store;
 use crate::value::Value;
 
 /// Which of ctx's tables.
@@ -122,13 +123,14 @@ pub(crate) fn new(lua: &Lua, which: Which) -> mlua::Result<Lazy> {
     let Some(shared) = lua.app_data_ref::<Shared>() else {
         return Err(mlua::Error::runtime("ctx's tables are not installed"));
     };
-    let table = lua.create_table()?;
+    // Room for the few fields a call reads, so that the first ones need no regrowing.
+    let table = lua.create_table_with_capacity(0, 8)?;
     let (meta, fill) = match which {
         Which::Vars => (&shared.vars_meta, &shared.fill_vars),
         Which::Locals => (&shared.locals_meta, &shared.fill_locals),
     };
     table.set_metatable(Some(meta.clone()))?;
-    shared.partial.raw_set(&table, fill)?;
+    raw_store(lua, &shared.partial, &table, fill)?;
     Ok(Lazy {
         table,
         marked: Vec::new(),
@@ -240,7 +242,7 @@ fn new_index(
     if whole {
         fill(lua, which, t)?;
     }
-    t.raw_set(key, value)
+    raw_store(lua, t, key, value)
 }
 
 /// Fills every field of `t` not filled or written yet (for `pairs`, `#` and the raw
@@ -280,7 +282,7 @@ fn missing(
 /// Stores the `missing` fields in `t`, which is then whole: it loses its metatable.
 fn store_missing(lua: &Lua, t: &LuaTable, missing: Vec<(String, LuaValue)>) -> mlua::Result<()> {
     for (key, value) in missing {
-        t.raw_set(key, value)?;
+        raw_store(lua, t, key, value)?;
     }
     make_plain(lua, t)
 }
@@ -289,7 +291,7 @@ fn store_missing(lua: &Lua, t: &LuaTable, missing: Vec<(String, LuaValue)>) -> m
 fn make_plain(lua: &Lua, t: &LuaTable) -> mlua::Result<()> {
     t.set_metatable(None)?;
     if let Some(shared) = lua.app_data_ref::<Shared>() {
-        shared.partial.raw_set(t, LuaValue::Nil)?;
+        raw_store(lua, &shared.partial, t, LuaValue::Nil)?;
     }
     Ok(())
 }
@@ -477,35 +479,16 @@ pub(crate) fn read_back(
     if lazy.marked.is_empty() {
         return Ok(Changes::None);
     }
-    let unreadable = |e: mlua::Error| format!("{}: {e}", which.name());
     let before: Vec<(&str, Option<&Value>)> = lazy
         .marked
         .iter()
         .map(|key| (key.as_str(), field(source, key)))
         .collect();
-    let unchanged = unchanged(table, &before)
-        .ok_or_else(|| format!("{}: the table could not be read", which.name()))?;
-    let mut reader = None;
-    let mut changed: Vec<(String, Option<Value>)> = Vec::new();
-    for (key, _) in before
-        .iter()
-        .zip(&unchanged)
-        .filter(|(_, same)| !**same)
-        .map(|(b, _)| *b)
-    {
-        let now: LuaValue = table.raw_get(key).map_err(unreadable)?;
-        let value = match now {
-            LuaValue::Nil => None,
-            now => {
-                let reader = match &mut reader {
-                    Some(reader) => reader,
-                    None => reader.insert(FieldReader::new(table, which.name())?),
-                };
-                Some(reader.read(key, &now)?)
-            }
-        };
-        changed.push((key.to_owned(), value));
-    }
+    let changed: Vec<(String, Option<Value>)> = changed_fields(table, which.name(), &before)?
+        .into_iter()
+        .zip(&before)
+        .filter_map(|(now, (key, _))| now.map(|now| ((*key).to_owned(), now)))
+        .collect();
     Ok(if changed.is_empty() {
         Changes::None
     } else {

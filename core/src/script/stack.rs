@@ -265,6 +265,7 @@ impl Drop for Unmetered<'_> {
 
 /// A value on the stack as the reading code sees it, without making an mlua value (and
 /// so without a reference slot) for it.
+#[derive(Clone, Copy)]
 pub(crate) enum Slot<'a> {
     Nil,
     Bool(bool),
@@ -459,6 +460,19 @@ pub(crate) fn store_field(
             "the value could not be built (nested too deep for Lua's stack)",
         ))
     }
+}
+
+/// `table[key] = value`, raw, with the memory cap lifted: an entry of a table the engine
+/// hands out (`ctx.vars`, `ctx.locals`), one at a time; what the table grows by still
+/// counts against the cap for the module's next allocation.
+pub(crate) fn raw_store(
+    lua: &Lua,
+    table: &Table,
+    key: impl mlua::IntoLua,
+    value: impl mlua::IntoLua,
+) -> mlua::Result<()> {
+    let _unmetered = Unmetered::new(lua);
+    table.raw_set(key, value)
 }
 
 /// Calls `f` with `value` read as a [`Slot`]: a table with a walk over it and its stack
