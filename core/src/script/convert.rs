@@ -81,7 +81,12 @@ pub(crate) fn changed_fields(
                         return Ok(Some(None));
                     }
                     converter.count(&path, key.len())?;
-                    let value = converter.convert_slot(Some(walk), slot, at, &path.child(Step::Key(key)))?;
+                    let value = converter.convert_slot(
+                        Some(walk),
+                        slot,
+                        at,
+                        &path.child(Step::Key(key)),
+                    )?;
                     Ok(Some(Some(value)))
                 })
                 .unwrap_or_else(|| Err(format!("{root}: the table could not be read")))

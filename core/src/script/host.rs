@@ -186,7 +186,10 @@ impl Host {
         self.includes.forget();
         self.vm.output.borrow_mut().clear();
         self.api_calls.borrow_mut().iter_mut().for_each(|n| *n = 0);
-        let (hooks, declared) = run_main(&self.vm, &self.module)?;
+        // The scripts run again from the same bytecode over the same data, with nothing
+        // kept from before: the rules table has the shape checked at the first load, and
+        // declares the same states, kinds and effects.
+        let hooks = run_scripts(&self.vm, &self.module)?;
         self.state_table = hooks.get("states").map_err(|e| {
             Diagnostics(vec![Diagnostic::error(
                 &self.module.dir,
@@ -196,9 +199,6 @@ impl Host {
             )])
         })?;
         self.hooks = hooks;
-        self.states = Arc::new(declared.states);
-        self.kinds = declared.kinds;
-        self.effects = declared.effects;
         Ok(())
     }
 
@@ -595,6 +595,13 @@ impl Host {
 /// none, the innermost frame of the traceback, or the start of the main script.
 /// Runs the module's main script and checks the rules table it returns.
 fn run_main(vm: &Vm, module: &Module) -> Result<(LuaTable, Declared), Diagnostics> {
+    let hooks = run_scripts(vm, module)?;
+    let declared = check_hooks(module, &hooks)?;
+    Ok((hooks, declared))
+}
+
+/// Runs the module's main script (and the scripts it includes); its rules table.
+fn run_scripts(vm: &Vm, module: &Module) -> Result<LuaTable, Diagnostics> {
     let main = module.manifest.main.clone();
     let include: Function = vm
         .extra("include")
@@ -610,8 +617,7 @@ fn run_main(vm: &Vm, module: &Module) -> Result<(LuaTable, Declared), Diagnostic
         }
         Err(err) => return Err(Diagnostics(vec![load_error(module, &main, &err)])),
     };
-    let declared = check_hooks(module, &hooks)?;
-    Ok((hooks, declared))
+    Ok(hooks)
 }
 
 fn load_error(module: &Module, main: &str, err: &mlua::Error) -> Diagnostic {

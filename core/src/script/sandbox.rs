@@ -135,16 +135,11 @@ local function safe_setmetatable(t, mt)
   return raw_setmetatable(t, mt)
 end
 
-local base = {
-  assert = G.assert, error = G.error, ipairs = G.ipairs, next = safe_next, pairs = G.pairs,
-  pcall = G.pcall, xpcall = safe_xpcall, rawequal = G.rawequal, rawget = safe_rawget,
-  rawlen = safe_rawlen, rawset = safe_rawset, select = G.select, setmetatable = safe_setmetatable,
-  getmetatable = G.getmetatable, tonumber = G.tonumber, tostring = G.tostring, type = G.type,
-  _VERSION = G._VERSION,
-  string = readonly(G.string, "string"), table = readonly(G.table, "table"),
-  math = readonly(G.math, "math"), utf8 = readonly(G.utf8, "utf8"),
-  coroutine = readonly(G.coroutine, "coroutine"),
-}
+local string_view, table_view = readonly(G.string, "string"), readonly(G.table, "table")
+local math_view, utf8_view = readonly(G.math, "math"), readonly(G.utf8, "utf8")
+local coroutine_view = readonly(G.coroutine, "coroutine")
+local assert, ipairs, rawequal, getmetatable = G.assert, G.ipairs, G.rawequal, G.getmetatable
+local tonumber, type, version = G.tonumber, G.type, G._VERSION
 
 local env_meta = {
   __index = function(_, k)
@@ -156,9 +151,18 @@ local env_meta = {
   __metatable = false,
 }
 
+-- A new chunk's globals: the safe ones, written out so that the table is made at its size
+-- in one step (each game loads every script again in a new environment), and `extra`.
 local function make_env(extra)
-  local env = {}
-  for k, v in pairs(base) do env[k] = v end
+  local env = {
+    assert = assert, error = error, ipairs = ipairs, next = safe_next, pairs = pairs,
+    pcall = pcall, xpcall = safe_xpcall, rawequal = rawequal, rawget = safe_rawget,
+    rawlen = safe_rawlen, rawset = safe_rawset, select = select,
+    setmetatable = safe_setmetatable, getmetatable = getmetatable, tonumber = tonumber,
+    tostring = tostring, type = type, _VERSION = version,
+    string = string_view, table = table_view, math = math_view, utf8 = utf8_view,
+    coroutine = coroutine_view,
+  }
   if extra then
     for k, v in pairs(extra) do env[k] = v end
   end
