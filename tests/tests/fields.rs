@@ -1,8 +1,9 @@
 //! `ctx.vars` and `ctx.locals` are handed to a script a field at a time (filled as the
-//! script reads them, compared and read back field by field). Every way a script can read
-//! or write them must see and store what a whole copy would: a field set to nil stays nil,
-//! `pairs`, `next` and `rawget` see every field, many fields at once, nested tables, locals
-//! popped mid-call, a read-only hook that changes a field, and a table kept from an
+//! script reads them, compared and read back field by field), unless they are small (then
+//! whole, at once). Every way a script can read or write them must see and store what a
+//! whole copy would, both ways: a field set to nil stays nil, `pairs`, `next` and `rawget`
+//! see every field, many fields at once, nested tables, locals popped mid-call, tables
+//! handed on unread, a read-only hook that changes a field, and a table kept from an
 //! earlier call.
 
 use chancery_core::{GameSpec, Session, Value};
@@ -10,11 +11,24 @@ use chancery_tests::{copy_module, load, test_module};
 
 /// Rules whose one state's actions each read or write `ctx.vars` one way.
 const RULES: &str = r#"
+-- Whether ctx.vars and the locals the rules hand on are large (filled a field at a time).
+local BIG = false
+local PAD = {}
+for i = 1, BIG and 30 or 0 do
+  PAD[i] = i
+end
+
 local lab = {}
 local names = {
   "count", "clear", "by_pairs", "by_next", "by_rawget", "by_rawset", "many", "nested",
-  "enter", "bad_key", "keep", "read_kept", "spoil", "visit", "self_ref",
+  "enter", "bad_key", "keep", "read_kept", "spoil", "visit", "self_ref", "meta",
 }
+
+-- Whether this call's ctx.vars and ctx.locals are filled a field at a time (their
+-- metatable is hidden then; a table copied whole has none).
+function lab.meta(ctx)
+  ctx.vars.partly = getmetatable(ctx.vars) == false
+end
 
 function lab.prompt(ctx)
   local actions = {}
@@ -74,7 +88,7 @@ function lab.nested(ctx)
 end
 
 function lab.enter(ctx)
-  ctx:call("inner", { a = 1, b = { c = 2 } })
+  ctx:call("inner", { a = 1, b = { c = 2 }, pad = BIG and PAD or nil })
 end
 
 function lab.on_resume(ctx, result)
@@ -102,7 +116,7 @@ function lab.spoil(ctx)
 end
 
 function lab.visit(ctx)
-  ctx:call("room", { a = 1, b = { c = 2 } })
+  ctx:call("room", { a = 1, b = { c = 2 }, pad = BIG and PAD or nil })
 end
 
 function lab.self_ref(ctx)
@@ -114,7 +128,12 @@ end
 local room = {}
 
 function room.prompt(ctx)
-  return { seat = "P", text = "In the room", actions = { { name = "stay", arg = ctx.locals }, { name = "leave" } } }
+  return { seat = "P", text = "In the room", actions = { { name = "stay", arg = ctx.locals }, { name = "leave" }, { name = "again" } } }
+end
+
+-- Hands its locals, unread, to a ctx function.
+function room.again(ctx)
+  ctx:replace("room", ctx.locals)
 end
 
 function room.stay(ctx)
@@ -143,18 +162,51 @@ return {
     ctx.vars.n = 0
     ctx.vars.gone = "here"
     ctx.vars.t = { x = 1, list = { "a", "b" } }
+    ctx.vars.pad = BIG and PAD or nil
     ctx:push("lab")
   end,
   states = { lab = lab, inner = inner, room = room },
 }
 "#;
 
-fn lab() -> (tempfile::TempDir, Session) {
+fn lab_with(big: bool) -> (tempfile::TempDir, Session) {
     let (scratch, dir) = copy_module(&test_module("hostile"));
-    std::fs::write(dir.join("rules/main.lua"), RULES).expect("the rules are written");
+    let rules = RULES.replace("local BIG = false", &format!("local BIG = {big}"));
+    std::fs::write(dir.join("rules/main.lua"), rules).expect("the rules are written");
     let session =
         chancery_core::start_game(load(&dir), GameSpec::new("lab", 1)).expect("the lab starts");
     (scratch, session)
+}
+
+/// Runs `test` on the lab with small tables, then with large ones.
+fn both(test: impl Fn(&mut Session)) {
+    for big in [false, true] {
+        let (_scratch, mut session) = lab_with(big);
+        test(&mut session);
+    }
+}
+
+/// The locals the lab's sub-states get, with the padding that makes them large.
+fn handed(session: &Session) -> Value {
+    let mut map: std::collections::BTreeMap<String, Value> = [
+        ("a".to_owned(), Value::Int(1)),
+        (
+            "b".to_owned(),
+            Value::Map([("c".to_owned(), Value::Int(2))].into()),
+        ),
+    ]
+    .into();
+    if let Some(pad) = padding(session) {
+        map.insert("pad".to_owned(), pad);
+    }
+    Value::Map(map)
+}
+
+fn padding(session: &Session) -> Option<Value> {
+    match var(session, "pad") {
+        Value::Nil => None,
+        pad => Some(pad),
+    }
 }
 
 fn var(session: &Session, key: &str) -> Value {
@@ -171,152 +223,173 @@ fn act(session: &mut Session, name: &str) {
 }
 
 #[test]
+fn large_tables_are_filled_a_field_at_a_time_and_small_ones_copied_whole() {
+    for big in [false, true] {
+        let (_scratch, mut s) = lab_with(big);
+        act(&mut s, "meta");
+        assert_eq!(var(&s, "partly"), Value::Bool(big), "large: {big}");
+    }
+}
+
+#[test]
 fn fields_read_written_and_cleared_are_stored() {
-    let (_scratch, mut s) = lab();
-    act(&mut s, "count");
-    act(&mut s, "count");
-    assert_eq!(var(&s, "n"), Value::Int(2));
-    act(&mut s, "clear");
-    assert_eq!(var(&s, "gone"), Value::Nil, "a field set to nil is removed");
-    assert_eq!(
-        var(&s, "gone_now"),
-        Value::Bool(true),
-        "and reads nil after"
-    );
-    act(&mut s, "nested");
-    assert_eq!(
-        var(&s, "t"),
-        Value::Map(
-            [
-                ("x".to_owned(), Value::Int(2)),
-                (
-                    "list".to_owned(),
-                    Value::List(vec!["a".into(), "b".into(), "c".into()])
-                ),
-            ]
-            .into()
-        )
-    );
+    both(|s| {
+        act(s, "count");
+        act(s, "count");
+        assert_eq!(var(s, "n"), Value::Int(2));
+        act(s, "clear");
+        assert_eq!(var(s, "gone"), Value::Nil, "a field set to nil is removed");
+        assert_eq!(var(s, "gone_now"), Value::Bool(true), "and reads nil after");
+        act(s, "nested");
+        assert_eq!(
+            var(s, "t"),
+            Value::Map(
+                [
+                    ("x".to_owned(), Value::Int(2)),
+                    (
+                        "list".to_owned(),
+                        Value::List(vec!["a".into(), "b".into(), "c".into()])
+                    ),
+                ]
+                .into()
+            )
+        );
+    });
 }
 
 #[test]
 fn pairs_next_and_the_raw_functions_see_every_field() {
-    let (_scratch, mut s) = lab();
-    act(&mut s, "by_pairs");
-    assert_eq!(var(&s, "keys"), Value::from("gone,n,t"));
-    act(&mut s, "by_next");
-    assert_eq!(var(&s, "next_found"), Value::Bool(true));
-    act(&mut s, "by_rawget");
-    assert_eq!(var(&s, "raw_gone"), Value::from("here"));
-    act(&mut s, "by_rawset");
-    assert_eq!(var(&s, "raw"), Value::Int(1));
-    assert_eq!(var(&s, "n"), Value::Int(100));
+    both(|s| {
+        act(s, "by_pairs");
+        let keys = if padding(s).is_some() {
+            "gone,n,pad,t"
+        } else {
+            "gone,n,t"
+        };
+        assert_eq!(var(s, "keys"), Value::from(keys));
+        act(s, "by_next");
+        assert_eq!(var(s, "next_found"), Value::Bool(true));
+        act(s, "by_rawget");
+        assert_eq!(var(s, "raw_gone"), Value::from("here"));
+        act(s, "by_rawset");
+        assert_eq!(var(s, "raw"), Value::Int(1));
+        assert_eq!(var(s, "n"), Value::Int(100));
+    });
 }
 
 #[test]
 fn many_fields_at_once_are_all_stored() {
-    let (_scratch, mut s) = lab();
-    act(&mut s, "count");
-    act(&mut s, "many");
-    assert_eq!(var(&s, "n_after_many"), Value::Int(1));
-    assert_eq!(var(&s, "k40"), Value::Int(40));
-    assert_eq!(var(&s, "k7"), Value::Nil);
-    assert_eq!(
-        var(&s, "gone"),
-        Value::from("here"),
-        "untouched fields stay"
-    );
+    both(|s| {
+        act(s, "count");
+        act(s, "many");
+        assert_eq!(var(s, "n_after_many"), Value::Int(1));
+        assert_eq!(var(s, "k40"), Value::Int(40));
+        assert_eq!(var(s, "k7"), Value::Nil);
+        assert_eq!(var(s, "gone"), Value::from("here"), "untouched fields stay");
+    });
 }
 
 #[test]
 fn locals_changed_before_a_pop_reach_on_exit_and_the_caller() {
-    let (_scratch, mut s) = lab();
-    act(&mut s, "enter");
-    assert_eq!(var(&s, "resumed"), Value::Int(11));
-    assert_eq!(
-        var(&s, "exit_saw"),
-        Value::Map(
-            [
-                ("a".to_owned(), Value::Int(11)),
-                ("b_gone".to_owned(), Value::Bool(true)),
-            ]
-            .into()
-        )
-    );
+    both(|s| {
+        act(s, "enter");
+        assert_eq!(var(s, "resumed"), Value::Int(11));
+        assert_eq!(
+            var(s, "exit_saw"),
+            Value::Map(
+                [
+                    ("a".to_owned(), Value::Int(11)),
+                    ("b_gone".to_owned(), Value::Bool(true)),
+                ]
+                .into()
+            )
+        );
+    });
 }
 
 #[test]
 fn a_key_that_is_not_text_is_refused_and_the_table_kept() {
-    let (_scratch, mut s) = lab();
-    let before = s.table().vars.clone();
-    let err = s
-        .act("bad_key", Value::Nil)
-        .expect_err("refused")
-        .to_string();
-    assert!(err.contains("ctx.vars"), "{err}");
-    assert_eq!(s.table().vars, before);
+    both(|s| {
+        let before = s.table().vars.clone();
+        let err = s
+            .act("bad_key", Value::Nil)
+            .expect_err("refused")
+            .to_string();
+        assert!(err.contains("ctx.vars"), "{err}");
+        assert_eq!(s.table().vars, before);
+    });
 }
 
 #[test]
 fn a_table_kept_from_an_earlier_call_is_plain_and_still() {
-    let (_scratch, mut s) = lab();
-    act(&mut s, "keep");
-    act(&mut s, "read_kept");
-    // The kept table holds what the earlier call filled or set (n), nothing more.
-    assert_eq!(var(&s, "kept_gone"), Value::Bool(true));
-    assert_eq!(var(&s, "kept_n"), Value::Int(5));
+    both(|s| {
+        act(s, "keep");
+        act(s, "read_kept");
+        // The kept table holds what the earlier call had: a small table all of it, a large
+        // one what the call filled or set (n), nothing more.
+        let partly = padding(s).is_some();
+        assert_eq!(var(s, "kept_gone"), Value::Bool(partly));
+        assert_eq!(var(s, "kept_n"), Value::Int(5));
+    });
 }
 
 #[test]
 fn a_prompt_that_changes_a_field_is_an_error() {
-    let (_scratch, mut s) = lab();
-    act(&mut s, "spoil");
-    let err = match s.prompt() {
-        Err(e) => e.to_string(),
-        Ok(p) => panic!("the prompt changed ctx.vars and was taken: {p:?}"),
-    };
-    assert!(
-        err.contains("changed ctx.vars, but it may only read them"),
-        "{err}"
-    );
+    both(|s| {
+        act(s, "spoil");
+        let err = match s.prompt() {
+            Err(e) => e.to_string(),
+            Ok(p) => panic!("the prompt changed ctx.vars and was taken: {p:?}"),
+        };
+        assert!(
+            err.contains("changed ctx.vars, but it may only read them"),
+            "{err}"
+        );
+    });
 }
 
 #[test]
 fn tables_handed_on_unread_are_read_whole() {
-    let (_scratch, mut s) = lab();
-    act(&mut s, "visit");
-    let locals = Value::Map(
-        [
-            ("a".to_owned(), Value::Int(1)),
-            (
-                "b".to_owned(),
-                Value::Map([("c".to_owned(), Value::Int(2))].into()),
-            ),
-        ]
-        .into(),
-    );
-    let prompt = s
-        .prompt()
-        .as_ref()
-        .expect("a prompt")
-        .clone()
-        .expect("someone decides");
-    let stay = prompt.asks[0]
-        .actions
-        .iter()
-        .find(|a| a.name == "stay")
-        .expect("stay is offered");
-    assert_eq!(stay.arg, locals, "a prompt's argument");
-    s.act("stay", locals.clone()).expect("stays");
-    assert_eq!(var(&s, "room"), locals, "a field of ctx.vars");
+    both(|s| {
+        act(s, "visit");
+        let locals = handed(s);
+        let prompt = s
+            .prompt()
+            .as_ref()
+            .expect("a prompt")
+            .clone()
+            .expect("someone decides");
+        let stay = prompt.asks[0]
+            .actions
+            .iter()
+            .find(|a| a.name == "stay")
+            .expect("stay is offered");
+        assert_eq!(stay.arg, locals, "a prompt's argument");
+        act(s, "again");
+        let prompt = s
+            .prompt()
+            .as_ref()
+            .expect("a prompt")
+            .clone()
+            .expect("someone decides");
+        let stay = prompt.asks[0]
+            .actions
+            .iter()
+            .find(|a| a.name == "stay")
+            .expect("stay is offered again");
+        assert_eq!(stay.arg, locals, "a ctx function's argument");
+        s.act("stay", locals.clone()).expect("stays");
+        assert_eq!(var(s, "room"), locals, "a field of ctx.vars");
+    });
 }
 
 #[test]
 fn a_table_stored_in_itself_is_still_a_cycle() {
-    let (_scratch, mut s) = lab();
-    let err = s
-        .act("self_ref", Value::Nil)
-        .expect_err("refused")
-        .to_string();
-    assert!(err.contains("contains itself"), "{err}");
+    both(|s| {
+        let err = s
+            .act("self_ref", Value::Nil)
+            .expect_err("refused")
+            .to_string();
+        assert!(err.contains("contains itself"), "{err}");
+    });
 }

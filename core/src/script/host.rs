@@ -157,7 +157,9 @@ impl Host {
             ..limits
         };
         let ctx_meta = vm
-            .call_with(engine, || build_ctx(&vm, &module, &api_calls))
+            .call_with(engine, || {
+                super::stack::unmetered(&vm.lua, || build_ctx(&vm, &module, &api_calls))
+            })
             .map_err(|e| fail(format!("cannot build ctx: {}", describe(&e).0)))?;
         let state_table: LuaTable = hooks
             .get("states")

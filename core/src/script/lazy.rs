@@ -4,7 +4,8 @@
 //! comparing them all after the call, was a fifth of a decision of the largest module. So the
 //! table a script gets starts empty: the first read of a field copies that field in (its
 //! whole value), a write marks it, and after the call only the fields read or written are
-//! compared with what they were, and only a changed one is read back.
+//! compared with what they were, and only a changed one is read back. (A small table, of
+//! a few values, is still copied whole at once: filling it field by field would cost more.)
 //!
 //! What a script can tell: nothing, except that `getmetatable(ctx.vars)` is `false` while
 //! the table is partly filled. Its metatable (shared by every call of the VM) fills a field
@@ -118,8 +119,33 @@ pub(crate) fn install(lua: &Lua, partial: LuaTable, next: Function) -> mlua::Res
     Ok(())
 }
 
-/// A new, empty table for `which`, filled as the script reads it.
+/// At most this many values (tables, texts, numbers…), and a table is copied whole at
+/// once: filling a small one field by field costs more than it saves.
+const SMALL: usize = 24;
+
+/// The table for `which` in this call: a small one copied whole, a larger one empty and
+/// filled as the script reads it.
 pub(crate) fn new(lua: &Lua, which: Which) -> mlua::Result<Lazy> {
+    let whole = {
+        let Some(state) = lua.app_data_ref::<CallState>() else {
+            return Err(outside());
+        };
+        match source(&state, which) {
+            None => Some(lua.create_table()?),
+            Some(value) if is_small(value) => match to_lua(lua, value)? {
+                LuaValue::Table(t) => Some(t),
+                _ => Some(lua.create_table()?),
+            },
+            Some(_) => None,
+        }
+    };
+    if let Some(table) = whole {
+        return Ok(Lazy {
+            table,
+            marked: Vec::new(),
+            whole: true,
+        });
+    }
     let Some(shared) = lua.app_data_ref::<Shared>() else {
         return Err(mlua::Error::runtime("ctx's tables are not installed"));
     };
@@ -136,6 +162,23 @@ pub(crate) fn new(lua: &Lua, which: Which) -> mlua::Result<Lazy> {
         marked: Vec::new(),
         whole: false,
     })
+}
+
+/// Whether `value` holds at most [`SMALL`] values.
+fn is_small(value: &Value) -> bool {
+    fn count(value: &Value, left: &mut usize) -> bool {
+        if *left == 0 {
+            return false;
+        }
+        *left -= 1;
+        match value {
+            Value::List(items) => items.iter().all(|v| count(v, left)),
+            Value::Map(map) => map.values().all(|v| count(v, left)),
+            _ => true,
+        }
+    }
+    let mut left = SMALL;
+    count(value, &mut left)
 }
 
 /// The rules' values `which` stands for in this call (a frame already gone: none).

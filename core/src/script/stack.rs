@@ -462,6 +462,15 @@ pub(crate) fn store_field(
     }
 }
 
+/// Runs `f` with the memory cap lifted: for the engine's own tables of a size bounded by
+/// the module's files (`ctx`, `ctx.data`), which mlua would otherwise build entry by entry
+/// through protected calls. What they take still counts against the cap for the module's
+/// next allocation.
+pub(crate) fn unmetered<R>(lua: &Lua, f: impl FnOnce() -> R) -> R {
+    let _unmetered = Unmetered::new(lua);
+    f()
+}
+
 /// `table[key] = value`, raw, with the memory cap lifted: an entry of a table the engine
 /// hands out (`ctx.vars`, `ctx.locals`), one at a time; what the table grows by still
 /// counts against the cap for the module's next allocation.
