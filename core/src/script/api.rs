@@ -106,12 +106,12 @@ pub(crate) const FIELDS: &[ApiField] = &[
     ApiField {
         name: "vars",
         ty: "table",
-        doc: "The module's rule variables: plain data kept in the table, which every seat may read. Changes persist in hooks that change the table.",
+        doc: "The module's rule variables: plain data kept in the table, which every seat may read. Changes persist in hooks that change the table. Each call gets its own copy, filled as it is read (`getmetatable` of it may be `false`): keep none from one call to the next.",
     },
     ApiField {
         name: "locals",
         ty: "table",
-        doc: "The current state's local variables (the frame whose hook is running): plain data, which every seat may read.",
+        doc: "The current state's local variables (the frame whose hook is running): plain data, which every seat may read. Each call gets its own copy, as `ctx.vars`.",
     },
     ApiField {
         name: "private",
