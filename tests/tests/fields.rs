@@ -21,8 +21,17 @@ end
 local lab = {}
 local names = {
   "count", "clear", "by_pairs", "by_next", "by_rawget", "by_rawset", "many", "nested",
-  "enter", "bad_key", "keep", "read_kept", "spoil", "visit", "self_ref", "meta",
+  "enter", "bad_key", "keep", "read_kept", "spoil", "visit", "self_ref", "meta", "listed",
 }
+
+-- A sub-state whose locals are a list (large when BIG).
+function lab.listed(ctx)
+  local list = { "a", "b" }
+  for _, v in ipairs(PAD) do
+    list[#list + 1] = v
+  end
+  ctx:call("counted", list)
+end
 
 -- Whether this call's ctx.vars and ctx.locals are filled a field at a time (their
 -- metatable is hidden then; a table copied whole has none).
@@ -144,6 +153,14 @@ function room.leave(ctx)
   ctx:pop()
 end
 
+local counted = {}
+
+function counted.run(ctx)
+  local n = #ctx.locals
+  ctx:pop({ n = n, first = ctx.locals[1], last = ctx.locals[n] })
+end
+
+
 local inner = {}
 
 function inner.run(ctx)
@@ -165,7 +182,7 @@ return {
     ctx.vars.pad = BIG and PAD or nil
     ctx:push("lab")
   end,
-  states = { lab = lab, inner = inner, room = room },
+  states = { lab = lab, inner = inner, room = room, counted = counted },
 }
 "#;
 
@@ -391,5 +408,29 @@ fn a_table_stored_in_itself_is_still_a_cycle() {
             .expect_err("refused")
             .to_string();
         assert!(err.contains("contains itself"), "{err}");
+    });
+}
+
+#[test]
+fn locals_that_are_a_list_are_read_whole() {
+    both(|s| {
+        act(s, "listed");
+        let n = if padding(s).is_some() { 32 } else { 2 };
+        let last = if n == 2 {
+            Value::from("b")
+        } else {
+            Value::Int(30)
+        };
+        assert_eq!(
+            var(s, "resumed"),
+            Value::Map(
+                [
+                    ("n".to_owned(), Value::Int(n)),
+                    ("first".to_owned(), Value::from("a")),
+                    ("last".to_owned(), last),
+                ]
+                .into()
+            )
+        );
     });
 }

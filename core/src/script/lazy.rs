@@ -123,8 +123,8 @@ pub(crate) fn install(lua: &Lua, partial: LuaTable, next: Function) -> mlua::Res
 /// once: filling a small one field by field costs more than it saves.
 const SMALL: usize = 24;
 
-/// The table for `which` in this call: a small one copied whole, a larger one empty and
-/// filled as the script reads it.
+/// The table for `which` in this call: a small one (or a list) copied whole, a larger map
+/// empty and filled as the script reads it.
 pub(crate) fn new(lua: &Lua, which: Which) -> mlua::Result<Lazy> {
     let whole = {
         let Some(state) = lua.app_data_ref::<CallState>() else {
@@ -132,11 +132,13 @@ pub(crate) fn new(lua: &Lua, which: Which) -> mlua::Result<Lazy> {
         };
         match source(&state, which) {
             None => Some(lua.create_table()?),
-            Some(value) if is_small(value) => match to_lua(lua, value)? {
+            // A map of many values is filled by field; anything else (a small one, a list)
+            // is copied whole.
+            Some(value @ Value::Map(_)) if !is_small(value) => None,
+            Some(value) => match to_lua(lua, value)? {
                 LuaValue::Table(t) => Some(t),
                 _ => Some(lua.create_table()?),
             },
-            Some(_) => None,
         }
     };
     if let Some(table) = whole {
