@@ -365,36 +365,31 @@ fn a_prompt_that_changes_a_field_is_an_error() {
     });
 }
 
+/// The argument of the room's "stay" action, as its prompt offers it.
+fn offered_stay(session: &Session) -> Value {
+    let prompt = session
+        .prompt()
+        .as_ref()
+        .expect("a prompt")
+        .clone()
+        .expect("someone decides");
+    prompt.asks[0]
+        .actions
+        .iter()
+        .find(|a| a.name == "stay")
+        .expect("stay is offered")
+        .arg
+        .clone()
+}
+
 #[test]
 fn tables_handed_on_unread_are_read_whole() {
     both(|s| {
         act(s, "visit");
         let locals = handed(s);
-        let prompt = s
-            .prompt()
-            .as_ref()
-            .expect("a prompt")
-            .clone()
-            .expect("someone decides");
-        let stay = prompt.asks[0]
-            .actions
-            .iter()
-            .find(|a| a.name == "stay")
-            .expect("stay is offered");
-        assert_eq!(stay.arg, locals, "a prompt's argument");
+        assert_eq!(offered_stay(s), locals, "a prompt's argument");
         act(s, "again");
-        let prompt = s
-            .prompt()
-            .as_ref()
-            .expect("a prompt")
-            .clone()
-            .expect("someone decides");
-        let stay = prompt.asks[0]
-            .actions
-            .iter()
-            .find(|a| a.name == "stay")
-            .expect("stay is offered again");
-        assert_eq!(stay.arg, locals, "a ctx function's argument");
+        assert_eq!(offered_stay(s), locals, "a ctx function's argument");
         s.act("stay", locals.clone()).expect("stays");
         assert_eq!(var(s, "room"), locals, "a field of ctx.vars");
     });

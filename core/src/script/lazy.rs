@@ -243,10 +243,12 @@ fn index(lua: &Lua, which: Which, t: &LuaTable, key: &LuaValue) -> mlua::Result<
     let Some(state) = lua.app_data_ref::<CallState>() else {
         return Err(outside());
     };
-    match source(&state, which).and_then(|v| field(v, key)) {
-        Some(v) => super::stack::store_field(lua, t, key, v),
-        None => Ok(LuaValue::Nil),
-    }
+    let Some(value) = source(&state, which).and_then(|v| field(v, key)) else {
+        return Ok(LuaValue::Nil);
+    };
+    let value = to_lua(lua, value)?;
+    raw_store(lua, t, key, &value)?;
+    Ok(value)
 }
 
 /// The field `key` of a map.

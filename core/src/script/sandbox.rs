@@ -79,22 +79,22 @@ end
 -- functions fill it whole first, so that they see every field.
 local partial = setmetatable({}, { __mode = "k" })
 
+local function whole(t)
+  local fill = partial[t]
+  if fill then fill(t) end
+end
+
 local raw_rawset = G.rawset
 local function safe_rawset(t, k, v)
   local name = proxies[t]
   if name then
     error(name .. " is read-only (tried to set '" .. tostring(k) .. "')", 2)
   end
-  local fill = partial[t]
-  if fill then fill(t) end
+  whole(t)
   return raw_rawset(t, k, v)
 end
 
 local raw_next, raw_rawget, raw_rawlen = G.next, G.rawget, G.rawlen
-local function whole(t)
-  local fill = partial[t]
-  if fill then fill(t) end
-end
 local function safe_next(t, k)
   whole(t)
   return raw_next(t, k)

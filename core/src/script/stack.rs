@@ -426,42 +426,6 @@ impl Walk {
     }
 }
 
-/// `value` made in Lua and stored raw under `key` in `table`, which is given back: the
-/// value as [`build`] makes it (a single value as it is), all in one protected call, with
-/// the memory cap lifted (plain data is bounded, see [`build_with`]).
-pub(crate) fn store_field(
-    lua: &Lua,
-    table: &Table,
-    key: &str,
-    value: &Value,
-) -> mlua::Result<LuaValue> {
-    let _unmetered = Unmetered::new(lua);
-    let mut built = false;
-    // SAFETY: see the module's comment; the table is the call's one argument, at index 1,
-    // and the stack holds only the value afterwards (or nothing if it could not be built).
-    let made = unsafe {
-        lua.exec_raw::<LuaValue>(table, |state| {
-            built = ffi::lua_checkstack(state, SLOTS) != 0 && push(state, value);
-            if built && is_table(state, 1) {
-                push_str(state, key);
-                ffi::lua_pushvalue(state, -2);
-                ffi::lua_rawset(state, 1);
-                ffi::lua_replace(state, 1);
-            } else {
-                built = false;
-                ffi::lua_settop(state, 0);
-            }
-        })
-    }?;
-    if built {
-        Ok(made)
-    } else {
-        Err(mlua::Error::runtime(
-            "the value could not be built (nested too deep for Lua's stack)",
-        ))
-    }
-}
-
 /// Runs `f` with the memory cap lifted: for the engine's own tables of a size bounded by
 /// the module's files (`ctx`, `ctx.data`), which mlua would otherwise build entry by entry
 /// through protected calls. What they take still counts against the cap for the module's
