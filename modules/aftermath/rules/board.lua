@@ -33,11 +33,15 @@ function board.other_seat(seat)
   return seat == "P1" and "P2" or "P1"
 end
 
+-- A power's full, half-negated and negated tokens among a box's contents.
+local function held(contents, power)
+  return contents[power] or 0, contents[power .. "_half"] or 0, contents[power .. "_negated"] or 0
+end
+
 --- Where a power's tokens are and how many: coalition box, full, half-negated, negated.
 function board.tokens(ctx, power)
   for _, box in ipairs(board.COALITIONS) do
-    local c = ctx:box(box)
-    local full, half, out = c[power] or 0, c[power .. "_half"] or 0, c[power .. "_negated"] or 0
+    local full, half, out = held(ctx:box(box), power)
     if full + half + out > 0 then
       return box, full, half, out
     end
@@ -45,21 +49,38 @@ function board.tokens(ctx, power)
   return nil, 0, 0, 0
 end
 
---- The powers with tokens in a coalition, in the usual order.
-function board.powers_in(ctx, box)
-  local list = {}
+--- The powers with tokens in each coalition, in the usual order (`sides["coalition.A"]`),
+--- and the coalition of each power with tokens in the circle (`side_of.AU`), from one
+--- reading of the two coalition boxes.
+function board.sides(ctx)
+  local sides, side_of = {}, {}
+  local contents = {}
+  for _, box in ipairs(board.COALITIONS) do
+    sides[box], contents[box] = {}, ctx:box(box)
+  end
   for _, power in ipairs(board.POWERS) do
-    if board.tokens(ctx, power) == box then
-      list[#list + 1] = power
+    for _, box in ipairs(board.COALITIONS) do
+      local full, half, out = held(contents[box], power)
+      if full + half + out > 0 then
+        side_of[power] = box
+        table.insert(sides[box], power)
+        break
+      end
     end
   end
-  return list
+  return sides, side_of
 end
 
---- The coalition with more great powers (the rules' winning coalition).
+--- The powers with tokens in a coalition, in the usual order.
+function board.powers_in(ctx, box)
+  return (board.sides(ctx))[box]
+end
+
+--- The coalition with more great powers (the rules' winning coalition), and its powers.
 function board.winning_coalition(ctx)
-  local a, b = #board.powers_in(ctx, "coalition.A"), #board.powers_in(ctx, "coalition.B")
-  return a >= b and "coalition.A" or "coalition.B"
+  local sides = board.sides(ctx)
+  local box = #sides["coalition.A"] >= #sides["coalition.B"] and "coalition.A" or "coalition.B"
+  return box, sides[box]
 end
 
 --- The province's country, and the country's region, interests and double values.

@@ -48,9 +48,9 @@ local game = steps.procedure("Napoleon: Aftermath", {
   },
 })
 
-local function coalition_label(ctx, box)
+local function coalition_label(sides, box)
   local names = {}
-  for _, power in ipairs(board.powers_in(ctx, box)) do
+  for _, power in ipairs(sides[box]) do
     names[#names + 1] = board.name(power)
   end
   local side = box == "coalition.A" and "Coalition A" or "Coalition B"
@@ -81,12 +81,13 @@ function dispense.prompt(ctx)
       end
     end
   end
+  local sides = board.sides(ctx)
   for _, power in ipairs(board.POWERS) do
     if (tokens[power] or 0) > 0 then
       for _, box in ipairs(board.COALITIONS) do
         actions[#actions + 1] = {
           name = "place_tokens", arg = { power = power, coalition = box }, box = box,
-          label = string.format("Five %s tokens to %s", board.name(power), coalition_label(ctx, box)),
+          label = string.format("Five %s tokens to %s", board.name(power), coalition_label(sides, box)),
         }
       end
     end

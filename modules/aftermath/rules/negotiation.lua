@@ -35,8 +35,7 @@ end
 --- The candidates of the negotiation at `province`, and those with the most capital.
 function negotiation.contest(ctx, province)
   local country = board.country_of(ctx, province)
-  local coalition = board.winning_coalition(ctx)
-  local members = board.powers_in(ctx, coalition)
+  local coalition, members = board.winning_coalition(ctx)
   local candidates = {}
   for _, power in ipairs(members) do
     if board.has_interest(ctx, power, country) then

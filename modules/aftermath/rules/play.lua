@@ -62,9 +62,10 @@ end
 -- leaving its coalition empty.
 function play.diplomat_moves(ctx, card)
   local moves = {}
+  local sides, side_of = board.sides(ctx)
   for _, power in ipairs(ctx.data.cards[card].fields.powers) do
-    local box = board.tokens(ctx, power)
-    if box ~= nil and #board.powers_in(ctx, box) > 1 then
+    local box = side_of[power]
+    if box ~= nil and #sides[box] > 1 then
       moves[#moves + 1] = power
     end
   end
