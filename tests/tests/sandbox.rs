@@ -290,6 +290,56 @@ fn the_log_is_bounded_per_step_and_per_line() {
 }
 
 #[test]
+fn a_ctx_function_names_the_argument_it_cannot_take() {
+    attack(
+        "dot_call",
+        &[
+            "hostile/rules/main.lua:",
+            "call ctx:turn(…) with a colon, so that ctx is passed first",
+        ],
+    );
+    attack(
+        "number_for_id",
+        &["ctx:zone: argument 1 (zone) must be a string, got integer"],
+    );
+    attack(
+        "table_for_id",
+        &["ctx:counter: argument 1 (id) must be a string, got table"],
+    );
+    // Bytes that are not UTF-8 are shown as replacement characters, not refused unread.
+    attack("bad_utf8_id", &["unknown counter 'ok\u{fffd}'"]);
+    attack(
+        "bad_format",
+        &[
+            "ctx:log",
+            "bad argument #2 to 'string.format' (number expected, got string)",
+        ],
+    );
+}
+
+#[test]
+fn ctx_log_takes_numbers_and_a_format_with_its_values() {
+    let mut session = lab();
+    session
+        .act("log_values", chancery_core::Value::Nil)
+        .expect("logs");
+    let lines: Vec<String> = session
+        .log()
+        .into_iter()
+        .flat_map(|e| e.messages)
+        .map(|m| m.text)
+        .collect();
+    let tail = &lines[lines.len() - 3..];
+    assert_eq!(
+        tail,
+        ["42", "2.5", "Austria has 3 tokens (37.5 %), nil"],
+        "{lines:?}"
+    );
+    // An integral float is taken where an integer is asked for.
+    assert_eq!(session.table().counter(&"ok".into()), Ok(2));
+}
+
+#[test]
 fn rawset_cannot_write_into_library_or_module_data() {
     attack(
         "rawset_string",

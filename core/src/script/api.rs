@@ -11,6 +11,7 @@ use mlua::{Lua, MultiValue, Table as LuaTable, Value as LuaValue};
 
 use super::convert::{from_lua, to_lua};
 use super::interned;
+use super::stack::{Arg, CallArgs};
 use super::util::script_error;
 use crate::ids::{BoxId, CardId, CounterId, PieceId, PlaceId, SeatId, SpaceId, UnitKindId, ZoneId};
 use crate::module::{DataValue, Module};
@@ -139,13 +140,12 @@ pub(crate) const FIELDS: &[ApiField] = &[
 pub(crate) struct Args {
     name: &'static str,
     params: Params,
-    values: Vec<LuaValue>,
+    values: Vec<Arg>,
 }
 
 impl Args {
-    fn new(lua: &Lua, entry: &ApiEntry, args: MultiValue) -> mlua::Result<Args> {
-        let mut values: Vec<LuaValue> = args.into_iter().collect();
-        if !matches!(values.first(), Some(LuaValue::Table(_))) {
+    fn new(lua: &Lua, entry: &ApiEntry, args: CallArgs) -> mlua::Result<Args> {
+        if !args.ctx_first {
             return Err(script_error(
                 lua,
                 format!(
@@ -154,16 +154,43 @@ impl Args {
                 ),
             ));
         }
-        values.remove(0);
         Ok(Args {
             name: entry.name,
             params: entry.params,
-            values,
+            values: args.values,
         })
     }
 
-    fn get(&self, i: usize) -> &LuaValue {
-        self.values.get(i).unwrap_or(&LuaValue::Nil)
+    fn get(&self, i: usize) -> &Arg {
+        self.values.get(i).unwrap_or(&Arg::Nil)
+    }
+
+    /// How many arguments were passed (after `ctx`).
+    fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Argument `i` as an mlua value.
+    fn lua_value(&self, lua: &Lua, i: usize) -> mlua::Result<LuaValue> {
+        Ok(match self.get(i) {
+            Arg::Nil => LuaValue::Nil,
+            Arg::Bool(b) => LuaValue::Boolean(*b),
+            Arg::Int(n) => LuaValue::Integer(*n),
+            Arg::Float(f) => LuaValue::Number(*f),
+            Arg::Str(s) => LuaValue::String(lua.create_string(s.bytes())?),
+            Arg::Value(v) => v.clone(),
+        })
+    }
+
+    fn type_name(&self, i: usize) -> &'static str {
+        match self.get(i) {
+            Arg::Nil => "nil",
+            Arg::Bool(_) => "boolean",
+            Arg::Int(_) => "integer",
+            Arg::Float(_) => "number",
+            Arg::Str(_) => "string",
+            Arg::Value(v) => v.type_name(),
+        }
     }
 
     fn wrong(&self, lua: &Lua, i: usize, expected: &str) -> mlua::Error {
@@ -174,25 +201,31 @@ impl Args {
                 "ctx:{}: argument {} ({param}) must be {expected}, got {}",
                 self.name,
                 i + 1,
-                self.get(i).type_name()
+                self.type_name(i)
             ),
         )
     }
 
-    fn string(&self, lua: &Lua, i: usize) -> mlua::Result<String> {
+    /// Argument `i`'s bytes if it is a string no longer than the API takes.
+    fn text(&self, lua: &Lua, i: usize) -> mlua::Result<&[u8]> {
         match self.get(i) {
-            LuaValue::String(s) if s.as_bytes().len() > MAX_TEXT_BYTES => Err(script_error(
+            Arg::Str(s) if s.bytes().len() > MAX_TEXT_BYTES => Err(script_error(
                 lua,
                 format!(
                     "ctx:{} argument {}: a string of {} bytes is too long (at most {MAX_TEXT_BYTES})",
                     self.name,
                     i + 1,
-                    s.as_bytes().len()
+                    s.bytes().len()
                 ),
             )),
-            LuaValue::String(s) => Ok(s.to_string_lossy()),
+            Arg::Str(s) => Ok(s.bytes()),
             _ => Err(self.wrong(lua, i, "a string")),
         }
+    }
+
+    fn string(&self, lua: &Lua, i: usize) -> mlua::Result<String> {
+        self.text(lua, i)
+            .map(|bytes| String::from_utf8_lossy(bytes).into_owned())
     }
 
     /// Argument `i` as a string, lent to `f` without a copy (the hot lookups by id take
@@ -203,33 +236,31 @@ impl Args {
         i: usize,
         f: impl FnOnce(&str) -> mlua::Result<R>,
     ) -> mlua::Result<R> {
-        match self.get(i) {
-            LuaValue::String(s) if s.as_bytes().len() <= MAX_TEXT_BYTES => match s.to_str() {
-                Ok(text) => f(&text),
-                Err(_) => f(&s.to_string_lossy()),
-            },
-            _ => f(&self.string(lua, i)?),
+        let bytes = self.text(lua, i)?;
+        match std::str::from_utf8(bytes) {
+            Ok(text) => f(text),
+            Err(_) => f(&String::from_utf8_lossy(bytes)),
         }
     }
 
     fn opt_string(&self, lua: &Lua, i: usize) -> mlua::Result<Option<String>> {
         match self.get(i) {
-            LuaValue::Nil => Ok(None),
+            Arg::Nil => Ok(None),
             _ => self.string(lua, i).map(Some),
         }
     }
 
     fn int(&self, lua: &Lua, i: usize) -> mlua::Result<i64> {
         match self.get(i) {
-            LuaValue::Integer(n) => Ok(*n),
-            LuaValue::Number(f) if f.fract() == 0.0 && f.is_finite() => Ok(*f as i64),
+            Arg::Int(n) => Ok(*n),
+            Arg::Float(f) if f.fract() == 0.0 && f.is_finite() => Ok(*f as i64),
             _ => Err(self.wrong(lua, i, "an integer")),
         }
     }
 
     fn opt_int(&self, lua: &Lua, i: usize) -> mlua::Result<Option<i64>> {
         match self.get(i) {
-            LuaValue::Nil => Ok(None),
+            Arg::Nil => Ok(None),
             _ => self.int(lua, i).map(Some),
         }
     }
@@ -238,8 +269,9 @@ impl Args {
     /// is read again with them filled: it may be, or hold, one of them (see `lazy.rs`).
     fn value(&self, lua: &Lua, i: usize) -> mlua::Result<Value> {
         let path = format!("ctx:{} argument {}", self.name, i + 1);
-        match from_lua(self.get(i), &path) {
-            Err(_) if super::lazy::fill_current(lua)? => from_lua(self.get(i), &path),
+        let value = self.lua_value(lua, i)?;
+        match from_lua(&value, &path) {
+            Err(_) if super::lazy::fill_current(lua)? => from_lua(&value, &path),
             read => read,
         }
         .map_err(|e| script_error(lua, e))
@@ -370,10 +402,10 @@ fn push_frame(st: &mut CallState, state: String, locals: Value) -> u64 {
 
 fn parse_position(lua: &Lua, args: &Args, i: usize) -> mlua::Result<Position> {
     match args.get(i) {
-        LuaValue::Nil => Ok(Position::Top),
-        LuaValue::String(s) if s.to_string_lossy() == "top" => Ok(Position::Top),
-        LuaValue::String(s) if s.to_string_lossy() == "bottom" => Ok(Position::Bottom),
-        LuaValue::Integer(n) if *n >= 1 => Ok(Position::Index(*n as usize - 1)),
+        Arg::Nil => Ok(Position::Top),
+        Arg::Str(s) if s.bytes() == b"top" => Ok(Position::Top),
+        Arg::Str(s) if s.bytes() == b"bottom" => Ok(Position::Bottom),
+        Arg::Int(n) if *n >= 1 => Ok(Position::Index(*n as usize - 1)),
         _ => Err(args.wrong(lua, i, "\"top\", \"bottom\" or a position from 1 (the top)")),
     }
 }
@@ -666,8 +698,8 @@ fn api_deal(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
 fn api_flip(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
     let card = a.string(lua, 0)?;
     let face_up = match a.get(1) {
-        LuaValue::Nil => None,
-        LuaValue::Boolean(b) => Some(*b),
+        Arg::Nil => None,
+        Arg::Bool(b) => Some(*b),
         _ => return Err(a.wrong(lua, 1, "true, false or nil")),
     };
     let up = with(lua, |st| {
@@ -788,18 +820,20 @@ fn api_roll(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
 
 fn api_log(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
     let text = match a.get(0) {
-        LuaValue::String(_) => a.string(lua, 0)?,
-        LuaValue::Integer(_) | LuaValue::Number(_) => lua
-            .coerce_string(a.get(0).clone())?
+        Arg::Str(_) => a.string(lua, 0)?,
+        Arg::Int(_) | Arg::Float(_) => lua
+            .coerce_string(a.lua_value(lua, 0)?)?
             .map(|s| s.to_string_lossy())
             .unwrap_or_default(),
         _ => return Err(a.wrong(lua, 0, "a string")),
     };
     // With more arguments, the text is a format, as string.format reads it.
-    let text = if a.values.len() > 1 {
+    let text = if a.len() > 1 {
         let format: mlua::Function = lua.globals().get::<LuaTable>("string")?.get("format")?;
         let mut args = vec![LuaValue::String(lua.create_string(&text)?)];
-        args.extend(a.values[1..].iter().cloned());
+        for i in 1..a.len() {
+            args.push(a.lua_value(lua, i)?);
+        }
         let formatted: mlua::LuaString = format
             .call(MultiValue::from_vec(args))
             .map_err(|e| script_error(lua, format!("ctx:log: {}", super::util::describe(&e).0)))?;
@@ -1346,7 +1380,7 @@ pub(crate) fn register(
     calls.borrow_mut().resize(API.len(), 0);
     for (index, entry) in API.iter().enumerate() {
         let calls = calls.clone();
-        let function = lua.create_function(move |lua, args: MultiValue| {
+        let function = lua.create_function(move |lua, args: CallArgs| {
             if let Some(count) = calls.borrow_mut().get_mut(index) {
                 *count += 1;
             }

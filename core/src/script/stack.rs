@@ -25,6 +25,11 @@
 //! - Values are read only at indices this code pushed or was given, each checked for its
 //!   type before it is read; a walk's index is checked to be a table on the stack before
 //!   `lua_next` or `lua_rawgeti` use it, and a builder counts the tables it has open.
+//! - A `ctx` function's arguments ([`CallArgs`]) are read where mlua's callback leaves
+//!   them, the top values of its stack, by type, with no Lua error possible; a string is
+//!   kept as a pointer to its bytes, valid until the callback returns (its slot keeps it
+//!   alive, and Lua never moves a string's bytes). This implements mlua's hidden
+//!   `FromLuaMulti::from_stack_args`, so the workspace pins mlua's exact version.
 #![allow(unsafe_code)]
 
 use std::ffi::{c_char, c_int};
@@ -484,6 +489,127 @@ pub(crate) fn with_table<R>(
         })
     };
     ran.ok().and(out)
+}
+
+/// One argument of a `ctx` function as [`CallArgs`] read it.
+pub(crate) enum Arg {
+    Nil,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    /// A string, read where it is: see [`Arg::bytes`].
+    Str(StrArg),
+    /// Anything else (a table, a function), as an mlua value.
+    Value(LuaValue),
+}
+
+/// A string argument's bytes, where Lua keeps them.
+pub(crate) struct StrArg {
+    ptr: *const u8,
+    len: usize,
+    /// The string, when it came as an mlua value (which keeps it alive); a string read off
+    /// the stack is kept alive by its stack slot instead.
+    _owner: Option<mlua::LuaString>,
+}
+
+impl StrArg {
+    /// The string's bytes.
+    pub(crate) fn bytes(&self) -> &[u8] {
+        // SAFETY: `ptr` and `len` are a Lua string's contents, which Lua never moves or
+        // changes. The string stays alive as long as this: held by `_owner`, or in a slot
+        // of the running call's stack frame, which only that call's return pops (the
+        // callback's stack is grown and shrunk above its arguments, never below), and a
+        // `CallArgs` is made for one call and consumed by it.
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+    }
+}
+
+/// The arguments of a `ctx` function: whether the first is a table (`ctx`, when called
+/// with a colon), and the rest. mlua hands a callback its arguments as values with a
+/// reference slot each (a table's or a string's reference is pushed to an auxiliary
+/// thread and released afterwards); a `ctx` call takes two or three ids and is made
+/// thousands of times a game, so strings and numbers are read where they lie instead.
+pub(crate) struct CallArgs {
+    pub ctx_first: bool,
+    pub values: Vec<Arg>,
+}
+
+impl CallArgs {
+    fn from_value(value: LuaValue) -> Arg {
+        match value {
+            LuaValue::Nil => Arg::Nil,
+            LuaValue::Boolean(b) => Arg::Bool(b),
+            LuaValue::Integer(i) => Arg::Int(i),
+            LuaValue::Number(n) => Arg::Float(n),
+            LuaValue::String(s) => {
+                let (ptr, len) = {
+                    let bytes = s.as_bytes();
+                    (bytes.as_ptr(), bytes.len())
+                };
+                Arg::Str(StrArg {
+                    ptr,
+                    len,
+                    _owner: Some(s),
+                })
+            }
+            other => Arg::Value(other),
+        }
+    }
+}
+
+impl mlua::FromLuaMulti for CallArgs {
+    fn from_lua_multi(values: mlua::MultiValue, _lua: &Lua) -> mlua::Result<Self> {
+        let mut values = values.into_iter();
+        let ctx_first = matches!(values.next(), Some(LuaValue::Table(_)));
+        Ok(CallArgs {
+            ctx_first,
+            values: values.map(CallArgs::from_value).collect(),
+        })
+    }
+
+    // The arguments are the top `nargs` values of the callback's stack, and stay there
+    // until it returns (mlua's `create_function` converts them, calls the function, then
+    // pushes its results above them).
+    unsafe fn from_stack_args(
+        nargs: c_int,
+        _i: usize,
+        _to: Option<&str>,
+        lua: &mlua::state::RawLua,
+    ) -> mlua::Result<Self> {
+        let state = lua.state();
+        // SAFETY: `state` is the running callback's state and its top `nargs` values are
+        // the arguments; each is read by its type; a value that becomes an mlua value is
+        // pushed into the slot Lua guarantees a C function and popped at once.
+        unsafe {
+            let first = ffi::lua_gettop(state) - nargs + 1;
+            let ctx_first = nargs >= 1 && ffi::lua_type(state, first) == ffi::LUA_TTABLE;
+            let mut values = Vec::with_capacity(usize::try_from(nargs - 1).unwrap_or(0));
+            for index in first + 1..first + nargs {
+                values.push(match ffi::lua_type(state, index) {
+                    ffi::LUA_TNIL => Arg::Nil,
+                    ffi::LUA_TBOOLEAN => Arg::Bool(ffi::lua_toboolean(state, index) != 0),
+                    ffi::LUA_TNUMBER if ffi::lua_isinteger(state, index) != 0 => {
+                        Arg::Int(ffi::lua_tointeger(state, index))
+                    }
+                    ffi::LUA_TNUMBER => Arg::Float(ffi::lua_tonumber(state, index)),
+                    ffi::LUA_TSTRING => {
+                        let mut len = 0usize;
+                        let ptr = ffi::lua_tolstring(state, index, &mut len);
+                        Arg::Str(StrArg {
+                            ptr: ptr.cast::<u8>(),
+                            len,
+                            _owner: None,
+                        })
+                    }
+                    _ => {
+                        ffi::lua_pushvalue(state, index);
+                        Arg::Value(lua.pop::<LuaValue>()?)
+                    }
+                });
+            }
+            Ok(CallArgs { ctx_first, values })
+        }
+    }
 }
 
 #[cfg(test)]

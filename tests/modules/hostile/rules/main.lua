@@ -233,6 +233,38 @@ function lab.keep_count(ctx)
   ctx:add_counter("ok", count)
 end
 
+-- Arguments a ctx function cannot take, and one it can: numbers, a format and its values.
+for _, name in ipairs({ "dot_call", "number_for_id", "table_for_id", "bad_utf8_id", "bad_format", "log_values" }) do
+  names[#names + 1] = name
+end
+
+function lab.dot_call(ctx)
+  return ctx.turn()
+end
+
+function lab.number_for_id(ctx)
+  return ctx:zone(12)
+end
+
+function lab.table_for_id(ctx)
+  return ctx:counter({})
+end
+
+function lab.bad_utf8_id(ctx)
+  return ctx:counter("ok\xff")
+end
+
+function lab.bad_format(ctx)
+  ctx:log("%d tokens", "five")
+end
+
+function lab.log_values(ctx)
+  ctx:log(42)
+  ctx:log(2.5)
+  ctx:log("%s has %d tokens (%.1f %%), %s", "Austria", 3, 37.5, tostring(nil))
+  ctx:add_counter("ok", 2.0)
+end
+
 return {
   setup = function(ctx)
     ctx:push("lab")
