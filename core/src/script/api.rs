@@ -182,17 +182,6 @@ impl Args {
         })
     }
 
-    fn type_name(&self, i: usize) -> &'static str {
-        match self.get(i) {
-            Arg::Nil => "nil",
-            Arg::Bool(_) => "boolean",
-            Arg::Int(_) => "integer",
-            Arg::Float(_) => "number",
-            Arg::Str(_) => "string",
-            Arg::Value(v) => v.type_name(),
-        }
-    }
-
     fn wrong(&self, lua: &Lua, i: usize, expected: &str) -> mlua::Error {
         let param = self.params.get(i).map(|(n, _)| *n).unwrap_or("?");
         script_error(
@@ -201,7 +190,7 @@ impl Args {
                 "ctx:{}: argument {} ({param}) must be {expected}, got {}",
                 self.name,
                 i + 1,
-                self.type_name(i)
+                self.get(i).type_name()
             ),
         )
     }

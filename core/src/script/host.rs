@@ -14,6 +14,7 @@ use super::budget::Limits;
 use super::convert;
 use super::convert::{from_lua, to_lua};
 use super::sandbox::{Includes, Sources, Vm, install_include};
+use super::stack::{Arg, CallArgs};
 use super::util::{describe, field, is_memory_error, our_frames, script_error, with_position};
 use super::{data, diag, lazy};
 use crate::ids::SeatId;
@@ -1071,7 +1072,20 @@ fn build_ctx(vm: &Vm, module: &Module, calls: &Rc<RefCell<Vec<u64>>>) -> mlua::R
     let lazy = lua.create_table()?;
     lazy.raw_set(
         "__index",
-        lua.create_function(|lua, (_, key): (LuaValue, String)| lazy_field(lua, &key))?,
+        lua.create_function(|lua, args: CallArgs| {
+            // `ctx.vars`, `ctx.locals`…: read off the stack, as a ctx function's arguments.
+            match args.values.first() {
+                Some(Arg::Str(key)) => lazy_field(lua, &String::from_utf8_lossy(key.bytes())),
+                Some(Arg::Int(n)) => lazy_field(lua, &n.to_string()),
+                other => Err(script_error(
+                    lua,
+                    format!(
+                        "ctx has no field for a key that is {}",
+                        other.map_or("nil", Arg::type_name)
+                    ),
+                )),
+            }
+        })?,
     )?;
     proto.set_metatable(Some(lazy))?;
     let meta = lua.create_table()?;

@@ -503,6 +503,20 @@ pub(crate) enum Arg {
     Value(LuaValue),
 }
 
+impl Arg {
+    /// The argument's type as Lua names it (`integer` for an integer, `number` for a float).
+    pub(crate) fn type_name(&self) -> &'static str {
+        match self {
+            Arg::Nil => "nil",
+            Arg::Bool(_) => "boolean",
+            Arg::Int(_) => "integer",
+            Arg::Float(_) => "number",
+            Arg::Str(_) => "string",
+            Arg::Value(v) => v.type_name(),
+        }
+    }
+}
+
 /// A string argument's bytes, where Lua keeps them.
 pub(crate) struct StrArg {
     ptr: *const u8,
