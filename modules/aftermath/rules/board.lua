@@ -51,7 +51,7 @@ end
 
 --- The powers with tokens in each coalition, in the usual order (`sides["coalition.A"]`),
 --- and the coalition of each power with tokens in the circle (`side_of.AU`), from one
---- reading of the two coalition boxes.
+--- reading of the two coalition boxes (each power where `board.tokens` finds it).
 function board.sides(ctx)
   local sides, side_of = {}, {}
   local contents = {}
@@ -69,11 +69,6 @@ function board.sides(ctx)
     end
   end
   return sides, side_of
-end
-
---- The powers with tokens in a coalition, in the usual order.
-function board.powers_in(ctx, box)
-  return (board.sides(ctx))[box]
 end
 
 --- The coalition with more great powers (the rules' winning coalition), and its powers.
