@@ -443,7 +443,7 @@ function bot.move_marker(ctx, seat, actions, t)
   return t:choose(index, "Where the next negotiation looks best: %s (%+.1f).", actions[index].label, score)
 end
 
--- `ctx` for one decision, remembering what it read of boxes (and so of their units) and
+-- `ctx` for one decision, remembering what it read of boxes, of their units in all and of
 -- piece positions. Weighing every card, the rules helpers (board.tokens,
 -- board.open_provinces, negotiation.province, ...) read the same coalition boxes and
 -- markers over and over, and a bot only reads, so the answers cannot change during a
@@ -451,7 +451,7 @@ end
 -- which must not share anything. The box tables it hands out are shared between callers,
 -- which only read them. Everything else is ctx's.
 local function remembering(ctx)
-  local boxes, places = {}, {}
+  local boxes, units, places = {}, {}, {}
   local view = {}
   function view:box(id)
     if boxes[id] == nil then
@@ -459,17 +459,16 @@ local function remembering(ctx)
     end
     return boxes[id]
   end
-  -- A box's units in all, from its remembered contents (a kind is asked of ctx, which
-  -- checks that the box holds that kind).
+  -- A box's units in all, remembered (ctx counts them without making the box's table);
+  -- a kind is asked of ctx, which checks that the box holds that kind.
   function view:units(id, kind)
     if kind ~= nil then
       return ctx:units(id, kind)
     end
-    local n = 0
-    for _, count in pairs(self:box(id)) do
-      n = n + count
+    if units[id] == nil then
+      units[id] = ctx:units(id)
     end
-    return n
+    return units[id]
   end
   function view:space_of(piece)
     if places[piece] == nil then
