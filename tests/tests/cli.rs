@@ -1536,6 +1536,74 @@ fn replay_under_another_version_lists_the_recorded_games_it_changes() {
     );
 }
 
+/// Every call of this module runs fewer VM instructions than a profile's sample interval
+/// (100): a profile must still sample it, as often as its share of the instructions.
+const SHORT_CALLS: &str = r#"
+local flowchart = include("@lib/flowchart.lua")
+local lab = {}
+function lab.prompt(ctx)
+  return { seat = "P", text = "Again", actions = { { name = "ok" } } }
+end
+local function work(n)
+  local x = 0
+  for i = 1, n do
+    x = x + i
+  end
+  return x
+end
+function lab.ok(ctx)
+  ctx.vars.sum = (ctx.vars.sum or 0) + work(5)
+  if ctx.vars.sum >= 15 * 1000 then
+    ctx:game_over({ text = "A thousand short calls." })
+  end
+end
+return {
+  setup = function(ctx)
+    ctx:push("lab")
+  end,
+  states = { lab = lab },
+  bots = {
+    steady = function(ctx, seat, actions)
+      return flowchart.trace():choose(1, "The only action.")
+    end,
+  },
+}
+"#;
+
+#[test]
+fn sim_profile_samples_calls_shorter_than_its_interval() {
+    let (_scratch, module) = copy_module(&test_module("hostile"));
+    std::fs::write(module.join("rules/main.lua"), SHORT_CALLS).expect("write");
+    let args = [
+        "sim",
+        path(&module),
+        "--games",
+        "1",
+        "--bot",
+        "P=steady",
+        "--json",
+        "--profile",
+    ];
+    let (code, out, err) = chancery(&args);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    // A thousand rounds of a prompt, a bot's pick and an action, each a few dozen
+    // instructions: when each call's count started again at 100, almost none was sampled.
+    let samples = json["profile"]["samples"].as_u64().expect("samples");
+    assert!(samples > 500, "{samples} samples: {out}");
+    // `work` (defined on the script's line 7) runs a loop of five in every action.
+    let work = json["profile"]["functions"]
+        .as_array()
+        .expect("functions")
+        .iter()
+        .find(|f| f["function"] == "rules/main.lua:7")
+        .unwrap_or_else(|| panic!("work is sampled: {out}"));
+    assert!(work["samples"].as_u64() > Some(50), "{work}");
+    // The draws are the same in every run.
+    let (_, again, _) = chancery(&args);
+    assert_eq!(out, again);
+}
+
 #[test]
 fn sim_profile_names_the_module_functions_that_use_the_instructions() {
     let module = test_module("testbed");

@@ -76,8 +76,9 @@ pub struct SimArgs {
     pub coverage: bool,
     /// Show where the module's Lua code spends its instructions: the functions (by script
     /// and the line they start on) with the most samples, one sample per 100 VM
-    /// instructions (the time inside ctx functions is not counted), in the function itself
-    /// and in the function with everything it calls.
+    /// instructions on average (each call's first after a count drawn from 1 to 100, so a
+    /// call shorter than that is sampled in proportion; the time inside ctx functions is not
+    /// counted), in the function itself and in the function with everything it calls.
     #[arg(long)]
     pub profile: bool,
     /// Run the module's own check after every move (slower): a game whose table breaks one

@@ -1,9 +1,10 @@
-//! A sampling profile of module code, for `chancery sim --profile`: while a thread profiles,
-//! the instruction hook charges the budget every [`EVERY`] VM instructions, and the
-//! function running then gets one sample of its own, and it and every function on the
-//! stack under it (those that called it) one sample with their callees; each is named by
-//! its script and the line it is defined on. Off unless a thread asks for it; it changes
-//! nothing the scripts see.
+//! A sampling profile of module code, for `chancery sim --profile`: while a thread
+//! profiles, the instruction hook charges the budget every [`EVERY`] VM instructions (a
+//! call's first time after a count drawn from 1 to `EVERY`, [`phase`]: each instruction is
+//! as likely to be sampled, in a short call too), and the function running then gets one
+//! sample of its own, and it and every function on the stack under it (those that called
+//! it) one sample with their callees; each is named by its script and the line it is
+//! defined on. Off unless a thread asks for it; it changes nothing the scripts see.
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -32,11 +33,35 @@ impl Samples {
 thread_local! {
     /// Samples by function on this thread, while profiling.
     static SAMPLES: RefCell<Option<BTreeMap<String, Samples>>> = const { RefCell::new(None) };
+    /// The state of this thread's draws of where a call's first sample falls.
+    static PHASE: std::cell::Cell<u64> = const { std::cell::Cell::new(PHASE_SEED) };
 }
+
+/// Where each thread's draws start: the same draws, in the same order, in every run.
+const PHASE_SEED: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// Starts profiling the module code this thread runs (clearing earlier samples).
 pub fn start() {
     SAMPLES.with_borrow_mut(|s| *s = Some(BTreeMap::new()));
+    PHASE.set(PHASE_SEED);
+}
+
+/// Starts the draws again for the game of `seed`, so that a game is sampled alike
+/// whichever thread plays it, and whatever it played before.
+pub fn new_game(seed: u64) {
+    PHASE.set(PHASE_SEED ^ seed.wrapping_mul(0xD6E8_FEB8_6659_FD93) | 1);
+}
+
+/// After how many instructions a call's first sample falls: a number from 1 to [`EVERY`],
+/// each as likely (xorshift64*, seeded alike on every thread).
+pub(crate) fn phase() -> u32 {
+    let mut x = PHASE.get();
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    PHASE.set(x);
+    let drawn = x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 32;
+    1 + (drawn % u64::from(EVERY)) as u32
 }
 
 /// Stops profiling on this thread and returns its samples, by function.

@@ -353,22 +353,32 @@ type Compiled = (String, std::sync::Arc<[u8]>);
 /// Installs the instruction hook: every 1,000 instructions it charges the budget; once the
 /// budget is spent it fails, and re-arms itself to fail on every instruction, so that each
 /// enclosing `pcall` or coroutine fails in turn until control is back in Rust.
+///
+/// A profile samples every [`EVERY`](super::profile::EVERY) instructions instead. The
+/// count starts again at each call, and most calls are short: the first sample of a call
+/// falls after a count drawn from 1 to `EVERY` ([`profile::phase`](super::profile::phase)),
+/// so that every instruction has the same chance of being sampled, a call shorter than
+/// `EVERY` included.
 fn arm_hook(lua: &Lua, budget: &Rc<Budget>) -> mlua::Result<()> {
+    if super::profile::on() {
+        return set_hook(lua, budget, super::profile::phase(), true);
+    }
+    set_hook(lua, budget, 1000, false)
+}
+
+/// Sets the hook to fire after `count` instructions (then every `EVERY`, when profiling).
+fn set_hook(lua: &Lua, budget: &Rc<Budget>, count: u32, profiling: bool) -> mlua::Result<()> {
     let budget = budget.clone();
-    // A profile samples every 100 instructions: the count starts again at each call, and
-    // most hooks are short.
-    let every = if super::profile::on() {
-        super::profile::EVERY
-    } else {
-        1000
-    };
     lua.set_global_hook(
-        HookTriggers::new().every_nth_instruction(every),
+        HookTriggers::new().every_nth_instruction(count),
         move |lua, debug| {
-            if super::profile::on() {
+            if profiling {
                 profile_sample(lua, debug);
             }
-            let Some(trip) = budget.consume(u64::from(every)) else {
+            let Some(trip) = budget.consume(u64::from(count)) else {
+                if profiling && count != super::profile::EVERY {
+                    set_hook(lua, &budget, super::profile::EVERY, true)?;
+                }
                 return Ok(VmState::Continue);
             };
             let message = budget.message(trip);

@@ -401,6 +401,9 @@ pub fn simulate_until(
                     while !failed.load(Ordering::Relaxed) && !stop.load(Ordering::Relaxed) {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(spec) = specs.get(i) else { break };
+                        if config.profile {
+                            crate::script::profile::new_game(spec.seed);
+                        }
                         let outcome = play_reusing(
                             &module,
                             spec.clone(),
