@@ -49,11 +49,13 @@ pub fn start() {
 /// Starts the draws again for the game of `seed`, so that a game is sampled alike
 /// whichever thread plays it, and whatever it played before.
 pub fn new_game(seed: u64) {
-    PHASE.set(PHASE_SEED ^ seed.wrapping_mul(0xD6E8_FEB8_6659_FD93) | 1);
+    // Odd: xorshift never leaves a state of zero.
+    PHASE.set((PHASE_SEED ^ seed.wrapping_mul(0xD6E8_FEB8_6659_FD93)) | 1);
 }
 
 /// After how many instructions a call's first sample falls: a number from 1 to [`EVERY`],
-/// each as likely (xorshift64*, seeded alike on every thread).
+/// each as likely (xorshift64*, started by [`start`] and again for each game by
+/// [`new_game`]).
 pub(crate) fn phase() -> u32 {
     let mut x = PHASE.get();
     x ^= x >> 12;
