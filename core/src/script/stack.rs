@@ -591,31 +591,26 @@ impl mlua::FromLuaMulti for CallArgs {
         lua: &mlua::state::RawLua,
     ) -> mlua::Result<Self> {
         let state = lua.state();
-        // SAFETY: `state` is the running callback's state and its top `nargs` values are
-        // the arguments; each is read by its type; a value that becomes an mlua value is
-        // pushed into the slot Lua guarantees a C function and popped at once.
+        // SAFETY: `state` is the running callback's state (inside the hook's protected
+        // call) and its top `nargs` values are the arguments; each is read by its type
+        // (`slot`); a value that becomes an mlua value is pushed into the slot Lua
+        // guarantees a C function and popped at once.
         unsafe {
             let first = ffi::lua_gettop(state) - nargs + 1;
             let ctx_first = nargs >= 1 && ffi::lua_type(state, first) == ffi::LUA_TTABLE;
             let mut values = Vec::with_capacity(usize::try_from(nargs - 1).unwrap_or(0));
             for index in first + 1..first + nargs {
-                values.push(match ffi::lua_type(state, index) {
-                    ffi::LUA_TNIL => Arg::Nil,
-                    ffi::LUA_TBOOLEAN => Arg::Bool(ffi::lua_toboolean(state, index) != 0),
-                    ffi::LUA_TNUMBER if ffi::lua_isinteger(state, index) != 0 => {
-                        Arg::Int(ffi::lua_tointeger(state, index))
-                    }
-                    ffi::LUA_TNUMBER => Arg::Float(ffi::lua_tonumber(state, index)),
-                    ffi::LUA_TSTRING => {
-                        let mut len = 0usize;
-                        let ptr = ffi::lua_tolstring(state, index, &mut len);
-                        Arg::Str(StrArg {
-                            ptr: ptr.cast::<u8>(),
-                            len,
-                            _owner: None,
-                        })
-                    }
-                    _ => {
+                values.push(match slot(state, index) {
+                    Slot::Nil => Arg::Nil,
+                    Slot::Bool(b) => Arg::Bool(b),
+                    Slot::Int(i) => Arg::Int(i),
+                    Slot::Float(f) => Arg::Float(f),
+                    Slot::Str(bytes) => Arg::Str(StrArg {
+                        ptr: bytes.as_ptr(),
+                        len: bytes.len(),
+                        _owner: None,
+                    }),
+                    Slot::Table(..) | Slot::Other(_) => {
                         ffi::lua_pushvalue(state, index);
                         Arg::Value(lua.pop::<LuaValue>()?)
                     }
