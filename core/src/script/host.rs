@@ -689,14 +689,15 @@ impl WrittenBack {
 
     /// Fills ctx's tables whole from `table`, the values they stood for.
     fn fill(&mut self, lua: &Lua, table: &Table) -> mlua::Result<()> {
-        if let Some(vars) = &mut self.vars {
-            vars.fill_from(lua, Some(&table.vars))?;
-        }
-        let source = locals_source(table, self).cloned();
-        if let Some(locals) = &mut self.locals {
-            locals.fill_from(lua, source.as_ref())?;
-        }
-        Ok(())
+        let given = self.given.as_ref();
+        lazy::fill_all(
+            lua,
+            table,
+            self.vars.as_mut(),
+            self.locals.as_mut(),
+            self.frame_id,
+            given,
+        )
     }
 }
 
@@ -741,14 +742,6 @@ struct Changes {
     private: Vec<(SeatId, Value)>,
 }
 
-/// The locals a call read: its frame's, or those given to it (a frame already gone).
-fn locals_source<'a>(table: &'a Table, written: &'a WrittenBack) -> Option<&'a Value> {
-    match written.frame_id {
-        Some(id) => table.flow.iter().find(|f| f.id == id).map(|f| &f.locals),
-        None => written.given.as_ref(),
-    }
-}
-
 fn changes_of(table: &Table, written: &WrittenBack) -> Result<Changes, String> {
     let vars = match &written.vars {
         Some(vars) => lazy::read_back(vars, Some(&table.vars), lazy::Which::Vars)?,
@@ -756,13 +749,11 @@ fn changes_of(table: &Table, written: &WrittenBack) -> Result<Changes, String> {
     };
     let locals = match &written.locals {
         Some(locals) => {
-            let changes =
-                lazy::read_back(locals, locals_source(table, written), lazy::Which::Locals)?;
+            let source = lazy::locals_in(table, written.frame_id, written.given.as_ref());
+            let changes = lazy::read_back(locals, source, lazy::Which::Locals)?;
             // Locals of a frame already gone (on_exit) are only read, to check they are
             // plain data.
-            let live = written
-                .frame_id
-                .is_some_and(|id| table.flow.iter().any(|f| f.id == id));
+            let live = written.frame_id.is_some() && source.is_some();
             if live { changes } else { lazy::Changes::None }
         }
         None => lazy::Changes::None,

@@ -421,18 +421,43 @@ fn fill_recent(lua: &Lua, table: &crate::table::Table) -> mlua::Result<bool> {
     let Some(mut recent) = lua.remove_app_data::<Recent>() else {
         return Ok(false);
     };
-    if let Some(vars) = &mut recent.vars {
+    let (locals, frame, given) = match &mut recent.locals {
+        Some((locals, frame, given)) => (Some(locals), *frame, given.as_ref()),
+        None => (None, None, None),
+    };
+    fill_all(lua, table, recent.vars.as_mut(), locals, frame, given)?;
+    Ok(true)
+}
+
+/// The locals a call's `ctx.locals` stood for: its frame's in `table`, or those given to
+/// it (a frame already gone).
+pub(crate) fn locals_in<'a>(
+    table: &'a crate::table::Table,
+    frame: Option<u64>,
+    given: Option<&'a Value>,
+) -> Option<&'a Value> {
+    match frame {
+        Some(id) => table.flow.iter().find(|f| f.id == id).map(|f| &f.locals),
+        None => given,
+    }
+}
+
+/// Fills a call's `ctx.vars` and `ctx.locals` whole from `table`, the values they stood for.
+pub(crate) fn fill_all(
+    lua: &Lua,
+    table: &crate::table::Table,
+    vars: Option<&mut Lazy>,
+    locals: Option<&mut Lazy>,
+    frame: Option<u64>,
+    given: Option<&Value>,
+) -> mlua::Result<()> {
+    if let Some(vars) = vars {
         vars.fill_from(lua, Some(&table.vars))?;
     }
-    if let Some((locals, frame, given)) = &mut recent.locals {
-        let source = match (given.as_ref(), frame) {
-            (Some(v), _) => Some(v),
-            (None, Some(id)) => table.flow.iter().find(|f| f.id == *id).map(|f| &f.locals),
-            (None, None) => None,
-        };
-        locals.fill_from(lua, source)?;
+    if let Some(locals) = locals {
+        locals.fill_from(lua, locals_in(table, frame, given))?;
     }
-    Ok(true)
+    Ok(())
 }
 
 /// Reads a value the last call returned with `read`; if that fails while the call's tables
