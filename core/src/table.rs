@@ -228,6 +228,88 @@ pub struct GameResult {
     pub scores: BTreeMap<SeatId, i64>,
 }
 
+/// For each place, the space of each piece on it; read as the map it is. Every change
+/// (any mutable use of the map) gives it a new [`Places::stamp`], so that whoever remembers
+/// where pieces stand (a VM's answers to `ctx:space_of`) can tell, by the stamp alone,
+/// whether the pieces may have moved since.
+#[derive(Clone, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Places {
+    map: BTreeMap<PlaceId, BTreeMap<PieceId, SpaceId>>,
+    #[serde(skip)]
+    stamp: Stamp,
+}
+
+/// A number no other state of any table's places in this process had: a copy keeps its
+/// original's (the same pieces on the same spaces), a change or a new table draws the next.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Stamp(u64);
+
+impl Default for Stamp {
+    fn default() -> Self {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        Stamp(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
+impl Places {
+    /// This state of the places: equal stamps mean the same pieces on the same spaces.
+    pub fn stamp(&self) -> Stamp {
+        self.stamp
+    }
+}
+
+impl From<BTreeMap<PlaceId, BTreeMap<PieceId, SpaceId>>> for Places {
+    fn from(map: BTreeMap<PlaceId, BTreeMap<PieceId, SpaceId>>) -> Self {
+        Places {
+            map,
+            stamp: Stamp::default(),
+        }
+    }
+}
+
+impl std::ops::Deref for Places {
+    type Target = BTreeMap<PlaceId, BTreeMap<PieceId, SpaceId>>;
+    fn deref(&self) -> &Self::Target {
+        &self.map
+    }
+}
+
+impl std::ops::DerefMut for Places {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        self.stamp = Stamp::default();
+        &mut self.map
+    }
+}
+
+impl<'a> IntoIterator for &'a Places {
+    type Item = (&'a PlaceId, &'a BTreeMap<PieceId, SpaceId>);
+    type IntoIter = std::collections::btree_map::Iter<'a, PlaceId, BTreeMap<PieceId, SpaceId>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.map.iter()
+    }
+}
+
+impl PartialEq for Places {
+    fn eq(&self, other: &Self) -> bool {
+        self.map == other.map
+    }
+}
+
+impl Eq for Places {}
+
+impl Hash for Places {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.map.hash(state);
+    }
+}
+
+impl fmt::Debug for Places {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.map.fmt(f)
+    }
+}
+
 /// Every mutable fact of one game.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Table {
@@ -244,7 +326,7 @@ pub struct Table {
     /// Counters by id.
     pub counters: BTreeMap<CounterId, Counter>,
     /// For each place, the space of each piece on it.
-    pub places: BTreeMap<PlaceId, BTreeMap<PieceId, SpaceId>>,
+    pub places: Places,
     /// Zones by id.
     pub zones: BTreeMap<ZoneId, Zone>,
     /// For each box, the count of each kind of unit in it (no zero entries).
@@ -311,7 +393,7 @@ impl Table {
             turn: 0,
             phase: String::new(),
             counters: BTreeMap::new(),
-            places: BTreeMap::new(),
+            places: Places::default(),
             zones: BTreeMap::new(),
             boxes: BTreeMap::new(),
             seats: BTreeMap::new(),
@@ -625,6 +707,24 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn places_get_a_new_stamp_with_every_change_and_keep_it_in_a_copy() {
+        let mut t = Table::new("m", ScenarioId::from("s"), 1);
+        t.places.insert("track".into(), BTreeMap::new());
+        let before = t.places.stamp();
+        let copy = t.clone();
+        assert_eq!(copy.places.stamp(), before, "a copy has the same pieces");
+        t.place_piece(&"p".into(), &"track".into(), &"1".into())
+            .expect("placed");
+        assert_ne!(t.places.stamp(), before, "a piece moved");
+        // Read back from its text, the same places are a state no VM has seen.
+        let text = serde_json::to_string(&t).expect("serialises");
+        let read: Table = serde_json::from_str(&text).expect("reads");
+        assert_eq!(read, t, "the stamp is not part of the table");
+        assert_ne!(read.places.stamp(), t.places.stamp());
+        assert!(text.contains(r#""places":{"track":{"p":"1"}}"#), "{text}");
+    }
 
     fn table() -> Table {
         let mut t = Table::new("m", ScenarioId::from("s"), 1);

@@ -5,9 +5,9 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use chancery_core::GameSpec;
 use chancery_core::devtools::testing::run_module_tests;
 use chancery_core::devtools::{api_reference_markdown, luals_stubs};
+use chancery_core::{GameSpec, Value};
 use chancery_tests::{Picker, load, random_walk, repo_root, test_module};
 
 #[test]
@@ -325,4 +325,138 @@ fn a_bot_step_leaves_a_board_checklist_and_its_undo_the_reverse() {
         backward.contains(&format!("{what} from {to} to {from}")),
         "{backward:?}"
     );
+}
+
+/// Rules and a bot that each read where Alpha's marker stands, and fail when what
+/// `ctx:space_of` says is not where it stands.
+const WHERE_IT_STANDS: &str = r#"
+local flowchart = include("@lib/flowchart.lua")
+
+local function at(ctx)
+  local _, space = ctx:space_of("marker.A")
+  return space
+end
+
+local function expect(ctx, want, when)
+  local place, space = ctx:space_of("marker.A")
+  if place ~= "score" or space ~= want then
+    error(string.format("%s: ctx:space_of says %s %s, the table score %s", when, tostring(place),
+      tostring(space), want))
+  end
+end
+
+local lab = {}
+
+function lab.prompt(ctx)
+  local actions = {}
+  for i = 0, 3 do
+    actions[#actions + 1] = { name = "step", arg = tostring(i) }
+  end
+  return { seat = "A", text = "It stands on " .. at(ctx) .. ".", actions = actions }
+end
+
+function lab.step(ctx, seen)
+  local from = at(ctx)
+  if seen ~= from then
+    error("the marker was seen on " .. seen .. " but stands on " .. from)
+  end
+  local to = tostring((tonumber(from) + 1) % 4)
+  ctx:place("marker.A", "score", to)
+  expect(ctx, to, "moved in this call")
+  ctx:remove_piece("marker.A")
+  if ctx:space_of("marker.A") ~= nil then
+    error("a piece taken off the table still stands somewhere")
+  end
+  ctx:place("marker.A", "score", to)
+  expect(ctx, to, "put back in this call")
+end
+
+return {
+  setup = function(ctx)
+    ctx:place("marker.A", "score", "0")
+    ctx:push("lab")
+  end,
+  states = { lab = lab },
+  bots = {
+    simple = function(ctx, seat, actions)
+      return flowchart.trace():choose(1, "The first action.")
+    end,
+    looker = function(ctx, seat, actions)
+      local space = at(ctx)
+      for i, action in ipairs(actions) do
+        if action.arg == space then
+          return flowchart.trace():choose(i, "It stands on " .. space .. ".")
+        end
+      end
+      error("no action for " .. tostring(space))
+    end,
+  },
+}
+"#;
+
+#[test]
+fn ctx_space_of_follows_every_move_in_every_vm() {
+    use chancery_core::{Input, Manual, Session};
+    let (_scratch, dir) = chancery_tests::copy_module(&test_module("testbed"));
+    std::fs::write(dir.join("rules/main.lua"), WHERE_IT_STANDS).expect("write");
+    let mut session =
+        chancery_core::start_game(load(&dir), GameSpec::new("basic", 1)).expect("starts");
+    // What the bot (in its seat's VM) and the prompt (in the rules' VM) say, and where the
+    // marker stands on the engine's table.
+    let seen = |session: &mut Session| {
+        let pick = session
+            .bot_preview(Some("looker"), None)
+            .expect("the bot runs")
+            .expect("A decides");
+        let prompt = session
+            .prompt()
+            .clone()
+            .expect("a prompt")
+            .expect("A decides");
+        let (_, space) = session
+            .table()
+            .piece_location("marker.A")
+            .expect("on the table");
+        let chosen = match pick.choice.arg {
+            Value::Str(s) => s,
+            other => panic!("the bot chose {other:?}"),
+        };
+        (chosen, prompt.text, space.to_string())
+    };
+    let says = |space: &str| {
+        (
+            space.to_owned(),
+            format!("It stands on {space}."),
+            space.to_owned(),
+        )
+    };
+    assert_eq!(seen(&mut session), says("0"));
+    // The players move it by hand: both VMs read it again.
+    session
+        .apply(Input::Manual {
+            seat: None,
+            change: Manual::PlacePiece {
+                piece: "marker.A".into(),
+                place: "score".into(),
+                space: "3".into(),
+            },
+        })
+        .expect("moved by hand");
+    assert_eq!(seen(&mut session), says("3"));
+    // The rules move it (and check their own reads in that call).
+    session.act("step", Value::from("3")).expect("a step");
+    assert_eq!(seen(&mut session), says("0"));
+    session.act("step", Value::from("0")).expect("a step");
+    assert_eq!(seen(&mut session), says("1"));
+    // Undone, the table is an earlier one, where it stood elsewhere.
+    assert!(session.undo());
+    assert_eq!(seen(&mut session), says("0"));
+    assert!(session.undo());
+    assert_eq!(seen(&mut session), says("3"));
+    // Steps as the bot sees them, each checked by the rules: 3, 0, 1, 2, 3…
+    for step in 1..=8 {
+        let (space, ..) = seen(&mut session);
+        session.act("step", Value::from(space)).expect("a step");
+        assert_eq!(seen(&mut session), says(&((3 + step) % 4).to_string()));
+    }
 }

@@ -4,7 +4,9 @@
 //! documentation; it is what gets registered in the VM, and what the API reference and the
 //! LuaLS type stubs are generated from, so they cannot drift apart.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use mlua::{Lua, MultiValue, Table as LuaTable, Value as LuaValue};
@@ -17,7 +19,7 @@ use crate::ids::{BoxId, CardId, CounterId, PieceId, PlaceId, SeatId, SpaceId, Un
 use crate::module::{DataValue, Module};
 use crate::rng::Rng;
 use crate::rules::{LogLine, MAX_STEP_LINES, MAX_TEXT_BYTES, Need, StepIo};
-use crate::table::{Controller, DiceMode, Frame, GameResult, HIDDEN_CARD, Position, Table};
+use crate::table::{Controller, DiceMode, Frame, GameResult, HIDDEN_CARD, Position, Stamp, Table};
 use crate::value::Value;
 
 /// A change of the flow, handled after the hook that made it returns.
@@ -71,6 +73,44 @@ pub(crate) struct CallState {
     pub bot_draws: Vec<String>,
     /// The names of the rules' states.
     pub states: Arc<Vec<String>>,
+    /// What the VM remembers of `ctx:space_of`, kept true to `table` (see [`PlacesMemo`]).
+    pub places_memo: Rc<RefCell<PlacesMemo>>,
+}
+
+/// What a VM remembers of `ctx:space_of`: the prelude's tables of each piece's place (false:
+/// off the table) and space, and the places' state and the viewer they hold for.
+pub(crate) struct PlacesMemo {
+    places: LuaTable,
+    spaces: LuaTable,
+    holds_for: Option<(Stamp, Option<SeatId>)>,
+}
+
+impl PlacesMemo {
+    pub fn new(places: LuaTable, spaces: LuaTable) -> PlacesMemo {
+        PlacesMemo {
+            places,
+            spaces,
+            holds_for: None,
+        }
+    }
+
+    /// Forgets every answer unless they hold for the places as `stamp` and `viewer` see
+    /// them: a piece may have moved (in this call, in another VM's, by the players), or the
+    /// call reads another table, or as another seat.
+    pub fn hold_for(&mut self, stamp: Stamp, viewer: &Option<SeatId>) -> mlua::Result<()> {
+        if self
+            .holds_for
+            .as_ref()
+            .is_some_and(|(s, v)| *s == stamp && v == viewer)
+        {
+            return Ok(());
+        }
+        self.holds_for = None;
+        self.places.clear()?;
+        self.spaces.clear()?;
+        self.holds_for = Some((stamp, viewer.clone()));
+        Ok(())
+    }
 }
 
 /// Parameters and results are documented as `(name, LuaLS type)`.
@@ -275,7 +315,13 @@ fn with<R>(lua: &Lua, f: impl FnOnce(&mut CallState) -> Result<R, String>) -> ml
                 "ctx was used outside a hook call (keep no ctx between calls)",
             ));
         };
-        f(&mut state)
+        let result = f(&mut state);
+        // A piece this call moved is no longer where the VM remembers it.
+        state
+            .places_memo
+            .borrow_mut()
+            .hold_for(state.table.places.stamp(), &state.viewer)?;
+        result
     };
     result.map_err(|message| script_error(lua, message))
 }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use mlua::{Function, Lua, MultiValue, Table as LuaTable, Value as LuaValue};
 
-use super::api::{self, CallState, FlowEvent};
+use super::api::{self, CallState, FlowEvent, PlacesMemo};
 use super::budget::Limits;
 use super::convert;
 use super::convert::{from_lua, to_lua};
@@ -108,6 +108,8 @@ pub(crate) struct Host {
     pub api_calls: Rc<RefCell<Vec<u64>>>,
     /// The compiled scripts and what `include` returned.
     includes: Rc<Includes>,
+    /// What the VM remembers of `ctx:space_of`, between calls (a call holds it).
+    places_memo: Rc<RefCell<PlacesMemo>>,
     /// `ctx.watched` in this VM's calls: whether anyone will read their words.
     pub watched: bool,
 }
@@ -157,7 +159,7 @@ impl Host {
             wall_ms: u64::MAX / 2,
             ..limits
         };
-        let ctx_meta = vm
+        let (ctx_meta, places_memo) = vm
             .call_with(engine, || {
                 super::stack::unmetered(&vm.lua, || build_ctx(&vm, &module, &api_calls))
             })
@@ -176,6 +178,7 @@ impl Host {
             effects: declared.effects,
             api_calls,
             includes,
+            places_memo: Rc::new(RefCell::new(places_memo)),
             watched: true,
         })
     }
@@ -284,7 +287,21 @@ impl Host {
             }
         };
         lazy::forget_recent(lua);
-        lua.set_app_data(self.call_state(table, access, &hook, locals, io));
+        let state = self.call_state(table, access, &hook, locals, io);
+        let fresh = state
+            .places_memo
+            .borrow_mut()
+            .hold_for(state.table.places.stamp(), &state.viewer);
+        if let Err(err) = fresh {
+            return Invoked {
+                table: state.table,
+                io: state.io,
+                events: Vec::new(),
+                bot_draws: Vec::new(),
+                result: Err(self.error(&hook, &err)),
+            };
+        }
+        lua.set_app_data(state);
         let result = self.vm.call(|| call(&ctx));
         let Some(state) = lua.remove_app_data::<CallState>() else {
             // Unreachable: scripts cannot touch app data. Keep the game going regardless.
@@ -339,6 +356,7 @@ impl Host {
             bot_draws: Vec::new(),
             bot_rng: None,
             states: self.states.clone(),
+            places_memo: self.places_memo.clone(),
         }
     }
 
@@ -1054,10 +1072,25 @@ fn check_effects(
 
 /// Builds the metatable of ctx tables, whose `__index` is the prototype holding the API
 /// functions and `data`.
-fn build_ctx(vm: &Vm, module: &Module, calls: &Rc<RefCell<Vec<u64>>>) -> mlua::Result<LuaTable> {
+/// `ctx`'s metatable, and what its `space_of` remembers.
+fn build_ctx(
+    vm: &Vm,
+    module: &Module,
+    calls: &Rc<RefCell<Vec<u64>>>,
+) -> mlua::Result<(LuaTable, PlacesMemo)> {
     let lua = &vm.lua;
     let proto = lua.create_table()?;
     api::register(lua, &proto, calls)?;
+    // The two lookups rules and bots make most, a few dozen a decision, answered in the VM
+    // once asked (see the prelude).
+    let (space_of, places, spaces): (Function, LuaTable, LuaTable) = vm
+        .remember_places
+        .call(proto.raw_get::<Function>("space_of")?)?;
+    proto.raw_set("space_of", space_of)?;
+    let known: Function = vm
+        .remember_known
+        .call(proto.raw_get::<Function>("known")?)?;
+    proto.raw_set("known", known)?;
     proto.raw_set("data", data::build(vm, module)?)?;
     lazy::install(lua, vm.partial.clone(), lua.globals().get("next")?)?;
     let lazy = lua.create_table()?;
@@ -1092,7 +1125,7 @@ fn build_ctx(vm: &Vm, module: &Module, calls: &Rc<RefCell<Vec<u64>>>) -> mlua::R
     )?;
     meta.raw_set("__metatable", false)?;
     lua.set_named_registry_value(PRIVATE_META, private_meta(lua)?)?;
-    Ok(meta)
+    Ok((meta, PlacesMemo::new(places, spaces)))
 }
 
 /// The registry key of the metatable of `ctx.private`.

@@ -173,7 +173,59 @@ for _, name in G.ipairs({"dofile", "loadfile", "load", "collectgarbage", "requir
   G[name] = nil
 end
 
-return { readonly = readonly, make_env = make_env, partial = partial }
+-- ctx:space_of and ctx:known, remembered in the VM. The engine is asked once for each
+-- piece's place and space until the pieces move (the engine empties `places` and `spaces`
+-- then, and when a call reads another table), and once for each value whether it is entered
+-- (the module's data never changes in a VM). An answer is kept only once the engine has
+-- given it, so a call with a wrong id still meets the engine's error; so does a call with a
+-- dot (`ctx.space_of(piece)`), whose arguments fall one place short of any answer kept.
+local function remember_places(space_of)
+  local places, spaces = {}, {}
+  local function remembered(ctx, piece)
+    local place = places[piece]
+    if place then
+      return place, spaces[piece]
+    elseif place == false then
+      return nil
+    end
+    local got, space = space_of(ctx, piece)
+    places[piece] = got or false
+    spaces[piece] = space
+    if got == nil then
+      return nil
+    end
+    return got, space
+  end
+  return remembered, places, spaces
+end
+
+local function remember_known(known)
+  local whats = {}
+  return function(ctx, what, id, key)
+    local ids = whats[what]
+    local keys = ids and ids[id]
+    local entered = keys and keys[key]
+    if entered ~= nil then
+      return entered
+    end
+    entered = known(ctx, what, id, key)
+    if not ids then
+      ids = {}
+      whats[what] = ids
+    end
+    if not keys then
+      keys = {}
+      ids[id] = keys
+    end
+    keys[key] = entered
+    return entered
+  end
+end
+
+return {
+  readonly = readonly, make_env = make_env, partial = partial,
+  remember_places = remember_places, remember_known = remember_known,
+}
 "#;
 
 /// A sandboxed Lua VM with its budget.
@@ -189,6 +241,9 @@ pub(crate) struct Vm {
     extra_globals: Table,
     /// The prelude's list of partly filled tables (see `lazy.rs`).
     pub partial: Table,
+    /// The prelude's makers of a remembering `ctx:space_of` and `ctx:known`.
+    pub remember_places: Function,
+    pub remember_known: Function,
 }
 
 impl Vm {
@@ -252,6 +307,8 @@ impl Vm {
             readonly: prelude.get("readonly")?,
             make_env: prelude.get("make_env")?,
             partial: prelude.get("partial")?,
+            remember_places: prelude.get("remember_places")?,
+            remember_known: prelude.get("remember_known")?,
             lua,
             budget,
             output,
