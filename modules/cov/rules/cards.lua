@@ -20,8 +20,19 @@ local powers = include("rules/powers.lua")
 
 local cards = {}
 
+-- What never changes in a game, read once: each card's fields (the read-only view of them,
+-- whose values not entered are still asked for when read), whether it is a Leader, whether
+-- all the values its sum reads are entered, and each issue marker's issue. The scripts run
+-- afresh for each game; the data never changes while they run.
+local fields_of, leader, entered, issue_of = {}, {}, {}, {}
+
 local function fields(ctx, card)
-  return ctx.data.cards[card].fields
+  local f = fields_of[card]
+  if f == nil then
+    f = ctx.data.cards[card].fields
+    fields_of[card] = f
+  end
+  return f
 end
 
 function cards.name(ctx, card)
@@ -29,7 +40,12 @@ function cards.name(ctx, card)
 end
 
 function cards.is_leader(ctx, card)
-  return ctx.data.cards[card].deck == "leader"
+  local is = leader[card]
+  if is == nil then
+    is = ctx.data.cards[card].deck == "leader"
+    leader[card] = is
+  end
+  return is
 end
 
 -- The card's nation (asked for if not entered).
@@ -61,11 +77,11 @@ function cards.printed(ctx, card)
   return fields(ctx, card).value
 end
 
--- Whether every value the sum for this card would read is entered (to label actions in a
--- prompt without asking).
-function cards.known(ctx, card)
-  for _, field in ipairs({ "value", "nation", "modifiers_all", "penalties" }) do
-    if not ctx:known("card", card, field) then
+local SUM_FIELDS = { "value", "nation", "modifiers_all", "penalties" }
+
+local function all_entered(ctx, card)
+  for i = 1, #SUM_FIELDS do
+    if not ctx:known("card", card, SUM_FIELDS[i]) then
       return false
     end
   end
@@ -73,6 +89,17 @@ function cards.known(ctx, card)
     return ctx:known("card", card, "modifiers")
   end
   return true
+end
+
+-- Whether every value the sum for this card would read is entered (to label actions in a
+-- prompt without asking).
+function cards.known(ctx, card)
+  local is = entered[card]
+  if is == nil then
+    is = all_entered(ctx, card)
+    entered[card] = is
+  end
+  return is
 end
 
 -- Whether `v` is a number a sum takes as a term (finite: modifiers.lua's Sum:add).
@@ -88,7 +115,11 @@ end
 -- this runs for every card on every issue a bot weighs.
 local function move(ctx, card, power, piece, debate, track, sum)
   local f = fields(ctx, card)
-  local issue = ctx.data.pieces[piece].props.issue
+  local issue = issue_of[piece]
+  if issue == nil then
+    issue = ctx.data.pieces[piece].props.issue
+    issue_of[piece] = issue
+  end
   local issue_name = sum and ctx.data.pieces[piece].name
   -- The printed value always; any other term unless it is zero (nil, false or 0).
   local v = f.value

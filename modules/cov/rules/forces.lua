@@ -57,8 +57,16 @@ function forces.front_of(ctx, block)
   return ctx.data.pieces[block].props.front
 end
 
+-- Each block's owner, read once a game (bots ask for it again and again).
+local owners = {}
+
 function forces.owner(ctx, block)
-  return ctx.data.pieces[block].owner
+  local owner = owners[block]
+  if owner == nil then
+    owner = ctx.data.pieces[block].owner
+    owners[block] = owner
+  end
+  return owner
 end
 
 -- The army's space; nil for an army not on its front's line (the Army of Bohemia in
@@ -84,7 +92,7 @@ function forces.armies_of(ctx, power)
     return list
   end
   for _, id in ipairs(util.pieces_of_kind(ctx, "block")) do
-    if ctx.data.pieces[id].owner == power and forces.space(ctx, id) ~= nil then
+    if forces.owner(ctx, id) == power and forces.space(ctx, id) ~= nil then
       list[#list + 1] = id
     end
   end
