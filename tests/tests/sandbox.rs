@@ -140,6 +140,10 @@ fn module_data_and_ctx_are_read_only() {
         &["card 'c' is read-only (tried to set 'name')"],
     );
     attack("write_ctx", &["ctx.counter cannot be set"]);
+    attack(
+        "replace_vars",
+        &["hostile/rules/main.lua:271:", "ctx.vars cannot be set"],
+    );
 }
 
 #[test]

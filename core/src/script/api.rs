@@ -75,6 +75,11 @@ pub(crate) struct CallState {
     pub states: Arc<Vec<String>>,
     /// What the VM remembers of `ctx:space_of`, kept true to `table` (see [`PlacesMemo`]).
     pub places_memo: Rc<RefCell<PlacesMemo>>,
+    /// The table behind every call's `ctx` (its functions and `data`), which keeps the
+    /// fields made for this call on first read (`ctx.vars`…) until the call ends, and the
+    /// names of those it keeps.
+    pub ctx_proto: LuaTable,
+    pub kept: Vec<&'static str>,
 }
 
 /// What a VM remembers of `ctx:space_of`: the prelude's tables of each piece's place (false:

@@ -98,6 +98,8 @@ pub(crate) struct Host {
     pub module: Arc<Module>,
     pub hooks: LuaTable,
     ctx_meta: LuaTable,
+    /// The table behind every `ctx` (ctx_meta's `__index`).
+    ctx_proto: LuaTable,
     pub states: Arc<Vec<String>>,
     /// The rules' `states` table.
     state_table: LuaTable,
@@ -164,6 +166,9 @@ impl Host {
                 super::stack::unmetered(&vm.lua, || build_ctx(&vm, &module, &api_calls))
             })
             .map_err(|e| fail(format!("cannot build ctx: {}", describe(&e).0)))?;
+        let ctx_proto: LuaTable = ctx_meta
+            .raw_get("__index")
+            .map_err(|e| fail(format!("cannot build ctx: {}", describe(&e).0)))?;
         let state_table: LuaTable = hooks
             .get("states")
             .map_err(|e| fail(format!("cannot read states: {}", describe(&e).0)))?;
@@ -172,6 +177,7 @@ impl Host {
             module,
             hooks,
             ctx_meta,
+            ctx_proto,
             states: Arc::new(declared.states),
             state_table,
             kinds: declared.kinds,
@@ -305,6 +311,7 @@ impl Host {
         let result = self.vm.call(|| call(&ctx));
         let Some(state) = lua.remove_app_data::<CallState>() else {
             // Unreachable: scripts cannot touch app data. Keep the game going regardless.
+            self.forget_kept(&KEPT_FIELDS);
             return Invoked {
                 table: Table::new(&self.module.manifest.id, Default::default(), 0),
                 io: StepIo::default(),
@@ -316,7 +323,16 @@ impl Host {
                 ))),
             };
         };
+        self.forget_kept(&state.kept);
         self.finish(state, result, &hook, entry)
+    }
+
+    /// Empties the fields ctx kept for the call that ended (see `lazy_field`).
+    fn forget_kept(&self, kept: &[&'static str]) {
+        for name in kept {
+            // Storing nil takes no memory: it cannot fail.
+            let _ = super::stack::raw_store(&self.vm.lua, &self.ctx_proto, *name, LuaValue::Nil);
+        }
     }
 
     /// What a hook's call works on and gathers: the table, who may see and change what,
@@ -357,6 +373,8 @@ impl Host {
             bot_rng: None,
             states: self.states.clone(),
             places_memo: self.places_memo.clone(),
+            ctx_proto: self.ctx_proto.clone(),
+            kept: Vec::new(),
         }
     }
 
@@ -1246,6 +1264,26 @@ fn private_state(lua: &Lua, seat: &LuaValue) -> mlua::Result<LuaValue> {
 /// `ctx.vars`, `ctx.locals`, `ctx.private`, `ctx.scenario` and `ctx.watched`, made on first
 /// use in a call.
 fn lazy_field(lua: &Lua, key: &str) -> mlua::Result<LuaValue> {
+    let value = make_field(lua, key)?;
+    // Kept in ctx's table of functions until the call ends, the field is read there, as
+    // the functions are, without coming back here: the same value for the rest of the
+    // call. (Not in the call's own ctx, whose every key stays empty, so that setting one
+    // still meets `__newindex`'s refusal.)
+    if let Some(name) = KEPT_FIELDS.iter().find(|name| **name == key)
+        && let Some(mut state) = lua.app_data_mut::<CallState>()
+    {
+        let proto = state.ctx_proto.clone();
+        super::stack::raw_store(lua, &proto, *name, value.clone())?;
+        state.kept.push(name);
+    }
+    Ok(value)
+}
+
+/// The fields of `ctx` made for a call, which it keeps until it ends.
+const KEPT_FIELDS: [&str; 5] = ["vars", "locals", "scenario", "watched", "private"];
+
+/// The value of `ctx.<key>` in this call (`vars`, `locals`, `private`…), made now.
+fn make_field(lua: &Lua, key: &str) -> mlua::Result<LuaValue> {
     let unknown = || script_error(lua, format!("ctx has no field or function '{key}'"));
     let which = {
         let Some(state) = lua.app_data_ref::<CallState>() else {

@@ -6,7 +6,7 @@ local names = {
   "ok", "spin", "spin_in_coroutine", "spin_in_pcall", "spin_in_nested_pcall",
   "spin_in_error_handler", "pattern", "gsub_pattern", "allocate", "grow_table",
   "use_io", "use_os", "use_load", "use_debug", "use_require", "dump", "random",
-  "string_metatable", "write_data", "write_ctx", "set_global", "huge_sort",
+  "string_metatable", "write_data", "write_ctx", "replace_vars", "set_global", "huge_sort",
   "hold_function_in_vars", "recurse", "spin_in_finalizer",
 }
 
@@ -263,6 +263,12 @@ function lab.log_values(ctx)
   ctx:log(2.5)
   ctx:log("%s has %d tokens (%.1f %%), %s", "Austria", 3, 37.5, tostring(nil))
   ctx:add_counter("ok", 2.0)
+end
+
+-- After a first read, which ctx keeps for the rest of the call, setting it is still refused.
+function lab.replace_vars(ctx)
+  local _ = ctx.vars.x
+  ctx.vars = { x = 1 }
 end
 
 return {
