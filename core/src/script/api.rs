@@ -76,9 +76,10 @@ pub(crate) struct CallState {
     /// What the VM remembers of `ctx:space_of`, kept true to `table` (see [`PlacesMemo`]).
     pub places_memo: Rc<RefCell<PlacesMemo>>,
     /// The table behind every call's `ctx` (its functions and `data`), which keeps the
-    /// fields made for this call on first read (`ctx.vars`…) until the call ends, and the
-    /// names of those it keeps.
+    /// fields made for this call that it reads again (`ctx.vars`…) until the call ends; the
+    /// names of those read once, and of those it keeps.
     pub ctx_proto: LuaTable,
+    pub read_once: Vec<&'static str>,
     pub kept: Vec<&'static str>,
 }
 

@@ -374,6 +374,7 @@ impl Host {
             states: self.states.clone(),
             places_memo: self.places_memo.clone(),
             ctx_proto: self.ctx_proto.clone(),
+            read_once: Vec::new(),
             kept: Vec::new(),
         }
     }
@@ -1265,16 +1266,21 @@ fn private_state(lua: &Lua, seat: &LuaValue) -> mlua::Result<LuaValue> {
 /// use in a call.
 fn lazy_field(lua: &Lua, key: &str) -> mlua::Result<LuaValue> {
     let value = make_field(lua, key)?;
-    // Kept in ctx's table of functions until the call ends, the field is read there, as
-    // the functions are, without coming back here: the same value for the rest of the
-    // call. (Not in the call's own ctx, whose every key stays empty, so that setting one
-    // still meets `__newindex`'s refusal.)
+    // Read a second time, the field is kept in ctx's table of functions until the call
+    // ends, and read there from then on, as the functions are, without coming back here:
+    // the same value for the rest of the call. (Not in the call's own ctx, whose every key
+    // stays empty, so that setting one still meets `__newindex`'s refusal. A field read
+    // once costs nothing more.)
     if let Some(name) = KEPT_FIELDS.iter().find(|name| **name == key)
         && let Some(mut state) = lua.app_data_mut::<CallState>()
     {
-        let proto = state.ctx_proto.clone();
-        super::stack::raw_store(lua, &proto, *name, value.clone())?;
-        state.kept.push(name);
+        if state.read_once.contains(name) {
+            let proto = state.ctx_proto.clone();
+            super::stack::raw_store(lua, &proto, *name, value.clone())?;
+            state.kept.push(name);
+        } else {
+            state.read_once.push(name);
+        }
     }
     Ok(value)
 }
