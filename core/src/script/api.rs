@@ -73,8 +73,8 @@ pub(crate) struct CallState {
     pub bot_draws: Vec<String>,
     /// The names of the rules' states.
     pub states: Arc<Vec<String>>,
-    /// What the VM remembers of `ctx:space_of`, kept true to `table` (see [`PlacesMemo`]).
-    pub places_memo: Rc<RefCell<PlacesMemo>>,
+    /// What the VM remembers of `ctx:space_of` (kept true to `table`) and `ctx:known`.
+    pub remembered: Rc<RefCell<Remembered>>,
     /// The table behind every call's `ctx` (its functions and `data`), which keeps the
     /// fields made for this call that it reads again (`ctx.vars`…) until the call ends; the
     /// names of those read once, and of those it keeps.
@@ -83,21 +83,32 @@ pub(crate) struct CallState {
     pub kept: Vec<&'static str>,
 }
 
-/// What a VM remembers of `ctx:space_of`: the prelude's tables of each piece's place (false:
-/// off the table) and space, and the places' state and the viewer they hold for.
-pub(crate) struct PlacesMemo {
+/// What a VM remembers of `ctx:space_of` and `ctx:known` (see the prelude): its tables of
+/// each piece's place (false: off the table) and space, with the places' state and the
+/// viewer they hold for, and of whether each value is entered.
+pub(crate) struct Remembered {
     places: LuaTable,
     spaces: LuaTable,
     holds_for: Option<(Stamp, Option<SeatId>)>,
+    known: LuaTable,
 }
 
-impl PlacesMemo {
-    pub fn new(places: LuaTable, spaces: LuaTable) -> PlacesMemo {
-        PlacesMemo {
+impl Remembered {
+    pub fn new(places: LuaTable, spaces: LuaTable, known: LuaTable) -> Remembered {
+        Remembered {
             places,
             spaces,
             holds_for: None,
+            known,
         }
+    }
+
+    /// Forgets everything, as for a new game.
+    pub fn forget(&mut self) -> mlua::Result<()> {
+        self.holds_for = None;
+        self.places.clear()?;
+        self.spaces.clear()?;
+        self.known.clear()
     }
 
     /// Forgets every answer unless they hold for the places as `stamp` and `viewer` see
@@ -324,7 +335,7 @@ fn with<R>(lua: &Lua, f: impl FnOnce(&mut CallState) -> Result<R, String>) -> ml
         let result = f(&mut state);
         // A piece this call moved is no longer where the VM remembers it.
         state
-            .places_memo
+            .remembered
             .borrow_mut()
             .hold_for(state.table.places.stamp(), &state.viewer)?;
         result

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use mlua::{Function, Lua, MultiValue, Table as LuaTable, Value as LuaValue};
 
-use super::api::{self, CallState, FlowEvent, PlacesMemo};
+use super::api::{self, CallState, FlowEvent, Remembered};
 use super::budget::Limits;
 use super::convert;
 use super::convert::{from_lua, to_lua};
@@ -110,8 +110,8 @@ pub(crate) struct Host {
     pub api_calls: Rc<RefCell<Vec<u64>>>,
     /// The compiled scripts and what `include` returned.
     includes: Rc<Includes>,
-    /// What the VM remembers of `ctx:space_of`, between calls (a call holds it).
-    places_memo: Rc<RefCell<PlacesMemo>>,
+    /// What the VM remembers of `ctx:space_of` and `ctx:known`.
+    remembered: Rc<RefCell<Remembered>>,
     /// `ctx.watched` in this VM's calls: whether anyone will read their words.
     pub watched: bool,
 }
@@ -161,7 +161,7 @@ impl Host {
             wall_ms: u64::MAX / 2,
             ..limits
         };
-        let (ctx_meta, places_memo) = vm
+        let (ctx_meta, remembered) = vm
             .call_with(engine, || {
                 super::stack::unmetered(&vm.lua, || build_ctx(&vm, &module, &api_calls))
             })
@@ -184,7 +184,7 @@ impl Host {
             effects: declared.effects,
             api_calls,
             includes,
-            places_memo: Rc::new(RefCell::new(places_memo)),
+            remembered: Rc::new(RefCell::new(remembered)),
             watched: true,
         })
     }
@@ -196,6 +196,14 @@ impl Host {
     /// be written by scripts.
     pub fn reset(&mut self) -> Result<(), Diagnostics> {
         self.includes.forget();
+        self.remembered.borrow_mut().forget().map_err(|e| {
+            Diagnostics(vec![Diagnostic::error(
+                &self.module.dir,
+                0,
+                0,
+                format!("cannot start the game afresh: {}", describe(&e).0),
+            )])
+        })?;
         self.vm.output.borrow_mut().clear();
         self.api_calls.borrow_mut().iter_mut().for_each(|n| *n = 0);
         // The scripts run again from the same bytecode over the same data, with nothing
@@ -295,7 +303,7 @@ impl Host {
         lazy::forget_recent(lua);
         let state = self.call_state(table, access, &hook, locals, io);
         let fresh = state
-            .places_memo
+            .remembered
             .borrow_mut()
             .hold_for(state.table.places.stamp(), &state.viewer);
         if let Err(err) = fresh {
@@ -372,7 +380,7 @@ impl Host {
             bot_draws: Vec::new(),
             bot_rng: None,
             states: self.states.clone(),
-            places_memo: self.places_memo.clone(),
+            remembered: self.remembered.clone(),
             ctx_proto: self.ctx_proto.clone(),
             read_once: Vec::new(),
             kept: Vec::new(),
@@ -1091,12 +1099,12 @@ fn check_effects(
 
 /// Builds the metatable of ctx tables, whose `__index` is the prototype holding the API
 /// functions and `data`.
-/// `ctx`'s metatable, and what its `space_of` remembers.
+/// `ctx`'s metatable, and what its `space_of` and `known` remember.
 fn build_ctx(
     vm: &Vm,
     module: &Module,
     calls: &Rc<RefCell<Vec<u64>>>,
-) -> mlua::Result<(LuaTable, PlacesMemo)> {
+) -> mlua::Result<(LuaTable, Remembered)> {
     let lua = &vm.lua;
     let proto = lua.create_table()?;
     api::register(lua, &proto, calls)?;
@@ -1106,7 +1114,7 @@ fn build_ctx(
         .remember_places
         .call(proto.raw_get::<Function>("space_of")?)?;
     proto.raw_set("space_of", space_of)?;
-    let known: Function = vm
+    let (known, entered): (Function, LuaTable) = vm
         .remember_known
         .call(proto.raw_get::<Function>("known")?)?;
     proto.raw_set("known", known)?;
@@ -1144,7 +1152,7 @@ fn build_ctx(
     )?;
     meta.raw_set("__metatable", false)?;
     lua.set_named_registry_value(PRIVATE_META, private_meta(lua)?)?;
-    Ok((meta, PlacesMemo::new(places, spaces)))
+    Ok((meta, Remembered::new(places, spaces, entered)))
 }
 
 /// The registry key of the metatable of `ctx.private`.
