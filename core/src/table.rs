@@ -259,15 +259,6 @@ impl Places {
     }
 }
 
-impl From<BTreeMap<PlaceId, BTreeMap<PieceId, SpaceId>>> for Places {
-    fn from(map: BTreeMap<PlaceId, BTreeMap<PieceId, SpaceId>>) -> Self {
-        Places {
-            map,
-            stamp: Stamp::default(),
-        }
-    }
-}
-
 impl std::ops::Deref for Places {
     type Target = BTreeMap<PlaceId, BTreeMap<PieceId, SpaceId>>;
     fn deref(&self) -> &Self::Target {

@@ -191,9 +191,9 @@ impl Host {
 
     /// Loads the rules again in this VM, as if new: every script runs again in a new
     /// environment (from its compiled chunk), so no variable a script kept, in a chunk's
-    /// locals or its globals, survives; the API counts and printed lines are cleared. The
-    /// engine's own tables (ctx, the read-only data, the libraries) are shared and cannot
-    /// be written by scripts.
+    /// locals or its globals, survives; the API counts, printed lines and the answers of
+    /// `ctx:space_of` and `ctx:known` the VM remembers are cleared. The engine's own tables
+    /// (ctx, the read-only data, the libraries) are shared and cannot be written by scripts.
     pub fn reset(&mut self) -> Result<(), Diagnostics> {
         self.includes.forget();
         self.remembered.borrow_mut().forget().map_err(|e| {
@@ -1098,8 +1098,7 @@ fn check_effects(
 }
 
 /// Builds the metatable of ctx tables, whose `__index` is the prototype holding the API
-/// functions and `data`.
-/// `ctx`'s metatable, and what its `space_of` and `known` remember.
+/// functions and `data`; and what its `space_of` and `known` remember.
 fn build_ctx(
     vm: &Vm,
     module: &Module,

@@ -177,9 +177,10 @@ end
 -- piece's place and space until the pieces move (the engine empties `places` and `spaces`
 -- then, and when a call reads another table), and once a game for each value whether it is
 -- entered (the module's data never changes in a VM; each game starts with nothing
--- remembered, so that a game's calls run the same instructions whatever was played before). An answer is kept only once the engine has
--- given it, so a call with a wrong id still meets the engine's error; so does a call with a
--- dot (`ctx.space_of(piece)`), whose arguments fall one place short of any answer kept.
+-- remembered, so that a game's calls run the same instructions whatever was played
+-- before). An answer is kept only once the engine has given it, so a call with a wrong id
+-- still meets the engine's error; so does a call with a dot (`ctx.space_of(piece)`), whose
+-- arguments fall one place short of any answer kept.
 local function remember_places(space_of)
   local places, spaces = {}, {}
   local function remembered(ctx, piece)
