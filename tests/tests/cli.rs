@@ -120,6 +120,22 @@ fn a_game_played_from_the_command_line() {
         seat_view["zones"]["hand.A"]["cards"],
         serde_json::json!(["?", "?"])
     );
+    // The module's own view (its `view` hook), as the seat sees it: the other hand hidden.
+    assert_eq!(seat_view["view"]["seat"], "B", "{seat_view}");
+    assert_eq!(
+        seat_view["view"]["other_hand"],
+        serde_json::json!(["?", "?"])
+    );
+    let (_, everything, _) = chancery(&["state", path(&save), "--json", "--everything"]);
+    let everything: serde_json::Value = serde_json::from_str(&everything).expect("JSON");
+    // The view for no seat in particular (the testbed shows it Alpha's hand): every card.
+    let hand_a = everything["zones"]["hand.A"]["cards"].clone();
+    assert!(
+        hand_a.as_array().is_some_and(|h| h.len() == 2),
+        "{everything}"
+    );
+    assert_ne!(hand_a, serde_json::json!(["?", "?"]));
+    assert_eq!(everything["view"]["other_hand"], hand_a, "{everything}");
 
     let (code, out, err) = chancery(&["act", path(&save), "bid", "7"]);
     assert_eq!(code, 1);

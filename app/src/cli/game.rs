@@ -100,7 +100,8 @@ pub struct ActArgs {
 pub struct StateArgs {
     /// The saved game.
     pub save: PathBuf,
-    /// Print the state JSON.
+    /// Print the state JSON, with the module's own view for these eyes (its `view` hook)
+    /// under `view` when the module loads.
     #[arg(long)]
     pub json: bool,
     /// Show what this seat may see (hidden cards as "?"). Without it: the one seat a person
@@ -830,7 +831,12 @@ pub fn record(args: &RecordArgs, out: &mut dyn Write, err: &mut dyn Write) -> an
     Ok(0)
 }
 
-pub fn state(args: &StateArgs, overlay: &OverlayArgs, out: &mut dyn Write) -> anyhow::Result<i32> {
+pub fn state(
+    args: &StateArgs,
+    overlay: &OverlayArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> anyhow::Result<i32> {
     let file = SaveFile::read(&args.save)?;
     let seat = args.seat.clone().map(SeatId::from);
     if let Some(seat) = &seat
@@ -842,22 +848,41 @@ pub fn state(args: &StateArgs, overlay: &OverlayArgs, out: &mut dyn Write) -> an
         true => None,
         false => seat.or_else(|| default_eyes(&file.table)),
     };
-    if args.json {
-        let json = state_json(&file.table, &file.log, seat.as_ref(), &Value::Nil);
-        writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
-        return Ok(0);
-    }
     // With the module at hand, the game as `--headless` shows it; without, what the save
     // holds.
     let mut notes = Vec::new();
     let dir = PathBuf::from(&file.module.dir);
-    match restore(
+    let restored = restore(
         &file,
         &args.save,
         Some(&dir),
         &overlay.load_options(false),
         &mut notes,
-    ) {
+    );
+    if args.json {
+        // The module's own view for these eyes (its `view` hook), when the module loads.
+        let view = match restored {
+            Ok(mut session) => {
+                err.write_all(&notes)?;
+                session.view_data(seat.as_ref()).unwrap_or_else(|e| {
+                    let _ = writeln!(err, "(The module's view cannot be shown: {e}.)");
+                    Value::Nil
+                })
+            }
+            Err(e) => {
+                writeln!(
+                    err,
+                    "(The module {} cannot be loaded ({e}); the state has no module view.)",
+                    dir.display()
+                )?;
+                Value::Nil
+            }
+        };
+        let json = state_json(&file.table, &file.log, seat.as_ref(), &view);
+        writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
+        return Ok(0);
+    }
+    match restored {
         Ok(session) => {
             out.write_all(&notes)?;
             print_game(&session, seat.as_ref(), out)?;

@@ -111,7 +111,7 @@ pub fn run(
         Some(Command::Check(args)) => check::run(&args, out, err),
         Some(Command::New(args)) => game::new(&args, out, err),
         Some(Command::Act(args)) => game::act(&args, out, err),
-        Some(Command::State(args)) => game::state(&args, &cli.open.overlay, out),
+        Some(Command::State(args)) => game::state(&args, &cli.open.overlay, out, err),
         Some(Command::Replay(args)) => game::replay(&args, out, err),
         Some(Command::Test(args)) => test::run(&args, out, err),
         Some(Command::Record(args)) => game::record(&args, out, err),
