@@ -156,11 +156,12 @@ function Ctx:set_counter(id, value) end
 ---@return integer value
 function Ctx:add_counter(id, delta) end
 
---- Rolls one die (6 sides unless told) and logs it. With physical dice the players are asked for the result.
+--- Rolls one die (6 sides unless told) and logs it. With `to` (a seat or a list of seats) the roll is secret: its line goes only to those seats (and the omniscient view). With physical dice the players are asked for the result.
 ---@param sides integer?
 ---@param reason string?
+---@param to string|string[]?
 ---@return integer result
-function Ctx:roll(sides, reason) end
+function Ctx:roll(sides, reason, to) end
 
 --- Writes a line to the game log. With more arguments, the text is a format as string.format reads it: `ctx:log("%s plays %s", power, card)`.
 ---@param text string

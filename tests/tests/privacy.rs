@@ -261,3 +261,114 @@ fn congress_of_vienna_wagers_stay_secret_until_revealed() {
         "the wagers were checked while pending ({wagers_seen})"
     );
 }
+
+/// Rules that roll a die secretly for one seat, for two, and in public, and make the two
+/// mistakes a secret roll can be made with.
+const SECRET_ROLLS: &str = r#"
+local flowchart = include("@lib/flowchart.lua")
+local lab = {}
+function lab.prompt(ctx)
+  local actions = {}
+  for _, name in ipairs({ "ambush", "parley", "weather", "nobody", "empty" }) do
+    actions[#actions + 1] = { name = name }
+  end
+  return { seat = "A", text = "Roll", actions = actions }
+end
+function lab.ambush(ctx)
+  ctx:roll(6, "the ambush", "A")
+end
+function lab.parley(ctx)
+  ctx:roll(20, "the parley", { "A", "B" })
+end
+function lab.weather(ctx)
+  ctx:roll(6, "the weather")
+end
+function lab.nobody(ctx)
+  ctx:roll(6, "a ghost", "Z")
+end
+function lab.empty(ctx)
+  ctx:roll(6, "a ghost", {})
+end
+return {
+  setup = function(ctx)
+    ctx:push("lab")
+  end,
+  states = { lab = lab },
+  bots = {
+    simple = function(ctx, seat, actions)
+      return flowchart.trace():choose(1, "The first.")
+    end,
+  },
+}
+"#;
+
+/// A secret roll is logged only to the seats it is told to (and the omniscient view): in
+/// the log every seat reads and in the state JSON of each; a public roll to everybody.
+#[test]
+fn a_secret_roll_is_told_only_to_its_seats() {
+    let (_scratch, dir) = chancery_tests::copy_module(&test_module("testbed"));
+    std::fs::write(dir.join("rules/main.lua"), SECRET_ROLLS).expect("write");
+    let save = dir.join("game.ron");
+    let (code, _, err) = chancery(&[
+        "new",
+        path(&dir),
+        "--scenario",
+        "basic",
+        "--seed",
+        "5",
+        "--out",
+        path(&save),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    for action in ["ambush", "parley", "weather"] {
+        let (code, _, err) = chancery(&["act", path(&save), "--seat", "A", action]);
+        assert_eq!(code, 0, "{err}");
+    }
+    let lines = |eyes: &[&str]| -> Vec<String> {
+        let (code, json, err) = chancery(&[&["state", path(&save), "--json"], eyes].concat());
+        assert_eq!(code, 0, "{err}");
+        let json: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+        let mut lines = Vec::new();
+        strings_in(&json["log"], &mut lines);
+        // (The omniscient view marks a line for one seat: "[to A] Rolled …".)
+        lines.retain(|l| l.contains("Rolled"));
+        lines
+    };
+    let rolled = |lines: &[String], what: &str| lines.iter().any(|l| l.contains(what));
+    let (alpha, beta, all) = (
+        lines(&["--seat", "A"]),
+        lines(&["--seat", "B"]),
+        lines(&["--everything"]),
+    );
+    assert!(
+        rolled(&alpha, "for the ambush:") && rolled(&alpha, "(secret: told to Alpha)"),
+        "{alpha:?}"
+    );
+    assert!(
+        !rolled(&beta, "ambush"),
+        "Beta reads Alpha's secret roll: {beta:?}"
+    );
+    assert!(rolled(&all, "[to A] Rolled d6 for the ambush:"), "{all:?}");
+    for seat in [&alpha, &beta] {
+        assert!(
+            rolled(seat, "for the parley:") && rolled(seat, "(secret: told to Alpha and Beta)"),
+            "{seat:?}"
+        );
+        assert!(rolled(seat, "for the weather:"), "{seat:?}");
+    }
+    // Nor in the game as the command line prints it for Beta (the input itself, Alpha's
+    // choice of action, stays public: private inputs are another matter).
+    let (_, text, _) = chancery(&["state", path(&save), "--seat", "B"]);
+    assert!(text.contains("for the parley"), "{text}");
+    assert!(!text.contains("for the ambush"), "{text}");
+    // Told to a seat the game does not have, or to nobody: the module's mistake, said.
+    let (code, _, err) = chancery(&["act", path(&save), "--seat", "A", "nobody"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("ctx:roll: 'Z' is not a seat of this game"),
+        "{err}"
+    );
+    let (code, _, err) = chancery(&["act", path(&save), "--seat", "A", "empty"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("a seat or a list of seats"), "{err}");
+}

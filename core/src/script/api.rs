@@ -837,9 +837,40 @@ fn api_add_counter(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
     ret(lua, [Value::Int(set)])
 }
 
+/// The seats a line goes to: argument `i` as one seat or a list of seats (`None`: nil, to
+/// everybody), each a seat of the game, at least one.
+fn opt_seats(lua: &Lua, a: &Args, i: usize) -> mlua::Result<Option<Vec<SeatId>>> {
+    let seats = match a.get(i) {
+        Arg::Nil => return Ok(None),
+        Arg::Str(_) => vec![a.string(lua, i)?],
+        _ => match a.value(lua, i)? {
+            Value::List(items) if !items.is_empty() => items
+                .iter()
+                .map(|item| match item {
+                    Value::Str(s) => Ok(s.clone()),
+                    _ => Err(a.wrong(lua, i, "a seat or a list of seats")),
+                })
+                .collect::<mlua::Result<_>>()?,
+            _ => return Err(a.wrong(lua, i, "a seat or a list of seats")),
+        },
+    };
+    let seats: Vec<SeatId> = seats.into_iter().map(SeatId::from).collect();
+    with(lua, |st| {
+        match seats.iter().find(|s| !st.table.seats.contains_key(*s)) {
+            Some(seat) => Err(format!(
+                "ctx:{}: '{seat}' is not a seat of this game",
+                a.name
+            )),
+            None => Ok(()),
+        }
+    })?;
+    Ok(Some(seats))
+}
+
 fn api_roll(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
     let sides = a.opt_int(lua, 0)?.unwrap_or(6);
     let reason = a.opt_string(lua, 1)?;
+    let to = opt_seats(lua, a, 2)?;
     let sides = u32::try_from(sides)
         .ok()
         .filter(|s| *s >= 2)
@@ -863,8 +894,22 @@ fn api_roll(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
         };
         st.io.rolls.push((sides, result));
         let what = reason.map(|r| format!(" for {r}")).unwrap_or_default();
-        st.io
-            .write(LogLine::public(format!("Rolled d{sides}{what}: {result}")))?;
+        let text = format!("Rolled d{sides}{what}: {result}");
+        match to {
+            // A secret roll: a line for each seat told (and the omniscient view), none for
+            // the others.
+            Some(seats) => {
+                let told: Vec<String> = seats.iter().map(|s| st.module.seat_name(s)).collect();
+                let text = format!("{text} (secret: told to {})", told.join(" and "));
+                for seat in seats {
+                    st.io.write(LogLine {
+                        text: text.clone(),
+                        to: Some(seat),
+                    })?;
+                }
+            }
+            None => st.io.write(LogLine::public(text))?,
+        }
         Ok(result)
     })?;
     ret(lua, [Value::Int(result)])
@@ -1324,9 +1369,13 @@ pub(crate) const API: &[ApiEntry] = &[
     },
     ApiEntry {
         name: "roll",
-        params: &[("sides", "integer?"), ("reason", "string?")],
+        params: &[
+            ("sides", "integer?"),
+            ("reason", "string?"),
+            ("to", "string|string[]?"),
+        ],
         returns: &[("result", "integer")],
-        doc: "Rolls one die (6 sides unless told) and logs it. With physical dice the players are asked for the result.",
+        doc: "Rolls one die (6 sides unless told) and logs it. With `to` (a seat or a list of seats) the roll is secret: its line goes only to those seats (and the omniscient view). With physical dice the players are asked for the result.",
         changes: true,
         func: api_roll,
     },
