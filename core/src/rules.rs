@@ -56,6 +56,10 @@ pub struct Prompt {
     /// A reaction window's seats still to answer, in the order they are asked (the seat
     /// asked now first); empty for other decisions.
     pub waiting: Vec<SeatId>,
+    /// A private decision (the prompt's `private`): its answer is read only by its seat
+    /// (and the omniscient view); the other seats read these words in its place ("Austria
+    /// gave its orders").
+    pub private: Option<String>,
 }
 
 impl Prompt {
@@ -100,9 +104,10 @@ impl Prompt {
         self.asks.iter().filter_map(|a| a.seat.as_ref())
     }
 
-    /// Whether answers stay hidden from the other seats.
+    /// Whether answers stay hidden from the other seats: a simultaneous choice, or a
+    /// private decision.
     pub fn is_secret(&self) -> bool {
-        self.decision == Decision::Simultaneous
+        self.decision == Decision::Simultaneous || self.private.is_some()
     }
 }
 

@@ -369,6 +369,7 @@ mod tests {
             seat: Some("A".into()),
             secret: true,
             label: Some("Wager Five".to_owned()),
+            shown: None,
         };
         let config = ron::ser::PrettyConfig::new().struct_names(true);
         let text = ron::ser::to_string_pretty(&entry, config).expect("writes");

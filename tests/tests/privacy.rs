@@ -372,3 +372,129 @@ fn a_secret_roll_is_told_only_to_its_seats() {
     assert_eq!(code, 1);
     assert!(err.contains("a seat or a list of seats"), "{err}");
 }
+
+/// Rules whose orders are private: Alpha's with the words the others read, Beta's with the
+/// engine's; and a prompt whose `private` is neither.
+const PRIVATE_ORDERS: &str = r#"
+local flowchart = include("@lib/flowchart.lua")
+local orders = {}
+function orders.prompt(ctx)
+  local seat = ctx.vars.next or "A"
+  if ctx.vars.broken then
+    return { seat = seat, text = "Orders", private = 5, actions = { { name = "march", arg = "north" } } }
+  end
+  return {
+    seat = seat,
+    text = "Orders",
+    private = seat == "A" and "Alpha sent sealed orders" or true,
+    actions = {
+      { name = "march", arg = "north", label = "March on the northern pass" },
+      { name = "march", arg = "south", label = "March on the southern ford" },
+      { name = "spoil", label = "Spoil the next prompt" },
+    },
+  }
+end
+function orders.march(ctx, where)
+  local seat = ctx.vars.next or "A"
+  ctx:tell(seat, "Your army marches " .. where .. ".")
+  ctx.vars.next = seat == "A" and "B" or "A"
+end
+function orders.spoil(ctx)
+  ctx.vars.broken = true
+end
+return {
+  setup = function(ctx)
+    ctx:push("orders")
+  end,
+  states = { orders = orders },
+  bots = {
+    simple = function(ctx, seat, actions)
+      return flowchart.trace():choose(1, "The first.")
+    end,
+  },
+}
+"#;
+
+/// A private decision's answer is read only by its seat and the omniscient view; the other
+/// seats read the module's words (or the engine's) in its place, in the log, the state
+/// JSON and the game as printed.
+#[test]
+fn a_private_answer_is_read_only_by_its_seat() {
+    let (_scratch, dir) = chancery_tests::copy_module(&test_module("testbed"));
+    std::fs::write(dir.join("rules/main.lua"), PRIVATE_ORDERS).expect("write");
+    let save = dir.join("game.ron");
+    let (code, _, err) = chancery(&[
+        "new",
+        path(&dir),
+        "--scenario",
+        "basic",
+        "--out",
+        path(&save),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    // The decision's choices show only to its seat.
+    let (_, text, _) = chancery(&["state", path(&save), "--seat", "B"]);
+    assert!(!text.contains("northern pass"), "{text}");
+    assert!(
+        text.contains("Alpha (A, human) decides, in private: Orders"),
+        "{text}"
+    );
+    let (code, _, err) = chancery(&["act", path(&save), "--seat", "A", "march", "south"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = chancery(&["act", path(&save), "--seat", "B", "march", "north"]);
+    assert_eq!(code, 0, "{err}");
+    let seen = |eyes: &[&str]| -> (String, String) {
+        let (code, json, err) = chancery(&[&["state", path(&save), "--json"], eyes].concat());
+        assert_eq!(code, 0, "{err}");
+        let (code, text, err) = chancery(&[&["state", path(&save)], eyes].concat());
+        assert_eq!(code, 0, "{err}");
+        (json, text)
+    };
+    let (alpha_json, alpha_text) = seen(&["--seat", "A"]);
+    let (beta_json, beta_text) = seen(&["--seat", "B"]);
+    let (all_json, _) = seen(&["--everything"]);
+    for (json, text) in [(&beta_json, &beta_text)] {
+        for secret in ["southern ford", "marches south", "march south"] {
+            assert!(
+                !json.contains(secret) && !text.contains(secret),
+                "Beta reads Alpha's orders ({secret}):\n{json}\n{text}"
+            );
+        }
+        assert!(json.contains("A: Alpha sent sealed orders"), "{json}");
+        assert!(
+            text.contains("#1 Alpha: Alpha sent sealed orders"),
+            "{text}"
+        );
+        assert!(json.contains("B: march north"), "its own orders: {json}");
+        assert!(text.contains("northern pass"), "its own orders: {text}");
+    }
+    // (Alpha's own choices, on the table now, name both places: Beta's answer is the
+    // secret.)
+    for secret in [
+        "B: march north",
+        "Beta: March on the northern pass",
+        "marches north",
+    ] {
+        assert!(
+            !alpha_json.contains(secret) && !alpha_text.contains(secret),
+            "Alpha reads Beta's orders ({secret}):\n{alpha_json}\n{alpha_text}"
+        );
+    }
+    assert!(alpha_json.contains("B: a private answer"), "{alpha_json}");
+    assert!(
+        alpha_text.contains("southern ford"),
+        "its own orders: {alpha_text}"
+    );
+    for shown in ["A: march south", "B: march north"] {
+        assert!(all_json.contains(shown), "{all_json}");
+    }
+    // `private` that is neither true nor words: the module's mistake, said.
+    let (code, _, err) = chancery(&["act", path(&save), "--seat", "A", "spoil"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains(
+            "prompt private must be true or the words the other seats read, got a integer"
+        ),
+        "{err}"
+    );
+}

@@ -398,16 +398,16 @@ fn describe_asks(out: &mut String, session: &Session, prompt: &Prompt, seat: Opt
         }
     };
     if let [ask] = prompt.asks.as_slice()
-        && !prompt.is_secret()
+        && prompt.decision != chancery_core::Decision::Simultaneous
     {
         let who = match &ask.seat {
             Some(seat) => seat_text(session, seat),
             None => "Anyone".to_owned(),
         };
-        let window = if prompt.decision == chancery_core::Decision::Window {
-            " (each seat in turn may answer or pass)"
-        } else {
-            ""
+        let window = match (prompt.decision, &prompt.private) {
+            (chancery_core::Decision::Window, _) => " (each seat in turn may answer or pass)",
+            (_, Some(_)) => ", in private",
+            _ => "",
         };
         let _ = writeln!(
             out,

@@ -402,6 +402,9 @@ fn heading(module: &Module, prompt: &Prompt, names: &[String]) -> String {
             }
         }
         (Decision::Window, [name, ..]) => format!("{name} may answer or pass"),
+        (Decision::One, [name, ..]) if prompt.private.is_some() => {
+            format!("{name} decides, in private")
+        }
         (Decision::One, [name, ..]) => format!("{name} decides"),
     }
 }

@@ -264,7 +264,10 @@ once and each answer stays hidden from the other seats, in every view and in the
 `reveal` has them all (so its actions need no handlers of their own); in a reaction window (a state with `all_passed`) the seats are asked
 one at a time in the order listed, each may answer (its action's handler runs, with the
 seat) or pass (the engine adds `pass`), and the rules close the window. Bots answer for
-their seats and see only what their seat may see.
+their seats and see only what their seat may see. A prompt with `private = true` (or
+`private = "words"`) is a private decision: its choices and its answer are read only by
+its seat (and the omniscient view); the log shows the other seats "a private answer" (or
+the words: "Austria gave its orders").
 
 An action in a prompt is a table: `name` (the handler's name), `arg` (plain data handed to
 it), `label` (what a button says), a target to highlight (`card`, `zone`, `piece`, `box`,
@@ -281,6 +284,8 @@ Privacy: `ctx.vars` and state locals are public; `ctx.private[seat]` is seen by 
 only (and the rules); `ctx:tell(seat, text)` writes a log line for one seat. A bot, a
 seat's `view` and `chancery state --json --seat S` see exactly what that seat may see, and
 reading another seat's private state from a bot is an error at the line that tried.
+`ctx:roll(sides, reason, to)` with a seat or a list of seats rolls in secret: only they
+(and the omniscient view) read the roll.
 
 Scripts see only safe globals (`string`, `table`, `math` without `random`, `utf8`,
 `coroutine`, base functions without `load`, `dofile`, `collectgarbage`), `print` (shown to

@@ -97,6 +97,17 @@ pub(crate) fn parse_prompt(
             ));
         }
     };
+    let private = match field::<LuaValue>(lua, t, "private").map_err(|e| e.to_string())? {
+        LuaValue::Nil | LuaValue::Boolean(false) => None,
+        LuaValue::Boolean(true) => Some("a private answer".to_owned()),
+        LuaValue::String(s) => Some(s.to_string_lossy()),
+        other => {
+            return Err(format!(
+                "prompt private must be true or the words the other seats read, got a {}",
+                other.type_name()
+            ));
+        }
+    };
     Ok(Prompt {
         state: state.to_owned(),
         text,
@@ -104,6 +115,7 @@ pub(crate) fn parse_prompt(
         asks,
         answered: answers.keys().cloned().collect(),
         waiting,
+        private,
     })
 }
 

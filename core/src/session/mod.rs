@@ -82,6 +82,9 @@ pub struct InputRecord {
     /// red army north"); `None` for moves by hand and actions without a label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// What the other seats read in place of a private answer (see [`Prompt::private`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shown: Option<String>,
 }
 
 /// What went wrong with a session operation. The game is unchanged after any of these.
@@ -163,6 +166,9 @@ pub struct LogEntry {
     /// The answer in words, as its action's label said it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// What the other seats read in place of a private answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shown: Option<String>,
 }
 
 impl LogEntry {
@@ -199,8 +205,9 @@ impl LogEntry {
             index: self.index,
             input: if hidden {
                 format!(
-                    "{}: a secret answer",
-                    self.seat.as_ref().map(SeatId::as_str).unwrap_or("a seat")
+                    "{}: {}",
+                    self.seat.as_ref().map(SeatId::as_str).unwrap_or("a seat"),
+                    self.shown.as_deref().unwrap_or("a secret answer")
                 )
             } else {
                 self.input.clone()
@@ -220,6 +227,7 @@ impl LogEntry {
             seat: self.seat.clone(),
             secret: self.secret,
             label: if hidden { None } else { self.label.clone() },
+            shown: self.shown.clone(),
         }
     }
 }
@@ -429,6 +437,7 @@ impl Session {
                 seat: None,
                 secret: false,
                 label: None,
+                shown: None,
             });
         };
         let record = self.history.records.get(i)?;
@@ -441,6 +450,7 @@ impl Session {
             seat: record.input.seat().cloned(),
             secret: record.secret,
             label: record.label.clone(),
+            shown: record.shown.clone(),
         })
     }
 
@@ -485,16 +495,19 @@ impl Session {
     /// Applies one input: checks it (a choice must be legal, and its seat's to make), runs
     /// it, records it. An answer that names no seat is recorded with the seat that decides.
     pub fn apply(&mut self, mut input: Input) -> Result<(), SessionError> {
-        let mut secret = false;
-        let mut label = None;
+        let mut answer = Answered::default();
         if let Input::Act { seat, choice, .. } = &mut input {
-            let ask = check_choice(&self.prompt, seat.as_ref(), choice)?;
+            answer = check_choice(&self.prompt, seat.as_ref(), choice)?;
             if seat.is_none() {
-                seat.clone_from(&ask.0);
+                seat.clone_from(&answer.seat);
             }
-            secret = ask.1;
-            label = ask.2;
         }
+        let Answered {
+            secret,
+            mut label,
+            shown,
+            ..
+        } = answer;
         if let Input::Manual { change, .. } = &input {
             label = Some(change.describe(&self.module));
         }
@@ -515,7 +528,7 @@ impl Session {
         // Invariants are the rules' business: a table being rearranged by hand may pass
         // through states the rules would never make, so only rule actions are checked.
         let ruled = matches!(input, Input::Act { .. });
-        self.commit(input, table, io, secret, label);
+        self.commit(input, table, io, (secret, shown), label);
         if self.check_every_step && ruled {
             self.rules.check(&mut self.table)?;
         }
@@ -530,12 +543,14 @@ impl Session {
         }))
     }
 
+    /// Records `input` with what it did; `(secret, shown)`: whether only its seat may read
+    /// the answer, and what the others read in its place.
     fn commit(
         &mut self,
         mut input: Input,
         table: Table,
         mut io: StepIo,
-        secret: bool,
+        (secret, shown): (bool, Option<String>),
         label: Option<String>,
     ) {
         self.keep_within_log_limit(&mut input, &mut io.log);
@@ -557,6 +572,7 @@ impl Session {
             secret,
             digest,
             label,
+            shown,
         });
         let n = self.history.records.len();
         if n.is_multiple_of(CHECKPOINT_EVERY) && !self.lean {
@@ -870,13 +886,24 @@ pub fn parse_controller(
     }
 }
 
+/// What an answer's check found: the seat that answers, whether its answer is secret (and
+/// what the other seats read in its place, for a private decision), and the answer in the
+/// words of its action's label.
+#[derive(Default)]
+struct Answered {
+    seat: Option<SeatId>,
+    secret: bool,
+    shown: Option<String>,
+    label: Option<String>,
+}
+
 /// Checks that `choice` is one of the legal actions of the ask `seat` answers (with no
-/// seat, the only ask). Returns the seat that answers and whether its answer is secret.
+/// seat, the only ask).
 fn check_choice(
     prompt: &Result<Option<Prompt>, RulesError>,
     seat: Option<&SeatId>,
     choice: &Choice,
-) -> Result<(Option<SeatId>, bool, Option<String>), SessionError> {
+) -> Result<Answered, SessionError> {
     let prompt = match prompt {
         Ok(Some(prompt)) => prompt,
         Ok(None) => return Err(SessionError::NoPrompt("the game is over".to_owned())),
@@ -889,11 +916,12 @@ fn check_choice(
             Some(_) => Some(format!("{} {}", action.label, choice.arg)),
             None => Some(action.label.clone()),
         };
-        return Ok((
-            ask.seat.clone().or_else(|| seat.cloned()),
-            prompt.is_secret(),
+        return Ok(Answered {
+            seat: ask.seat.clone().or_else(|| seat.cloned()),
+            secret: prompt.is_secret(),
+            shown: prompt.private.clone(),
             label,
-        ));
+        });
     }
     let legal: Vec<String> = ask
         .actions
