@@ -66,7 +66,7 @@ function Ctx:box(box) end
 ---@return string[] spaces
 function Ctx:neighbors(place, space) end
 
---- The seats that play this game, in the module's order.
+--- The seats that play this game, in the module's order (not the umpire's, if the scenario names one).
 ---@return string[] seats
 function Ctx:seats() end
 

@@ -324,6 +324,10 @@ pub struct Table {
     pub boxes: BTreeMap<BoxId, BTreeMap<UnitKindId, i64>>,
     /// Who controls each seat.
     pub seats: BTreeMap<SeatId, Controller>,
+    /// The umpire's seat, if the game has one: it sees everything, as the omniscient view
+    /// does, and may answer for any seat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub umpire: Option<SeatId>,
     /// The rules' flow: a stack of states, innermost last.
     pub flow: Vec<Frame>,
     /// The next frame id to hand out.
@@ -375,6 +379,12 @@ pub enum TableError {
 }
 
 impl Table {
+    /// The eyes a view of `seat` reads the table with: the umpire's are the omniscient
+    /// view's (`None`), every other seat's its own.
+    pub fn eyes<'a>(&self, seat: Option<&'a SeatId>) -> Option<&'a SeatId> {
+        seat.filter(|s| self.umpire.as_ref() != Some(*s))
+    }
+
     /// An empty table for a game of `module`'s `scenario` started from `seed`.
     pub fn new(module: &str, scenario: ScenarioId, seed: u64) -> Self {
         Table {
@@ -388,6 +398,7 @@ impl Table {
             zones: BTreeMap::new(),
             boxes: BTreeMap::new(),
             seats: BTreeMap::new(),
+            umpire: None,
             flow: Vec::new(),
             next_frame_id: 1,
             vars: Value::map(),

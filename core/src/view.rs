@@ -18,6 +18,8 @@ use crate::value::Value;
 /// who has answered). `extra` is the module's own view data (its `view` hook), shown under
 /// `view` if not nil.
 pub fn state_json(table: &Table, log: &[LogEntry], seat: Option<&SeatId>, extra: &Value) -> Json {
+    // The umpire's eyes are the omniscient view's.
+    let seat = table.eyes(seat);
     let counters: Map<String, Json> = table
         .counters
         .iter()

@@ -498,3 +498,111 @@ fn a_private_answer_is_read_only_by_its_seat() {
         "{err}"
     );
 }
+
+/// The testbed with an umpire: seat U, named the umpire of the basic scenario.
+fn testbed_with_umpire(umpire: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let (scratch, dir) = chancery_tests::copy_module(&test_module("testbed"));
+    chancery_tests::edit(
+        &dir.join("data/table.ron"),
+        r#"Seat(id: "B", name: "Beta", bot: "simple"),"#,
+        r#"Seat(id: "B", name: "Beta", bot: "simple"),
+        Seat(id: "U", name: "Umpire"),"#,
+    );
+    chancery_tests::edit(
+        &dir.join("data/scenarios.ron"),
+        r#"phase: "play","#,
+        &format!(r#"phase: "play", umpire: "{umpire}","#),
+    );
+    (scratch, dir)
+}
+
+/// An umpire sees what the omniscient view sees, in every view of the command line, and
+/// answers for the seat that decides; the rules deal no hand to the umpire, who plays no
+/// side; the umpire is a seat of the game and a person.
+#[test]
+fn an_umpire_sees_everything_and_answers_for_the_seat_that_decides() {
+    let (_scratch, dir) = testbed_with_umpire("U");
+    let save = dir.join("game.ron");
+    let (code, _, err) = chancery(&[
+        "new",
+        path(&dir),
+        "--scenario",
+        "basic",
+        "--seed",
+        "3",
+        "--out",
+        path(&save),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let state = |eyes: &[&str]| -> serde_json::Value {
+        let (code, json, err) = chancery(&[&["state", path(&save), "--json"], eyes].concat());
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str(&json).expect("JSON")
+    };
+    let umpire = state(&["--seat", "U"]);
+    assert_eq!(umpire, state(&["--everything"]));
+    // Two hands of two dealt from five cards: none to the umpire.
+    assert_eq!(umpire["zones"]["deck"]["count"], 1, "{umpire}");
+    for hand in ["hand.A", "hand.B"] {
+        let cards = &umpire["zones"][hand]["cards"];
+        assert!(
+            cards
+                .as_array()
+                .is_some_and(|c| c.len() == 2 && !c.contains(&"?".into())),
+            "{umpire}"
+        );
+    }
+    assert_eq!(umpire["seed"], 3);
+    let beta = state(&["--seat", "B"]);
+    assert_eq!(
+        beta["zones"]["hand.A"]["cards"],
+        serde_json::json!(["?", "?"])
+    );
+    // Without a seat, the game with an umpire is the umpire's.
+    assert_eq!(state(&[]), umpire);
+    let (code, text, _) = chancery(&["state", path(&save), "--seat", "U"]);
+    assert_eq!(code, 0);
+    let alpha_card = umpire["zones"]["hand.A"]["cards"][0]
+        .as_str()
+        .expect("a card");
+    assert!(text.contains("Alpha's hand (2):"), "{text}");
+    assert!(
+        !text.contains("Alpha's hand (2): ?"),
+        "the umpire's hands hidden: {text}"
+    );
+    // The umpire answers Alpha's decision; the log has Alpha's answer.
+    let (code, _, err) = chancery(&["act", path(&save), "--seat", "U", "play", alpha_card]);
+    assert_eq!(code, 0, "{err}");
+    let after = state(&["--seat", "U"]);
+    let input = after["log"][1]["input"].as_str().expect("an input");
+    assert_eq!(input, format!("A: play {alpha_card}"));
+}
+
+#[test]
+fn an_umpire_must_be_a_seat_of_the_scenario_and_a_person() {
+    let (_scratch, dir) = testbed_with_umpire("Z");
+    let (code, out, err) = chancery(&["check", path(&dir)]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        format!("{out}{err}").contains("scenarios.ron")
+            && format!("{out}{err}").contains("the umpire 'Z' is not one of the scenario's seats"),
+        "{out}{err}"
+    );
+    let (_scratch, dir) = testbed_with_umpire("U");
+    let save = dir.join("game.ron");
+    let (code, _, err) = chancery(&[
+        "new",
+        path(&dir),
+        "--scenario",
+        "basic",
+        "--seat",
+        "U=bot:simple",
+        "--out",
+        path(&save),
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("seat 'U' is the umpire of scenario 'basic': a person plays it"),
+        "{err}"
+    );
+}

@@ -767,6 +767,7 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
     }
     save(&session, &target, replace)?;
     let eyes = seat.clone().or_else(|| default_eyes(session.table()));
+    let eyes = session.table().eyes(eyes.as_ref()).cloned();
     for line in last_messages(&session.log(), Some(session.module()), eyes.as_ref(), 12) {
         writeln!(out, "{line}")?;
     }
@@ -848,6 +849,8 @@ pub fn state(
         true => None,
         false => seat.or_else(|| default_eyes(&file.table)),
     };
+    // The umpire sees everything.
+    let seat = file.table.eyes(seat.as_ref()).cloned();
     // With the module at hand, the game as `--headless` shows it; without, what the save
     // holds.
     let mut notes = Vec::new();
@@ -1008,6 +1011,10 @@ pub fn headless(args: &OpenArgs, out: &mut dyn Write, err: &mut dyn Write) -> an
 /// if there is one; otherwise a spectator's ([`SeatId::spectator`]) when a bot plays or
 /// anything is hidden; otherwise everything (`None`).
 fn default_eyes(table: &Table) -> Option<SeatId> {
+    if table.umpire.is_some() {
+        // A game with an umpire is the umpire's to run: the full save is the umpire's.
+        return None;
+    }
     let mut humans = table
         .seats
         .iter()

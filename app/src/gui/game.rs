@@ -471,7 +471,9 @@ impl GameView {
         if self.viewer.pass_to.is_some() {
             return Some(SeatId::spectator());
         }
-        Some(self.viewer.seat.clone().unwrap_or_else(SeatId::spectator))
+        let seat = self.viewer.seat.clone().unwrap_or_else(SeatId::spectator);
+        // The umpire sees everything.
+        self.session.table().eyes(Some(&seat)).cloned()
     }
 
     /// What the rules' `view` hook says of the game now, as the current eyes may see it (the

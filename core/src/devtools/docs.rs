@@ -285,7 +285,9 @@ only (and the rules); `ctx:tell(seat, text)` writes a log line for one seat. A b
 seat's `view` and `chancery state --json --seat S` see exactly what that seat may see, and
 reading another seat's private state from a bot is an error at the line that tried.
 `ctx:roll(sides, reason, to)` with a seat or a list of seats rolls in secret: only they
-(and the omniscient view) read the roll.
+(and the omniscient view) read the roll. A scenario may name an umpire (`umpire: "U"` in
+its data, one of its seats, played by a person): the umpire sees what the omniscient view
+sees, answers for the seat that decides, and is left out of `ctx:seats()`.
 
 Scripts see only safe globals (`string`, `table`, `math` without `random`, `utf8`,
 `coroutine`, base functions without `load`, `dofile`, `collectgarbage`), `print` (shown to

@@ -837,6 +837,10 @@ pub struct ScenarioDef {
     /// The seats that play (all of the module's seats if absent).
     #[serde(default)]
     pub seats: Option<Vec<SeatId>>,
+    /// The seat of the umpire, if the game has one: one of its seats, played by a person,
+    /// who sees everything and may answer for any seat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub umpire: Option<SeatId>,
     /// The bot that plays a seat set to `bot` in this scenario, by seat, where it differs
     /// from the seat's own bot (a scenario with a bot of its own).
     #[serde(default)]

@@ -421,6 +421,16 @@ fn check_scenario_seats_and_counters(
             );
         }
     }
+    if let Some(umpire) = &scenario.umpire
+        && !module.scenario_seats(scenario).contains(umpire)
+    {
+        scenario_error(
+            loader,
+            at,
+            &[Anchor::Ident("umpire")],
+            format!("the umpire '{umpire}' is not one of the scenario's seats"),
+        );
+    }
     for (id, value) in &scenario.counters {
         match module.counters.get(id.as_str()) {
             None => scenario_error(

@@ -631,7 +631,9 @@ fn api_seats(lua: &Lua, _a: &Args) -> mlua::Result<MultiValue> {
             .module
             .seats
             .iter()
-            .filter(|s| st.table.seats.contains_key(&s.id))
+            .filter(|s| {
+                st.table.seats.contains_key(&s.id) && st.table.umpire.as_ref() != Some(&s.id)
+            })
             .map(|s| s.id.clone())
             .collect::<Vec<_>>())
     })?;
@@ -1226,7 +1228,7 @@ pub(crate) const API: &[ApiEntry] = &[
         name: "seats",
         params: &[],
         returns: &[("seats", "string[]")],
-        doc: "The seats that play this game, in the module's order.",
+        doc: "The seats that play this game, in the module's order (not the umpire's, if the scenario names one).",
         changes: false,
         func: api_seats,
     },

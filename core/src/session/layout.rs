@@ -68,8 +68,15 @@ pub(crate) fn lay_out(
                 module.rules.bots.join(", ")
             ));
         }
+        if scenario.umpire.as_ref() == Some(&seat) && controller != Controller::Human {
+            return Err(format!(
+                "seat '{seat}' is the umpire of scenario '{}': a person plays it, not {controller}",
+                scenario.id
+            ));
+        }
         table.seats.insert(seat, controller);
     }
+    table.umpire = scenario.umpire.clone();
 
     let mut placed: BTreeSet<CardId> = BTreeSet::new();
     for (zone, cards) in &scenario.zones {

@@ -497,6 +497,10 @@ impl Session {
     pub fn apply(&mut self, mut input: Input) -> Result<(), SessionError> {
         let mut answer = Answered::default();
         if let Input::Act { seat, choice, .. } = &mut input {
+            // The umpire answers for the seat that decides (where one seat decides).
+            if seat.is_some() && *seat == self.table.umpire {
+                *seat = None;
+            }
             answer = check_choice(&self.prompt, seat.as_ref(), choice)?;
             if seat.is_none() {
                 seat.clone_from(&answer.seat);
