@@ -278,7 +278,7 @@ function lab.ambush(ctx)
   ctx:roll(6, "the ambush", "A")
 end
 function lab.parley(ctx)
-  ctx:roll(20, "the parley", { "A", "B" })
+  ctx:roll(20, "the parley", { "A", "B", "A" })
 end
 function lab.weather(ctx)
   ctx:roll(6, "the weather")
@@ -355,6 +355,12 @@ fn a_secret_roll_is_told_only_to_its_seats() {
             "{seat:?}"
         );
         assert!(rolled(seat, "for the weather:"), "{seat:?}");
+        // Named twice, Alpha is told once.
+        assert_eq!(
+            seat.iter().filter(|l| l.contains("parley")).count(),
+            1,
+            "{seat:?}"
+        );
     }
     // Nor in the game as the command line prints it for Beta (the input itself, Alpha's
     // choice of action, stays public: private inputs are another matter).

@@ -856,7 +856,14 @@ fn opt_seats(lua: &Lua, a: &Args, i: usize) -> mlua::Result<Option<Vec<SeatId>>>
             _ => return Err(a.wrong(lua, i, "a seat or a list of seats")),
         },
     };
-    let seats: Vec<SeatId> = seats.into_iter().map(SeatId::from).collect();
+    // Each seat once, in the order named.
+    let mut unique: Vec<SeatId> = Vec::new();
+    for seat in seats.into_iter().map(SeatId::from) {
+        if !unique.contains(&seat) {
+            unique.push(seat);
+        }
+    }
+    let seats = unique;
     with(lua, |st| {
         match seats.iter().find(|s| !st.table.seats.contains_key(*s)) {
             Some(seat) => Err(format!(
