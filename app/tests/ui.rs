@@ -2231,3 +2231,48 @@ fn a_long_standings_sentence_wraps_and_the_log_panel_keeps_its_width() {
         "the sentence wraps within the panel: {now:?}"
     );
 }
+
+/// A game with an umpire opens as the umpire's: the umpire stays at the screen (it is
+/// never passed) and sees both hands, and answers the deciding seat's choices.
+#[test]
+fn a_game_with_an_umpire_opens_on_the_umpire_s_view() {
+    let s = scratch();
+    let edit = |file: &str, from: &str, to: &str| {
+        let path = s.module.join(file);
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert!(text.contains(from), "{file} holds {from}");
+        std::fs::write(&path, text.replacen(from, to, 1)).expect("write");
+    };
+    edit(
+        "data/table.ron",
+        r#"Seat(id: "B", name: "Beta", bot: "simple"),"#,
+        r#"Seat(id: "B", name: "Beta", bot: "simple"), Seat(id: "U", name: "Umpire"),"#,
+    );
+    edit(
+        "data/scenarios.ron",
+        r#"phase: "play","#,
+        r#"phase: "play", umpire: "U","#,
+    );
+    let mut h = harness(app(&s, false, true));
+    h.run();
+    assert!(
+        h.query_by_label_contains("Pass the screen to").is_none(),
+        "the umpire keeps the screen"
+    );
+    let table = h.state().session().table().clone();
+    let module = h.state().session().module().clone();
+    for hand in ["hand.A", "hand.B"] {
+        for card in &table.zones[hand].cards {
+            let name = module.name_of("card", card.as_str());
+            assert!(
+                h.query_all_by_label(&name).next().is_some(),
+                "the umpire sees {name} in {hand}"
+            );
+        }
+    }
+    // Alpha decides; the umpire answers for Alpha.
+    h.get_by_label("Pass").click();
+    h.run();
+    let log = h.state().session().log();
+    assert_eq!(log[1].input, "A: pass");
+}

@@ -563,6 +563,13 @@ impl GameView {
         if self.viewer.open_hands {
             return;
         }
+        // A game with an umpire is the umpire's to run (the players read what is theirs
+        // apart): the umpire stays at the screen, and the screen is never passed.
+        if let Some(umpire) = self.session.table().umpire.clone() {
+            self.viewer.seat = Some(umpire);
+            self.viewer.pass_to = None;
+            return;
+        }
         let humans = self.human_seats();
         if humans.len() <= 1 {
             self.viewer.seat = humans.first().cloned();
