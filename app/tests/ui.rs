@@ -2275,4 +2275,5 @@ fn a_game_with_an_umpire_opens_on_the_umpire_s_view() {
     h.run();
     let log = h.state().session().log();
     assert_eq!(log[1].input, "A: pass");
+    assert_eq!(log[1].by, "umpire", "the log says who answered");
 }

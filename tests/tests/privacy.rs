@@ -582,6 +582,13 @@ fn an_umpire_sees_everything_and_answers_for_the_seat_that_decides() {
     let after = state(&["--seat", "U"]);
     let input = after["log"][1]["input"].as_str().expect("an input");
     assert_eq!(input, format!("A: play {alpha_card}"));
+    // Said as the umpire's, in the log and the game printed.
+    assert_eq!(after["log"][1]["by"], "umpire", "{after}");
+    let (_, text, _) = chancery(&["state", path(&save), "--seat", "B"]);
+    assert!(
+        text.contains("#1 Alpha: play: ") && text.contains("(by the umpire)"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -748,11 +748,19 @@ impl GameView {
     /// A person's answer for `seat` (the seat of the ask it answers).
     pub fn answer(&mut self, seat: Option<SeatId>, choice: chancery_core::Choice) {
         self.hold_bots = false;
+        // The umpire at the screen answers for the seat that decides.
+        let umpire = self.session.table().umpire.as_ref();
+        let by = match &self.viewer.seat {
+            Some(at) if Some(at) == umpire && seat.as_ref() != umpire => {
+                chancery_core::Actor::Umpire
+            }
+            _ => chancery_core::Actor::Human,
+        };
         self.apply(Input::Act {
             seat,
             choice,
             dice: Vec::new(),
-            by: chancery_core::Actor::Human,
+            by,
         });
     }
 

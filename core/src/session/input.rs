@@ -22,6 +22,8 @@ pub enum Actor {
         /// Its reasons, one step each.
         reason: Vec<String>,
     },
+    /// The umpire, answering for the seat that decides.
+    Umpire,
 }
 
 /// A change made by hand, as on a physical table: allowed at any moment, recorded like
@@ -190,6 +192,9 @@ impl Input {
                 by: Actor::Bot { name, .. },
                 ..
             } => format!("bot:{name}"),
+            Input::Act {
+                by: Actor::Umpire, ..
+            } => "umpire".to_owned(),
             _ => "human".to_owned(),
         }
     }

@@ -186,11 +186,13 @@ impl LogEntry {
             None => &self.input,
         };
         let what = self.label.as_deref().unwrap_or(plain);
-        let by = self
-            .by
-            .strip_prefix("bot:")
-            .map(|_| " (bot)".to_owned())
-            .unwrap_or_default();
+        let by = match self.by.as_str() {
+            "umpire" => " (by the umpire)".to_owned(),
+            other => other
+                .strip_prefix("bot:")
+                .map(|_| " (bot)".to_owned())
+                .unwrap_or_default(),
+        };
         match who {
             Some(who) => format!("#{} {who}: {what}{by}", self.index),
             None => format!("#{} {what}{by}", self.index),
@@ -496,10 +498,14 @@ impl Session {
     /// it, records it. An answer that names no seat is recorded with the seat that decides.
     pub fn apply(&mut self, mut input: Input) -> Result<(), SessionError> {
         let mut answer = Answered::default();
-        if let Input::Act { seat, choice, .. } = &mut input {
+        if let Input::Act {
+            seat, choice, by, ..
+        } = &mut input
+        {
             // The umpire answers for the seat that decides (where one seat decides).
             if seat.is_some() && *seat == self.table.umpire {
                 *seat = None;
+                *by = Actor::Umpire;
             }
             answer = check_choice(&self.prompt, seat.as_ref(), choice)?;
             if seat.is_none() {
