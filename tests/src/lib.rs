@@ -66,6 +66,14 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// A copy of the module in `dir`, in a scratch folder, whose `rules/main.lua` is `rules`
+/// (a test's own rules over the module's data).
+pub fn with_rules(dir: &Path, rules: &str) -> (tempfile::TempDir, PathBuf) {
+    let (scratch, copy) = copy_module(dir);
+    std::fs::write(copy.join("rules/main.lua"), rules).expect("write the rules");
+    (scratch, copy)
+}
+
 /// Replaces the first occurrence of `from` in a file (which must contain it).
 pub fn edit(path: &Path, from: &str, to: &str) {
     let text = std::fs::read_to_string(path).expect("read file");

@@ -397,8 +397,7 @@ return {
 #[test]
 fn ctx_space_of_follows_every_move_in_every_vm() {
     use chancery_core::{Input, Manual, Session};
-    let (_scratch, dir) = chancery_tests::copy_module(&test_module("testbed"));
-    std::fs::write(dir.join("rules/main.lua"), WHERE_IT_STANDS).expect("write");
+    let (_scratch, dir) = chancery_tests::with_rules(&test_module("testbed"), WHERE_IT_STANDS);
     let mut session =
         chancery_core::start_game(load(&dir), GameSpec::new("basic", 1)).expect("starts");
     // What the bot (in its seat's VM) and the prompt (in the rules' VM) say, and where the

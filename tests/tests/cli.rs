@@ -1588,8 +1588,7 @@ return {
 
 #[test]
 fn sim_profile_samples_calls_shorter_than_its_interval() {
-    let (_scratch, module) = copy_module(&test_module("hostile"));
-    std::fs::write(module.join("rules/main.lua"), SHORT_CALLS).expect("write");
+    let (_scratch, module) = chancery_tests::with_rules(&test_module("hostile"), SHORT_CALLS);
     let args = [
         "sim",
         path(&module),

@@ -262,6 +262,25 @@ fn congress_of_vienna_wagers_stay_secret_until_revealed() {
     );
 }
 
+/// A game of the testbed's data under `rules`, started from the command line (basic
+/// scenario, seed 5) and saved in a scratch folder.
+fn testbed_game(rules: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let (scratch, dir) = chancery_tests::with_rules(&test_module("testbed"), rules);
+    let save = dir.join("game.ron");
+    let (code, _, err) = chancery(&[
+        "new",
+        path(&dir),
+        "--scenario",
+        "basic",
+        "--seed",
+        "5",
+        "--out",
+        path(&save),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    (scratch, save)
+}
+
 /// Rules that roll a die secretly for one seat, for two, and in public, and make the two
 /// mistakes a secret roll can be made with.
 const SECRET_ROLLS: &str = r#"
@@ -306,20 +325,7 @@ return {
 /// the log every seat reads and in the state JSON of each; a public roll to everybody.
 #[test]
 fn a_secret_roll_is_told_only_to_its_seats() {
-    let (_scratch, dir) = chancery_tests::copy_module(&test_module("testbed"));
-    std::fs::write(dir.join("rules/main.lua"), SECRET_ROLLS).expect("write");
-    let save = dir.join("game.ron");
-    let (code, _, err) = chancery(&[
-        "new",
-        path(&dir),
-        "--scenario",
-        "basic",
-        "--seed",
-        "5",
-        "--out",
-        path(&save),
-    ]);
-    assert_eq!(code, 0, "{err}");
+    let (_scratch, save) = testbed_game(SECRET_ROLLS);
     for action in ["ambush", "parley", "weather"] {
         let (code, _, err) = chancery(&["act", path(&save), "--seat", "A", action]);
         assert_eq!(code, 0, "{err}");
@@ -426,18 +432,7 @@ return {
 /// JSON and the game as printed.
 #[test]
 fn a_private_answer_is_read_only_by_its_seat() {
-    let (_scratch, dir) = chancery_tests::copy_module(&test_module("testbed"));
-    std::fs::write(dir.join("rules/main.lua"), PRIVATE_ORDERS).expect("write");
-    let save = dir.join("game.ron");
-    let (code, _, err) = chancery(&[
-        "new",
-        path(&dir),
-        "--scenario",
-        "basic",
-        "--out",
-        path(&save),
-    ]);
-    assert_eq!(code, 0, "{err}");
+    let (_scratch, save) = testbed_game(PRIVATE_ORDERS);
     // The decision's choices show only to its seat.
     let (_, text, _) = chancery(&["state", path(&save), "--seat", "B"]);
     assert!(!text.contains("northern pass"), "{text}");

@@ -105,10 +105,15 @@ impl Remembered {
 
     /// Forgets everything, as for a new game.
     pub fn forget(&mut self) -> mlua::Result<()> {
+        self.forget_places()?;
+        self.known.clear()
+    }
+
+    /// Forgets where every piece stands.
+    fn forget_places(&mut self) -> mlua::Result<()> {
         self.holds_for = None;
         self.places.clear()?;
-        self.spaces.clear()?;
-        self.known.clear()
+        self.spaces.clear()
     }
 
     /// Forgets every answer unless they hold for the places as `stamp` and `viewer` see
@@ -122,9 +127,7 @@ impl Remembered {
         {
             return Ok(());
         }
-        self.holds_for = None;
-        self.places.clear()?;
-        self.spaces.clear()?;
+        self.forget_places()?;
         self.holds_for = Some((stamp, viewer.clone()));
         Ok(())
     }
@@ -332,13 +335,7 @@ fn with<R>(lua: &Lua, f: impl FnOnce(&mut CallState) -> Result<R, String>) -> ml
                 "ctx was used outside a hook call (keep no ctx between calls)",
             ));
         };
-        let result = f(&mut state);
-        // A piece this call moved is no longer where the VM remembers it.
-        state
-            .remembered
-            .borrow_mut()
-            .hold_for(state.table.places.stamp(), &state.viewer)?;
-        result
+        f(&mut state)
     };
     result.map_err(|message| script_error(lua, message))
 }
@@ -863,17 +860,20 @@ fn opt_seats(lua: &Lua, a: &Args, i: usize) -> mlua::Result<Option<Vec<SeatId>>>
             unique.push(seat);
         }
     }
-    let seats = unique;
     with(lua, |st| {
-        match seats.iter().find(|s| !st.table.seats.contains_key(*s)) {
-            Some(seat) => Err(format!(
-                "ctx:{}: '{seat}' is not a seat of this game",
-                a.name
-            )),
-            None => Ok(()),
-        }
+        unique
+            .iter()
+            .try_for_each(|seat| check_game_seat(st, a.name, seat))
     })?;
-    Ok(Some(seats))
+    Ok(Some(unique))
+}
+
+/// That `seat`, named to ctx function `api`, plays this game.
+fn check_game_seat(st: &CallState, api: &str, seat: &SeatId) -> Result<(), String> {
+    match st.table.seats.contains_key(seat) {
+        true => Ok(()),
+        false => Err(format!("ctx:{api}: '{seat}' is not a seat of this game")),
+    }
 }
 
 fn api_roll(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
@@ -955,9 +955,7 @@ fn api_tell(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
     let (seat, text) = (a.string(lua, 0)?, a.string(lua, 1)?);
     with(lua, |st| {
         let seat = SeatId::from(seat);
-        if !st.table.seats.contains_key(&seat) {
-            return Err(format!("ctx:tell: '{seat}' is not a seat of this game"));
-        }
+        check_game_seat(st, "tell", &seat)?;
         st.io.write(LogLine {
             text,
             to: Some(seat),
@@ -1510,7 +1508,18 @@ pub(crate) fn register(
                     ));
                 }
             }
-            (entry.func)(lua, &args)
+            let result = (entry.func)(lua, &args);
+            if entry.changes
+                && let Some(state) = lua.app_data_ref::<CallState>()
+            {
+                // A piece this function moved is no longer where the VM remembers it (it
+                // may have changed the table before an error).
+                state
+                    .remembered
+                    .borrow_mut()
+                    .hold_for(state.table.places.stamp(), &state.viewer)?;
+            }
+            result
         })?;
         proto.raw_set(entry.name, function)?;
     }
