@@ -130,6 +130,22 @@ function Ctx:place(piece, place, space) end
 ---@return string? space
 function Ctx:remove_piece(piece) end
 
+--- Shows a piece to a seat or a list of seats wherever it stands, even where fog of war hides it from them (a spotted army), until `hide_piece`.
+---@param piece string
+---@param seats string|string[]
+function Ctx:show_piece(piece, seats) end
+
+--- Hides a piece shown with `show_piece` again from those seats (from every seat without them); the fog where it stands applies again.
+---@param piece string
+---@param seats string|string[]?
+function Ctx:hide_piece(piece, seats) end
+
+--- Sets who may see the pieces of a place (`"place"`, its id), of one space (`"space"`, "place/space") or the units of a box (`"box"`, its id): `"public"`, `"owner"` (each seat what it owns), `"umpire"` (nobody else), or a list of seats (they see all of it, every other seat its own).
+---@param what string
+---@param id string
+---@param sight string|string[]
+function Ctx:set_sight(what, id, sight) end
+
 --- Adds n units of a kind to a box (a negative n removes them; never below zero); returns the new count.
 ---@param box string
 ---@param kind string

@@ -74,6 +74,14 @@ fn app(s: &Scratch, watch: bool, hot_seat: bool) -> ChanceryApp {
     ChanceryApp::new(view, Launcher::new(&s.module, load))
 }
 
+/// Replaces the first `from` in a file of the scratch module (which must hold it).
+fn edit_module(s: &Scratch, file: &str, from: &str, to: &str) {
+    let path = s.module.join(file);
+    let text = std::fs::read_to_string(&path).expect("read");
+    assert!(text.contains(from), "{file} holds {from}");
+    std::fs::write(&path, text.replacen(from, to, 1)).expect("write");
+}
+
 fn harness(app: ChanceryApp) -> Harness<'static, ChanceryApp> {
     Harness::builder()
         .with_size(egui::vec2(1600.0, 1000.0))
@@ -2237,12 +2245,7 @@ fn a_long_standings_sentence_wraps_and_the_log_panel_keeps_its_width() {
 #[test]
 fn a_game_with_an_umpire_opens_on_the_umpire_s_view() {
     let s = scratch();
-    let edit = |file: &str, from: &str, to: &str| {
-        let path = s.module.join(file);
-        let text = std::fs::read_to_string(&path).expect("read");
-        assert!(text.contains(from), "{file} holds {from}");
-        std::fs::write(&path, text.replacen(from, to, 1)).expect("write");
-    };
+    let edit = |file: &str, from: &str, to: &str| edit_module(&s, file, from, to);
     edit(
         "data/table.ron",
         r#"Seat(id: "B", name: "Beta", bot: "simple"),"#,
@@ -2276,4 +2279,88 @@ fn a_game_with_an_umpire_opens_on_the_umpire_s_view() {
     let log = h.state().session().log();
     assert_eq!(log[1].input, "A: pass");
     assert_eq!(log[1].by, "umpire", "the log says who answered");
+}
+
+/// A redacted save opens as its seat's view alone: Alpha's army shows on the fogged land
+/// and Beta's does not, nor any of Beta's hand; the land says it lies under fog of war;
+/// the seat menu offers nobody else; and asking for every hand (the umpire's view) is
+/// refused with a message.
+#[test]
+fn a_redacted_save_shows_its_seat_s_forces_and_nothing_more() {
+    let s = scratch();
+    let edit = |file: &str, from: &str, to: &str| edit_module(&s, file, from, to);
+    edit(
+        "data/table.ron",
+        r#"Piece(id: "block.A", name: "Alpha's army", kind: "block", owner: "A"),"#,
+        r#"Piece(id: "block.A", name: "Alpha's army", kind: "block", owner: "A"),
+        Piece(id: "block.B", name: "Beta's army", kind: "block", owner: "B"),"#,
+    );
+    edit(
+        "data/scenarios.ron",
+        r#""land": {"block.A": "north"}},
+        boxes: {"pool": {"inf": 3, "cav": 1}},
+        vars: {"passes": 0, "hand_size": 2},
+    ),
+    Scenario(
+        id: "mystery","#,
+        r#""land": {"block.A": "north", "block.B": "east"}},
+        boxes: {"pool": {"inf": 3, "cav": 1}},
+        vars: {"passes": 0, "hand_size": 2},
+    ),
+    Scenario(
+        id: "mystery","#,
+    );
+    let (load, game) = options(&s, false);
+    let module = Arc::new(chancery_core::load_module(&s.module, &load).expect("testbed loads"));
+    let session =
+        chancery_core::start_game(module.clone(), GameSpec::new("scout", 7)).expect("starts");
+    let beta_hand = session.table().zones["hand.B"].cards.clone();
+    let past = vec![chancery_core::rules::LogLine::public("The story so far.")];
+    let redacted = chancery_core::save::SaveFile::of(&session).redacted_for(&"A".into(), past);
+    let path = s.module.join("alpha.ron");
+    redacted.write_new(&path).expect("written");
+    let file = chancery_core::save::SaveFile::read(&path).expect("read back");
+    let (session, report) = file.restore(module.clone(), &path).expect("opens");
+    assert!(report.is_none(), "{report:?}");
+    let mut view = GameView::new(session, game);
+    view.update_viewer();
+    let mut h = harness(ChanceryApp::new(view, Launcher::new(&s.module, load)));
+    h.run();
+    // Its army block on the land, and the box of the same name.
+    assert_eq!(
+        h.query_all_by_label("Alpha's army").count(),
+        2,
+        "Alpha sees its army"
+    );
+    assert!(
+        h.query_by_label("Beta's army").is_none(),
+        "Beta's army is under fog"
+    );
+    assert!(h.query_by_label_contains("fog of war").is_some());
+    for card in &beta_hand {
+        let name = module.name_of("card", card.as_str());
+        assert!(
+            h.query_all_by_label(&name).next().is_none()
+                || h.state().session().table().zones["hand.A"]
+                    .cards
+                    .contains(card),
+            "{name} of Beta's hand shows"
+        );
+    }
+    assert!(
+        h.query_by_label_contains("a redacted save").is_some(),
+        "the seat menu says whose view it is"
+    );
+    assert!(h.query_by_label("everything (open hands)").is_none());
+    h.state_mut().view.set_open_hands(true);
+    h.run();
+    assert_eq!(h.state().view.eyes(), Some("A".into()));
+    assert!(
+        h.state()
+            .view
+            .error()
+            .is_some_and(|e| e.contains("redacted view")),
+        "{:?}",
+        h.state().view.error()
+    );
 }

@@ -6,8 +6,10 @@
 pub mod devtools;
 pub mod digest;
 pub mod files;
+pub mod fog;
 pub mod ids;
 pub mod module;
+pub mod redact;
 pub mod rng;
 pub mod rules;
 pub mod save;

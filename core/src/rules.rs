@@ -58,7 +58,8 @@ pub struct Prompt {
     pub waiting: Vec<SeatId>,
     /// A private decision (the prompt's `private`): its answer is read only by its seat
     /// (and the omniscient view); the other seats read these words in its place ("Austria
-    /// gave its orders").
+    /// gave its orders"); empty words: they read nothing of it, not even that it was given
+    /// (the lines it writes for them still show).
     pub private: Option<String>,
 }
 

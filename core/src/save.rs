@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::files::write_atomic;
 use crate::ids::{ScenarioId, SeatId};
 use crate::module::Module;
+use crate::redact::Redaction;
 use crate::script::LuaRules;
 use crate::session::{GameSpec, Input, LogEntry, RebaseReport, Session, SessionError};
 use crate::table::{Controller, DiceMode, Table};
@@ -72,6 +73,20 @@ pub struct SaveFile {
     pub log: Vec<LogEntry>,
     /// The table when saved.
     pub table: Table,
+    /// Set in a redacted save (one seat's view of a game, to mail to it): the table the
+    /// game goes on from, and what was left out. Its inputs are those played since, and
+    /// its log's first entry is the past as the seat may read it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redacted: Option<Redacted>,
+}
+
+/// What makes a save redacted: see [`crate::redact`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Redacted {
+    /// What was left out, and for which seat.
+    pub redaction: Redaction,
+    /// The table as the seat may know it, which the game goes on from.
+    pub start: Table,
 }
 
 /// Why a save could not be read or written.
@@ -169,6 +184,42 @@ impl SaveFile {
                 })
                 .collect(),
             table: session.table().clone(),
+            redacted: session.redaction().map(|redaction| Redacted {
+                redaction: redaction.clone(),
+                start: session.history().start().clone(),
+            }),
+        }
+    }
+
+    /// The save for `seat` alone of the game this save holds (read whole: an umpire's): the
+    /// table as the seat may know it, `past` (the log as it may read it, in words) as its
+    /// log, and none of the game's inputs. See [`crate::redact`].
+    pub fn redacted_for(&self, seat: &SeatId, past: Vec<crate::rules::LogLine>) -> SaveFile {
+        let (table, mut redaction) = crate::redact::redact_table(&self.table, seat);
+        redaction.inputs = self.inputs.len();
+        SaveFile {
+            seed: 0,
+            setup_dice: Vec::new(),
+            inputs: Vec::new(),
+            redo: Vec::new(),
+            log: vec![LogEntry {
+                index: 0,
+                input: String::new(),
+                by: String::new(),
+                reason: Vec::new(),
+                messages: past,
+                seat: None,
+                secret: false,
+                label: None,
+                shown: None,
+                turn: table.turn,
+            }],
+            redacted: Some(Redacted {
+                redaction,
+                start: table.clone(),
+            }),
+            table,
+            ..self.clone()
         }
     }
 
@@ -294,8 +345,25 @@ impl SaveFile {
             source,
         };
         let rules = LuaRules::boxed(&module).map_err(|e| session_error(e.into()))?;
-        let mut session =
-            Session::new(module.clone(), self.spec(), rules).map_err(session_error)?;
+        let mut session = match &self.redacted {
+            // One seat's view goes on from its table, with its past as its log.
+            Some(redacted) => {
+                let past = self
+                    .log
+                    .first()
+                    .map(|e| e.messages.clone())
+                    .unwrap_or_default();
+                Session::resume(
+                    module.clone(),
+                    self.spec(),
+                    rules,
+                    (redacted.start.clone(), redacted.redaction.clone()),
+                    past,
+                )
+            }
+            None => Session::new(module.clone(), self.spec(), rules),
+        }
+        .map_err(session_error)?;
         let mut refused = None;
         for (i, input) in self.inputs.iter().enumerate() {
             if let Err(err) = session.apply(input.clone()) {
@@ -370,6 +438,7 @@ mod tests {
             secret: true,
             label: Some("Wager Five".to_owned()),
             shown: None,
+            turn: 3,
         };
         let config = ron::ser::PrettyConfig::new().struct_names(true);
         let text = ron::ser::to_string_pretty(&entry, config).expect("writes");
@@ -380,6 +449,6 @@ mod tests {
             r#"LogEntry(index: 2, input: "bid 1", by: "human", reason: [], messages: ["A line."])"#;
         let read: LogEntry = ron::from_str(old).expect("an earlier save's entry reads");
         assert_eq!(read.messages, vec![LogLine::public("A line.")]);
-        assert_eq!((read.seat, read.secret), (None, false));
+        assert_eq!((read.seat, read.secret, read.turn), (None, false, 0));
     }
 }

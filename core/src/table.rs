@@ -14,6 +14,7 @@ use std::hash::{Hash, Hasher};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::fog::{Sight, SightOf};
 use crate::ids::{
     BoxId, CardId, CounterId, PieceId, PlaceId, ScenarioId, SeatId, SpaceId, UnitKindId, ZoneId,
 };
@@ -324,6 +325,9 @@ pub struct Table {
     pub boxes: BTreeMap<BoxId, BTreeMap<UnitKindId, i64>>,
     /// Who controls each seat.
     pub seats: BTreeMap<SeatId, Controller>,
+    /// Who may see the pieces of each place and the units of each box (fog of war).
+    #[serde(default, skip_serializing_if = "crate::fog::Fog::is_clear")]
+    pub fog: crate::fog::Fog,
     /// The umpire's seat, if the game has one: it sees everything, as the omniscient view
     /// does, and may answer for any seat.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -398,6 +402,7 @@ impl Table {
             zones: BTreeMap::new(),
             boxes: BTreeMap::new(),
             seats: BTreeMap::new(),
+            fog: crate::fog::Fog::default(),
             umpire: None,
             flow: Vec::new(),
             next_frame_id: 1,
@@ -417,15 +422,16 @@ impl Table {
     }
 
     /// Whether some seat may not see all of the table: cards in a zone that is not public or
-    /// face down, private state, or secret answers not yet revealed. While it is so, the seed
+    /// face down, fog of war, private state, or secret answers not yet revealed. While it is so, the seed
     /// (from which every shuffle follows) is shown to no seat.
     pub fn has_hidden_information(&self) -> bool {
         self.zones.values().any(|z| {
             !z.face_down.is_empty() || (z.visibility != Visibility::Public && !z.cards.is_empty())
-        }) || self
-            .private
-            .values()
-            .any(|v| !v.is_nil() && !matches!(v, Value::Map(m) if m.is_empty()))
+        }) || !self.fog.is_clear()
+            || self
+                .private
+                .values()
+                .any(|v| !v.is_nil() && !matches!(v, Value::Map(m) if m.is_empty()))
             || self.flow.iter().any(|f| !f.answers.is_empty())
     }
 
@@ -442,7 +448,12 @@ impl Table {
     pub fn digest_seen_by(&self, seat: &SeatId) -> u64 {
         let mut h = crate::digest::Fnv64::default();
         (&self.module, &self.scenario, self.turn, &self.phase).hash(&mut h);
-        (&self.counters, &self.places, &self.boxes, &self.seats).hash(&mut h);
+        if self.fog.is_clear() {
+            (&self.counters, &self.places, &self.boxes, &self.seats).hash(&mut h);
+        } else {
+            let fogged = self.fogged_for(Some(seat));
+            (&self.counters, &fogged.places, &fogged.boxes, &self.seats).hash(&mut h);
+        }
         (&self.vars, self.private.get(seat), &self.result).hash(&mut h);
         for (id, zone) in &self.zones {
             id.hash(&mut h);
@@ -861,5 +872,212 @@ mod tests {
         assert_eq!(a.digest(), b.digest());
         b.set_counter(&"vp".into(), 1).expect("counter");
         assert_ne!(a.digest(), b.digest());
+    }
+}
+
+/// Fog of war (see [`crate::fog`]): what a seat sees of the places and boxes.
+impl Table {
+    /// Whether `seat` (`None`: the omniscient view; the umpire sees as it does) sees `piece`
+    /// standing on `space` of `place`.
+    pub fn sees_piece(
+        &self,
+        seat: Option<&SeatId>,
+        place: &PlaceId,
+        space: &SpaceId,
+        piece: &PieceId,
+    ) -> bool {
+        let Some(seat) = self.eyes(seat) else {
+            return true;
+        };
+        let fog = &self.fog;
+        if fog.is_clear() {
+            return true;
+        }
+        let owned = fog.piece_owners.get(piece) == Some(seat);
+        fog.sight_of_space(place, space).lets(seat, owned)
+            || fog
+                .shown
+                .get(piece)
+                .is_some_and(|seats| seats.contains(seat))
+    }
+
+    /// Whether `seat` sees how many units of `kind` are in `boxed`.
+    pub fn sees_units(&self, seat: Option<&SeatId>, boxed: &BoxId, kind: &UnitKindId) -> bool {
+        let Some(seat) = self.eyes(seat) else {
+            return true;
+        };
+        let fog = &self.fog;
+        let owned =
+            fog.box_owners.get(boxed) == Some(seat) || fog.kind_owners.get(kind) == Some(seat);
+        fog.sight_of_box(boxed).lets(seat, owned)
+    }
+
+    /// Where `seat` sees `piece` stand: nowhere if it stands where `seat` may not see it.
+    pub fn piece_seen_at(
+        &self,
+        seat: Option<&SeatId>,
+        piece: &PieceId,
+    ) -> Option<(&PlaceId, &SpaceId)> {
+        self.piece_location(piece)
+            .filter(|(place, space)| self.sees_piece(seat, place, space, piece))
+    }
+
+    /// The table as `seat` may see its places and boxes: every piece and unit it may not
+    /// see taken away (cards, private state and the log are masked where they are read).
+    /// Without fog, or to the umpire, the table itself.
+    pub fn fogged_for(&self, seat: Option<&SeatId>) -> std::borrow::Cow<'_, Table> {
+        if self.fog.is_clear() || self.eyes(seat).is_none() {
+            return std::borrow::Cow::Borrowed(self);
+        }
+        let mut fogged = self.clone();
+        for (place, pieces) in fogged.places.iter_mut() {
+            pieces.retain(|piece, space| self.sees_piece(seat, place, space, piece));
+        }
+        for (boxed, units) in &mut fogged.boxes {
+            units.retain(|kind, _| self.sees_units(seat, boxed, kind));
+        }
+        std::borrow::Cow::Owned(fogged)
+    }
+
+    /// Shows `piece` to `seats` wherever it stands, whatever the sight there.
+    pub fn show_piece(&mut self, piece: &PieceId, seats: &[SeatId]) {
+        let shown = self.fog.shown.entry(piece.clone()).or_default();
+        shown.extend(seats.iter().cloned());
+        self.places_seen_anew();
+    }
+
+    /// Hides `piece` again from `seats` (all seats: `None`) that it was shown to.
+    pub fn hide_piece(&mut self, piece: &PieceId, seats: Option<&[SeatId]>) {
+        if let Some(shown) = self.fog.shown.get_mut(piece) {
+            match seats {
+                Some(seats) => shown.retain(|s| !seats.contains(s)),
+                None => shown.clear(),
+            }
+            if shown.is_empty() {
+                self.fog.shown.remove(piece);
+            }
+        }
+        self.places_seen_anew();
+    }
+
+    /// Sets the sight of a place, or of one of its spaces (`space`), or of a box.
+    pub fn set_sight(&mut self, of: SightOf, sight: Sight) {
+        let public = sight == Sight::Public;
+        match of {
+            SightOf::Place(place) if public => {
+                self.fog.places.remove(&place);
+            }
+            SightOf::Place(place) => {
+                self.fog.places.insert(place, sight);
+            }
+            SightOf::Space(place, space) => {
+                let spaces = self.fog.spaces.entry(place.clone()).or_default();
+                spaces.insert(space, sight);
+                // A space as its place is needs no entry of its own.
+                let place_sight = self.fog.places.get(&place).cloned().unwrap_or_default();
+                if let Some(spaces) = self.fog.spaces.get_mut(&place) {
+                    spaces.retain(|_, s| *s != place_sight);
+                    if spaces.is_empty() {
+                        self.fog.spaces.remove(&place);
+                    }
+                }
+            }
+            SightOf::Box(boxed) if public => {
+                self.fog.boxes.remove(&boxed);
+            }
+            SightOf::Box(boxed) => {
+                self.fog.boxes.insert(boxed, sight);
+            }
+        }
+        self.places_seen_anew();
+    }
+
+    /// Marks the places as changed for whoever remembers what a seat sees of them.
+    fn places_seen_anew(&mut self) {
+        let _ = &mut *self.places;
+    }
+}
+
+#[cfg(test)]
+mod fog_tests {
+    use super::*;
+    use crate::fog::{Fog, Sight, SightOf};
+
+    fn table() -> Table {
+        let mut t = Table::new("m", "s".into(), 1);
+        t.places.insert("map".into(), BTreeMap::new());
+        t.boxes.insert("pool".into(), BTreeMap::new());
+        for seat in ["A", "B", "U"] {
+            t.seats.insert(seat.into(), Controller::Human);
+        }
+        t.umpire = Some("U".into());
+        t.place_piece(&"a1".into(), &"map".into(), &"north".into())
+            .expect("a place");
+        t.place_piece(&"b1".into(), &"map".into(), &"south".into())
+            .expect("a place");
+        t.fog.piece_owners.insert("a1".into(), "A".into());
+        t.fog.piece_owners.insert("b1".into(), "B".into());
+        t.add_units(&"pool".into(), &"inf".into(), 3)
+            .expect("a box");
+        t.add_units(&"pool".into(), &"cav".into(), 1)
+            .expect("a box");
+        t.fog.kind_owners.insert("inf".into(), "A".into());
+        t
+    }
+
+    fn seen(t: &Table, seat: &str) -> Vec<String> {
+        let seat = SeatId::from(seat);
+        let fogged = t.fogged_for(Some(&seat));
+        let pieces = fogged.places.values().flat_map(|p| p.keys());
+        let units = fogged.boxes.values().flat_map(|u| u.keys());
+        pieces
+            .map(|p| p.to_string())
+            .chain(units.map(|u| u.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn each_seat_sees_its_own_pieces_under_owner_sight_and_the_umpire_all() {
+        let mut t = table();
+        assert_eq!(seen(&t, "B"), ["a1", "b1", "cav", "inf"], "no fog");
+        t.set_sight(SightOf::Place("map".into()), Sight::Owner);
+        t.set_sight(SightOf::Box("pool".into()), Sight::Owner);
+        assert_eq!(seen(&t, "A"), ["a1", "inf"]);
+        assert_eq!(seen(&t, "B"), ["b1"]);
+        assert_eq!(seen(&t, "U"), ["a1", "b1", "cav", "inf"], "the umpire");
+        assert!(t.sees_piece(None, &"map".into(), &"south".into(), &"b1".into()));
+    }
+
+    #[test]
+    fn a_space_s_sight_overrides_its_place_s_and_a_shown_piece_is_seen_anywhere() {
+        let mut t = table();
+        t.set_sight(SightOf::Place("map".into()), Sight::Owner);
+        t.set_sight(
+            SightOf::Space("map".into(), "south".into()),
+            Sight::Seats(vec!["A".into()]),
+        );
+        assert_eq!(seen(&t, "A"), ["a1", "b1", "cav", "inf"]);
+        t.set_sight(SightOf::Space("map".into(), "north".into()), Sight::Umpire);
+        assert_eq!(seen(&t, "A"), ["b1", "cav", "inf"], "not even its owner");
+        let before = t.places.stamp();
+        t.show_piece(&"a1".into(), &["B".into()]);
+        assert_ne!(t.places.stamp(), before, "what a seat sees changed");
+        assert_eq!(seen(&t, "B"), ["a1", "b1", "cav", "inf"]);
+        t.hide_piece(&"a1".into(), None);
+        assert!(t.fog.shown.is_empty());
+        assert_eq!(seen(&t, "B"), ["b1", "cav", "inf"]);
+    }
+
+    #[test]
+    fn a_table_without_fog_hashes_and_reads_as_before() {
+        let mut t = table();
+        t.fog = Fog::default();
+        let text = serde_json::to_string(&t).expect("JSON");
+        assert!(!text.contains("fog"), "{text}");
+        let before = t.digest();
+        t.set_sight(SightOf::Box("pool".into()), Sight::Umpire);
+        assert_ne!(t.digest(), before);
+        t.set_sight(SightOf::Box("pool".into()), Sight::Public);
+        assert_eq!(t.digest(), before, "public again");
     }
 }

@@ -16,7 +16,8 @@ use crate::value::Value;
 /// anything is hidden (see [`Table::seed_shown_to`]). The rules' variables and state locals are public; private state shows only to its
 /// seat, and the answers of a shared decision only to the omniscient view (a seat sees
 /// who has answered). `extra` is the module's own view data (its `view` hook), shown under
-/// `view` if not nil.
+/// `view` if not nil. Under fog of war a seat sees only the pieces and units it may see, and
+/// `fog` says which places, spaces and boxes are fogged and who sees them.
 pub fn state_json(table: &Table, log: &[LogEntry], seat: Option<&SeatId>, extra: &Value) -> Json {
     // The umpire's eyes are the omniscient view's.
     let seat = table.eyes(seat);
@@ -25,7 +26,9 @@ pub fn state_json(table: &Table, log: &[LogEntry], seat: Option<&SeatId>, extra:
         .iter()
         .map(|(id, c)| (id.to_string(), json!(c.value)))
         .collect();
-    let tracks: Map<String, Json> = table
+    // The pieces and units the seat may not see are not there, to it.
+    let fogged = table.fogged_for(seat);
+    let tracks: Map<String, Json> = fogged
         .places
         .iter()
         .map(|(place, pieces)| {
@@ -36,7 +39,7 @@ pub fn state_json(table: &Table, log: &[LogEntry], seat: Option<&SeatId>, extra:
             (place.to_string(), Json::Object(pieces))
         })
         .collect();
-    let boxes: Map<String, Json> = table
+    let boxes: Map<String, Json> = fogged
         .boxes
         .iter()
         .map(|(id, units)| {
@@ -90,12 +93,39 @@ pub fn state_json(table: &Table, log: &[LogEntry], seat: Option<&SeatId>, extra:
         "result": result,
         "log": log_json(log, seat),
     });
+    if !table.fog.is_clear()
+        && let Some(object) = out.as_object_mut()
+    {
+        object.insert("fog".to_owned(), fog_json(table));
+    }
     if !extra.is_nil()
         && let Some(object) = out.as_object_mut()
     {
         object.insert("view".to_owned(), extra.to_json());
     }
     out
+}
+
+/// Who may see what (which every seat may know): the sight of each fogged place, space
+/// and box, in words.
+fn fog_json(table: &Table) -> Json {
+    let fog = &table.fog;
+    let words =
+        |sights: &mut dyn Iterator<Item = (String, &crate::fog::Sight)>| -> Map<String, Json> {
+            sights
+                .map(|(id, sight)| (id, json!(sight.describe())))
+                .collect()
+        };
+    let spaces = fog.spaces.iter().flat_map(|(place, spaces)| {
+        spaces
+            .iter()
+            .map(move |(space, sight)| (format!("{place}/{space}"), sight))
+    });
+    json!({
+        "places": words(&mut fog.places.iter().map(|(id, s)| (id.to_string(), s))),
+        "spaces": words(&mut spaces.into_iter()),
+        "boxes": words(&mut fog.boxes.iter().map(|(id, s)| (id.to_string(), s))),
+    })
 }
 
 /// The zones as `seat` sees them: a card it may not see, and every face-down card to a

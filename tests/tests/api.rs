@@ -19,7 +19,7 @@ fn the_testbed_tests_pass_and_call_every_api_function() {
         .filter_map(|r| r.failure.as_ref())
         .collect();
     assert!(failures.is_empty(), "{failures:#?}");
-    assert_eq!(report.results.len(), 31);
+    assert_eq!(report.results.len(), 32);
     let unused: Vec<_> = report
         .api_calls
         .iter()
@@ -30,7 +30,7 @@ fn the_testbed_tests_pass_and_call_every_api_function() {
         unused.is_empty(),
         "API functions no test module calls: {unused:?}"
     );
-    assert_eq!(report.api_calls.len(), 38, "{:?}", report.api_calls.keys());
+    assert_eq!(report.api_calls.len(), 41, "{:?}", report.api_calls.keys());
 }
 
 fn compare_committed(path: &Path, generated: &str) {

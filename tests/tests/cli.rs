@@ -204,7 +204,7 @@ fn replay_under_a_changed_module_reports_the_first_divergence() {
 fn module_tests_run_from_the_command_line() {
     let (code, out, _) = chancery(&["test", path(&test_module("testbed"))]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("31 passed, 0 failed."), "{out}");
+    assert!(out.contains("32 passed, 0 failed."), "{out}");
 }
 
 #[test]

@@ -186,7 +186,7 @@ fn an_unknown_hook_name_is_reported_at_its_key() {
     assert_eq!(
         report,
         vec![
-            "rules/main.lua:117:3: unknown hook 'bot' in the rules table (hooks are: setup, states, view, check, bots, effects)"
+            "rules/main.lua:123:3: unknown hook 'bot' in the rules table (hooks are: setup, states, view, check, bots, effects)"
         ]
     );
 }

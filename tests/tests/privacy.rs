@@ -192,6 +192,24 @@ fn aftermath_against_its_bot_shows_the_person_nothing_of_the_bot_s_hand_or_power
     let mut steps = 0;
     while table_of(&save).result.is_none() && steps < 40 {
         check_views(&save, &p1, true);
+        if steps % 4 == 0 {
+            // The person's redacted save and report, as mailed, hold nothing of the bot's.
+            let mailed = scratch.path().join(format!("p1-{steps}.ron"));
+            let (code, _, err) = chancery(&[
+                "export",
+                path(&save),
+                "--seat",
+                "P1",
+                "--out",
+                path(&mailed),
+            ]);
+            assert_eq!(code, 0, "{err}");
+            let text = std::fs::read_to_string(&mailed).expect("the redacted save");
+            check_seen(&p1, &table_of(&save), "export --seat P1", &text);
+            let (code, report, err) = chancery(&["report", path(&save), "--seat", "P1"]);
+            assert_eq!(code, 0, "{err}");
+            check_seen(&p1, &table_of(&save), "report --seat P1", &report);
+        }
         let (code, out, err) = chancery(&["act", path(&save), "--seat", "P1", "1"]);
         assert_eq!(code, 0, "{err}");
         check_seen(&p1, &table_of(&save), "act --seat P1", &out);
@@ -266,19 +284,31 @@ fn congress_of_vienna_wagers_stay_secret_until_revealed() {
 /// scenario, seed 5) and saved in a scratch folder.
 fn testbed_game(rules: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     let (scratch, dir) = chancery_tests::with_rules(&test_module("testbed"), rules);
+    (scratch, basic_game(&dir, "5"))
+}
+
+/// A new game of the basic scenario of the module in `dir`, from `seed`, saved in `dir`.
+fn basic_game(dir: &Path, seed: &str) -> std::path::PathBuf {
     let save = dir.join("game.ron");
     let (code, _, err) = chancery(&[
         "new",
-        path(&dir),
+        path(dir),
         "--scenario",
         "basic",
         "--seed",
-        "5",
+        seed,
         "--out",
         path(&save),
     ]);
     assert_eq!(code, 0, "{err}");
-    (scratch, save)
+    save
+}
+
+/// The state JSON of a save, as `eyes` (`--seat S`, `--everything` or none) see it.
+fn state_of(save: &Path, eyes: &[&str]) -> serde_json::Value {
+    let (code, json, err) = chancery(&[&["state", path(save), "--json"], eyes].concat());
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&json).expect("JSON")
 }
 
 /// Rules that roll a die secretly for one seat, for two, and in public, and make the two
@@ -503,6 +533,12 @@ fn a_private_answer_is_read_only_by_its_seat() {
 /// The testbed with an umpire: seat U, named the umpire of the basic scenario.
 fn testbed_with_umpire(umpire: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     let (scratch, dir) = chancery_tests::copy_module(&test_module("testbed"));
+    add_umpire(&dir, umpire);
+    (scratch, dir)
+}
+
+/// Gives the testbed copy in `dir` a seat U, and names `umpire` the basic scenario's umpire.
+fn add_umpire(dir: &Path, umpire: &str) {
     chancery_tests::edit(
         &dir.join("data/table.ron"),
         r#"Seat(id: "B", name: "Beta", bot: "simple"),"#,
@@ -514,7 +550,6 @@ fn testbed_with_umpire(umpire: &str) -> (tempfile::TempDir, std::path::PathBuf) 
         r#"phase: "play","#,
         &format!(r#"phase: "play", umpire: "{umpire}","#),
     );
-    (scratch, dir)
 }
 
 /// An umpire sees what the omniscient view sees, in every view of the command line, and
@@ -523,23 +558,8 @@ fn testbed_with_umpire(umpire: &str) -> (tempfile::TempDir, std::path::PathBuf) 
 #[test]
 fn an_umpire_sees_everything_and_answers_for_the_seat_that_decides() {
     let (_scratch, dir) = testbed_with_umpire("U");
-    let save = dir.join("game.ron");
-    let (code, _, err) = chancery(&[
-        "new",
-        path(&dir),
-        "--scenario",
-        "basic",
-        "--seed",
-        "3",
-        "--out",
-        path(&save),
-    ]);
-    assert_eq!(code, 0, "{err}");
-    let state = |eyes: &[&str]| -> serde_json::Value {
-        let (code, json, err) = chancery(&[&["state", path(&save), "--json"], eyes].concat());
-        assert_eq!(code, 0, "{err}");
-        serde_json::from_str(&json).expect("JSON")
-    };
+    let save = basic_game(&dir, "3");
+    let state = |eyes: &[&str]| state_of(&save, eyes);
     let umpire = state(&["--seat", "U"]);
     assert_eq!(umpire, state(&["--everything"]));
     // Two hands of two dealt from five cards: none to the umpire.
@@ -613,4 +633,443 @@ fn an_umpire_must_be_a_seat_of_the_scenario_and_a_person() {
         err.contains("seat 'U' is the umpire of scenario 'basic': a person plays it"),
         "{err}"
     );
+}
+
+/// Rules over a fogged testbed: Alpha may spot Beta's army, hide it again, or lift the fog
+/// from the land; each seat's view says what its `ctx` reads of the land and the pool.
+const FOG: &str = r#"
+local lab = {}
+function lab.prompt(ctx)
+  local actions = {}
+  for _, name in ipairs({ "spot", "hide", "lift", "wrong" }) do
+    actions[#actions + 1] = { name = name }
+  end
+  return { seat = "A", text = "Scout", actions = actions }
+end
+function lab.spot(ctx) ctx:show_piece("block.B", "A") end
+function lab.hide(ctx) ctx:hide_piece("block.B") end
+function lab.lift(ctx) ctx:set_sight("place", "land", "public") end
+function lab.wrong(ctx) ctx:set_sight("place", "land", "fog") end
+return {
+  setup = function(ctx) ctx:push("lab") end,
+  states = { lab = lab },
+  view = function(ctx, seat)
+    local place, space = ctx:space_of("block.B")
+    return {
+      beta_at = space or "unseen",
+      east = ctx:pieces_at("land", "east"),
+      north = ctx:pieces_at("land", "north"),
+      pool = ctx:box("pool"),
+      pool_all = ctx:units("pool"),
+    }
+  end,
+  bots = { simple = function(ctx, seat, actions) return 1 end },
+}
+"#;
+
+/// The testbed with fog of war: the land shows each seat its own armies (Beta's stands in
+/// the east), the pool each seat its own kind of unit (Alpha's infantry).
+fn fogged_testbed() -> (tempfile::TempDir, std::path::PathBuf) {
+    let (scratch, dir) = chancery_tests::with_rules(&test_module("testbed"), FOG);
+    let table = dir.join("data/table.ron");
+    chancery_tests::edit(
+        &table,
+        r#"links: [("north", "south"), ("south", "east")],"#,
+        r#"links: [("north", "south"), ("south", "east")],
+            sight: Owner,"#,
+    );
+    chancery_tests::edit(
+        &table,
+        r#"Piece(id: "block.A", name: "Alpha's army", kind: "block", owner: "A"),"#,
+        r#"Piece(id: "block.A", name: "Alpha's army", kind: "block", owner: "A"),
+        Piece(id: "block.B", name: "Beta's army", kind: "block", owner: "B"),"#,
+    );
+    chancery_tests::edit(
+        &table,
+        r#"UnitKind(id: "inf", name: "Infantry"),"#,
+        r#"UnitKind(id: "inf", name: "Infantry", owner: "A"),"#,
+    );
+    chancery_tests::edit(
+        &table,
+        r#"Box(id: "pool", name: "Pool"),"#,
+        r#"Box(id: "pool", name: "Pool", sight: Owner),"#,
+    );
+    chancery_tests::edit(
+        &dir.join("data/scenarios.ron"),
+        r#""land": {"block.A": "north"}"#,
+        r#""land": {"block.A": "north", "block.B": "east"}"#,
+    );
+    (scratch, dir)
+}
+
+/// Under fog of war each seat sees only what it may of the land and the pool, in the state
+/// JSON, its module view (what its `ctx` reads), the command line's text and the digest its
+/// bot draws from; the umpire's eyes see all; the rules can show a piece, hide it again and
+/// lift the fog; a sight naming no seat of the module is refused with its place.
+#[test]
+fn fog_of_war_hides_the_pieces_and_units_a_seat_may_not_see() {
+    let (_scratch, dir) = fogged_testbed();
+    let save = basic_game(&dir, "5");
+    let json = |eyes: &[&str]| state_of(&save, eyes);
+    let (alpha, beta, all) = (
+        json(&["--seat", "A"]),
+        json(&["--seat", "B"]),
+        json(&["--everything"]),
+    );
+    assert_eq!(
+        alpha["tracks"]["land"],
+        serde_json::json!({"block.A": "north"})
+    );
+    assert_eq!(
+        beta["tracks"]["land"],
+        serde_json::json!({"block.B": "east"})
+    );
+    assert_eq!(
+        all["tracks"]["land"],
+        serde_json::json!({"block.A": "north", "block.B": "east"})
+    );
+    assert_eq!(alpha["boxes"]["pool"], serde_json::json!({"inf": 3}));
+    assert_eq!(beta["boxes"]["pool"], serde_json::json!({}));
+    assert_eq!(
+        all["boxes"]["pool"],
+        serde_json::json!({"inf": 3, "cav": 1})
+    );
+    // The score track has no fog: both markers show to both.
+    assert_eq!(beta["tracks"]["score"], all["tracks"]["score"]);
+    assert_eq!(beta["fog"]["places"]["land"], "each seat sees its own");
+    // What each seat's ctx reads, in its view.
+    assert_eq!(alpha["view"]["beta_at"], "unseen");
+    assert_eq!(alpha["view"]["east"], serde_json::json!([]));
+    assert_eq!(beta["view"]["north"], serde_json::json!([]));
+    assert_eq!(beta["view"]["beta_at"], "east");
+    assert_eq!(alpha["view"]["pool_all"], 3);
+    assert_eq!(beta["view"]["pool_all"], 0);
+    assert_eq!(
+        beta["view"]["pool"],
+        serde_json::json!([]),
+        "an empty table"
+    );
+    // The seed, from which nothing hidden may be worked out, shows to no seat.
+    assert!(alpha["seed"].is_null(), "{}", alpha["seed"]);
+    // The command line's text for Beta.
+    let (_, text, _) = chancery(&["state", path(&save), "--seat", "B"]);
+    assert!(text.contains("Beta's army at East"), "{text}");
+    assert!(!text.contains("Alpha's army"), "{text}");
+    assert!(!text.contains("Infantry"), "{text}");
+    assert!(
+        text.contains("The land (fog of war: each seat sees its own)"),
+        "{text}"
+    );
+    // What a bot of Beta's draws from does not change with what Beta may not see.
+    let table = table_of(&save);
+    let mut moved = table.clone();
+    moved
+        .place_piece(&"block.A".into(), &"land".into(), &"south".into())
+        .expect("a space of the land");
+    let beta_seat = SeatId::from("B");
+    assert_eq!(
+        table.digest_seen_by(&beta_seat),
+        moved.digest_seen_by(&beta_seat)
+    );
+    assert_ne!(
+        table.digest_seen_by(&SeatId::from("A")),
+        moved.digest_seen_by(&SeatId::from("A"))
+    );
+
+    // Spotted, Beta's army shows to Alpha, wherever it stands, until hidden again.
+    let act = |action: &str| {
+        let (code, _, err) = chancery(&["act", path(&save), "--seat", "A", action]);
+        (code, err)
+    };
+    assert_eq!(act("spot").0, 0);
+    let alpha = json(&["--seat", "A"]);
+    assert_eq!(alpha["tracks"]["land"]["block.B"], "east");
+    assert_eq!(alpha["view"]["beta_at"], "east");
+    assert_eq!(act("hide").0, 0);
+    assert_eq!(json(&["--seat", "A"])["view"]["beta_at"], "unseen");
+    let (code, err) = act("wrong");
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("\"public\", \"owner\", \"umpire\" or a list of seats"),
+        "{err}"
+    );
+    assert_eq!(act("lift").0, 0);
+    let alpha = json(&["--seat", "A"]);
+    assert_eq!(alpha["tracks"]["land"], all["tracks"]["land"]);
+    assert!(
+        alpha["fog"]["places"].get("land").is_none(),
+        "{}",
+        alpha["fog"]
+    );
+
+    // A sight naming a seat the module has not: refused where it is written.
+    let (_scratch2, broken) = fogged_testbed();
+    chancery_tests::edit(
+        &broken.join("data/table.ron"),
+        "sight: Owner,",
+        r#"sight: Seats(["A", "Q"]),"#,
+    );
+    let (code, _, err) = chancery(&["check", path(&broken)]);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("table.ron:") && err.contains("place 'land': unknown seat 'Q' in its sight"),
+        "{err}"
+    );
+}
+
+/// A turn of a game run by mail: Alpha's orders are private and shown to nobody (its army
+/// marches under fog, an ambush is rolled for it alone, its plan is its private state);
+/// Beta's orders are private with words; then a battle every seat reads of.
+const MAIL_TURN: &str = r#"
+local orders = {}
+function orders.prompt(ctx)
+  local seat = ctx.vars.next or "A"
+  local actions = {
+    { name = "march", arg = "south", label = "March on the southern ford" },
+    { name = "march", arg = "east", label = "March on the eastern marsh" },
+  }
+  if seat == "B" then
+    actions = { { name = "battle", label = "Give battle at the crossroads" } }
+  end
+  return { seat = seat, text = "Orders", private = seat == "A" and "" or "Beta sent its orders", actions = actions }
+end
+function orders.march(ctx, where)
+  ctx:place("block.A", "land", where)
+  ctx:roll(6, "the ambush at the " .. where, "A")
+  ctx.private.A = { plan = "flank-xyzzy" }
+  ctx:tell("A", "Your army reaches the " .. where .. " unseen.")
+  ctx.vars.next = "B"
+end
+function orders.battle(ctx)
+  ctx:log("Battle at the crossroads: each side loses 2 battalions.")
+  ctx.vars.next = "A"
+  ctx:set_turn(ctx:turn() + 1)
+end
+return {
+  setup = function(ctx) ctx:set_turn(1); ctx:push("orders") end,
+  states = { orders = orders },
+  view = function(ctx, seat)
+    local _, at = ctx:space_of("block.A")
+    return { alpha_army = at or "unseen" }
+  end,
+  bots = { simple = function(ctx, seat, actions) return 1 end },
+}
+"#;
+
+/// The fogged testbed with an umpire (seat U) and the rules of a turn run by mail.
+fn mail_game() -> (tempfile::TempDir, std::path::PathBuf) {
+    let (scratch, dir) = fogged_testbed();
+    std::fs::write(dir.join("rules/main.lua"), MAIL_TURN).expect("write the rules");
+    add_umpire(&dir, "U");
+    let save = basic_game(&dir, "5");
+    (scratch, save)
+}
+
+/// What only Alpha (or the umpire) may know after the mail turn: its march, its secret
+/// roll, its private plan, where its army stands, and its hand.
+fn alpha_only(save: &Path) -> Vec<String> {
+    let table = SaveFile::read(save).expect("a save").table;
+    let mut secrets = vec![
+        "southern ford".to_owned(),
+        "ambush".to_owned(),
+        "flank-xyzzy".to_owned(),
+        "unseen.".to_owned(),
+        "\"block.A\"".to_owned(),
+        "Alpha's army at".to_owned(),
+    ];
+    secrets.extend(
+        table.zones["hand.A"]
+            .cards
+            .iter()
+            .map(|c| format!("\"{c}\"")),
+    );
+    secrets
+}
+
+/// A turn by mail from the command line: each seat's orders (Alpha's checked first on its
+/// redacted save), then every seat's report and redacted save. Beta's report and save tell
+/// the battle and nothing of Alpha's march, roll, plan, army or hand, searched for each;
+/// the umpire's save holds all of it; a redacted save is read only as its seat, answers
+/// only as its seat, and never as the umpire.
+#[test]
+fn a_turn_by_mail_tells_each_seat_only_its_own() {
+    let (_scratch, save) = mail_game();
+    let dir = save.parent().expect("a folder").to_path_buf();
+    let alpha_save = dir.join("alpha.ron");
+    let (code, text, err) = chancery(&[
+        "export",
+        path(&save),
+        "--seat",
+        "A",
+        "--out",
+        path(&alpha_save),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        text.contains("This save is Alpha's view of the game"),
+        "{text}"
+    );
+    // Alpha checks its orders on its own save, then the umpire applies them.
+    let orders = dir.join("alpha-orders.txt");
+    std::fs::write(&orders, "# Alpha, turn 1\nmarch south\n").expect("orders");
+    let (code, text, err) = chancery(&[
+        "act",
+        path(&alpha_save),
+        "--answers",
+        path(&orders),
+        "--check",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(text.contains("All 1 answer(s) are taken"), "{text}");
+    let wrong = dir.join("wrong-orders.txt");
+    std::fs::write(&wrong, "march west\n").expect("orders");
+    let (code, _, err) = chancery(&[
+        "act",
+        path(&alpha_save),
+        "--answers",
+        path(&wrong),
+        "--check",
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("wrong-orders.txt:1:") && err.contains("is not a legal action"),
+        "{err}"
+    );
+    let before = std::fs::read(&alpha_save).expect("the save");
+    assert_eq!(
+        std::fs::read(&alpha_save).expect("the save"),
+        before,
+        "--check saves nothing"
+    );
+    for (seat, answers) in [("A", &orders), ("B", &dir.join("beta-orders.txt"))] {
+        if seat == "B" {
+            std::fs::write(answers, "battle\n").expect("orders");
+        }
+        let (code, _, err) = chancery(&[
+            "act",
+            path(&save),
+            "--seat",
+            "U",
+            "--answers",
+            path(answers),
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let _ = seat;
+    }
+    // Every seat's report of turn 1, and the public post, in one command.
+    let reports = dir.join("turn-1");
+    let (code, text, err) = chancery(&[
+        "report",
+        path(&save),
+        "--all",
+        "--turn",
+        "1",
+        "--out",
+        path(&reports),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(text.contains("public.md for every seat"), "{text}");
+    let read = |name: &str| std::fs::read_to_string(reports.join(name)).expect(name);
+    let (alpha, beta, public, umpire) =
+        (read("A.md"), read("B.md"), read("public.md"), read("U.md"));
+    let beta_save = dir.join("beta.ron");
+    let (code, _, err) = chancery(&[
+        "export",
+        path(&save),
+        "--seat",
+        "B",
+        "--out",
+        path(&beta_save),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let beta_file = std::fs::read_to_string(&beta_save).expect("Beta's save");
+    let (code, beta_json, err) = chancery(&[
+        "report",
+        path(&save),
+        "--seat",
+        "B",
+        "--turn",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let battle = "Battle at the crossroads: each side loses 2 battalions.";
+    for (what, text) in [
+        ("Beta's report", &beta),
+        ("the public post", &public),
+        ("Beta's save", &beta_file),
+        ("Beta's JSON report", &beta_json),
+    ] {
+        assert!(text.contains(battle), "{what} tells the battle:\n{text}");
+        for secret in alpha_only(&save) {
+            assert!(
+                !text.contains(&secret),
+                "{what} shows '{secret}', Alpha's alone:\n{text}"
+            );
+        }
+    }
+    // Alpha's orders were private with no words: Beta does not read that they were given.
+    assert!(!beta.contains("#1"), "{beta}");
+    assert!(
+        alpha.contains("March on the southern ford") && alpha.contains("flank-xyzzy"),
+        "{alpha}"
+    );
+    assert!(alpha.contains("for the ambush at the south"), "{alpha}");
+    // Beta's orders were private with words: the others read the words, Beta its orders.
+    assert!(beta.contains("Give battle at the crossroads"), "{beta}");
+    for text in [&alpha, &public] {
+        assert!(
+            text.contains("Beta sent its orders") && !text.contains("Give battle"),
+            "{text}"
+        );
+    }
+    for secret in [
+        "southern ford",
+        "flank-xyzzy",
+        "ambush",
+        "Give battle at the crossroads",
+    ] {
+        assert!(
+            umpire.contains(secret),
+            "the umpire's report holds '{secret}':\n{umpire}"
+        );
+    }
+    let whole = std::fs::read_to_string(&save).expect("the umpire's save");
+    assert!(
+        whole.contains("flank-xyzzy") && whole.contains("\"block.A\""),
+        "the umpire's save"
+    );
+
+    // A redacted save is its seat's alone: no other seat's eyes, no umpire's, no answers.
+    let (code, _, err) = chancery(&["state", path(&beta_save), "--everything"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("it holds only what B may see"), "{err}");
+    let (code, _, err) = chancery(&["state", path(&beta_save), "--seat", "A"]);
+    assert_eq!(code, 1, "{err}");
+    let (code, text, err) = chancery(&["state", path(&beta_save)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(text.contains("(Seen as Beta"), "{text}");
+    let (code, _, err) = chancery(&[
+        "report",
+        path(&beta_save),
+        "--all",
+        "--out",
+        path(&dir.join("x")),
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("redacted view"), "{err}");
+    let (code, _, err) = chancery(&[
+        "export",
+        path(&save),
+        "--seat",
+        "U",
+        "--out",
+        path(&dir.join("u.ron")),
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("is the umpire, who sees everything"), "{err}");
+    // Nothing is written over: the reports are there already.
+    let (code, _, err) = chancery(&["report", path(&save), "--all", "--out", path(&reports)]);
+    assert_eq!(code, 1);
+    assert!(err.contains("already exists"), "{err}");
 }

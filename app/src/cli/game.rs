@@ -91,6 +91,10 @@ pub struct ActArgs {
     /// Replace the file --out names if it is there already.
     #[arg(long)]
     pub force: bool,
+    /// Only check that the answers are taken, saving nothing: a player's orders, checked
+    /// on his redacted save before he mails them (the umpire applies them to the full save).
+    #[arg(long, conflicts_with_all = ["out", "force"])]
+    pub check: bool,
     /// Overlay flags.
     #[command(flatten)]
     pub overlay: OverlayArgs,
@@ -299,7 +303,11 @@ fn apply_answers(
     value: &mut Option<(&str, LoadOptions)>,
     err: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let bots = |s: &mut Session| s.run_bots(BOT_STEP_LIMIT).map(|_| ());
+    // No bot plays another seat in one seat's redacted view: it would see only stand-ins.
+    let bots = |s: &mut Session| match s.redaction() {
+        Some(_) => Ok(()),
+        None => s.run_bots(BOT_STEP_LIMIT).map(|_| ()),
+    };
     for a in answers {
         if let Err(failure) = with_value(session, value, err, |s| answer(s, &a.answer))? {
             let explained = explain(&failure, session.module());
@@ -366,6 +374,12 @@ pub fn describe_prompt(session: &Session, seat: Option<&SeatId>) -> String {
             );
         }
         Ok(Some(prompt)) => describe_asks(&mut out, session, prompt, seat),
+        Err(err) if session.redaction().is_some() => {
+            let _ = writeln!(
+                out,
+                "The game goes on beyond what this redacted save holds (the rules need what only the umpire's save has:\n  {err}).\nMail your orders; the umpire applies them to the whole game."
+            );
+        }
         Err(err) => {
             let _ = writeln!(
                 out,
@@ -508,8 +522,17 @@ pub fn describe_table(table: &Table, module: &Module, seat: Option<&SeatId>) -> 
             shown.join(", ")
         );
     }
-    for (place, pieces) in &table.places {
-        if !pieces.is_empty() {
+    // Under fog of war, the pieces and units the seat may not see are not there, to it;
+    // a fogged place or box says so, and who sees it.
+    let fogged = table.fogged_for(seat);
+    let fog = |sight: &chancery_core::fog::Sight| match (sight, seat) {
+        (chancery_core::fog::Sight::Public, _) => String::new(),
+        (sight, Some(_)) => format!(" (fog of war: {})", sight.describe()),
+        (sight, None) => format!(" (fog of war: {}; you see all of it)", sight.describe()),
+    };
+    for (place, pieces) in &fogged.places {
+        let sight = table.fog.places.get(place).cloned().unwrap_or_default();
+        if !pieces.is_empty() || sight != chancery_core::fog::Sight::Public {
             let at: Vec<String> = pieces
                 .iter()
                 .map(|(p, s)| {
@@ -522,23 +545,34 @@ pub fn describe_table(table: &Table, module: &Module, seat: Option<&SeatId>) -> 
                 .collect();
             let _ = writeln!(
                 out,
-                "{}: {}",
+                "{}{}: {}",
                 module.name_of("place", place.as_str()),
-                at.join(", ")
+                fog(&sight),
+                if at.is_empty() {
+                    "nothing seen".to_owned()
+                } else {
+                    at.join(", ")
+                }
             );
         }
     }
-    for (boxed, units) in &table.boxes {
-        if !units.is_empty() {
+    for (boxed, units) in &fogged.boxes {
+        let sight = table.fog.sight_of_box(boxed);
+        if !units.is_empty() || *sight != chancery_core::fog::Sight::Public {
             let at: Vec<String> = units
                 .iter()
                 .map(|(k, n)| format!("{} × {n}", module.name_of("unit kind", k.as_str())))
                 .collect();
             let _ = writeln!(
                 out,
-                "{}: {}",
+                "{}{}: {}",
                 module.name_of("box", boxed.as_str()),
-                at.join(", ")
+                fog(sight),
+                if at.is_empty() {
+                    "nothing seen".to_owned()
+                } else {
+                    at.join(", ")
+                }
             );
         }
     }
@@ -558,7 +592,7 @@ fn last_messages(
         .iter()
         .map(|e| e.seen_by(seat))
         .flat_map(|e| {
-            let head = (e.index > 0).then(|| match module {
+            let head = e.shows_heading().then(|| match module {
                 Some(module) => e.heading(module),
                 None => format!("#{} {} [{}]", e.index, e.input, e.by),
             });
@@ -596,7 +630,7 @@ fn save(session: &Session, path: &Path, replace: bool) -> anyhow::Result<()> {
 /// An error if a file is at `path` already, unless `force`: an output never replaces one
 /// unless asked. Checked before the work, so that nothing is done for an output that cannot
 /// be written.
-fn refuse_existing_unless(path: &Path, force: bool) -> anyhow::Result<()> {
+pub(super) fn refuse_existing_unless(path: &Path, force: bool) -> anyhow::Result<()> {
     if !force && std::fs::symlink_metadata(path).is_ok() {
         bail!(
             "{} already exists and is kept as it is: give --out a new file, or add --force to replace it",
@@ -683,7 +717,9 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
     let target = args.out.clone().unwrap_or_else(|| args.save.clone());
     // The game goes back into its own save; another file is replaced only with --force.
     let replace = args.force || same_file(&target, &args.save);
-    refuse_existing_unless(&target, replace)?;
+    if !args.check {
+        refuse_existing_unless(&target, replace)?;
+    }
     let replayed = session.history().len();
     if replayed < file.inputs.len() && same_file(&target, &args.save) {
         // Answering now would drop the inputs that no longer fit: never shorten a save.
@@ -703,10 +739,16 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
         );
     }
     let seat = args.seat.clone().map(SeatId::from);
+    // A redacted save answers as its own seat only.
+    let own = file.redacted.as_ref().map(|r| r.redaction.seat.clone());
+    let seat = seat.or_else(|| own.clone());
     if let Some(seat) = &seat
         && !session.table().seats.contains_key(seat)
     {
         bail!("seat '{seat}' does not play this game");
+    }
+    if own.is_some() {
+        super::mail::eyes_for(&file, seat.as_ref())?;
     }
     let mut answers = Vec::new();
     if let Some(action) = &args.action {
@@ -739,6 +781,15 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
                 if line.answer.seat.is_none() {
                     line.answer.seat.clone_from(&seat);
                 }
+                if let Some(own) = &own
+                    && line.answer.seat.as_ref() != Some(own)
+                {
+                    bail!(
+                        "{}:{}: this save is seat {own}'s redacted view: its answers are {own}'s alone",
+                        path.display(),
+                        line.line
+                    );
+                }
             }
             apply_answers(
                 &mut session,
@@ -764,6 +815,15 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
             "nothing was applied: {} is as it was",
             args.save.display()
         )));
+    }
+    if args.check {
+        let n = session.history().len() - replayed;
+        writeln!(
+            out,
+            "All {n} answer(s) are taken in this game; nothing was saved ({} is as it was).",
+            args.save.display()
+        )?;
+        return Ok(0);
     }
     save(&session, &target, replace)?;
     let eyes = seat.clone().or_else(|| default_eyes(session.table()));
@@ -840,17 +900,17 @@ pub fn state(
 ) -> anyhow::Result<i32> {
     let file = SaveFile::read(&args.save)?;
     let seat = args.seat.clone().map(SeatId::from);
-    if let Some(seat) = &seat
-        && !file.table.seats.contains_key(seat)
-    {
-        bail!("seat '{seat}' does not play this game");
-    }
-    let seat = match args.everything {
-        true => None,
-        false => seat.or_else(|| default_eyes(&file.table)),
+    let seat = match (args.everything, &file.redacted) {
+        (true, _) => None,
+        // A redacted save is read as its seat.
+        (false, Some(redacted)) => seat.or_else(|| Some(redacted.redaction.seat.clone())),
+        (false, None) => seat.or_else(|| default_eyes(&file.table)),
     };
-    // The umpire sees everything.
-    let seat = file.table.eyes(seat.as_ref()).cloned();
+    // The umpire sees everything; a redacted save only its own seat.
+    let seat = match seat.as_ref().filter(|s| s.is_spectator()) {
+        Some(_) if file.redacted.is_none() => seat,
+        _ => super::mail::eyes_for(&file, seat.as_ref())?,
+    };
     // With the module at hand, the game as `--headless` shows it; without, what the save
     // holds.
     let mut notes = Vec::new();

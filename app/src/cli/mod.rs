@@ -4,6 +4,7 @@
 
 mod check;
 mod game;
+mod mail;
 mod plot;
 mod scaffold;
 pub(crate) mod sim;
@@ -49,6 +50,13 @@ enum Command {
     /// Print a saved game: its table, the last lines of its log and the decision it waits for
     /// (as JSON with --json; as one seat may see it with --seat).
     State(game::StateArgs),
+    /// Write what one seat may know of a turn (its log lines, the table as it sees it, its
+    /// private state, the module's view for it, the decision waited for) as Markdown a player
+    /// can read in a mail, or JSON; with --all, every seat's and the public post at once.
+    Report(mail::ReportArgs),
+    /// Write a redacted save for one seat: the game as that seat may know it, to mail to its
+    /// player, who can open it in the app and check orders against it (`act --check`).
+    Export(mail::ExportArgs),
     /// Replay a saved game, under another version of its module if given, and report where
     /// the game first differs; under another version (--module), replay the module's
     /// recorded games under both versions too, and list those that now diverge (at which
@@ -112,6 +120,8 @@ pub fn run(
         Some(Command::New(args)) => game::new(&args, out, err),
         Some(Command::Act(args)) => game::act(&args, out, err),
         Some(Command::State(args)) => game::state(&args, &cli.open.overlay, out, err),
+        Some(Command::Report(args)) => mail::report(&args, out, err),
+        Some(Command::Export(args)) => mail::export(&args, out, err),
         Some(Command::Replay(args)) => game::replay(&args, out, err),
         Some(Command::Test(args)) => test::run(&args, out, err),
         Some(Command::Record(args)) => game::record(&args, out, err),

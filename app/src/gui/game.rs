@@ -465,6 +465,10 @@ impl GameView {
     /// the screen yet, or the screen being passed to the next seat, is a spectator
     /// ([`SeatId::spectator`]): only what every seat may see shows.
     pub fn eyes(&self) -> Option<SeatId> {
+        // A redacted save shows its own seat's view, and nothing else.
+        if let Some(redaction) = self.session.redaction() {
+            return Some(redaction.seat.clone());
+        }
         if self.viewer.open_hands {
             return None;
         }
@@ -547,6 +551,13 @@ impl GameView {
 
     /// Shows every hand (one person at the table) or only the seat's own.
     pub fn set_open_hands(&mut self, open: bool) {
+        if open && let Some(redaction) = self.session.redaction() {
+            self.error = Some(format!(
+                "This save is {}'s redacted view of the game: it holds nothing more to show.",
+                seat_name(self.session.module(), &redaction.seat)
+            ));
+            return;
+        }
         self.viewer.open_hands = open;
         if open {
             self.viewer.pass_to = None;
@@ -560,6 +571,12 @@ impl GameView {
     /// passing the screen; a reaction window that asks people is one screen for all of
     /// them (see the Decision panel), passed only to a seat that wants to answer.
     pub fn update_viewer(&mut self) {
+        if let Some(redaction) = self.session.redaction() {
+            self.viewer.seat = Some(redaction.seat.clone());
+            self.viewer.open_hands = false;
+            self.viewer.pass_to = None;
+            return;
+        }
         if self.viewer.open_hands {
             return;
         }
@@ -1056,7 +1073,13 @@ impl GameView {
 
     /// Adds the checklist from `before` to the table now, if anything on the board changed.
     fn push_checklist(&mut self, title: String, before: &Table) {
-        let items = board_checklist(self.session.module(), before, self.session.table());
+        // What moved where the seat at the screen may not see stays unsaid.
+        let eyes = self.eyes();
+        let items = board_checklist(
+            self.session.module(),
+            &before.fogged_for(eyes.as_ref()),
+            &self.session.table().fogged_for(eyes.as_ref()),
+        );
         if !items.is_empty() {
             self.checklists.push(Checklist {
                 title,

@@ -59,9 +59,10 @@ pub fn hands_ui(ui: &mut Ui, view: &mut GameView) {
     let mut clicks = Vec::new();
     {
         let (session, panels) = view.session_and_panels();
+        let table = session.table().fogged_for(eyes.as_ref());
         let ctx = Draw {
             module: &module,
-            table: session.table(),
+            table: &table,
             targets: &targets,
             selected: panels.selected.as_ref(),
             eyes: eyes.as_ref(),

@@ -382,6 +382,17 @@ impl ChanceryApp {
 
     fn viewer_ui(&mut self, ui: &mut Ui) {
         let module = self.view.session().module().clone();
+        // A redacted save is one seat's view: there is nobody else to be, and nothing more
+        // to show.
+        if let Some(redaction) = self.view.session().redaction() {
+            let names = |s: &chancery_core::SeatId| game::seat_name(&module, s);
+            ui.label(format!(
+                "Seen as {} (a redacted save)",
+                game::seat_name(&module, &redaction.seat)
+            ))
+            .on_hover_text(redaction.words(&names));
+            return;
+        }
         let seats: Vec<_> = module
             .seats
             .iter()

@@ -90,7 +90,7 @@ pub fn log_ui(ui: &mut Ui, view: &mut GameView) {
             let mut last_reasons: Vec<String> = Vec::new();
             for entry in view.session().log() {
                 let entry = entry.seen_by(eyes.as_ref());
-                if entry.index > 0 {
+                if entry.shows_heading() {
                     let text = entry.heading(view.session().module());
                     let text = if entry.index == current {
                         RichText::new(text).strong()

@@ -22,9 +22,11 @@ pub fn table_ui(ui: &mut Ui, view: &mut GameView) {
     let mut clicks = Vec::new();
     let eyes = view.eyes();
     let (session, panels) = view.session_and_panels();
+    // Under fog of war, what these eyes may not see is not drawn at all.
+    let table = session.table().fogged_for(eyes.as_ref());
     let ctx = Draw {
         module: &module,
-        table: session.table(),
+        table: &table,
         targets: &targets,
         selected: panels.selected.as_ref(),
         eyes: eyes.as_ref(),
@@ -110,6 +112,16 @@ impl Draw<'_> {
             LayoutItem::Zone(id) => self.zone(ui, id, clicks),
         }
         ui.add_space(4.0);
+    }
+
+    /// A fogged place's or box's note of who sees it ("fog of war: each seat sees its own"),
+    /// and, to these eyes, whether they see all of it.
+    pub(super) fn fog_note(&self, ui: &mut Ui, sight: &chancery_core::fog::Sight) {
+        let note = match self.eyes {
+            Some(_) => format!("fog of war: {}", sight.describe()),
+            None => format!("fog of war: {} (you see all of it)", sight.describe()),
+        };
+        ui.weak(note);
     }
 
     fn describe(&self, selected: &Selected) -> String {
@@ -205,7 +217,12 @@ impl Draw<'_> {
             return;
         };
         let pieces = self.table.places.get(id).cloned().unwrap_or_default();
-        ui.label(RichText::new(&place.def.name).strong());
+        ui.horizontal(|ui| {
+            ui.label(RichText::new(&place.def.name).strong());
+            if let Some(sight) = self.table.fog.places.get(id) {
+                self.fog_note(ui, sight);
+            }
+        });
         let moving_piece = matches!(self.selected, Some(Selected::Piece(_)));
         // Spaces in rows of equal cells that fit the column; a crowded space takes two cells.
         let gap = ui.spacing().item_spacing.x;

@@ -267,7 +267,8 @@ seat) or pass (the engine adds `pass`), and the rules close the window. Bots ans
 their seats and see only what their seat may see. A prompt with `private = true` (or
 `private = "words"`) is a private decision: its choices and its answer are read only by
 its seat (and the omniscient view); the log shows the other seats "a private answer" (or
-the words: "Austria gave its orders").
+the words: "Austria gave its orders"; with `private = ""`, nothing at all, not even that
+it was given).
 
 An action in a prompt is a table: `name` (the handler's name), `arg` (plain data handed to
 it), `label` (what a button says), a target to highlight (`card`, `zone`, `piece`, `box`,
@@ -287,7 +288,11 @@ reading another seat's private state from a bot is an error at the line that tri
 `ctx:roll(sides, reason, to)` with a seat or a list of seats rolls in secret: only they
 (and the omniscient view) read the roll. A scenario may name an umpire (`umpire: "U"` in
 its data, one of its seats, played by a person): the umpire sees what the omniscient view
-sees, answers for the seat that decides, and is left out of `ctx:seats()`.
+sees, answers for the seat that decides, and is left out of `ctx:seats()`. Fog of war: a
+place, a space or a box may have a `sight` in the data (`Owner`: each seat sees its own
+pieces and kinds of unit; `Seats([..])`; `Umpire`); to a seat, what it may not see is not
+there (`ctx:space_of` gives nil, `ctx:pieces_at` and `ctx:box` leave it out), and the rules
+change it with `ctx:set_sight`, `ctx:show_piece` and `ctx:hide_piece`.
 
 Scripts see only safe globals (`string`, `table`, `math` without `random`, `utf8`,
 `coroutine`, base functions without `load`, `dofile`, `collectgarbage`), `print` (shown to

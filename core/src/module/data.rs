@@ -7,6 +7,7 @@ use std::fmt;
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize};
 
+use crate::fog::Sight;
 use crate::ids::{
     BoxId, CardId, CounterId, PieceId, PlaceId, ScenarioId, SeatId, SpaceId, UnitKindId, ZoneId,
 };
@@ -698,6 +699,14 @@ pub struct PlaceDef {
     /// Pairs of connected spaces (both directions).
     #[serde(default)]
     pub links: Vec<(SpaceId, SpaceId)>,
+    /// Who may see the pieces on it (fog of war): `Public` (the default), `Owner` (each
+    /// seat its own pieces), `Seats([..])` or `Umpire`.
+    #[serde(default, skip_serializing_if = "is_public")]
+    pub sight: Sight,
+}
+
+fn is_public(sight: &Sight) -> bool {
+    *sight == Sight::Public
 }
 
 /// The shape of a place.
@@ -722,6 +731,9 @@ pub struct SpaceDef {
     /// Properties the rules read (free-form; values may be `unknown`).
     #[serde(default)]
     pub props: BTreeMap<String, DataValue>,
+    /// Who may see the pieces on it, where it differs from its place's sight.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sight: Option<Sight>,
 }
 
 /// A marker or block that stands on spaces.
@@ -789,6 +801,13 @@ pub struct BoxDef {
     /// The kinds it may hold; all kinds if absent.
     #[serde(default)]
     pub kinds: Option<Vec<UnitKindId>>,
+    /// The seat it belongs to (which sees it under a sight of `Owner`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<SeatId>,
+    /// Who may see its units (fog of war): `Public` (the default), `Owner` (the box's
+    /// owner, and each seat the units of its own kinds), `Seats([..])` or `Umpire`.
+    #[serde(default, skip_serializing_if = "is_public")]
+    pub sight: Sight,
 }
 
 /// A named integer with bounds.

@@ -232,6 +232,30 @@ pub struct Module {
 }
 
 impl Module {
+    /// Records in `fog` who owns each of the module's pieces, kinds of unit and boxes (the
+    /// owners a sight of `Owner` reads), if it does not know them yet.
+    pub fn add_fog_owners(&self, fog: &mut crate::fog::Fog) {
+        if !fog.piece_owners.is_empty() || !fog.kind_owners.is_empty() || !fog.box_owners.is_empty()
+        {
+            return;
+        }
+        for piece in self.pieces.iter() {
+            if let Some(owner) = &piece.owner {
+                fog.piece_owners.insert(piece.id.clone(), owner.clone());
+            }
+        }
+        for kind in self.unit_kinds.iter() {
+            if let Some(owner) = &kind.owner {
+                fog.kind_owners.insert(kind.id.clone(), owner.clone());
+            }
+        }
+        for boxed in self.boxes.iter() {
+            if let Some(owner) = &boxed.owner {
+                fog.box_owners.insert(boxed.id.clone(), owner.clone());
+            }
+        }
+    }
+
     /// Loads and validates the module in folder `dir`; `inspect` reads its scripts and says
     /// what the rules declare (`chancery_core::load_module` passes the Lua host's).
     pub fn load_with(

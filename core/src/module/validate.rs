@@ -7,6 +7,7 @@ use super::data::{DataValue, FieldType, OverlayFile, RefKind, quoted_list};
 use super::load::{Loader, MANIFEST};
 use super::locate::Anchor;
 use super::{BoardItem, LayoutItem, Module};
+use crate::fog::Sight;
 use crate::value::Value;
 
 /// Checks that a bare word in a value position was `unknown` and not a misspelling.
@@ -235,6 +236,7 @@ fn check_tables(loader: &mut Loader, module: &Module) {
 
 fn check_components(loader: &mut Loader, module: &Module) {
     check_owners(loader, module);
+    check_sights(loader, module);
     check_places(loader, module);
     check_boxes_and_counters(loader, module);
 }
@@ -276,6 +278,11 @@ fn check_owners(loader: &mut Loader, module: &Module) {
             owners.push(("unit kind", kind.id.to_string(), owner.to_string()));
         }
     }
+    for boxed in module.boxes.iter() {
+        if let Some(owner) = &boxed.owner {
+            owners.push(("box", boxed.id.to_string(), owner.to_string()));
+        }
+    }
     for (kind, id, owner) in owners {
         if !module.seats.contains(&owner) {
             let idx = loader.origins[&(kind, id.clone())];
@@ -304,6 +311,61 @@ fn check_owners(loader: &mut Loader, module: &Module) {
                     "zone '{}': shared_with needs visibility Owner and an owner (it shares the owner's view)",
                     zone.id
                 ),
+            );
+        }
+    }
+}
+
+/// Every seat a sight names (`Seats([..])`, on a place, a space or a box) is a seat.
+fn check_sights(loader: &mut Loader, module: &Module) {
+    let seats_of = |sight: &Sight| match sight {
+        Sight::Seats(seats) => seats.clone(),
+        _ => Vec::new(),
+    };
+    for place in module.places.iter() {
+        let def = &place.def;
+        let mut sights: Vec<(Option<&str>, &Sight)> = vec![(None, &def.sight)];
+        sights.extend(
+            def.spaces
+                .iter()
+                .filter_map(|s| Some((Some(s.id.as_str()), s.sight.as_ref()?))),
+        );
+        for (space, sight) in sights {
+            for seat in seats_of(sight)
+                .iter()
+                .filter(|s| !module.seats.contains(s.as_str()))
+            {
+                let idx = loader.origins[&("place", def.id.to_string())];
+                let mut anchors = vec![Anchor::Field("id", def.id.as_str())];
+                if let Some(space) = space {
+                    anchors.push(Anchor::Field("id", space));
+                }
+                anchors.push(Anchor::Ident("sight"));
+                let what = match space {
+                    Some(space) => format!("space '{space}' of place '{}'", def.id),
+                    None => format!("place '{}'", def.id),
+                };
+                loader.error(
+                    idx,
+                    &anchors,
+                    format!("{what}: unknown seat '{seat}' in its sight"),
+                );
+            }
+        }
+    }
+    for boxed in module.boxes.iter() {
+        for seat in seats_of(&boxed.sight)
+            .iter()
+            .filter(|s| !module.seats.contains(s.as_str()))
+        {
+            let idx = loader.origins[&("box", boxed.id.to_string())];
+            loader.error(
+                idx,
+                &[
+                    Anchor::Field("id", boxed.id.as_str()),
+                    Anchor::Ident("sight"),
+                ],
+                format!("box '{}': unknown seat '{seat}' in its sight", boxed.id),
             );
         }
     }

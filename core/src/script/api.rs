@@ -15,6 +15,7 @@ use super::convert::{from_lua, to_lua};
 use super::interned;
 use super::stack::{Arg, CallArgs};
 use super::util::script_error;
+use crate::fog::{Sight, SightOf};
 use crate::ids::{BoxId, CardId, CounterId, PieceId, PlaceId, SeatId, SpaceId, UnitKindId, ZoneId};
 use crate::module::{DataValue, Module};
 use crate::rng::Rng;
@@ -543,7 +544,7 @@ fn api_space_of(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
             known_id(st.module.pieces.contains(piece), "piece", piece)?;
             let text = |id: &str| interned::string(lua, id).map_err(|e| e.to_string());
             st.table
-                .piece_location(piece)
+                .piece_seen_at(st.viewer.as_ref(), &PieceId::from(piece))
                 .map(|(place, space)| Ok((text(place.as_str())?, text(space.as_str())?)))
                 .transpose()
         })
@@ -560,9 +561,15 @@ fn api_pieces_at(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
     let (place, space) = (a.string(lua, 0)?, a.string(lua, 1)?);
     let pieces = with(lua, |st| {
         let (place, space) = check_space(st, &place, &space)?;
-        st.table
+        let mut pieces = st
+            .table
             .pieces_at(&place, &space)
-            .map_err(|e| e.to_string())
+            .map_err(|e| e.to_string())?;
+        pieces.retain(|piece| {
+            st.table
+                .sees_piece(st.viewer.as_ref(), &place, &space, piece)
+        });
+        Ok(pieces)
     })?;
     ret(lua, [ids(pieces)])
 }
@@ -572,15 +579,22 @@ fn api_units(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
     let n = with(lua, |st| match kind {
         Some(kind) => {
             let (boxed, kind) = check_units(st, &boxed, &kind)?;
-            st.table.units(&boxed, &kind).map_err(|e| e.to_string())
+            let n = st.table.units(&boxed, &kind).map_err(|e| e.to_string())?;
+            Ok(if st.table.sees_units(st.viewer.as_ref(), &boxed, &kind) {
+                n
+            } else {
+                0
+            })
         }
         None => {
             let boxed = check_box(st, &boxed)?;
-            Ok(st
-                .table
-                .boxes
-                .get(&boxed)
-                .map_or(0, |units| units.values().sum()))
+            Ok(st.table.boxes.get(&boxed).map_or(0, |units| {
+                units
+                    .iter()
+                    .filter(|(kind, _)| st.table.sees_units(st.viewer.as_ref(), &boxed, kind))
+                    .map(|(_, n)| n)
+                    .sum()
+            }))
         }
     })?;
     ret(lua, [Value::Int(n)])
@@ -596,9 +610,11 @@ fn api_box(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
                 .boxes
                 .get(boxed)
                 .ok_or_else(|| format!("unknown box '{boxed}'"))?;
+            let boxed = BoxId::from(boxed);
+            let seen = |kind: &UnitKindId| st.table.sees_units(st.viewer.as_ref(), &boxed, kind);
             super::stack::build_with(lua, |b| {
                 b.table(0, units.len());
-                for (unit, n) in units {
+                for (unit, n) in units.iter().filter(|(kind, _)| seen(kind)) {
                     b.set_int(unit.as_str(), *n);
                 }
             })
@@ -768,6 +784,81 @@ fn api_place(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
         st.table
             .place_piece(&piece, &place, &space)
             .map_err(|e| e.to_string())
+    })?;
+    none()
+}
+
+fn api_show_piece(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let piece = a.string(lua, 0)?;
+    let seats =
+        opt_seats(lua, a, 1)?.ok_or_else(|| a.wrong(lua, 1, "a seat or a list of seats"))?;
+    with(lua, |st| {
+        let piece = check_piece(st, &piece)?;
+        st.table.show_piece(&piece, &seats);
+        Ok(())
+    })?;
+    none()
+}
+
+fn api_hide_piece(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let piece = a.string(lua, 0)?;
+    let seats = opt_seats(lua, a, 1)?;
+    with(lua, |st| {
+        let piece = check_piece(st, &piece)?;
+        st.table.hide_piece(&piece, seats.as_deref());
+        Ok(())
+    })?;
+    none()
+}
+
+fn api_set_sight(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let (what, id) = (a.string(lua, 0)?, a.string(lua, 1)?);
+    let sight = match a.get(2) {
+        Arg::Str(_) => match a.string(lua, 2)?.as_str() {
+            "public" => Sight::Public,
+            "owner" => Sight::Owner,
+            "umpire" => Sight::Umpire,
+            _ => {
+                return Err(a.wrong(
+                    lua,
+                    2,
+                    "\"public\", \"owner\", \"umpire\" or a list of seats",
+                ));
+            }
+        },
+        _ => Sight::Seats(opt_seats(lua, a, 2)?.ok_or_else(|| {
+            a.wrong(
+                lua,
+                2,
+                "\"public\", \"owner\", \"umpire\" or a list of seats",
+            )
+        })?),
+    };
+    with(lua, |st| {
+        let of = match what.as_str() {
+            "place" => {
+                if !st.module.places.contains(&id) {
+                    return Err(format!("unknown place '{id}'"));
+                }
+                SightOf::Place(PlaceId::from(id.as_str()))
+            }
+            "space" => {
+                let (place, space) = id
+                    .split_once('/')
+                    .ok_or_else(|| format!("space '{id}' must be written place/space"))?;
+                let (place, space) = check_space(st, place, space)?;
+                SightOf::Space(place, space)
+            }
+            "box" => SightOf::Box(check_box(st, &id)?),
+            other => {
+                return Err(format!(
+                    "ctx:set_sight: '{other}' is not place, space or box"
+                ));
+            }
+        };
+        st.module.add_fog_owners(&mut st.table.fog);
+        st.table.set_sight(of, sight);
+        Ok(())
     })?;
     none()
 }
@@ -1336,6 +1427,34 @@ pub(crate) const API: &[ApiEntry] = &[
         doc: "Takes a piece off the table; returns where it stood.",
         changes: true,
         func: api_remove_piece,
+    },
+    ApiEntry {
+        name: "show_piece",
+        params: &[("piece", "string"), ("seats", "string|string[]")],
+        returns: &[],
+        doc: "Shows a piece to a seat or a list of seats wherever it stands, even where fog of war hides it from them (a spotted army), until `hide_piece`.",
+        changes: true,
+        func: api_show_piece,
+    },
+    ApiEntry {
+        name: "hide_piece",
+        params: &[("piece", "string"), ("seats", "string|string[]?")],
+        returns: &[],
+        doc: "Hides a piece shown with `show_piece` again from those seats (from every seat without them); the fog where it stands applies again.",
+        changes: true,
+        func: api_hide_piece,
+    },
+    ApiEntry {
+        name: "set_sight",
+        params: &[
+            ("what", "string"),
+            ("id", "string"),
+            ("sight", "string|string[]"),
+        ],
+        returns: &[],
+        doc: "Sets who may see the pieces of a place (`\"place\"`, its id), of one space (`\"space\"`, \"place/space\") or the units of a box (`\"box\"`, its id): `\"public\"`, `\"owner\"` (each seat what it owns), `\"umpire\"` (nobody else), or a list of seats (they see all of it, every other seat its own).",
+        changes: true,
+        func: api_set_sight,
     },
     ApiEntry {
         name: "add_units",

@@ -2,6 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::fog::{Fog, Sight};
 use crate::ids::{CardId, ScenarioId, SeatId};
 use crate::module::{Face, Module, ScenarioDef};
 use crate::table::{Controller, Counter, Position, Table, Zone};
@@ -46,6 +47,7 @@ pub(crate) fn lay_out(
     for boxed in module.boxes.iter() {
         table.boxes.insert(boxed.id.clone(), BTreeMap::new());
     }
+    table.fog = declared_fog(module);
     let playing = module.scenario_seats(scenario);
     if let Some(seat) = controllers.keys().find(|s| !playing.contains(s)) {
         return Err(format!(
@@ -110,6 +112,36 @@ pub(crate) fn lay_out(
     }
     table.vars = Value::Map(scenario.vars.clone());
     Ok(table)
+}
+
+/// The fog of war the module's data declares: the sight of each place, space and box that
+/// is not public, with the owners of pieces, kinds and boxes if anything is fogged.
+fn declared_fog(module: &Module) -> Fog {
+    let mut fog = Fog::default();
+    for place in module.places.iter() {
+        let def = &place.def;
+        if def.sight != Sight::Public {
+            fog.places.insert(def.id.clone(), def.sight.clone());
+        }
+        for space in &def.spaces {
+            match &space.sight {
+                Some(sight) if *sight != def.sight => {
+                    let spaces = fog.spaces.entry(def.id.clone()).or_default();
+                    spaces.insert(space.id.clone(), sight.clone());
+                }
+                _ => {}
+            }
+        }
+    }
+    for boxed in module.boxes.iter() {
+        if boxed.sight != Sight::Public {
+            fog.boxes.insert(boxed.id.clone(), boxed.sight.clone());
+        }
+    }
+    if !fog.is_clear() {
+        module.add_fog_owners(&mut fog);
+    }
+    fog
 }
 
 /// The scenario named `id`, or a message listing the module's scenarios.

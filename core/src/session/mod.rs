@@ -85,6 +85,9 @@ pub struct InputRecord {
     /// What the other seats read in place of a private answer (see [`Prompt::private`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shown: Option<String>,
+    /// The turn the game was on when the input was made.
+    #[serde(default)]
+    pub turn: i64,
 }
 
 /// What went wrong with a session operation. The game is unchanged after any of these.
@@ -169,9 +172,18 @@ pub struct LogEntry {
     /// What the other seats read in place of a private answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shown: Option<String>,
+    /// The turn the game was on when the input was made (the set-up's: the first turn).
+    #[serde(default)]
+    pub turn: i64,
 }
 
 impl LogEntry {
+    /// Whether the entry has a heading to show: an input's, unless it is a private answer
+    /// its reader may not know was given at all.
+    pub fn shows_heading(&self) -> bool {
+        self.index > 0 && !self.input.is_empty()
+    }
+
     /// The entry's heading in words: its number, the seat's name, the answer as its
     /// action's label said it, and whether a bot chose it ("#3 Beta: Bid 2 (bot)"; which
     /// bot is in the input and its reasons).
@@ -203,9 +215,13 @@ impl LogEntry {
     /// other seats are left out, and another seat's secret answer shows only that it was given.
     pub fn seen_by(&self, seat: Option<&SeatId>) -> LogEntry {
         let hidden = self.secret && seat.is_some() && seat != self.seat.as_ref();
+        // A private answer shown "not at all" (empty words): not even who gave it.
+        let unseen = hidden && self.shown.as_deref() == Some("");
         LogEntry {
             index: self.index,
-            input: if hidden {
+            input: if unseen {
+                String::new()
+            } else if hidden {
                 format!(
                     "{}: {}",
                     self.seat.as_ref().map(SeatId::as_str).unwrap_or("a seat"),
@@ -214,7 +230,11 @@ impl LogEntry {
             } else {
                 self.input.clone()
             },
-            by: self.by.clone(),
+            by: if unseen {
+                String::new()
+            } else {
+                self.by.clone()
+            },
             reason: if hidden {
                 Vec::new()
             } else {
@@ -226,10 +246,11 @@ impl LogEntry {
                 .filter(|l| l.shown_to(seat))
                 .cloned()
                 .collect(),
-            seat: self.seat.clone(),
+            seat: if unseen { None } else { self.seat.clone() },
             secret: self.secret,
             label: if hidden { None } else { self.label.clone() },
             shown: self.shown.clone(),
+            turn: self.turn,
         }
     }
 }
@@ -334,6 +355,8 @@ pub struct Session {
     pub warnings: Vec<String>,
     /// Time spent in bots choosing (for the engine's share in simulations).
     bot_time: std::time::Duration,
+    /// Set when the game is one seat's redacted view (see [`crate::redact`]).
+    redaction: Option<crate::redact::Redaction>,
 }
 
 impl Session {
@@ -356,17 +379,29 @@ impl Session {
         // Rules reused from a simulation's last game are told that people read again.
         rules.set_watched(true);
         rules.setup(&mut table, &spec.scenario, &spec.options, &mut io)?;
+        Ok(Session::begun(module, spec, rules, table, io.log, None))
+    }
+
+    /// A session whose game begins at `table` (after its set-up), with the set-up's lines.
+    fn begun(
+        module: Arc<Module>,
+        spec: GameSpec,
+        mut rules: Box<dyn Rules>,
+        mut table: Table,
+        setup_log: Vec<LogLine>,
+        redaction: Option<crate::redact::Redaction>,
+    ) -> Session {
         let history = History {
             records: Vec::new(),
             redo: Vec::new(),
             start: table.clone(),
             checkpoints: BTreeMap::new(),
-            log_bytes: text_bytes(&io.log, &[]),
-            setup_log: io.log,
+            log_bytes: text_bytes(&setup_log, &[]),
+            setup_log,
             held: 0,
         };
         let prompt = rules.prompt(&mut table);
-        Ok(Session {
+        Session {
             module,
             rules,
             spec,
@@ -378,7 +413,35 @@ impl Session {
             watched: true,
             warnings: Vec::new(),
             bot_time: std::time::Duration::ZERO,
-        })
+            redaction,
+        }
+    }
+
+    /// A game that goes on from `table`, one seat's redacted view of a game (see
+    /// [`crate::redact`]), without the set-up or the inputs that led there: `past` (the log
+    /// as the seat may read it, in words) stands as the set-up's lines.
+    pub fn resume(
+        module: Arc<Module>,
+        spec: GameSpec,
+        mut rules: Box<dyn Rules>,
+        (table, redaction): (Table, crate::redact::Redaction),
+        past: Vec<LogLine>,
+    ) -> Result<Session, SessionError> {
+        rules.set_watched(true);
+        Ok(Session::begun(
+            module,
+            spec,
+            rules,
+            table,
+            past,
+            Some(redaction),
+        ))
+    }
+
+    /// What this game's save leaves out, if it is one seat's redacted view: only that seat's
+    /// eyes may read it.
+    pub fn redaction(&self) -> Option<&crate::redact::Redaction> {
+        self.redaction.as_ref()
     }
 
     /// Tells the rules whether anyone will read the words of the inputs that follow
@@ -440,6 +503,7 @@ impl Session {
                 secret: false,
                 label: None,
                 shown: None,
+                turn: self.history.start.turn,
             });
         };
         let record = self.history.records.get(i)?;
@@ -453,6 +517,7 @@ impl Session {
             secret: record.secret,
             label: record.label.clone(),
             shown: record.shown.clone(),
+            turn: record.turn,
         })
     }
 
@@ -565,6 +630,7 @@ impl Session {
     ) {
         self.keep_within_log_limit(&mut input, &mut io.log);
         let digest = if self.lean { 0 } else { table.digest() };
+        let turn = self.table.turn;
         self.table = table;
         match self.history.redo.last() {
             Some(next) if *next == input => {
@@ -583,6 +649,7 @@ impl Session {
             digest,
             label,
             shown,
+            turn,
         });
         let n = self.history.records.len();
         if n.is_multiple_of(CHECKPOINT_EVERY) && !self.lean {

@@ -254,7 +254,17 @@ impl Session {
         module: Arc<Module>,
     ) -> Result<(Session, RebaseReport), SessionError> {
         let rules = self.rules.reload(module.clone())?;
-        let mut fresh = Session::new(module.clone(), self.spec.clone(), rules)?;
+        let mut fresh = match &self.redaction {
+            // One seat's redacted view goes on from its own table again.
+            Some(redaction) => Session::resume(
+                module.clone(),
+                self.spec.clone(),
+                rules,
+                (self.history.start.clone(), redaction.clone()),
+                self.history.setup_log.clone(),
+            )?,
+            None => Session::new(module.clone(), self.spec.clone(), rules)?,
+        };
         fresh.check_every_step = self.check_every_step;
         fresh.lean = self.lean;
         fresh.set_watched(self.watched);

@@ -26,6 +26,12 @@ local function setup(ctx, scenario, options)
   else
     ctx:push("turn", { seat = "A" })
   end
+  -- The scout scenario lies under fog of war: each seat sees its own pieces on the land,
+  -- and only Alpha the pool.
+  if ctx.scenario == "scout" then
+    ctx:set_sight("place", "land", "owner")
+    ctx:set_sight("box", "pool", { "A" })
+  end
   -- The muster scenario begins with a procedure of declared steps (rules/muster.lua); a
   -- seat named by the option "gone" has left and is passed by.
   if ctx.scenario == "muster" then

@@ -28,6 +28,9 @@ function turn.prompt(ctx)
       actions[#actions + 1] = { name = "march", arg = space, place = "land", space = space }
     end
   end
+  if ctx.scenario == "scout" and seat == "A" then
+    actions[#actions + 1] = { name = "scout", label = "Show or hide Alpha's army to Beta" }
+  end
   actions[#actions + 1] = { name = "detour", label = "Take a detour" }
   actions[#actions + 1] = { name = "council", label = "Call a council" }
   -- An action that gives something up asks the person to agree first.
@@ -106,6 +109,18 @@ function turn.march(ctx, space)
     ctx:add_counter("vp.A", ctx.data.places.land.space.east.props.vp)
   end
   next_turn(ctx)
+end
+
+-- Scout (the scout scenario): Alpha shows its army to Beta through the fog, or hides it
+-- again; the same seat goes on.
+function turn.scout(ctx)
+  if ctx.vars.spotted then
+    ctx:hide_piece("block.A", "B")
+    ctx.vars.spotted = nil
+  else
+    ctx:show_piece("block.A", "B")
+    ctx.vars.spotted = true
+  end
 end
 
 -- Detour: a state pushed on top of this one, which resumes after it.

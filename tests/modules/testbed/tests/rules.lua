@@ -172,6 +172,24 @@ test("a seat sees only its own hand", function(t)
   t:eq(json.view, { passes = 0, seat = "A", other_hand = { "?", "?" } })
 end)
 
+-- Rule: under fog of war a seat sees only what it may of the land and the pool; Alpha can
+-- show its army to Beta and hide it again.
+-- Set-up: scout, seed 1. Expected: Beta sees no army and an empty pool, then Alpha's army.
+test("fog of war hides what a seat may not see", function(t)
+  local g = t:game { scenario = "scout", seed = 1 }
+  local beta = g:json("B")
+  t:eq(beta.tracks.land, {})
+  t:eq(beta.boxes.pool, {})
+  t:eq(beta.fog.places.land, "each seat sees its own")
+  t:eq(g:json("A").tracks.land, { ["block.A"] = "north" })
+  t:eq(g:json("A").boxes.pool, { inf = 3, cav = 1 })
+  g:act("scout")
+  t:eq(g:json("B").tracks.land, { ["block.A"] = "north" })
+  t:eq(g:prompt().seat, "A", "scouting does not end the turn")
+  g:act("scout")
+  t:eq(g:json("B").tracks.land, {})
+end)
+
 -- Rule: moves by hand are recorded like any input.
 test("moves by hand are inputs", function(t)
   local g = t:game { scenario = "basic", seed = 1 }

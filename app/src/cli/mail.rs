@@ -1,0 +1,351 @@
+//! Play by mail from the command line: `report` (what one seat may know of a turn, as a
+//! mail a player can read, or JSON) and `export` (a redacted save: one seat's view of the
+//! game, which it can open and try its orders in).
+
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::bail;
+use chancery_core::rules::LogLine;
+use chancery_core::save::SaveFile;
+use chancery_core::session::LogEntry;
+use chancery_core::view::state_json;
+use chancery_core::{Module, SeatId, Session, Value};
+use clap::Args;
+
+use super::game::{describe_prompt, describe_table, refuse_existing_unless};
+use crate::games::{OverlayArgs, restore};
+
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    /// The saved game (the umpire's, which holds everything; or a seat's redacted save).
+    pub save: PathBuf,
+    /// The seat the report is for: it holds only what that seat may know. The umpire's
+    /// report holds everything.
+    #[arg(long, value_name = "SEAT", required_unless_present = "all")]
+    pub seat: Option<String>,
+    /// Every seat's report and the public one (what every seat may know), one file each in
+    /// the folder --out names: SEAT.md (or .json) and public.md.
+    #[arg(long, conflicts_with = "seat", requires = "out")]
+    pub all: bool,
+    /// The turn whose log the report tells (default: the turn the game is on).
+    #[arg(long, value_name = "N")]
+    pub turn: Option<i64>,
+    /// Write JSON instead of Markdown: the turn's log lines and the state JSON as the seat
+    /// sees it, with the module's view for it.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the report here (with --all: a folder) instead of printing it; a file that is
+    /// there already is kept unless --force.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Replace files --out names that are there already.
+    #[arg(long)]
+    pub force: bool,
+    /// Overlay flags.
+    #[command(flatten)]
+    pub overlay: OverlayArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// The umpire's saved game, which holds everything.
+    pub save: PathBuf,
+    /// The seat the redacted save is for.
+    #[arg(long, value_name = "SEAT")]
+    pub seat: String,
+    /// Where to write it (a file that is there already is kept unless --force).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Replace the file --out names if it is there already.
+    #[arg(long)]
+    pub force: bool,
+    /// Overlay flags.
+    #[command(flatten)]
+    pub overlay: OverlayArgs,
+}
+
+/// The eyes a command may read `file` with, asked for `seat` (`None`: everything): a seat
+/// of the game; in a redacted save, only the seat it is for.
+pub fn eyes_for(file: &SaveFile, seat: Option<&SeatId>) -> anyhow::Result<Option<SeatId>> {
+    if let Some(seat) = seat
+        && !file.table.seats.contains_key(seat)
+    {
+        let seats: Vec<&str> = file.table.seats.keys().map(|s| s.as_str()).collect();
+        bail!(
+            "seat '{seat}' does not play this game (its seats: {})",
+            seats.join(", ")
+        );
+    }
+    if let Some(redacted) = &file.redacted {
+        let own = &redacted.redaction.seat;
+        if seat != Some(own) {
+            bail!(
+                "this save is seat {own}'s redacted view of the game: it holds only what {own} may see, \
+                 so it can be read only as {own} (--seat {own}); the umpire's save holds the rest"
+            );
+        }
+    }
+    Ok(file.table.eyes(seat).cloned())
+}
+
+/// The report of `file`'s turn `turn` for `seat` (`None`: the umpire's; the spectator: the
+/// public post), as Markdown or JSON.
+fn report_text(
+    session: &mut Session,
+    file: &SaveFile,
+    seat: Option<&SeatId>,
+    turn: i64,
+    json: bool,
+) -> anyhow::Result<String> {
+    let module = session.module().clone();
+    let eyes = file.table.eyes(seat).cloned();
+    let eyes = eyes.as_ref();
+    let entries: Vec<LogEntry> = session
+        .log()
+        .iter()
+        .filter(|e| e.turn == turn)
+        .map(|e| e.seen_by(eyes))
+        .collect();
+    let view = session
+        .view_data(eyes)
+        .unwrap_or_else(|e| Value::Str(format!("(the module's view cannot be shown: {e})")));
+    let whose = match (seat, eyes) {
+        (Some(seat), _) if seat.is_spectator() => "The public report".to_owned(),
+        (Some(seat), Some(_)) => format!("{}'s report", module.seat_name(seat)),
+        _ => "The umpire's report".to_owned(),
+    };
+    if json {
+        let log: Vec<serde_json::Value> = entries
+            .iter()
+            .map(|e| {
+                serde_json::json!({
+                    "index": e.index,
+                    "heading": e.shows_heading().then(|| e.heading(&module)),
+                    "messages": e.messages.iter().map(|m| m.text.as_str()).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        let report = serde_json::json!({
+            "report": whose,
+            "seat": seat.map(|s| s.as_str()),
+            "turn": turn,
+            "log": log,
+            "state": state_json(session.table(), &[], eyes, &view),
+        });
+        return Ok(serde_json::to_string_pretty(&report)? + "\n");
+    }
+    let table = session.table();
+    let scenario = module.name_of("scenario", table.scenario.as_str());
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# {} — {scenario}: {whose}, turn {turn}\n",
+        module.manifest.name
+    );
+    if let Some(redacted) = session.redaction() {
+        let names = |s: &SeatId| module.seat_name(s);
+        let _ = writeln!(out, "*{}*\n", redacted.words(&names));
+    }
+    let _ = writeln!(out, "## What happened in turn {turn}\n");
+    let told: Vec<&LogEntry> = entries
+        .iter()
+        .filter(|e| e.shows_heading() || !e.messages.is_empty())
+        .collect();
+    if told.is_empty() {
+        let _ = writeln!(out, "Nothing to tell.");
+    }
+    for entry in told {
+        if entry.shows_heading() {
+            let _ = writeln!(out, "- **{}**", markdown_line(&entry.heading(&module)));
+        }
+        for line in &entry.messages {
+            let indent = if entry.shows_heading() { "  " } else { "" };
+            let _ = writeln!(out, "{indent}- {}", markdown_line(&line.text));
+        }
+    }
+    let _ = writeln!(out, "\n## The table now\n");
+    let _ = writeln!(out, "```text\n{}```", describe_table(table, &module, eyes));
+    let private: Vec<(&SeatId, &Value)> = table
+        .private
+        .iter()
+        .filter(|(s, v)| eyes.is_none_or(|e| e == *s) && !is_empty(v))
+        .collect();
+    if !private.is_empty() {
+        let _ = writeln!(out, "\n## Private state\n");
+        for (s, value) in private {
+            let _ = writeln!(
+                out,
+                "{}:\n```json\n{}\n```",
+                module.seat_name(s),
+                serde_json::to_string_pretty(&value.to_json())?
+            );
+        }
+    }
+    if !view.is_nil() {
+        let _ = writeln!(out, "\n## The module's view\n");
+        let _ = writeln!(
+            out,
+            "```json\n{}\n```",
+            serde_json::to_string_pretty(&view.to_json())?
+        );
+    }
+    let _ = writeln!(out, "\n## Waiting for\n");
+    let _ = writeln!(out, "```text\n{}```", describe_prompt(session, eyes));
+    Ok(out)
+}
+
+fn is_empty(value: &Value) -> bool {
+    value.is_nil() || matches!(value, Value::Map(m) if m.is_empty())
+}
+
+/// A line of the log as Markdown shows it as written: the characters Markdown reads as
+/// marks escaped.
+fn markdown_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(
+            c,
+            '*' | '_' | '`' | '[' | ']' | '<' | '>' | '#' | '|' | '\\'
+        ) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The game of `file` (read from `save`), under the module it names.
+fn open(
+    file: &SaveFile,
+    save: &Path,
+    overlay: &OverlayArgs,
+    err: &mut dyn Write,
+) -> anyhow::Result<Session> {
+    restore(file, save, None, &overlay.load_options(false), err)
+}
+
+/// Writes `text` to `path`, never over a file unless `force`, atomically.
+fn write_file(path: &Path, text: &str, force: bool) -> anyhow::Result<()> {
+    refuse_existing_unless(path, force)?;
+    let written = match force {
+        true => chancery_core::files::write_atomic(path, text.as_bytes()),
+        false => chancery_core::files::write_new(path, text.as_bytes()),
+    };
+    written.map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+}
+
+pub fn report(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<i32> {
+    let file = SaveFile::read(&args.save)?;
+    let seat = args.seat.clone().map(SeatId::from);
+    if !args.all {
+        eyes_for(&file, seat.as_ref())?;
+    } else if let Some(redacted) = &file.redacted {
+        bail!(
+            "this save is seat {}'s redacted view: it has no other seat's report to give; run --all on the umpire's save",
+            redacted.redaction.seat
+        );
+    }
+    let mut session = open(&file, &args.save, &args.overlay, err)?;
+    let turn = args.turn.unwrap_or(session.table().turn);
+    let ext = if args.json { "json" } else { "md" };
+    if !args.all {
+        let text = report_text(&mut session, &file, seat.as_ref(), turn, args.json)?;
+        match &args.out {
+            Some(path) => {
+                write_file(path, &text, args.force)?;
+                writeln!(out, "Wrote {}.", path.display())?;
+            }
+            None => out.write_all(text.as_bytes())?,
+        }
+        return Ok(0);
+    }
+    let Some(dir) = &args.out else {
+        bail!("--all writes one file per seat: name their folder with --out DIR");
+    };
+    std::fs::create_dir_all(dir)
+        .map_err(|e| anyhow::anyhow!("cannot make the folder {}: {e}", dir.display()))?;
+    let mut reports: Vec<(PathBuf, Option<SeatId>)> = file
+        .table
+        .seats
+        .keys()
+        .map(|s| (dir.join(format!("{s}.{ext}")), Some(s.clone())))
+        .collect();
+    reports.push((dir.join(format!("public.{ext}")), Some(SeatId::spectator())));
+    // Every file is checked before any is written: all the reports or none.
+    for (path, _) in &reports {
+        refuse_existing_unless(path, args.force)?;
+    }
+    for (path, seat) in &reports {
+        let text = report_text(&mut session, &file, seat.as_ref(), turn, args.json)?;
+        write_file(path, &text, args.force)?;
+        let whose = match seat {
+            Some(s) if s.is_spectator() => "every seat (the public post)".to_owned(),
+            Some(s) if file.table.umpire.as_ref() == Some(s) => {
+                format!("{} (the umpire: everything)", session.module().seat_name(s))
+            }
+            Some(s) => session.module().seat_name(s),
+            None => "the umpire".to_owned(),
+        };
+        writeln!(out, "Wrote {} for {whose}.", path.display())?;
+    }
+    Ok(0)
+}
+
+/// The log as `seat` may read it, in words: each input's heading, then its lines.
+fn past_in_words(log: &[LogEntry], module: &Module, seat: &SeatId) -> Vec<LogLine> {
+    log.iter()
+        .map(|e| e.seen_by(Some(seat)))
+        .flat_map(|e| {
+            let head = e
+                .shows_heading()
+                .then(|| LogLine::public(format!("(turn {}) {}", e.turn, e.heading(module))));
+            let indent = if e.shows_heading() { "   " } else { "" };
+            let body: Vec<LogLine> = e
+                .messages
+                .iter()
+                .map(|m| LogLine::public(format!("{indent}{}", m.text)))
+                .collect();
+            head.into_iter().chain(body)
+        })
+        .collect()
+}
+
+pub fn export(args: &ExportArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<i32> {
+    let file = SaveFile::read(&args.save)?;
+    let seat = SeatId::from(args.seat.as_str());
+    if let Some(redacted) = &file.redacted {
+        bail!(
+            "{} is already seat {}'s redacted view: export from the umpire's save",
+            args.save.display(),
+            redacted.redaction.seat
+        );
+    }
+    if eyes_for(&file, Some(&seat))?.is_none() {
+        bail!(
+            "seat '{seat}' is the umpire, who sees everything: the umpire's save is {} itself",
+            args.save.display()
+        );
+    }
+    refuse_existing_unless(&args.out, args.force)?;
+    let session = open(&file, &args.save, &args.overlay, err)?;
+    let module = session.module().clone();
+    let past = past_in_words(&session.log(), &module, &seat);
+    let redacted = SaveFile::of(&session).redacted_for(&seat, past);
+    let written = match args.force {
+        true => redacted.write(&args.out),
+        false => redacted.write_new(&args.out),
+    };
+    written?;
+    let names = |s: &SeatId| module.seat_name(s);
+    if let Some(r) = &redacted.redacted {
+        writeln!(
+            out,
+            "Wrote {}: {}",
+            args.out.display(),
+            r.redaction.words(&names)
+        )?;
+    }
+    Ok(0)
+}
