@@ -2355,6 +2355,31 @@ fn a_redacted_save_shows_its_seat_s_forces_and_nothing_more() {
     h.state_mut().view.set_open_hands(true);
     h.run();
     assert_eq!(h.state().view.eyes(), Some("A".into()));
+    // France's redacted save of the campaign while the umpire decides: France sees the
+    // decision and answers nothing of the umpire's.
+    let (load, game) = options(&s, false);
+    let campaign = Arc::new(
+        chancery_core::load_module(&repo().join("modules/campaign"), &load).expect("loads"),
+    );
+    let session =
+        chancery_core::start_game(campaign.clone(), GameSpec::new("fall-1805", 7)).expect("starts");
+    let redacted = chancery_core::save::SaveFile::of(&session).redacted_for(&"FR".into(), vec![]);
+    let path = s.module.join("france.ron");
+    redacted.write_new(&path).expect("written");
+    let file = chancery_core::save::SaveFile::read(&path).expect("read back");
+    let (session, _) = file.restore(campaign, &path).expect("opens");
+    let mut france = harness(ChanceryApp::new(
+        GameView::new(session, game),
+        Launcher::new(&s.module, load),
+    ));
+    france.run();
+    assert!(france.query_by_label_contains("Umpire decides").is_some());
+    assert!(
+        france
+            .query_by_label("Published: collect the turn's income")
+            .is_none(),
+        "the umpire's choice is not France's"
+    );
     assert!(
         h.state()
             .view

@@ -213,6 +213,7 @@ impl SaveFile {
                 label: None,
                 shown: None,
                 turn: table.turn,
+                readers: Vec::new(),
             }],
             redacted: Some(Redacted {
                 redaction,
@@ -439,6 +440,7 @@ mod tests {
             label: Some("Wager Five".to_owned()),
             shown: None,
             turn: 3,
+            readers: Vec::new(),
         };
         let config = ron::ser::PrettyConfig::new().struct_names(true);
         let text = ron::ser::to_string_pretty(&entry, config).expect("writes");

@@ -641,6 +641,10 @@ impl GameView {
         {
             return Some(ask.clone());
         }
+        // A redacted save answers only its own seat's asks (found above).
+        if self.session.redaction().is_some() {
+            return None;
+        }
         if self.viewer.open_hands || !prompt.is_secret() {
             return prompt.asks.iter().find(human).cloned();
         }

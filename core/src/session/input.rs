@@ -533,3 +533,40 @@ fn deal(
     )));
     Ok(())
 }
+
+/// The seats that may read a change by hand made between `before` and `after`, when some
+/// seat may not: those that see what it touched both before and after it (a piece on a
+/// fogged place, units in a fogged box, a card in a zone they may not look into). `None`
+/// when every seat sees all of it.
+pub(crate) fn manual_readers(
+    before: &Table,
+    after: &Table,
+    change: &Manual,
+) -> Option<Vec<SeatId>> {
+    let sees = |t: &Table, seat: &SeatId| -> bool {
+        match change {
+            Manual::PlacePiece { piece, .. } | Manual::RemovePiece { piece } => t
+                .piece_location(piece)
+                .is_none_or(|(place, space)| t.sees_piece(Some(seat), place, space, piece)),
+            Manual::AddUnits { boxed, kind, .. } => t.sees_units(Some(seat), boxed, kind),
+            Manual::MoveUnits { from, to, kind, .. } => {
+                t.sees_units(Some(seat), from, kind) && t.sees_units(Some(seat), to, kind)
+            }
+            Manual::MoveCard { card, .. } | Manual::FlipCard { card, .. } => t
+                .card_location(card)
+                .is_none_or(|(zone, _)| t.zones[zone].shows(card, Some(seat))),
+            _ => true,
+        }
+    };
+    let seats: Vec<&SeatId> = after
+        .seats
+        .keys()
+        .filter(|s| after.eyes(Some(s)).is_some())
+        .collect();
+    let readers: Vec<SeatId> = seats
+        .iter()
+        .filter(|s| sees(before, s) && sees(after, s))
+        .map(|s| (*s).clone())
+        .collect();
+    (readers.len() < seats.len()).then_some(readers)
+}

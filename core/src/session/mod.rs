@@ -88,6 +88,10 @@ pub struct InputRecord {
     /// The turn the game was on when the input was made.
     #[serde(default)]
     pub turn: i64,
+    /// The seats besides its own that may read a secret input (a piece moved by hand under
+    /// fog of war: the seats that see it where it was and where it went).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub readers: Vec<SeatId>,
 }
 
 /// What went wrong with a session operation. The game is unchanged after any of these.
@@ -175,6 +179,9 @@ pub struct LogEntry {
     /// The turn the game was on when the input was made (the set-up's: the first turn).
     #[serde(default)]
     pub turn: i64,
+    /// The seats besides its own that may read a secret entry.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub readers: Vec<SeatId>,
 }
 
 impl LogEntry {
@@ -214,7 +221,8 @@ impl LogEntry {
     /// The entry as `seat` may read it (`None`: the omniscient view, everything): lines for
     /// other seats are left out, and another seat's secret answer shows only that it was given.
     pub fn seen_by(&self, seat: Option<&SeatId>) -> LogEntry {
-        let hidden = self.secret && seat.is_some() && seat != self.seat.as_ref();
+        let hidden = self.secret
+            && seat.is_some_and(|s| self.seat.as_ref() != Some(s) && !self.readers.contains(s));
         // A private answer shown "not at all" (empty words): not even who gave it.
         let unseen = hidden && self.shown.as_deref() == Some("");
         LogEntry {
@@ -251,6 +259,7 @@ impl LogEntry {
             label: if hidden { None } else { self.label.clone() },
             shown: self.shown.clone(),
             turn: self.turn,
+            readers: self.readers.clone(),
         }
     }
 }
@@ -504,6 +513,7 @@ impl Session {
                 label: None,
                 shown: None,
                 turn: self.history.start.turn,
+                readers: Vec::new(),
             });
         };
         let record = self.history.records.get(i)?;
@@ -518,6 +528,7 @@ impl Session {
             label: record.label.clone(),
             shown: record.shown.clone(),
             turn: record.turn,
+            readers: record.readers.clone(),
         })
     }
 
@@ -578,11 +589,12 @@ impl Session {
             }
         }
         let Answered {
-            secret,
+            mut secret,
             mut label,
-            shown,
+            mut shown,
             ..
         } = answer;
+        let mut readers = Vec::new();
         if let Input::Manual { change, .. } = &input {
             label = Some(change.describe(&self.module));
         }
@@ -600,10 +612,19 @@ impl Session {
                 return Err(err);
             }
         };
+        // A change by hand that some seat may not see (a piece moved under fog of war, a
+        // card it may not look at) is read only by the seats that see all of it.
+        if let Input::Manual { change, .. } = &input
+            && let Some(seen_by) = input::manual_readers(&self.table, &table, change)
+        {
+            secret = true;
+            shown = Some(String::new());
+            readers = seen_by;
+        }
         // Invariants are the rules' business: a table being rearranged by hand may pass
         // through states the rules would never make, so only rule actions are checked.
         let ruled = matches!(input, Input::Act { .. });
-        self.commit(input, table, io, (secret, shown), label);
+        self.commit(input, table, io, (secret, shown, readers), label);
         if self.check_every_step && ruled {
             self.rules.check(&mut self.table)?;
         }
@@ -618,14 +639,14 @@ impl Session {
         }))
     }
 
-    /// Records `input` with what it did; `(secret, shown)`: whether only its seat may read
-    /// the answer, and what the others read in its place.
+    /// Records `input` with what it did; `(secret, shown, readers)`: whether only its seat
+    /// (and `readers`) may read the answer, and what the others read in its place.
     fn commit(
         &mut self,
         mut input: Input,
         table: Table,
         mut io: StepIo,
-        (secret, shown): (bool, Option<String>),
+        (secret, shown, readers): (bool, Option<String>, Vec<SeatId>),
         label: Option<String>,
     ) {
         self.keep_within_log_limit(&mut input, &mut io.log);
@@ -650,6 +671,7 @@ impl Session {
             label,
             shown,
             turn,
+            readers,
         });
         let n = self.history.records.len();
         if n.is_multiple_of(CHECKPOINT_EVERY) && !self.lean {

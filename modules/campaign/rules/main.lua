@@ -1,0 +1,384 @@
+-- Napoleonic Wars Campaign (seed 004), run by mail with an umpire: the hook table and the
+-- turn. Each turn (section 8): the umpire publishes the intel and each nation's income
+-- comes in (told to it alone); every nation mails its orders, which the module records as
+-- received (the orders themselves are free text that stays in the mail); then the umpire
+-- carries out the turn's steps, moving the generals on the map by hand, and the rules
+-- resolve what the text prints: battles, raids, random events, replacement generals,
+-- conversions of RP, submissions and the victory tally.
+
+local calendar = include("rules/calendar.lua")
+local battle = include("rules/battle.lua")
+local bank = include("rules/bank.lua")
+local victory = include("rules/victory.lua")
+local form = include("rules/form.lua")
+
+local NATIONS = { "FR", "AU", "GB", "RU", "SP", "OT", "PR", "SW", "DK" }
+local UMPIRE = "UM"
+
+-- The named readings (RULES-GAPS.md), default first.
+local OPTIONS = {
+  ["calendar.last_turn"] = { default = "spring-1814", values = { ["spring-1814"] = true, ["winter-1814"] = true } },
+  ["victory.france_start"] = { default = "13", values = { ["13"] = true, ["15"] = true } },
+}
+
+-- The umpire's steps after the orders (section 8, steps 3-9).
+local STEPS = {
+  { id = "deploy", text = "3. Deploy the new troops (place the generals by hand; convert RP)" },
+  { id = "movement", text = "4. Resolve the movement, all at once (move the generals by hand)" },
+  { id = "supply", text = "5. Check supply and take attrition" },
+  { id = "battles", text = "6. Resolve the battles, sieges, sea battles and raids" },
+  { id = "retreats", text = "7. Resolve the retreats" },
+  { id = "event", text = "8. Roll the random event" },
+  { id = "oob", text = "9. Update the orders of battle" },
+}
+
+local function name(ctx, seat)
+  return ctx.data.seats[seat].name
+end
+
+local function setup(ctx, scenario, options)
+  ctx.vars.nations = NATIONS
+  ctx.vars.options = {}
+  for key, option in pairs(OPTIONS) do
+    local value = options[key] or option.default
+    if not option.values[value] then
+      error(string.format("option %s: '%s' is not one of its readings", key, tostring(value)))
+    end
+    ctx.vars.options[key] = value
+  end
+  for _, seat in ipairs(NATIONS) do
+    ctx.private[seat] = { bank = { rp = 0, ap = 0, cash = 0 } }
+  end
+  ctx.vars.held = {}
+  ctx.vars.submissions = {}
+  ctx.vars.peace = {}
+  ctx:set_turn(1)
+  ctx:set_phase(calendar.words(1))
+  ctx:log(string.format("The campaign opens in %s; the umpire runs it.", calendar.words(1)))
+  ctx:push("intel")
+end
+
+-- Step 1 and the turn's income: the umpire publishes the intel map and orders of battle;
+-- each nation's trade comes in, told to it alone.
+local intel = {}
+
+function intel.prompt(ctx)
+  return {
+    seat = UMPIRE,
+    text = string.format("%s — 1. Publish the intel map and the orders of battle", calendar.words(ctx:turn())),
+    actions = { { name = "published", label = "Published: collect the turn's income" } },
+  }
+end
+
+function intel.published(ctx)
+  local season = calendar.of(ctx:turn())
+  for _, seat in ipairs(NATIONS) do
+    local rp = bank.trade(ctx, seat)
+    if seat == "SP" and season == "Fall" then
+      rp = rp + bank.dice(ctx, bank.GOLD_DICE, "Spain's gold from the Americas", seat)
+    end
+    -- A raid last turn takes its RP from this turn's income (19.9).
+    local raided = ctx.private[seat].raided or 0
+    ctx.private[seat].raided = nil
+    bank.add(ctx, seat, "rp", math.max(0, rp - raided))
+    ctx:tell(seat, string.format("Your trade brings %d RP this turn%s.", rp,
+      raided > 0 and string.format(", less %d lost to raids", raided) or ""))
+  end
+  for loser, peace in pairs(ctx.vars.peace) do
+    if peace.turns > 0 then
+      local due = ctx.data.tables.reparations[loser]
+      local paid = math.min(due, bank.of(ctx, loser).cash)
+      bank.add(ctx, loser, "cash", -paid)
+      bank.add(ctx, peace.to, "cash", paid)
+      peace.turns = peace.turns - 1
+      ctx:log(string.format("%s pays %s $%d in reparations (%d turn(s) of peace left).", name(ctx, loser), name(ctx, peace.to), paid, peace.turns))
+    end
+  end
+  ctx:replace("orders")
+end
+
+-- Step 2: every nation mails its orders at once; the umpire records each as received.
+local orders = {}
+
+function orders.prompt(ctx)
+  local asks = {}
+  for _, seat in ipairs(NATIONS) do
+    asks[#asks + 1] = {
+      seat = seat,
+      actions = {
+        { name = "received", label = "Orders received" },
+        { name = "none", label = "No orders this turn" },
+      },
+    }
+  end
+  return { text = "2. Orders by mail: record each nation's as it arrives", asks = asks, private = "sent word" }
+end
+
+function orders.reveal(ctx, choices)
+  local got, none = {}, {}
+  for _, seat in ipairs(NATIONS) do
+    local list = choices[seat] and choices[seat].name == "received" and got or none
+    list[#list + 1] = name(ctx, seat)
+  end
+  ctx:log(string.format("Orders received from %s.", #got > 0 and table.concat(got, ", ") or "nobody"))
+  if #none > 0 then
+    ctx:log(string.format("No orders from %s: their forces hold.", table.concat(none, ", ")))
+  end
+  ctx:replace("steps", { step = 1 })
+end
+
+-- Steps 3 to 9: the umpire's, in order.
+local steps = {}
+
+local function other_actions(ctx, actions)
+  actions[#actions + 1] = { name = "convert", label = "Convert a nation's RP into AP or cash" }
+  actions[#actions + 1] = { name = "adjust", label = "Adjust a nation's bank (purchases, exchanges)" }
+  actions[#actions + 1] = { name = "held", label = "Record the Victory Cities a nation holds" }
+  actions[#actions + 1] = { name = "submission", label = "Record a nation's submission" }
+  actions[#actions + 1] = { name = "replacement", label = "Give a nation a replacement general" }
+  actions[#actions + 1] = { name = "end_game", label = "End the game now (an automatic victory)", confirm = "The game ends now and the victory points are counted." }
+end
+
+function steps.prompt(ctx)
+  local step = STEPS[ctx.locals.step]
+  local actions = {}
+  if step.id == "battles" then
+    actions[#actions + 1] = { name = "battle", label = "Resolve a battle" }
+    actions[#actions + 1] = { name = "raid", label = "Resolve a raid" }
+  elseif step.id == "event" then
+    actions[#actions + 1] = { name = "event", label = "Roll the random event" }
+  end
+  if step.id ~= "event" or ctx.locals.rolled then
+    actions[#actions + 1] = { name = "done", label = "Done: the next step" }
+  end
+  other_actions(ctx, actions)
+  return { seat = UMPIRE, text = string.format("%s — %s", calendar.words(ctx:turn()), step.text), actions = actions }
+end
+
+-- The nations as a form's choices, but `except`.
+local function nations(ctx, except)
+  local choices = {}
+  for _, seat in ipairs(NATIONS) do
+    if seat ~= except then
+      choices[#choices + 1] = { seat, name(ctx, seat) }
+    end
+  end
+  return choices
+end
+
+local YES_NO = { { true, "Yes" }, { false, "No" } }
+local MANY = 100000
+
+form.define("battle", "Battle", function(ctx, v)
+  local fields = {
+    { key = "kind", text = "what kind of battle", choices = {
+      { "field", "A field battle (one side attacks, the other defends)" },
+      { "meeting", "A meeting engagement (both sides attack)" },
+      { "siege", "A siege" },
+      { "sea", "A sea battle" },
+    } },
+    { key = "attacker", text = "the attacker", choices = nations(ctx) },
+    { key = "defender", text = "the defender", choices = nations(ctx, v.attacker) },
+    { key = "cv_attacker", text = "the attacker's combat value", min = 0, max = MANY },
+    { key = "cv_defender", text = "the defender's combat value", min = 1, max = MANY },
+    { key = "advantage", text = "who has the battle advantage (more battle modifiers)", choices = {
+      { "attacker", "The attacker" }, { "defender", "The defender" }, { "none", "Neither" },
+    } },
+    { key = "drm", text = "the commanding generals' modifiers to the roll (+1 for the attacker's, -1 for the defender's)", min = -2, max = 2 },
+  }
+  local order = v.kind == "sea" and battle.SEA_ARMS or battle.LAND_ARMS
+  for _, side in ipairs({ "attacker", "defender" }) do
+    for _, arm in ipairs(order) do
+      fields[#fields + 1] = { key = side .. "." .. arm, text = string.format("the %s's %s present", side, arm:gsub("_", " ")), min = 0, max = MANY }
+    end
+  end
+  return fields
+end)
+
+form.define("raid", "Raid", function(ctx)
+  return {
+    { key = "nation", text = "the nation raided", choices = nations(ctx) },
+    { key = "province_rp", text = "the RP the raided province produces", min = 0, max = MANY },
+    { key = "cities", text = "the cities of the province", min = 1, max = 100 },
+    { key = "victory_city", text = "whether the city raided is a Victory City", choices = YES_NO },
+  }
+end)
+
+form.define("convert", "Conversion", function(ctx)
+  return {
+    { key = "nation", text = "the nation", choices = nations(ctx) },
+    { key = "into", text = "what its RP buy", choices = { { "ap", "Action points (1 per RP)" }, { "cash", "Cash ($10 per RP)" } } },
+    { key = "rp", text = "how many RP", min = 1, max = MANY },
+  }
+end)
+
+form.define("adjust", "Bank adjustment", function(ctx)
+  return {
+    { key = "nation", text = "the nation", choices = nations(ctx) },
+    { key = "what", text = "what changes", choices = { { "rp", "Resource points" }, { "ap", "Action points" }, { "cash", "Cash ($)" } } },
+    { key = "by", text = "by how much (negative: spent or given)", min = -MANY, max = MANY },
+  }
+end)
+
+form.define("held", "Victory Cities held", function(ctx)
+  return {
+    { key = "nation", text = "the nation", choices = nations(ctx) },
+    { key = "cities", text = "the Victory Cities it holds", min = 0, max = 1000 },
+  }
+end)
+
+form.define("submission", "Submission", function(ctx, v)
+  return {
+    { key = "nation", text = "the nation that submits", choices = nations(ctx) },
+    { key = "to", text = "the nation it submits to", choices = nations(ctx, v.nation) },
+    { key = "terms", text = "the terms the victor chooses (20.1a)", choices = {
+      { "two-provinces", "Two provinces ceded, one year of peace" },
+      { "one-province", "One province ceded, two years of peace" },
+      { "reparations", "Reparations each turn of a one-year peace" },
+    } },
+  }
+end)
+
+form.define("replacement", "Replacement general", function(ctx)
+  return { { key = "nation", text = "the nation that lost a general", choices = nations(ctx) } }
+end)
+
+-- What each form does once its figures are in.
+local DO = {}
+
+function DO.battle(ctx, v)
+  local order = v.kind == "sea" and battle.SEA_ARMS or battle.LAND_ARMS
+  local b = {
+    kind = v.kind, attacker = v.attacker, defender = v.defender,
+    cv = { attacker = v.cv_attacker, defender = v.cv_defender },
+    advantage = v.advantage ~= "none" and v.advantage or nil,
+    drm = v.drm,
+    arms = { attacker = {}, defender = {} },
+  }
+  for _, side in ipairs({ "attacker", "defender" }) do
+    for _, arm in ipairs(order) do
+      b.arms[side][arm] = v[side .. "." .. arm]
+    end
+  end
+  local told = { b.attacker, b.defender }
+  local roll = ctx:roll(6, "the battle", told) + ctx:roll(6, "the battle", told)
+  battle.tell(ctx, b, battle.resolve(ctx, b, roll))
+end
+
+function DO.raid(ctx, v)
+  local lost = bank.raid_loss(v.province_rp, v.cities, v.victory_city)
+  local own = ctx.private[v.nation]
+  own.raided = (own.raided or 0) + lost
+  ctx:tell(v.nation, string.format("A raid costs you %d RP of next turn's income.", lost))
+  ctx:log(string.format("%s is raided.", name(ctx, v.nation)))
+end
+
+function DO.convert(ctx, v)
+  local got, why = bank.convert(ctx, v.nation, v.rp, v.into)
+  if not got then
+    error(why)
+  end
+  ctx:tell(v.nation, string.format("%d RP converted into %s.", v.rp, v.into == "ap" and "AP" or "cash"))
+end
+
+function DO.adjust(ctx, v)
+  local now = bank.add(ctx, v.nation, v.what, v.by)
+  ctx:tell(v.nation, string.format("Your %s: %+d, now %d.", v.what == "cash" and "cash" or v.what:upper(), v.by, now))
+end
+
+function DO.held(ctx, v)
+  ctx.vars.held[v.nation] = v.cities
+end
+
+function DO.submission(ctx, v)
+  ctx.vars.submissions[v.to] = (ctx.vars.submissions[v.to] or 0) + 1
+  if v.terms == "reparations" then
+    ctx.vars.peace[v.nation] = { to = v.to, turns = 4 }
+  end
+  ctx:log(string.format("%s submits to %s.", name(ctx, v.nation), name(ctx, v.to)))
+end
+
+function DO.replacement(ctx, v)
+  local roll = ctx:roll(6, "a replacement general", v.nation)
+  local g = ctx.data.tables.replacement_general[tostring(roll)]
+  local extra = g.extra ~= "" and (", " .. g.extra) or ""
+  ctx:tell(v.nation, string.format("Your new general: rank %s, battle %d, command %d, CV %+d%s.", g.rank, g.battle, g.command, g.cv_mod, extra))
+end
+
+for form_name in pairs(DO) do
+  steps[form_name] = function(ctx)
+    form.open(ctx, form_name)
+  end
+end
+
+function steps.on_resume(ctx, result)
+  if result and not result.cancelled then
+    DO[result.form](ctx, result.values)
+  end
+end
+
+function steps.event(ctx)
+  local roll = ctx:roll(6, "the random event") + ctx:roll(6, "the random event")
+  local text = ctx.data.tables.random_event[tostring(roll)]
+  ctx.locals.rolled = true
+  ctx:log(string.format("Random event (%d): %s", roll, text))
+end
+
+local function finish(ctx, why)
+  local held = {}
+  for _, seat in ipairs(NATIONS) do
+    -- A nation whose holding was never recorded holds what it started with.
+    held[seat] = ctx.vars.held[seat] or victory.start(ctx, seat)
+  end
+  local points = victory.points(ctx, held, ctx.vars.submissions)
+  local winners = victory.winners(ctx, points)
+  local names = {}
+  for _, seat in ipairs(winners) do
+    names[#names + 1] = name(ctx, seat)
+  end
+  ctx:game_over({ winners = winners, scores = points, text = string.format("%s; won by %s", why, table.concat(names, " and ")) })
+end
+
+function steps.end_game(ctx)
+  finish(ctx, "The umpire ends the campaign")
+end
+
+function steps.done(ctx)
+  local n = ctx.locals.step
+  if n < #STEPS then
+    ctx.locals.step = n + 1
+    ctx.locals.rolled = nil
+    return
+  end
+  for _, seat in ipairs(NATIONS) do
+    bank.forfeit(ctx, seat)
+  end
+  local turn = ctx:turn()
+  if turn >= calendar.last_turn(ctx.vars.options["calendar.last_turn"]) then
+    finish(ctx, string.format("The campaign ends after %s", calendar.words(turn)))
+    return
+  end
+  ctx:set_turn(turn + 1)
+  ctx:set_phase(calendar.words(turn + 1))
+  ctx:log(string.format("%s begins.", calendar.words(turn + 1)))
+  ctx:replace("intel")
+end
+
+-- What a nation may see besides the table: its own bank and the turn's date.
+local function view(ctx, seat)
+  if seat == nil or seat == UMPIRE then
+    return { date = calendar.words(ctx:turn()) }
+  end
+  local b = bank.of(ctx, seat)
+  return {
+    date = calendar.words(ctx:turn()),
+    rp = b.rp, ap = b.ap, cash = b.cash,
+    raided = ctx.private[seat].raided or 0,
+  }
+end
+
+return {
+  setup = setup,
+  states = { intel = intel, orders = orders, steps = steps, form = form.state },
+  view = view,
+}

@@ -1,0 +1,298 @@
+//! The Napoleonic Wars Campaign (seed 004) run by mail: every printed cell of its four
+//! battle tables against the page, a whole turn played from the command line against its
+//! golden replay, and what each nation's report and redacted save may hold.
+
+use std::path::{Path, PathBuf};
+
+use chancery_core::devtools::recording::Recording;
+use chancery_core::module::DataValue;
+use chancery_core::save::SaveFile;
+use chancery_core::{SeatId, Value};
+use chancery_tests::{load, repo_root};
+// As typed: the save names its fixture overlay, which every later command reads.
+use common::{chancery_as_typed as chancery, path};
+
+mod common;
+
+fn module_dir() -> PathBuf {
+    repo_root().join("modules/campaign")
+}
+
+/// The four battle tables as the text prints them (L296-L802): each table's columns, then
+/// each row, its roll first. A row with one cell fewer than the columns leaves out the
+/// last column, as the text does.
+const PRINTED: &[(&str, &str, &[&str])] = &[
+    (
+        "field_battle",
+        "1:3 1:2 1:1 2:1 3:1 4:1 5:1 6:1 12:1",
+        &[
+            " 2 35/10R 30/15R 25/20R 20/25R 15/30R 10/35R 5/40R 2/45R 0/100",
+            " 3 36/9 31/14R 26/19R 21/24R 16/29R 11/34R 6/39R 4/40R",
+            " 4 37/8 32/13R 27/18R 22/23R 17/28R 12/33R 7/38R 5/39R",
+            " 5 38R/7 33/12 28/17R 23/22R 18/27R 13/32R 8/37R 6/38R",
+            " 6 39R/6 34/11 29/16 24/21R 19/26R 14/31R 9/36R 7/37R",
+            " 7 40R/5 35R/10 30/15 25/20R 20/25R 15/30R 10/35R 8/36R 0/60",
+            " 8 41R/4 36R/9 31R/14 26/19 21/24R 16/29R 11/34R 9/35R",
+            " 9 42R/3 37R/8 32R/13 27/18 22/23 17/28R 12/33R 10/34R",
+            "10 43R/2 38R/7 33R/12 28R/17 23/22 18/27 13/32R 11/33R",
+            "11 44R/1 39R/6 34R/11 29R/16 24R/21 19/26 14/31 12/32R 10/30R",
+            "12 45R/- 40R/5 35R/10 30R/15 25R/20 20R/25 15/30 10/30",
+        ],
+    ),
+    (
+        "meeting_battle",
+        "1:4 1:3 1:2 1:1 2:1 3:1 4:1 5:1 10:1",
+        &[
+            " 2 30/10R 25/15R 20/20R 15/25R 10/30R 5/35R -/40R -/45R 0/100",
+            " 3 31/9R 26/14R 21/19R 16/24R 11/29R 6/34R 1/39R -/40R",
+            " 4 32R/8R 27/13R 22/18R 17/23R 12/28R 7/33R 2/38R 1/39R",
+            " 5 33R/7 28R/12R 23/17R 18/22R 13/27R 8/32R 3/37R 2/38R",
+            " 6 34R/6 29R/11 24R/16R 19/21R 14/26R 9/31R 4/36R 3/37R",
+            " 7 35R/5 30R/10 25R/15 20R/20R 15/25R 10/30R 5/35R 4/36R 0/60",
+            " 8 36R/4 31R/9 26R/14 21/19R 16R/24R 11/29R 6/34R 5/35R",
+            " 9 37R/3 32R/8 27R/13 22R/18 17/23R 12R/28R 7/33R 6/34R",
+            "10 38R/2 33R/7 28R/12 23R/17 18R/22 13/27R 8R/32R 7/33R",
+            "11 39R/1 34R/6 29R/11 24R/16 19R/21 14R/26 9R/31 8R/32R 10/30R",
+            "12 40R/- 35R/5 30R/10 25R/15 20R/20 15R/25 10R/30 9R/31",
+        ],
+    ),
+    (
+        "siege_battle",
+        "1:1 2:1 3:1 4:1 5:1 6:1 7:1",
+        &[
+            " 2 35/20R 30/30R 25/40R 20/50R 15/60R 10/70R 5/80R",
+            " 3 36R/9 31/28R 26/38R 21/48R 16/58R 11/68R 6/78R",
+            " 4 37R/8 32/26R 27/36R 22/46R 17/56R 12/66R 7/76R",
+            " 5 38R/7 33R/12 28/34R 23/44R 18/54R 13/64R 8/74R",
+            " 6 39R/6 34R/11 29R/16 24/42R 19/52R 14/62R 9/72R",
+            " 7 40R/5 35R/10 30R/15 25/40R 20/50R 15/60R 10/70R",
+            " 8 41R/4 36R/9 31R/14 26R/19 21/48R 16/58R 11/68R",
+            " 9 42R/3 37R/8 32R/13 27R/18 22R/23 17/56R 12/66R",
+            "10 43R/2 38R/7 33R/12 28R/17 23R/22 18R/27 13/64R",
+            "11 44R/1 39R/6 34R/11 29R/16 24R/21 19R/26 14/62R",
+            "12 45R/- 40R/5 35R/10 30R/15 25R/20 20R/25 15R/30",
+        ],
+    ),
+    (
+        "sea_battle",
+        "1:4 1:3 1:2 1:1 2:1 3:1 4:1 5:1 6:1",
+        &[
+            " 2 25/20R 25/20R 25/25R 20/25R 5/30R 0/50R 0/55R 0/60R 0/65R",
+            " 3 25/15R 25/20R 21/24R 21/24R 10/29R 0/45R 0/50R 0/55R 0/60R",
+            " 4 25R/15 25/15R 22/23R 22/23R 15/28R 5/40R 0/45R 0/50R 0/55R",
+            " 5 25R/10 25R/15 23/22R 23/22R 18/27R 5/35R 5/40R 0/45R 0/50R",
+            " 6 30R/10 25R/10 24R/20 24/21R 19/26R 10/30R 5/35R 5/40R 0/45R",
+            " 7 30R/10 30R/10 25R/20 20/20R 20/25R 10/30R 10/30R 5/35R 5/40R",
+            " 8 35R/5 30R/10 26R/19 21R/24 21/24R 10/25R 10/30R 10/30R 5/35R",
+            " 9 40R/5 35R/5 27R/18 22R/23 22R/23 15/25R 10/25R 10/30R 10/30R",
+            "10 45R/0 40R/5 28R/15 23R/22 23R/22 15R/25 15/25R 10/25R 10/30R",
+            "11 50R/0 45R/0 29R/10 24R/21 24R/21 20R/25 15R/25 15/25R 10/25R",
+            "12 55R/0 50R/0 30R/5 25R/20 25R/20 20R/25 20R/25 15R/25 15/25R",
+        ],
+    ),
+];
+
+/// Every cell the text prints is in the module's data under "column/roll", with the same
+/// result, and the data holds nothing else: 91 + 91 + 77 + 99 = 358 cells.
+#[test]
+fn every_printed_cell_of_the_four_battle_tables_is_in_the_data() {
+    let module = load(&module_dir());
+    let mut total = 0;
+    for (id, columns, rows) in PRINTED {
+        let columns: Vec<&str> = columns.split(' ').collect();
+        let mut printed = 0;
+        for row in *rows {
+            let mut words = row.split_whitespace();
+            let roll = words.next().expect("a roll");
+            for (column, cell) in columns.iter().zip(words) {
+                let key = format!("{column}/{roll}");
+                assert_eq!(
+                    module.table_entry(id, &key),
+                    Some(DataValue::Known(Value::Str(cell.to_owned()))),
+                    "{id} {key}"
+                );
+                printed += 1;
+            }
+        }
+        let table = module.tables.get(id).expect("the table");
+        assert_eq!(
+            table.entries.len(),
+            printed,
+            "{id} holds only the printed cells"
+        );
+        total += printed;
+    }
+    assert_eq!(total, 358);
+}
+
+/// The umpire's save after a whole turn played from the command line: the game started
+/// with the fixture, the intel published, every nation's orders received, the umpire's
+/// answers for steps 3 to 9.
+fn turn_by_mail(dir: &Path) -> PathBuf {
+    let module = module_dir();
+    let fixture = module.join("tests/owner-fixture.ron");
+    let save = dir.join("campaign.ron");
+    let run = |args: &[&str]| {
+        let (code, out, err) = chancery(args);
+        assert_eq!(code, 0, "{args:?}: {out}{err}");
+    };
+    run(&[
+        "new",
+        path(&module),
+        "--seed",
+        "11",
+        "--overlay",
+        path(&fixture),
+        "--out",
+        path(&save),
+    ]);
+    run(&["act", path(&save), "--seat", "UM", "published"]);
+    for nation in ["FR", "AU", "GB", "RU", "SP", "OT", "PR", "SW", "DK"] {
+        run(&["act", path(&save), "--seat", nation, "received"]);
+    }
+    let answers = module.join("tests/answers/umpire-turn-1.txt");
+    run(&[
+        "act",
+        path(&save),
+        "--seat",
+        "UM",
+        "--answers",
+        path(&answers),
+    ]);
+    save
+}
+
+/// A whole turn from the command line is the golden replay, input for input and in the
+/// table it ends on; its reports are written for every nation, the umpire and the public.
+#[test]
+fn a_turn_by_mail_from_the_command_line_is_the_golden_replay() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let save = turn_by_mail(scratch.path());
+    let recorded = scratch.path().join("turn.ron");
+    let fixture = module_dir().join("tests/owner-fixture.ron");
+    let (code, _, err) = chancery(&[
+        "record",
+        path(&save),
+        "--overlay",
+        path(&fixture),
+        "--out",
+        path(&recorded),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let read = |p: &Path| Recording::read(p).expect("a recording");
+    let (played, golden) = (
+        read(&recorded),
+        read(&module_dir().join("tests/replays/turn-1.ron")),
+    );
+    assert_eq!(played.inputs, golden.inputs);
+    assert_eq!(played.expect, golden.expect);
+    let reports = scratch.path().join("turn-1");
+    let (code, out, err) = chancery(&[
+        "report",
+        path(&save),
+        "--all",
+        "--turn",
+        "1",
+        "--out",
+        path(&reports),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out.lines().count(),
+        11,
+        "nine nations, the umpire and the public: {out}"
+    );
+}
+
+/// After the turn, France's report, its JSON report and its redacted save tell the battle
+/// France fought and nothing that is Austria's alone: Austria's trade dice and income, its
+/// raid loss, its replacement general, its general on the map, its bank. The umpire's save
+/// holds all of it.
+#[test]
+fn france_learns_its_battle_and_nothing_that_is_austria_s() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let save = turn_by_mail(scratch.path());
+    let whole = SaveFile::read(&save).expect("the umpire's save");
+    let austria = SeatId::from("AU");
+    // Every line told to Austria alone, as the umpire's save holds them.
+    let mut secrets: Vec<String> = whole
+        .log
+        .iter()
+        .flat_map(|e| &e.messages)
+        .filter(|m| m.to.as_ref() == Some(&austria))
+        .map(|m| m.text.clone())
+        .collect();
+    assert!(
+        secrets.iter().any(|s| s.contains("A raid costs you 3 RP"))
+            && secrets.iter().any(|s| s.contains("Your new general"))
+            && secrets.iter().any(|s| s.contains("for Austria's trade")),
+        "{secrets:?}"
+    );
+    secrets.extend(
+        [
+            "gen.AU.1",
+            "Austria's general 1",
+            "Salzburg",
+            "salzburg",
+            "\"raided\": 3",
+        ]
+        .map(String::from),
+    );
+    // A save escapes an apostrophe ("Austria\\'s"): read back as written.
+    let save_text = |p: &Path| {
+        std::fs::read_to_string(p)
+            .expect("a save")
+            .replace("\\'", "'")
+    };
+    let umpire_text = save_text(&save);
+    for secret in &secrets {
+        assert!(
+            umpire_text.contains(secret.as_str()),
+            "the umpire's save holds '{secret}'"
+        );
+    }
+    let redacted = scratch.path().join("france.ron");
+    let (code, _, err) = chancery(&[
+        "export",
+        path(&save),
+        "--seat",
+        "FR",
+        "--out",
+        path(&redacted),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let report = |json: bool| {
+        let mut args = vec!["report", path(&save), "--seat", "FR", "--turn", "1"];
+        if json {
+            args.push("--json");
+        }
+        let (code, out, err) = chancery(&args);
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    let battle = "field battle, France against Britain: odds 2:1, column 3:1";
+    for (what, text) in [
+        ("France's report", report(false)),
+        ("France's JSON report", report(true)),
+        ("France's redacted save", save_text(&redacted)),
+    ] {
+        assert!(text.contains(battle), "{what} tells the battle:\n{text}");
+        assert!(
+            text.contains("France's general 1"),
+            "{what} shows France's general"
+        );
+        for secret in &secrets {
+            assert!(
+                !text.contains(secret.as_str()),
+                "{what} holds '{secret}', Austria's alone"
+            );
+        }
+    }
+    // Britain fought too; Russia did not, and reads only that a battle was fought.
+    let (_, russia, _) = chancery(&["report", path(&save), "--seat", "RU", "--turn", "1"]);
+    assert!(
+        russia.contains("A field battle was fought between France and Britain."),
+        "{russia}"
+    );
+    assert!(!russia.contains("odds 2:1"), "{russia}");
+}
