@@ -2359,7 +2359,7 @@ fn a_redacted_save_shows_its_seat_s_forces_and_nothing_more() {
     // decision and answers nothing of the umpire's.
     let (load, game) = options(&s, false);
     let campaign = Arc::new(
-        chancery_core::load_module(&repo().join("modules/campaign"), &load).expect("loads"),
+        chancery_core::load_module(repo().join("modules/campaign"), &load).expect("loads"),
     );
     let session =
         chancery_core::start_game(campaign.clone(), GameSpec::new("fall-1805", 7)).expect("starts");

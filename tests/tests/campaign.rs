@@ -125,6 +125,33 @@ fn every_printed_cell_of_the_four_battle_tables_is_in_the_data() {
     assert_eq!(total, 358);
 }
 
+/// The module's readings of the text's slips in its data (RULES-GAPS.md): Leipzig, listed
+/// for Prussia (as "Liepzig") and for Denmark, is one city, Prussia's; Prussia's
+/// reparations ("0 $160/turn") are $160.
+#[test]
+fn the_readings_of_the_text_s_slips_are_in_the_data() {
+    let module = load(&module_dir());
+    let map = module.places.get("map").expect("the map");
+    let leipzig = map.space("leipzig").expect("Leipzig");
+    assert_eq!(leipzig.name, "Leipzig");
+    assert_eq!(
+        leipzig.props.get("nation"),
+        Some(&DataValue::Known(Value::Str("PR".to_owned())))
+    );
+    let danish: Vec<&str> = map
+        .def
+        .spaces
+        .iter()
+        .filter(|s| s.props.get("nation") == Some(&DataValue::Known(Value::Str("DK".to_owned()))))
+        .map(|s| s.id.as_str())
+        .collect();
+    assert_eq!(danish, ["copenhagen", "christiana"]);
+    assert_eq!(
+        module.table_entry("reparations", "PR"),
+        Some(DataValue::Known(Value::Int(160)))
+    );
+}
+
 /// The umpire's save after a whole turn played from the command line: the game started
 /// with the fixture, the intel published, every nation's orders received, the umpire's
 /// answers for steps 3 to 9.
@@ -193,6 +220,8 @@ fn a_turn_by_mail_from_the_command_line_is_the_golden_replay() {
         "--all",
         "--turn",
         "1",
+        "--note",
+        "Preliminary results: challenges to the umpire within 24 hours",
         "--out",
         path(&reports),
     ]);
@@ -201,6 +230,14 @@ fn a_turn_by_mail_from_the_command_line_is_the_golden_replay() {
         out.lines().count(),
         11,
         "nine nations, the umpire and the public: {out}"
+    );
+    let france = std::fs::read_to_string(reports.join("FR.md")).expect("France's report");
+    assert!(
+        france.starts_with(
+            "# Napoleonic Wars Campaign — Fall 1805: France's report, turn 1\n\n\
+             **Preliminary results: challenges to the umpire within 24 hours**"
+        ),
+        "{france}"
     );
 }
 

@@ -32,6 +32,10 @@ pub struct ReportArgs {
     /// The turn whose log the report tells (default: the turn the game is on).
     #[arg(long, value_name = "N")]
     pub turn: Option<i64>,
+    /// A line under each report's title: the results' standing, say ("Preliminary results:
+    /// challenges to the umpire within 24 hours", then "Official results").
+    #[arg(long, value_name = "TEXT")]
+    pub note: Option<String>,
     /// Write JSON instead of Markdown: the turn's log lines and the state JSON as the seat
     /// sees it, with the module's view for it.
     #[arg(long)]
@@ -96,7 +100,7 @@ fn report_text(
     session: &mut Session,
     file: &SaveFile,
     seat: Option<&SeatId>,
-    turn: i64,
+    (turn, note): (i64, Option<&str>),
     json: bool,
 ) -> anyhow::Result<String> {
     let module = session.module().clone();
@@ -129,6 +133,7 @@ fn report_text(
             .collect();
         let report = serde_json::json!({
             "report": whose,
+            "note": note,
             "seat": seat.map(|s| s.as_str()),
             "turn": turn,
             "log": log,
@@ -144,6 +149,9 @@ fn report_text(
         "# {} — {scenario}: {whose}, turn {turn}\n",
         module.manifest.name
     );
+    if let Some(note) = note {
+        let _ = writeln!(out, "**{}**\n", markdown_line(note));
+    }
     if let Some(redacted) = session.redaction() {
         let names = |s: &SeatId| module.seat_name(s);
         let _ = writeln!(out, "*{}*\n", redacted.words(&names));
@@ -251,7 +259,13 @@ pub fn report(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> an
     let turn = args.turn.unwrap_or(session.table().turn);
     let ext = if args.json { "json" } else { "md" };
     if !args.all {
-        let text = report_text(&mut session, &file, seat.as_ref(), turn, args.json)?;
+        let text = report_text(
+            &mut session,
+            &file,
+            seat.as_ref(),
+            (turn, args.note.as_deref()),
+            args.json,
+        )?;
         match &args.out {
             Some(path) => {
                 write_file(path, &text, args.force)?;
@@ -278,7 +292,13 @@ pub fn report(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> an
         refuse_existing_unless(path, args.force)?;
     }
     for (path, seat) in &reports {
-        let text = report_text(&mut session, &file, seat.as_ref(), turn, args.json)?;
+        let text = report_text(
+            &mut session,
+            &file,
+            seat.as_ref(),
+            (turn, args.note.as_deref()),
+            args.json,
+        )?;
         write_file(path, &text, args.force)?;
         let whose = match seat {
             Some(s) if s.is_spectator() => "every seat (the public post)".to_owned(),

@@ -168,10 +168,60 @@ function battle.tell(ctx, b, result)
     "%s battle%s, %s against %s: odds %s, column %s, roll %d (%d modified): %s. %s. %s.",
     result.kind, where, a, d, result.odds_column, result.column, result.roll, result.modified,
     result.cell, side_words(ctx, a, result.attacker, order), side_words(ctx, d, result.defender, order))
+  local captured = battle.captured(result)
+  if captured then
+    local by = captured.side == "attacker" and d or a
+    local loser = captured.side == "attacker" and a or d
+    text = text .. string.format(" %s captures %d of %s's lost ships.", by, captured.ships, loser)
+  end
   for _, seat in ipairs({ b.attacker, b.defender }) do
     ctx:tell(seat, text)
   end
   ctx:log(string.format("A %s battle was fought%s between %s and %s.", result.kind, where, a, d))
+  if b.death_of_general then
+    battle.death_of_general(ctx, b)
+  end
+end
+
+--- Captured ships (19.6e): after a sea battle, half the ships the defeated side lost
+--- (rounded down, RULES-GAPS.md) go to the victor; the defeated side is the one that
+--- retreats when the other does not. Nil when no side is defeated or no ship is taken.
+function battle.captured(result)
+  if result.kind ~= "sea" then
+    return nil
+  end
+  for _, side in ipairs({ "attacker", "defender" }) do
+    local other = side == "attacker" and "defender" or "attacker"
+    if result[side].retreats and not result[other].retreats then
+      local ships = result[side].total // 2
+      return ships > 0 and { side = side, ships = ships } or nil
+    end
+  end
+  return nil
+end
+
+--- The Death of a General (19.5c): in a turn of that event, one die for each side of a
+--- battle; on a 1 the side's lowest-ranking general present is killed. Told to both.
+function battle.death_of_general(ctx, b)
+  local told = { b.attacker, b.defender }
+  for _, seat in ipairs(told) do
+    local die = ctx:roll(6, ctx.data.seats[seat].name .. "'s general in the battle", told)
+    if die == 1 then
+      for _, to in ipairs(told) do
+        ctx:tell(to, string.format("%s's lowest-ranking general in the battle is killed.", ctx.data.seats[seat].name))
+      end
+    end
+  end
+end
+
+--- Force march (12.5): the percent an army loses for `extra` hexes beyond its movement
+--- (at most as many again: nil beyond), France at its own rate.
+function battle.force_march(ctx, seat, movement, extra)
+  if extra > movement then
+    return nil
+  end
+  local rate = ctx.data.tables.force_march_loss[seat == "FR" and "FR" or "other"]
+  return extra * rate
 end
 
 return battle

@@ -145,6 +145,9 @@ function steps.prompt(ctx)
   if step.id == "battles" then
     actions[#actions + 1] = { name = "battle", label = "Resolve a battle" }
     actions[#actions + 1] = { name = "raid", label = "Resolve a raid" }
+    actions[#actions + 1] = { name = "privateering", label = "Resolve privateering" }
+  elseif step.id == "movement" then
+    actions[#actions + 1] = { name = "force_march", label = "A force march's losses" }
   elseif step.id == "event" then
     actions[#actions + 1] = { name = "event", label = "Roll the random event" }
   end
@@ -192,7 +195,29 @@ form.define("battle", "Battle", function(ctx, v)
       fields[#fields + 1] = { key = side .. "." .. arm, text = string.format("the %s's %s present", side, arm:gsub("_", " ")), min = 0, max = MANY }
     end
   end
+  if v.kind ~= "sea" then
+    fields[#fields + 1] = { key = "death_of_general", text = "whether the Death of a General event holds this turn", choices = YES_NO }
+  end
   return fields
+end)
+
+form.define("force_march", "Force march", function(ctx)
+  return {
+    { key = "nation", text = "the nation whose army force-marched", choices = nations(ctx) },
+    { key = "movement", text = "the army's movement allowance in hexes", min = 1, max = 100 },
+    { key = "extra", text = "the hexes it marched beyond it", min = 1, max = 100 },
+    { key = "infantry", text = "its infantry present", min = 0, max = MANY },
+    { key = "cavalry", text = "its cavalry present", min = 0, max = MANY },
+    { key = "artillery", text = "its artillery present", min = 0, max = MANY },
+  }
+end)
+
+form.define("privateering", "Privateering", function(ctx, v)
+  return {
+    { key = "nation", text = "the nation whose fleets go privateering", choices = nations(ctx) },
+    { key = "victim", text = "the nation whose trade they take", choices = nations(ctx, v.nation) },
+    { key = "fleets", text = "the fleets and squadrons privateering (after any battle with escorts)", min = 1, max = 100 },
+  }
 end)
 
 form.define("raid", "Raid", function(ctx)
@@ -253,6 +278,7 @@ function DO.battle(ctx, v)
     cv = { attacker = v.cv_attacker, defender = v.cv_defender },
     advantage = v.advantage ~= "none" and v.advantage or nil,
     drm = v.drm,
+    death_of_general = v.death_of_general,
     arms = { attacker = {}, defender = {} },
   }
   for _, side in ipairs({ "attacker", "defender" }) do
@@ -263,6 +289,35 @@ function DO.battle(ctx, v)
   local told = { b.attacker, b.defender }
   local roll = ctx:roll(6, "the battle", told) + ctx:roll(6, "the battle", told)
   battle.tell(ctx, b, battle.resolve(ctx, b, roll))
+end
+
+function DO.force_march(ctx, v)
+  local pct = battle.force_march(ctx, v.nation, v.movement, v.extra)
+  if not pct then
+    error(string.format("an army may force-march at most its movement again (%d hexes), not %d", v.movement, v.extra))
+  end
+  local arms = { infantry = v.infantry, cavalry = v.cavalry, artillery = v.artillery }
+  local lost = battle.losses(arms, battle.LAND_ARMS, pct)
+  ctx:tell(v.nation, string.format("Your force march of %d extra hex(es) costs %d%%: %d infantry, %d cavalry, %d artillery.",
+    v.extra, pct, lost.infantry, lost.cavalry, lost.artillery))
+end
+
+-- Privateering (16.4): each fleet takes 1d6 RP of the victim's trade and gains as much
+-- (one die each, RULES-GAPS.md), told to both.
+function DO.privateering(ctx, v)
+  local told = { v.nation, v.victim }
+  local taken = 0
+  for _ = 1, v.fleets do
+    taken = taken + ctx:roll(6, "privateering", told)
+  end
+  local lost = math.min(taken, bank.of(ctx, v.victim).rp)
+  bank.add(ctx, v.victim, "rp", -lost)
+  bank.add(ctx, v.nation, "rp", taken)
+  local text = string.format("%s's privateers take %d RP of %s's trade (%d of it there to take).",
+    name(ctx, v.nation), taken, name(ctx, v.victim), lost)
+  for _, seat in ipairs(told) do
+    ctx:tell(seat, text)
+  end
 end
 
 function DO.raid(ctx, v)

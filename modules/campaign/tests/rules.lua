@@ -211,3 +211,70 @@ test("8 orders arrive in private, and the log says whose arrived", function(t)
   local public = table.concat(g:log("GB"), "\n")
   t:ok(public:find("Orders received from France, Austria, Britain", 1, true), public)
 end)
+
+-- Rule 19.6(e): half the ships the defeated side lost are captured. Set-up: a sea battle
+-- at 1:1 (10 against 10) on a roll of 2 (20/25R), 20 men of war and 10 frigates each.
+-- Expected: the defender loses 25% (5 men of war, 3 frigates: 2.5 rounds up) and retreats;
+-- the attacker captures 4 of its 8 lost ships.
+test("19.6e half the defeated side's lost ships are captured", function(t)
+  local g = umpire.to_battles(t)
+  local told = umpire.battle(g, { kind = "sea", attacker = "GB", defender = "FR", cv = { 10, 10 },
+    arms = { { 20, 10 }, { 20, 10 } } }, { 1, 1 })
+  t:ok(told:find("column 1:1, roll 2 (2 modified): 20/25R", 1, true), told)
+  t:ok(told:find("France loses 25%: 5 men of war, 3 frigates; retreats. Britain captures 4 of France's lost ships.", 1, true), told)
+end)
+
+-- Rule 19.5(c): in a turn of the Death of a General event, one die for each side of a
+-- battle; on a 1 its lowest-ranking general is killed. Set-up: a battle with the event,
+-- the battle's dice 3 and 4, then 1 for France and 6 for Austria.
+test("19.5c the Death of a General kills a side's general on a 1", function(t)
+  local g = umpire.to_battles(t)
+  g:set_dice("physical")
+  g:act("battle")
+  for _, v in ipairs({ "field", "FR", "AU", 10, 10, "none", 0, 5, 0, 0, 5, 0, 0 }) do
+    g:act("set", v)
+  end
+  g:act("set", true, { 3, 4, 1, 6 })
+  t:ok(umpire.told(g, "FR", "France's lowest-ranking general in the battle is killed."), "France's general dies")
+  t:ok(umpire.told(g, "AU", "France's lowest-ranking general in the battle is killed."), "Austria is told")
+  t:eq(umpire.told(g, "FR", "Austria's lowest-ranking general"), false, "Austria's lives")
+  t:eq(umpire.told(g, "GB", "general in the battle"), false, "Britain is told nothing")
+end)
+
+-- Rule 12.5: a force march costs 10% a hex beyond the movement allowance (France 5%), at
+-- most the allowance again. Set-up: a Russian army of 20 infantry and 10 cavalry marches 2
+-- hexes beyond its 3; a French one of 20 infantry 2 beyond; a march of 4 beyond 3.
+test("12.5 a force march costs 10% a hex, France 5%, at most double", function(t)
+  local g = t:game { scenario = "fall-1805", seed = 1, overlay = FIXTURE }
+  g:act("published")
+  umpire.orders(g)
+  g:act("done")
+  umpire.form(g, "force_march", { "RU", 3, 2, 20, 10, 0 })
+  t:ok(umpire.told(g, "RU", "costs 20%: 4 infantry, 2 cavalry, 0 artillery."), "Russia at 10% a hex")
+  umpire.form(g, "force_march", { "FR", 3, 2, 20, 0, 0 })
+  t:ok(umpire.told(g, "FR", "costs 10%: 2 infantry"), "France at 5% a hex")
+  g:act("force_march")
+  for _, v in ipairs({ "RU", 3, 4, 20, 0 }) do
+    g:act("set", v)
+  end
+  local ok, err = g:try("set", 0)
+  t:eq(ok, false)
+  t:ok(err:find("at most its movement again (3 hexes), not 4", 1, true), err)
+end)
+
+-- Rule 16.4: each privateering fleet takes 1d6 of the victim's trade and gains as much.
+-- Set-up: Britain's 2 fleets against France, the dice 4 and 5. Expected: France's RP less
+-- 9, Britain's more 9, both told.
+test("16.4 privateering takes a die of trade a fleet", function(t)
+  local g = umpire.to_battles(t)
+  local fr, gb = g:private("FR").bank.rp, g:private("GB").bank.rp
+  g:set_dice("physical")
+  g:act("privateering")
+  g:act("set", "GB")
+  g:act("set", "FR")
+  g:act("set", 2, { 4, 5 })
+  t:eq(g:private("FR").bank.rp, math.max(0, fr - 9))
+  t:eq(g:private("GB").bank.rp, gb + 9)
+  t:ok(umpire.told(g, "FR", "Britain's privateers take 9 RP of France's trade"), "France is told")
+end)
+

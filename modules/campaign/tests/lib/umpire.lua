@@ -32,8 +32,8 @@ function M.form(g, name, values)
 end
 
 --- Resolves a battle with the dice given: b = {kind, attacker, defender, cv = {a, d},
---- advantage, drm, arms = {{inf, cav, art}, {inf, cav, art}}} (men of war and frigates at
---- sea). Returns the line the attacker is told.
+--- advantage, drm, arms = {{inf, cav, art}, {inf, cav, art}}, death_of_general} (men of war
+--- and frigates at sea, and no Death of a General). Returns the line the attacker is told.
 function M.battle(g, b, dice)
   g:set_dice("physical")
   local values = { b.kind, b.attacker, b.defender, b.cv[1], b.cv[2], b.advantage or "none", b.drm or 0 }
@@ -41,6 +41,9 @@ function M.battle(g, b, dice)
     for _, n in ipairs(side) do
       values[#values + 1] = n
     end
+  end
+  if b.kind ~= "sea" then
+    values[#values + 1] = b.death_of_general or false
   end
   g:act("battle")
   for i, v in ipairs(values) do
