@@ -146,6 +146,7 @@ function steps.prompt(ctx)
     actions[#actions + 1] = { name = "battle", label = "Resolve a battle" }
     actions[#actions + 1] = { name = "raid", label = "Resolve a raid" }
     actions[#actions + 1] = { name = "privateering", label = "Resolve privateering" }
+    actions[#actions + 1] = { name = "marauders", label = "Resolve a marauders' attack" }
   elseif step.id == "movement" then
     actions[#actions + 1] = { name = "force_march", label = "A force march's losses" }
   elseif step.id == "event" then
@@ -209,6 +210,16 @@ form.define("force_march", "Force march", function(ctx)
     { key = "infantry", text = "its infantry present", min = 0, max = MANY },
     { key = "cavalry", text = "its cavalry present", min = 0, max = MANY },
     { key = "artillery", text = "its artillery present", min = 0, max = MANY },
+  }
+end)
+
+form.define("marauders", "Marauders' attack", function(ctx, v)
+  return {
+    { key = "nation", text = "the nation whose marauders attack", choices = nations(ctx) },
+    { key = "victim", text = "the nation attacked", choices = nations(ctx, v.nation) },
+    { key = "infantry", text = "the infantry attacked", min = 0, max = MANY },
+    { key = "cavalry", text = "the cavalry attacked", min = 0, max = MANY },
+    { key = "artillery", text = "the artillery attacked", min = 0, max = MANY },
   }
 end)
 
@@ -300,6 +311,19 @@ function DO.force_march(ctx, v)
   local lost = battle.losses(arms, battle.LAND_ARMS, pct)
   ctx:tell(v.nation, string.format("Your force march of %d extra hex(es) costs %d%%: %d infantry, %d cavalry, %d artillery.",
     v.extra, pct, lost.infantry, lost.cavalry, lost.artillery))
+end
+
+-- Marauders (L116): an attrition attack of 1d6 x 5% casualties, by arm as a battle's
+-- losses, told to both nations.
+function DO.marauders(ctx, v)
+  local told = { v.nation, v.victim }
+  local pct = 5 * ctx:roll(6, "the marauders' attack", told)
+  local lost = battle.losses({ infantry = v.infantry, cavalry = v.cavalry, artillery = v.artillery }, battle.LAND_ARMS, pct)
+  local text = string.format("%s's marauders inflict %d%% on %s: %d infantry, %d cavalry, %d artillery.",
+    name(ctx, v.nation), pct, name(ctx, v.victim), lost.infantry, lost.cavalry, lost.artillery)
+  for _, seat in ipairs(told) do
+    ctx:tell(seat, text)
+  end
 end
 
 -- Privateering (16.4): each fleet takes 1d6 RP of the victim's trade and gains as much

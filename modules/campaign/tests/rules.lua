@@ -278,3 +278,18 @@ test("16.4 privateering takes a die of trade a fleet", function(t)
   t:ok(umpire.told(g, "FR", "Britain's privateers take 9 RP of France's trade"), "France is told")
 end)
 
+-- Marauders (section 10): an attrition attack of 1d6 x 5%. Set-up: Ottoman marauders
+-- against 20 Russian infantry and 7 cavalry, a die of 3. Expected: 15%: 3 infantry and 1
+-- cavalry (1.05), told to both.
+test("10 marauders inflict 1d6 x 5% casualties", function(t)
+  local g = umpire.to_battles(t)
+  g:set_dice("physical")
+  g:act("marauders")
+  for _, v in ipairs({ "OT", "RU", 20, 7 }) do
+    g:act("set", v)
+  end
+  g:act("set", 0, { 3 })
+  t:ok(umpire.told(g, "RU", "Ottoman Empire's marauders inflict 15% on Russia: 3 infantry, 1 cavalry, 0 artillery."), "Russia is told")
+  t:ok(umpire.told(g, "OT", "inflict 15% on Russia"), "the Ottomans are told")
+end)
+
