@@ -40,13 +40,19 @@ impl Sight {
         }
     }
 
-    /// In words, for a person: "public", "each seat its own", "A and B", "the umpire only".
+    /// In words, seats by id: "public", "each seat sees its own", "seen by A, B (each other
+    /// seat its own)", "the umpire only".
     pub fn describe(&self) -> String {
+        self.describe_with(&|s: &SeatId| s.to_string())
+    }
+
+    /// In words, seats named by `name`.
+    pub fn describe_with(&self, name: &dyn Fn(&SeatId) -> String) -> String {
         match self {
             Sight::Public => "public".to_owned(),
             Sight::Owner => "each seat sees its own".to_owned(),
             Sight::Seats(seats) => {
-                let names: Vec<&str> = seats.iter().map(|s| s.as_str()).collect();
+                let names: Vec<String> = seats.iter().map(name).collect();
                 format!("seen by {} (each other seat its own)", names.join(", "))
             }
             Sight::Umpire => "the umpire only".to_owned(),

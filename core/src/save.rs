@@ -197,7 +197,13 @@ impl SaveFile {
     pub fn redacted_for(&self, seat: &SeatId, past: Vec<crate::rules::LogLine>) -> SaveFile {
         let (table, mut redaction) = crate::redact::redact_table(&self.table, seat);
         redaction.inputs = self.inputs.len();
+        // The umpire's overlay is on the umpire's machine: the player reads his own.
+        let module = SavedModule {
+            overlay: None,
+            ..self.module.clone()
+        };
         SaveFile {
+            module,
             seed: 0,
             setup_dice: Vec::new(),
             inputs: Vec::new(),

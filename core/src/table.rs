@@ -422,8 +422,8 @@ impl Table {
     }
 
     /// Whether some seat may not see all of the table: cards in a zone that is not public or
-    /// face down, fog of war, private state, or secret answers not yet revealed. While it is so, the seed
-    /// (from which every shuffle follows) is shown to no seat.
+    /// face down, fog of war, private state, or secret answers not yet revealed. While it is
+    /// so, the seed (from which every shuffle follows) is shown to no seat.
     pub fn has_hidden_information(&self) -> bool {
         self.zones.values().any(|z| {
             !z.face_down.is_empty() || (z.visibility != Visibility::Public && !z.cards.is_empty())
@@ -886,30 +886,14 @@ impl Table {
         space: &SpaceId,
         piece: &PieceId,
     ) -> bool {
-        let Some(seat) = self.eyes(seat) else {
-            return true;
-        };
-        let fog = &self.fog;
-        if fog.is_clear() {
-            return true;
-        }
-        let owned = fog.piece_owners.get(piece) == Some(seat);
-        fog.sight_of_space(place, space).lets(seat, owned)
-            || fog
-                .shown
-                .get(piece)
-                .is_some_and(|seats| seats.contains(seat))
+        self.eyes(seat)
+            .is_none_or(|seat| self.fog.shows_piece(seat, place, space, piece))
     }
 
     /// Whether `seat` sees how many units of `kind` are in `boxed`.
     pub fn sees_units(&self, seat: Option<&SeatId>, boxed: &BoxId, kind: &UnitKindId) -> bool {
-        let Some(seat) = self.eyes(seat) else {
-            return true;
-        };
-        let fog = &self.fog;
-        let owned =
-            fog.box_owners.get(boxed) == Some(seat) || fog.kind_owners.get(kind) == Some(seat);
-        fog.sight_of_box(boxed).lets(seat, owned)
+        self.eyes(seat)
+            .is_none_or(|seat| self.fog.shows_units(seat, boxed, kind))
     }
 
     /// Where `seat` sees `piece` stand: nowhere if it stands where `seat` may not see it.

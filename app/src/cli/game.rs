@@ -525,10 +525,14 @@ pub fn describe_table(table: &Table, module: &Module, seat: Option<&SeatId>) -> 
     // Under fog of war, the pieces and units the seat may not see are not there, to it;
     // a fogged place or box says so, and who sees it.
     let fogged = table.fogged_for(seat);
+    let names = |s: &SeatId| module.seat_name(s);
     let fog = |sight: &chancery_core::fog::Sight| match (sight, seat) {
         (chancery_core::fog::Sight::Public, _) => String::new(),
-        (sight, Some(_)) => format!(" (fog of war: {})", sight.describe()),
-        (sight, None) => format!(" (fog of war: {}; you see all of it)", sight.describe()),
+        (sight, Some(_)) => format!(" (fog of war: {})", sight.describe_with(&names)),
+        (sight, None) => format!(
+            " (fog of war: {}; you see all of it)",
+            sight.describe_with(&names)
+        ),
     };
     for (place, pieces) in &fogged.places {
         let sight = table.fog.places.get(place).cloned().unwrap_or_default();

@@ -117,9 +117,11 @@ impl Draw<'_> {
     /// A fogged place's or box's note of who sees it ("fog of war: each seat sees its own"),
     /// and, to these eyes, whether they see all of it.
     pub(super) fn fog_note(&self, ui: &mut Ui, sight: &chancery_core::fog::Sight) {
+        let names = |s: &chancery_core::SeatId| super::game::seat_name(self.module, s);
+        let sight = sight.describe_with(&names);
         let note = match self.eyes {
-            Some(_) => format!("fog of war: {}", sight.describe()),
-            None => format!("fog of war: {} (you see all of it)", sight.describe()),
+            Some(_) => format!("fog of war: {sight}"),
+            None => format!("fog of war: {sight} (you see all of it)"),
         };
         ui.weak(note);
     }
