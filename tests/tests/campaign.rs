@@ -333,3 +333,52 @@ fn france_learns_its_battle_and_nothing_that_is_austria_s() {
     );
     assert!(!russia.contains("odds 2:1"), "{russia}");
 }
+
+/// A nation's orders by mail: France plays its orders in its redacted save, writes them as
+/// an answers file, checks that file on its view of the game, and the umpire applies it to
+/// the whole game, where France's orders are then received.
+#[test]
+fn a_nation_s_orders_tried_on_its_redacted_save_reach_the_umpire_s_game() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let module = module_dir();
+    let fixture = module.join("tests/owner-fixture.ron");
+    let save = scratch.path().join("campaign.ron");
+    let run = |args: &[&str]| {
+        let (code, out, err) = chancery(args);
+        assert_eq!(code, 0, "{args:?}: {out}{err}");
+        out
+    };
+    run(&[
+        "new",
+        path(&module),
+        "--seed",
+        "11",
+        "--overlay",
+        path(&fixture),
+        "--out",
+        path(&save),
+    ]);
+    run(&["act", path(&save), "--seat", "UM", "published"]);
+    let mine = scratch.path().join("france.ron");
+    run(&["export", path(&save), "--seat", "FR", "--out", path(&mine)]);
+    run(&["act", path(&mine), "received"]);
+    let orders = scratch.path().join("orders.txt");
+    let out = run(&["orders", path(&mine), "--out", path(&orders)]);
+    assert!(out.contains("(1 answer(s))"), "{out}");
+    let text = std::fs::read_to_string(&orders).expect("the orders");
+    assert!(
+        text.contains("seat FR's orders") && text.ends_with("FR: received\n"),
+        "{text}"
+    );
+    // Checked on a fresh copy of France's view (in its own save they are played already).
+    let fresh = scratch.path().join("france-fresh.ron");
+    run(&["export", path(&save), "--seat", "FR", "--out", path(&fresh)]);
+    let out = run(&["act", path(&fresh), "--answers", path(&orders), "--check"]);
+    assert!(out.contains("All 1 answer(s) are taken"), "{out}");
+    run(&["act", path(&save), "--answers", path(&orders)]);
+    let whole = SaveFile::read(&save).expect("the umpire's save");
+    assert_eq!(
+        whole.inputs.last().map(ToString::to_string).as_deref(),
+        Some("FR: received")
+    );
+}

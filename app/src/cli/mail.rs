@@ -11,7 +11,7 @@ use chancery_core::rules::LogLine;
 use chancery_core::save::SaveFile;
 use chancery_core::session::LogEntry;
 use chancery_core::view::state_json;
-use chancery_core::{Module, SeatId, Session, Value};
+use chancery_core::{Input, Module, SeatId, Session, Value};
 use clap::Args;
 
 use super::game::{describe_prompt, describe_table, refuse_existing_unless};
@@ -68,6 +68,19 @@ pub struct ExportArgs {
     /// Overlay flags.
     #[command(flatten)]
     pub overlay: OverlayArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct OrdersArgs {
+    /// A seat's redacted save, in which its player has tried its orders (or any save).
+    pub save: PathBuf,
+    /// Where to write the answers file (default: print it); a file that is there already is
+    /// kept unless --force.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Replace the file --out names if it is there already.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// The eyes a command may read `file` with, asked for `seat` (`None`: everything): a seat
@@ -366,6 +379,65 @@ pub fn export(args: &ExportArgs, out: &mut dyn Write, err: &mut dyn Write) -> an
             args.out.display(),
             r.redaction.words(&names)
         )?;
+    }
+    Ok(0)
+}
+
+/// The answers played in `file` as an answers file: each answer with its seat (and its
+/// dice), a change by hand as a comment (the umpire's to make).
+fn answers_text(file: &SaveFile, source: &Path) -> String {
+    let mut out = String::new();
+    let whose = match &file.redacted {
+        Some(r) => format!("seat {}'s orders", r.redaction.seat),
+        None => "the answers".to_owned(),
+    };
+    let _ = writeln!(
+        out,
+        "# {whose} from {}, turn {}: check them with `chancery act SAVE --answers FILE --check`,",
+        source.display(),
+        file.table.turn
+    );
+    let _ = writeln!(
+        out,
+        "# and the umpire applies them with `chancery act SAVE --answers FILE`."
+    );
+    for input in &file.inputs {
+        match input {
+            Input::Act {
+                seat, choice, dice, ..
+            } => {
+                let seat = seat.as_ref().map(|s| format!("{s}: ")).unwrap_or_default();
+                let dice = match dice.is_empty() {
+                    true => String::new(),
+                    false => {
+                        let dice: Vec<String> = dice.iter().map(i64::to_string).collect();
+                        format!(" | {}", dice.join(" "))
+                    }
+                };
+                let _ = writeln!(out, "{seat}{choice}{dice}");
+            }
+            Input::Manual { .. } => {
+                let _ = writeln!(out, "# (a change by hand, the umpire's to make) {input}");
+            }
+        }
+    }
+    out
+}
+
+pub fn orders(args: &OrdersArgs, out: &mut dyn Write) -> anyhow::Result<i32> {
+    let file = SaveFile::read(&args.save)?;
+    let text = answers_text(&file, &args.save);
+    match &args.out {
+        Some(path) => {
+            write_file(path, &text, args.force)?;
+            writeln!(
+                out,
+                "Wrote {} ({} answer(s)).",
+                path.display(),
+                file.inputs.len()
+            )?;
+        }
+        None => out.write_all(text.as_bytes())?,
     }
     Ok(0)
 }

@@ -57,6 +57,9 @@ enum Command {
     /// Write a redacted save for one seat: the game as that seat may know it, to mail to its
     /// player, who can open it in the app and check orders against it (`act --check`).
     Export(mail::ExportArgs),
+    /// Write the answers played in a save as an answers file: a player's orders, tried on
+    /// his redacted save in the app or with `act`, to mail to the umpire.
+    Orders(mail::OrdersArgs),
     /// Replay a saved game, under another version of its module if given, and report where
     /// the game first differs; under another version (--module), replay the module's
     /// recorded games under both versions too, and list those that now diverge (at which
@@ -122,6 +125,7 @@ pub fn run(
         Some(Command::State(args)) => game::state(&args, &cli.open.overlay, out, err),
         Some(Command::Report(args)) => mail::report(&args, out, err),
         Some(Command::Export(args)) => mail::export(&args, out, err),
+        Some(Command::Orders(args)) => mail::orders(&args, out),
         Some(Command::Replay(args)) => game::replay(&args, out, err),
         Some(Command::Test(args)) => test::run(&args, out, err),
         Some(Command::Record(args)) => game::record(&args, out, err),
