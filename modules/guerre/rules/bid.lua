@@ -1,0 +1,123 @@
+-- La Guerre de l'Empereur: the Country Representation Bid (3.1, 3.5). Every player bids VP
+-- in secret, all at once; the highest bidder picks the power he will play, then the next,
+-- ties broken by a die; each power's VP start at 100 less its player's bid. A player is
+-- known by the seat he bid from until he picks: the players then sit at their powers.
+
+local bid = {}
+
+--- The names of `seats`, joined ("France, Great Britain and Russia").
+function bid.names(ctx, seats)
+  local names = {}
+  for i, seat in ipairs(seats) do
+    names[i] = ctx.data.seats[seat].name
+  end
+  if #names <= 1 then
+    return names[1] or ""
+  end
+  return table.concat(names, ", ", 1, #names - 1) .. " and " .. names[#names]
+end
+
+--- `seats` in the order of their bids, highest first, each group of equal bids ordered by
+--- a die each (rolled again among those still tied).
+function bid.order(ctx, bids, seats)
+  local groups, values = {}, {}
+  for _, seat in ipairs(seats) do
+    local b = bids[seat]
+    if not groups[b] then
+      groups[b] = {}
+      values[#values + 1] = b
+    end
+    table.insert(groups[b], seat)
+  end
+  table.sort(values, function(a, b) return a > b end)
+  local order = {}
+  local function settle(tied)
+    if #tied == 1 then
+      order[#order + 1] = tied[1]
+      return
+    end
+    local by_roll, rolls = {}, {}
+    for _, seat in ipairs(tied) do
+      local r = ctx:roll(6, "the tied bid at " .. ctx.data.seats[seat].name .. "'s place")
+      if not by_roll[r] then
+        by_roll[r] = {}
+        rolls[#rolls + 1] = r
+      end
+      table.insert(by_roll[r], seat)
+    end
+    table.sort(rolls, function(a, b) return a > b end)
+    for _, r in ipairs(rolls) do
+      settle(by_roll[r])
+    end
+  end
+  for _, b in ipairs(values) do
+    settle(groups[b])
+  end
+  return order
+end
+
+bid.states = {}
+
+-- The bid: each player's, in secret, all at once.
+local bidding = {}
+bid.states.bid = bidding
+
+function bidding.prompt(ctx)
+  local asks = {}
+  for _, seat in ipairs(ctx.vars.pcs) do
+    asks[#asks + 1] = { seat = seat, actions = { { name = "bid", min = 0, max = 100, label = "Bid VP for the first pick" } } }
+  end
+  return { text = "3.1 Country Representation Bid: each player bids VP in secret", asks = asks }
+end
+
+function bidding.reveal(ctx, choices)
+  local bids = {}
+  local words = {}
+  for _, seat in ipairs(ctx.vars.pcs) do
+    bids[seat] = choices[seat].arg
+    words[#words + 1] = string.format("%s's place %d", ctx.data.seats[seat].name, bids[seat])
+  end
+  ctx:log("The bids: " .. table.concat(words, ", ") .. ".")
+  local order = bid.order(ctx, bids, ctx.vars.pcs)
+  ctx.vars.bids = bids
+  ctx.vars.pick_order = order
+  ctx.vars.played_by = {}
+  ctx:replace("pick", { n = 1 })
+end
+
+-- The picks, in bid order: each player takes a power not yet taken.
+local pick = {}
+bid.states.pick = pick
+
+function pick.prompt(ctx)
+  local bidder = ctx.vars.pick_order[ctx.locals.n]
+  local actions = {}
+  for _, power in ipairs(ctx.vars.pcs) do
+    if not ctx.vars.played_by[power] then
+      actions[#actions + 1] = { name = "pick", arg = power, label = "Play " .. ctx.data.seats[power].name }
+    end
+  end
+  return {
+    seat = bidder,
+    text = string.format("3.1 Pick %d: the player who bid %d at %s's place picks a power",
+      ctx.locals.n, ctx.vars.bids[bidder], ctx.data.seats[bidder].name),
+    actions = actions,
+  }
+end
+
+function pick.pick(ctx, power)
+  local bidder = ctx.vars.pick_order[ctx.locals.n]
+  local paid = ctx.vars.bids[bidder]
+  ctx.vars.played_by[power] = bidder
+  ctx:set_counter("vp." .. power, 100 - paid)
+  ctx:log(string.format("The player who bid %d at %s's place plays %s: %d VP (3.5).",
+    paid, ctx.data.seats[bidder].name, ctx.data.seats[power].name, 100 - paid))
+  if ctx.locals.n < #ctx.vars.pick_order then
+    ctx.locals.n = ctx.locals.n + 1
+    return
+  end
+  ctx:log("Every power has its player; each sits at the power he picked.")
+  ctx:replace("turn_start")
+end
+
+return bid

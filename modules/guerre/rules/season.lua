@@ -1,0 +1,199 @@
+-- La Guerre de l'Empereur: the calendar (1.2, 3.6) and the Combat Seasons' chit cup (4.5,
+-- 4.6). Each Combat Season puts in the cup a turn chit for every Player Country and every
+-- Controlled NPC; France may go first; each player whose turn ends draws the next chit;
+-- the Mutual Build Phase closes the Season. After Fall comes the next year's Winterphase;
+-- the game ends at the end of Fall 1815, or when a power reaches its Victory Point
+-- objective (7.0, 7.1).
+
+local season = {}
+
+season.NEXT = { Spring = "Summer", Summer = "Fall" }
+
+local function name(ctx, seat)
+  return ctx.data.seats[seat].name
+end
+
+local function date(ctx)
+  return string.format("%s %d", ctx.vars.season, ctx.vars.year)
+end
+
+--- The powers whose chits go in the cup (4.6): the Player Countries and the Controlled
+--- NPCs (an inactive NPC's or an Allied NPC's does not).
+function season.in_cup(ctx)
+  local powers = {}
+  for _, power in ipairs(ctx.vars.powers) do
+    local npc = ctx.vars.npc[power]
+    if npc == nil or npc == "controlled" then
+      powers[#powers + 1] = power
+    end
+  end
+  return powers
+end
+
+--- The first power to reach its Victory Point objective (7.0), if any.
+function season.victor(ctx)
+  for _, power in ipairs(ctx.vars.pcs) do
+    if ctx:counter("vp." .. power) >= ctx.data.tables.victory_objective[power] then
+      return power
+    end
+  end
+  return nil
+end
+
+--- The ranking at the end (7.0): each Player Country by the share of its objective it has.
+function season.finish(ctx, why)
+  local scores, best, winners = {}, nil, {}
+  for _, power in ipairs(ctx.vars.pcs) do
+    local vp = ctx:counter("vp." .. power)
+    scores[power] = vp
+    local share = vp / ctx.data.tables.victory_objective[power]
+    if best == nil or share > best then
+      best, winners = share, { power }
+    elseif share == best then
+      winners[#winners + 1] = power
+    end
+  end
+  ctx:game_over({ winners = winners, scores = scores, text = why })
+end
+
+season.states = {}
+
+-- The Turn Start Phase: the chits in the cup, then France's option to go first.
+local turn_start = {}
+season.states.turn_start = turn_start
+
+function turn_start.on_enter(ctx)
+  ctx:set_phase(date(ctx) .. ": Turn Start Phase")
+  for _, power in ipairs(season.in_cup(ctx)) do
+    ctx:move_card("chit." .. power, "cup")
+  end
+  ctx:shuffle("cup")
+end
+
+function turn_start.prompt(ctx)
+  if ctx.vars.npc.FR then
+    return nil
+  end
+  return {
+    seat = "FR",
+    text = date(ctx) .. ": 4.6 France may take the first Player Turn, or put its chit in the cup and draw",
+    actions = {
+      { name = "first", label = "France goes first" },
+      { name = "draw", label = "Draw the first chit" },
+    },
+  }
+end
+
+local function draw(ctx)
+  if ctx:count("cup") == 0 then
+    ctx:replace("build")
+    return
+  end
+  local chit = ctx:zone("cup")[1]
+  ctx:move_card(chit, "drawn", "bottom")
+  ctx:flip(chit, true)
+  local power = chit:match("^chit%.(.+)$")
+  ctx:log(string.format("%s: %s's chit is drawn.", date(ctx), name(ctx, power)))
+  ctx:replace("player_turn", { power = power })
+end
+
+function turn_start.first(ctx)
+  ctx:move_card("chit.FR", "drawn", "bottom")
+  ctx:flip("chit.FR", true)
+  ctx:log(string.format("%s: France takes the first Player Turn.", date(ctx)))
+  ctx:replace("player_turn", { power = "FR" })
+end
+
+function turn_start.draw(ctx)
+  draw(ctx)
+end
+
+-- A Player Turn, played at the table; its player draws the next chit when it ends.
+local player_turn = {}
+season.states.player_turn = player_turn
+
+function player_turn.on_enter(ctx)
+  ctx:set_phase(string.format("%s: %s's Player Turn", date(ctx), name(ctx, ctx.locals.power)))
+end
+
+function player_turn.prompt(ctx)
+  local power = ctx.locals.power
+  local seat = ctx.vars.npc[power] == "controlled" and ctx.vars.controller[power] or power
+  return {
+    seat = seat,
+    text = string.format("%s: %s's Player Turn (played at the table): end it and draw the next chit", date(ctx), name(ctx, power)),
+    actions = { { name = "done", label = "End the turn and draw" } },
+  }
+end
+
+function player_turn.done(ctx)
+  -- Victory is checked at the end of each War Declaration Step (7.0): here at the end of
+  -- the Player Turn that holds it (RULES-GAPS.md).
+  local victor = season.victor(ctx)
+  if victor then
+    season.finish(ctx, string.format("%s reaches its objective of %d VP", name(ctx, victor), ctx.data.tables.victory_objective[victor]))
+    return
+  end
+  draw(ctx)
+end
+
+-- The Mutual "Build" Phase (1.212, 6.0): every player builds at once, at the table.
+local build = {}
+season.states.build = build
+
+function build.on_enter(ctx)
+  ctx:set_phase(date(ctx) .. ": Mutual Build Phase")
+end
+
+function build.prompt(ctx)
+  local asks = {}
+  for _, power in ipairs(ctx.vars.pcs) do
+    asks[#asks + 1] = { seat = power, actions = { { name = "built", label = "My builds are done" } } }
+  end
+  return { text = date(ctx) .. ": 1.212 Mutual Build Phase (at the table)", asks = asks }
+end
+
+function build.reveal(ctx)
+  for _, chit in ipairs(ctx:zone("drawn")) do
+    ctx:move_card(chit, "chits", "bottom")
+  end
+  if ctx.vars.season == "Fall" then
+    if ctx.vars.year >= 1815 then
+      season.finish(ctx, "The game ends after the Fall 1815 Season (1.2): the players ranked by the share of their objectives (7.0)")
+      return
+    end
+    ctx.vars.year = ctx.vars.year + 1
+    ctx.vars.season = "Winterphase"
+    ctx:set_turn(ctx:turn() + 1)
+    ctx:replace("winterphase")
+    return
+  end
+  ctx.vars.season = season.NEXT[ctx.vars.season]
+  ctx:set_turn(ctx:turn() + 1)
+  ctx:replace("turn_start")
+end
+
+-- The Winterphase (4.0), not yet run by the module: played at the table, then Spring.
+local winterphase = {}
+season.states.winterphase = winterphase
+
+function winterphase.on_enter(ctx)
+  ctx:set_phase(date(ctx) .. " (at the table)")
+  ctx:log(string.format("The %d Winterphase: the module does not run it yet (README.md); play it at the table and set the VP and gold by hand.", ctx.vars.year))
+end
+
+function winterphase.prompt(ctx)
+  return {
+    seat = ctx.vars.pcs[1],
+    text = string.format("The %d Winterphase (4.0), played at the table: go on to the Spring Season", ctx.vars.year),
+    actions = { { name = "done", label = "The Winterphase is over" } },
+  }
+end
+
+function winterphase.done(ctx)
+  ctx.vars.season = "Spring"
+  ctx:set_turn(ctx:turn() + 1)
+  ctx:replace("turn_start")
+end
+
+return season
