@@ -5,6 +5,7 @@
 
 local bid = include("rules/bid.lua")
 local season = include("rules/season.lua")
+local winter = include("rules/winter.lua")
 
 -- The powers in the order 3.0 makes them Player Countries (L463-L467).
 local POWERS = { "FR", "GB", "RU", "AU", "PR", "SP", "OT" }
@@ -17,6 +18,14 @@ local function setup(ctx, scenario, options)
   ctx.vars.powers = POWERS
   -- The Player Countries (3.2); every other power is an inactive NPC (3.31).
   ctx.vars.pcs = players
+  ctx.vars.pcs_set = {}
+  for _, power in ipairs(players) do
+    ctx.vars.pcs_set[power] = true
+  end
+  -- Alliances of NPCs (NPC to its PC), wars (how many a power is in), the Controlling PC of
+  -- each Controlled NPC, the Continental System's participants and their years on its track.
+  ctx.vars.npc_ally, ctx.vars.at_war, ctx.vars.controller = {}, {}, {}
+  ctx.vars.embargo, ctx.vars.embargo_years = {}, {}
   ctx.vars.npc = {}
   for i = ctx.vars.players + 1, #POWERS do
     ctx.vars.npc[POWERS[i]] = "inactive"
@@ -44,9 +53,32 @@ end
 for name, state in pairs(season.states) do
   states[name] = state
 end
+for name, state in pairs(winter.states) do
+  states[name] = state
+end
+
+-- Invariants: every chit somewhere (the cup, drawn, or out of the cup); NPCs collect no VP
+-- or gold (4.411); an NPC is allied exactly when it has a Player Country ally.
+local function check(ctx)
+  local chits = ctx:count("cup") + ctx:count("drawn") + ctx:count("chits")
+  if chits ~= #POWERS then
+    return false, string.format("%d chits on the table, %d powers", chits, #POWERS)
+  end
+  for npc, status in pairs(ctx.vars.npc) do
+    if ctx:counter("vp." .. npc) ~= 0 or ctx:counter("gold." .. npc) ~= 0 then
+      return false, npc .. ", an NPC, has VP or gold"
+    end
+    local ally = ctx.vars.npc_ally[npc]
+    if (status == "allied") ~= (ally ~= nil) or (ally and not ctx.vars.pcs_set[ally]) then
+      return false, string.format("%s is %s with ally %s", npc, status, tostring(ally))
+    end
+  end
+  return true
+end
 
 return {
   setup = setup,
   states = states,
   view = view,
+  check = check,
 }

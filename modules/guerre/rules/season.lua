@@ -119,11 +119,45 @@ end
 function player_turn.prompt(ctx)
   local power = ctx.locals.power
   local seat = ctx.vars.npc[power] == "controlled" and ctx.vars.controller[power] or power
+  local actions = { { name = "done", label = "End the turn and draw" } }
+  -- The Continental System (4.24, 4.243): France declares or cancels it; another player
+  -- (Britain excepted: the embargo is against it) joins or leaves it of his own will (the
+  -- conditions are the table's).
+  if ctx.vars.pcs_set[power] then
+    local embargo = ctx.vars.embargo
+    if power == "FR" then
+      actions[#actions + 1] = embargo.FR and { name = "cancel_embargo", label = "Cancel the Continental System" }
+        or { name = "declare_embargo", label = "Declare the Continental System (French troops in Berlin, or allied with Prussia)" }
+    elseif embargo.FR and power ~= "GB" then
+      actions[#actions + 1] = embargo[power] and { name = "leave_embargo", label = "Leave the Continental System" }
+        or { name = "join_embargo", label = "Join the Continental System" }
+    end
+  end
   return {
     seat = seat,
     text = string.format("%s: %s's Player Turn (played at the table): end it and draw the next chit", date(ctx), name(ctx, power)),
-    actions = { { name = "done", label = "End the turn and draw" } },
+    actions = actions,
   }
+end
+
+function player_turn.declare_embargo(ctx)
+  ctx.vars.embargo.FR = true
+  ctx:log(string.format("%s: France declares the Continental System.", date(ctx)))
+end
+
+function player_turn.cancel_embargo(ctx)
+  ctx.vars.embargo = {}
+  ctx:log(string.format("%s: France cancels the Continental System.", date(ctx)))
+end
+
+function player_turn.join_embargo(ctx)
+  ctx.vars.embargo[ctx.locals.power] = true
+  ctx:log(string.format("%s: %s joins the Continental System.", date(ctx), name(ctx, ctx.locals.power)))
+end
+
+function player_turn.leave_embargo(ctx)
+  ctx.vars.embargo[ctx.locals.power] = nil
+  ctx:log(string.format("%s: %s leaves the Continental System.", date(ctx), name(ctx, ctx.locals.power)))
 end
 
 function player_turn.done(ctx)
@@ -165,33 +199,11 @@ function build.reveal(ctx)
     ctx.vars.year = ctx.vars.year + 1
     ctx.vars.season = "Winterphase"
     ctx:set_turn(ctx:turn() + 1)
-    ctx:replace("winterphase")
+    ctx:set_phase(date(ctx))
+    ctx:replace("tax", { n = 1 })
     return
   end
   ctx.vars.season = season.NEXT[ctx.vars.season]
-  ctx:set_turn(ctx:turn() + 1)
-  ctx:replace("turn_start")
-end
-
--- The Winterphase (4.0), not yet run by the module: played at the table, then Spring.
-local winterphase = {}
-season.states.winterphase = winterphase
-
-function winterphase.on_enter(ctx)
-  ctx:set_phase(date(ctx) .. " (at the table)")
-  ctx:log(string.format("The %d Winterphase: the module does not run it yet (README.md); play it at the table and set the VP and gold by hand.", ctx.vars.year))
-end
-
-function winterphase.prompt(ctx)
-  return {
-    seat = ctx.vars.pcs[1],
-    text = string.format("The %d Winterphase (4.0), played at the table: go on to the Spring Season", ctx.vars.year),
-    actions = { { name = "done", label = "The Winterphase is over" } },
-  }
-end
-
-function winterphase.done(ctx)
-  ctx.vars.season = "Spring"
   ctx:set_turn(ctx:turn() + 1)
   ctx:replace("turn_start")
 end

@@ -1,5 +1,7 @@
 -- La Guerre de l'Empereur: the set-up bid, the calendar and the chit cup against the text.
 
+local play = include("tests/lib/play.lua")
+
 local POWERS4 = { "FR", "GB", "RU", "AU" }
 
 local function bid_all(g, bids, dice)
@@ -70,7 +72,7 @@ end)
 -- the Mutual Build Phase closes the Season; after Fall 1805 comes the 1806 Winterphase,
 -- then Spring 1806 with every chit back in the cup.
 test("4.6 the chit cup orders the Season, and the calendar runs on", function(t)
-  local g = t:game { scenario = "four-player", seed = 3 }
+  local g = t:game { scenario = "four-player", seed = 3, overlay = play.FIXTURE }
   bid_all(g, { FR = 4, GB = 3, RU = 2, AU = 1 })
   for _, power in ipairs(POWERS4) do
     g:act("pick", power)
@@ -90,9 +92,9 @@ test("4.6 the chit cup orders the Season, and the calendar runs on", function(t)
   for _, power in ipairs(POWERS4) do
     g:act_as(power, "built")
   end
-  t:eq(g:state(), "winterphase")
+  t:eq(g:state(), "tax", "the Winterphase")
   t:eq(g:vars().year, 1806)
-  g:act("done")
+  play.winter(g)
   t:eq(g:vars().season, "Spring")
   t:eq(g:json().zones.cup.count, 4, "every chit back in the cup")
 end)
@@ -101,7 +103,7 @@ end)
 -- Set-up: France's VP set to 450 by hand during its turn. Expected: the game ends, France
 -- the winner.
 test("7.0 France wins on reaching 450 VP", function(t)
-  local g = t:game { scenario = "four-player", seed = 3 }
+  local g = t:game { scenario = "four-player", seed = 3, overlay = play.FIXTURE }
   bid_all(g, { FR = 4, GB = 3, RU = 2, AU = 1 })
   for _, power in ipairs(POWERS4) do
     g:act("pick", power)
@@ -116,9 +118,127 @@ test("7.0 France wins on reaching 450 VP", function(t)
   for _, power in ipairs(POWERS4) do
     g:act_as(power, "built")
   end
-  g:act("done")
+  play.winter(g)
   g:act("first")
   g:set_counter("vp.FR", 450)
   g:act("done")
   t:eq(g:result().winners, { "FR" })
 end)
+
+-- Rules 4.21-4.23: each player's taxes, the expenses (10 gold an NPC ally), the VP of his
+-- provinces. Set-up: two players; in the 1806 Winterphase France taxes 40 and collects 12
+-- VP, Britain taxes 30 and collects 9; Britain gains Spain (it needs 9, rolls 9). In 1807
+-- Britain pays 10 for its ally: taxes 30 - 10.
+test("4.21-4.23 taxes, the NPC ally's expense and VP collection", function(t)
+  local g = play.started(t, "two-player")
+  play.season(g)
+  local fr_vp, gb_vp = g:counter("vp.FR"), g:counter("vp.GB")
+  play.winter(g, { tax = { FR = 40, GB = 30 }, vp = { FR = 12, GB = 9 }, rolls = { GB = { "SP", 9 } } })
+  t:eq({ g:counter("gold.FR"), g:counter("gold.GB") }, { 40, 30 })
+  t:eq({ g:counter("vp.FR"), g:counter("vp.GB") }, { fr_vp + 12, gb_vp + 9 })
+  t:eq(g:vars().npc_ally.SP, "GB", "a 9 gains Spain for Britain (9 needed)")
+  t:eq(g:vars().npc.SP, "allied")
+  play.year(g, { tax = { FR = 40, GB = 30 } })
+  t:eq(g:counter("gold.GB"), 30 + 30 - 10, "Britain pays 10 for its NPC ally")
+end)
+
+-- Rule 4.4: a player gains an NPC no one has on its number or more, and breaks another
+-- player's alliance with it two above its number, a 10 always. Set-up (the fixture's
+-- numbers for Spain: France 7, Britain 9): 1806 France rolls 7 and gains Spain; 1807
+-- Britain rolls 10 (9 + 2 is more than 10) and breaks it; 1808 Britain rolls 9 and gains
+-- Spain; 1809 France rolls 8 (7 + 2 needed) and fails.
+test("4.4 an NPC is gained on its number, and an alliance broken two above it or on a 10", function(t)
+  local g = play.started(t, "two-player")
+  play.season(g)
+  play.winter(g, { rolls = { FR = { "SP", 7 } } })
+  t:eq(g:vars().npc_ally.SP, "FR")
+  play.year(g, { rolls = { GB = { "SP", 10 } } })
+  t:eq(g:vars().npc_ally.SP, nil, "a 10 always breaks it")
+  t:eq(g:vars().npc.SP, "inactive")
+  play.year(g, { rolls = { GB = { "SP", 9 } } })
+  t:eq(g:vars().npc_ally.SP, "GB")
+  play.year(g, { rolls = { FR = { "SP", 8 } } })
+  t:eq(g:vars().npc_ally.SP, "GB", "8 is short of 7 + 2")
+end)
+
+-- Rule 4.25: each player buys up to 10 VP in secret; 1 VP costs 1 gold, 10 cost 55; the
+-- purchases are revealed together. Set-up: France taxes 60 and buys 10; Britain taxes 5
+-- and buys 1. Expected: France 5 gold and 10 more VP, Britain 4 gold and 1 more VP; while
+-- France waits for Britain, Britain sees only that France has chosen.
+test("4.25 VP bought in secret: 1 for 1 gold, 10 for 55", function(t)
+  local g = play.started(t, "two-player")
+  play.season(g)
+  local fr_vp, gb_vp = g:counter("vp.FR"), g:counter("vp.GB")
+  while g:state() == "tax" do
+    g:act("tax", g:prompt().seat == "FR" and 60 or 5)
+  end
+  while g:state() == "vp_collection" do
+    g:act("vp", 0)
+  end
+  t:eq(g:state(), "vp_purchase")
+  t:eq(g:prompt().asks[1].actions[1].max, 10, "France's 60 gold buy 10 VP, no more")
+  g:act_as("FR", "buy", 10)
+  t:eq(g:json("GB").flow[1].answers.FR, "answered")
+  for _, line in ipairs(g:log("GB")) do
+    t:ok(not line:find("buys", 1, true), "Britain reads: " .. line)
+  end
+  local max = {}
+  for _, ask in ipairs(g:prompt().asks) do
+    max[ask.seat] = ask.actions[1].max
+  end
+  t:eq(max, { GB = 2 }, "Britain's 5 gold buy at most 2 VP (3 gold); France has chosen")
+  g:act_as("GB", "buy", 1)
+  t:eq({ g:counter("gold.FR"), g:counter("vp.FR") }, { 5, fr_vp + 10 })
+  t:eq({ g:counter("gold.GB"), g:counter("vp.GB") }, { 4, gb_vp + 1 })
+end)
+
+-- Rule 4.258 (its example): Spain pays $2 for its first year in the Continental System and
+-- $4 the next; France takes 15 off its own cost when another nation takes part. Set-up:
+-- six players; France declares it and Spain joins in the Fall of 1805; each Winterphase
+-- Spain taxes 20 and France 40.
+test("4.258 Spain pays 2 for its first embargo year and 4 for its second", function(t)
+  local g = play.started(t, "six-player")
+  local embargo = function(game, power)
+    local e = game:vars().embargo
+    if power == "FR" and not e.FR then
+      game:act("declare_embargo")
+    elseif power == "SP" and e.FR and not e.SP then
+      game:act("join_embargo")
+    end
+  end
+  play.season(g, embargo, true)
+  t:eq(g:vars().embargo, { FR = true, SP = true })
+  local gb = g:counter("vp.GB")
+  play.winter(g, { tax = { SP = 20, FR = 40 }, ports = 2 })
+  t:eq(g:counter("gold.SP"), 18, "Spain's first year: 20 - 2")
+  t:eq(g:counter("gold.FR"), 45, "France's first year (10 on the fixture's track) less 15: it gains 5")
+  t:eq(g:counter("vp.GB"), gb - 1 - 1 - 2, "Britain loses France's and Spain's first-year VP and 2 for the ports")
+  t:eq(g:vars().embargo_years, { FR = 1, SP = 1 })
+  play.year(g, { tax = { SP = 20, FR = 40 } })
+  t:eq(g:counter("gold.SP"), 18 + 16, "Spain's second year: 20 - 4")
+end)
+
+-- Rule 4.257/4.258 (their example): on the 7th year of France's embargo Britain loses 5 VP
+-- and France pays 23 gold. Set-up: two players; France declares the Continental System in
+-- Fall 1805 and keeps it through seven Winterphases, taxing 40 each.
+test("4.257 France's 7th embargo year costs Britain 5 VP and France 23 gold", function(t)
+  local g = play.started(t, "two-player")
+  play.season(g, function(game, power)
+    if power == "FR" and not game:vars().embargo.FR then
+      game:act("declare_embargo")
+    end
+  end, true)
+  play.winter(g, { tax = { FR = 40 } })
+  for _ = 2, 6 do
+    play.year(g, { tax = { FR = 40 } })
+  end
+  t:eq(g:vars().embargo_years.FR, 6)
+  for _ = 1, 3 do
+    play.season(g)
+  end
+  local gold, gb = g:counter("gold.FR"), g:counter("vp.GB")
+  play.winter(g, { tax = { FR = 40 } })
+  t:eq(g:counter("gold.FR"), gold + 40 - 23, "23 gold in its 7th year, France alone")
+  t:eq(g:counter("vp.GB"), gb - 5, "Britain loses 5 VP")
+end)
+

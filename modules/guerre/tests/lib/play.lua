@@ -1,0 +1,76 @@
+-- La Guerre de l'Empereur tests: playing through the set-up, the Seasons and the Winterphase.
+
+local M = {}
+
+M.FIXTURE = "tests/owner-fixture.ron"
+
+--- A game of `scenario` past its bid (every bid 0, ties by the dice) and picks (each
+--- bidder takes the first power left), at the Fall 1805 Turn Start.
+function M.started(t, scenario, seed)
+  local g = t:game { scenario = scenario, seed = seed or 1, overlay = M.FIXTURE }
+  for _, power in ipairs(g:vars().pcs) do
+    g:act_as(power, "bid", 0)
+  end
+  while g:state() == "pick" do
+    g:act("pick", g:prompt().actions[1].arg)
+  end
+  return g
+end
+
+--- Plays the rest of the current Combat Season: France draws (or, with `first`, goes
+--- first); in each Player Turn `during(g, power)` runs first, if given; every player ends
+--- his turn; the Mutual Build Phase.
+function M.season(g, during, first)
+  if g:state() == "turn_start" then
+    g:act(first and "first" or "draw")
+  end
+  while g:state() == "player_turn" do
+    local power = g:prompt().seat
+    if during then
+      during(g, power)
+    end
+    g:act("done")
+  end
+  for _, power in ipairs(g:vars().pcs) do
+    g:act_as(power, "built")
+  end
+end
+
+--- Plays a Winterphase: `w.tax`, `w.vp` and `w.buy` by power (0 where absent), `w.ports`
+--- (the minor ports of trade closed, if the Continental System runs), `w.rolls` (by power,
+--- {npc, die}) in the NPC Alliance Phase.
+function M.winter(g, w)
+  w = w or {}
+  while g:state() == "tax" do
+    g:act("tax", (w.tax or {})[g:prompt().seat] or 0)
+  end
+  while g:state() == "vp_collection" do
+    g:act("vp", (w.vp or {})[g:prompt().seat] or 0)
+  end
+  if g:state() == "continental" then
+    g:act("ports", w.ports or 0)
+  end
+  for _, power in ipairs(g:vars().pcs) do
+    g:act_as(power, "buy", (w.buy or {})[power] or 0)
+  end
+  g:act("done")
+  while g:state() == "npc_alliance" do
+    local roll = (w.rolls or {})[g:prompt().seat]
+    if roll then
+      g:act("roll", roll[1], { roll[2] })
+    else
+      g:act("pass")
+    end
+  end
+  g:act("done")
+end
+
+--- A whole year from a Spring Turn Start: three Seasons, then the Winterphase `w`.
+function M.year(g, w, during)
+  for _ = 1, 3 do
+    M.season(g, during)
+  end
+  M.winter(g, w)
+end
+
+return M

@@ -1,0 +1,153 @@
+//! La Guerre de l'Empereur (seed 003) from the command line and under random play.
+
+use std::path::PathBuf;
+
+use chancery_core::{GameSpec, LoadOptions, OverlayChoice};
+use chancery_tests::{Picker, random_walk, repo_root};
+use common::{chancery_as_typed as chancery, path};
+
+mod common;
+
+fn module_dir() -> PathBuf {
+    repo_root().join("modules/guerre")
+}
+
+/// A four-player game from the command line: a secret bid from each seat, the picks, the
+/// Fall 1805 Season, and the 1806 Winterphase to the Spring chit draw. While the players
+/// buy VP, no seat's view shows another's purchase until all have answered.
+#[test]
+fn a_four_player_game_from_the_command_line_to_the_spring_chit_draw() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let module = module_dir();
+    let fixture = module.join("tests/owner-fixture.ron");
+    let save = scratch.path().join("guerre.ron");
+    let run = |args: &[&str]| {
+        let (code, out, err) = chancery(args);
+        assert_eq!(code, 0, "{args:?}: {out}{err}");
+        out
+    };
+    run(&[
+        "new",
+        path(&module),
+        "--scenario",
+        "four-player",
+        "--seed",
+        "4",
+        "--overlay",
+        path(&fixture),
+        "--out",
+        path(&save),
+    ]);
+    for (seat, bid) in [("FR", "7"), ("GB", "3"), ("RU", "0"), ("AU", "1")] {
+        run(&["act", path(&save), "--seat", seat, "bid", bid]);
+    }
+    // France's place bid most: it picks first, and takes France.
+    let out = run(&["act", path(&save), "--seat", "FR", "pick", "FR"]);
+    assert!(out.contains("France: 93 VP"), "{out}");
+    for (seat, power) in [("GB", "GB"), ("AU", "AU"), ("RU", "RU")] {
+        run(&["act", path(&save), "--seat", seat, "pick", power]);
+    }
+    run(&["act", path(&save), "--seat", "FR", "first"]);
+    for _ in 0..4 {
+        let state = state_of(&save, "FR");
+        let seat = state["flow"][0]["locals"]["power"]
+            .as_str()
+            .expect("a Player Turn")
+            .to_owned();
+        run(&["act", path(&save), "--seat", &seat, "done"]);
+    }
+    for seat in ["FR", "GB", "RU", "AU"] {
+        run(&["act", path(&save), "--seat", seat, "built"]);
+    }
+    for seat in ["FR", "GB", "RU", "AU"] {
+        run(&["act", path(&save), "--seat", seat, "tax", "20"]);
+    }
+    for seat in ["FR", "GB", "RU", "AU"] {
+        run(&["act", path(&save), "--seat", seat, "vp", "5"]);
+    }
+    // The VP purchase, in secret: France and Britain buy; Russia and Austria have not yet.
+    run(&["act", path(&save), "--seat", "FR", "buy", "4"]);
+    run(&["act", path(&save), "--seat", "GB", "buy", "2"]);
+    for seat in ["FR", "GB", "RU", "AU"] {
+        let state = state_of(&save, seat);
+        let text = state.to_string();
+        assert!(!text.contains("buys"), "{seat} reads a purchase: {text}");
+        let answers = &state["flow"][0]["answers"];
+        for other in ["FR", "GB"] {
+            if other != seat {
+                assert_eq!(
+                    answers[other], "answered",
+                    "{seat} sees only that {other} answered"
+                );
+            }
+        }
+    }
+    run(&["act", path(&save), "--seat", "RU", "buy", "0"]);
+    let out = run(&["act", path(&save), "--seat", "AU", "buy", "1"]);
+    assert!(
+        out.contains("France buys 4 VP for 10 gold")
+            && out.contains("Great Britain buys 2 VP for 3 gold"),
+        "{out}"
+    );
+    run(&["act", path(&save), "--seat", "FR", "done"]);
+    for _ in 0..4 {
+        let state = state_of(&save, "FR");
+        let seat = state["flow"][0]["locals"]["order"]
+            [state["flow"][0]["locals"]["n"].as_u64().expect("n") as usize - 1]
+            .as_str()
+            .expect("a power")
+            .to_owned();
+        run(&["act", path(&save), "--seat", &seat, "pass"]);
+    }
+    run(&["act", path(&save), "--seat", "FR", "done"]);
+    let state = state_of(&save, "FR");
+    assert_eq!(state["state"], "turn_start");
+    assert_eq!(state["vars"]["season"], "Spring");
+    assert_eq!(state["zones"]["cup"]["count"], 4, "the Spring chit draw");
+}
+
+fn state_of(save: &std::path::Path, seat: &str) -> serde_json::Value {
+    let (code, out, err) = chancery(&["state", path(save), "--json", "--seat", seat]);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).expect("JSON")
+}
+
+/// Random legal play of every scenario with the fixture reaches the end of 1806 (or a
+/// victory) in 50 seeds, with the module's check after every input.
+#[test]
+fn random_play_of_every_scenario_reaches_the_end_of_1806() {
+    let options = LoadOptions {
+        overlay: OverlayChoice::File(module_dir().join("tests/owner-fixture.ron")),
+        strict: false,
+    };
+    let module = std::sync::Arc::new(
+        chancery_core::load_module(module_dir(), &options).expect("the module loads"),
+    );
+    let scenarios = [
+        "two-player",
+        "three-player",
+        "four-player",
+        "five-player",
+        "six-player",
+        "seven-player",
+    ];
+    for scenario in scenarios {
+        for seed in 0..50 {
+            let mut session =
+                chancery_core::start_game(module.clone(), GameSpec::new(scenario, seed))
+                    .expect("starts");
+            session.check_every_step = true;
+            let mut picker = Picker::new(seed);
+            loop {
+                let vars = &session.table().vars;
+                let year = vars.get("year").and_then(|v| v.as_int()).unwrap_or(0);
+                if year >= 1807 || session.table().result.is_some() {
+                    break;
+                }
+                let played = random_walk(&mut session, &mut picker, 1)
+                    .unwrap_or_else(|e| panic!("{scenario}, seed {seed}: {e}"));
+                assert_eq!(played, 1, "{scenario}, seed {seed}: the walk stopped");
+            }
+        }
+    }
+}
