@@ -13,7 +13,8 @@ fn module_dir() -> PathBuf {
 }
 
 /// A four-player game from the command line: a secret bid from each seat, the picks, the
-/// Fall 1805 Season, and the 1806 Winterphase to the Spring chit draw. While the players
+/// Fall 1805 Season (each turn's preparation and event, then the turn), and the 1806
+/// Winterphase to the Spring chit draw. While the players
 /// buy VP, no seat's view shows another's purchase until all have answered.
 #[test]
 fn a_four_player_game_from_the_command_line_to_the_spring_chit_draw() {
@@ -49,11 +50,16 @@ fn a_four_player_game_from_the_command_line_to_the_spring_chit_draw() {
     }
     run(&["act", path(&save), "--seat", "FR", "first"]);
     for _ in 0..4 {
+        // Each Player Turn: its preparation (no NPC roll, the event carried out), then done.
         let state = state_of(&save, "FR");
         let seat = state["flow"][0]["locals"]["power"]
             .as_str()
             .expect("a Player Turn")
             .to_owned();
+        run(&["act", path(&save), "--seat", &seat, "events"]);
+        if state_of(&save, &seat)["state"] == "event" {
+            run(&["act", path(&save), "--seat", &seat, "applied"]);
+        }
         run(&["act", path(&save), "--seat", &seat, "done"]);
     }
     for seat in ["FR", "GB", "RU", "AU"] {

@@ -6,6 +6,7 @@
 local bid = include("rules/bid.lua")
 local season = include("rules/season.lua")
 local winter = include("rules/winter.lua")
+local prepare = include("rules/prepare.lua")
 
 -- The powers in the order 3.0 makes them Player Countries (L463-L467).
 local POWERS = { "FR", "GB", "RU", "AU", "PR", "SP", "OT" }
@@ -26,6 +27,8 @@ local function setup(ctx, scenario, options)
   -- each Controlled NPC, the Continental System's participants and their years on its track.
   ctx.vars.npc_ally, ctx.vars.at_war, ctx.vars.controller = {}, {}, {}
   ctx.vars.embargo, ctx.vars.embargo_years = {}, {}
+  -- One-time events that have happened, by "table/roll"; events deferred, by power.
+  ctx.vars.events_done, ctx.vars.deferred = {}, {}
   ctx.vars.npc = {}
   for i = ctx.vars.players + 1, #POWERS do
     ctx.vars.npc[POWERS[i]] = "inactive"
@@ -54,6 +57,9 @@ for name, state in pairs(season.states) do
   states[name] = state
 end
 for name, state in pairs(winter.states) do
+  states[name] = state
+end
+for name, state in pairs(prepare.states) do
   states[name] = state
 end
 

@@ -94,14 +94,24 @@ local function draw(ctx)
   ctx:flip(chit, true)
   local power = chit:match("^chit%.(.+)$")
   ctx:log(string.format("%s: %s's chit is drawn.", date(ctx), name(ctx, power)))
-  ctx:replace("player_turn", { power = power })
+  season.begin_turn(ctx, power)
+end
+
+--- A power's turn: a Player Country's begins with its Turn Preparation (4.7); a Controlled
+--- NPC's with its turn proper (only PCs roll on the Event Table, 4.72).
+function season.begin_turn(ctx, power)
+  if ctx.vars.pcs_set[power] then
+    ctx:replace("preparation", { power = power })
+  else
+    ctx:replace("player_turn", { power = power })
+  end
 end
 
 function turn_start.first(ctx)
   ctx:move_card("chit.FR", "drawn", "bottom")
   ctx:flip("chit.FR", true)
   ctx:log(string.format("%s: France takes the first Player Turn.", date(ctx)))
-  ctx:replace("player_turn", { power = "FR" })
+  season.begin_turn(ctx, "FR")
 end
 
 function turn_start.draw(ctx)

@@ -1,6 +1,7 @@
 -- La Guerre de l'Empereur: the set-up bid, the calendar and the chit cup against the text.
 
 local play = include("tests/lib/play.lua")
+local prepare = include("rules/prepare.lua")
 
 local POWERS4 = { "FR", "GB", "RU", "AU" }
 
@@ -79,10 +80,12 @@ test("4.6 the chit cup orders the Season, and the calendar runs on", function(t)
   end
   t:eq(g:legal(), { "first", "draw" })
   g:act("first")
+  play.prepare(g)
   t:eq(g:prompt().seat, "FR")
   local seen = { FR = true }
   for _ = 1, 3 do
     g:act("done")
+    play.prepare(g)
     local seat = g:prompt().seat
     t:ok(seat and not seen[seat], "each power once: " .. tostring(seat))
     seen[seat] = true
@@ -109,17 +112,21 @@ test("7.0 France wins on reaching 450 VP", function(t)
     g:act("pick", power)
   end
   g:act("first")
+  play.prepare(g)
   g:set_counter("vp.FR", 449)
   g:act("done")
   t:eq(g:result(), nil, "449 is not enough")
+  play.prepare(g)
   while g:state() == "player_turn" do
     g:act("done")
+    play.prepare(g)
   end
   for _, power in ipairs(POWERS4) do
     g:act_as(power, "built")
   end
   play.winter(g)
   g:act("first")
+  play.prepare(g)
   g:set_counter("vp.FR", 450)
   g:act("done")
   t:eq(g:result().winners, { "FR" })
@@ -240,5 +247,63 @@ test("4.257 France's 7th embargo year costs Britain 5 VP and France 23 gold", fu
   play.winter(g, { tax = { FR = 40 } })
   t:eq(g:counter("gold.FR"), gold + 40 - 23, "23 gold in its 7th year, France alone")
   t:eq(g:counter("vp.GB"), gb - 5, "Britain loses 5 VP")
+end)
+
+-- Rule 4.72: France and Britain add one to their Administrative Events roll; a 9 sends the
+-- roll to the Political Events Table, a 10 to the Strategic, and France's or Britain's 11
+-- to its own Diplomacy Table. Set-up: two players, physical dice; France rolls 10 (11 with
+-- its one) and then 4; Britain rolls 8 (9) and then 6.
+test("4.72 the Event Table Sequence routes the roll", function(t)
+  local g = play.started(t, "two-player")
+  g:set_dice("physical")
+  g:act("first")
+  g:act("events", nil, { 10, 4 })
+  t:eq(g:prompt().text, "The event (4.72): French diplomacy placeholder 4")
+  g:act("applied")
+  g:act("done")
+  g:act("events", nil, { 8, 6 })
+  t:eq(g:prompt().text, "The event (4.72): political placeholder 6")
+  t:eq(prepare.routed("RU", 10), "strategic")
+  t:eq(prepare.routed("RU", 8), nil)
+end)
+
+-- Rules 4.72 and 4.721: a one-time event happens once; one whose criteria are not met may
+-- still come on a later roll. Set-up: France rolls 2 (3: the fixture's one-time event) and
+-- says its criteria are not met; next Season it rolls 2 again and carries it out; the Season
+-- after, a third 2 brings no event.
+test("4.721 a one-time event happens once, and may wait for its criteria", function(t)
+  local g = play.started(t, "two-player")
+  local function french_turn(outcome)
+    g:act("first")
+    g:set_dice("physical")
+    g:act("events", nil, { 2 })
+    g:set_dice("digital")
+    if outcome then
+      t:eq(g:state(), "event")
+      g:act(outcome)
+    end
+    t:eq(g:state(), "player_turn")
+    g:act("done")
+    play.season(g)
+  end
+  french_turn("not_met")
+  play.winter(g)
+  french_turn("applied")
+  french_turn(nil)
+  local log = table.concat(g:log(), "\n")
+  t:ok(log:find("It has happened already: no event", 1, true), log)
+end)
+
+-- Rule 4.71: a player may pay 10 gold before his turn for an NPC Alliance roll (none in a
+-- deficit). Set-up: France with 15 gold pays 10 and rolls 7 for Spain (7 needed).
+test("4.71 an NPC Alliance roll for 10 gold before the turn", function(t)
+  local g = play.started(t, "two-player")
+  g:set_dice("physical")
+  g:act("first")
+  t:ok(not table.concat(g:legal(), " "):find("npc_roll", 1, true), "no roll without 10 gold")
+  g:set_counter("gold.FR", 15)
+  g:act("npc_roll", "SP", { 7, 1 })
+  t:eq(g:counter("gold.FR"), 5)
+  t:eq(g:vars().npc_ally.SP, "FR")
 end)
 

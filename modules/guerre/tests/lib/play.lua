@@ -20,16 +20,28 @@ end
 --- Plays the rest of the current Combat Season: France draws (or, with `first`, goes
 --- first); in each Player Turn `during(g, power)` runs first, if given; every player ends
 --- his turn; the Mutual Build Phase.
+--- Plays a power's Turn Preparation (4.7): no NPC roll, the event carried out.
+function M.prepare(g)
+  if g:state() == "preparation" then
+    g:act("events")
+  end
+  if g:state() == "event" then
+    g:act("applied")
+  end
+end
+
 function M.season(g, during, first)
   if g:state() == "turn_start" then
     g:act(first and "first" or "draw")
   end
+  M.prepare(g)
   while g:state() == "player_turn" do
     local power = g:prompt().seat
     if during then
       during(g, power)
     end
     g:act("done")
+    M.prepare(g)
   end
   for _, power in ipairs(g:vars().pcs) do
     g:act_as(power, "built")

@@ -1,0 +1,144 @@
+-- La Guerre de l'Empereur: the Turn Preparation Sequences (4.7) before a Player Country's
+-- turn proper: the optional NPC Alliance roll for 10 gold (4.71), then the Event Table
+-- Sequence (4.72): a die on the Administrative Events Table #1 (France and Britain add
+-- one), a 9 sending the roll to the Political Events Table #2, a 10 to the Strategic
+-- Events Table #3, and France's or Britain's 11 to its own Diplomacy Table. The events'
+-- texts are owner data; a one-time event that has happened happens no more, and an event
+-- whose criteria are not met does not happen (the player says so).
+
+local winter = include("rules/winter.lua")
+
+local prepare = {}
+
+prepare.NPC_ROLL_COST = 10
+
+-- The event tables: the Administrative table's 9, 10 and 11 send the roll on.
+prepare.TABLES = {
+  admin = { id = "events_administrative", name = "Administrative Events Table #1" },
+  political = { id = "events_political", name = "Political Events Table #2" },
+  strategic = { id = "events_strategic", name = "Strategic Events Table #3" },
+  FR = { id = "diplomacy_french", name = "French Diplomacy Table #4" },
+  GB = { id = "diplomacy_british", name = "British Diplomacy Table #5" },
+}
+
+local function name(ctx, seat)
+  return ctx.data.seats[seat].name
+end
+
+--- The table an Administrative roll of `admin` sends `power` to (nil: the Administrative
+--- table itself).
+function prepare.routed(power, admin)
+  if admin == 9 then
+    return "political"
+  elseif admin == 10 then
+    return "strategic"
+  elseif admin >= 11 then
+    return power
+  end
+  return nil
+end
+
+prepare.states = {}
+
+-- 4.71: the optional NPC Alliance roll, for 10 gold (none in a deficit: 4.221).
+local preparation = {}
+prepare.states.preparation = preparation
+
+function preparation.prompt(ctx)
+  local power = ctx.locals.power
+  local actions = {}
+  if ctx:counter("gold." .. power) >= prepare.NPC_ROLL_COST then
+    for _, npc in ipairs(ctx.vars.powers) do
+      if ctx.vars.npc[npc] and ctx.vars.npc_ally[npc] ~= power then
+        local holder = ctx.vars.npc_ally[npc]
+        local label = holder and string.format("Pay 10 gold and roll to break %s's alliance with %s", name(ctx, holder), name(ctx, npc))
+          or string.format("Pay 10 gold and roll for an alliance with %s", name(ctx, npc))
+        actions[#actions + 1] = { name = "npc_roll", arg = npc, label = label }
+      end
+    end
+  end
+  actions[#actions + 1] = { name = "events", label = "Roll on the Event Table" }
+  return {
+    seat = power,
+    text = string.format("%s's Turn Preparation (4.7): an NPC Alliance roll for 10 gold, if it wishes", name(ctx, power)),
+    actions = actions,
+  }
+end
+
+local function roll_events(ctx)
+  local power = ctx.locals.power
+  local die = ctx:roll(10, name(ctx, power) .. "'s Administrative Events roll")
+  local admin = die + ((power == "FR" or power == "GB") and 1 or 0)
+  local routed = prepare.routed(power, admin)
+  local which, roll = "admin", admin
+  if routed then
+    which = routed
+    roll = ctx:roll(10, string.format("%s's roll on the %s", name(ctx, power), prepare.TABLES[routed].name))
+  end
+  local tbl = prepare.TABLES[which]
+  local key = which .. "/" .. roll
+  local event = ctx.data.tables[tbl.id][tostring(roll)]
+  ctx:log(string.format("%s: %s %d: %s%s", name(ctx, power), tbl.name, roll, event.text,
+    event.once and " (one time)" or ""))
+  if event.once and ctx.vars.events_done[key] then
+    ctx:log("It has happened already: no event (4.72).")
+    ctx:replace("player_turn", { power = power })
+    return
+  end
+  ctx:replace("event", { power = power, key = key, text = event.text, once = event.once, deferred = event.deferred })
+end
+
+function preparation.npc_roll(ctx, npc)
+  local power = ctx.locals.power
+  ctx:add_counter("gold." .. power, -prepare.NPC_ROLL_COST)
+  winter.roll_for(ctx, power, npc)
+  roll_events(ctx)
+end
+
+function preparation.events(ctx)
+  roll_events(ctx)
+end
+
+-- The event, carried out at the table; or its criteria are not met; or, one of the four
+-- that may wait (4.722), deferred to the end of the Alliance Step.
+local event = {}
+prepare.states.event = event
+
+function event.prompt(ctx)
+  local actions = {
+    { name = "applied", label = "Carried out" },
+    { name = "not_met", label = "Its criteria are not met: no event" },
+  }
+  if ctx.locals.deferred then
+    actions[#actions + 1] = { name = "defer", label = "Defer it to the end of the Alliance Step" }
+  end
+  return {
+    seat = ctx.locals.power,
+    text = string.format("The event (4.72): %s", ctx.locals.text),
+    actions = actions,
+  }
+end
+
+function event.applied(ctx)
+  if ctx.locals.once then
+    ctx.vars.events_done[ctx.locals.key] = true
+  end
+  ctx:replace("player_turn", { power = ctx.locals.power })
+end
+
+function event.not_met(ctx)
+  ctx:log("Its criteria are not met: no event (4.72); a one-time event may still come on a later roll (4.721).")
+  ctx:replace("player_turn", { power = ctx.locals.power })
+end
+
+function event.defer(ctx)
+  local power = ctx.locals.power
+  ctx.vars.deferred[power] = ctx.locals.text
+  if ctx.locals.once then
+    ctx.vars.events_done[ctx.locals.key] = true
+  end
+  ctx:log(string.format("%s defers the event to the end of its Alliance Step (4.722).", name(ctx, power)))
+  ctx:replace("player_turn", { power = power })
+end
+
+return prepare
