@@ -7,6 +7,7 @@ local bid = include("rules/bid.lua")
 local season = include("rules/season.lua")
 local winter = include("rules/winter.lua")
 local prepare = include("rules/prepare.lua")
+local naval = include("rules/naval.lua")
 
 -- The powers in the order 3.0 makes them Player Countries (L463-L467).
 local POWERS = { "FR", "GB", "RU", "AU", "PR", "SP", "OT" }
@@ -60,6 +61,9 @@ for name, state in pairs(winter.states) do
   states[name] = state
 end
 for name, state in pairs(prepare.states) do
+  states[name] = state
+end
+for name, state in pairs(naval.states) do
   states[name] = state
 end
 

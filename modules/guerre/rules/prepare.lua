@@ -48,14 +48,7 @@ function preparation.prompt(ctx)
   local power = ctx.locals.power
   local actions = {}
   if ctx:counter("gold." .. power) >= prepare.NPC_ROLL_COST then
-    for _, npc in ipairs(ctx.vars.powers) do
-      if ctx.vars.npc[npc] and ctx.vars.npc_ally[npc] ~= power then
-        local holder = ctx.vars.npc_ally[npc]
-        local label = holder and string.format("Pay 10 gold and roll to break %s's alliance with %s", name(ctx, holder), name(ctx, npc))
-          or string.format("Pay 10 gold and roll for an alliance with %s", name(ctx, npc))
-        actions[#actions + 1] = { name = "npc_roll", arg = npc, label = label }
-      end
-    end
+    actions = winter.npc_rolls(ctx, power, "npc_roll", "Pay 10 gold and roll")
   end
   actions[#actions + 1] = { name = "events", label = "Roll on the Event Table" }
   return {

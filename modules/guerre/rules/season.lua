@@ -129,7 +129,10 @@ end
 function player_turn.prompt(ctx)
   local power = ctx.locals.power
   local seat = ctx.vars.npc[power] == "controlled" and ctx.vars.controller[power] or power
-  local actions = { { name = "done", label = "End the turn and draw" } }
+  local actions = {
+    { name = "done", label = "End the turn and draw" },
+    { name = "naval", label = "Resolve a naval combat (5.44)" },
+  }
   -- The Continental System (4.24, 4.243): France declares or cancels it; another player
   -- (Britain excepted: the embargo is against it) joins or leaves it of his own will (the
   -- conditions are the table's).
@@ -148,6 +151,10 @@ function player_turn.prompt(ctx)
     text = string.format("%s: %s's Player Turn (played at the table): end it and draw the next chit", date(ctx), name(ctx, power)),
     actions = actions,
   }
+end
+
+function player_turn.naval(ctx)
+  ctx:call("naval", { attacker = ctx.locals.power, n = 1 })
 end
 
 function player_turn.declare_embargo(ctx)

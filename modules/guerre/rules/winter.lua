@@ -246,17 +246,25 @@ function npc_alliance.on_enter(ctx)
     end)(), ", ")))
 end
 
-function npc_alliance.prompt(ctx)
-  local power = ctx.locals.order[ctx.locals.n]
+--- The NPC Alliance rolls open to `power`, as actions named `action`, each label begun by
+--- `how` ("Roll", "Pay 10 gold and roll"): for each NPC it is not allied with, to gain it or
+--- to break another player's alliance with it.
+function winter.npc_rolls(ctx, power, action, how)
   local actions = {}
   for _, npc in ipairs(ctx.vars.powers) do
     if ctx.vars.npc[npc] and ctx.vars.npc_ally[npc] ~= power then
       local holder = ctx.vars.npc_ally[npc]
-      local label = holder and string.format("Roll to break %s's alliance with %s", name(ctx, holder), name(ctx, npc))
-        or string.format("Roll for an alliance with %s", name(ctx, npc))
-      actions[#actions + 1] = { name = "roll", arg = npc, label = label }
+      local label = holder and string.format("%s to break %s's alliance with %s", how, name(ctx, holder), name(ctx, npc))
+        or string.format("%s for an alliance with %s", how, name(ctx, npc))
+      actions[#actions + 1] = { name = action, arg = npc, label = label }
     end
   end
+  return actions
+end
+
+function npc_alliance.prompt(ctx)
+  local power = ctx.locals.order[ctx.locals.n]
+  local actions = winter.npc_rolls(ctx, power, "roll", "Roll")
   actions[#actions + 1] = { name = "pass", label = "No roll" }
   return {
     seat = power,

@@ -2,6 +2,7 @@
 
 local play = include("tests/lib/play.lua")
 local prepare = include("rules/prepare.lua")
+local naval = include("rules/naval.lua")
 
 local POWERS4 = { "FR", "GB", "RU", "AU" }
 
@@ -305,5 +306,59 @@ test("4.71 an NPC Alliance roll for 10 gold before the turn", function(t)
   g:act("npc_roll", "SP", { 7, 1 })
   t:eq(g:counter("gold.FR"), 5)
   t:eq(g:vars().npc_ally.SP, "FR")
+end)
+
+-- Rule 5.44: the strength ratio is rounded down in favour of the smaller side: 8 to 3 is 2
+-- to 1 (the text's example).
+test("5.44 8 squadrons to 3 are 2 to 1", function(t)
+  t:eq({ naval.ratio(8, 3) }, { "attacker", 2 })
+  t:eq({ naval.ratio(3, 8) }, { "defender", 2 })
+  t:eq({ naval.ratio(4, 4) }, { nil, 1 })
+end)
+
+-- Rules 5.44 and 5.441: the higher modified die wins 3 VP; the loser loses a squadron.
+-- Set-up: in Britain's turn, its 8 squadrons against France's 3 (2 to 1: the fixture's +1
+-- to Britain), no other modifiers, both dice 6. Expected: Britain wins 7 to 6 and 3 VP.
+test("5.441 the naval winner gains 3 VP", function(t)
+  local g = play.started(t, "two-player")
+  g:act("draw")
+  play.prepare(g)
+  while g:prompt().seat ~= "GB" do
+    g:act("done")
+    play.prepare(g)
+  end
+  local vp = g:counter("vp.GB")
+  g:set_dice("physical")
+  g:act("naval")
+  for _, v in ipairs({ "FR", 8, 3, 0 }) do
+    g:act("set", v)
+  end
+  g:act("set", 0, { 6, 6 })
+  t:eq(g:counter("vp.GB"), vp + 3)
+  t:eq(g:state(), "player_turn", "back to Britain's turn")
+end)
+
+-- Rule 5.442: a tie costs each side a squadron and awards no VP; either side may end the
+-- combat, else another round is fought with VP awarded normally. Set-up: France's 2
+-- squadrons against Britain's 2; the dice 4 and 4 (a tie, 1 each left), both fight on,
+-- then 3 and 7: Britain wins 3 VP.
+test("5.442 a tie costs a squadron each, and another round may follow", function(t)
+  local g = play.started(t, "two-player")
+  g:act("first")
+  play.prepare(g)
+  local gb = g:counter("vp.GB")
+  g:set_dice("physical")
+  g:act("naval")
+  for _, v in ipairs({ "GB", 2, 2, 0 }) do
+    g:act("set", v)
+  end
+  g:act("set", 0, { 4, 4 })
+  t:eq(g:state(), "naval_tie")
+  t:eq(g:counter("vp.GB"), gb, "no VP on a tie")
+  g:act("again")
+  t:eq(g:prompt().seat, "GB", "Britain may end it too")
+  g:act("again", nil, { 3, 7 })
+  t:eq(g:counter("vp.GB"), gb + 3)
+  t:eq(g:state(), "player_turn")
 end)
 
