@@ -8,11 +8,26 @@ local season = include("rules/season.lua")
 local winter = include("rules/winter.lua")
 local prepare = include("rules/prepare.lua")
 local naval = include("rules/naval.lua")
+local battle = include("rules/battle.lua")
+
+-- The named readings (RULES-GAPS.md), default first: the text gives two rules for who wins
+-- a land battle.
+local OPTIONS = {
+  ["battle.victory"] = { default = "casualties", values = { casualties = true, routs = true } },
+}
 
 -- The powers in the order 3.0 makes them Player Countries (L463-L467).
 local POWERS = { "FR", "GB", "RU", "AU", "PR", "SP", "OT" }
 
 local function setup(ctx, scenario, options)
+  ctx.vars.options = {}
+  for key, option in pairs(OPTIONS) do
+    local value = options[key] or option.default
+    if not option.values[value] then
+      error(string.format("option %s: '%s' is not one of its readings", key, tostring(value)))
+    end
+    ctx.vars.options[key] = value
+  end
   local players = {}
   for i = 1, ctx.vars.players do
     players[i] = POWERS[i]
@@ -64,6 +79,9 @@ for name, state in pairs(prepare.states) do
   states[name] = state
 end
 for name, state in pairs(naval.states) do
+  states[name] = state
+end
+for name, state in pairs(battle.states) do
   states[name] = state
 end
 

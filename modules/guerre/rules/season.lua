@@ -132,6 +132,7 @@ function player_turn.prompt(ctx)
   local actions = {
     { name = "done", label = "End the turn and draw" },
     { name = "naval", label = "Resolve a naval combat (5.44)" },
+    { name = "battle", label = "Resolve a land battle (5.61)" },
   }
   -- The Continental System (4.24, 4.243): France declares or cancels it; another player
   -- (Britain excepted: the embargo is against it) joins or leaves it of his own will (the
@@ -151,6 +152,10 @@ function player_turn.prompt(ctx)
     text = string.format("%s: %s's Player Turn (played at the table): end it and draw the next chit", date(ctx), name(ctx, power)),
     actions = actions,
   }
+end
+
+function player_turn.battle(ctx)
+  ctx:call("land_battle", { moving = ctx.locals.power, n = 1 })
 end
 
 function player_turn.naval(ctx)

@@ -3,6 +3,7 @@
 local play = include("tests/lib/play.lua")
 local prepare = include("rules/prepare.lua")
 local naval = include("rules/naval.lua")
+local battle = include("rules/battle.lua")
 
 local POWERS4 = { "FR", "GB", "RU", "AU" }
 
@@ -359,6 +360,84 @@ test("5.442 a tie costs a squadron each, and another round may follow", function
   t:eq(g:prompt().seat, "GB", "Britain may end it too")
   g:act("again", nil, { 3, 7 })
   t:eq(g:counter("vp.GB"), gb + 3)
+  t:eq(g:state(), "player_turn")
+end)
+
+-- Rules 5.616 and 5.618 (their examples): 9 divisions rolling 3 inflict 27 casualties, which
+-- rout 3 enemy divisions; of 5 routed divisions 3 are eliminated.
+test("5.616 9 divisions rolling 3 inflict 27 casualties and 3 routs; 5 routed lose 3", function(t)
+  t:eq({ battle.routs(9, 3, 20) }, { 27, 3 })
+  t:eq(battle.eliminated(5), 3)
+  t:eq({ battle.routs(9, 3, 2) }, { 27, 2 }, "no more routs than the enemy has divisions")
+end)
+
+-- A battle both readings of victory decide differently (RULES-GAPS.md): France's 9
+-- divisions attack Britain's 13, no modifiers on either side; Britain wins the Initiative
+-- (dice 1 and 6); France rolls 3 (27 casualties, 3 routs), Britain 2 (26, 3 routs).
+-- By casualties (5.616, the default) France wins; by routs and eliminations (5.621) the
+-- two are even and the Initiative, Britain's, wins.
+local function even_battle(t, reading)
+  local g = play.started(t, "two-player", 1, { ["battle.victory"] = reading })
+  g:act("first")
+  play.prepare(g)
+  g:set_dice("physical")
+  play.battle(g, "GB", { divisions = 9, corps = 3 }, { divisions = 13, corps = 4 }, { 1, 6 })
+  g:act("attack", nil, { 3, 2 })
+  return g
+end
+
+test("5.616 reading casualties: the side that inflicts more wins", function(t)
+  local g = even_battle(t, "casualties")
+  local log = table.concat(g:log(), "\n")
+  t:ok(log:find("France: 3 = 3, times 9 divisions: 27 casualties, 3 rout(s).", 1, true), log)
+  t:ok(log:find("France wins the battle: 4 VP", 1, true), log)
+end)
+
+test("5.621 reading routs: the side with more routed and eliminated loses, a tie to the Initiative", function(t)
+  local g = even_battle(t, "routs")
+  local log = table.concat(g:log(), "\n")
+  t:ok(log:find("Great Britain has the Initiative", 1, true), log)
+  t:ok(log:find("Great Britain wins the battle: 3 VP", 1, true), log)
+end)
+
+-- Rules 5.617 and 5.622: the modifiers (outnumbered two to one, less cavalry, a tactical
+-- edge, artillery, the better commander), and the pursuit: the winner's unrouted cavalry
+-- and Tactical Rating beyond the loser's cost the loser a division a point. Set-up:
+-- France's 10 divisions (4 cavalry, 1 artillery, Tactical 2, an edge) against Britain's 4
+-- (no cavalry, Tactical 1); Initiative France; France rolls 2 (+3: 5, 50 casualties, 4
+-- routs), Britain 6 (-2: 4, 16 casualties, 2 routs). Expected: France wins 2 VP; Britain
+-- retreats and loses 4 + 2 - 1 = 5 to the pursuit.
+test("5.617 the modifiers, and 5.622 the pursuit", function(t)
+  local g = play.started(t, "two-player")
+  g:act("first")
+  play.prepare(g)
+  g:set_dice("physical")
+  play.battle(g, "GB", { divisions = 10, cavalry = 4, artillery = 1, corps = 3, tactical = 2, edge = true },
+    { divisions = 4, corps = 2, tactical = 1 }, { 5, 1 })
+  g:act("attack", nil, { 2, 6 })
+  local log = table.concat(g:log(), "\n")
+  t:ok(log:find("France: 2 +1 tactical edge +1 artillery +1 the better commander = 5, times 10 divisions: 50 casualties, 4 rout(s).", 1, true), log)
+  t:ok(log:find("Great Britain: 6 -1 outnumbered two to one -1 less cavalry = 4, times 4 divisions: 16 casualties, 2 rout(s).", 1, true), log)
+  t:ok(log:find("France wins the battle: 2 VP; Great Britain retreats and loses 5 division(s) to the pursuit.", 1, true), log)
+end)
+
+-- Rule 5.616: Massed Batteries roll a d10 an artillery division, each 10 eliminating two
+-- enemy divisions; Night lets a side retreat with no pursuit and no VP to the victor.
+-- Set-up: France (3 artillery) fires: 10, 4, 10; Britain, on its option, rolls a Night
+-- (the fixture's 3) and retreats.
+test("5.616 Massed Batteries, and a retreat by Night", function(t)
+  local g = play.started(t, "two-player")
+  g:act("first")
+  play.prepare(g)
+  g:set_dice("physical")
+  play.battle(g, "GB", { divisions = 8, artillery = 3, corps = 2 }, { divisions = 9, corps = 3, cavalry = 2 }, { 6, 1 })
+  g:act("batteries", nil, { 10, 4, 10 })
+  local log = table.concat(g:log(), "\n")
+  t:ok(log:find("Massed batteries: 2 hit(s); Great Britain loses 4 division(s).", 1, true), log)
+  g:act("auxiliary", nil, { 3 })
+  g:act("withdraw")
+  log = table.concat(g:log(), "\n")
+  t:ok(log:find("France wins the battle: 0 VP; Great Britain retreats and loses 0 division(s) to the pursuit.", 1, true), log)
   t:eq(g:state(), "player_turn")
 end)
 

@@ -6,8 +6,8 @@ M.FIXTURE = "tests/owner-fixture.ron"
 
 --- A game of `scenario` past its bid (every bid 0, ties by the dice) and picks (each
 --- bidder takes the first power left), at the Fall 1805 Turn Start.
-function M.started(t, scenario, seed)
-  local g = t:game { scenario = scenario, seed = seed or 1, overlay = M.FIXTURE }
+function M.started(t, scenario, seed, options)
+  local g = t:game { scenario = scenario, seed = seed or 1, overlay = M.FIXTURE, options = options }
   for _, power in ipairs(g:vars().pcs) do
     g:act_as(power, "bid", 0)
   end
@@ -83,6 +83,28 @@ function M.year(g, w, during)
     M.season(g, during)
   end
   M.winter(g, w)
+end
+
+--- From the moving power's turn, a land battle against `power` with each side's figures
+--- (`moving` and `other`: {divisions, cavalry, artillery, corps, tactical, edge}), the
+--- Initiative dice given with the last figure.
+function M.battle(g, power, moving, other, initiative)
+  g:act("battle")
+  g:act("set", power)
+  local order = { "divisions", "cavalry", "artillery", "corps", "tactical", "edge" }
+  local values = {}
+  for _, side in ipairs({ moving, other }) do
+    for _, key in ipairs(order) do
+      if key == "edge" then
+        values[#values + 1] = side.edge == true
+      else
+        values[#values + 1] = side[key] or 0
+      end
+    end
+  end
+  for i, v in ipairs(values) do
+    g:act("set", v, i == #values and initiative or nil)
+  end
 end
 
 return M

@@ -1,0 +1,326 @@
+-- La Guerre de l'Empereur: the land battle (5.61-5.622), a calculator the moving player
+-- calls in his turn. The players set up the battle at the table (the Approach to
+-- Battlefield rolls, additional troops, garrisons) and enter each side's figures; the rules
+-- roll the Initiative, run the option cycle (attack, retreat, an Auxiliary Option, Massed
+-- Batteries), resolve the attack (a d6 each, modified, times the divisions: casualties; a
+-- rout for every ten, half the routed eliminated), name the victor (by the option
+-- `battle.victory`: the text gives two rules, RULES-GAPS.md), award the VP and count the
+-- pursuit.
+
+local battle = {}
+
+local function name(ctx, seat)
+  return ctx.data.seats[seat].name
+end
+
+local SIDES = { "moving", "other" }
+
+local function other(side)
+  return side == "moving" and "other" or "moving"
+end
+
+-- The figures each side enters (5.613, 5.617, 5.62).
+local FIELDS = {
+  { key = "divisions", text = "divisions committed", min = 1, max = 200 },
+  { key = "cavalry", text = "cavalry divisions committed", min = 0, max = 200 },
+  { key = "artillery", text = "artillery divisions committed", min = 0, max = 200 },
+  { key = "corps", text = "Corps counters in the province (for the victor's VP)", min = 0, max = 50 },
+  { key = "tactical", text = "the commander's Tactical Rating", min = 0, max = 9 },
+  { key = "edge", text = "whether the Approach to Battlefield gave a Tactical Edge", choices = { { true, "Yes" }, { false, "No" } } },
+}
+
+--- The attack's die roll modifiers for `side` (5.617), with their reasons.
+function battle.modifiers(f, side)
+  local mine, theirs = f[side], f[other(side)]
+  local drm, why = 0, {}
+  local function add(n, reason)
+    drm = drm + n
+    why[#why + 1] = string.format("%+d %s", n, reason)
+  end
+  if theirs.divisions >= 2 * mine.divisions then
+    add(-1, "outnumbered two to one")
+  end
+  if theirs.cavalry > mine.cavalry then
+    add(-1, "less cavalry")
+  end
+  if mine.edge then
+    add(1, "tactical edge")
+  end
+  if mine.artillery > 0 then
+    add(1, "artillery")
+  end
+  if mine.tactical > theirs.tactical then
+    add(1, "the better commander")
+  end
+  return drm, why
+end
+
+--- Casualties inflicted by `divisions` with a modified roll, and the routs they cause: one
+--- for every ten, fractions up (5.616), never more than the `enemy` divisions.
+function battle.routs(divisions, modified, enemy)
+  local casualties = math.max(0, modified) * divisions
+  return casualties, math.min(enemy, (casualties + 9) // 10)
+end
+
+--- Routed divisions eliminated: half, fractions up (5.618).
+function battle.eliminated(routed)
+  return (routed + 1) // 2
+end
+
+--- The pursuit losses (5.622): the winner's unrouted cavalry and commander's Tactical
+--- Rating against the loser's; each point beyond costs the loser a division; halved
+--- (fractions up) by a Rearguard, none after Night.
+function battle.pursuit(winner, loser, how)
+  local diff = (winner.cavalry + winner.tactical) - (loser.cavalry + loser.tactical)
+  if diff <= 0 or how == "night" then
+    return 0
+  end
+  if how == "rearguard" then
+    return (diff + 1) // 2
+  end
+  return diff
+end
+
+battle.states = {}
+
+-- The figures, one at a time: the other side's power, then each side's.
+local figures = {}
+battle.states.land_battle = figures
+
+local function field_of(n)
+  if n == 1 then
+    return nil, { key = "power", text = "the power whose army the moving army fights" }
+  end
+  local i = n - 2
+  local side = SIDES[i // #FIELDS + 1]
+  return side, FIELDS[i % #FIELDS + 1]
+end
+
+function figures.prompt(ctx)
+  local side, field = field_of(ctx.locals.n)
+  local seat = ctx.locals.moving
+  local actions = {}
+  if field.key == "power" then
+    for _, power in ipairs(ctx.vars.powers) do
+      if power ~= ctx.locals.moving then
+        actions[#actions + 1] = { name = "set", arg = power, label = name(ctx, power) }
+      end
+    end
+  elseif field.choices then
+    for _, choice in ipairs(field.choices) do
+      actions[#actions + 1] = { name = "set", arg = choice[1], label = choice[2] }
+    end
+  else
+    actions[#actions + 1] = { name = "set", min = field.min, max = field.max, label = field.text }
+  end
+  actions[#actions + 1] = { name = "cancel", label = "No battle after all" }
+  local whose = side and string.format("%s's ", name(ctx, side == "moving" and ctx.locals.moving or ctx.locals.power)) or ""
+  return {
+    seat = seat,
+    text = string.format("5.61 Land battle, %d of %d: %s%s", ctx.locals.n, 1 + 2 * #FIELDS, whose, field.text),
+    actions = actions,
+  }
+end
+
+function figures.cancel(ctx)
+  ctx:pop(nil)
+end
+
+local function begin(ctx)
+  local l = ctx.locals
+  local f = { moving = l.moving_f, other = l.other_f }
+  local powers = { moving = l.moving, other = l.power }
+  -- 5.615 Initiative: a d6 each plus the commander's Tactical Rating; a tie is rolled again.
+  local first
+  repeat
+    local m = ctx:roll(6, name(ctx, powers.moving) .. "'s Initiative") + f.moving.tactical
+    local o = ctx:roll(6, name(ctx, powers.other) .. "'s Initiative") + f.other.tactical
+    if m ~= o then
+      first = m > o and "moving" or "other"
+    end
+  until first
+  ctx:log(string.format("Land battle, %s against %s: %s has the Initiative.", name(ctx, powers.moving), name(ctx, powers.other), name(ctx, powers[first])))
+  ctx:replace("land_options", { f = f, powers = powers, initiative = first, step = 1 })
+end
+
+function figures.set(ctx, value)
+  local side, field = field_of(ctx.locals.n)
+  if side then
+    local key = side .. "_f"
+    ctx.locals[key] = ctx.locals[key] or {}
+    ctx.locals[key][field.key] = value
+  else
+    ctx.locals.power = value
+  end
+  if ctx.locals.n < 1 + 2 * #FIELDS then
+    ctx.locals.n = ctx.locals.n + 1
+    return
+  end
+  begin(ctx)
+end
+
+-- The option cycle (5.612 steps 4-6): the Initiative side, then the other side, may attack,
+-- retreat, roll an Auxiliary Option or fire Massed Batteries; then the Initiative side
+-- must attack or retreat.
+local options = {}
+battle.states.land_options = options
+
+local function chooser(l)
+  return l.step == 2 and other(l.initiative) or l.initiative
+end
+
+function options.prompt(ctx)
+  local l = ctx.locals
+  local side = chooser(l)
+  local actions = {
+    { name = "attack", label = "Attack" },
+    { name = "retreat", label = "Retreat" },
+  }
+  if l.step < 3 then
+    actions[#actions + 1] = { name = "auxiliary", label = "Roll on the Auxiliary Options Table" }
+    if l.f[side].artillery > 0 then
+      actions[#actions + 1] = { name = "batteries", label = "Massed Batteries: a d10 an artillery division" }
+    end
+  end
+  return {
+    seat = l.powers[side],
+    text = string.format("5.612 Land battle (%d against %d divisions): %s's option", l.f.moving.divisions, l.f.other.divisions, name(ctx, l.powers[side])),
+    actions = actions,
+  }
+end
+
+local function finish(ctx, winner, how)
+  local l = ctx.locals
+  local loser = other(winner)
+  local vp = 0
+  if how ~= "night" and how ~= "rearguard" then
+    vp = l.f[loser].corps
+    if ctx.vars.pcs_set[l.powers[winner]] then
+      ctx:add_counter("vp." .. l.powers[winner], vp)
+    end
+  end
+  local lost = battle.pursuit(l.f[winner], l.f[loser], how)
+  ctx:log(string.format("%s wins the battle: %d VP; %s retreats and loses %d division(s) to the pursuit.",
+    name(ctx, l.powers[winner]), vp, name(ctx, l.powers[loser]), lost))
+  ctx:pop({ winner = l.powers[winner], vp = vp, pursuit = lost })
+end
+
+local function next_step(ctx)
+  local l = ctx.locals
+  l.step = l.step + 1
+end
+
+function options.retreat(ctx)
+  -- A retreat concedes the battle (5.621).
+  finish(ctx, other(chooser(ctx.locals)), "retreat")
+end
+
+function options.batteries(ctx)
+  local l = ctx.locals
+  local side = chooser(l)
+  local hits = 0
+  for _ = 1, l.f[side].artillery do
+    if ctx:roll(10, name(ctx, l.powers[side]) .. "'s massed batteries") == 10 then
+      hits = hits + 1
+    end
+  end
+  local enemy = l.f[other(side)]
+  local gone = math.min(enemy.divisions, 2 * hits)
+  enemy.divisions = enemy.divisions - gone
+  ctx:log(string.format("Massed batteries: %d hit(s); %s loses %d division(s).", hits, name(ctx, l.powers[other(side)]), gone))
+  if enemy.divisions == 0 then
+    finish(ctx, side, "attack")
+    return
+  end
+  next_step(ctx)
+end
+
+function options.auxiliary(ctx)
+  local l = ctx.locals
+  local side = chooser(l)
+  local roll = ctx:roll(10, name(ctx, l.powers[side]) .. "'s Auxiliary Option")
+  local result = ctx.data.tables.auxiliary_options[tostring(roll)]
+  ctx:log(string.format("Auxiliary Option (%d): %s.", roll, result))
+  if result == "bombardment" then
+    if l.f[side].artillery > 0 then
+      local enemy = l.f[other(side)]
+      enemy.divisions = math.max(0, enemy.divisions - 2)
+      if enemy.divisions == 0 then
+        finish(ctx, side, "attack")
+        return
+      end
+    end
+  elseif result == "night" or result == "rearguard" then
+    l.may_withdraw = result
+    ctx:replace("land_withdraw", l)
+    return
+  end
+  -- Reinforcements are moved in at the table; their divisions are not counted here
+  -- (RULES-GAPS.md).
+  next_step(ctx)
+end
+
+function options.attack(ctx)
+  local l = ctx.locals
+  local rolls = {}
+  for _, side in ipairs(SIDES) do
+    local drm, why = battle.modifiers(l.f, side)
+    local die = ctx:roll(6, name(ctx, l.powers[side]) .. "'s attack")
+    local casualties, routs = battle.routs(l.f[side].divisions, die + drm, l.f[other(side)].divisions)
+    rolls[side] = { die = die, drm = drm, casualties = casualties, routs = routs }
+    ctx:log(string.format("%s: %d%s = %d, times %d divisions: %d casualties, %d rout(s).", name(ctx, l.powers[side]), die,
+      #why > 0 and (" " .. table.concat(why, " ")) or "", die + drm, l.f[side].divisions, casualties, routs))
+  end
+  -- Each side's routed divisions (inflicted by the other), half of them eliminated; the
+  -- routed are counted against infantry and artillery before cavalry, which pursues
+  -- unrouted (RULES-GAPS.md).
+  local loss = {}
+  for _, side in ipairs(SIDES) do
+    local routed = rolls[other(side)].routs
+    loss[side] = { routed = routed, eliminated = battle.eliminated(routed) }
+    local others = l.f[side].divisions - l.f[side].cavalry
+    l.f[side].cavalry = l.f[side].cavalry - math.max(0, routed - others)
+  end
+  local winner
+  if ctx.vars.options["battle.victory"] == "routs" then
+    -- 5.621: the army with more units routed and eliminated loses.
+    local m = loss.moving.routed + loss.moving.eliminated
+    local o = loss.other.routed + loss.other.eliminated
+    winner = (m == o) and l.initiative or (m < o and "moving" or "other")
+  else
+    -- 5.616 step 5: the army that inflicted more casualties wins; a tie to the Initiative.
+    local m, o = rolls.moving.casualties, rolls.other.casualties
+    winner = (m == o) and l.initiative or (m > o and "moving" or "other")
+  end
+  finish(ctx, winner, "attack")
+end
+
+-- Night or Rearguard: the side that rolled it may retreat now.
+local withdraw = {}
+battle.states.land_withdraw = withdraw
+
+function withdraw.prompt(ctx)
+  local l = ctx.locals
+  return {
+    seat = l.powers[chooser(l)],
+    text = string.format("Auxiliary Option %s: retreat now (no VP to the victor)?", l.may_withdraw),
+    actions = {
+      { name = "withdraw", label = "Retreat" },
+      { name = "stay", label = "Stay and fight on" },
+    },
+  }
+end
+
+function withdraw.withdraw(ctx)
+  local l = ctx.locals
+  finish(ctx, other(chooser(l)), l.may_withdraw)
+end
+
+function withdraw.stay(ctx)
+  local l = ctx.locals
+  l.may_withdraw = nil
+  l.step = l.step + 1
+  ctx:replace("land_options", l)
+end
+
+return battle
