@@ -470,6 +470,11 @@ function LibUtil.pieces_of_kind(ctx, kind) end
 ---@param value any
 function LibUtil.copy(value) end
 
+--- The named readings a game is set up with: for each option of `spec` (name to {default, values}, `values` a set of the allowed strings), the value `given` (the set-up's options) names, else its default. A value that is not one of the option's is an error that names both.
+---@param spec any
+---@param given any
+function LibUtil.readings(spec, given) end
+
 --- How many items of `list` satisfy `wanted`.
 ---@param list any
 ---@param wanted any

@@ -56,6 +56,22 @@ function M.copy(value)
   return out
 end
 
+--- The named readings a game is set up with: for each option of `spec` (name to {default,
+--- values}, `values` a set of the allowed strings), the value `given` (the set-up's
+--- options) names, else its default. A value that is not one of the option's is an error
+--- that names both.
+function M.readings(spec, given)
+  local chosen = {}
+  for name, option in pairs(spec) do
+    local value = given[name] or option.default
+    if not option.values[value] then
+      error(string.format("option %s: '%s' is not one of its readings", name, tostring(value)))
+    end
+    chosen[name] = value
+  end
+  return chosen
+end
+
 --- How many items of `list` satisfy `wanted`.
 function M.count(list, wanted)
   local n = 0

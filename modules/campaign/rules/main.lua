@@ -6,6 +6,7 @@
 -- resolve what the text prints: battles, raids, random events, replacement generals,
 -- conversions of RP, submissions and the victory tally.
 
+local util = include("@lib/util.lua")
 local calendar = include("rules/calendar.lua")
 local battle = include("rules/battle.lua")
 local bank = include("rules/bank.lua")
@@ -38,14 +39,7 @@ end
 
 local function setup(ctx, scenario, options)
   ctx.vars.nations = NATIONS
-  ctx.vars.options = {}
-  for key, option in pairs(OPTIONS) do
-    local value = options[key] or option.default
-    if not option.values[value] then
-      error(string.format("option %s: '%s' is not one of its readings", key, tostring(value)))
-    end
-    ctx.vars.options[key] = value
-  end
+  ctx.vars.options = util.readings(OPTIONS, options)
   for _, seat in ipairs(NATIONS) do
     ctx.private[seat] = { bank = { rp = 0, ap = 0, cash = 0 } }
   end

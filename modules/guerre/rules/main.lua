@@ -3,6 +3,7 @@
 -- steps (see README.md for how far): what it does not run yet is played at the table,
 -- and the module keeps the calendar, the chits, the VP and the gold.
 
+local util = include("@lib/util.lua")
 local bid = include("rules/bid.lua")
 local season = include("rules/season.lua")
 local winter = include("rules/winter.lua")
@@ -20,14 +21,7 @@ local OPTIONS = {
 local POWERS = { "FR", "GB", "RU", "AU", "PR", "SP", "OT" }
 
 local function setup(ctx, scenario, options)
-  ctx.vars.options = {}
-  for key, option in pairs(OPTIONS) do
-    local value = options[key] or option.default
-    if not option.values[value] then
-      error(string.format("option %s: '%s' is not one of its readings", key, tostring(value)))
-    end
-    ctx.vars.options[key] = value
-  end
+  ctx.vars.options = util.readings(OPTIONS, options)
   local players = {}
   for i = 1, ctx.vars.players do
     players[i] = POWERS[i]

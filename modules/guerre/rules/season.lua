@@ -193,23 +193,98 @@ function player_turn.done(ctx)
   draw(ctx)
 end
 
--- The Mutual "Build" Phase (1.212, 6.0): every player builds at once, at the table.
+-- The Mutual "Build" Phase (1.212, 6.0): each player in turn buys his new units, every
+-- purchase at its list cost (the Player Mat's) raised 5% a province of its Line of
+-- Communications (6.12), paid in gold; then the Season ends.
 local build = {}
 season.states.build = build
 
+--- The adjusted cost of units of `list` cost built `loc` provinces from home (6.12): 5%
+--- more a province, rounded to the nearest gold, a half up (RULES-GAPS.md).
+function season.build_cost(list, loc)
+  return (list * (100 + 5 * loc) + 50) // 100
+end
+
 function build.on_enter(ctx)
   ctx:set_phase(date(ctx) .. ": Mutual Build Phase")
+  ctx.locals.n = 1
 end
 
 function build.prompt(ctx)
-  local asks = {}
-  for _, power in ipairs(ctx.vars.pcs) do
-    asks[#asks + 1] = { seat = power, actions = { { name = "built", label = "My builds are done" } } }
+  local power = ctx.vars.pcs[ctx.locals.n]
+  local actions = { { name = "built", label = "My builds are done" } }
+  -- No other expenditure while a deficit lasts (4.221).
+  if ctx:counter("gold." .. power) > 0 then
+    table.insert(actions, 1, { name = "build", label = "Buy units (their list cost and Line of Communications)" })
   end
-  return { text = date(ctx) .. ": 1.212 Mutual Build Phase (at the table)", asks = asks }
+  return {
+    seat = power,
+    text = string.format("%s: 6.0 Mutual Build Phase: %s buys new units (%d gold)", date(ctx), name(ctx, power), ctx:counter("gold." .. power)),
+    actions = actions,
+  }
 end
 
-function build.reveal(ctx)
+function build.build(ctx)
+  ctx:call("purchase", { power = ctx.vars.pcs[ctx.locals.n], n = 1 })
+end
+
+function build.on_resume(ctx, result)
+  if result == nil then
+    return
+  end
+  local power = ctx.vars.pcs[ctx.locals.n]
+  local cost = season.build_cost(result.list, result.loc)
+  if cost > ctx:counter("gold." .. power) then
+    ctx:log(string.format("%s cannot pay %d gold for units of %d at a Line of Communications of %d.", name(ctx, power), cost, result.list, result.loc))
+    return
+  end
+  local now = ctx:add_counter("gold." .. power, -cost)
+  ctx:log(string.format("%s buys units of list cost %d at a Line of Communications of %d for %d gold: %d gold left.",
+    name(ctx, power), result.list, result.loc, cost, now))
+end
+
+function build.built(ctx)
+  if ctx.locals.n < #ctx.vars.pcs then
+    ctx.locals.n = ctx.locals.n + 1
+    return
+  end
+  season.end_season(ctx)
+end
+
+-- A purchase's figures: the list cost of the units, then the length of their Line of
+-- Communications (0 at home; provinces of Spain, Portugal, Russia, the Ottoman Empire and
+-- Africa counted twice, 6.12).
+local purchase = {}
+season.states.purchase = purchase
+
+function purchase.prompt(ctx)
+  local first = ctx.locals.n == 1
+  return {
+    seat = ctx.locals.power,
+    text = first and "6.12 The list cost of the units (from the Player Mat)"
+      or "6.12 The Line of Communications in provinces (0 at home; Spain, Portugal, Russia, the Ottoman Empire and Africa count twice)",
+    actions = {
+      { name = "set", min = first and 1 or 0, max = first and 500 or 50, label = first and "List cost" or "Provinces" },
+      { name = "cancel", label = "Buy nothing" },
+    },
+  }
+end
+
+function purchase.set(ctx, value)
+  if ctx.locals.n == 1 then
+    ctx.locals.list, ctx.locals.n = value, 2
+    return
+  end
+  ctx:pop({ list = ctx.locals.list, loc = value })
+end
+
+function purchase.cancel(ctx)
+  ctx:pop(nil)
+end
+
+--- The Season's end (6.2): the chits come out of the play; after Fall, the Winterphase of
+--- the next year (or the end of the game after Fall 1815); else the next Season.
+function season.end_season(ctx)
   for _, chit in ipairs(ctx:zone("drawn")) do
     ctx:move_card(chit, "chits", "bottom")
   end

@@ -4,6 +4,7 @@ local play = include("tests/lib/play.lua")
 local prepare = include("rules/prepare.lua")
 local naval = include("rules/naval.lua")
 local battle = include("rules/battle.lua")
+local season = include("rules/season.lua")
 
 local POWERS4 = { "FR", "GB", "RU", "AU" }
 
@@ -439,5 +440,36 @@ test("5.616 Massed Batteries, and a retreat by Night", function(t)
   log = table.concat(g:log(), "\n")
   t:ok(log:find("France wins the battle: 0 VP; Great Britain retreats and loses 0 division(s) to the pursuit.", 1, true), log)
   t:eq(g:state(), "player_turn")
+end)
+
+-- Rule 6.12 (its example): three infantry divisions listed at $6 built in Naples, 3
+-- provinces from home, cost $7: 5% more a province. Set-up: two players; in the Fall 1805
+-- Build Phase France (10 gold set by hand) buys them; Britain, in a deficit, may buy
+-- nothing (4.221).
+test("6.12 units listed at 6 built 3 provinces out cost 7", function(t)
+  t:eq(season.build_cost(6, 3), 7)
+  t:eq(season.build_cost(2, 0), 2, "at home, the list cost")
+  t:eq(season.build_cost(2, 1), 2, "one division 5% more: still 2")
+  local g = play.started(t, "two-player")
+  g:act("draw")
+  play.prepare(g)
+  while g:state() == "player_turn" do
+    g:act("done")
+    play.prepare(g)
+  end
+  t:eq(g:state(), "build")
+  g:set_counter("gold.FR", 10)
+  g:set_counter("gold.GB", -3)
+  g:act("build")
+  g:act("set", 6)
+  g:act("set", 3)
+  t:eq(g:counter("gold.FR"), 3)
+  g:act("build")
+  g:act("set", 6)
+  g:act("set", 0)
+  t:eq(g:counter("gold.FR"), 3, "6 gold is more than France has: nothing bought")
+  g:act("built")
+  t:eq(g:prompt().seat, "GB")
+  t:eq(g:legal(), { "built" }, "no purchase in a deficit")
 end)
 
