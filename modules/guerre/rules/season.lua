@@ -71,9 +71,7 @@ function turn_start.on_enter(ctx)
 end
 
 function turn_start.prompt(ctx)
-  if ctx.vars.npc.FR then
-    return nil
-  end
+  -- France is a Player Country in every game (3.0).
   return {
     seat = "FR",
     text = date(ctx) .. ": 4.6 France may take the first Player Turn, or put its chit in the cup and draw",
