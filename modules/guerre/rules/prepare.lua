@@ -44,6 +44,10 @@ prepare.states = {}
 local preparation = {}
 prepare.states.preparation = preparation
 
+function preparation.on_enter(ctx)
+  ctx:set_phase(string.format("%s %d: %s's Turn Preparation", ctx.vars.season, ctx.vars.year, name(ctx, ctx.locals.power)))
+end
+
 function preparation.prompt(ctx)
   local power = ctx.locals.power
   local actions = {}
