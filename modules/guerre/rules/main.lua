@@ -10,6 +10,7 @@ local winter = include("rules/winter.lua")
 local prepare = include("rules/prepare.lua")
 local naval = include("rules/naval.lua")
 local battle = include("rules/battle.lua")
+local war = include("rules/war.lua")
 
 -- The named readings (RULES-GAPS.md), default first: the text gives two rules for who wins
 -- a land battle.
@@ -37,6 +38,8 @@ local function setup(ctx, scenario, options)
   -- each Controlled NPC, the Continental System's participants and their years on its track.
   ctx.vars.npc_ally, ctx.vars.at_war, ctx.vars.controller = {}, {}, {}
   ctx.vars.embargo, ctx.vars.embargo_years = {}, {}
+  -- The wars (by "A/B"), and declarations cancelled, by "declarer>target", with the turn.
+  ctx.vars.wars, ctx.vars.cancelled = {}, {}
   -- One-time events that have happened, by "table/roll"; events deferred, by power.
   ctx.vars.events_done, ctx.vars.deferred = {}, {}
   ctx.vars.npc = {}
@@ -76,6 +79,9 @@ for name, state in pairs(naval.states) do
   states[name] = state
 end
 for name, state in pairs(battle.states) do
+  states[name] = state
+end
+for name, state in pairs(war.states) do
   states[name] = state
 end
 

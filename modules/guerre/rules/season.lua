@@ -5,6 +5,8 @@
 -- the game ends at the end of Fall 1815, or when a power reaches its Victory Point
 -- objective (7.0, 7.1).
 
+local war = include("rules/war.lua")
+
 local season = {}
 
 season.NEXT = { Spring = "Summer", Summer = "Fall" }
@@ -136,6 +138,9 @@ function player_turn.prompt(ctx)
   -- (Britain excepted: the embargo is against it) joins or leaves it of his own will (the
   -- conditions are the table's).
   if ctx.vars.pcs_set[power] then
+    for _, target in ipairs(war.declarable(ctx, power)) do
+      actions[#actions + 1] = { name = "declare_war", arg = target, label = "Declare war on " .. name(ctx, target) }
+    end
     local embargo = ctx.vars.embargo
     if power == "FR" then
       actions[#actions + 1] = embargo.FR and { name = "cancel_embargo", label = "Cancel the Continental System" }
@@ -150,6 +155,21 @@ function player_turn.prompt(ctx)
     text = string.format("%s: %s's Player Turn (played at the table): end it and draw the next chit", date(ctx), name(ctx, power)),
     actions = actions,
   }
+end
+
+function player_turn.declare_war(ctx, target)
+  war.declare(ctx, ctx.locals.power, target)
+end
+
+-- Back from a calculator or a War Declaration Step: victory is checked at the end of each
+-- War Declaration Step (7.0).
+function player_turn.on_resume(ctx, result)
+  if result and result.war ~= nil then
+    local victor = season.victor(ctx)
+    if victor then
+      season.finish(ctx, string.format("%s reaches its objective of %d VP", name(ctx, victor), ctx.data.tables.victory_objective[victor]))
+    end
+  end
 end
 
 function player_turn.battle(ctx)

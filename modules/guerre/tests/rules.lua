@@ -5,6 +5,7 @@ local prepare = include("rules/prepare.lua")
 local naval = include("rules/naval.lua")
 local battle = include("rules/battle.lua")
 local season = include("rules/season.lua")
+local war = include("rules/war.lua")
 
 local POWERS4 = { "FR", "GB", "RU", "AU" }
 
@@ -471,5 +472,126 @@ test("6.12 units listed at 6 built 3 provinces out cost 7", function(t)
   g:act("built")
   t:eq(g:prompt().seat, "GB")
   t:eq(g:legal(), { "built" }, "no purchase in a deficit")
+end)
+
+-- A four-player game at France's first turn proper (France first; its event carried out),
+-- with `gold` set by hand for each power.
+local function french_turn(t, gold)
+  local g = play.started(t, "four-player")
+  g:act("first")
+  play.prepare(g)
+  for power, n in pairs(gold or {}) do
+    g:set_counter("gold." .. power, n)
+  end
+  return g
+end
+
+-- Rules 4.62 and 4.621: any other player may try once, for 5 gold, to cancel a declaration
+-- of war: two dice read as tens and ones, 95 or more. Set-up: France declares war on
+-- Britain; Britain pays 5 and rolls 9 and 5 (95). Expected: cancelled; France may not
+-- declare it again this Season.
+test("4.621 a declaration of war is cancelled on 95 or more", function(t)
+  t:eq(war.percent(9, 5), 95)
+  t:eq(war.percent(10, 10), 100, "0 and 0 is a hundred")
+  local g = french_turn(t, { GB = 12 })
+  local vp = g:counter("vp.FR")
+  g:act("declare_war", "GB")
+  t:eq(g:prompt().seat, "GB")
+  g:act("cancel", nil, { 9, 5 })
+  t:eq(g:counter("gold.GB"), 7)
+  t:eq(g:counter("vp.FR"), vp, "no VP paid for a cancelled declaration")
+  t:eq(g:vars().wars, {})
+  t:ok(not table.concat(g:legal(), " "):find("declare_war GB", 1, true), "not again this Season (4.623)")
+end)
+
+-- Rules 4.62 and 5.31: a failed cancellation ends the window (one try); the declarer pays
+-- 10 VP and the war begins; at the Winterphase it costs him 5 gold (4.22).
+test("5.31 a declaration of war costs 10 VP, and being at war 5 gold a year", function(t)
+  local g = french_turn(t, { GB = 12 })
+  local vp = g:counter("vp.FR")
+  g:act("declare_war", "GB")
+  g:act("cancel", nil, { 9, 4 })
+  t:eq(g:state(), "player_turn", "one try only: the window is closed")
+  t:eq(g:counter("vp.FR"), vp - 10)
+  t:eq(g:vars().wars, { ["FR/GB"] = true })
+  g:act("done")
+  play.season(g)
+  g:set_counter("gold.FR", 0)
+  play.winter(g, { tax = { FR = 20 } })
+  t:eq(g:counter("gold.FR"), 15, "20 in taxes less 5 for the war")
+end)
+
+-- Rule 5.32: an NPC attacked without an ally is bid for in gold, in secret, by the other
+-- players; the highest pays and allies with it. Set-up: France declares war on Prussia;
+-- Britain bids 5, Russia 8, Austria 0. Expected: Russia pays 8, Prussia its ally.
+test("5.32 the attacked NPC goes to the highest secret bid", function(t)
+  local g = french_turn(t, { GB = 10, RU = 10, AU = 10 })
+  g:act("declare_war", "PR")
+  for _, power in ipairs({ "GB", "RU", "AU" }) do
+    g:act("pass")
+  end
+  t:eq(g:state(), "npc_auction")
+  g:act_as("GB", "bid", 5)
+  g:act_as("RU", "bid", 8)
+  g:act_as("AU", "bid", 0)
+  t:eq(g:vars().npc_ally.PR, "RU")
+  t:eq(g:counter("gold.RU"), 2)
+  t:eq(g:counter("gold.GB"), 10)
+end)
+
+-- Rule 5.32: tied bids go to an open auction among the tied. Set-up: Britain and Russia
+-- bid 5; Russia raises to 6, Britain drops out. Expected: Russia pays 6.
+test("5.32 tied bids go to an open auction", function(t)
+  local g = french_turn(t, { GB = 10, RU = 10, AU = 10 })
+  g:act("declare_war", "PR")
+  for _ = 1, 3 do
+    g:act("pass")
+  end
+  g:act_as("GB", "bid", 5)
+  g:act_as("RU", "bid", 5)
+  g:act_as("AU", "bid", 0)
+  t:eq(g:state(), "open_auction")
+  t:eq(g:prompt().seat, "RU")
+  g:act("raise", 6)
+  t:eq(g:prompt().seat, "GB")
+  g:act("drop")
+  t:eq(g:vars().npc_ally.PR, "RU")
+  t:eq(g:counter("gold.RU"), 4)
+end)
+
+-- Rule 5.33: when nobody bids, the other players roll and the highest runs the NPC's units
+-- (ties roll again); it becomes Controlled and its chit goes into the cup. Set-up: France
+-- declares war on Prussia; no bids; the rolls 3, 7, 7, then 2 and 9.
+test("5.33 nobody bids: a caretaker by the dice, and a turn of its own", function(t)
+  local g = french_turn(t)
+  g:act("declare_war", "PR")
+  for _ = 1, 3 do
+    g:act("pass")
+  end
+  g:act_as("GB", "bid", 0)
+  g:act_as("RU", "bid", 0)
+  g:act_as("AU", "bid", 0, { 3, 7, 7, 2, 9 })
+  t:eq(g:vars().npc.PR, "controlled")
+  t:eq(g:vars().controller.PR, "AU")
+  t:ok(g:json().zones.cup.count >= 1, "Prussia's chit in the cup")
+end)
+
+-- Rule 5.3: to declare war on a member of an alliance is to declare it on every member.
+-- Set-up: Russia is allied with Prussia (the NPC Alliance Phase of 1806); in Spring France
+-- declares war on Prussia. Expected: France is at war with Prussia and Russia.
+test("5.3 war on an alliance member is war on the alliance", function(t)
+  local g = play.started(t, "four-player")
+  play.season(g)
+  play.winter(g, { rolls = { RU = { "PR", 6 } } })
+  t:eq(g:vars().npc_ally.PR, "RU")
+  g:act("first")
+  play.prepare(g)
+  t:ok(table.concat(g:legal(), " "):find("declare_war PR", 1, true), "Prussia may be declared on")
+  g:act("declare_war", "PR")
+  for _ = 1, 3 do
+    g:act("pass")
+  end
+  t:eq(g:vars().wars, { ["FR/PR"] = true, ["FR/RU"] = true })
+  t:eq(g:state(), "player_turn", "an allied NPC is not bid for")
 end)
 
