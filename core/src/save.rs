@@ -360,13 +360,13 @@ impl SaveFile {
                     .first()
                     .map(|e| e.messages.clone())
                     .unwrap_or_default();
-                Session::resume(
+                Ok(Session::resume(
                     module.clone(),
                     self.spec(),
                     rules,
                     (redacted.start.clone(), redacted.redaction.clone()),
                     past,
-                )
+                ))
             }
             None => Session::new(module.clone(), self.spec(), rules),
         }

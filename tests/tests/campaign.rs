@@ -10,7 +10,7 @@ use chancery_core::save::SaveFile;
 use chancery_core::{SeatId, Value};
 use chancery_tests::{load, repo_root};
 // As typed: the save names its fixture overlay, which every later command reads.
-use common::{chancery_as_typed as chancery, path};
+use common::{chancery_as_typed as chancery, chancery_ok as run, path};
 
 mod common;
 
@@ -152,17 +152,12 @@ fn the_readings_of_the_text_s_slips_are_in_the_data() {
     );
 }
 
-/// The umpire's save after a whole turn played from the command line: the game started
-/// with the fixture, the intel published, every nation's orders received, the umpire's
-/// answers for steps 3 to 9.
-fn turn_by_mail(dir: &Path) -> PathBuf {
+/// The umpire's save of a new game (seed 11, the fixture) whose intel is published: turn 1
+/// waits for the nations' orders.
+fn published(dir: &Path) -> PathBuf {
     let module = module_dir();
     let fixture = module.join("tests/owner-fixture.ron");
     let save = dir.join("campaign.ron");
-    let run = |args: &[&str]| {
-        let (code, out, err) = chancery(args);
-        assert_eq!(code, 0, "{args:?}: {out}{err}");
-    };
     run(&[
         "new",
         path(&module),
@@ -174,6 +169,15 @@ fn turn_by_mail(dir: &Path) -> PathBuf {
         path(&save),
     ]);
     run(&["act", path(&save), "--seat", "UM", "published"]);
+    save
+}
+
+/// The umpire's save after a whole turn played from the command line: the game started
+/// with the fixture, the intel published, every nation's orders received, the umpire's
+/// answers for steps 3 to 9.
+fn turn_by_mail(dir: &Path) -> PathBuf {
+    let module = module_dir();
+    let save = published(dir);
     for nation in ["FR", "AU", "GB", "RU", "SP", "OT", "PR", "SW", "DK"] {
         run(&["act", path(&save), "--seat", nation, "received"]);
     }
@@ -340,25 +344,7 @@ fn france_learns_its_battle_and_nothing_that_is_austria_s() {
 #[test]
 fn a_nation_s_orders_tried_on_its_redacted_save_reach_the_umpire_s_game() {
     let scratch = tempfile::tempdir().expect("scratch");
-    let module = module_dir();
-    let fixture = module.join("tests/owner-fixture.ron");
-    let save = scratch.path().join("campaign.ron");
-    let run = |args: &[&str]| {
-        let (code, out, err) = chancery(args);
-        assert_eq!(code, 0, "{args:?}: {out}{err}");
-        out
-    };
-    run(&[
-        "new",
-        path(&module),
-        "--seed",
-        "11",
-        "--overlay",
-        path(&fixture),
-        "--out",
-        path(&save),
-    ]);
-    run(&["act", path(&save), "--seat", "UM", "published"]);
+    let save = published(scratch.path());
     let mine = scratch.path().join("france.ron");
     run(&["export", path(&save), "--seat", "FR", "--out", path(&mine)]);
     run(&["act", path(&mine), "received"]);

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use chancery_core::{GameSpec, LoadOptions, OverlayChoice};
 use chancery_tests::{Picker, random_walk, repo_root};
-use common::{chancery_as_typed as chancery, path};
+use common::{chancery_as_typed as chancery, chancery_ok as run, path};
 
 mod common;
 
@@ -22,11 +22,6 @@ fn a_four_player_game_from_the_command_line_to_the_spring_chit_draw() {
     let module = module_dir();
     let fixture = module.join("tests/owner-fixture.ron");
     let save = scratch.path().join("guerre.ron");
-    let run = |args: &[&str]| {
-        let (code, out, err) = chancery(args);
-        assert_eq!(code, 0, "{args:?}: {out}{err}");
-        out
-    };
     run(&[
         "new",
         path(&module),

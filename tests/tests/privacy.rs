@@ -280,6 +280,26 @@ fn congress_of_vienna_wagers_stay_secret_until_revealed() {
     );
 }
 
+/// Rules of one state over the testbed's data: `body` defines the Lua table `state`, which
+/// the set-up pushes; every seat's bot takes the first action; `view` (Lua, or empty) is the
+/// module's view hook.
+fn one_state_rules(state: &str, body: &str, view: &str) -> String {
+    format!(
+        r#"local flowchart = include("@lib/flowchart.lua")
+{body}
+return {{
+  setup = function(ctx) ctx:push("{state}") end,
+  states = {{ {state} = {state} }},
+{view}  bots = {{
+    simple = function(ctx, seat, actions)
+      return flowchart.trace():choose(1, "The first.")
+    end,
+  }},
+}}
+"#
+    )
+}
+
 /// A game of the testbed's data under `rules`, started from the command line (basic
 /// scenario, seed 5) and saved in a scratch folder.
 fn testbed_game(rules: &str) -> (tempfile::TempDir, std::path::PathBuf) {
@@ -314,7 +334,6 @@ fn state_of(save: &Path, eyes: &[&str]) -> serde_json::Value {
 /// Rules that roll a die secretly for one seat, for two, and in public, and make the two
 /// mistakes a secret roll can be made with.
 const SECRET_ROLLS: &str = r#"
-local flowchart = include("@lib/flowchart.lua")
 local lab = {}
 function lab.prompt(ctx)
   local actions = {}
@@ -338,24 +357,13 @@ end
 function lab.empty(ctx)
   ctx:roll(6, "a ghost", {})
 end
-return {
-  setup = function(ctx)
-    ctx:push("lab")
-  end,
-  states = { lab = lab },
-  bots = {
-    simple = function(ctx, seat, actions)
-      return flowchart.trace():choose(1, "The first.")
-    end,
-  },
-}
 "#;
 
 /// A secret roll is logged only to the seats it is told to (and the omniscient view): in
 /// the log every seat reads and in the state JSON of each; a public roll to everybody.
 #[test]
 fn a_secret_roll_is_told_only_to_its_seats() {
-    let (_scratch, save) = testbed_game(SECRET_ROLLS);
+    let (_scratch, save) = testbed_game(&one_state_rules("lab", SECRET_ROLLS, ""));
     for action in ["ambush", "parley", "weather"] {
         let (code, _, err) = chancery(&["act", path(&save), "--seat", "A", action]);
         assert_eq!(code, 0, "{err}");
@@ -418,7 +426,6 @@ fn a_secret_roll_is_told_only_to_its_seats() {
 /// Rules whose orders are private: Alpha's with the words the others read, Beta's with the
 /// engine's; and a prompt whose `private` is neither.
 const PRIVATE_ORDERS: &str = r#"
-local flowchart = include("@lib/flowchart.lua")
 local orders = {}
 function orders.prompt(ctx)
   local seat = ctx.vars.next or "A"
@@ -444,17 +451,6 @@ end
 function orders.spoil(ctx)
   ctx.vars.broken = true
 end
-return {
-  setup = function(ctx)
-    ctx:push("orders")
-  end,
-  states = { orders = orders },
-  bots = {
-    simple = function(ctx, seat, actions)
-      return flowchart.trace():choose(1, "The first.")
-    end,
-  },
-}
 "#;
 
 /// A private decision's answer is read only by its seat and the omniscient view; the other
@@ -462,7 +458,7 @@ return {
 /// JSON and the game as printed.
 #[test]
 fn a_private_answer_is_read_only_by_its_seat() {
-    let (_scratch, save) = testbed_game(PRIVATE_ORDERS);
+    let (_scratch, save) = testbed_game(&one_state_rules("orders", PRIVATE_ORDERS, ""));
     // The decision's choices show only to its seat.
     let (_, text, _) = chancery(&["state", path(&save), "--seat", "B"]);
     assert!(!text.contains("northern pass"), "{text}");
@@ -650,9 +646,10 @@ function lab.spot(ctx) ctx:show_piece("block.B", "A") end
 function lab.hide(ctx) ctx:hide_piece("block.B") end
 function lab.lift(ctx) ctx:set_sight("place", "land", "public") end
 function lab.wrong(ctx) ctx:set_sight("place", "land", "fog") end
-return {
-  setup = function(ctx) ctx:push("lab") end,
-  states = { lab = lab },
+"#;
+
+/// Its view hook.
+const FOG_VIEW: &str = r#"
   view = function(ctx, seat)
     local place, space = ctx:space_of("block.B")
     return {
@@ -663,14 +660,15 @@ return {
       pool_all = ctx:units("pool"),
     }
   end,
-  bots = { simple = function(ctx, seat, actions) return 1 end },
-}
 "#;
 
 /// The testbed with fog of war: the land shows each seat its own armies (Beta's stands in
 /// the east), the pool each seat its own kind of unit (Alpha's infantry).
 fn fogged_testbed() -> (tempfile::TempDir, std::path::PathBuf) {
-    let (scratch, dir) = chancery_tests::with_rules(&test_module("testbed"), FOG);
+    let (scratch, dir) = chancery_tests::with_rules(
+        &test_module("testbed"),
+        &one_state_rules("lab", FOG, FOG_VIEW),
+    );
     let table = dir.join("data/table.ron");
     chancery_tests::edit(
         &table,
@@ -845,21 +843,24 @@ function orders.battle(ctx)
   ctx.vars.next = "A"
   ctx:set_turn(ctx:turn() + 1)
 end
-return {
-  setup = function(ctx) ctx:set_turn(1); ctx:push("orders") end,
-  states = { orders = orders },
+"#;
+
+/// Its view hook.
+const MAIL_TURN_VIEW: &str = r#"
   view = function(ctx, seat)
     local _, at = ctx:space_of("block.A")
     return { alpha_army = at or "unseen" }
   end,
-  bots = { simple = function(ctx, seat, actions) return 1 end },
-}
 "#;
 
 /// The fogged testbed with an umpire (seat U) and the rules of a turn run by mail.
 fn mail_game() -> (tempfile::TempDir, std::path::PathBuf) {
     let (scratch, dir) = fogged_testbed();
-    std::fs::write(dir.join("rules/main.lua"), MAIL_TURN).expect("write the rules");
+    std::fs::write(
+        dir.join("rules/main.lua"),
+        one_state_rules("orders", MAIL_TURN, MAIL_TURN_VIEW),
+    )
+    .expect("write the rules");
     add_umpire(&dir, "U");
     let save = basic_game(&dir, "5");
     (scratch, save)

@@ -271,14 +271,17 @@ pub fn report(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> an
     let mut session = open(&file, &args.save, &args.overlay, err)?;
     let turn = args.turn.unwrap_or(session.table().turn);
     let ext = if args.json { "json" } else { "md" };
-    if !args.all {
-        let text = report_text(
-            &mut session,
+    let report = |session: &mut Session, seat: Option<&SeatId>| {
+        report_text(
+            session,
             &file,
-            seat.as_ref(),
+            seat,
             (turn, args.note.as_deref()),
             args.json,
-        )?;
+        )
+    };
+    if !args.all {
+        let text = report(&mut session, seat.as_ref())?;
         match &args.out {
             Some(path) => {
                 write_file(path, &text, args.force)?;
@@ -305,13 +308,7 @@ pub fn report(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> an
         refuse_existing_unless(path, args.force)?;
     }
     for (path, seat) in &reports {
-        let text = report_text(
-            &mut session,
-            &file,
-            seat.as_ref(),
-            (turn, args.note.as_deref()),
-            args.json,
-        )?;
+        let text = report(&mut session, seat.as_ref())?;
         write_file(path, &text, args.force)?;
         let whose = match seat {
             Some(s) if s.is_spectator() => "every seat (the public post)".to_owned(),

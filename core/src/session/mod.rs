@@ -435,16 +435,9 @@ impl Session {
         mut rules: Box<dyn Rules>,
         (table, redaction): (Table, crate::redact::Redaction),
         past: Vec<LogLine>,
-    ) -> Result<Session, SessionError> {
+    ) -> Session {
         rules.set_watched(true);
-        Ok(Session::begun(
-            module,
-            spec,
-            rules,
-            table,
-            past,
-            Some(redaction),
-        ))
+        Session::begun(module, spec, rules, table, past, Some(redaction))
     }
 
     /// What this game's save leaves out, if it is one seat's redacted view: only that seat's

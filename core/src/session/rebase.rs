@@ -262,7 +262,7 @@ impl Session {
                 rules,
                 (self.history.start.clone(), redaction.clone()),
                 self.history.setup_log.clone(),
-            )?,
+            ),
             None => Session::new(module.clone(), self.spec.clone(), rules)?,
         };
         fresh.check_every_step = self.check_every_step;

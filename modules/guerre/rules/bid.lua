@@ -17,41 +17,55 @@ function bid.names(ctx, seats)
   return table.concat(names, ", ", 1, #names - 1) .. " and " .. names[#names]
 end
 
+-- `seats` grouped by `key(seat)`, the highest key first; each group in `seats`' order.
+local function ranked(seats, key)
+  local groups, keys = {}, {}
+  for _, seat in ipairs(seats) do
+    local k = key(seat)
+    if not groups[k] then
+      groups[k] = {}
+      keys[#keys + 1] = k
+    end
+    table.insert(groups[k], seat)
+  end
+  table.sort(keys, function(a, b) return a > b end)
+  local list = {}
+  for i, k in ipairs(keys) do
+    list[i] = groups[k]
+  end
+  return list
+end
+
+--- `seats` ordered by a die each (`sides`, rolled for `reason(seat)`), the highest first;
+--- seats still tied roll again among themselves. One seat rolls nothing.
+function bid.by_dice(ctx, seats, sides, reason)
+  if #seats <= 1 then
+    return { table.unpack(seats) }
+  end
+  local rolls = {}
+  for _, seat in ipairs(seats) do
+    rolls[seat] = ctx:roll(sides, reason(seat))
+  end
+  local order = {}
+  for _, group in ipairs(ranked(seats, function(seat) return rolls[seat] end)) do
+    for _, seat in ipairs(bid.by_dice(ctx, group, sides, reason)) do
+      order[#order + 1] = seat
+    end
+  end
+  return order
+end
+
 --- `seats` in the order of their bids, highest first, each group of equal bids ordered by
 --- a die each (rolled again among those still tied).
 function bid.order(ctx, bids, seats)
-  local groups, values = {}, {}
-  for _, seat in ipairs(seats) do
-    local b = bids[seat]
-    if not groups[b] then
-      groups[b] = {}
-      values[#values + 1] = b
-    end
-    table.insert(groups[b], seat)
+  local tied = function(seat)
+    return "the tied bid at " .. ctx.data.seats[seat].name .. "'s place"
   end
-  table.sort(values, function(a, b) return a > b end)
   local order = {}
-  local function settle(tied)
-    if #tied == 1 then
-      order[#order + 1] = tied[1]
-      return
+  for _, group in ipairs(ranked(seats, function(seat) return bids[seat] end)) do
+    for _, seat in ipairs(bid.by_dice(ctx, group, 6, tied)) do
+      order[#order + 1] = seat
     end
-    local by_roll, rolls = {}, {}
-    for _, seat in ipairs(tied) do
-      local r = ctx:roll(6, "the tied bid at " .. ctx.data.seats[seat].name .. "'s place")
-      if not by_roll[r] then
-        by_roll[r] = {}
-        rolls[#rolls + 1] = r
-      end
-      table.insert(by_roll[r], seat)
-    end
-    table.sort(rolls, function(a, b) return a > b end)
-    for _, r in ipairs(rolls) do
-      settle(by_roll[r])
-    end
-  end
-  for _, b in ipairs(values) do
-    settle(groups[b])
   end
   return order
 end

@@ -62,27 +62,12 @@ local function view(ctx, seat)
   }
 end
 
+-- Every procedure's states, in one table.
 local states = {}
-for name, state in pairs(bid.states) do
-  states[name] = state
-end
-for name, state in pairs(season.states) do
-  states[name] = state
-end
-for name, state in pairs(winter.states) do
-  states[name] = state
-end
-for name, state in pairs(prepare.states) do
-  states[name] = state
-end
-for name, state in pairs(naval.states) do
-  states[name] = state
-end
-for name, state in pairs(battle.states) do
-  states[name] = state
-end
-for name, state in pairs(war.states) do
-  states[name] = state
+for _, part in ipairs({ bid, season, winter, prepare, naval, battle, war }) do
+  for name, state in pairs(part.states) do
+    states[name] = state
+  end
 end
 
 -- Invariants: every chit somewhere (the cup, drawn, or out of the cup); NPCs collect no VP

@@ -6,6 +6,8 @@
 -- goes to an open auction among the tied); if nobody bids, the other players roll for who
 -- runs its units (5.33), and it has its own turn.
 
+local bid = include("rules/bid.lua")
+
 local war = {}
 
 war.CANCEL_COST, war.CANCEL_AT, war.DECLARE_VP = 5, 95, 10
@@ -64,6 +66,8 @@ war.states = {}
 local cancel = {}
 war.states.war_cancel = cancel
 
+-- The Player Countries but the declarer, in the powers' order: those who may try to cancel
+-- the declaration, bid for an attacked NPC or roll to run it.
 local function others(ctx, l)
   local list = {}
   for _, power in ipairs(ctx.vars.pcs) do
@@ -146,20 +150,10 @@ end
 local auction = {}
 war.states.npc_auction = auction
 
-local function bidders(ctx, l)
-  local list = {}
-  for _, power in ipairs(ctx.vars.pcs) do
-    if power ~= l.declarer then
-      list[#list + 1] = power
-    end
-  end
-  return list
-end
-
 function auction.prompt(ctx)
   local l = ctx.locals
   local asks = {}
-  for _, power in ipairs(bidders(ctx, l)) do
+  for _, power in ipairs(others(ctx, l)) do
     asks[#asks + 1] = { seat = power, actions = { { name = "bid", min = 0, max = math.max(0, ctx:counter("gold." .. power)), label = "Gold bid for the alliance" } } }
   end
   return { text = string.format("5.32 Bids in gold, in secret, for an alliance with %s", name(ctx, l.npc)), asks = asks }
@@ -174,24 +168,9 @@ end
 
 local function caretaker(ctx, l)
   -- 5.33: every player but the attacker rolls; the highest runs the NPC (ties roll again).
-  local rollers = bidders(ctx, l)
-  local winner
-  while not winner and #rollers > 0 do
-    local best, top = -1, {}
-    for _, power in ipairs(rollers) do
-      local r = ctx:roll(10, name(ctx, power) .. "'s caretaker roll for " .. name(ctx, l.npc))
-      if r > best then
-        best, top = r, { power }
-      elseif r == best then
-        top[#top + 1] = power
-      end
-    end
-    if #top == 1 then
-      winner = top[1]
-    else
-      rollers = top
-    end
-  end
+  local winner = bid.by_dice(ctx, others(ctx, l), 10, function(power)
+    return name(ctx, power) .. "'s caretaker roll for " .. name(ctx, l.npc)
+  end)[1]
   ctx.vars.npc[l.npc] = "controlled"
   ctx.vars.controller[l.npc] = winner
   ctx:move_card("chit." .. l.npc, "cup")
@@ -202,7 +181,7 @@ end
 function auction.reveal(ctx, choices)
   local l = ctx.locals
   local best, top = 0, {}
-  for _, power in ipairs(bidders(ctx, l)) do
+  for _, power in ipairs(others(ctx, l)) do
     local b = choices[power].arg
     if b > best then
       best, top = b, { power }

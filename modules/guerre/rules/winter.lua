@@ -201,21 +201,26 @@ function vp_purchase.reveal(ctx, choices)
   ctx:replace("diplomacy")
 end
 
--- 4.3 The Diplomacy Phase: five minutes of talks, at the table.
-local diplomacy = {}
-winter.states.diplomacy = diplomacy
-
-function diplomacy.prompt(ctx)
+--- A step played at the table: the first player says when it is over (`label`), and
+--- `after(ctx)` goes on. `what` is the step's words after the year.
+local function at_table(what, label, after)
   return {
-    seat = ctx.vars.pcs[1],
-    text = string.format("%d Winterphase, 4.3 Diplomacy Phase: five minutes of talks, in private if the players wish", ctx.vars.year),
-    actions = { { name = "done", label = "The talks are over" } },
+    prompt = function(ctx)
+      return {
+        seat = ctx.vars.pcs[1],
+        text = string.format("%d Winterphase, %s", ctx.vars.year, what),
+        actions = { { name = "done", label = label } },
+      }
+    end,
+    done = after,
   }
 end
 
-function diplomacy.done(ctx)
-  ctx:replace("npc_alliance")
-end
+-- 4.3 The Diplomacy Phase: five minutes of talks, at the table.
+winter.states.diplomacy = at_table("4.3 Diplomacy Phase: five minutes of talks, in private if the players wish",
+  "The talks are over", function(ctx)
+    ctx:replace("npc_alliance")
+  end)
 
 -- 4.4 The NPC Alliance Phase: the Player Countries' chits drawn one by one; each may roll
 -- a d10 on the NPC Alliance Table to gain an NPC no one has, or to break another player's
@@ -317,21 +322,11 @@ function npc_alliance.pass(ctx)
 end
 
 -- 4.41 NPC builds and desertions, at the table; then Spring.
-local npc_builds = {}
-winter.states.npc_builds = npc_builds
-
-function npc_builds.prompt(ctx)
-  return {
-    seat = ctx.vars.pcs[1],
-    text = string.format("%d Winterphase, 4.41 NPC builds and Minor Power desertions (at the table): then Spring", ctx.vars.year),
-    actions = { { name = "done", label = "Done: Spring begins" } },
-  }
-end
-
-function npc_builds.done(ctx)
-  ctx.vars.season = "Spring"
-  ctx:set_turn(ctx:turn() + 1)
-  ctx:replace("turn_start")
-end
+winter.states.npc_builds = at_table("4.41 NPC builds and Minor Power desertions (at the table): then Spring",
+  "Done: Spring begins", function(ctx)
+    ctx.vars.season = "Spring"
+    ctx:set_turn(ctx:turn() + 1)
+    ctx:replace("turn_start")
+  end)
 
 return winter

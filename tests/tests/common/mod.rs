@@ -34,6 +34,13 @@ pub fn chancery_as_typed(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// Runs `chancery args…` exactly as given, which must succeed; returns its stdout.
+pub fn chancery_ok(args: &[&str]) -> String {
+    let (code, out, err) = chancery_as_typed(args);
+    assert_eq!(code, 0, "{args:?}: {out}{err}");
+    out
+}
+
 pub fn path(p: &std::path::Path) -> &str {
     p.to_str().expect("a utf-8 path")
 }
