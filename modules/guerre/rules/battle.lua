@@ -7,11 +7,11 @@
 -- `battle.victory`: the text gives two rules, RULES-GAPS.md), award the VP and count the
 -- pursuit.
 
+local powers = include("rules/powers.lua")
+
 local battle = {}
 
-local function name(ctx, seat)
-  return ctx.data.seats[seat].name
-end
+local name = powers.name
 
 local SIDES = { "moving", "other" }
 
@@ -101,8 +101,9 @@ function figures.prompt(ctx)
   local seat = ctx.locals.moving
   local actions = {}
   if field.key == "power" then
+    -- A major power is fought only once war is declared on it (5.3).
     for _, power in ipairs(ctx.vars.powers) do
-      if power ~= ctx.locals.moving then
+      if powers.at_war(ctx, power, ctx.locals.moving) then
         actions[#actions + 1] = { name = "set", arg = power, label = name(ctx, power) }
       end
     end

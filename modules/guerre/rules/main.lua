@@ -11,6 +11,10 @@ local prepare = include("rules/prepare.lua")
 local naval = include("rules/naval.lua")
 local battle = include("rules/battle.lua")
 local war = include("rules/war.lua")
+local powers = include("rules/powers.lua")
+local cancel = include("rules/cancel.lua")
+local peace = include("rules/peace.lua")
+local alliance = include("rules/alliance.lua")
 
 -- The named readings (RULES-GAPS.md), default first: the text gives two rules for who wins
 -- a land battle.
@@ -34,12 +38,15 @@ local function setup(ctx, scenario, options)
   for _, power in ipairs(players) do
     ctx.vars.pcs_set[power] = true
   end
-  -- Alliances of NPCs (NPC to its PC), wars (how many a power is in), the Controlling PC of
-  -- each Controlled NPC, the Continental System's participants and their years on its track.
-  ctx.vars.npc_ally, ctx.vars.at_war, ctx.vars.controller = {}, {}, {}
+  -- The relations between the powers (rules/powers.lua): the NPCs' allies, the Controlling
+  -- PC of each Controlled NPC, the alliances of players, the wars, the Enforced Peaces, Free
+  -- Passage, the declarations of war owed, this Season's coalitions (4.61).
+  ctx.vars.npc_ally, ctx.vars.controller, ctx.vars.league = {}, {}, {}
+  ctx.vars.wars, ctx.vars.peace, ctx.vars.passage, ctx.vars.owed, ctx.vars.coalition = {}, {}, {}, {}, {}
+  -- The Continental System's participants and their years on its track.
   ctx.vars.embargo, ctx.vars.embargo_years = {}, {}
-  -- The wars (by "A/B"), and declarations cancelled, by "declarer>target", with the turn.
-  ctx.vars.wars, ctx.vars.cancelled = {}, {}
+  -- Declarations cancelled this Season (by "declarer>target", "peace:A/B", "ally:A/B").
+  ctx.vars.cancelled = {}
   -- One-time events that have happened, by "table/roll"; events deferred, by power.
   ctx.vars.events_done, ctx.vars.deferred = {}, {}
   ctx.vars.npc = {}
@@ -64,14 +71,16 @@ end
 
 -- Every procedure's states, in one table.
 local states = {}
-for _, part in ipairs({ bid, season, winter, prepare, naval, battle, war }) do
+for _, part in ipairs({ bid, season, winter, prepare, naval, battle, war, cancel, peace, alliance }) do
   for name, state in pairs(part.states) do
     states[name] = state
   end
 end
 
 -- Invariants: every chit somewhere (the cup, drawn, or out of the cup); NPCs collect no VP
--- or gold (4.411); an NPC is allied exactly when it has a Player Country ally.
+-- or gold (4.411); an NPC is allied exactly when it has a Player Country ally, and
+-- Controlled exactly when it has a controller; only Player Countries form alliances; no
+-- two allies are at war.
 local function check(ctx)
   local chits = ctx:count("cup") + ctx:count("drawn") + ctx:count("chits")
   if chits ~= #POWERS then
@@ -84,6 +93,20 @@ local function check(ctx)
     local ally = ctx.vars.npc_ally[npc]
     if (status == "allied") ~= (ally ~= nil) or (ally and not ctx.vars.pcs_set[ally]) then
       return false, string.format("%s is %s with ally %s", npc, status, tostring(ally))
+    end
+    if (status == "controlled") ~= (ctx.vars.controller[npc] ~= nil) then
+      return false, string.format("%s is %s with controller %s", npc, status, tostring(ctx.vars.controller[npc]))
+    end
+  end
+  for power in pairs(ctx.vars.league) do
+    if not ctx.vars.pcs_set[power] then
+      return false, power .. ", not a Player Country, is in an alliance"
+    end
+  end
+  for pair in pairs(ctx.vars.wars) do
+    local a, b = pair:match("^(%a+)/(%a+)$")
+    if powers.allied(ctx, a, b) then
+      return false, string.format("%s and %s are allies at war", a, b)
     end
   end
   return true

@@ -6,13 +6,13 @@
 -- costs each side a squadron, awards no VP, and either side may end the combat, else
 -- another round is fought.
 
+local powers = include("rules/powers.lua")
+
 local naval = {}
 
 naval.WIN_VP = 3
 
-local function name(ctx, seat)
-  return ctx.data.seats[seat].name
-end
+local name = powers.name
 
 --- The strength ratio of `a` squadrons to `b`, rounded down in favour of the smaller side
 --- (5.44): the larger side and its whole number ratio (1 when even or when a side has none).
@@ -53,8 +53,9 @@ function setup.prompt(ctx)
   local field = FIELDS[ctx.locals.n]
   local actions = {}
   if field.key == "defender" then
+    -- A major power is fought only once war is declared on it (5.3).
     for _, power in ipairs(ctx.vars.powers) do
-      if power ~= ctx.locals.attacker then
+      if powers.at_war(ctx, power, ctx.locals.attacker) then
         actions[#actions + 1] = { name = "set", arg = power, label = name(ctx, power) }
       end
     end

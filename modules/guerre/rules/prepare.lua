@@ -79,10 +79,10 @@ local function roll_events(ctx)
     event.once and " (one time)" or ""))
   if event.once and ctx.vars.events_done[key] then
     ctx:log("It has happened already: no event (4.72).")
-    ctx:replace("player_turn", { power = power })
+    ctx:replace("player_turn", { power = power, queue = ctx.locals.queue })
     return
   end
-  ctx:replace("event", { power = power, key = key, text = event.text, once = event.once, deferred = event.deferred })
+  ctx:replace("event", { power = power, queue = ctx.locals.queue, key = key, text = event.text, once = event.once, deferred = event.deferred })
 end
 
 function preparation.npc_roll(ctx, npc)
@@ -120,12 +120,12 @@ function event.applied(ctx)
   if ctx.locals.once then
     ctx.vars.events_done[ctx.locals.key] = true
   end
-  ctx:replace("player_turn", { power = ctx.locals.power })
+  ctx:replace("player_turn", { power = ctx.locals.power, queue = ctx.locals.queue })
 end
 
 function event.not_met(ctx)
   ctx:log("Its criteria are not met: no event (4.72); a one-time event may still come on a later roll (4.721).")
-  ctx:replace("player_turn", { power = ctx.locals.power })
+  ctx:replace("player_turn", { power = ctx.locals.power, queue = ctx.locals.queue })
 end
 
 function event.defer(ctx)
@@ -135,7 +135,7 @@ function event.defer(ctx)
     ctx.vars.events_done[ctx.locals.key] = true
   end
   ctx:log(string.format("%s defers the event to the end of its Alliance Step (4.722).", name(ctx, power)))
-  ctx:replace("player_turn", { power = power })
+  ctx:replace("player_turn", { power = power, queue = ctx.locals.queue })
 end
 
 return prepare

@@ -1,58 +1,43 @@
 -- La Guerre de l'Empereur: the War Declaration Step (5.3-5.33) with its cancel window
 -- (4.62). A Player Country declares war on a power and on every member of that power's
--- alliance; any other player may try, once, to cancel the declaration (5 gold, two dice
--- read as tens and ones: 95 or more); else the declarer pays 10 VP and the wars begin. An
--- NPC attacked without an ally is bid for in secret, in gold, by the other players (a tie
--- goes to an open auction among the tied); if nobody bids, the other players roll for who
--- runs its units (5.33), and it has its own turn.
+-- alliance; any other player may try, once, to cancel the declaration; else the declarer
+-- pays 10 VP and the wars begin. Each of the declarer's allies agrees to join the war (it
+-- then owes the declaration in its next War Declaration Step) or refuses (the declarer
+-- then breaks the alliance and pays 5 VP, 5.24). An NPC attacked without an ally (inactive
+-- or Controlled) is bid for in secret, in gold, by the players not allied with the
+-- declarer (a tie goes to an open auction among the tied); if nobody bids for an inactive
+-- NPC, the other players roll for who runs its units (5.33), and it has its own turn.
 
 local bid = include("rules/bid.lua")
+local cancel = include("rules/cancel.lua")
+local powers = include("rules/powers.lua")
 
 local war = {}
 
-war.CANCEL_COST, war.CANCEL_AT, war.DECLARE_VP = 5, 95, 10
+war.DECLARE_VP = 10
 
-local function name(ctx, seat)
-  return ctx.data.seats[seat].name
-end
+local name = powers.name
 
-local function pair(a, b)
-  return a < b and (a .. "/" .. b) or (b .. "/" .. a)
-end
+war.percent = cancel.percent
 
 --- Whether `a` and `b` are at war.
-function war.at_war(ctx, a, b)
-  return ctx.vars.wars[pair(a, b)] == true
-end
+war.at_war = powers.at_war
 
---- The powers a declaration on `target` is made on: `target` and every member of its
---- alliance (its PC ally and that ally's other NPC allies, or its own NPC allies).
-function war.targets(ctx, target)
-  local head = ctx.vars.npc_ally[target] or target
-  local list = { head }
-  for npc, ally in pairs(ctx.vars.npc_ally) do
-    if ally == head then
-      list[#list + 1] = npc
-    end
-  end
-  table.sort(list, function(a, b) return a < b end)
-  return list
-end
+--- The powers a declaration on `target` is made on: `target`'s whole alliance (5.3).
+war.targets = powers.alliance
 
---- The two dice of a cancellation read as a number (2.42): tens, then ones, a 0 for ten.
-function war.percent(tens, ones)
-  local n = (tens % 10) * 10 + ones % 10
-  return n == 0 and 100 or n
-end
-
---- The powers `power` may declare war on now: not itself, not its NPC allies, not a power
---- it is at war with, not one whose declaration was cancelled this Season (4.623).
+--- The powers `power` may declare war on now: not itself or an ally, not a power it is at
+--- war with, not one whose alliance holds a power it has an Enforced Peace with (5.14), not
+--- one whose declaration was cancelled this Season (4.623).
 function war.declarable(ctx, power)
   local list = {}
   for _, target in ipairs(ctx.vars.powers) do
-    local ok = target ~= power and ctx.vars.npc_ally[target] ~= power
-      and not war.at_war(ctx, power, target)
+    local ok = target ~= power and not powers.allied(ctx, power, target)
+      and not powers.at_war(ctx, power, target)
       and ctx.vars.cancelled[power .. ">" .. target] ~= ctx:turn()
+    for _, member in ipairs(war.targets(ctx, target)) do
+      ok = ok and not powers.enforced(ctx, power, member)
+    end
     if ok then
       list[#list + 1] = target
     end
@@ -62,98 +47,148 @@ end
 
 war.states = {}
 
--- The cancel window: each other Player Country in turn may try; one try in all.
-local cancel = {}
-war.states.war_cancel = cancel
+--- Opens the declaration of war by `declarer` on `target` (and its alliance): the caller's
+--- `on_resume` gets `{war = true}` once it stands, `{war = false}` if it is cancelled.
+function war.declare(ctx, declarer, target)
+  local targets = war.targets(ctx, target)
+  ctx:call("war_declaration", { declarer = declarer, target = target, targets = targets, words = powers.names(ctx, targets) })
+end
 
--- The Player Countries but the declarer, in the powers' order: those who may try to cancel
--- the declaration, bid for an attacked NPC or roll to run it.
-local function others(ctx, l)
+local declaration = {}
+war.states.war_declaration = declaration
+
+-- The NPCs among the targets that are bid for (5.32, 5.322): those with no ally.
+local function unallied_npcs(ctx, targets)
+  local list = {}
+  for _, target in ipairs(targets) do
+    local status = ctx.vars.npc[target]
+    if status == "inactive" or status == "controlled" then
+      list[#list + 1] = target
+    end
+  end
+  return list
+end
+
+-- After the declarer's allies have answered: the auctions for the NPCs attacked (below).
+local auctions
+
+local function stands(ctx)
+  local l = ctx.locals
+  local was = {}
+  for _, target in ipairs(l.targets) do
+    was[target] = ctx.vars.npc[target]
+  end
+  ctx:add_counter("vp." .. l.declarer, -war.DECLARE_VP)
+  for _, target in ipairs(l.targets) do
+    powers.start_war(ctx, l.declarer, target)
+    if ctx.vars.owed[l.declarer] then
+      ctx.vars.owed[l.declarer][target] = nil
+    end
+  end
+  ctx:log(string.format("%s declares war on %s and pays %d VP (5.31).", name(ctx, l.declarer), l.words, war.DECLARE_VP))
+  -- The allies not at war with every target already are asked to join (5.24).
+  local allies = {}
+  for _, ally in ipairs(powers.pc_allies(ctx, l.declarer)) do
+    for _, target in ipairs(l.targets) do
+      if not powers.at_war(ctx, ally, target) then
+        allies[#allies + 1] = ally
+        break
+      end
+    end
+  end
+  if #allies > 0 then
+    ctx:replace("war_allies", { declarer = l.declarer, targets = l.targets, words = l.words, allies = allies, n = 1 })
+    return
+  end
+  auctions(ctx, l.declarer, l.targets, {})
+end
+
+function declaration.run(ctx)
+  local l = ctx.locals
+  if not cancel.open(ctx, string.format("%s declares war on %s", name(ctx, l.declarer), l.words), { l.declarer }) then
+    stands(ctx)
+  end
+end
+
+function declaration.on_resume(ctx, result)
+  local l = ctx.locals
+  if result.cancelled then
+    ctx.vars.cancelled[l.declarer .. ">" .. l.target] = ctx:turn()
+    ctx:pop({ war = false })
+    return
+  end
+  stands(ctx)
+end
+
+-- 5.24: each ally of the declarer agrees to join the war, or refuses (the declarer, who
+-- made the war alone, then leaves the alliance and pays 5 VP).
+local war_allies = {}
+war.states.war_allies = war_allies
+
+function war_allies.prompt(ctx)
+  local l = ctx.locals
+  return {
+    seat = l.allies[l.n],
+    text = string.format("5.24 %s, your ally, is at war with %s: will %s join the war (and declare it in its next War Declaration Step)?",
+      name(ctx, l.declarer), l.words, name(ctx, l.allies[l.n])),
+    actions = {
+      { name = "agree", label = "Agree: declare war on them in my next War Declaration Step" },
+      { name = "refuse", label = "Refuse: the alliance is broken" },
+    },
+  }
+end
+
+local function next_ally(ctx)
+  local l = ctx.locals
+  if l.n < #l.allies then
+    l.n = l.n + 1
+    return
+  end
+  if l.refused then
+    powers.leave(ctx, l.declarer)
+    local vp = ctx:add_counter("vp." .. l.declarer, -powers.BREAK_VP)
+    ctx:log(string.format("%s declared war without its allies' agreement: it leaves the alliance and pays %d VP (%d VP) (5.24).",
+      name(ctx, l.declarer), powers.BREAK_VP, vp))
+  end
+  auctions(ctx, l.declarer, l.targets, {})
+end
+
+function war_allies.agree(ctx)
+  local l = ctx.locals
+  local ally = l.allies[l.n]
+  powers.owe(ctx, ally, l.declarer, l.targets)
+  ctx:log(string.format("%s agrees to join %s's war.", name(ctx, ally), name(ctx, l.declarer)))
+  next_ally(ctx)
+end
+
+function war_allies.refuse(ctx)
+  local l = ctx.locals
+  l.refused = true
+  ctx:log(string.format("%s refuses to join %s's war.", name(ctx, l.allies[l.n]), name(ctx, l.declarer)))
+  next_ally(ctx)
+end
+
+-- 5.32: the players not allied with the declarer bid gold for the attacked NPC, in secret.
+local auction = {}
+war.states.npc_auction = auction
+
+-- The Player Countries who may bid for `npc`, which `declarer` attacked (5.32): all but the
+-- declarer and its allies, and those at war with the NPC (as for a roll, 4.4), in the
+-- powers' order.
+local function bidders(ctx, declarer, npc)
   local list = {}
   for _, power in ipairs(ctx.vars.pcs) do
-    if power ~= l.declarer then
+    if power ~= declarer and not powers.allied(ctx, power, declarer) and not powers.hostile(ctx, power, npc) then
       list[#list + 1] = power
     end
   end
   return list
 end
 
-function cancel.prompt(ctx)
-  local l = ctx.locals
-  local power = others(ctx, l)[l.n]
-  local actions = { { name = "pass", label = "Let it stand" } }
-  if ctx:counter("gold." .. power) >= war.CANCEL_COST then
-    table.insert(actions, 1, { name = "cancel", label = "Pay 5 gold and roll to cancel it (95 or more)" })
-  end
-  return {
-    seat = power,
-    text = string.format("4.62 %s declares war on %s: may %s try to cancel it?", name(ctx, l.declarer), l.words, name(ctx, power)),
-    actions = actions,
-  }
-end
-
-local function declared(ctx)
-  local l = ctx.locals
-  ctx:add_counter("vp." .. l.declarer, -war.DECLARE_VP)
-  for _, target in ipairs(l.targets) do
-    ctx.vars.wars[pair(l.declarer, target)] = true
-    ctx.vars.at_war[l.declarer] = (ctx.vars.at_war[l.declarer] or 0) + 1
-    ctx.vars.at_war[target] = (ctx.vars.at_war[target] or 0) + 1
-  end
-  ctx:log(string.format("%s declares war on %s and pays %d VP (5.31).", name(ctx, l.declarer), l.words, war.DECLARE_VP))
-  for _, target in ipairs(l.targets) do
-    if ctx.vars.npc[target] == "inactive" then
-      ctx:replace("npc_auction", { declarer = l.declarer, npc = target })
-      return
-    end
-  end
-  ctx:pop({ war = true })
-end
-
-function cancel.cancel(ctx)
-  local l = ctx.locals
-  local power = others(ctx, l)[l.n]
-  ctx:add_counter("gold." .. power, -war.CANCEL_COST)
-  local tens = ctx:roll(10, name(ctx, power) .. "'s cancellation, tens")
-  local ones = ctx:roll(10, name(ctx, power) .. "'s cancellation, ones")
-  local n = war.percent(tens, ones)
-  if n >= war.CANCEL_AT then
-    ctx.vars.cancelled[l.declarer .. ">" .. l.target] = ctx:turn()
-    ctx:log(string.format("%s cancels %s's declaration of war (%d): it may be made again next Season (4.623).", name(ctx, power), name(ctx, l.declarer), n))
-    ctx:pop({ war = false })
-    return
-  end
-  ctx:log(string.format("%s fails to cancel it (%d).", name(ctx, power), n))
-  declared(ctx)
-end
-
-function cancel.pass(ctx)
-  local l = ctx.locals
-  if l.n < #others(ctx, l) then
-    l.n = l.n + 1
-    return
-  end
-  declared(ctx)
-end
-
---- Opens the declaration of war by `declarer` on `target` (and its alliance).
-function war.declare(ctx, declarer, target)
-  local targets = war.targets(ctx, target)
-  local names = {}
-  for i, t in ipairs(targets) do
-    names[i] = name(ctx, t)
-  end
-  ctx:call("war_cancel", { declarer = declarer, target = target, targets = targets, words = table.concat(names, " and "), n = 1 })
-end
-
--- 5.32: the other players bid gold for the attacked NPC, in secret.
-local auction = {}
-war.states.npc_auction = auction
-
 function auction.prompt(ctx)
   local l = ctx.locals
   local asks = {}
-  for _, power in ipairs(others(ctx, l)) do
+  for _, power in ipairs(bidders(ctx, l.declarer, l.npc)) do
     asks[#asks + 1] = { seat = power, actions = { { name = "bid", min = 0, max = math.max(0, ctx:counter("gold." .. power)), label = "Gold bid for the alliance" } } }
   end
   return { text = string.format("5.32 Bids in gold, in secret, for an alliance with %s", name(ctx, l.npc)), asks = asks }
@@ -161,27 +196,52 @@ end
 
 local function allied(ctx, power, npc, paid)
   ctx:add_counter("gold." .. power, -paid)
-  ctx.vars.npc_ally[npc] = power
-  ctx.vars.npc[npc] = "allied"
-  ctx:log(string.format("%s pays %d gold and allies with %s; it must declare war on its attacker in its next War Declaration Step (5.32).", name(ctx, power), paid, name(ctx, npc)))
+  powers.gain_npc(ctx, power, npc)
+  ctx:log(string.format("%s pays %d gold and allies with %s; it must declare war on %s's enemies in its next War Declaration Step (5.32).",
+    name(ctx, power), paid, name(ctx, npc), name(ctx, npc)))
 end
 
 local function caretaker(ctx, l)
+  if ctx.vars.npc[l.npc] == "controlled" then
+    ctx:log(string.format("Nobody bids for %s: %s still runs its units (5.322).", name(ctx, l.npc), name(ctx, ctx.vars.controller[l.npc])))
+    return
+  end
   -- 5.33: every player but the attacker rolls; the highest runs the NPC (ties roll again).
-  local winner = bid.by_dice(ctx, others(ctx, l), 10, function(power)
+  local list = {}
+  for _, power in ipairs(ctx.vars.pcs) do
+    if power ~= l.declarer then
+      list[#list + 1] = power
+    end
+  end
+  local winner = bid.by_dice(ctx, list, 10, function(power)
     return name(ctx, power) .. "'s caretaker roll for " .. name(ctx, l.npc)
   end)[1]
   ctx.vars.npc[l.npc] = "controlled"
   ctx.vars.controller[l.npc] = winner
   ctx:move_card("chit." .. l.npc, "cup")
   ctx:log(string.format("Nobody bids for %s: %s runs its units, and it has a turn of its own (5.33).", name(ctx, l.npc), winner and name(ctx, winner) or "nobody"))
+end
+
+-- The NPCs attacked not yet bid for, one by one (none bid for one no player may bid
+-- for), then back to the turn.
+function auctions(ctx, declarer, targets, seen)
+  for _, npc in ipairs(unallied_npcs(ctx, targets)) do
+    if not seen[npc] then
+      seen[npc] = true
+      if #bidders(ctx, declarer, npc) > 0 then
+        ctx:replace("npc_auction", { declarer = declarer, npc = npc, targets = targets, seen = seen })
+        return
+      end
+      caretaker(ctx, { declarer = declarer, npc = npc })
+    end
+  end
   ctx:pop({ war = true })
 end
 
 function auction.reveal(ctx, choices)
   local l = ctx.locals
   local best, top = 0, {}
-  for _, power in ipairs(others(ctx, l)) do
+  for _, power in ipairs(bidders(ctx, l.declarer, l.npc)) do
     local b = choices[power].arg
     if b > best then
       best, top = b, { power }
@@ -191,11 +251,12 @@ function auction.reveal(ctx, choices)
   end
   if best == 0 then
     caretaker(ctx, l)
+    auctions(ctx, l.declarer, l.targets, l.seen)
   elseif #top == 1 then
     allied(ctx, top[1], l.npc, best)
-    ctx:pop({ war = true })
+    auctions(ctx, l.declarer, l.targets, l.seen)
   else
-    ctx:replace("open_auction", { declarer = l.declarer, npc = l.npc, high = best, leader = top[1], bidders = top, n = 2 })
+    ctx:replace("open_auction", { declarer = l.declarer, npc = l.npc, targets = l.targets, seen = l.seen, high = best, leader = top[1], bidders = top, n = 2 })
   end
 end
 
@@ -220,9 +281,9 @@ end
 
 -- (The turn never comes back to the leader while another bidder is in: to stay in, a
 -- bidder must raise and lead.)
-function open.raise(ctx, bid)
+function open.raise(ctx, amount)
   local l = ctx.locals
-  l.high, l.leader = bid, l.bidders[l.n]
+  l.high, l.leader = amount, l.bidders[l.n]
   l.n = l.n % #l.bidders + 1
 end
 
@@ -234,7 +295,7 @@ function open.drop(ctx)
   end
   if #l.bidders == 1 then
     allied(ctx, l.bidders[1], l.npc, l.high)
-    ctx:pop({ war = true })
+    auctions(ctx, l.declarer, l.targets, l.seen)
   end
 end
 

@@ -5,11 +5,11 @@
 -- (4.3), the NPC Alliance Phase in chit order (4.4), the NPC builds at the table (4.41),
 -- and Spring.
 
+local powers = include("rules/powers.lua")
+
 local winter = {}
 
-local function name(ctx, seat)
-  return ctx.data.seats[seat].name
-end
+local name = powers.name
 
 local function gold(ctx, power, n)
   return ctx:add_counter("gold." .. power, n)
@@ -108,7 +108,7 @@ function expenses.run(ctx)
         allies = allies + 1
       end
     end
-    local at_war = (ctx.vars.at_war[power] or 0) > 0
+    local at_war = powers.in_war(ctx, power)
     local due = 10 * allies + (at_war and 5 or 0)
     if due > 0 then
       local now = gold(ctx, power, -due)
@@ -257,7 +257,7 @@ end
 function winter.npc_rolls(ctx, power, action, how)
   local actions = {}
   for _, npc in ipairs(ctx.vars.powers) do
-    if ctx.vars.npc[npc] and ctx.vars.npc_ally[npc] ~= power then
+    if ctx.vars.npc[npc] and ctx.vars.npc_ally[npc] ~= power and not powers.hostile(ctx, power, npc) then
       local holder = ctx.vars.npc_ally[npc]
       local label = holder and string.format("%s to break %s's alliance with %s", how, name(ctx, holder), name(ctx, npc))
         or string.format("%s for an alliance with %s", how, name(ctx, npc))
@@ -292,12 +292,10 @@ function winter.roll_for(ctx, power, npc)
   local roll = ctx:roll(10, string.format("%s's NPC Alliance roll on %s", name(ctx, power), name(ctx, npc)))
   local ok, need, holder = winter.alliance_roll(ctx, power, npc, roll)
   if ok and holder then
-    ctx.vars.npc_ally[npc] = nil
-    ctx.vars.npc[npc] = "inactive"
-    ctx:log(string.format("%s breaks %s's alliance with %s (%d, %d needed): %s is inactive.", name(ctx, power), name(ctx, holder), name(ctx, npc), roll, need, name(ctx, npc)))
+    powers.drop_npc(ctx, holder, npc)
+    ctx:log(string.format("%s breaks %s's alliance with %s (%d, %d needed): %s is %s (5.23).", name(ctx, power), name(ctx, holder), name(ctx, npc), roll, need, name(ctx, npc), ctx.vars.npc[npc]))
   elseif ok then
-    ctx.vars.npc_ally[npc] = power
-    ctx.vars.npc[npc] = "allied"
+    powers.gain_npc(ctx, power, npc)
     ctx:log(string.format("%s gains %s as its ally (%d, %d needed).", name(ctx, power), name(ctx, npc), roll, need))
   else
     ctx:log(string.format("%s's roll on %s fails (%d, %d needed).", name(ctx, power), name(ctx, npc), roll, need))

@@ -31,6 +31,7 @@ function M.prepare(g)
 end
 
 function M.season(g, during, first)
+  M.no_cooperation(g)
   if g:state() == "turn_start" then
     g:act(first and "first" or "draw")
   end
@@ -75,6 +76,46 @@ function M.winter(g, w)
     end
   end
   g:act("done")
+end
+
+--- At a Turn Start, every alliance declares no Military Cooperation (4.61).
+function M.no_cooperation(g)
+  while g:state() == "turn_start" and g:prompt().actions[#g:prompt().actions].name == "no_cooperation" do
+    g:act("no_cooperation")
+  end
+end
+
+--- The power whose Player Turn it is (the last chit drawn: a coalition's head).
+function M.current(g)
+  local drawn = g:zone("drawn")
+  return drawn[#drawn] and drawn[#drawn]:match("^chit%.(.+)$")
+end
+
+--- From a Turn Start or a Player Turn, plays the Season's turns (each ended at once) up to
+--- `power`'s Player Turn proper (France goes first when it is `power`).
+function M.to_turn(g, power)
+  M.no_cooperation(g)
+  if g:state() == "turn_start" then
+    g:act(power == "FR" and "first" or "draw")
+  end
+  M.prepare(g)
+  while g:state() == "player_turn" and M.current(g) ~= power do
+    g:act("done")
+    M.prepare(g)
+  end
+end
+
+--- Everyone lets a declaration stand: every ask of the cancel window passed.
+function M.stand(g)
+  while g:state() == "cancel_window" do
+    g:act("pass")
+  end
+end
+
+--- `power` declares war on `target` in its turn, nobody trying to cancel it.
+function M.declare(g, target)
+  g:act("declare_war", target)
+  M.stand(g)
 end
 
 --- A whole year from a Spring Turn Start: three Seasons, then the Winterphase `w`.

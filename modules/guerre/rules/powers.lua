@@ -1,0 +1,236 @@
+-- La Guerre de l'Empereur: the relations between the powers, as plain data in `ctx.vars`
+-- that every seat reads (2.7's displays): the wars (`wars`, by "A/B"), the alliances of
+-- Player Countries (`league`: a PC to its alliance's number), the NPCs' allies
+-- (`npc_ally`), the Enforced Peaces (`peace`, by "A/B": the last Combat Season they hold),
+-- Free Passage (`passage`, by "grantor>user": its last Combat Season) and the declarations
+-- of war a power owes its allies (`owed`: power to {target = the ally it is owed to}).
+
+local powers = {}
+
+powers.BREAK_VP = 5
+
+function powers.name(ctx, seat)
+  return ctx.data.seats[seat].name
+end
+
+--- The names of `list`, joined ("France, Prussia and Russia").
+function powers.names(ctx, list)
+  local names = {}
+  for i, p in ipairs(list) do
+    names[i] = powers.name(ctx, p)
+  end
+  if #names <= 1 then
+    return names[1] or "nobody"
+  end
+  return table.concat(names, ", ", 1, #names - 1) .. " and " .. names[#names]
+end
+
+function powers.pair(a, b)
+  return a < b and (a .. "/" .. b) or (b .. "/" .. a)
+end
+
+--- The Combat Season now, as a number (three a year): Enforced Peace and Free Passage
+--- count in it.
+function powers.season_index(ctx)
+  local n = ({ Spring = 0, Summer = 1, Fall = 2 })[ctx.vars.season] or 2
+  return ctx.vars.year * 3 + n
+end
+
+--- The Combat Season `n` in words ("Summer 1807").
+function powers.season_name(n)
+  return string.format("%s %d", ({ "Spring", "Summer", "Fall" })[n % 3 + 1], n // 3)
+end
+
+function powers.at_war(ctx, a, b)
+  return ctx.vars.wars[powers.pair(a, b)] == true
+end
+
+--- The powers `power` is at war with, in the powers' order.
+function powers.enemies(ctx, power)
+  local list = {}
+  for _, other in ipairs(ctx.vars.powers) do
+    if powers.at_war(ctx, power, other) then
+      list[#list + 1] = other
+    end
+  end
+  return list
+end
+
+function powers.in_war(ctx, power)
+  return #powers.enemies(ctx, power) > 0
+end
+
+--- Whether an Enforced Peace (5.14) holds between `a` and `b` now.
+function powers.enforced(ctx, a, b)
+  local last = ctx.vars.peace[powers.pair(a, b)]
+  return last ~= nil and powers.season_index(ctx) <= last
+end
+
+--- The Player Countries allied with Player Country `pc` (not `pc` itself).
+function powers.pc_allies(ctx, pc)
+  local list = {}
+  local league = ctx.vars.league[pc]
+  if league then
+    for _, other in ipairs(ctx.vars.pcs) do
+      if other ~= pc and ctx.vars.league[other] == league then
+        list[#list + 1] = other
+      end
+    end
+  end
+  return list
+end
+
+--- The NPCs allied with Player Country `pc`.
+function powers.npc_allies(ctx, pc)
+  local list = {}
+  for _, npc in ipairs(ctx.vars.powers) do
+    if ctx.vars.npc_ally[npc] == pc then
+      list[#list + 1] = npc
+    end
+  end
+  return list
+end
+
+--- The whole alliance `power` belongs to (5.3): its Player Countries and their NPC allies,
+--- in the powers' order; a power alone is an alliance of one.
+function powers.alliance(ctx, power)
+  local head = ctx.vars.npc_ally[power] or power
+  if not ctx.vars.pcs_set[head] then
+    return { power }
+  end
+  local pcs = powers.pc_allies(ctx, head)
+  pcs[#pcs + 1] = head
+  local members = {}
+  for _, p in ipairs(ctx.vars.powers) do
+    local ally = ctx.vars.npc_ally[p]
+    for _, pc in ipairs(pcs) do
+      if p == pc or ally == pc then
+        members[#members + 1] = p
+        break
+      end
+    end
+  end
+  return members
+end
+
+--- Whether `a` and `b` are allies (of one alliance).
+function powers.allied(ctx, a, b)
+  for _, p in ipairs(powers.alliance(ctx, a)) do
+    if p == b and p ~= a then
+      return true
+    end
+  end
+  return false
+end
+
+--- Whether `power` or one of its allies is at war with `npc`: then it may not gain it
+--- (4.4, 4.71, 5.32).
+function powers.hostile(ctx, power, npc)
+  for _, member in ipairs(powers.alliance(ctx, power)) do
+    if powers.at_war(ctx, member, npc) then
+      return true
+    end
+  end
+  return false
+end
+
+function powers.start_war(ctx, a, b)
+  ctx.vars.wars[powers.pair(a, b)] = true
+end
+
+--- Ends the war between `a` and `b`; with `enforced`, an Enforced Peace holds for the next
+--- three Combat Seasons (5.14).
+function powers.end_war(ctx, a, b, enforced)
+  ctx.vars.wars[powers.pair(a, b)] = nil
+  if enforced then
+    ctx.vars.peace[powers.pair(a, b)] = powers.season_index(ctx) + 3
+  end
+end
+
+--- `pc` owes a declaration of war (5.21, 5.32, 4.4) on every enemy of `ally`'s that it is not
+--- at war with; a target it has an Enforced Peace with is left out (5.14 forbids it).
+function powers.owe(ctx, pc, ally, enemies)
+  for _, target in ipairs(enemies) do
+    if target ~= pc and not powers.at_war(ctx, pc, target) and not powers.allied(ctx, pc, target) then
+      ctx.vars.owed[pc] = ctx.vars.owed[pc] or {}
+      ctx.vars.owed[pc][target] = ally
+    end
+  end
+end
+
+--- `pc` gains NPC `npc` as its ally (4.4, 4.71, 5.32): the NPC's chit leaves the cup (it
+--- moves with its ally), unless `pc` has had its turn this Season (5.321); `pc` owes war on
+--- the NPC's enemies.
+function powers.gain_npc(ctx, pc, npc)
+  ctx.vars.npc_ally[npc] = pc
+  ctx.vars.npc[npc] = "allied"
+  ctx.vars.controller[npc] = nil
+  local chit = "chit." .. npc
+  if ctx:card_zone(chit) == "drawn" then
+    -- It has had its turn this Season, and moves no further (5.321).
+  elseif ctx:card_zone("chit." .. pc) == "drawn" then
+    ctx:move_card(chit, "cup")
+  elseif ctx:card_zone(chit) == "cup" then
+    ctx:move_card(chit, "chits", "bottom")
+  end
+  local enemies = powers.enemies(ctx, npc)
+  powers.owe(ctx, pc, npc, enemies)
+end
+
+--- Breaks `pc`'s alliance with its NPC `npc` (5.23): the NPC becomes Controlled (run by
+--- `pc`) if it is at war, else inactive; a Controlled NPC that has not had a turn this
+--- Season gets its chit in the cup.
+function powers.drop_npc(ctx, pc, npc)
+  ctx.vars.npc_ally[npc] = nil
+  if powers.in_war(ctx, npc) then
+    ctx.vars.npc[npc] = "controlled"
+    ctx.vars.controller[npc] = pc
+    local chit = "chit." .. npc
+    if ctx:card_zone(chit) ~= "drawn" and ctx.vars.season ~= "Winterphase" then
+      ctx:move_card(chit, "cup")
+    end
+  else
+    ctx.vars.npc[npc] = "inactive"
+  end
+  powers.forgive(ctx, pc, npc)
+end
+
+--- A Controlled NPC at war with nobody any more becomes inactive (5.23).
+function powers.settle_npc(ctx, npc)
+  if ctx.vars.npc[npc] == "controlled" and not powers.in_war(ctx, npc) then
+    ctx.vars.npc[npc], ctx.vars.controller[npc] = "inactive", nil
+    if ctx:card_zone("chit." .. npc) == "cup" then
+      ctx:move_card("chit." .. npc, "chits", "bottom")
+    end
+  end
+end
+
+--- `pc` leaves its alliance of Player Countries (5.22, 5.24); an alliance of one is no more.
+function powers.leave(ctx, pc)
+  local allies = powers.pc_allies(ctx, pc)
+  ctx.vars.league[pc] = nil
+  if #allies == 1 then
+    ctx.vars.league[allies[1]] = nil
+  end
+  -- What it owed its allies, and they it, lapses.
+  for _, ally in ipairs(allies) do
+    powers.forgive(ctx, pc, ally)
+    powers.forgive(ctx, ally, pc)
+  end
+end
+
+--- What `debtor` owes `ally` lapses.
+function powers.forgive(ctx, debtor, ally)
+  local owed = ctx.vars.owed[debtor] or {}
+  local gone = {}
+  for target, from in pairs(owed) do
+    if from == ally then
+      gone[#gone + 1] = target
+    end
+  end
+  for _, target in ipairs(gone) do
+    ctx.vars.owed[debtor][target] = nil
+  end
+end
+
+return powers

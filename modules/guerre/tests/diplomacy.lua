@@ -1,0 +1,368 @@
+-- La Guerre de l'Empereur: the Player Turn's Peace, Alliance and War Declaration Steps and
+-- the Turn Start's Military Cooperation, against the text's examples and rules.
+
+local play = include("tests/lib/play.lua")
+
+-- The Combat Season `season` of `year` as powers.season_index counts it.
+local function index(season, year)
+  return year * 3 + ({ Spring = 0, Summer = 1, Fall = 2 })[season]
+end
+
+local function has(g, action)
+  for _, a in ipairs(g:legal()) do
+    if a == action then
+      return true
+    end
+  end
+  return false
+end
+
+-- The rest of the Season, then a Winterphase with nothing in it: the next Spring's Turn
+-- Start.
+local function to_spring(g)
+  play.season(g)
+  play.winter(g)
+end
+
+-- Russia and Austria allied in Russia's turn of Fall 1805 (Austria agrees; nobody tries to
+-- cancel it), the Season then played out to the next Spring.
+local function russia_austria(t)
+  local g = play.started(t, "four-player")
+  play.to_turn(g, "RU")
+  g:act("ally", "AU")
+  t:eq(g:prompt().seat, "AU", "Austria is asked")
+  g:act("agree")
+  play.stand(g)
+  to_spring(g)
+  return g
+end
+
+-- Rule 5.124: a power surrendering to two players lets them choose a group each, in the
+-- order it gives; the 5 VP term may be chosen twice, and is paid on top of the 5 VP for
+-- surrendering (5.121). Set-up: five players; France and Russia declare war on Prussia in
+-- Fall 1805; in Spring 1806 Prussia surrenders, Russia to choose first: Russia takes 5 VP
+-- (group 1), France 5 VP (group 2). Expected: Prussia 100 - 5 - 5 - 5 = 85 VP; France and
+-- Russia 100 - 10 + 5 = 95; peace, and an Enforced Peace to the end of Spring 1807.
+test("5.124 two victors take 5 VP each, on top of the 5 VP for surrendering", function(t)
+  local g = play.started(t, "five-player")
+  play.to_turn(g, "FR")
+  play.declare(g, "PR")
+  play.to_turn(g, "RU")
+  play.declare(g, "PR")
+  to_spring(g)
+  play.to_turn(g, "PR")
+  g:act("surrender", "PR")
+  t:eq(g:state(), "surrender_terms")
+  t:eq(g:prompt().seat, "PR", "the loser orders the victors")
+  g:act("next", "RU")
+  g:act("next", "FR")
+  t:eq(g:prompt().seat, "RU", "Russia chooses first")
+  g:act("term", "1:vp")
+  t:eq(g:prompt().seat, "FR")
+  t:ok(not has(g, "term 1:passage"), "group 1 is taken")
+  g:act("term", "2:vp")
+  g:act("evacuated", 0)
+  g:act("evacuated", 0)
+  t:eq(g:counter("vp.PR"), 85)
+  t:eq(g:counter("vp.FR"), 95)
+  t:eq(g:counter("vp.RU"), 95)
+  t:eq(g:vars().wars, {})
+  t:eq(g:vars().peace, { ["FR/PR"] = index("Spring", 1807), ["PR/RU"] = index("Spring", 1807) })
+  t:eq(g:state(), "player_turn", "back to Prussia's turn")
+end)
+
+-- Rule 5.124: one victor chooses a group; the loser may refuse it and give one term of each
+-- of the other two groups instead; without 10 gold the loser pays in units. Set-up: France
+-- declares war on Britain in Fall 1805; Britain surrenders in its turn with 4 gold; France
+-- chooses group 1, Britain refuses, France takes 5 VP (group 2) and, Britain having less
+-- than 10 gold, the units (group 3); France evacuates provinces worth 2 VP (5.128).
+-- Expected: Britain 100 - 5 - 5 = 90 VP; France 100 - 10 + 5 + 2 = 97.
+test("5.124 one victor: the loser refuses the group and gives the other two", function(t)
+  local g = play.started(t, "four-player")
+  play.to_turn(g, "FR")
+  play.declare(g, "GB")
+  play.to_turn(g, "GB")
+  g:set_counter("gold.GB", 4)
+  g:act("surrender", "GB")
+  t:eq(g:prompt().seat, "FR")
+  g:act("group", 1)
+  t:eq(g:prompt().seat, "GB")
+  g:act("refuse")
+  t:eq(g:legal(), { "term 2:province", "term 2:vp" })
+  g:act("term", "2:vp")
+  t:eq(g:legal(), { "term 3:units" }, "no 10 gold: the units")
+  g:act("term", "3:units")
+  g:act("evacuated", 2)
+  t:eq(g:counter("vp.GB"), 90)
+  t:eq(g:counter("vp.FR"), 97)
+  t:eq(g:counter("gold.GB"), 4)
+end)
+
+-- Rule 5.124: the group kept, and 10 gold paid. Set-up: as above, Britain with 12 gold;
+-- France chooses group 3, Britain lets it, France takes the gold.
+test("5.124 one victor: the group kept, and 10 gold paid", function(t)
+  local g = play.started(t, "four-player")
+  play.to_turn(g, "FR")
+  play.declare(g, "GB")
+  play.to_turn(g, "GB")
+  g:set_counter("gold.GB", 12)
+  local gold = g:counter("gold.FR")
+  g:act("surrender", "GB")
+  g:act("group", 3)
+  g:act("accept")
+  t:eq(g:legal(), { "term 3:gold", "term 3:units" })
+  g:act("term", "3:gold")
+  g:act("evacuated", 0)
+  t:eq(g:counter("gold.GB"), 2)
+  t:eq(g:counter("gold.FR"), gold + 10)
+  t:eq(g:counter("vp.GB"), 95)
+end)
+
+-- Rule 5.14's example: Prussia surrenders to France in the Summer of 1806; neither may
+-- declare war on the other until Fall 1807 (Fall 1806, Spring 1807 and Summer 1807 are
+-- skipped). Set-up: five players; France declares war on Prussia in Fall 1805; Prussia
+-- surrenders in Summer 1806 (France takes Free Passage). Expected: no declaration on
+-- Prussia in France's turns of Fall 1806 to Summer 1807; one in Fall 1807.
+test("5.14 an Enforced Peace from Summer 1806 holds to the end of Summer 1807", function(t)
+  local g = play.started(t, "five-player")
+  play.to_turn(g, "FR")
+  play.declare(g, "PR")
+  to_spring(g)
+  play.season(g)
+  play.to_turn(g, "PR")
+  g:act("surrender", "PR")
+  g:act("group", 1)
+  g:act("accept")
+  g:act("term", "1:passage")
+  g:act("evacuated", 0)
+  t:eq(g:vars().peace["FR/PR"], index("Summer", 1807))
+  t:eq(g:vars().passage["PR>FR"], index("Summer", 1807), "Free Passage for a year")
+  play.season(g)
+  for _, when in ipairs({ "Fall 1806", "Spring 1807", "Summer 1807" }) do
+    if g:state() == "tax" then
+      play.winter(g)
+    end
+    play.to_turn(g, "FR")
+    t:ok(not has(g, "declare_war PR"), "no war on Prussia in " .. when)
+    play.season(g)
+  end
+  play.to_turn(g, "FR")
+  t:eq(g:vars().season .. " " .. g:vars().year, "Fall 1807")
+  t:ok(has(g, "declare_war PR"), "war may be declared again in Fall 1807")
+end)
+
+-- Rule 5.24's example: Prussia leaving a coalition with Russia and Austria loses 5 VP, not
+-- 10. Set-up: five players; in Fall 1805 Russia allies with Austria, then invites Prussia
+-- (Austria and Prussia agree); in Spring 1806 Prussia leaves. Expected: Prussia 95 VP;
+-- Russia and Austria still allied.
+test("5.24 leaving an alliance of three costs 5 VP, not 10", function(t)
+  local g = play.started(t, "five-player")
+  play.to_turn(g, "RU")
+  g:act("ally", "AU")
+  g:act("agree")
+  play.stand(g)
+  t:ok(has(g, "ally PR"), "Russia may invite Prussia")
+  g:act("ally", "PR")
+  t:eq(g:prompt().seat, "AU", "every member agrees")
+  g:act("agree")
+  t:eq(g:prompt().seat, "PR")
+  g:act("agree")
+  play.stand(g)
+  local v = g:vars()
+  t:ok(v.league.RU and v.league.RU == v.league.AU and v.league.AU == v.league.PR, "one alliance of three")
+  to_spring(g)
+  play.to_turn(g, "PR")
+  g:act("leave")
+  t:eq(g:counter("vp.PR"), 95)
+  v = g:vars()
+  t:eq(v.league.PR, nil)
+  t:ok(v.league.RU ~= nil and v.league.RU == v.league.AU, "Russia and Austria still allied")
+end)
+
+-- Rule 5.21 and 4.62: any other player may try once to cancel an alliance; on 95 or more it
+-- is not made this Season (4.623). Set-up: Russia proposes to Austria, Austria agrees,
+-- France pays 5 gold and rolls 9 and 7. Expected: no alliance; not again this Season.
+test("5.21 an alliance cancelled on 97", function(t)
+  local g = play.started(t, "four-player")
+  play.to_turn(g, "RU")
+  g:set_counter("gold.FR", 10)
+  g:act("ally", "AU")
+  g:act("agree")
+  t:eq(g:state(), "cancel_window")
+  t:eq(g:prompt().seat, "FR", "the other players, in the powers' order")
+  g:act("cancel", nil, { 9, 7 })
+  t:eq(g:counter("gold.FR"), 5)
+  t:eq(g:vars().league, {})
+  t:ok(not has(g, "ally AU"), "not again this Season")
+end)
+
+-- Rules 5.21 and 5.24: a new ally owes war on its allies' enemies in its next War
+-- Declaration Step; a player who does not declare it leaves the alliance and pays 5 VP.
+-- Set-up: France at war with Britain (Fall 1805); in Spring 1806 Russia allies with France
+-- and ends its turn without declaring war on Britain. Expected: Russia 95 VP, alone.
+-- Again, Russia declaring war on Britain: the alliance holds, Russia 90 VP.
+test("5.24 an ally who does not declare war on its ally's enemy leaves the alliance", function(t)
+  for _, declares in ipairs({ false, true }) do
+    local g = play.started(t, "four-player")
+    play.to_turn(g, "FR")
+    play.declare(g, "GB")
+    to_spring(g)
+    play.to_turn(g, "RU")
+    g:act("ally", "FR")
+    g:act("agree")
+    play.stand(g)
+    t:eq(g:vars().owed.RU, { GB = "FR" })
+    t:ok(g:prompt().text:find("owes its allies war on Great Britain", 1, true), g:prompt().text)
+    if declares then
+      play.declare(g, "GB")
+      t:eq(g:state(), "player_turn", "France, its ally, is at war with Britain already")
+      g:act("done")
+      t:eq(g:counter("vp.RU"), 90)
+      t:ok(g:vars().league.RU ~= nil, "the alliance holds")
+    else
+      g:act("done")
+      t:eq(g:counter("vp.RU"), 95)
+      t:eq(g:vars().league, {})
+    end
+  end
+end)
+
+-- Rule 5.24: a player who declares war without his allies' agreement leaves the alliance
+-- and pays 5 VP; an ally who agrees owes the declaration. Set-up: Russia and Austria
+-- allied; in Spring 1806 Russia declares war on Britain; Austria refuses (then, again,
+-- agrees). Expected: Russia 100 - 10 - 5 = 85 VP and alone; or 90 and Austria owing war on
+-- Britain.
+test("5.24 war declared without the allies' agreement breaks the alliance", function(t)
+  for _, agrees in ipairs({ false, true }) do
+    local g = russia_austria(t)
+    play.to_turn(g, "RU")
+    play.declare(g, "GB")
+    t:eq(g:state(), "war_allies")
+    t:eq(g:prompt().seat, "AU")
+    g:act(agrees and "agree" or "refuse")
+    if agrees then
+      t:eq(g:counter("vp.RU"), 90)
+      t:eq(g:vars().owed.AU, { GB = "RU" })
+    else
+      t:eq(g:counter("vp.RU"), 85)
+      t:eq(g:vars().league, {})
+    end
+  end
+end)
+
+-- Rules 5.11 and 5.22: a Negotiated Peace offered and accepted ends the war, with an
+-- Enforced Peace; an ally who makes peace while his ally fights on leaves the alliance and
+-- pays 5 VP. Set-up: Russia and Austria allied; France declares war on them in Spring
+-- 1806; in Summer 1806 Austria offers France peace, France accepts, nobody cancels, Russia
+-- makes no offer of its own. Expected: Austria at peace with France, 95 VP, out of the
+-- alliance; Russia still at war.
+test("5.22 peace while an ally fights on costs 5 VP and the alliance", function(t)
+  local g = russia_austria(t)
+  play.to_turn(g, "FR")
+  play.declare(g, "RU")
+  t:eq(g:vars().wars, { ["AU/FR"] = true, ["FR/RU"] = true })
+  play.season(g)
+  play.to_turn(g, "AU")
+  g:act("offer_peace", "AU>FR")
+  t:eq(g:prompt().seat, "FR")
+  g:act("accept")
+  play.stand(g)
+  t:eq(g:prompt().seat, "RU", "Russia may make its own offer")
+  g:act("no_offer")
+  t:eq(g:vars().wars, { ["FR/RU"] = true })
+  t:eq(g:counter("vp.AU"), 95)
+  t:eq(g:vars().league, {})
+  t:eq(g:vars().peace["AU/FR"], index("Summer", 1807))
+  t:ok(not has(g, "declare_war FR"), "no war on France under the Enforced Peace")
+end)
+
+-- Rule 5.11: a Controlled NPC must accept an offer of peace, and so becomes inactive.
+-- Set-up: France declares war on Prussia; nobody bids; Austria runs it (dice 3, 7, 7, 2,
+-- 9 as in 5.33's test); in Spring 1806 France offers Prussia peace. Expected: Austria may
+-- only accept; Prussia is inactive, its chit out of the cup.
+test("5.11 a Controlled NPC must accept peace", function(t)
+  local g = play.started(t, "four-player")
+  play.to_turn(g, "FR")
+  play.declare(g, "PR")
+  g:act_as("GB", "bid", 0)
+  g:act_as("RU", "bid", 0)
+  g:act_as("AU", "bid", 0, { 3, 7, 7, 2, 9 })
+  t:eq(g:vars().controller.PR, "AU")
+  to_spring(g)
+  play.to_turn(g, "FR")
+  g:act("offer_peace", "FR>PR")
+  t:eq(g:prompt().seat, "AU")
+  t:eq(g:legal(), { "accept" })
+  g:act("accept")
+  play.stand(g)
+  t:eq(g:vars().npc.PR, "inactive")
+  t:eq(g:vars().wars, {})
+  for _, chit in ipairs(g:zone("cup")) do
+    t:ok(chit ~= "chit.PR", "Prussia's chit out of the cup")
+  end
+end)
+
+-- Rule 5.322: a Controlled NPC attacked again may be bid for again; its new ally owes war
+-- on its enemies (5.32). Set-up: as above, Austria runs Prussia; in Spring 1806 Britain
+-- declares war on Prussia; Russia bids 3, Austria 0 (France, at war with Prussia, may not
+-- bid: 4.4). Expected: Russia allied with Prussia, owing war on France and Britain.
+test("5.322 a Controlled NPC attacked again is bid for again", function(t)
+  local g = play.started(t, "four-player")
+  play.to_turn(g, "FR")
+  play.declare(g, "PR")
+  g:act_as("GB", "bid", 0)
+  g:act_as("RU", "bid", 0)
+  g:act_as("AU", "bid", 0, { 3, 7, 7, 2, 9 })
+  to_spring(g)
+  play.to_turn(g, "GB")
+  g:set_counter("gold.RU", 5)
+  play.declare(g, "PR")
+  t:eq(g:state(), "npc_auction")
+  t:eq(#g:prompt().asks, 2, "Russia and Austria bid")
+  g:act_as("RU", "bid", 3)
+  g:act_as("AU", "bid", 0)
+  t:eq(g:vars().npc.PR, "allied")
+  t:eq(g:vars().npc_ally.PR, "RU")
+  t:eq(g:vars().controller.PR, nil)
+  t:eq(g:vars().owed.RU, { FR = "PR", GB = "PR" })
+end)
+
+-- Rule 5.14: an alliance that would set two powers with an Enforced Peace at war is not
+-- offered. Set-up: France at war with Britain (Fall 1805); in Spring 1806 Russia declares
+-- war on France and they make peace in Summer. Expected: Russia may not ally with Britain.
+test("5.14 no alliance with the enemy of a power one has an Enforced Peace with", function(t)
+  local g = play.started(t, "four-player")
+  play.to_turn(g, "FR")
+  play.declare(g, "GB")
+  to_spring(g)
+  play.to_turn(g, "RU")
+  play.declare(g, "FR")
+  play.season(g)
+  play.to_turn(g, "RU")
+  g:act("offer_peace", "RU>FR")
+  g:act("accept")
+  play.stand(g)
+  t:ok(not has(g, "ally GB"), "Britain is at war with France")
+  t:ok(has(g, "ally AU"), "Austria is not")
+end)
+
+-- Rules 4.6 and 4.61: allies who declare Military Cooperation take their Player Turns on one
+-- chit, one after the other. Set-up: Russia and Austria allied; at Spring 1806's Turn
+-- Start they cooperate on Austria's chit; nobody cancels. Expected: three chits in the
+-- cup; when Austria's is drawn, Russia's turn follows Austria's before the next draw.
+test("4.61 a coalition moves on one chit", function(t)
+  local g = russia_austria(t)
+  t:eq(g:state(), "turn_start")
+  t:eq(g:prompt().seat, "RU")
+  g:act("cooperate", "AU")
+  play.stand(g)
+  t:eq(g:json().zones.cup.count, 3)
+  t:eq(g:vars().coalition, { AU = { "RU", "AU" } })
+  play.to_turn(g, "AU")
+  local cup = g:json().zones.cup.count
+  g:act("done")
+  play.prepare(g)
+  t:eq(g:prompt().seat, "RU", "Russia's turn follows")
+  t:eq(g:json().zones.cup.count, cup, "no chit drawn for it")
+  t:eq(play.current(g), "AU")
+end)
