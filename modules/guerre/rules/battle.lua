@@ -196,14 +196,111 @@ local function finish(ctx, winner, how)
   local vp = 0
   if how ~= "night" and how ~= "rearguard" then
     vp = l.f[loser].corps
-    if ctx.vars.pcs_set[l.powers[winner]] then
-      ctx:add_counter("vp." .. l.powers[winner], vp)
-    end
   end
   local lost = battle.pursuit(l.f[winner], l.f[loser], how)
+  local power = l.powers[winner]
   ctx:log(string.format("%s wins the battle: %d VP; %s retreats and loses %d division(s) to the pursuit.",
-    name(ctx, l.powers[winner]), vp, name(ctx, l.powers[loser]), lost))
-  ctx:pop({ winner = l.powers[winner], vp = vp, pursuit = lost })
+    name(ctx, power), vp, name(ctx, l.powers[loser]), lost))
+  local result = { winner = power, vp = vp, pursuit = lost }
+  local allies = {}
+  for _, member in ipairs(powers.alliance(ctx, power)) do
+    if member ~= power then
+      allies[#allies + 1] = member
+    end
+  end
+  if vp > 0 and #allies > 0 then
+    ctx:replace("battle_split", { result = result, allies = allies, present = { power }, n = 1 })
+    return
+  end
+  battle.award(ctx, { [power] = vp })
+  ctx:pop(result)
+end
+
+--- Gives each power its share of a victory's VP; an NPC's share is lost (5.621).
+function battle.award(ctx, shares)
+  for _, power in ipairs(ctx.vars.powers) do
+    if shares[power] and ctx.vars.pcs_set[power] then
+      ctx:add_counter("vp." .. power, shares[power])
+    end
+  end
+end
+
+--- The shares of `vp` among the `present` allies (5.621): as even as possible, the
+--- remainder, `extra`, given by the commanding player (a list of powers, one a point).
+function battle.shares(vp, present, extra)
+  local shares = {}
+  for _, power in ipairs(present) do
+    shares[power] = vp // #present
+  end
+  for _, power in ipairs(extra) do
+    shares[power] = shares[power] + 1
+  end
+  return shares
+end
+
+-- 5.621: the VP of an allied army's victory, split among the allies that had divisions in
+-- the battle; the commanding player gives the remainder, a point at a time.
+local split = {}
+battle.states.battle_split = split
+
+function split.prompt(ctx)
+  local l = ctx.locals
+  local power = l.result.winner
+  local seat = ctx.vars.npc_ally[power] or ctx.vars.controller[power] or power
+  if l.n <= #l.allies then
+    local ally = l.allies[l.n]
+    return {
+      seat = seat,
+      text = string.format("5.621 %s's allied army wins %d VP: had %s divisions in the battle (garrisons count)?", name(ctx, power), l.result.vp, name(ctx, ally)),
+      actions = {
+        { name = "present", arg = true, label = "Yes" },
+        { name = "present", arg = false, label = "No" },
+      },
+    }
+  end
+  local actions = {}
+  for _, p in ipairs(l.present) do
+    actions[#actions + 1] = { name = "extra", arg = p, label = name(ctx, p) }
+  end
+  return {
+    seat = seat,
+    text = string.format("5.621 %d VP among %s: %d each; who has the %s point left over?", l.result.vp, powers.names(ctx, l.present),
+      l.result.vp // #l.present, #l.extra == 0 and "first" or "next"),
+    actions = actions,
+  }
+end
+
+local function share_out(ctx)
+  local l = ctx.locals
+  if #l.extra < l.result.vp % #l.present then
+    return
+  end
+  local shares = battle.shares(l.result.vp, l.present, l.extra)
+  local words = {}
+  for _, p in ipairs(l.present) do
+    words[#words + 1] = string.format("%s %d%s", name(ctx, p), shares[p], ctx.vars.pcs_set[p] and "" or " (lost: an NPC's)")
+  end
+  ctx:log(string.format("The %d VP are shared (5.621): %s.", l.result.vp, table.concat(words, ", ")))
+  battle.award(ctx, shares)
+  ctx:pop(l.result)
+end
+
+function split.present(ctx, yes)
+  local l = ctx.locals
+  if yes then
+    l.present[#l.present + 1] = l.allies[l.n]
+  end
+  l.n = l.n + 1
+  if l.n > #l.allies then
+    l.extra = {}
+    share_out(ctx)
+  end
+end
+
+function split.extra(ctx, power)
+  local l = ctx.locals
+  l.extra[#l.extra + 1] = power
+  share_out(ctx)
 end
 
 local function next_step(ctx)

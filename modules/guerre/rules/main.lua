@@ -15,6 +15,7 @@ local powers = include("rules/powers.lua")
 local cancel = include("rules/cancel.lua")
 local peace = include("rules/peace.lua")
 local alliance = include("rules/alliance.lua")
+local mat = include("rules/mat.lua")
 
 -- The named readings (RULES-GAPS.md), default first: the text gives two rules for who wins
 -- a land battle.
@@ -49,6 +50,10 @@ local function setup(ctx, scenario, options)
   ctx.vars.cancelled = {}
   -- One-time events that have happened, by "table/roll"; events deferred, by power.
   ctx.vars.events_done, ctx.vars.deferred = {}, {}
+  -- Each power's Player Mat, hidden from the others (2.5, rules/mat.lua).
+  for _, power in ipairs(POWERS) do
+    ctx.private[power].mat = {}
+  end
   ctx.vars.npc = {}
   for i = ctx.vars.players + 1, #POWERS do
     ctx.vars.npc[POWERS[i]] = "inactive"
@@ -60,18 +65,20 @@ local function setup(ctx, scenario, options)
   ctx:push("bid")
 end
 
--- What every seat may see besides the table: the calendar, who plays which power, the NPCs.
+-- What a seat may see besides the table: the calendar, who plays which power, the NPCs,
+-- and its own Player Mat (by Corps: its divisions of each kind).
 local function view(ctx, seat)
   return {
     date = string.format("%s %d", ctx.vars.season, ctx.vars.year),
     players = ctx.vars.played_by,
     npc = ctx.vars.npc,
+    mat = seat and ctx.private[seat].mat or nil,
   }
 end
 
 -- Every procedure's states, in one table.
 local states = {}
-for _, part in ipairs({ bid, season, winter, prepare, naval, battle, war, cancel, peace, alliance }) do
+for _, part in ipairs({ bid, season, winter, prepare, naval, battle, war, cancel, peace, alliance, mat }) do
   for name, state in pairs(part.states) do
     states[name] = state
   end

@@ -279,6 +279,9 @@ function player_turn.prompt(ctx)
       { name = "battle", label = "Resolve a land battle (5.61)" },
     })
   end
+  if pc then
+    actions[#actions + 1] = { name = "mat", label = "Adjust my Player Mat (hidden from the other players, 2.5)" }
+  end
   table.insert(actions, 1, { name = "done", label = "End the turn and draw" })
   local text = string.format("%s: %s's Player Turn, %s (moves played at the table)", date(ctx), name(ctx, power), season.STEPS[math.min(l.step, 4)])
   local debts = owed(ctx, power)
@@ -386,6 +389,10 @@ function player_turn.naval(ctx)
   end
 end
 
+function player_turn.mat(ctx)
+  ctx:call("mat", { power = ctx.locals.power })
+end
+
 function player_turn.declare_embargo(ctx)
   ctx.vars.embargo.FR = true
   ctx:log(string.format("%s: France declares the Continental System.", date(ctx)))
@@ -437,7 +444,10 @@ end
 
 function build.prompt(ctx)
   local power = ctx.vars.pcs[ctx.locals.n]
-  local actions = { { name = "built", label = "My builds are done" } }
+  local actions = {
+    { name = "built", label = "My builds are done" },
+    { name = "mat", label = "Put the new divisions on my Player Mat (hidden from the other players, 2.5)" },
+  }
   -- No other expenditure while a deficit lasts (4.221).
   if ctx:counter("gold." .. power) > 0 then
     table.insert(actions, 1, { name = "build", label = "Buy units (their list cost and Line of Communications)" })
@@ -447,6 +457,10 @@ function build.prompt(ctx)
     text = string.format("%s: 6.0 Mutual Build Phase: %s buys new units (%d gold)", date(ctx), name(ctx, power), ctx:counter("gold." .. power)),
     actions = actions,
   }
+end
+
+function build.mat(ctx)
+  ctx:call("mat", { power = ctx.vars.pcs[ctx.locals.n] })
 end
 
 function build.build(ctx)

@@ -366,3 +366,42 @@ test("4.61 a coalition moves on one chit", function(t)
   t:eq(g:json().zones.cup.count, cup, "no chit drawn for it")
   t:eq(play.current(g), "AU")
 end)
+
+-- Rule 5.621: an allied army's victory VP are split as evenly as possible among the allies
+-- with divisions in the battle, the remainder at the commanding player's discretion; an
+-- NPC's share is lost. Set-up: Russia and Austria allied (Fall 1805), Russia gains Prussia
+-- (the 1806 NPC Alliance Phase, a 6); in Spring 1806 France declares war on Russia (and so
+-- on Austria and Prussia); in Russia's turn its army, with Austrian and Prussian divisions,
+-- beats France's 5 Corps; Russia gives the two points left over to itself and Austria.
+-- Expected: 5 VP shared 1 + 1 + 1, then 2 + 2 + 1: Russia and Austria gain 2 each, and
+-- Prussia's point is lost.
+test("5.621 an allied army's VP are shared, and an NPC's share lost", function(t)
+  local g = play.started(t, "four-player")
+  play.to_turn(g, "RU")
+  g:act("ally", "AU")
+  g:act("agree")
+  play.stand(g)
+  play.season(g)
+  play.winter(g, { rolls = { RU = { "PR", 6 } } })
+  t:eq(g:vars().npc_ally.PR, "RU")
+  play.to_turn(g, "FR")
+  play.declare(g, "RU")
+  t:eq(g:vars().wars, { ["AU/FR"] = true, ["FR/PR"] = true, ["FR/RU"] = true })
+  play.to_turn(g, "RU")
+  local ru, au = g:counter("vp.RU"), g:counter("vp.AU")
+  g:set_dice("physical")
+  play.battle(g, "FR", { divisions = 20, corps = 6 }, { divisions = 10, corps = 5 }, { 6, 1 })
+  g:act("attack", nil, { 6, 1 })
+  t:eq(g:state(), "battle_split")
+  g:act("present", true)
+  g:act("present", true)
+  t:eq(g:legal(), { "extra RU", "extra AU", "extra PR" })
+  g:act("extra", "RU")
+  g:act("extra", "AU")
+  t:eq(g:counter("vp.RU"), ru + 2)
+  t:eq(g:counter("vp.AU"), au + 2)
+  t:eq(g:counter("vp.PR"), 0, "an NPC keeps no VP")
+  local log = table.concat(g:log(), "\n")
+  t:ok(log:find("The 5 VP are shared (5.621): Russia 2, Austria 2, Prussia 1 (lost: an NPC's).", 1, true), log)
+  t:eq(g:state(), "player_turn")
+end)

@@ -476,7 +476,7 @@ test("6.12 units listed at 6 built 3 provinces out cost 7", function(t)
   t:eq(g:counter("gold.FR"), 3, "6 gold is more than France has: nothing bought")
   g:act("built")
   t:eq(g:prompt().seat, "GB")
-  t:eq(g:legal(), { "built" }, "no purchase in a deficit")
+  t:eq(g:legal(), { "built", "mat" }, "no purchase in a deficit")
 end)
 
 -- A four-player game at France's first turn proper (France first; its event carried out),
