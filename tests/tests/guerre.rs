@@ -152,3 +152,28 @@ fn random_play_of_every_scenario_reaches_the_end_of_1806() {
         }
     }
 }
+
+/// A module test naming a fixture that does not load fails with the fixture's own error,
+/// not later at the first value its games need.
+#[test]
+fn a_broken_fixture_fails_a_test_with_its_own_error() {
+    let (_scratch, copy) = chancery_tests::copy_module(&module_dir());
+    chancery_tests::edit(
+        &copy.join("tests/owner-fixture.ron"),
+        "\"events_political\": {",
+        "\"events_political\": {\n            \"99\": {\"text\": \"no such roll\", \"once\": false, \"deferred\": false},",
+    );
+    let report =
+        chancery_core::devtools::testing::run_module_tests(chancery_tests::load(&copy), None)
+            .expect("tests run");
+    let failure = report
+        .results
+        .iter()
+        .find_map(|r| r.failure.as_ref())
+        .expect("a test with the fixture fails");
+    let text = format!("{failure:?}");
+    assert!(
+        text.contains("has no entry '99'") && text.contains("adds none of its values"),
+        "{text}"
+    );
+}

@@ -587,10 +587,18 @@ pub(crate) fn module_with_overlay(module: &Module, path: &str) -> Result<Arc<Mod
         overlay: OverlayChoice::File(file),
         strict: false,
     };
-    Ok(Arc::new(
-        crate::script::load_module(&module.dir, &options)
-            .map_err(|d| format!("overlay {path}: {d}"))?,
-    ))
+    let loaded = crate::script::load_module(&module.dir, &options)
+        .map_err(|d| format!("overlay {path}: {d}"))?;
+    // A fixture that does not load would leave every game of the test without its values,
+    // and each would fail later at the first value it needs, far from the cause.
+    if let Some(overlay) = loaded.overlay.as_ref().filter(|o| !o.errors.is_empty()) {
+        return Err(format!(
+            "{}
+The overlay {path} adds none of its values until this is mended",
+            overlay.errors
+        ));
+    }
+    Ok(Arc::new(loaded))
 }
 
 impl TestContext {
