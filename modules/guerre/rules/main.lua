@@ -48,8 +48,9 @@ local function setup(ctx, scenario, options)
   ctx.vars.embargo, ctx.vars.embargo_years = {}, {}
   -- Declarations cancelled this Season (by "declarer>target", "peace:A/B", "ally:A/B").
   ctx.vars.cancelled = {}
-  -- One-time events that have happened, by "table/roll"; events deferred, by power.
-  ctx.vars.events_done, ctx.vars.deferred = {}, {}
+  -- One-time events that have happened, by "table/roll"; events deferred, by power; the
+  -- Peace Parties (4.74), by power; the Loyal Minor Powers formed (4.73), by id: founder.
+  ctx.vars.events_done, ctx.vars.deferred, ctx.vars.peace_party, ctx.vars.loyal = {}, {}, {}, {}
   -- Each power's Player Mat, hidden from the others (2.5, rules/mat.lua).
   for _, power in ipairs(POWERS) do
     ctx.private[power].mat = {}

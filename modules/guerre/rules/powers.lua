@@ -136,6 +136,12 @@ end
 
 function powers.start_war(ctx, a, b)
   ctx.vars.wars[powers.pair(a, b)] = true
+  -- A Peace Party ends only after a whole Combat Season at peace (4.741).
+  for _, p in ipairs({ a, b }) do
+    if ctx.vars.peace_party[p] then
+      ctx.vars.peace_party[p].quiet = false
+    end
+  end
 end
 
 --- Ends the war between `a` and `b`; with `enforced`, an Enforced Peace holds for the next

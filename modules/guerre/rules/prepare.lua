@@ -25,6 +25,16 @@ local function name(ctx, seat)
   return ctx.data.seats[seat].name
 end
 
+-- The Loyal Minor Powers a Remapping Europe event forms (3.42, 4.73): Poland by France
+-- only; Portugal and Sweden upgraded by Britain only.
+prepare.LOYAL = {
+  { id = "poland", name = "the Grand Duchy of Warsaw", rule = "4.731", only = "FR" },
+  { id = "italy", name = "the Kingdom of Italy", rule = "4.732" },
+  { id = "rhine", name = "the Rhine Confederation", rule = "4.733" },
+  { id = "portugal", name = "Portugal", rule = "4.734", only = "GB" },
+  { id = "sweden", name = "Sweden", rule = "4.734", only = "GB" },
+}
+
 --- The table an Administrative roll of `admin` sends `power` to (nil: the Administrative
 --- table itself).
 function prepare.routed(power, admin)
@@ -109,6 +119,18 @@ function event.prompt(ctx)
   if ctx.locals.deferred then
     actions[#actions + 1] = { name = "defer", label = "Defer it to the end of the Alliance Step" }
   end
+  -- Two kinds of event leave a mark the module keeps: a Peace Party (4.74) and a Remapping
+  -- of Europe into a Loyal Minor Power (3.42, 4.73); the player says which it is.
+  for _, pc in ipairs(ctx.vars.pcs) do
+    if not ctx.vars.peace_party[pc] then
+      actions[#actions + 1] = { name = "peace_party", arg = pc, label = string.format("Carried out: a Peace Party in %s (4.74)", name(ctx, pc)) }
+    end
+  end
+  for _, minor in ipairs(prepare.LOYAL) do
+    if not ctx.vars.loyal[minor.id] and (minor.only == nil or minor.only == ctx.locals.power) then
+      actions[#actions + 1] = { name = "remap", arg = minor.id, label = string.format("Carried out: %s forms %s (%s)", name(ctx, ctx.locals.power), minor.name, minor.rule) }
+    end
+  end
   return {
     seat = ctx.locals.power,
     text = string.format("The event (4.72): %s", ctx.locals.text),
@@ -121,6 +143,22 @@ function event.applied(ctx)
     ctx.vars.events_done[ctx.locals.key] = true
   end
   ctx:replace("player_turn", { power = ctx.locals.power, queue = ctx.locals.queue })
+end
+
+function event.peace_party(ctx, pc)
+  ctx.vars.peace_party[pc] = { quiet = false }
+  ctx:log(string.format("A Peace Party in %s: each Winterphase it costs 2d10 gold and 5 VP, until %s has been at peace a whole Combat Season (4.74, 4.741).", name(ctx, pc), name(ctx, pc)))
+  event.applied(ctx)
+end
+
+function event.remap(ctx, id)
+  ctx.vars.loyal[id] = ctx.locals.power
+  for _, minor in ipairs(prepare.LOYAL) do
+    if minor.id == id then
+      ctx:log(string.format("%s forms %s, a Loyal Minor Power (%s); its provinces are remapped at the table.", name(ctx, ctx.locals.power), minor.name, minor.rule))
+    end
+  end
+  event.applied(ctx)
 end
 
 function event.not_met(ctx)

@@ -87,6 +87,10 @@ end
 function turn_start.on_enter(ctx)
   ctx:set_phase(date(ctx) .. ": Turn Start Phase")
   ctx.vars.coalition = {}
+  for power, party in pairs(ctx.vars.peace_party) do
+    party.quiet = not powers.in_war(ctx, power)
+    ctx.vars.peace_party[power] = party
+  end
   for _, power in ipairs(season.in_cup(ctx)) do
     ctx:move_card("chit." .. power, "cup")
   end
@@ -524,6 +528,14 @@ end
 --- The Season's end (6.2): the chits come out of the play; after Fall, the Winterphase of
 --- the next year (or the end of the game after Fall 1815); else the next Season.
 function season.end_season(ctx)
+  -- A Peace Party whose nation was at peace the whole Season is resolved (4.741).
+  for _, power in ipairs(ctx.vars.pcs) do
+    local party = ctx.vars.peace_party[power]
+    if party and party.quiet then
+      ctx.vars.peace_party[power] = nil
+      ctx:log(string.format("%s has been at peace the whole Season: its Peace Party is over (4.741).", name(ctx, power)))
+    end
+  end
   for _, chit in ipairs(ctx:zone("drawn")) do
     ctx:move_card(chit, "chits", "bottom")
   end

@@ -116,7 +116,60 @@ function expenses.run(ctx)
         allies == 1 and "y" or "ies", at_war and ", at war" or "", now, now < 0 and ", a deficit" or ""))
     end
   end
+  local parties = {}
+  for _, power in ipairs(ctx.vars.pcs) do
+    if ctx.vars.peace_party[power] then
+      parties[#parties + 1] = power
+    end
+  end
+  if #parties > 0 then
+    ctx:replace("peace_party", { powers = parties, n = 1 })
+    return
+  end
   ctx:replace("vp_collection", { n = 1 })
+end
+
+-- 4.74 A Peace Party unresolved in the Winterphase costs 2d10 gold and 5 VP, unless a
+-- temporary resolution (4.742) spares its nation this year. (Read after the Expense Step.)
+local peace_party = {}
+winter.states.peace_party = peace_party
+
+winter.PEACE_PARTY_VP = 5
+
+function peace_party.prompt(ctx)
+  local power = ctx.locals.powers[ctx.locals.n]
+  return {
+    seat = power,
+    text = string.format("%d Winterphase, 4.74 Peace Party in %s: has it, since the event, taken an enemy capital, beaten a field army of 5 Corps or more, or a fleet of 2 fleets or more (4.742)?",
+      ctx.vars.year, name(ctx, power)),
+    actions = {
+      { name = "resolved", label = "Yes: no penalty this year" },
+      { name = "penalty", label = "No: pay 2d10 gold and 5 VP" },
+    },
+  }
+end
+
+local function next_party(ctx)
+  if ctx.locals.n < #ctx.locals.powers then
+    ctx.locals.n = ctx.locals.n + 1
+  else
+    ctx:replace("vp_collection", { n = 1 })
+  end
+end
+
+function peace_party.resolved(ctx)
+  ctx:log(string.format("%s's Peace Party is held off this year (4.742).", name(ctx, ctx.locals.powers[ctx.locals.n])))
+  next_party(ctx)
+end
+
+function peace_party.penalty(ctx)
+  local power = ctx.locals.powers[ctx.locals.n]
+  local a = ctx:roll(10, name(ctx, power) .. "'s Peace Party, first die")
+  local b = ctx:roll(10, name(ctx, power) .. "'s Peace Party, second die")
+  local now = gold(ctx, power, -(a + b))
+  local vp = ctx:add_counter("vp." .. power, -winter.PEACE_PARTY_VP)
+  ctx:log(string.format("%s's Peace Party costs %d gold (%d + %d) and %d VP: %d gold, %d VP (4.74).", name(ctx, power), a + b, a, b, winter.PEACE_PARTY_VP, now, vp))
+  next_party(ctx)
 end
 
 local vp_collection = {}

@@ -405,3 +405,57 @@ test("5.621 an allied army's VP are shared, and an NPC's share lost", function(t
   t:ok(log:find("The 5 VP are shared (5.621): Russia 2, Austria 2, Prussia 1 (lost: an NPC's).", 1, true), log)
   t:eq(g:state(), "player_turn")
 end)
+
+-- Rules 4.74 and 4.741: a Peace Party costs its nation 2d10 gold and 5 VP each Winterphase
+-- until it has been at peace a whole Combat Season; a temporary resolution (4.742) spares
+-- it a year. Set-up: France's Fall 1805 event is a Peace Party in France; in the 1806
+-- Winterphase the dice are 3 and 4; Spring 1806 passes at peace; then (again) France
+-- claims a temporary resolution in 1806, and declares war on Britain in Spring.
+-- Expected: 7 gold and 5 VP lost, the party over at the end of Spring; with the war, it
+-- lasts, and the 1807 Winterphase asks again.
+test("4.74 a Peace Party costs 2d10 gold and 5 VP a Winterphase until a Season at peace", function(t)
+  for _, case in ipairs({ "peace", "war" }) do
+    local g = play.started(t, "four-player")
+    g:act("first")
+    g:act("events")
+    t:ok(has(g, "peace_party FR"), "the player says the event is a Peace Party")
+    g:act("peace_party", "FR")
+    play.season(g)
+    local gold, vp = g:counter("gold.FR"), g:counter("vp.FR")
+    if case == "peace" then
+      g:set_dice("physical")
+      play.winter(g, { party = { FR = { "penalty", { 3, 4 } } } })
+      g:set_dice("digital")
+      t:eq(g:counter("gold.FR"), gold - 7)
+      t:eq(g:counter("vp.FR"), vp - 5)
+      play.season(g)
+      t:eq(g:vars().peace_party, {}, "a Season at peace ends it")
+    else
+      play.winter(g, { party = { FR = { "resolved" } } })
+      t:eq(g:counter("vp.FR"), vp, "held off this year")
+      play.to_turn(g, "FR")
+      play.declare(g, "GB")
+      play.season(g)
+      t:eq(g:vars().peace_party, { FR = { quiet = false } })
+      play.season(g)
+      play.season(g)
+      t:eq(g:state(), "tax")
+      while g:state() == "tax" do
+        g:act("tax", 0)
+      end
+      t:eq(g:state(), "peace_party", "asked again in 1807")
+    end
+  end
+end)
+
+-- Rules 3.42 and 4.73: a Remapping Europe event forms a Loyal Minor Power; only France forms
+-- Poland, only Britain upgrades Portugal and Sweden. Set-up: France's Fall 1805 event.
+test("4.73 a Remapping Europe event forms a Loyal Minor Power", function(t)
+  local g = play.started(t, "four-player")
+  g:act("first")
+  g:act("events")
+  t:ok(has(g, "remap poland") and not has(g, "remap portugal"), table.concat(g:legal(), ", "))
+  g:act("remap", "poland")
+  t:eq(g:vars().loyal, { poland = "FR" })
+  t:eq(g:state(), "player_turn")
+end)

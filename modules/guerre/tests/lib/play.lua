@@ -51,11 +51,17 @@ end
 
 --- Plays a Winterphase: `w.tax`, `w.vp` and `w.buy` by power (0 where absent), `w.ports`
 --- (the minor ports of trade closed, if the Continental System runs), `w.rolls` (by power,
---- {npc, die}) in the NPC Alliance Phase.
+--- {npc, die}) in the NPC Alliance Phase, `w.party` (by power, {answer, dice}) for a Peace
+--- Party (else the penalty, on the engine's dice).
 function M.winter(g, w)
   w = w or {}
   while g:state() == "tax" do
     g:act("tax", (w.tax or {})[g:prompt().seat] or 0)
+  end
+  while g:state() == "peace_party" do
+    local seat = g:prompt().seat
+    local answer = (w.party or {})[seat] or { "penalty" }
+    g:act(answer[1], nil, answer[2])
   end
   while g:state() == "vp_collection" do
     g:act("vp", (w.vp or {})[g:prompt().seat] or 0)
