@@ -66,15 +66,30 @@ local function setup(ctx, scenario, options)
   ctx:push("bid")
 end
 
--- What a seat may see besides the table: the calendar, who plays which power, the NPCs,
--- and its own Player Mat (by Corps: its divisions of each kind).
+-- What a seat may see besides the table, in words (the app's Standings panel): the
+-- calendar, who plays which power, the VP and gold, the relations between the powers
+-- (2.7's displays), and the seat's own Player Mat.
 local function view(ctx, seat)
-  return {
-    date = string.format("%s %d", ctx.vars.season, ctx.vars.year),
-    players = ctx.vars.played_by,
-    npc = ctx.vars.npc,
-    mat = seat and ctx.private[seat].mat or nil,
-  }
+  local v = powers.standings(ctx)
+  v.Date = string.format("%s %d", ctx.vars.season, ctx.vars.year)
+  -- Who plays which power, while a player is still known by the place he bid from (3.1).
+  local moved = {}
+  for power, place in pairs(ctx.vars.played_by or {}) do
+    if place ~= power then
+      moved[power] = string.format("the player at %s's place", powers.name(ctx, place))
+    end
+  end
+  if next(moved) then
+    v.Players = moved
+  end
+  if seat and next(ctx.private[seat].mat or {}) then
+    local corps = {}
+    for number, f in pairs(ctx.private[seat].mat) do
+      corps["Corps #" .. number] = string.format("%d infantry, %d cavalry, %d artillery", f.infantry, f.cavalry, f.artillery)
+    end
+    v["Player Mat"] = corps
+  end
+  return v
 end
 
 -- Every procedure's states, in one table.

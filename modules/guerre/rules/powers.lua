@@ -9,6 +9,16 @@ local powers = {}
 
 powers.BREAK_VP = 5
 
+-- The Loyal Minor Powers a Remapping Europe event forms (3.42, 4.73): Poland by France
+-- only; Portugal and Sweden upgraded by Britain only.
+powers.LOYAL = {
+  { id = "poland", name = "the Grand Duchy of Warsaw", rule = "4.731", only = "FR" },
+  { id = "italy", name = "the Kingdom of Italy", rule = "4.732" },
+  { id = "rhine", name = "the Rhine Confederation", rule = "4.733" },
+  { id = "portugal", name = "Portugal", rule = "4.734", only = "GB" },
+  { id = "sweden", name = "Sweden", rule = "4.734", only = "GB" },
+}
+
 function powers.name(ctx, seat)
   return ctx.data.seats[seat].name
 end
@@ -237,6 +247,101 @@ function powers.forgive(ctx, debtor, ally)
   for _, target in ipairs(gone) do
     ctx.vars.owed[debtor][target] = nil
   end
+end
+
+--- The relations between the powers in words, by heading (the empty ones left out): what
+--- the Alliance Display and the Enforced Peace Record Track show (2.7), and more.
+function powers.standings(ctx)
+  local v = {}
+  local books = {}
+  for _, pc in ipairs(ctx.vars.pcs) do
+    books[pc] = string.format("%d VP, %d gold", ctx:counter("vp." .. pc), ctx:counter("gold." .. pc))
+  end
+  v["VP and gold"] = books
+  local npcs = {}
+  for npc, status in pairs(ctx.vars.npc) do
+    npcs[npc] = status == "allied" and "allied with " .. powers.name(ctx, ctx.vars.npc_ally[npc])
+      or status == "controlled" and "controlled by " .. powers.name(ctx, ctx.vars.controller[npc])
+      or status
+  end
+  if next(npcs) then
+    v.NPCs = npcs
+  end
+  local function sentence(key, list)
+    if #list > 0 then
+      v[key] = table.concat(list, "; ")
+    end
+  end
+  local wars, seen = {}, {}
+  for _, a in ipairs(ctx.vars.powers) do
+    for _, b in ipairs(ctx.vars.powers) do
+      if a < b and powers.at_war(ctx, a, b) then
+        wars[#wars + 1] = powers.name(ctx, a) .. " and " .. powers.name(ctx, b)
+      end
+    end
+  end
+  sentence("Wars", wars)
+  local alliances = {}
+  for _, pc in ipairs(ctx.vars.pcs) do
+    local members = powers.alliance(ctx, pc)
+    if #members > 1 and not seen[members[1]] then
+      seen[members[1]] = true
+      alliances[#alliances + 1] = powers.names(ctx, members)
+    end
+  end
+  sentence("Alliances", alliances)
+  local peace = {}
+  for pair, last in pairs(ctx.vars.peace) do
+    if last >= powers.season_index(ctx) then
+      local a, b = pair:match("^(%a+)/(%a+)$")
+      peace[#peace + 1] = string.format("%s and %s, to the end of %s", powers.name(ctx, a), powers.name(ctx, b), powers.season_name(last))
+    end
+  end
+  table.sort(peace)
+  sentence("Enforced Peace", peace)
+  local passage = {}
+  for key, last in pairs(ctx.vars.passage) do
+    if last >= powers.season_index(ctx) then
+      local grantor, user = key:match("^(%a+)>(%a+)$")
+      passage[#passage + 1] = string.format("%s through %s, to the end of %s", powers.name(ctx, user), powers.name(ctx, grantor), powers.season_name(last))
+    end
+  end
+  table.sort(passage)
+  sentence("Free Passage", passage)
+  local owed = {}
+  for _, pc in ipairs(ctx.vars.pcs) do
+    local targets = {}
+    for _, target in ipairs(ctx.vars.powers) do
+      if (ctx.vars.owed[pc] or {})[target] then
+        targets[#targets + 1] = target
+      end
+    end
+    if #targets > 0 then
+      owed[#owed + 1] = string.format("%s on %s", powers.name(ctx, pc), powers.names(ctx, targets))
+    end
+  end
+  sentence("Wars owed to allies", owed)
+  local coalitions = {}
+  for head, members in pairs(ctx.vars.coalition) do
+    coalitions[#coalitions + 1] = string.format("%s, on %s's chit", powers.names(ctx, members), powers.name(ctx, head))
+  end
+  table.sort(coalitions)
+  sentence("Military Cooperation", coalitions)
+  local parties = {}
+  for _, pc in ipairs(ctx.vars.pcs) do
+    if ctx.vars.peace_party[pc] then
+      parties[#parties + 1] = powers.name(ctx, pc)
+    end
+  end
+  sentence("Peace Parties", parties)
+  local loyal = {}
+  for _, minor in ipairs(powers.LOYAL) do
+    if ctx.vars.loyal[minor.id] then
+      loyal[#loyal + 1] = string.format("%s (%s)", minor.name, powers.name(ctx, ctx.vars.loyal[minor.id]))
+    end
+  end
+  sentence("Loyal Minor Powers", loyal)
+  return v
 end
 
 return powers

@@ -6,6 +6,7 @@
 -- texts are owner data; a one-time event that has happened happens no more, and an event
 -- whose criteria are not met does not happen (the player says so).
 
+local powers = include("rules/powers.lua")
 local winter = include("rules/winter.lua")
 
 local prepare = {}
@@ -25,15 +26,8 @@ local function name(ctx, seat)
   return ctx.data.seats[seat].name
 end
 
--- The Loyal Minor Powers a Remapping Europe event forms (3.42, 4.73): Poland by France
--- only; Portugal and Sweden upgraded by Britain only.
-prepare.LOYAL = {
-  { id = "poland", name = "the Grand Duchy of Warsaw", rule = "4.731", only = "FR" },
-  { id = "italy", name = "the Kingdom of Italy", rule = "4.732" },
-  { id = "rhine", name = "the Rhine Confederation", rule = "4.733" },
-  { id = "portugal", name = "Portugal", rule = "4.734", only = "GB" },
-  { id = "sweden", name = "Sweden", rule = "4.734", only = "GB" },
-}
+-- The Loyal Minor Powers a Remapping Europe event forms (3.42, 4.73).
+prepare.LOYAL = powers.LOYAL
 
 --- The table an Administrative roll of `admin` sends `power` to (nil: the Administrative
 --- table itself).
