@@ -177,3 +177,42 @@ fn a_broken_fixture_fails_a_test_with_its_own_error() {
         "{text}"
     );
 }
+
+/// A refused answer lists the legal actions as they are typed: the land battle's enemy is
+/// `set AU`, and "set Austria" (its label) is refused, so the list may not say it.
+#[test]
+fn a_refused_answer_lists_the_actions_as_they_are_typed() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let module = module_dir();
+    let fixture = module.join("tests/owner-fixture.ron");
+    let answers = scratch.path().join("answers.txt");
+    std::fs::write(
+        &answers,
+        "FR: bid 6\nGB: bid 4\nRU: bid 2\nAU: bid 0\npick FR\npick GB\npick RU\npick AU\n\
+         first\nevents\napplied\ndeclare_war AU\npass\npass\npass\nbattle\n",
+    )
+    .expect("write");
+    let save = scratch.path().join("guerre.ron");
+    run(&[
+        "new",
+        path(&module),
+        "--scenario",
+        "four-player",
+        "--seed",
+        "9",
+        "--overlay",
+        path(&fixture),
+        "--out",
+        path(&save),
+        "--answers",
+        path(&answers),
+    ]);
+    let (code, _, err) = chancery(&["act", path(&save), "set", "Austria"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("legal: set AU, cancel"), "{err}");
+    let out = run(&["act", path(&save), "set", "AU"]);
+    assert!(
+        out.contains("2 of 13: France's divisions committed"),
+        "{out}"
+    );
+}

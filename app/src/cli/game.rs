@@ -214,6 +214,9 @@ fn explain(err: &SessionError, module: &Module) -> String {
                 value_type(module, target)
             )
         }
+        // The legal actions as they are typed (`set AU`), not in words: "set Austria" would
+        // be refused in turn.
+        None if matches!(err, SessionError::Illegal { .. }) => err.to_string(),
         None => with_seat_names(&err.to_string(), module),
     }
 }
