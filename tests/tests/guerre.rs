@@ -19,21 +19,8 @@ fn module_dir() -> PathBuf {
 #[test]
 fn a_four_player_game_from_the_command_line_to_the_spring_chit_draw() {
     let scratch = tempfile::tempdir().expect("scratch");
-    let module = module_dir();
-    let fixture = module.join("tests/owner-fixture.ron");
     let save = scratch.path().join("guerre.ron");
-    run(&[
-        "new",
-        path(&module),
-        "--scenario",
-        "four-player",
-        "--seed",
-        "4",
-        "--overlay",
-        path(&fixture),
-        "--out",
-        path(&save),
-    ]);
+    new_game(&save, "4", &[]);
     for (seat, bid) in [("FR", "7"), ("GB", "3"), ("RU", "0"), ("AU", "1")] {
         run(&["act", path(&save), "--seat", seat, "bid", bid]);
     }
@@ -105,6 +92,26 @@ fn a_four_player_game_from_the_command_line_to_the_spring_chit_draw() {
     assert_eq!(state["state"], "turn_start");
     assert_eq!(state["vars"]["season"], "Spring");
     assert_eq!(state["zones"]["cup"]["count"], 4, "the Spring chit draw");
+}
+
+/// A new four-player game under the fixture, saved to `save`, with `more` arguments.
+fn new_game(save: &std::path::Path, seed: &str, more: &[&str]) {
+    let module = module_dir();
+    let fixture = module.join("tests/owner-fixture.ron");
+    let mut args = vec![
+        "new",
+        path(&module),
+        "--scenario",
+        "four-player",
+        "--seed",
+        seed,
+        "--overlay",
+        path(&fixture),
+        "--out",
+        path(save),
+    ];
+    args.extend_from_slice(more);
+    run(&args);
 }
 
 fn state_of(save: &std::path::Path, seat: &str) -> serde_json::Value {
@@ -183,8 +190,6 @@ fn a_broken_fixture_fails_a_test_with_its_own_error() {
 #[test]
 fn a_refused_answer_lists_the_actions_as_they_are_typed() {
     let scratch = tempfile::tempdir().expect("scratch");
-    let module = module_dir();
-    let fixture = module.join("tests/owner-fixture.ron");
     let answers = scratch.path().join("answers.txt");
     std::fs::write(
         &answers,
@@ -193,20 +198,7 @@ fn a_refused_answer_lists_the_actions_as_they_are_typed() {
     )
     .expect("write");
     let save = scratch.path().join("guerre.ron");
-    run(&[
-        "new",
-        path(&module),
-        "--scenario",
-        "four-player",
-        "--seed",
-        "9",
-        "--overlay",
-        path(&fixture),
-        "--out",
-        path(&save),
-        "--answers",
-        path(&answers),
-    ]);
+    new_game(&save, "9", &["--answers", path(&answers)]);
     let (code, _, err) = chancery(&["act", path(&save), "set", "Austria"]);
     assert_eq!(code, 1);
     assert!(err.contains("legal: set AU, cancel"), "{err}");

@@ -290,24 +290,20 @@ function powers.standings(ctx)
     end
   end
   sentence("Alliances", alliances)
-  local peace = {}
-  for pair, last in pairs(ctx.vars.peace) do
-    if last >= powers.season_index(ctx) then
-      local a, b = pair:match("^(%a+)/(%a+)$")
-      peace[#peace + 1] = string.format("%s and %s, to the end of %s", powers.name(ctx, a), powers.name(ctx, b), powers.season_name(last))
+  -- A record that lasts to a Season (`by`: "A/B" or "A>B" to its last Season), in words.
+  local function lasting(key, by, sep, words)
+    local list = {}
+    for pair, last in pairs(by) do
+      if last >= powers.season_index(ctx) then
+        local a, b = pair:match("^(%a+)" .. sep .. "(%a+)$")
+        list[#list + 1] = string.format("%s, to the end of %s", words(powers.name(ctx, a), powers.name(ctx, b)), powers.season_name(last))
+      end
     end
+    table.sort(list)
+    sentence(key, list)
   end
-  table.sort(peace)
-  sentence("Enforced Peace", peace)
-  local passage = {}
-  for key, last in pairs(ctx.vars.passage) do
-    if last >= powers.season_index(ctx) then
-      local grantor, user = key:match("^(%a+)>(%a+)$")
-      passage[#passage + 1] = string.format("%s through %s, to the end of %s", powers.name(ctx, user), powers.name(ctx, grantor), powers.season_name(last))
-    end
-  end
-  table.sort(passage)
-  sentence("Free Passage", passage)
+  lasting("Enforced Peace", ctx.vars.peace, "/", function(a, b) return a .. " and " .. b end)
+  lasting("Free Passage", ctx.vars.passage, ">", function(grantor, user) return user .. " through " .. grantor end)
   local owed = {}
   for _, pc in ipairs(ctx.vars.pcs) do
     local targets = {}

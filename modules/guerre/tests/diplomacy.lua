@@ -37,6 +37,17 @@ local function russia_austria(t)
   return g
 end
 
+-- France at war with Britain (Fall 1805), at Britain's turn with `gold`, which surrenders.
+local function britain_surrenders(t, gold)
+  local g = play.started(t, "four-player")
+  play.to_turn(g, "FR")
+  play.declare(g, "GB")
+  play.to_turn(g, "GB")
+  g:set_counter("gold.GB", gold)
+  g:act("surrender", "GB")
+  return g
+end
+
 -- Rule 5.124: a power surrendering to two players lets them choose a group each, in the
 -- order it gives; the 5 VP term may be chosen twice, and is paid on top of the 5 VP for
 -- surrendering (5.121). Set-up: five players; France and Russia declare war on Prussia in
@@ -78,12 +89,7 @@ end)
 -- than 10 gold, the units (group 3); France evacuates provinces worth 2 VP (5.128).
 -- Expected: Britain 100 - 5 - 5 = 90 VP; France 100 - 10 + 5 + 2 = 97.
 test("5.124 one victor: the loser refuses the group and gives the other two", function(t)
-  local g = play.started(t, "four-player")
-  play.to_turn(g, "FR")
-  play.declare(g, "GB")
-  play.to_turn(g, "GB")
-  g:set_counter("gold.GB", 4)
-  g:act("surrender", "GB")
+  local g = britain_surrenders(t, 4)
   t:eq(g:prompt().seat, "FR")
   g:act("group", 1)
   t:eq(g:prompt().seat, "GB")
@@ -101,20 +107,15 @@ end)
 -- Rule 5.124: the group kept, and 10 gold paid. Set-up: as above, Britain with 12 gold;
 -- France chooses group 3, Britain lets it, France takes the gold.
 test("5.124 one victor: the group kept, and 10 gold paid", function(t)
-  local g = play.started(t, "four-player")
-  play.to_turn(g, "FR")
-  play.declare(g, "GB")
-  play.to_turn(g, "GB")
-  g:set_counter("gold.GB", 12)
-  local gold = g:counter("gold.FR")
-  g:act("surrender", "GB")
+  local g = britain_surrenders(t, 12)
+  t:eq(g:counter("gold.FR"), 0, "France has no gold in Fall 1805")
   g:act("group", 3)
   g:act("accept")
   t:eq(g:legal(), { "term 3:gold", "term 3:units" })
   g:act("term", "3:gold")
   g:act("evacuated", 0)
   t:eq(g:counter("gold.GB"), 2)
-  t:eq(g:counter("gold.FR"), gold + 10)
+  t:eq(g:counter("gold.FR"), 10)
   t:eq(g:counter("vp.GB"), 95)
 end)
 
