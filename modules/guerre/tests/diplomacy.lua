@@ -277,19 +277,26 @@ test("5.22 peace while an ally fights on costs 5 VP and the alliance", function(
   t:ok(not has(g, "declare_war FR"), "no war on France under the Enforced Peace")
 end)
 
--- Rule 5.11: a Controlled NPC must accept an offer of peace, and so becomes inactive.
--- Set-up: France declares war on Prussia; nobody bids; Austria runs it (dice 3, 7, 7, 2,
--- 9 as in 5.33's test); in Spring 1806 France offers Prussia peace. Expected: Austria may
--- only accept; Prussia is inactive, its chit out of the cup.
-test("5.11 a Controlled NPC must accept peace", function(t)
+-- France at war with Prussia, which nobody bids for and Austria runs (dice 3, 7, 7, 2, 9
+-- as in 5.33's test): Fall 1805, played out to Spring 1806.
+local function prussia_run_by_austria(t)
   local g = play.started(t, "four-player")
   play.to_turn(g, "FR")
   play.declare(g, "PR")
   g:act_as("GB", "bid", 0)
   g:act_as("RU", "bid", 0)
   g:act_as("AU", "bid", 0, { 3, 7, 7, 2, 9 })
-  t:eq(g:vars().controller.PR, "AU")
   to_spring(g)
+  return g
+end
+
+-- Rule 5.11: a Controlled NPC must accept an offer of peace, and so becomes inactive.
+-- Set-up: France at war with Prussia, which Austria runs; in Spring 1806 France offers
+-- Prussia peace. Expected: Austria may
+-- only accept; Prussia is inactive, its chit out of the cup.
+test("5.11 a Controlled NPC must accept peace", function(t)
+  local g = prussia_run_by_austria(t)
+  t:eq(g:vars().controller.PR, "AU")
   play.to_turn(g, "FR")
   g:act("offer_peace", "FR>PR")
   t:eq(g:prompt().seat, "AU")
@@ -308,13 +315,7 @@ end)
 -- declares war on Prussia; Russia bids 3, Austria 0 (France, at war with Prussia, may not
 -- bid: 4.4). Expected: Russia allied with Prussia, owing war on France and Britain.
 test("5.322 a Controlled NPC attacked again is bid for again", function(t)
-  local g = play.started(t, "four-player")
-  play.to_turn(g, "FR")
-  play.declare(g, "PR")
-  g:act_as("GB", "bid", 0)
-  g:act_as("RU", "bid", 0)
-  g:act_as("AU", "bid", 0, { 3, 7, 7, 2, 9 })
-  to_spring(g)
+  local g = prussia_run_by_austria(t)
   play.to_turn(g, "GB")
   g:set_counter("gold.RU", 5)
   play.declare(g, "PR")
