@@ -563,6 +563,21 @@ function LibSteps.where(ctx) end
 ---@param list any
 function LibSteps.procedure(title, list) end
 
+---@class LibForm
+local LibForm = {}
+
+--- Declares form `name`: `title` begins each of its prompts; `fields(ctx, values, data)` gives its fields, given the values entered so far and the data it was opened with; a field is `{key, text, choices = {{arg, label}, ...}}` or `{key, text, min, max}`.
+---@param name any
+---@param title any
+---@param fields any
+function LibForm.define(name, title, fields) end
+
+--- Opens form `name` on top of the current state (whose rules table must hold `M.state` as the state `form`). `opts`: `seat`, who fills it in; `private`, the words the other seats read instead of the figures (`""`: nothing at all), which keeps the figures in that seat's private state; `data`, plain data handed to the fields; `cancel`, the words of the button that gives up ("Cancel the <title>" if absent). The caller's `on_resume` gets `{form = name, values = {key = value, ...}}`, or `{form = name, cancelled = true}`.
+---@param ctx any
+---@param name any
+---@param opts any
+function LibForm.open(ctx, name, opts) end
+
 ---@class TestContext
 local TestContext = {}
 

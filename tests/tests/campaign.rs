@@ -368,3 +368,54 @@ fn a_nation_s_orders_tried_on_its_redacted_save_reach_the_umpire_s_game() {
         Some("FR: received")
     );
 }
+
+/// The umpire's figures, entered one at a time, are the umpire's until the rules use
+/// them: halfway through a battle's form, no nation reads them (not in its state, its
+/// report or its redacted save), while the umpire does.
+#[test]
+fn a_form_half_filled_in_keeps_the_umpire_s_figures_from_the_nations() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let save = published(scratch.path());
+    for nation in ["FR", "AU", "GB", "RU", "SP", "OT", "PR", "SW", "DK"] {
+        run(&["act", path(&save), "--seat", nation, "received"]);
+    }
+    // The umpire's answers up to the battle's eighth figure: 30 French infantry.
+    let all = std::fs::read_to_string(module_dir().join("tests/answers/umpire-turn-1.txt"))
+        .expect("the answers");
+    let start = all.find("\nbattle\n").expect("a battle") + 1;
+    let half: String = all[start..].lines().take(9).collect::<Vec<_>>().join("\n");
+    assert!(half.ends_with("set 30"), "{half}");
+    let before: String = all[..start].to_owned();
+    let answers = scratch.path().join("half.txt");
+    std::fs::write(&answers, format!("{before}{half}\n")).expect("write");
+    run(&[
+        "act",
+        path(&save),
+        "--seat",
+        "UM",
+        "--answers",
+        path(&answers),
+    ]);
+    let umpire = run(&["state", path(&save), "--seat", "UM", "--json"]);
+    assert!(umpire.contains("\"cv_attacker\": 40"), "{umpire}");
+    for nation in ["FR", "GB", "AU"] {
+        let state = run(&["state", path(&save), "--seat", nation, "--json"]);
+        let report = run(&["report", path(&save), "--seat", nation, "--json"]);
+        let redacted = scratch.path().join(format!("{nation}.ron"));
+        run(&[
+            "export",
+            path(&save),
+            "--seat",
+            nation,
+            "--out",
+            path(&redacted),
+        ]);
+        let export = std::fs::read_to_string(&redacted).expect("the redacted save");
+        for (what, text) in [("state", &state), ("report", &report), ("export", &export)] {
+            assert!(
+                !text.contains("cv_attacker") && !text.contains("attacker.infantry"),
+                "{nation}'s {what} reads the umpire's figures: {text}"
+            );
+        }
+    }
+}

@@ -38,6 +38,10 @@ pub(crate) const LIBRARY: &[(&str, &str)] = &[
         "@lib/steps.lua",
         include_str!("../../../scripts/lib/steps.lua"),
     ),
+    (
+        "@lib/form.lua",
+        include_str!("../../../scripts/lib/form.lua"),
+    ),
 ];
 
 /// Lines of `print` output kept.

@@ -11,7 +11,7 @@ local calendar = include("rules/calendar.lua")
 local battle = include("rules/battle.lua")
 local bank = include("rules/bank.lua")
 local victory = include("rules/victory.lua")
-local form = include("rules/form.lua")
+local form = include("@lib/form.lua")
 
 local NATIONS = { "FR", "AU", "GB", "RU", "SP", "OT", "PR", "SW", "DK" }
 local UMPIRE = "UM"
@@ -380,7 +380,8 @@ end
 
 for form_name in pairs(DO) do
   steps[form_name] = function(ctx)
-    form.open(ctx, form_name)
+    -- The umpire's figures are the umpire's: the rules tell each nation what it may learn.
+    form.open(ctx, form_name, { seat = UMPIRE, private = "" })
   end
 end
 

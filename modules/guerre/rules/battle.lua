@@ -7,6 +7,7 @@
 -- `battle.victory`: the text gives two rules, RULES-GAPS.md), award the VP and count the
 -- pursuit.
 
+local form = include("@lib/form.lua")
 local powers = include("rules/powers.lua")
 
 local battle = {}
@@ -83,81 +84,65 @@ end
 
 battle.states = {}
 
--- The figures, one at a time: the other side's power, then each side's.
-local figures = {}
-battle.states.land_battle = figures
-
-local function field_of(n)
-  if n == 1 then
-    return nil, { key = "power", text = "the power whose army the moving army fights" }
+-- The figures, one at a time: the other side's power, then each side's (a form the moving
+-- side's player fills in; nothing in it is secret once the battle is fought).
+form.define("land_battle", "5.61 Land battle", function(ctx, values, data)
+  local enemies = {}
+  -- A major power is fought only once war is declared on it (5.3).
+  for _, power in ipairs(powers.enemies(ctx, data.moving)) do
+    enemies[#enemies + 1] = { power, name(ctx, power) }
   end
-  local i = n - 2
-  local side = SIDES[i // #FIELDS + 1]
-  return side, FIELDS[i % #FIELDS + 1]
-end
-
-function figures.prompt(ctx)
-  local side, field = field_of(ctx.locals.n)
-  local seat = ctx.locals.moving
-  local actions = {}
-  if field.key == "power" then
-    -- A major power is fought only once war is declared on it (5.3).
-    for _, power in ipairs(ctx.vars.powers) do
-      if powers.at_war(ctx, power, ctx.locals.moving) then
-        actions[#actions + 1] = { name = "set", arg = power, label = name(ctx, power) }
-      end
+  local fields = { { key = "power", text = "the power whose army the moving army fights", choices = enemies } }
+  for _, side in ipairs(SIDES) do
+    local whose = side == "moving" and data.moving or values.power
+    for _, field in ipairs(FIELDS) do
+      fields[#fields + 1] = {
+        key = side .. "." .. field.key,
+        text = string.format("%s's %s", whose and name(ctx, whose) or "the other side", field.text),
+        min = field.min,
+        max = field.max,
+        choices = field.choices,
+      }
     end
-  elseif field.choices then
-    for _, choice in ipairs(field.choices) do
-      actions[#actions + 1] = { name = "set", arg = choice[1], label = choice[2] }
-    end
-  else
-    actions[#actions + 1] = { name = "set", min = field.min, max = field.max, label = field.text }
   end
-  actions[#actions + 1] = { name = "cancel", label = "No battle after all" }
-  local whose = side and string.format("%s's ", name(ctx, side == "moving" and ctx.locals.moving or ctx.locals.power)) or ""
-  return {
-    seat = seat,
-    text = string.format("5.61 Land battle, %d of %d: %s%s", ctx.locals.n, 1 + 2 * #FIELDS, whose, field.text),
-    actions = actions,
-  }
+  return fields
+end)
+
+--- The moving power's player enters the battle's figures; the caller's `on_resume` hands
+--- the form's result to `battle.begin`.
+function battle.enter(ctx, moving)
+  form.open(ctx, "land_battle", { seat = powers.voice(ctx, moving), data = { moving = moving }, cancel = "No battle after all" })
 end
 
-function figures.cancel(ctx)
-  ctx:pop(nil)
-end
-
-local function begin(ctx)
-  local l = ctx.locals
-  local f = { moving = l.moving_f, other = l.other_f }
-  local powers = { moving = l.moving, other = l.power }
-  -- 5.615 Initiative: a d6 each plus the commander's Tactical Rating; a tie is rolled again.
+--- Once the figures are in: the Initiative (5.615: a d6 each plus the commander's Tactical
+--- Rating; a tie is rolled again), then the option cycle. Returns whether `result` was the
+--- battle's form.
+function battle.begin(ctx, moving, result)
+  if not (result and result.form == "land_battle") then
+    return false
+  end
+  if result.cancelled then
+    return true
+  end
+  local f = { moving = {}, other = {} }
+  for key, value in pairs(result.values) do
+    local side, field = key:match("^(%a+)%.(%a+)$")
+    if side then
+      f[side][field] = value
+    end
+  end
+  local sides = { moving = moving, other = result.values.power }
   local first
   repeat
-    local m = ctx:roll(6, name(ctx, powers.moving) .. "'s Initiative") + f.moving.tactical
-    local o = ctx:roll(6, name(ctx, powers.other) .. "'s Initiative") + f.other.tactical
+    local m = ctx:roll(6, name(ctx, sides.moving) .. "'s Initiative") + f.moving.tactical
+    local o = ctx:roll(6, name(ctx, sides.other) .. "'s Initiative") + f.other.tactical
     if m ~= o then
       first = m > o and "moving" or "other"
     end
   until first
-  ctx:log(string.format("Land battle, %s against %s: %s has the Initiative.", name(ctx, powers.moving), name(ctx, powers.other), name(ctx, powers[first])))
-  ctx:replace("land_options", { f = f, powers = powers, initiative = first, step = 1 })
-end
-
-function figures.set(ctx, value)
-  local side, field = field_of(ctx.locals.n)
-  if side then
-    local key = side .. "_f"
-    ctx.locals[key] = ctx.locals[key] or {}
-    ctx.locals[key][field.key] = value
-  else
-    ctx.locals.power = value
-  end
-  if ctx.locals.n < 1 + 2 * #FIELDS then
-    ctx.locals.n = ctx.locals.n + 1
-    return
-  end
-  begin(ctx)
+  ctx:log(string.format("Land battle, %s against %s: %s has the Initiative.", name(ctx, sides.moving), name(ctx, sides.other), name(ctx, sides[first])))
+  ctx:call("land_options", { f = f, powers = sides, initiative = first, step = 1 })
+  return true
 end
 
 -- The option cycle (5.612 steps 4-6): the Initiative side, then the other side, may attack,
@@ -184,7 +169,7 @@ function options.prompt(ctx)
     end
   end
   return {
-    seat = l.powers[side],
+    seat = powers.voice(ctx, l.powers[side]),
     text = string.format("5.612 Land battle (%d against %d divisions): %s's option", l.f.moving.divisions, l.f.other.divisions, name(ctx, l.powers[side])),
     actions = actions,
   }
@@ -400,7 +385,7 @@ battle.states.land_withdraw = withdraw
 function withdraw.prompt(ctx)
   local l = ctx.locals
   return {
-    seat = l.powers[chooser(l)],
+    seat = powers.voice(ctx, l.powers[chooser(l)]),
     text = string.format("Auxiliary Option %s: retreat now (no VP to the victor)?", l.may_withdraw),
     actions = {
       { name = "withdraw", label = "Retreat" },

@@ -15,7 +15,7 @@ local powers = include("rules/powers.lua")
 local cancel = include("rules/cancel.lua")
 local peace = include("rules/peace.lua")
 local alliance = include("rules/alliance.lua")
-local mat = include("rules/mat.lua")
+local form = include("@lib/form.lua")
 
 -- The named readings (RULES-GAPS.md), default first: the text gives two rules for who wins
 -- a land battle.
@@ -92,9 +92,9 @@ local function view(ctx, seat)
   return v
 end
 
--- Every procedure's states, in one table.
-local states = {}
-for _, part in ipairs({ bid, season, winter, prepare, naval, battle, war, cancel, peace, alliance, mat }) do
+-- Every procedure's states, in one table (a form's figures asked one at a time: @lib/form.lua).
+local states = { form = form.state }
+for _, part in ipairs({ bid, season, winter, prepare, naval, battle, war, cancel, peace, alliance }) do
   for name, state in pairs(part.states) do
     states[name] = state
   end

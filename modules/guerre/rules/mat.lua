@@ -2,8 +2,10 @@
 -- divisions, infantry, cavalry or artillery, in the mat's three boxes (France's Corps 1-4
 -- may hold a fourth, a cavalry division); the composition is not open to the other players
 -- (5.51). It is kept in the power's private state (`ctx.private[power].mat`, by Corps
--- number), entered by private inputs: the other seats read only that the mat was changed.
+-- number), entered one Corps at a time in a private form: the other seats read only that
+-- the mat was changed.
 
+local form = include("@lib/form.lua")
 local powers = include("rules/powers.lua")
 
 local mat = {}
@@ -29,72 +31,62 @@ function mat.most(power, corps, kind, entered)
   return math.min(3 - inf, cap - inf - cav)
 end
 
-mat.states = {}
-
-local edit = {}
-mat.states.mat = edit
-
--- Where the entry stands is private too: the Corps and figures entered so far.
-local function draft(ctx)
-  return ctx.private[ctx.locals.power].draft or {}
-end
-
-function edit.prompt(ctx)
-  local power = ctx.locals.power
-  local d = draft(ctx)
-  local words = string.format("%s adjusts its Player Mat", powers.name(ctx, power))
-  if not d.corps then
-    local own = {}
-    for corps, f in pairs(ctx.private[power].mat or {}) do
-      own[#own + 1] = string.format("#%s %d/%d/%d", corps, f.infantry, f.cavalry, f.artillery)
-    end
-    table.sort(own)
-    return {
-      seat = power,
-      private = words,
-      text = string.format("2.5 %s's Player Mat (infantry/cavalry/artillery: %s): which Corps?", powers.name(ctx, power),
-        #own > 0 and table.concat(own, ", ") or "no Corps entered"),
-      actions = {
-        { name = "corps", min = 1, max = ctx.data.tables.corps[power], label = "Corps number" },
-        { name = "close", label = "Done" },
-      },
-    }
+-- The form a player fills in for one Corps: its number, then its divisions of each kind.
+form.define("mat", "Player Mat", function(ctx, values, data)
+  local power = data.power
+  local own = {}
+  for corps, f in pairs(ctx.private[power].mat or {}) do
+    own[#own + 1] = string.format("#%s %d/%d/%d", corps, f.infantry, f.cavalry, f.artillery)
   end
-  local kind = mat.KINDS[#d.figures + 1]
-  local entered = {}
-  for i, n in ipairs(d.figures) do
-    entered[mat.KINDS[i]] = n
-  end
-  return {
-    seat = power,
-    private = words,
-    text = string.format("2.5 Corps #%d: its %s divisions", d.corps, kind),
-    actions = { { name = "set", min = 0, max = mat.most(power, d.corps, kind, entered), label = kind } },
+  table.sort(own)
+  local fields = {
+    {
+      key = "corps",
+      text = string.format("2.5 %s's Corps (infantry/cavalry/artillery: %s): which Corps?", powers.name(ctx, power),
+        #own > 0 and table.concat(own, ", ") or "none entered"),
+      min = 1,
+      max = ctx.data.tables.corps[power],
+    },
   }
-end
-
-function edit.corps(ctx, corps)
-  ctx.private[ctx.locals.power].draft = { corps = corps, figures = {} }
-end
-
-function edit.set(ctx, n)
-  local power = ctx.locals.power
-  local d = draft(ctx)
-  d.figures[#d.figures + 1] = n
-  if #d.figures < #mat.KINDS then
-    ctx.private[power].draft = d
-    return
+  if values.corps then
+    for _, kind in ipairs(mat.KINDS) do
+      fields[#fields + 1] = {
+        key = kind,
+        text = string.format("Corps #%d: its %s divisions", values.corps, kind),
+        min = 0,
+        max = mat.most(power, values.corps, kind, values),
+      }
+    end
   end
-  local f = { infantry = d.figures[1], cavalry = d.figures[2], artillery = d.figures[3] }
-  ctx.private[power].mat = ctx.private[power].mat or {}
-  ctx.private[power].mat[tostring(d.corps)] = (f.infantry + f.cavalry + f.artillery > 0) and f or nil
-  ctx.private[power].draft = nil
-  ctx:tell(power, string.format("Corps #%d: %d infantry, %d cavalry, %d artillery.", d.corps, f.infantry, f.cavalry, f.artillery))
+  return fields
+end)
+
+--- `power` fills in one Corps of its Player Mat, privately: the other seats read only
+--- that it adjusts its mat. The caller's `on_resume` passes the result to `mat.store`.
+function mat.edit(ctx, power)
+  form.open(ctx, "mat", {
+    seat = power,
+    private = string.format("%s adjusts its Player Mat", powers.name(ctx, power)),
+    data = { power = power },
+    cancel = "Leave the mat as it is",
+  })
 end
 
-function edit.close(ctx)
-  ctx:log(string.format("%s has adjusted its Player Mat.", powers.name(ctx, ctx.locals.power)))
-  ctx:pop(nil)
+--- Keeps a filled-in mat form's Corps in its power's private state (a Corps with no
+--- division is off the mat). Returns whether `result` was such a form.
+function mat.store(ctx, power, result)
+  if not (result and result.form == "mat") then
+    return false
+  end
+  if result.cancelled then
+    return true
+  end
+  local v = result.values
+  local f = { infantry = v.infantry, cavalry = v.cavalry, artillery = v.artillery }
+  ctx.private[power].mat[tostring(v.corps)] = (f.infantry + f.cavalry + f.artillery > 0) and f or nil
+  ctx:tell(power, string.format("Corps #%d: %d infantry, %d cavalry, %d artillery.", v.corps, f.infantry, f.cavalry, f.artillery))
+  ctx:log(string.format("%s has adjusted its Player Mat.", powers.name(ctx, power)))
+  return true
 end
 
 return mat

@@ -6,6 +6,7 @@
 -- costs each side a squadron, awards no VP, and either side may end the combat, else
 -- another round is fought.
 
+local form = include("@lib/form.lua")
 local powers = include("rules/powers.lua")
 
 local naval = {}
@@ -35,39 +36,40 @@ local function ratio_drm(ctx, ratio)
 end
 
 naval.states = {}
-
 -- The figures, one at a time: the side the phasing player's stack fought, the squadrons of
--- each side, each side's other modifiers.
-local setup = {}
-naval.states.naval = setup
-
-local FIELDS = {
-  { key = "defender", text = "the power whose stack was found" },
-  { key = "attacker_squadrons", text = "the phasing side's squadrons", min = 1, max = 100 },
-  { key = "defender_squadrons", text = "the other side's squadrons", min = 1, max = 100 },
-  { key = "attacker_drm", text = "the phasing side's other modifiers (Naval Combat Table)", min = -10, max = 10 },
-  { key = "defender_drm", text = "the other side's other modifiers (Naval Combat Table)", min = -10, max = 10 },
-}
-
-function setup.prompt(ctx)
-  local field = FIELDS[ctx.locals.n]
-  local actions = {}
-  if field.key == "defender" then
-    -- A major power is fought only once war is declared on it (5.3).
-    for _, power in ipairs(ctx.vars.powers) do
-      if powers.at_war(ctx, power, ctx.locals.attacker) then
-        actions[#actions + 1] = { name = "set", arg = power, label = name(ctx, power) }
-      end
-    end
-  else
-    actions[#actions + 1] = { name = "set", min = field.min, max = field.max, label = field.text }
+-- each side, each side's other modifiers (a form the phasing player fills in).
+form.define("naval", "5.44 Naval combat", function(ctx, _, data)
+  local enemies = {}
+  -- A major power is fought only once war is declared on it (5.3).
+  for _, power in ipairs(powers.enemies(ctx, data.attacker)) do
+    enemies[#enemies + 1] = { power, name(ctx, power) }
   end
-  actions[#actions + 1] = { name = "cancel", label = "No naval combat after all" }
   return {
-    seat = ctx.locals.attacker,
-    text = string.format("5.44 Naval combat, %d of %d: %s", ctx.locals.n, #FIELDS, field.text),
-    actions = actions,
+    { key = "defender", text = "the power whose stack was found", choices = enemies },
+    { key = "attacker_squadrons", text = "the phasing side's squadrons", min = 1, max = 100 },
+    { key = "defender_squadrons", text = "the other side's squadrons", min = 1, max = 100 },
+    { key = "attacker_drm", text = "the phasing side's other modifiers (Naval Combat Table)", min = -10, max = 10 },
+    { key = "defender_drm", text = "the other side's other modifiers (Naval Combat Table)", min = -10, max = 10 },
   }
+end)
+
+--- The phasing power's player enters the combat's figures; the caller's `on_resume` hands
+--- the form's result to `naval.begin`.
+function naval.enter(ctx, attacker)
+  form.open(ctx, "naval", { seat = powers.voice(ctx, attacker), data = { attacker = attacker }, cancel = "No naval combat after all" })
+end
+
+--- Once the figures are in, the combat. Returns whether `result` was the naval form.
+function naval.begin(ctx, attacker, result)
+  if not (result and result.form == "naval") then
+    return false
+  end
+  if not result.cancelled then
+    local l = result.values
+    l.attacker = attacker
+    ctx:call("naval_combat", l)
+  end
+  return true
 end
 
 --- One round with the dice: returns the winner ("attacker", "defender") or nil on a tie,
@@ -118,26 +120,15 @@ local function fight(ctx)
   ctx:pop({ naval = victor })
 end
 
-function setup.set(ctx, value)
-  local field = FIELDS[ctx.locals.n]
-  ctx.locals[field.key] = value
-  if ctx.locals.n < #FIELDS then
-    ctx.locals.n = ctx.locals.n + 1
-    return
-  end
-  fight(ctx)
-end
-
-function setup.cancel(ctx)
-  ctx:pop(nil)
-end
+-- A round fought at once: its figures are in the locals.
+naval.states.naval_combat = { run = fight }
 
 -- After a tie: the phasing side, then the other, may end the combat; else another round.
 local tie = {}
 naval.states.naval_tie = tie
 
 function tie.prompt(ctx)
-  local seat = ctx.locals.asked == "defender" and ctx.locals.defender or ctx.locals.attacker
+  local seat = powers.voice(ctx, ctx.locals.asked == "defender" and ctx.locals.defender or ctx.locals.attacker)
   return {
     seat = seat,
     text = string.format("5.442 After the tie (%d against %d squadrons): fight another round, or end the combat",

@@ -29,10 +29,7 @@ peace.TERMS = {
   units = "three infantry and one cavalry division from the loser's force (to his Force Pool, and the winner's from his)",
 }
 
---- The seat that answers for `power`: itself, or its PC ally or controller if an NPC.
-function peace.voice(ctx, power)
-  return ctx.vars.npc_ally[power] or ctx.vars.controller[power] or power
-end
+peace.voice = powers.voice
 
 --- The peace offers and surrenders open to the phasing `power` (its own, and those of its
 --- allied NPCs; a Controlled NPC in its own turn may surrender), as a Player Turn's actions.

@@ -35,6 +35,11 @@ function powers.names(ctx, list)
   return table.concat(names, ", ", 1, #names - 1) .. " and " .. names[#names]
 end
 
+--- The seat that decides for `power`: itself, or its PC ally or controller if an NPC.
+function powers.voice(ctx, power)
+  return ctx.vars.npc_ally[power] or ctx.vars.controller[power] or power
+end
+
 function powers.pair(a, b)
   return a < b and (a .. "/" .. b) or (b .. "/" .. a)
 end

@@ -7,6 +7,10 @@
 
 local alliance = include("rules/alliance.lua")
 local cancel = include("rules/cancel.lua")
+local battle = include("rules/battle.lua")
+local form = include("@lib/form.lua")
+local mat = include("rules/mat.lua")
+local naval = include("rules/naval.lua")
 local peace = include("rules/peace.lua")
 local powers = include("rules/powers.lua")
 local war = include("rules/war.lua")
@@ -383,18 +387,27 @@ end
 
 function player_turn.battle(ctx)
   if advance(ctx, 4) then
-    ctx:call("land_battle", { moving = ctx.locals.power, n = 1 })
+    battle.enter(ctx, ctx.locals.power)
   end
 end
 
 function player_turn.naval(ctx)
   if advance(ctx, 4) then
-    ctx:call("naval", { attacker = ctx.locals.power, n = 1 })
+    naval.enter(ctx, ctx.locals.power)
   end
 end
 
 function player_turn.mat(ctx)
-  ctx:call("mat", { power = ctx.locals.power })
+  mat.edit(ctx, ctx.locals.power)
+end
+
+-- Back from a sub-procedure: a form's figures go to what it was filled in for (a Corps of
+-- the Player Mat, a battle, a naval combat); the rest need nothing.
+function player_turn.on_resume(ctx, result)
+  local power = ctx.locals.power
+  if not mat.store(ctx, power, result) and not battle.begin(ctx, power, result) then
+    naval.begin(ctx, power, result)
+  end
 end
 
 function player_turn.declare_embargo(ctx)
@@ -464,18 +477,19 @@ function build.prompt(ctx)
 end
 
 function build.mat(ctx)
-  ctx:call("mat", { power = ctx.vars.pcs[ctx.locals.n] })
+  mat.edit(ctx, ctx.vars.pcs[ctx.locals.n])
 end
 
 function build.build(ctx)
-  ctx:call("purchase", { power = ctx.vars.pcs[ctx.locals.n], n = 1 })
+  form.open(ctx, "purchase", { seat = ctx.vars.pcs[ctx.locals.n], cancel = "Buy nothing" })
 end
 
 function build.on_resume(ctx, result)
-  if result == nil then
+  local power = ctx.vars.pcs[ctx.locals.n]
+  if mat.store(ctx, power, result) or result.cancelled then
     return
   end
-  local power = ctx.vars.pcs[ctx.locals.n]
+  result = result.values
   local cost = season.build_cost(result.list, result.loc)
   if cost > ctx:counter("gold." .. power) then
     ctx:log(string.format("%s cannot pay %d gold for units of %d at a Line of Communications of %d.", name(ctx, power), cost, result.list, result.loc))
@@ -497,33 +511,12 @@ end
 -- A purchase's figures: the list cost of the units, then the length of their Line of
 -- Communications (0 at home; provinces of Spain, Portugal, Russia, the Ottoman Empire and
 -- Africa counted twice, 6.12).
-local purchase = {}
-season.states.purchase = purchase
-
-function purchase.prompt(ctx)
-  local first = ctx.locals.n == 1
+form.define("purchase", "6.12 A purchase", function()
   return {
-    seat = ctx.locals.power,
-    text = first and "6.12 The list cost of the units (from the Player Mat)"
-      or "6.12 The Line of Communications in provinces (0 at home; Spain, Portugal, Russia, the Ottoman Empire and Africa count twice)",
-    actions = {
-      { name = "set", min = first and 1 or 0, max = first and 500 or 50, label = first and "List cost" or "Provinces" },
-      { name = "cancel", label = "Buy nothing" },
-    },
+    { key = "list", text = "the list cost of the units (from the Player Mat)", min = 1, max = 500 },
+    { key = "loc", text = "the Line of Communications in provinces (0 at home; Spain, Portugal, Russia, the Ottoman Empire and Africa count twice)", min = 0, max = 50 },
   }
-end
-
-function purchase.set(ctx, value)
-  if ctx.locals.n == 1 then
-    ctx.locals.list, ctx.locals.n = value, 2
-    return
-  end
-  ctx:pop({ list = ctx.locals.list, loc = value })
-end
-
-function purchase.cancel(ctx)
-  ctx:pop(nil)
-end
+end)
 
 --- The Season's end (6.2): the chits come out of the play; after Fall, the Winterphase of
 --- the next year (or the end of the game after Fall 1815); else the next Season.
