@@ -461,3 +461,18 @@ test("4.73 a Remapping Europe event forms a Loyal Minor Power", function(t)
   t:eq(g:vars().loyal, { poland = "FR" })
   t:eq(g:state(), "player_turn")
 end)
+
+-- Rule 5.33: a Controlled NPC's units are run by its controller, in battle too. Set-up:
+-- Austria runs Prussia; in Spring 1806 France fights Prussia's army, has the Initiative
+-- (6 to 1) and fires its one artillery division (a 4, no hit). Expected: Prussia's option
+-- is Austria's to choose.
+test("5.33 a Controlled NPC's battle options are its controller's", function(t)
+  local g = prussia_run_by_austria(t)
+  play.to_turn(g, "FR")
+  g:set_dice("physical")
+  play.battle(g, "PR", { divisions = 6, artillery = 1, corps = 2 }, { divisions = 6, corps = 2 }, { 6, 1 })
+  t:eq(g:prompt().seat, "FR", "the Initiative's option")
+  g:act("batteries", nil, { 4 })
+  t:eq(g:state(), "land_options")
+  t:eq(g:prompt().seat, "AU", "Prussia's option, Austria's to choose")
+end)
