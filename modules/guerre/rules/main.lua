@@ -16,6 +16,7 @@ local cancel = include("rules/cancel.lua")
 local peace = include("rules/peace.lua")
 local alliance = include("rules/alliance.lua")
 local form = include("@lib/form.lua")
+local standings = include("rules/standings.lua")
 
 -- The named readings (RULES-GAPS.md), default first: the text gives two rules for who wins
 -- a land battle.
@@ -70,7 +71,7 @@ end
 -- calendar, who plays which power, the VP and gold, the relations between the powers
 -- (2.7's displays), and the seat's own Player Mat.
 local function view(ctx, seat)
-  local v = powers.standings(ctx)
+  local v = standings.of(ctx)
   v.Date = string.format("%s %d", ctx.vars.season, ctx.vars.year)
   -- Who plays which power, while a player is still known by the place he bid from (3.1).
   local moved = {}

@@ -476,3 +476,28 @@ test("5.33 a Controlled NPC's battle options are its controller's", function(t)
   t:eq(g:state(), "land_options")
   t:eq(g:prompt().seat, "AU", "Prussia's option, Austria's to choose")
 end)
+
+-- Rule 2.7: the Alliance Display and the Enforced Peace Record Track, as every seat reads
+-- them in words. Set-up: in Fall 1805 France declares war on Austria, Britain allies with
+-- Russia; in Spring 1806 Austria offers France peace and France accepts.
+test("2.7 the relations between the powers, in words, for every seat", function(t)
+  local g = play.started(t, "four-player")
+  play.to_turn(g, "FR")
+  play.declare(g, "AU")
+  play.to_turn(g, "GB")
+  g:act("ally", "RU")
+  g:act("agree")
+  play.stand(g)
+  local v = g:json("AU").view
+  t:eq(v.Wars, "France and Austria")
+  t:eq(v.Alliances, "Great Britain and Russia")
+  t:eq(v.NPCs, { PR = "inactive", SP = "inactive", OT = "inactive" })
+  to_spring(g)
+  play.to_turn(g, "AU")
+  g:act("offer_peace", "AU>FR")
+  g:act("accept")
+  play.stand(g)
+  v = g:json("GB").view
+  t:eq(v.Wars, nil, "no war left")
+  t:eq(v["Enforced Peace"], "France and Austria, to the end of Spring 1807")
+end)
