@@ -176,21 +176,30 @@ fn published(dir: &Path) -> PathBuf {
 /// with the fixture, the intel published, every nation's orders received, the umpire's
 /// answers for steps 3 to 9.
 fn turn_by_mail(dir: &Path) -> PathBuf {
-    let module = module_dir();
+    let save = orders_received(dir);
+    umpire_answers(&save, &module_dir().join("tests/answers/umpire-turn-1.txt"));
+    save
+}
+
+/// The umpire's save of turn 1 with every nation's orders received (steps 1 and 2).
+fn orders_received(dir: &Path) -> PathBuf {
     let save = published(dir);
     for nation in ["FR", "AU", "GB", "RU", "SP", "OT", "PR", "SW", "DK"] {
         run(&["act", path(&save), "--seat", nation, "received"]);
     }
-    let answers = module.join("tests/answers/umpire-turn-1.txt");
+    save
+}
+
+/// The umpire applies the answers file `answers` to `save`.
+fn umpire_answers(save: &Path, answers: &Path) {
     run(&[
         "act",
-        path(&save),
+        path(save),
         "--seat",
         "UM",
         "--answers",
-        path(&answers),
+        path(answers),
     ]);
-    save
 }
 
 /// A whole turn from the command line is the golden replay, input for input and in the
@@ -375,10 +384,7 @@ fn a_nation_s_orders_tried_on_its_redacted_save_reach_the_umpire_s_game() {
 #[test]
 fn a_form_half_filled_in_keeps_the_umpire_s_figures_from_the_nations() {
     let scratch = tempfile::tempdir().expect("scratch");
-    let save = published(scratch.path());
-    for nation in ["FR", "AU", "GB", "RU", "SP", "OT", "PR", "SW", "DK"] {
-        run(&["act", path(&save), "--seat", nation, "received"]);
-    }
+    let save = orders_received(scratch.path());
     // The umpire's answers up to the battle's eighth figure: 30 French infantry.
     let all = std::fs::read_to_string(module_dir().join("tests/answers/umpire-turn-1.txt"))
         .expect("the answers");
@@ -388,14 +394,7 @@ fn a_form_half_filled_in_keeps_the_umpire_s_figures_from_the_nations() {
     let before: String = all[..start].to_owned();
     let answers = scratch.path().join("half.txt");
     std::fs::write(&answers, format!("{before}{half}\n")).expect("write");
-    run(&[
-        "act",
-        path(&save),
-        "--seat",
-        "UM",
-        "--answers",
-        path(&answers),
-    ]);
+    umpire_answers(&save, &answers);
     let umpire = run(&["state", path(&save), "--seat", "UM", "--json"]);
     assert!(umpire.contains("\"cv_attacker\": 40"), "{umpire}");
     for nation in ["FR", "GB", "AU"] {
