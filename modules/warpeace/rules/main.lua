@@ -1,0 +1,190 @@
+-- War and Peace, the Grand Campaign (seed 002): the hook table, the set-up (D, J.1.d, L)
+-- and the month's procedure (E). See README.md for what the module runs and what stays
+-- at the table.
+
+local form = include("@lib/form.lua")
+local steps = include("@lib/steps.lua")
+local states = include("rules/states.lua")
+local calendar = include("rules/calendar.lua")
+local alliance = include("rules/alliance.lua")
+local production = include("rules/production.lua")
+local naval = include("rules/naval.lua")
+local january = include("rules/january.lua")
+
+--- Adds `units` (strength points by unit kind) to box `box`.
+local function add_all(ctx, box, units)
+  for kind, n in pairs(units or {}) do
+    ctx:add_units(box, kind, n)
+  end
+end
+
+local function setup(ctx)
+  ctx.vars.status, ctx.vars.lent, ctx.vars.conquered = {}, {}, {}
+  ctx.vars.installments, ctx.vars.wars = {}, {}
+  -- The initial political status (D.1, D.2) and the 1805 Force Pools (J.1.d), from the
+  -- Alliance Display and the Force Pool Display: owner data.
+  for _, state in ipairs(states.all()) do
+    ctx.vars.status[state] = ctx.data.tables.initial_status[state]
+    add_all(ctx, production.pool_of(state), ctx.data.tables.initial_pool[state])
+  end
+  ctx:place("turn.marker", "turn", "1")
+  ctx:set_phase(calendar.words(1))
+  ctx:log(string.format("September 1805: %s play; the armies and fleets are set up on the mapboards (L).", states.names(ctx, ctx.vars.players)))
+  ctx:call("month")
+end
+
+-- The month's steps: the January chores first, then each segment's phases.
+local function extra_naval(ctx, faction)
+  return naval.phase_actions(ctx, faction)
+end
+
+local function extra_land(ctx, faction)
+  local actions = {
+    { name = "minor_status", label = "A minor state changes side, or is created (G.1.f, H.1)" },
+    { name = "conquest", label = "A minor state is conquered: the conquering player's die (I.3.b)" },
+    { name = "french_victory", label = "The French player wins an automatic victory (C.1)", confirm = "The game ends: France wins." },
+    { name = "agreed_end", label = "All the players agree to end the game at the end of this turn (C.3.b)" },
+  }
+  if ctx.vars.ends_at then
+    actions[#actions + 1] = { name = "napoleon_back", label = "Napoleon is back from exile and on the map (C.3.d): the game goes on" }
+  else
+    actions[#actions + 1] = { name = "napoleon_gone", label = "Napoleon is killed or exiled: the game ends a year later (C.3.c-d)" }
+  end
+  return actions
+end
+
+-- The handlers of the phases' actions (calendar.lua's `phase` state).
+local phase = calendar.states.phase
+naval.handlers(phase)
+
+function phase.minor_status(ctx)
+  form.open(ctx, "minor_status", { seat = ctx.locals.seat, cancel = "No change" })
+end
+
+function phase.conquest(ctx)
+  form.open(ctx, "conquest", { seat = ctx.locals.seat, cancel = "No conquest" })
+end
+
+function phase.french_victory(ctx)
+  ctx:game_over({ winners = { "FR" }, text = "The French player's automatic victory (C.1)" })
+end
+
+function phase.agreed_end(ctx)
+  ctx.vars.ends_at = ctx:turn()
+  ctx:log("All the players agree: the game ends at the end of this turn (C.3.b).")
+end
+
+function phase.napoleon_gone(ctx)
+  ctx.vars.ends_at = ctx:turn() + 12
+  ctx:log(string.format("Napoleon is gone: the game ends after %s unless he returns from exile (C.3.c-d).", calendar.words(ctx:turn() + 12)))
+end
+
+function phase.napoleon_back(ctx)
+  ctx.vars.ends_at = nil
+  ctx:log("Napoleon is back from exile and on the map: the game goes on (C.3.d).")
+end
+
+function phase.on_resume(ctx, result)
+  if not january.resume(ctx, result) then
+    naval.resume(ctx, result)
+  end
+end
+
+local hooks = {
+  january = function(ctx)
+    if calendar.january(ctx) then
+      return steps.call("prisoners")
+    end
+  end,
+  naval = calendar.at_table("Naval Phase", "naval movement, transport and blockades at the table; combat, interception and blockade runs with the calculators", extra_naval),
+  attrition = {
+    name = "Attrition Phase",
+    run = function(ctx)
+      -- The French player rolls for the pro-French, the English for the anti-French (E.2.b, E.3).
+      local seat = ctx.locals.faction == "pro" and "FR" or "EN"
+      local die = ctx:roll(6, states.name(ctx, seat) .. "'s attrition die")
+      ctx:log(string.format("Attrition Phase: %s rolls %d; attrition in each hex its faction's units occupy is applied at the table.", states.name(ctx, seat), die))
+    end,
+  },
+  alliance = {
+    name = "Alliance Phase",
+    run = function(ctx)
+      local faction = ctx.locals.faction
+      if faction == "pro" and calendar.january(ctx) then
+        alliance.foreign_wars(ctx)
+      end
+      if alliance.asks(ctx, faction) then
+        return steps.call("alliance_phase", { faction = faction })
+      end
+    end,
+  },
+  reinforcement = {
+    name = "Reinforcement Phase",
+    each = function(ctx)
+      return production.producers(ctx, ctx.locals.faction)
+    end,
+    label = function(ctx, state)
+      return states.name(ctx, state)
+    end,
+    run = function(ctx, state)
+      return steps.call("reinforcement", { state = state, faction = ctx.locals.faction })
+    end,
+  },
+  movement = calendar.at_table("Movement Phase", "the armies move at the table", extra_land),
+  combat = calendar.at_table("Combat Phase", "the battles are fought at the table", extra_land),
+  advance = function(ctx)
+    return january.end_of_month(ctx)
+  end,
+}
+
+local states_table = calendar.procedures(hooks)
+states_table.form = form.state
+for _, part in ipairs({ calendar, alliance, production, naval, january }) do
+  for name, state in pairs(part.states) do
+    states_table[name] = state
+  end
+end
+
+-- Every seat reads the political status, the City Points, the installments, the wars.
+local function view(ctx)
+  local v = { Date = calendar.words(ctx:turn()) }
+  local status = {}
+  for _, major in ipairs(states.MAJORS) do
+    status[major] = states.STATUS_WORDS[ctx.vars.status[major]]
+  end
+  v["Major states"] = status
+  local groups = {}
+  for _, group in ipairs(states.GROUPS) do
+    local words = {}
+    for _, minor in ipairs(group.states) do
+      words[#words + 1] = string.format("%s %s", states.name(ctx, minor), states.STATUS_WORDS[ctx.vars.status[minor]])
+    end
+    groups[group.name] = string.format("%s: %s", states.STATUS_WORDS[states.group_status(ctx, group)], table.concat(words, ", "))
+  end
+  v["Minor state groups"] = groups
+  if #ctx.vars.installments > 0 then
+    local list = {}
+    for _, item in ipairs(ctx.vars.installments) do
+      list[#list + 1] = string.format("%s's %s in box %d", states.name(ctx, item.state), item.kind == "squadrons" and "squadron" or "transport", item.box)
+    end
+    v["Production Track"] = table.concat(list, "; ")
+  end
+  return v
+end
+
+-- Invariants: every state has a status; no Force Pool holds a negative count.
+local function check(ctx)
+  for _, state in ipairs(states.all()) do
+    if not states.STATUS_WORDS[ctx.vars.status[state] or ""] then
+      return false, state .. " has no political status"
+    end
+  end
+  return true
+end
+
+return {
+  setup = setup,
+  states = states_table,
+  view = view,
+  check = check,
+}

@@ -1,0 +1,417 @@
+-- War and Peace, the Grand Campaign: the Reinforcement Phase (J). Each active state's
+-- player says which of its production cities no enemy controls and rolls the production
+-- die: 5 or less gives a Production Point a city, 6 or more two (France +1, England -1 when
+-- the card's conditions hold). He buys strength points from the state's Force Pool at their
+-- printed costs: a black-symbol city's points buy Landwehr only; no more than four strength
+-- points are deployed in one city; England spends at most 2 points on land units and 5 on
+-- naval ones; a naval unit costs 5, or goes on the Production Track's monthly installment
+-- plan (Spain and Portugal: 30 native points in six installments of 5). Points not spent
+-- are lost. In January the state's Force Pool first gets the year's additions, and England
+-- may add a naval unit. Minor states produce only when pro- or anti-French, one state a
+-- group in each phase, from the group's Force Pool.
+
+local form = include("@lib/form.lua")
+local states = include("rules/states.lua")
+local calendar = include("rules/calendar.lua")
+
+local production = {}
+
+production.LAND = { "guard_cavalry", "guard_infantry", "cavalry", "infantry", "cossacks", "landwehr", "militia", "partisans" }
+production.NAVAL = { squadrons = true, transports = true }
+production.IBERIAN = { SP = true, portugal = true }
+
+--- The Force Pool box of `state`: a major state's own, a minor state's group's.
+function production.pool_of(state)
+  if states.is_major(state) then
+    return "pool." .. state
+  end
+  return "pool." .. states.GROUP_OF[state].id
+end
+
+--- Who produces in a faction's Reinforcement Phase (J.2, J.3): each major state of the
+--- faction, then each minor state group with a state of the faction (one of its states
+--- produces, J.3.b); none of a neutral minor (J.3.a).
+function production.producers(ctx, faction)
+  local list = calendar.majors_of(ctx, faction)
+  if faction ~= "neutral" then
+    for _, group in ipairs(states.GROUPS) do
+      for _, minor in ipairs(group.states) do
+        if ctx.vars.status[minor] == faction then
+          list[#list + 1] = "group:" .. group.id
+          break
+        end
+      end
+    end
+  end
+  return list
+end
+
+--- The Production Points a roll of `die` (modified) gives for `cities` cities (J.2.b).
+function production.points(ctx, die, cities)
+  local p = ctx.data.tables.production
+  return (die >= p.high_roll and p.high_points or p.low_points) * cities
+end
+
+--- A state's production cities by symbol colour (owner data): {red = {...}, black = {...}}.
+function production.cities(ctx, state)
+  local c = ctx.data.tables.production_cities[state]
+  return { red = c.red or {}, black = c.black or {} }
+end
+
+-- The January additions to `state`'s Force Pool (J.1.f), from the owner's schedule.
+local function additions(ctx, state)
+  local _, year = calendar.month_of(ctx:turn())
+  if not calendar.january(ctx) or year < 1806 or ctx.vars.status[state] == "unformed" then
+    return
+  end
+  local units = ctx.data.tables.pool_schedule[state .. "/" .. year]
+  local words = {}
+  for _, kind in ipairs(production.LAND) do
+    if units[kind] and units[kind] > 0 then
+      ctx:add_units(production.pool_of(state), kind, units[kind])
+      words[#words + 1] = string.format("%d %s", units[kind], production.kind_words(ctx, kind))
+    end
+  end
+  for kind in pairs(production.NAVAL) do
+    if units[kind] and units[kind] > 0 then
+      ctx:add_units(production.pool_of(state), kind, units[kind])
+      words[#words + 1] = string.format("%d %s", units[kind], kind)
+    end
+  end
+  if #words > 0 then
+    ctx:log(string.format("January %d: %s's Force Pool gets %s (J.1.f).", year, states.name(ctx, state), table.concat(words, ", ")))
+  end
+end
+
+-- The form of a state's production: its cities no enemy controls, and the conditions of
+-- the French and English modifiers (J.2.c, whose conditions the text has lost: the players
+-- read them off the card).
+form.define("production", "Production", function(ctx, _, data)
+  local cities = production.cities(ctx, data.state)
+  local fields = {}
+  if #cities.red > 0 then
+    fields[#fields + 1] = { key = "red", text = "its red-symbol production cities no enemy controls", min = 0, max = #cities.red }
+  end
+  if #cities.black > 0 then
+    fields[#fields + 1] = { key = "black", text = "its black-symbol (Landwehr) production cities no enemy controls", min = 0, max = #cities.black }
+  end
+  if data.state == "FR" then
+    fields[#fields + 1] = { key = "modifier", text = "does the French +1 apply (Napoleon where the card says)?", choices = { { 1, "Yes: +1" }, { 0, "No" } } }
+  elseif data.state == "EN" then
+    fields[#fields + 1] = { key = "modifier", text = "does the English -1 apply (as the card says)?", choices = { { -1, "Yes: -1" }, { 0, "No" } } }
+  end
+  return fields
+end)
+
+-- A purchase: the kind, the strength points, and the production city it is deployed in.
+form.define("purchase", "Purchase", function(ctx, values, data)
+  local pool = production.pool_of(data.producer)
+  local kinds = {}
+  for _, kind in ipairs(production.LAND) do
+    if ctx:units(pool, kind) > 0 then
+      kinds[#kinds + 1] = { kind, string.format("%s (%d in the pool)", ctx.data.unit_kinds[kind].name, ctx:units(pool, kind)) }
+    end
+  end
+  for _, kind in ipairs({ "squadrons", "transports" }) do
+    if ctx:units(pool, kind) > 0 then
+      kinds[#kinds + 1] = { kind, string.format("%s (%d in the pool; 5 points each)", kind, ctx:units(pool, kind)) }
+    end
+  end
+  local fields = { { key = "kind", text = "what to buy", choices = kinds } }
+  if values.kind then
+    fields[#fields + 1] = { key = "n", text = "how many strength points", min = 1, max = math.max(1, ctx:units(pool, values.kind)) }
+    if not production.NAVAL[values.kind] then
+      local cities = production.cities(ctx, data.state)
+      local choices = {}
+      for _, colour in ipairs({ "red", "black" }) do
+        for _, city in ipairs(cities[colour]) do
+          choices[#choices + 1] = { city, city }
+        end
+      end
+      fields[#fields + 1] = { key = "city", text = "the production city it is deployed in", choices = choices }
+    end
+  end
+  return fields
+end)
+
+production.states = {}
+
+local phase = {}
+production.states.reinforcement = phase
+
+-- The state producing: a major state, or the minor state chosen for a group.
+local function producer(l)
+  return l.minor or l.state
+end
+
+function phase.on_enter(ctx)
+  local l = ctx.locals
+  ctx:set_phase(string.format("%s: %s, Reinforcement Phase: %s", calendar.words(ctx:turn()), calendar.SEGMENTS[l.faction], states.name(ctx, l.state)))
+  l.group = l.state:match("^group:(.+)$")
+  if l.group then
+    for _, g in ipairs(states.GROUPS) do
+      if g.id == l.group then
+        for _, minor in ipairs(g.states) do
+          if ctx.vars.status[minor] == l.faction then
+            additions(ctx, minor)
+          end
+        end
+      end
+    end
+    l.stage = "minor"
+  else
+    additions(ctx, l.state)
+    l.stage = "cities"
+  end
+  l.deployed, l.land_spent, l.naval_spent = {}, 0, 0
+end
+
+-- The seat deciding: the state's player (or the faction's leader for a minor state).
+local function seat(ctx, l)
+  return states.voice(ctx, l.group and (l.faction == "pro" and "FR" or "EN") or l.state)
+end
+
+local function counter(l)
+  return l.minor and "pp.minor" or ("pp." .. l.state)
+end
+
+function phase.prompt(ctx)
+  local l = ctx.locals
+  local who = seat(ctx, l)
+  if l.stage == "minor" then
+    local actions = {}
+    for _, g in ipairs(states.GROUPS) do
+      if g.id == l.group then
+        for _, minor in ipairs(g.states) do
+          if ctx.vars.status[minor] == l.faction then
+            actions[#actions + 1] = { name = "minor", arg = minor, label = "Produce for " .. states.name(ctx, minor) }
+          end
+        end
+      end
+    end
+    actions[#actions + 1] = { name = "done", label = "No minor state of the group produces" }
+    return { seat = who, text = "J.3.b Which state of the group produces this phase (one a group)?", actions = actions }
+  elseif l.stage == "cities" then
+    return {
+      seat = who,
+      text = string.format("%s's Reinforcement Phase (J.2): its production", states.name(ctx, producer(l))),
+      actions = { { name = "production", label = "Say which production cities it holds, and roll" } },
+    }
+  end
+  local actions = {
+    { name = "done", label = string.format("Done (%s unspent Production Points are lost)", production.words(l.red + l.black)) },
+  }
+  local pool = production.pool_of(producer(l))
+  local any = false
+  for _, kind in ipairs(production.LAND) do
+    any = any or ctx:units(pool, kind) > 0
+  end
+  for kind in pairs(production.NAVAL) do
+    any = any or ctx:units(pool, kind) > 0
+  end
+  if any and l.red + l.black > 0 then
+    table.insert(actions, 1, { name = "buy", label = "Buy from the Force Pool" })
+  end
+  if l.red > 0 then
+    for kind in pairs(production.NAVAL) do
+      if ctx:units(pool, kind) > 0 then
+        actions[#actions + 1] = { name = "installment", arg = kind, label = string.format("Put a %s on the installment plan (down payment %s)", kind == "squadrons" and "squadron" or "transport", production.words(2 * production.down_payment(ctx, producer(l)))) }
+      end
+    end
+    for i, item in ipairs(ctx.vars.installments) do
+      if item.state == producer(l) then
+        actions[#actions + 1] = { name = "pay", arg = i, label = string.format("Pay the %s in box %d a step down", item.kind == "squadrons" and "squadron" or "transport", item.box) }
+      end
+    end
+  end
+  local _, year = calendar.month_of(ctx:turn())
+  if l.state == "EN" and calendar.january(ctx) and ctx.vars.naval_added ~= year then
+    actions[#actions + 1] = { name = "add_naval", arg = "squadrons", label = "Add a squadron to England's Force Pool (J.5.f)" }
+    actions[#actions + 1] = { name = "add_naval", arg = "transports", label = "Add a transport to England's Force Pool (J.5.f)" }
+  end
+  return {
+    seat = who,
+    text = string.format("%s's Reinforcement Phase: %s Production Points (%s of them Landwehr-only)", states.name(ctx, producer(l)),
+      production.words(l.red + l.black), production.words(l.black)),
+    actions = actions,
+  }
+end
+
+--- A unit kind in words ("guard cavalry").
+function production.kind_words(ctx, kind)
+  return (ctx.data.unit_kinds[kind].name:gsub(" %(strength points%)", ""))
+end
+
+--- Half points in words ("3", "2½").
+function production.words(halves)
+  local whole = halves // 2
+  return halves % 2 == 1 and (whole > 0 and whole .. "½" or "½") or tostring(whole)
+end
+
+function phase.minor(ctx, minor)
+  ctx.locals.minor, ctx.locals.stage = minor, "cities"
+end
+
+function phase.production(ctx)
+  local l = ctx.locals
+  form.open(ctx, "production", { seat = seat(ctx, l), data = { state = producer(l) } })
+end
+
+-- The production roll, once the cities are known.
+local function roll(ctx, v)
+  local l = ctx.locals
+  local die = ctx:roll(6, states.name(ctx, producer(l)) .. "'s production die")
+  local modified = die + (v.modifier or 0)
+  local red, black = production.points(ctx, modified, v.red or 0), production.points(ctx, modified, v.black or 0)
+  l.red, l.black, l.stage = 2 * red, 2 * black, "buy"
+  ctx:set_counter(counter(l), red + black)
+  ctx:log(string.format("%s's production die: %d%s = %d: %d Production Point(s) from %d city(ies)%s (J.2.b).", states.name(ctx, producer(l)),
+    die, v.modifier and v.modifier ~= 0 and string.format(" %+d", v.modifier) or "", modified, red + black, (v.red or 0) + (v.black or 0),
+    black > 0 and string.format(", %d of them for Landwehr only", black) or ""))
+end
+
+--- The down payment of a naval unit on installments, in Production Points.
+function production.down_payment(ctx, state)
+  local t = ctx.data.tables.installment
+  if production.IBERIAN[state] then
+    return t.iberian_cost // t.iberian_installments
+  end
+  return t.down_payment
+end
+
+--- Why a purchase of `n` strength points of `kind` (deployed in `city`) may not be made
+--- now (nil: it may), and its cost in half points from the red and black points.
+function production.refusal(ctx, l, kind, n, city)
+  local cost = ctx.data.tables.unit_cost[kind] * n
+  if production.IBERIAN[producer(l)] and production.NAVAL[kind] then
+    return "a Spanish or Portuguese naval unit is bought on installments only (J.6.d)"
+  end
+  local black = kind == "landwehr" and math.min(cost, l.black) or 0
+  local red = cost - black
+  if red > l.red then
+    return string.format("it costs %s Production Points, and %s can pay it", production.words(cost),
+      kind == "landwehr" and production.words(l.red + l.black) or production.words(l.red) .. " (not Landwehr-only points)")
+  end
+  local p = ctx.data.tables.production
+  if producer(l) == "EN" then
+    if production.NAVAL[kind] and l.naval_spent + cost > 2 * p.english_naval then
+      return string.format("England spends at most %d Production Points on naval units in a phase (J.5.d)", p.english_naval)
+    elseif not production.NAVAL[kind] and l.land_spent + cost > 2 * p.english_land then
+      return string.format("England spends at most %d Production Points on land units in a phase (J.5.d)", p.english_land)
+    end
+  end
+  if city and (l.deployed[city] or 0) + n > p.deploy_per_city then
+    return string.format("no more than %d strength points are deployed in %s in a phase (J.2.a)", p.deploy_per_city, city)
+  end
+  return nil, red, black
+end
+
+local function buy(ctx, v)
+  local l = ctx.locals
+  local why, red, black = production.refusal(ctx, l, v.kind, v.n, v.city)
+  if why then
+    ctx:log(string.format("Not bought: %s.", why))
+    return
+  end
+  l.red, l.black = l.red - red, l.black - black
+  if production.NAVAL[v.kind] then
+    l.naval_spent = l.naval_spent + red + black
+  else
+    l.land_spent = l.land_spent + red + black
+  end
+  if v.city then
+    l.deployed[v.city] = (l.deployed[v.city] or 0) + v.n
+  end
+  ctx:add_units(production.pool_of(producer(l)), v.kind, -v.n)
+  ctx:set_counter(counter(l), (l.red + l.black) // 2)
+  ctx:log(string.format("%s buys %d %s for %s Production Points%s.", states.name(ctx, producer(l)), v.n,
+    production.kind_words(ctx, v.kind), production.words(red + black),
+    v.city and (", deployed in " .. v.city) or ""))
+end
+
+function phase.on_resume(ctx, result)
+  if not result or result.cancelled then
+    return
+  end
+  if result.form == "production" then
+    roll(ctx, result.values)
+  elseif result.form == "purchase" then
+    buy(ctx, result.values)
+  end
+end
+
+function phase.buy(ctx)
+  local l = ctx.locals
+  form.open(ctx, "purchase", { seat = seat(ctx, l), data = { producer = producer(l), state = producer(l) }, cancel = "Buy nothing" })
+end
+
+function phase.installment(ctx, kind)
+  local l = ctx.locals
+  local down = 2 * production.down_payment(ctx, producer(l))
+  if down > l.red then
+    ctx:log("Not enough Production Points for the down payment.")
+    return
+  end
+  l.red = l.red - down
+  ctx:add_units(production.pool_of(producer(l)), kind, -1)
+  local installments = ctx.vars.installments
+  installments[#installments + 1] = { state = producer(l), kind = kind, box = ctx.data.tables.installment.first_box, paid = down // 2 }
+  ctx.vars.installments = installments
+  ctx:set_counter(counter(l), (l.red + l.black) // 2)
+  ctx:log(string.format("%s puts a %s on the Production Track, box %d, for a down payment of %d (J.6.c).", states.name(ctx, producer(l)),
+    kind == "squadrons" and "squadron" or "transport", ctx.data.tables.installment.first_box, down // 2))
+end
+
+--- The total cost of a naval unit for `state` (J.6.b, J.6.d).
+function production.naval_cost(ctx, state)
+  if production.IBERIAN[state] then
+    return ctx.data.tables.installment.iberian_cost
+  end
+  return ctx.data.tables.unit_cost.squadrons // 2
+end
+
+function phase.pay(ctx, i)
+  local l = ctx.locals
+  local item = ctx.vars.installments[i]
+  local step = production.down_payment(ctx, item.state)
+  if 2 * step > l.red then
+    ctx:log("Not enough Production Points for the installment.")
+    return
+  end
+  l.red = l.red - 2 * step
+  item.paid = item.paid + step
+  if item.box > 1 then
+    item.box = item.box - 1
+  end
+  local installments = ctx.vars.installments
+  if item.box == 1 and item.paid >= production.naval_cost(ctx, item.state) then
+    table.remove(installments, i)
+    ctx:log(string.format("%s's %s leaves the Production Track and is deployed in a port (J.6.c).", states.name(ctx, item.state), item.kind == "squadrons" and "squadron" or "transport"))
+  else
+    installments[i] = item
+    ctx:log(string.format("%s pays %d: its %s moves to box %d (%d of %d paid).", states.name(ctx, item.state), step,
+      item.kind == "squadrons" and "squadron" or "transport", item.box, item.paid, production.naval_cost(ctx, item.state)))
+  end
+  ctx.vars.installments = installments
+  ctx:set_counter(counter(l), (l.red + l.black) // 2)
+end
+
+function phase.add_naval(ctx, kind)
+  ctx:add_units("pool.EN", kind, 1)
+  local _, year = calendar.month_of(ctx:turn())
+  ctx.vars.naval_added = year
+  ctx:log(string.format("England adds a %s to its Force Pool (J.5.f).", kind == "squadrons" and "squadron" or "transport"))
+end
+
+function phase.done(ctx)
+  local l = ctx.locals
+  if l.red and l.red + l.black > 0 then
+    ctx:log(string.format("%s's %s unspent Production Points are lost (J.2.h).", states.name(ctx, producer(l)), production.words(l.red + l.black)))
+  end
+  if l.stage == "buy" then
+    ctx:set_counter(counter(l), 0)
+  end
+  ctx:pop(nil)
+end
+
+return production

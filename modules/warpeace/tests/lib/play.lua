@@ -1,0 +1,73 @@
+-- War and Peace tests: playing through the months.
+
+local M = {}
+
+M.FIXTURE = "tests/owner-fixture.ron"
+
+--- A game of `scenario` under the fixture, at its first decision.
+function M.game(t, scenario, seed, options)
+  return t:game { scenario = scenario or "two-player", seed = seed or 1, overlay = M.FIXTURE, options = options }
+end
+
+--- Answers a form's fields in order (`values`; the last with `dice`, if given).
+function M.fill(g, values, dice)
+  for i, v in ipairs(values) do
+    g:act("set", v, i == #values and dice or nil)
+  end
+end
+
+--- The passive answer to the decision now: a phase over, a production with every city held
+--- and nothing bought, no announcement change, no Alliance roll, no minor state producing.
+--- Returns false when the game is over.
+function M.pass(g)
+  local state = g:state()
+  local legal = g:legal()
+  local function has(action)
+    for _, a in ipairs(legal) do
+      if a == action then
+        return true
+      end
+    end
+    return false
+  end
+  if g:prompt() == nil then
+    return false
+  elseif state == "form" then
+    g:act("cancel")
+  elseif has("production") then
+    g:act("production")
+    while g:state() == "form" do
+      local action = g:prompt().actions[1]
+      g:act("set", action.max or action.arg)
+    end
+  elseif state == "alliance_phase" then
+    g:act(legal[1]:match("^announce") and legal[1]:match("^(%S+)") or "no_roll", legal[1]:match("^announce (%S+)"))
+  elseif has("done") then
+    g:act("done")
+  else
+    g:act(legal[1])
+  end
+  return true
+end
+
+--- Plays passively until the turn is `turn` (its first decision) or the game ends.
+function M.to_turn(g, turn)
+  while g:turn() < turn and M.pass(g) do
+  end
+end
+
+--- Plays passively until the state `state` (with `seat` deciding, if given) is reached.
+function M.to_state(g, state, seat)
+  for _ = 1, 2000 do
+    local p = g:prompt()
+    if g:state() == state and (seat == nil or (p and p.seat == seat)) then
+      return true
+    end
+    if not M.pass(g) then
+      return false
+    end
+  end
+  return false
+end
+
+return M
