@@ -20,3 +20,122 @@ test("E a month's segments and phases, to October 1805", function(t)
   local log = table.concat(g:log(), "\n")
   t:ok(log:find("October 1805 begins.", 1, true), log)
 end)
+
+-- Rule J.2.b: the production die: 5 or less gives a Production Point a production city no
+-- enemy controls, 6 or more two. Set-up: France holds its 3 red and 1 black cities; it
+-- rolls 5 (no +1): 4 points, 1 of them Landwehr-only; again with the +1 (Napoleon where the card says): 5 + 1 = 6,
+-- 8 points, 2 of them Landwehr-only.
+test("J.2.b a 5 gives a point a city, a 6 two; France's +1", function(t)
+  for _, case in ipairs({ { 0, 4, 1 }, { 1, 8, 2 } }) do
+    local g = play.game(t, "two-player")
+    t:ok(play.to_text(g, "France's Reinforcement Phase"), "France produces")
+    play.produce(g, { 3, 1, case[1] }, 5)
+    t:eq(g:counter("pp.FR"), case[2])
+    t:ok(g:prompt().text:find(string.format("(%d of them Landwehr-only)", case[3]), 1, true), g:prompt().text)
+  end
+end)
+
+-- Rules J.2.d and J.2.e: guard cavalry costs 3, guard infantry and cavalry 2, infantry 1,
+-- Landwehr half a point; a black-symbol city's points buy Landwehr only. Set-up: France's 8
+-- points (6 from red cities, 2 Landwehr-only): a guard cavalry (3), a guard infantry (2), 2
+-- Landwehr (1, from the black points first); an infantry (1) from the last red point; then
+-- the Landwehr-only point left buys no infantry.
+test("J.2.d the costs, and J.2.e Landwehr-only points", function(t)
+  local g = play.game(t, "two-player")
+  play.to_text(g, "France's Reinforcement Phase")
+  play.produce(g, { 3, 1, 1 }, 5)
+  play.buy(g, "guard_cavalry", 1, "FR red 1")
+  t:eq(g:counter("pp.FR"), 5)
+  play.buy(g, "guard_infantry", 1, "FR red 1")
+  play.buy(g, "landwehr", 2, "FR black 1")
+  t:ok(g:prompt().text:find("2 Production Points (1 of them Landwehr-only)", 1, true), g:prompt().text)
+  play.buy(g, "infantry", 1, "FR red 2")
+  t:ok(g:prompt().text:find("1 Production Points (1 of them Landwehr-only)", 1, true), g:prompt().text)
+  play.buy(g, "infantry", 1, "FR red 2")
+  local log = table.concat(g:log(), "\n")
+  t:ok(log:find("Not bought: it costs 1 Production Points, and 0 (not Landwehr-only points) can pay it.", 1, true), log)
+  t:eq(g:units("pool.FR", "guard_cavalry"), 0)
+  t:eq(g:units("pool.FR", "landwehr"), 0)
+  t:eq(g:units("pool.FR", "infantry"), 5)
+end)
+
+-- Rule J.2.a: no more than four strength points deployed in one production city in a
+-- Reinforcement Phase. Set-up: France's 8 points; 3 infantry in "FR red 1", then 2 more
+-- there (refused), then 2 in "FR red 2".
+test("J.2.a four strength points a city", function(t)
+  local g = play.game(t, "two-player")
+  play.to_text(g, "France's Reinforcement Phase")
+  play.produce(g, { 3, 1, 1 }, 5)
+  play.buy(g, "infantry", 3, "FR red 1")
+  play.buy(g, "infantry", 2, "FR red 1")
+  local log = table.concat(g:log(), "\n")
+  t:ok(log:find("Not bought: no more than 4 strength points are deployed in FR red 1 in a phase (J.2.a).", 1, true), log)
+  play.buy(g, "infantry", 2, "FR red 2")
+  t:eq(g:units("pool.FR", "infantry"), 1)
+end)
+
+-- Rule J.5.d: England spends at most 2 Production Points on land units and 5 on naval units
+-- in one phase; a naval unit costs 5 (J.6.b). Set-up: England holds its 6 red cities (the
+-- fixture's) and rolls a 6: 12 points, and 2 Landwehr-only; 2 infantry (2), a cavalry
+-- (refused: 2 more on land), a squadron (5), a transport (refused: 5 more at sea).
+test("J.5.d England's 2 points on land and 5 at sea", function(t)
+  local g = play.game(t, "two-player")
+  play.to_text(g, "England's Reinforcement Phase")
+  play.produce(g, { 6, 1, 0 }, 6)
+  t:eq(g:counter("pp.EN"), 14)
+  play.buy(g, "infantry", 2, "EN red 1")
+  play.buy(g, "cavalry", 1, "EN red 2")
+  play.buy(g, "squadrons", 1)
+  play.buy(g, "transports", 1)
+  local log = table.concat(g:log(), "\n")
+  t:ok(log:find("Not bought: England spends at most 2 Production Points on land units in a phase (J.5.d).", 1, true), log)
+  t:ok(log:find("Not bought: England spends at most 5 Production Points on naval units in a phase (J.5.d).", 1, true), log)
+  t:eq(g:units("pool.EN", "squadrons"), 0)
+  t:eq(g:units("pool.EN", "transports"), 1)
+  t:eq(g:counter("pp.EN"), 7, "14 - 2 - 5")
+end)
+
+-- Rule J.6.c: the monthly installment plan: a down payment of 1 puts the naval unit in box
+-- 5 of the Production Track; each point moves it a box down; from box 1 it is deployed: 5
+-- in all. Set-up: France's 8 points: the down payment, then 4 payments in the same phase.
+test("J.6.c a naval unit on installments: 1 down, a box a point, 5 in all", function(t)
+  local g = play.game(t, "two-player")
+  play.to_text(g, "France's Reinforcement Phase")
+  play.produce(g, { 3, 1, 1 }, 5)
+  g:act("installment", "squadrons")
+  t:eq(g:vars().installments, { { state = "FR", kind = "squadrons", box = 5, paid = 1 } })
+  for box = 4, 2, -1 do
+    g:act("pay", 1)
+    t:eq(g:vars().installments[1].box, box)
+  end
+  g:act("pay", 1)
+  t:eq(g:vars().installments, {}, "deployed from box 1")
+  t:eq(g:counter("pp.FR"), 3, "8 - 5")
+  t:eq(g:units("pool.FR", "squadrons"), 0)
+end)
+
+-- Rule J.6.d: a Spanish naval unit costs 30 native points in six installments of 5. Set-up:
+-- Spain's production: a 6 with 3 red and 1 black cities is 8 points a month; its payments
+-- of 5 over several months (the reading: the sixth is paid in box 1, RULES-GAPS.md).
+test("J.6.d a Spanish naval unit: 30 points in six installments of 5", function(t)
+  local g = play.game(t, "two-player")
+  local paid = 0
+  for month = 1, 6 do
+    play.to_text(g, "Spain's Reinforcement Phase")
+    play.produce(g, { 3, 0 }, 6)
+    if month == 1 then
+      g:act("installment", "squadrons")
+    else
+      g:act("pay", 1)
+    end
+    paid = paid + 5
+    local item = g:vars().installments[1]
+    if month < 6 then
+      t:eq(item.paid, paid)
+      t:eq(item.box, 6 - month)
+    else
+      t:eq(item, nil, "30 paid: deployed")
+    end
+    g:act("done")
+  end
+end)

@@ -70,4 +70,37 @@ function M.to_state(g, state, seat)
   return false
 end
 
+--- Plays passively until a decision whose prompt text contains `words`.
+function M.to_text(g, words)
+  for _ = 1, 2000 do
+    local p = g:prompt()
+    if p and p.text:find(words, 1, true) then
+      return true
+    end
+    if not M.pass(g) then
+      return false
+    end
+  end
+  return false
+end
+
+--- At a state's Reinforcement Phase: its production (`values`: the form's answers) with the
+--- production die `die` (physical dice for that roll only).
+function M.produce(g, values, die)
+  g:set_dice("physical")
+  g:act("production")
+  M.fill(g, values, { die })
+  g:set_dice("digital")
+end
+
+--- At a Reinforcement Phase's purchases: buys `n` of `kind` (in `city`, for land units).
+function M.buy(g, kind, n, city)
+  g:act("buy")
+  g:act("set", kind)
+  g:act("set", n)
+  if city then
+    g:act("set", city)
+  end
+end
+
 return M

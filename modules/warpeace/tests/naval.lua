@@ -1,0 +1,80 @@
+-- War and Peace, the Grand Campaign: naval combat, pursuit and interception (F.4-F.8).
+
+local play = include("tests/lib/play.lua")
+
+-- At France's Naval Phase (the Pro-French Segment of September 1805), a combat: France's
+-- `fr` squadrons attack England's `en`, Nelson where `nelson` says, the first die `die`.
+local function combat(t, fr, en, nelson, die)
+  local g = play.game(t, "two-player")
+  t:ok(play.to_state(g, "phase", "FR"), "France's Naval Phase")
+  g:set_dice("physical")
+  g:act("naval_combat")
+  play.fill(g, { "EN", fr, en, nelson or "none" }, { die })
+  return g
+end
+
+local function log(g)
+  return table.concat(g:log(), "\n")
+end
+
+-- Rules F.7.b and F.7.f: the odds line from the ratio (2 to 1 from 2, 3 to 2 from 1.5, else
+-- 1 to 1); the larger force rolls, -1 when the smaller is English. Set-up: France's 8 to
+-- England's 4, a 4: 2 to 1, 4 - 1 = 3, the fixture's "SS": an English squadron sunk, to
+-- England's Force Pool; France lets England retreat.
+test("F.7.b 8 squadrons to 4 are 2 to 1; the smaller English force -1", function(t)
+  local g = combat(t, 8, 4, "none", 4)
+  t:ok(log(g):find("round 1: 8 against 4 squadrons, 2:1; France rolls 4 -1 the smaller force is English = 3: SS (a squadron of England sunk)", 1, true), log(g))
+  t:eq(g:units("pool.EN", "squadrons"), 2, "1 in the pool, and the sunk one")
+  t:eq(g:state(), "naval_pursuit")
+  g:act("stop")
+  t:ok(log(g):find("England is not pursued and retreats (F.7.d)", 1, true), log(g))
+  t:eq(g:state(), "phase")
+end)
+
+-- Rule F.7.b: 3 to 2 is "3 to 2" (1.5), 5 to 3 too (1.67), 4 to 3 "1 to 1" (1.33).
+test("F.7.b 3 to 2 and 5 to 3 are 3 to 2; 4 to 3 is 1 to 1", function(t)
+  for _, case in ipairs({ { 3, 2, "3:2" }, { 5, 3, "3:2" }, { 4, 3, "1:1" } }) do
+    local g = combat(t, case[1], case[2], "none", 3)
+    t:ok(log(g):find(string.format("%d against %d squadrons, %s;", case[1], case[2], case[3]), 1, true), log(g))
+  end
+end)
+
+-- Rules F.7.f and F.8.e: Nelson with the smaller force takes one more off. Set-up: France's
+-- 3 against England's 2 with Nelson; a 5: 5 - 1 - 1 = 3 on the 3 to 2 line, the fixture's
+-- "SR": England retreats.
+test("F.8.e Nelson with the smaller force -1", function(t)
+  local g = combat(t, 3, 2, "defender", 5)
+  t:ok(log(g):find("France rolls 5 -1 the smaller force is English -1 Nelson with the smaller force = 3: SR (England retreats)", 1, true), log(g))
+  t:ok(log(g):find("The naval combat ends after 1 round(s): England retreats to the nearest friendly port.", 1, true), log(g))
+end)
+
+-- Rules F.7.c and F.7.d: the victor may pursue (the Naval Pursuit Table: "I" and another
+-- round); a force that loses two rounds running retreats. Set-up: France's 4 against
+-- England's 4; a 6 (6 - 1 = 5, "SS"); France pursues, a 4 ("I"); the second round at 4 to 3,
+-- a 6 again ("SS"). Expected: England lost two rounds: it retreats, 2 squadrons left.
+test("F.7.d two rounds lost running: the force retreats", function(t)
+  local g = combat(t, 4, 4, "none", 6)
+  g:act("pursue", nil, { 4, 6 })
+  t:ok(log(g):find("France pursues: 4: intercepted (F.5.b).", 1, true), log(g))
+  t:ok(log(g):find("round 2: 4 against 3 squadrons, 1:1", 1, true), log(g))
+  t:ok(log(g):find("England lost two rounds running and retreats (F.7.d)", 1, true), log(g))
+  t:eq(g:units("pool.EN", "squadrons"), 3)
+end)
+
+-- Rule F.4: the inactive side may intercept a fleet entering a sea zone: the die, +1 at sea,
+-- plus the zone's IM, on the Naval Pursuit Table. Set-up: a French fleet enters a zone of
+-- IM +1; England, at sea there, rolls 2: 2 + 1 + 1 = 4, "I": it intercepts and may attack.
+test("F.4.c interception: +1 at sea and the zone's IM", function(t)
+  local g = play.game(t, "two-player")
+  play.to_state(g, "phase", "FR")
+  g:act("enter_zone")
+  g:act("set", 1)
+  t:eq(g:state(), "interception")
+  t:eq(g:prompt().seat, "EN")
+  g:set_dice("physical")
+  g:act_as("EN", "intercept")
+  play.fill(g, { 1, 0, 0 }, { 2 })
+  t:ok(log(g):find("England tries to intercept: 2 +2 = 4: intercepted: it may attack before the fleet moves on (F.4.c).", 1, true), log(g))
+  t:eq(g:state(), "form", "England's attack: the combat's figures")
+  t:eq(g:prompt().seat, "EN")
+end)

@@ -1,0 +1,124 @@
+-- War and Peace, the Grand Campaign: the Alliance Phase, prisoners, conquest and the end.
+
+local play = include("tests/lib/play.lua")
+
+-- The label of the action `name` with `arg` in the prompt now.
+local function label(g, name, arg)
+  for _, a in ipairs(g:prompt().actions) do
+    if a.name == name and a.arg == arg then
+      return a.label
+    end
+  end
+end
+
+local function log(g)
+  return table.concat(g:log(), "\n")
+end
+
+-- Rule G.1.g: the Alliance Phase's die is modified -1 for each pro-French City Point, major
+-- state and minor group, +1 for each anti-French one, at most 4 either way. Set-up (the
+-- fixture's statuses): France and Spain pro-French, England, Russia and Austria anti, every
+-- group neutral: +1; with 9 pro-French City Points, 1 - 9 = -8, capped at -4. France rolls
+-- for Prussia: a 3, 3 - 4 = -1: the fixture's "pro".
+test("G.1.g the Alliance modifier, capped at 4", function(t)
+  local g = play.game(t, "two-player")
+  t:ok(play.to_state(g, "alliance_phase", "FR"), "France's Alliance Phase")
+  t:eq(label(g, "roll_for", "PR"), "Roll for Prussia (+1)")
+  g:set_counter("cp.pro", 9)
+  t:eq(label(g, "roll_for", "PR"), "Roll for Prussia (-4)")
+  g:set_dice("physical")
+  g:act("roll_for", "PR", { 3 })
+  t:ok(log(g):find("France rolls for Prussia: 3 -9 for pro-French City Points, -2 for pro-French states and groups, +0 for anti-French City Points, +3 for anti-French states and groups, -8, capped at -4 = -1.", 1, true), log(g))
+  t:eq(g:vars().status.PR, "pro")
+  t:ok(log(g):find("Prussia becomes pro-French (the Alliance Table, G.1).", 1, true), log(g))
+end)
+
+-- Rule G.1.k: England's roll is raised by one for each Production Point it lent the state in
+-- the Naval Phase just before, beyond the cap. Set-up: England lends Prussia 2 points; the
+-- modifier +1 becomes +3.
+test("G.1.k England's loans raise its roll", function(t)
+  local g = play.game(t, "two-player")
+  t:ok(play.to_state(g, "phase", "EN"), "England's Naval Phase")
+  g:act("lend")
+  play.fill(g, { "PR", 2 })
+  t:ok(play.to_state(g, "alliance_phase", "EN"), "England's Alliance Phase")
+  t:eq(label(g, "roll_for", "PR"), "Roll for Prussia (+3)")
+end)
+
+-- Rules D.3.c and G.1.e: a player's own state announces its status; in three players Russia
+-- is a player (RULES-GAPS.md). Set-up: in the Anti-French Segment Russia adopts neutrality.
+test("G.1.e a player's state announces: Russia adopts neutrality", function(t)
+  local g = play.game(t, "three-player")
+  t:ok(play.to_state(g, "alliance_phase", "RU"), "Russia announces")
+  t:eq(g:legal(), { "announce anti", "announce neutral" })
+  g:act("announce", "neutral")
+  t:eq(g:vars().status.RU, "neutral")
+end)
+
+-- Rule G.3.b: each January the prisoners are exchanged strength point for strength point, as
+-- far as the smaller side goes. Set-up: 3 French infantry and a French squadron held by the
+-- enemy, 2 English cavalry held by the French. Expected in January 1806: 2 strength points
+-- a side go home: England's 2 cavalry, and 2 French infantry; 1 French infantry and the
+-- squadron stay prisoners.
+test("G.3.b the January exchange, strength point for strength point", function(t)
+  local g = play.game(t, "two-player")
+  g:add_units("prisoners.FR", "infantry", 3)
+  g:add_units("prisoners.FR", "squadrons", 1)
+  g:add_units("prisoners.EN", "cavalry", 2)
+  local pool = g:units("pool.FR", "infantry")
+  play.to_turn(g, 5)
+  t:ok(log(g):find("January: 2 strength point(s) of prisoners exchanged on each side (G.3.b): 2 infantry of France for 2 cavalry of England.", 1, true), log(g))
+  t:eq(g:units("prisoners.FR", "infantry"), 1)
+  t:eq(g:units("prisoners.FR", "squadrons"), 1)
+  t:eq(g:units("prisoners.EN", "cavalry"), 0)
+  t:ok(g:units("pool.FR", "infantry") >= pool + 2, "home to France's Force Pool")
+end)
+
+-- Rule I.3.b: the conquering player's die: less than 4, the minor state's units on the map
+-- go to its Force Pool; 4 or more, they are replaced where they stand. Set-up: France
+-- conquers Hanover (a 3), then Sweden (a 4).
+test("I.3.b the conquest die: 3 to the Force Pool, 4 replaced on the map", function(t)
+  local g = play.game(t, "two-player")
+  t:ok(play.to_state(g, "phase", "FR"), "France's phase")
+  play.to_text(g, "Movement Phase")
+  g:set_dice("physical")
+  g:act("conquest")
+  play.fill(g, { "hanover", "FR" }, { 3 })
+  t:ok(log(g):find("France conquers Hanover (I.3): its Force Pool's units now stand for France's; die 3: its units on the map go to its Force Pool and are exchanged for the conqueror's.", 1, true), log(g))
+  t:eq(g:vars().status.hanover, "pro")
+  g:act("conquest")
+  play.fill(g, { "sweden", "FR" }, { 4 })
+  t:ok(log(g):find("die 4: its units on the map are replaced there by the conqueror's.", 1, true), log(g))
+end)
+
+-- Rules C.2 and D.3.f: the most production cities wins, equals are joint victors; the
+-- Spanish player's count double in a six-player game. Set-up: the players agree to end
+-- after September 1805; France 10 cities, England 9, Russia, Austria and Prussia 1 each,
+-- Spain 5 (10). Expected: France and Spain joint victors.
+test("C.2 the count of production cities; Spain's double in six players", function(t)
+  local g = play.game(t, "six-player")
+  t:ok(play.to_text(g, "Combat Phase"), "a Combat Phase")
+  g:act("agreed_end")
+  play.to_state(g, "final_count")
+  for _, n in ipairs({ 10, 9, 1, 1, 1, 5 }) do
+    g:act("cities", n)
+  end
+  t:eq(g:result().winners, { "FR", "SP" })
+  t:eq(g:result().scores.SP, 10)
+end)
+
+-- Rules J.1.f and J.5.f: each January the year's additions go to the Force Pools, and
+-- England may add a naval unit. Set-up: January 1806 (the fixture adds 3 infantry and a
+-- cavalry to a major state); England adds a transport.
+test("J.1.f the January additions, and J.5.f England's naval unit", function(t)
+  local g = play.game(t, "two-player")
+  play.to_turn(g, 5)
+  local before = g:units("pool.EN", "infantry")
+  t:ok(play.to_text(g, "England's Reinforcement Phase"), "England's January phase")
+  t:eq(g:units("pool.EN", "infantry"), before + 3)
+  play.produce(g, { 3, 1, 0 }, 2)
+  local transports = g:units("pool.EN", "transports")
+  g:act("add_naval", "transports")
+  t:eq(g:units("pool.EN", "transports"), transports + 1)
+  t:ok(not table.concat(g:legal(), " "):find("add_naval", 1, true), "one a January")
+end)
