@@ -3,8 +3,9 @@
 
 use std::path::PathBuf;
 
-use chancery_core::{GameSpec, LoadOptions, OverlayChoice};
-use chancery_tests::{Picker, random_walk, repo_root};
+use chancery_core::module::DataValue;
+use chancery_core::{GameSpec, LoadOptions, OverlayChoice, Value};
+use chancery_tests::{Picker, load, random_walk, repo_root};
 use common::{chancery_as_typed as chancery, chancery_ok as run, path};
 
 mod common;
@@ -93,5 +94,76 @@ fn random_play_of_every_scenario_runs_24_months() {
                 assert_eq!(played, 1, "{scenario}, seed {seed}: the walk stopped");
             }
         }
+    }
+}
+
+/// Every number the text fixes that the rules read is in the module's data, as the text
+/// gives it (the lines of seeds/002): costs in half points, the odds in tenths.
+#[test]
+fn the_numbers_the_text_fixes_are_in_the_data() {
+    let module = load(&module_dir());
+    let printed: &[(&str, &str, i64, &str)] = &[
+        // J.2.d, L839-L846: guard cavalry 3, guard infantry or regular cavalry 2, regular
+        // infantry or Cossacks 1, Landwehr, militia or partisans 1/2 (in half points).
+        ("unit_cost", "guard_cavalry", 6, "L839-L840"),
+        ("unit_cost", "guard_infantry", 4, "L841-L842"),
+        ("unit_cost", "cavalry", 4, "L841-L842"),
+        ("unit_cost", "infantry", 2, "L843-L844"),
+        ("unit_cost", "cossacks", 2, "L843-L844"),
+        ("unit_cost", "landwehr", 1, "L845-L846"),
+        ("unit_cost", "militia", 1, "L845-L846"),
+        ("unit_cost", "partisans", 1, "L845-L846"),
+        // J.5.f, J.6.b: a naval unit costs five.
+        ("unit_cost", "squadrons", 10, "L920, L929"),
+        ("unit_cost", "transports", 10, "L920, L929"),
+        // J.2.a-b: four strength points a city; 5 or less one point, 6 or more two.
+        ("production", "deploy_per_city", 4, "L818"),
+        ("production", "high_roll", 6, "L826-L827"),
+        ("production", "low_points", 1, "L823-L825"),
+        ("production", "high_points", 2, "L826-L827"),
+        // J.5.d: England's two for land units and five for naval units.
+        ("production", "english_land", 2, "L914"),
+        ("production", "english_naval", 5, "L914"),
+        // J.6.c-d: a down payment of one, box 5; thirty native points in six installments.
+        ("installment", "down_payment", 1, "L934"),
+        ("installment", "first_box", 5, "L935"),
+        ("installment", "iberian_cost", 30, "L942-L943"),
+        ("installment", "iberian_installments", 6, "L943-L944"),
+        // F.7.b: 2 to 1 from two, 3 to 2 from one and one-half (in tenths).
+        ("naval_odds", "2:1", 20, "L443-L444"),
+        ("naval_odds", "3:2", 15, "L445-L446"),
+        // F.1.b, F.7.f, F.8: morale 1 (English 2); +-1 English; +-1 Nelson.
+        ("naval_modifiers", "morale", 1, "L186-L188"),
+        ("naval_modifiers", "english_morale", 2, "L188-L189"),
+        ("naval_modifiers", "english", 1, "L483-L486"),
+        ("naval_modifiers", "nelson", 1, "L486-L488, L491, L504-L507"),
+        ("naval_modifiers", "at_sea", 1, "L318-L320"),
+        // F.3.d: five points, two infantry, one cavalry, or two points with one infantry.
+        ("transport", "points", 5, "L269-L270"),
+        ("transport", "infantry", 2, "L270-L271"),
+        ("transport", "cavalry", 1, "L270-L271"),
+        ("transport", "mixed_points", 2, "L271-L273"),
+        ("transport", "mixed_infantry", 1, "L272-L273"),
+        // K.6.d, K.7.c: a prize three points and three months, a transport one and one;
+        // battle damage one point and one turn.
+        ("repair", "prize_squadron_points", 3, "L1082"),
+        ("repair", "prize_squadron_months", 3, "L1082-L1083"),
+        ("repair", "prize_transport_points", 1, "L1084"),
+        ("repair", "prize_transport_months", 1, "L1084-L1085"),
+        ("repair", "damage_points", 1, "L1112"),
+        ("repair", "damage_turns", 1, "L1113"),
+        // I.3.b: less than four, to the Force Pool.
+        ("conquest", "replace_from", 4, "L753-L755"),
+        // K.4.b: six or less, seven or greater.
+        ("expedition", "high_from", 7, "L1014-L1015"),
+        // G.1.g: a maximum of plus or minus four.
+        ("alliance_limit", "max", 4, "L578-L579"),
+    ];
+    for (table, key, value, lines) in printed {
+        assert_eq!(
+            module.table_entry(table, key),
+            Some(DataValue::Known(Value::Int(*value))),
+            "{table} {key} ({lines})"
+        );
     }
 }
