@@ -64,7 +64,8 @@ pub struct ActArgs {
     /// (`place_army {country: poland, power: AU}`, `bid 2`, or `3`).
     pub action: Option<String>,
     /// The action's argument, as printed (`{country: poland, power: AU}`) or as JSON
-    /// (`{"country": "poland", "power": "AU"}`).
+    /// (`{"country": "poland", "power": "AU"}`); a negative number is taken as it is (`set -1`).
+    #[arg(allow_negative_numbers = true)]
     pub arg: Option<String>,
     /// Die results for the action, with physical dice (comma-separated).
     #[arg(long, value_name = "N,N…", value_delimiter = ',')]

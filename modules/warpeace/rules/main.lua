@@ -20,7 +20,9 @@ end
 
 local function setup(ctx)
   ctx.vars.status, ctx.vars.lent, ctx.vars.conquered = {}, {}, {}
-  ctx.vars.installments, ctx.vars.wars = {}, {}
+  -- The naval units on the Production Track, the foreign wars, the year each state's Force
+  -- Pool last had its January additions.
+  ctx.vars.installments, ctx.vars.wars, ctx.vars.added = {}, {}, {}
   -- The initial political status (D.1, D.2) and the 1805 Force Pools (J.1.d), from the
   -- Alliance Display and the Force Pool Display: owner data.
   for _, state in ipairs(states.all()) do

@@ -61,9 +61,12 @@ end
 -- The January additions to `state`'s Force Pool (J.1.f), from the owner's schedule.
 local function additions(ctx, state)
   local _, year = calendar.month_of(ctx:turn())
-  if not calendar.january(ctx) or year < 1806 or ctx.vars.status[state] == "unformed" then
+  -- Once a January, in the segment the state is in then (a state that changes side later
+  -- in the month has had them).
+  if not calendar.january(ctx) or year < 1806 or ctx.vars.status[state] == "unformed" or ctx.vars.added[state] == year then
     return
   end
+  ctx.vars.added[state] = year
   local units = ctx.data.tables.pool_schedule[state .. "/" .. year]
   local words = {}
   for _, kind in ipairs(production.LAND) do

@@ -134,12 +134,15 @@ function states.alliance_modifier(ctx, lent)
   local sum = anti + anti_states - pro - pro_states
   local cap = ctx.data.tables.alliance_limit.max
   local capped = math.max(-cap, math.min(cap, sum))
-  local why = {
-    string.format("-%d for pro-French City Points", pro),
-    string.format("-%d for pro-French states and groups", pro_states),
-    string.format("+%d for anti-French City Points", anti),
-    string.format("+%d for anti-French states and groups", anti_states),
-  }
+  local why = {}
+  for _, term in ipairs({
+    { -pro, "pro-French City Points" }, { -pro_states, "pro-French states and groups" },
+    { anti, "anti-French City Points" }, { anti_states, "anti-French states and groups" },
+  }) do
+    if term[1] ~= 0 then
+      why[#why + 1] = string.format("%+d for %s", term[1], term[2])
+    end
+  end
   if capped ~= sum then
     why[#why + 1] = string.format("%+d, capped at %+d", sum, capped)
   end
