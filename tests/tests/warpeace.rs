@@ -61,6 +61,10 @@ fn a_two_player_game_from_the_command_line_with_physical_dice() {
         out.contains("2. Pro-French Player(s) Segment, Naval Phase"),
         "{out}"
     );
+    // A French fleet enters a sea zone whose Interception Modifier is negative: `set -1`.
+    run(&["act", path(&save), "enter_zone"]);
+    let out = run(&["act", path(&save), "set", "-1"]);
+    assert!(out.contains("enters a sea zone (IM -1)"), "{out}");
 }
 
 /// Random legal play of every scenario with the fixture runs 24 months (to September 1807)

@@ -9,6 +9,7 @@
 
 local states = include("rules/states.lua")
 local calendar = include("rules/calendar.lua")
+local january = include("rules/january.lua")
 
 local alliance = {}
 
@@ -144,7 +145,12 @@ end
 
 function phase.announce(ctx, status)
   local l = ctx.locals
-  alliance.set_status(ctx, announcing(l), status, "its player's announcement, G.1")
+  local state = announcing(l)
+  alliance.set_status(ctx, state, status, "its player's announcement, G.1")
+  -- A state neutral of its own will has its prisoners back at once (G.3.c).
+  if status == "neutral" and l.faction ~= "neutral" then
+    january.free(ctx, state)
+  end
   next_announcer(ctx)
 end
 

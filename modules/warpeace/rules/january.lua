@@ -60,6 +60,16 @@ local function send_home(ctx, boxes, n)
   return words
 end
 
+--- Sends home every prisoner of `state` (G.3.c: it is conquered, or becomes neutral of its
+--- own will).
+function january.free(ctx, state)
+  local box, pool = january.boxes(state)
+  local words = send_home(ctx, { { box = box, pool = pool, name = states.name(ctx, state) } }, math.huge)
+  if #words > 0 then
+    ctx:log(string.format("%s's prisoners go home (G.3.c): %s.", states.name(ctx, state), table.concat(words, ", ")))
+  end
+end
+
 --- The January exchange (G.3.b, G.3.c): a neutral state's prisoners go home; then the
 --- pro- and anti-French sides' prisoners are exchanged strength point for strength point,
 --- as far as the smaller side goes. Returns the number of strength points each side got
@@ -167,6 +177,41 @@ form.define("minor_status", "A minor state's side", function(ctx)
   }
 end)
 
+form.define("major_conquest", "Conquest of a major state", function(ctx)
+  local majors = {}
+  for _, major in ipairs(states.MAJORS) do
+    if not ctx.vars.conquered[major] then
+      majors[#majors + 1] = { major, states.name(ctx, major) }
+    end
+  end
+  return { { key = "state", text = "the major state all of whose production cities foreign units hold (I.1)", choices = majors } }
+end)
+
+--- `state`, a major state, is conquered (I.2): it becomes neutral, and may join no faction
+--- nor be rolled for while land units remain in its Force Pool (I.2.a, I.2.f); its units
+--- abroad go to its Force Pool and the rest is played at the table (I.2.b-e); its prisoners
+--- go home (G.3.c).
+function january.conquer_major(ctx, state)
+  ctx.vars.conquered[state] = true
+  ctx.vars.status[state] = "neutral"
+  ctx:log(string.format("%s is conquered (I.2): it is neutral until no land unit is left in its Force Pool; its units outside its borders go to its Force Pool (moved at the table).", states.name(ctx, state)))
+  january.free(ctx, state)
+end
+
+--- Lifts the conquest of every major state with no land unit left in its Force Pool (I.2.f).
+function january.release(ctx, land)
+  for state in pairs(ctx.vars.conquered) do
+    local left = 0
+    for _, kind in ipairs(land) do
+      left = left + ctx:units("pool." .. state, kind)
+    end
+    if left == 0 then
+      ctx.vars.conquered[state] = nil
+      ctx:log(string.format("%s has no land unit left in its Force Pool: the Alliance Phase's rules apply to it again (I.2.f).", states.name(ctx, state)))
+    end
+  end
+end
+
 form.define("conquest", "Conquest of a minor state", function(ctx)
   local minors = {}
   for _, group in ipairs(states.GROUPS) do
@@ -206,6 +251,9 @@ function january.resume(ctx, result)
     local v = result.values
     ctx.vars.status[v.minor] = v.status
     ctx:log(string.format("%s is now %s (G.1.f).", states.name(ctx, v.minor), states.STATUS_WORDS[v.status]))
+    return true
+  elseif result.form == "major_conquest" then
+    january.conquer_major(ctx, result.values.state)
     return true
   elseif result.form == "conquest" then
     january.conquer(ctx, result.values.minor, result.values.by)

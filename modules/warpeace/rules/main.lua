@@ -44,6 +44,7 @@ local function extra_land(ctx, faction)
   local actions = {
     { name = "minor_status", label = "A minor state changes side, or is created (G.1.f, H.1)" },
     { name = "conquest", label = "A minor state is conquered: the conquering player's die (I.3.b)" },
+    { name = "major_conquest", label = "A major state is conquered (I.2)" },
     { name = "french_victory", label = "The French player wins an automatic victory (C.1)", confirm = "The game ends: France wins." },
     { name = "agreed_end", label = "All the players agree to end the game at the end of this turn (C.3.b)" },
   }
@@ -61,6 +62,10 @@ naval.handlers(phase)
 
 function phase.minor_status(ctx)
   form.open(ctx, "minor_status", { seat = ctx.locals.seat, cancel = "No change" })
+end
+
+function phase.major_conquest(ctx)
+  form.open(ctx, "major_conquest", { seat = ctx.locals.seat, cancel = "No conquest" })
 end
 
 function phase.conquest(ctx)
@@ -115,6 +120,7 @@ local hooks = {
       if faction == "pro" and calendar.january(ctx) then
         alliance.foreign_wars(ctx)
       end
+      january.release(ctx, production.LAND)
       if alliance.asks(ctx, faction) then
         return steps.call("alliance_phase", { faction = faction })
       end

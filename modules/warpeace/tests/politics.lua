@@ -45,14 +45,43 @@ test("G.1.k England's loans raise its roll", function(t)
   t:eq(label(g, "roll_for", "PR"), "Roll for Prussia (+3)")
 end)
 
--- Rules D.3.c and G.1.e: a player's own state announces its status; in three players Russia
--- is a player (RULES-GAPS.md). Set-up: in the Anti-French Segment Russia adopts neutrality.
-test("G.1.e a player's state announces: Russia adopts neutrality", function(t)
+-- Rules D.3.c, G.1.e and G.3.c: a player's own state announces its status; in three players
+-- Russia is a player (RULES-GAPS.md); a state neutral of its own will has its prisoners back
+-- at once. Set-up: 2 Russian infantry prisoners; in the Anti-French Segment Russia adopts
+-- neutrality.
+test("G.1.e a player's state announces: Russia adopts neutrality, and its prisoners go home", function(t)
   local g = play.game(t, "three-player")
+  g:add_units("prisoners.RU", "infantry", 2)
+  local pool = g:units("pool.RU", "infantry")
   t:ok(play.to_state(g, "alliance_phase", "RU"), "Russia announces")
   t:eq(g:legal(), { "announce anti", "announce neutral" })
   g:act("announce", "neutral")
   t:eq(g:vars().status.RU, "neutral")
+  t:eq(g:units("prisoners.RU", "infantry"), 0)
+  t:eq(g:units("pool.RU", "infantry"), pool + 2)
+end)
+
+-- Rules I.2.a and I.2.f: a conquered major state is neutral, and nobody rolls for it while
+-- land units remain in its Force Pool. Set-up: France conquers Austria in September 1805;
+-- in October its Force Pool is emptied by hand. Expected: no roll for Austria in France's
+-- October Alliance Phase until then; afterwards Austria may be rolled for again.
+test("I.2.f a conquered state is rolled for once its Force Pool has no land unit", function(t)
+  local g = play.game(t, "two-player")
+  play.to_text(g, "Movement Phase")
+  g:act("major_conquest")
+  g:act("set", "AU")
+  t:eq(g:vars().status.AU, "neutral")
+  play.to_turn(g, 2)
+  t:ok(play.to_state(g, "alliance_phase", "FR"), "France's Alliance Phase")
+  t:eq(label(g, "roll_for", "AU"), nil, "not while its Force Pool holds land units")
+  -- Back to just before the phase, to enter it again with the Force Pool emptied.
+  g:undo()
+  for _, kind in ipairs({ "infantry", "cavalry", "landwehr" }) do
+    g:add_units("pool.AU", kind, -g:units("pool.AU", kind))
+  end
+  t:ok(play.to_state(g, "alliance_phase", "FR"), "France's Alliance Phase again")
+  t:ok(label(g, "roll_for", "AU") ~= nil, "Austria may be rolled for")
+  t:ok(log(g):find("Austria has no land unit left in its Force Pool", 1, true), log(g))
 end)
 
 -- Rule G.3.b: each January the prisoners are exchanged strength point for strength point, as
