@@ -167,6 +167,36 @@ pub fn random_walk(
     Ok(steps)
 }
 
+/// Random legal play of each of `scenarios` of the module in `dir`, with its fixture of owner
+/// data (`fixture`, a file of the module), in seeds `0..seeds`: each game plays until
+/// `done(session)` or its end, with the module's check after every input. Panics, naming the
+/// scenario and seed, at the first error or when the walk stops early.
+pub fn random_play(
+    dir: &Path,
+    fixture: &str,
+    scenarios: &[&str],
+    seeds: u64,
+    done: impl Fn(&Session) -> bool,
+) {
+    let options = LoadOptions {
+        overlay: OverlayChoice::File(dir.join(fixture)),
+        strict: false,
+    };
+    let module = Arc::new(chancery_core::load_module(dir, &options).expect("the module loads"));
+    for scenario in scenarios {
+        for seed in 0..seeds {
+            let mut session = start(&module, GameSpec::new(*scenario, seed));
+            session.check_every_step = true;
+            let mut picker = Picker::new(seed);
+            while !done(&session) && session.table().result.is_none() {
+                let played = random_walk(&mut session, &mut picker, 1)
+                    .unwrap_or_else(|e| panic!("{scenario}, seed {seed}: {e}"));
+                assert_eq!(played, 1, "{scenario}, seed {seed}: the walk stopped");
+            }
+        }
+    }
+}
+
 /// One more input of a long testbed game: bids, recruits (with a die of 1-5), detours and
 /// their answers, and now and then a unit added by hand. None of them ends the game.
 pub fn long_game_step(session: &mut Session, picker: &mut Picker) {

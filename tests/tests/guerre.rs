@@ -2,8 +2,7 @@
 
 use std::path::PathBuf;
 
-use chancery_core::{GameSpec, LoadOptions, OverlayChoice};
-use chancery_tests::{Picker, random_walk, repo_root};
+use chancery_tests::{random_play, repo_root};
 use common::{chancery_as_typed as chancery, chancery_ok as run, path};
 
 mod common;
@@ -124,13 +123,6 @@ fn state_of(save: &std::path::Path, seat: &str) -> serde_json::Value {
 /// victory) in 50 seeds, with the module's check after every input.
 #[test]
 fn random_play_of_every_scenario_reaches_the_end_of_1806() {
-    let options = LoadOptions {
-        overlay: OverlayChoice::File(module_dir().join("tests/owner-fixture.ron")),
-        strict: false,
-    };
-    let module = std::sync::Arc::new(
-        chancery_core::load_module(module_dir(), &options).expect("the module loads"),
-    );
     let scenarios = [
         "two-player",
         "three-player",
@@ -139,25 +131,16 @@ fn random_play_of_every_scenario_reaches_the_end_of_1806() {
         "six-player",
         "seven-player",
     ];
-    for scenario in scenarios {
-        for seed in 0..50 {
-            let mut session =
-                chancery_core::start_game(module.clone(), GameSpec::new(scenario, seed))
-                    .expect("starts");
-            session.check_every_step = true;
-            let mut picker = Picker::new(seed);
-            loop {
-                let vars = &session.table().vars;
-                let year = vars.get("year").and_then(|v| v.as_int()).unwrap_or(0);
-                if year >= 1807 || session.table().result.is_some() {
-                    break;
-                }
-                let played = random_walk(&mut session, &mut picker, 1)
-                    .unwrap_or_else(|e| panic!("{scenario}, seed {seed}: {e}"));
-                assert_eq!(played, 1, "{scenario}, seed {seed}: the walk stopped");
-            }
-        }
-    }
+    random_play(
+        &module_dir(),
+        "tests/owner-fixture.ron",
+        &scenarios,
+        50,
+        |session| {
+            let year = session.table().vars.get("year").and_then(|v| v.as_int());
+            year.unwrap_or(0) >= 1807
+        },
+    );
 }
 
 /// A module test naming a fixture that does not load fails with the fixture's own error,

@@ -3,9 +3,9 @@
 
 use std::path::PathBuf;
 
+use chancery_core::Value;
 use chancery_core::module::DataValue;
-use chancery_core::{GameSpec, LoadOptions, OverlayChoice, Value};
-use chancery_tests::{Picker, load, random_walk, repo_root};
+use chancery_tests::{load, random_play, repo_root};
 use common::{chancery_as_typed as chancery, chancery_ok as run, path};
 
 mod common;
@@ -71,34 +71,21 @@ fn a_two_player_game_from_the_command_line_with_physical_dice() {
 /// in 50 seeds with no error, with the module's check after every input.
 #[test]
 fn random_play_of_every_scenario_runs_24_months() {
-    let options = LoadOptions {
-        overlay: OverlayChoice::File(module_dir().join("tests/owner-fixture.ron")),
-        strict: false,
-    };
-    let module = std::sync::Arc::new(
-        chancery_core::load_module(module_dir(), &options).expect("the module loads"),
-    );
-    for scenario in [
+    let scenarios = [
         "solitaire",
         "two-player",
         "three-player",
         "four-player",
         "five-player",
         "six-player",
-    ] {
-        for seed in 0..50 {
-            let mut session =
-                chancery_core::start_game(module.clone(), GameSpec::new(scenario, seed))
-                    .expect("starts");
-            session.check_every_step = true;
-            let mut picker = Picker::new(seed);
-            while session.table().turn <= 24 && session.table().result.is_none() {
-                let played = random_walk(&mut session, &mut picker, 1)
-                    .unwrap_or_else(|e| panic!("{scenario}, seed {seed}: {e}"));
-                assert_eq!(played, 1, "{scenario}, seed {seed}: the walk stopped");
-            }
-        }
-    }
+    ];
+    random_play(
+        &module_dir(),
+        "tests/owner-fixture.ron",
+        &scenarios,
+        50,
+        |session| session.table().turn > 24,
+    );
 }
 
 /// Every number the text fixes that the rules read is in the module's data, as the text

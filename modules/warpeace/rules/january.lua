@@ -13,11 +13,6 @@ local january = {}
 
 january.KINDS = { "guard_cavalry", "guard_infantry", "cavalry", "infantry", "cossacks", "landwehr", "militia", "partisans", "squadrons", "transports" }
 
---- The Prisoners box of `state`'s units, and its Force Pool.
-function january.boxes(state)
-  local id = states.is_major(state) and state or states.GROUP_OF[state].id
-  return "prisoners." .. id, "pool." .. id
-end
 
 -- The prisoners' holders: each major state's box and each group's, with the side its units
 -- are on (a group's by its status, G.1.f).
@@ -63,7 +58,7 @@ end
 --- Sends home every prisoner of `state` (G.3.c: it is conquered, or becomes neutral of its
 --- own will).
 function january.free(ctx, state)
-  local box, pool = january.boxes(state)
+  local box, pool = states.box(state, "prisoners"), states.box(state, "pool")
   local words = send_home(ctx, { { box = box, pool = pool, name = states.name(ctx, state) } }, math.huge)
   if #words > 0 then
     ctx:log(string.format("%s's prisoners go home (G.3.c): %s.", states.name(ctx, state), table.concat(words, ", ")))

@@ -149,10 +149,10 @@ local function round(ctx)
       force.squadrons = force.squadrons - 1
       l.losses[side] = l.losses[side] + 1
       if pair[2] == "S" then
-        ctx:add_units(naval.pool_of(force.state), "squadrons", 1)
+        ctx:add_units(states.box(force.state, "pool"), "squadrons", 1)
         words[#words + 1] = "a squadron of " .. states.name(ctx, force.state) .. " sunk"
       else
-        ctx:add_units(naval.prisoners_of(force.state), "squadrons", 1)
+        ctx:add_units(states.box(force.state, "prisoners"), "squadrons", 1)
         words[#words + 1] = "a squadron of " .. states.name(ctx, force.state) .. " captured"
       end
     end
@@ -175,20 +175,6 @@ local function round(ctx)
       l.lost_rounds[side] = 0
     end
   end
-end
-
-naval.pool_of = function(state)
-  if states.is_major(state) then
-    return "pool." .. state
-  end
-  return "pool." .. states.GROUP_OF[state].id
-end
-
-naval.prisoners_of = function(state)
-  if states.is_major(state) then
-    return "prisoners." .. state
-  end
-  return "prisoners." .. states.GROUP_OF[state].id
 end
 
 -- The combat is over: who retreats, and the result handed back.

@@ -20,12 +20,9 @@ production.LAND = { "guard_cavalry", "guard_infantry", "cavalry", "infantry", "c
 production.NAVAL = { squadrons = true, transports = true }
 production.IBERIAN = { SP = true, portugal = true }
 
---- The Force Pool box of `state`: a major state's own, a minor state's group's.
+--- The Force Pool box of `state`.
 function production.pool_of(state)
-  if states.is_major(state) then
-    return "pool." .. state
-  end
-  return "pool." .. states.GROUP_OF[state].id
+  return states.box(state, "pool")
 end
 
 --- Who produces in a faction's Reinforcement Phase (J.2, J.3): each major state of the

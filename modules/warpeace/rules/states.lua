@@ -50,6 +50,13 @@ function states.is_major(state)
   return states.GROUP_OF[state] == nil
 end
 
+--- A state's box of kind `what` ("pool" or "prisoners"): a major state's own, a minor
+--- state's group's (J.1.b-c).
+function states.box(state, what)
+  local id = states.is_major(state) and state or states.GROUP_OF[state].id
+  return what .. "." .. id
+end
+
 --- A state's name: a major state's seat name, a minor state's own.
 function states.name(ctx, state)
   local group = state:match("^group:(.+)$")

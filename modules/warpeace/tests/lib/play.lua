@@ -56,11 +56,11 @@ function M.to_turn(g, turn)
   end
 end
 
---- Plays passively until the state `state` (with `seat` deciding, if given) is reached.
-function M.to_state(g, state, seat)
+--- Plays passively until `reached(g, prompt)` holds; whether it did (not: the game ended).
+function M.play_until(g, reached)
   for _ = 1, 2000 do
     local p = g:prompt()
-    if g:state() == state and (seat == nil or (p and p.seat == seat)) then
+    if p and reached(g, p) then
       return true
     end
     if not M.pass(g) then
@@ -70,18 +70,18 @@ function M.to_state(g, state, seat)
   return false
 end
 
+--- Plays passively until the state `state` (with `seat` deciding, if given) is reached.
+function M.to_state(g, state, seat)
+  return M.play_until(g, function(_, p)
+    return g:state() == state and (seat == nil or p.seat == seat)
+  end)
+end
+
 --- Plays passively until a decision whose prompt text contains `words`.
 function M.to_text(g, words)
-  for _ = 1, 2000 do
-    local p = g:prompt()
-    if p and p.text:find(words, 1, true) then
-      return true
-    end
-    if not M.pass(g) then
-      return false
-    end
-  end
-  return false
+  return M.play_until(g, function(_, p)
+    return p.text:find(words, 1, true) ~= nil
+  end)
 end
 
 --- At a state's Reinforcement Phase: its production (`values`: the form's answers) with the
