@@ -73,9 +73,12 @@ naval.states = {}
 -- The figures of a naval combat: the two sides, their squadrons, which is English, where
 -- Nelson is.
 form.define("naval_combat", "Naval combat", function(ctx, values, data)
+  -- A force of another side (E.2.f: combat only against the inactive player's forces).
   local enemies = {}
+  local side = ctx.vars.status[data.attacker]
   for _, state in ipairs(states.all()) do
-    if state ~= data.attacker then
+    local status = ctx.vars.status[state]
+    if status ~= side and status ~= "unformed" then
       enemies[#enemies + 1] = { state, states.name(ctx, state) }
     end
   end
