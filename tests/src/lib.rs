@@ -168,24 +168,33 @@ pub fn random_walk(
 }
 
 /// Random legal play of each of `scenarios` of the module in `dir`, with its fixture of owner
-/// data (`fixture`, a file of the module), in seeds `0..seeds`: each game plays until
-/// `done(session)` or its end, with the module's check after every input. Panics, naming the
-/// scenario and seed, at the first error or when the walk stops early.
+/// data (`fixture`, a file of the module) and the set-up `options` (name, value), in seeds
+/// `0..seeds`: each game plays until `done(session)` or its end, with the module's check
+/// after every input. Panics, naming the scenario and seed, at the first error or when the
+/// walk stops early.
 pub fn random_play(
     dir: &Path,
     fixture: &str,
     scenarios: &[&str],
+    options: &[(&str, &str)],
     seeds: u64,
     done: impl Fn(&Session) -> bool,
 ) {
-    let options = LoadOptions {
+    let load = LoadOptions {
         overlay: OverlayChoice::File(dir.join(fixture)),
         strict: false,
     };
-    let module = Arc::new(chancery_core::load_module(dir, &options).expect("the module loads"));
+    let module = Arc::new(chancery_core::load_module(dir, &load).expect("the module loads"));
     for scenario in scenarios {
         for seed in 0..seeds {
-            let mut session = start(&module, GameSpec::new(*scenario, seed));
+            let mut spec = GameSpec::new(*scenario, seed);
+            spec.options = Value::Map(
+                options
+                    .iter()
+                    .map(|(k, v)| ((*k).to_owned(), Value::Str((*v).to_owned())))
+                    .collect(),
+            );
+            let mut session = start(&module, spec);
             session.check_every_step = true;
             let mut picker = Picker::new(seed);
             while !done(&session) && session.table().result.is_none() {

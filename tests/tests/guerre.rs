@@ -135,6 +135,7 @@ fn random_play_of_every_scenario_reaches_the_end_of_1806() {
         &module_dir(),
         "tests/owner-fixture.ron",
         &scenarios,
+        &[],
         50,
         |session| {
             let year = session.table().vars.get("year").and_then(|v| v.as_int());

@@ -68,7 +68,8 @@ fn a_two_player_game_from_the_command_line_with_physical_dice() {
 }
 
 /// Random legal play of every scenario with the fixture runs 24 months (to September 1807)
-/// in 50 seeds with no error, with the module's check after every input.
+/// in 50 seeds with no error, with the module's check after every input; and with the
+/// optional rules in use, two scenarios in 25 seeds.
 #[test]
 fn random_play_of_every_scenario_runs_24_months() {
     let scenarios = [
@@ -79,13 +80,17 @@ fn random_play_of_every_scenario_runs_24_months() {
         "five-player",
         "six-player",
     ];
-    random_play(
-        &module_dir(),
-        "tests/owner-fixture.ron",
-        &scenarios,
-        50,
-        |session| session.table().turn > 24,
-    );
+    let months = |session: &chancery_core::Session| session.table().turn > 24;
+    let fixture = "tests/owner-fixture.ron";
+    random_play(&module_dir(), fixture, &scenarios, &[], 50, months);
+    // With the optional rules of K in use (expeditions, prizes, battle damage).
+    let k = [
+        ("k4.expeditions", "on"),
+        ("k6.prizes", "on"),
+        ("k7.damage", "on"),
+    ];
+    let two_and_six = ["two-player", "six-player"];
+    random_play(&module_dir(), fixture, &two_and_six, &k, 25, months);
 }
 
 /// Every number the text fixes that the rules read is in the module's data, as the text

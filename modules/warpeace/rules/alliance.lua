@@ -132,12 +132,29 @@ local function next_announcer(ctx)
   end
 end
 
+--- K.4.b: a major state no player represents turns pro-French: the French player rolls two
+--- dice for the force he requisitions from it: that many infantry strength points, and with
+--- 6 or less an unnamed leader and a cavalry strength point, with 7 or more two cavalry
+--- strength points and a named leader drawn at random. Returns the dice's total.
+function alliance.expedition(ctx, state)
+  local t = ctx.data.tables.expedition
+  local dice = ctx:roll(6, "France's expeditionary force, first die") + ctx:roll(6, "France's expeditionary force, second die")
+  local high = dice >= t.high_from
+  ctx:log(string.format("France requisitions an expeditionary force from %s (K.4.b): %d: %d infantry and %d cavalry strength points, with %s.",
+    states.name(ctx, state), dice, dice, high and t.high_cavalry or t.low_cavalry,
+    high and "a named leader drawn at random" or "an unnamed leader"))
+  return dice
+end
+
 --- Sets `state`'s status, with the log line `why`.
 function alliance.set_status(ctx, state, status, why)
   local was = ctx.vars.status[state]
   ctx.vars.status[state] = status
   if was ~= status then
     ctx:log(string.format("%s becomes %s (%s).", states.name(ctx, state), states.STATUS_WORDS[status], why))
+    if status == "pro" and not states.played(ctx, state) and ctx.vars.options["k4.expeditions"] == "on" then
+      alliance.expedition(ctx, state)
+    end
   else
     ctx:log(string.format("%s stays %s (%s).", states.name(ctx, state), states.STATUS_WORDS[status], why))
   end

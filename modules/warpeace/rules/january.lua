@@ -99,11 +99,39 @@ january.states.prisoners = {
   end,
 }
 
+--- The month's repairs go on (K.6.d, K.7.c): a prize paid for in full, whose months are
+--- over, joins its captor's fleet (a month passes for it from the month after it came into
+--- port); damaged squadrons paid for a month ago are ready.
+function january.repairs(ctx)
+  for _, state in ipairs(states.MAJORS) do
+    local repair = ctx.vars.prize_repair[state]
+    if repair then
+      if repair.started then
+        repair.months = math.max(0, repair.months - 1)
+      end
+      repair.started = true
+      if repair.months == 0 and repair.paid >= repair.cost then
+        ctx.vars.prize_repair[state] = nil
+        ctx:log(string.format("%s's prize is repaired: a %s joins its fleet (K.6.e).", states.name(ctx, state), repair.kind == "squadrons" and "squadron" or "transport"))
+      else
+        ctx.vars.prize_repair[state] = repair
+      end
+    end
+    local damage = ctx.vars.damage_repair[state]
+    if damage and damage.turn < ctx:turn() then
+      ctx.vars.damaged[state] = ctx.vars.damaged[state] - damage.n
+      ctx.vars.damage_repair[state] = nil
+      ctx:log(string.format("%d damaged squadron(s) of %s are repaired (K.7.c).", damage.n, states.name(ctx, state)))
+    end
+  end
+end
+
 --- The end of the month (E.4): the Turn marker advances; after August 1815, or a year after
 --- Napoleon's death or exile, the count of production cities (C.2, C.3).
 function january.end_of_month(ctx)
   local turn = ctx:turn()
   ctx.vars.lent = {}
+  january.repairs(ctx)
   local ends = ctx.vars.ends_at
   if turn >= calendar.LAST_TURN or (ends and turn >= ends) then
     return { call = "final_count", locals = { n = 1, counts = {} } }

@@ -3,6 +3,7 @@
 -- at the table.
 
 local form = include("@lib/form.lua")
+local util = include("@lib/util.lua")
 local steps = include("@lib/steps.lua")
 local states = include("rules/states.lua")
 local calendar = include("rules/calendar.lua")
@@ -18,8 +19,19 @@ local function add_all(ctx, box, units)
   end
 end
 
-local function setup(ctx)
+-- The optional rules of K the players agree to use (K: "by mutual agreement"), off unless
+-- named: the pro-French expeditionary forces (K.4), naval prizes (K.6), battle damage (K.7).
+local OPTIONS = {
+  ["k4.expeditions"] = { default = "off", values = { off = true, on = true } },
+  ["k6.prizes"] = { default = "off", values = { off = true, on = true } },
+  ["k7.damage"] = { default = "off", values = { off = true, on = true } },
+}
+
+local function setup(ctx, _, options)
+  ctx.vars.options = util.readings(OPTIONS, options)
   ctx.vars.status, ctx.vars.lent, ctx.vars.conquered = {}, {}, {}
+  -- Naval prizes by captor (K.6), the prize each captor repairs, squadrons damaged (K.7).
+  ctx.vars.prizes, ctx.vars.prize_repair, ctx.vars.damaged, ctx.vars.damage_repair = {}, {}, {}, {}
   -- The naval units on the Production Track, the foreign wars, the year each state's Force
   -- Pool last had its January additions.
   ctx.vars.installments, ctx.vars.wars, ctx.vars.added = {}, {}, {}

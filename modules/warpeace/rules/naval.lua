@@ -55,6 +55,26 @@ function naval.row(roll)
   return math.max(1, math.min(6, roll))
 end
 
+--- The fewest transports that carry `points` production or supply points, `infantry` and
+--- `cavalry` strength points (F.3.d): one carries 5 points, or 2 infantry, or 1 cavalry, or
+--- 2 points with 1 infantry.
+function naval.transports_needed(ctx, points, infantry, cavalry)
+  local t = ctx.data.tables.transport
+  local best
+  for mixed = 0, infantry // t.mixed_infantry do
+    local p = math.max(0, points - mixed * t.mixed_points)
+    local i = infantry - mixed * t.mixed_infantry
+    local n = cavalry // t.cavalry + mixed + (i + t.infantry - 1) // t.infantry + (p + t.points - 1) // t.points
+    if best == nil or n < best then
+      best = n
+    end
+    if p == 0 then
+      break
+    end
+  end
+  return best
+end
+
 --- The result letters of a Naval Combat Results Table cell, as {side, effect} pairs ("LS
 --- SR" is {{"L","S"}, {"S","R"}}; "-" none).
 function naval.parse(result)
@@ -118,6 +138,16 @@ end
 local combat = {}
 naval.states.naval_combat = combat
 
+--- K.7.a: with the optional rule, the squadrons of a force retreating after an adverse
+--- result are damaged, immobile until repaired.
+function naval.damage(ctx, force)
+  if ctx.vars.options["k7.damage"] ~= "on" or force.squadrons == 0 then
+    return
+  end
+  ctx.vars.damaged[force.state] = (ctx.vars.damaged[force.state] or 0) + force.squadrons
+  ctx:log(string.format("%d squadron(s) of %s are damaged, immobile in port until repaired (K.7).", force.squadrons, states.name(ctx, force.state)))
+end
+
 local function other(side)
   return side == "attacker" and "defender" or "attacker"
 end
@@ -148,12 +178,19 @@ local function round(ctx)
     if pair[2] == "R" then
       force.retreats = true
       words[#words + 1] = states.name(ctx, force.state) .. " retreats"
+      naval.damage(ctx, force)
     elseif force.squadrons > 0 then
       force.squadrons = force.squadrons - 1
       l.losses[side] = l.losses[side] + 1
       if pair[2] == "S" then
         ctx:add_units(states.box(force.state, "pool"), "squadrons", 1)
         words[#words + 1] = "a squadron of " .. states.name(ctx, force.state) .. " sunk"
+      elseif ctx.vars.options["k6.prizes"] == "on" then
+        local captor = l.sides[other(side)].state
+        local prizes = ctx.vars.prizes[captor] or {}
+        prizes[#prizes + 1] = { kind = "squadrons", turn = ctx:turn() }
+        ctx.vars.prizes[captor] = prizes
+        words[#words + 1] = string.format("a squadron of %s captured, a prize of %s (K.6)", states.name(ctx, force.state), states.name(ctx, captor))
       else
         ctx:add_units(states.box(force.state, "prisoners"), "squadrons", 1)
         words[#words + 1] = "a squadron of " .. states.name(ctx, force.state) .. " captured"
@@ -330,12 +367,21 @@ function naval.phase_actions(ctx, faction)
     { name = "enter_zone", label = "A fleet enters a sea zone with enemy squadrons: the inactive side may intercept (F.4)" },
     { name = "run_blockade", label = "Run a blockade (F.6.c)" },
     { name = "transport_attacked", label = "An unescorted transport is attacked (F.7.e)" },
+    { name = "transport_load", label = "How many transports a cargo needs (F.3.d)" },
   }
   if faction == "anti" then
     actions[#actions + 1] = { name = "lend", label = "England lends Production Points to a state (G.1.k)" }
   end
   return actions
 end
+
+form.define("cargo", "A cargo", function()
+  return {
+    { key = "points", text = "production or supply points", min = 0, max = 99 },
+    { key = "infantry", text = "infantry strength points", min = 0, max = 99 },
+    { key = "cavalry", text = "cavalry strength points", min = 0, max = 99 },
+  }
+end)
 
 form.define("lend", "Production Points lent", function(ctx)
   local majors = {}
@@ -382,6 +428,17 @@ function naval.handlers(phase)
       E = "it escapes to the nearest friendly port",
     }
     ctx:log(string.format("An unescorted transport is attacked: %d: %s, %s (F.7.e; %s moves it).", die, result, words[result] or result, states.name(ctx, seat)))
+    -- With the prizes rule, the transport captured is the attacker's prize (K.6.a).
+    if result == "C" and ctx.vars.options["k6.prizes"] == "on" then
+      local prizes = ctx.vars.prizes[seat] or {}
+      prizes[#prizes + 1] = { kind = "transports", turn = ctx:turn() }
+      ctx.vars.prizes[seat] = prizes
+      ctx:log(string.format("The transport is a prize of %s (K.6).", states.name(ctx, seat)))
+    end
+  end
+
+  function phase.transport_load(ctx)
+    form.open(ctx, "cargo", { seat = ctx.locals.seat, cancel = "No cargo" })
   end
 
   function phase.lend(ctx)
@@ -396,6 +453,12 @@ function naval.resume(ctx, result)
   end
   if result.form == "zone" then
     ctx:call("interception", { faction = ctx.locals.faction, mover = ctx.locals.seat, im = result.values.im })
+    return true
+  elseif result.form == "cargo" then
+    local v = result.values
+    local n = naval.transports_needed(ctx, v.points, v.infantry, v.cavalry)
+    ctx:log(string.format("%d production or supply points, %d infantry and %d cavalry strength points need %d transport(s) (F.3.d; leaders ride free).",
+      v.points, v.infantry, v.cavalry, n))
     return true
   elseif result.form == "lend" then
     local v = result.values

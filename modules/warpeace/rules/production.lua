@@ -224,6 +224,9 @@ function phase.prompt(ctx)
       end
     end
   end
+  for _, action in ipairs(production.repairs(ctx, producer(l), l)) do
+    actions[#actions + 1] = action
+  end
   local _, year = calendar.month_of(ctx:turn())
   if l.state == "EN" and calendar.january(ctx) and ctx.vars.naval_added ~= year then
     actions[#actions + 1] = { name = "add_naval", arg = "squadrons", label = "Add a squadron to England's Force Pool (J.5.f)" }
@@ -394,6 +397,70 @@ function phase.pay(ctx, i)
   end
   ctx.vars.installments = installments
   ctx:set_counter(counter(l), (l.red + l.black) // 2)
+end
+
+--- The repairs `state` may pay for now (K.6.c-d, K.7.c): a prize, one at a time, at 3
+--- points and 3 months a squadron (1 and 1 a transport), paid a point at a time; damaged
+--- squadrons, a point each, repaired in a turn.
+function production.repairs(ctx, state, l)
+  local actions = {}
+  if l.red < 2 then
+    return actions
+  end
+  local repair = ctx.vars.prize_repair[state]
+  if repair and repair.paid < repair.cost then
+    actions[#actions + 1] = { name = "pay_prize", label = string.format("Pay a point toward the prize's repair (%d of %d paid)", repair.paid, repair.cost) }
+  elseif not repair and #(ctx.vars.prizes[state] or {}) > 0 then
+    actions[#actions + 1] = { name = "repair_prize", label = "Begin repairing a prize in port (K.6.d): a point now" }
+  end
+  local damaged = (ctx.vars.damaged[state] or 0) - ((ctx.vars.damage_repair[state] or {}).n or 0)
+  if damaged > 0 then
+    actions[#actions + 1] = { name = "repair_damage", label = string.format("Repair a damaged squadron for a point (K.7.c; %d damaged)", damaged) }
+  end
+  return actions
+end
+
+local function spend(ctx, l, points)
+  l.red = l.red - 2 * points
+  ctx:set_counter(counter(l), (l.red + l.black) // 2)
+end
+
+function phase.repair_prize(ctx)
+  local l = ctx.locals
+  local state = producer(l)
+  local r = ctx.data.tables.repair
+  local prizes = ctx.vars.prizes[state]
+  local prize = table.remove(prizes, 1)
+  ctx.vars.prizes[state] = prizes
+  local squadron = prize.kind == "squadrons"
+  -- Its months count from this one, but for the turn it came into port (K.6.d).
+  ctx.vars.prize_repair[state] = {
+    kind = prize.kind, paid = 1, started = ctx:turn() > prize.turn,
+    cost = squadron and r.prize_squadron_points or r.prize_transport_points,
+    months = squadron and r.prize_squadron_months or r.prize_transport_months,
+  }
+  spend(ctx, l, 1)
+  ctx:log(string.format("%s begins repairing a captured %s (K.6.d): 1 point paid.", states.name(ctx, state), squadron and "squadron" or "transport"))
+end
+
+function phase.pay_prize(ctx)
+  local l = ctx.locals
+  local state = producer(l)
+  local repair = ctx.vars.prize_repair[state]
+  repair.paid = repair.paid + 1
+  ctx.vars.prize_repair[state] = repair
+  spend(ctx, l, 1)
+  ctx:log(string.format("%s pays a point toward the prize's repair: %d of %d.", states.name(ctx, state), repair.paid, repair.cost))
+end
+
+function phase.repair_damage(ctx)
+  local l = ctx.locals
+  local state = producer(l)
+  local repair = ctx.vars.damage_repair[state] or { n = 0 }
+  repair.n, repair.turn = repair.n + 1, ctx:turn()
+  ctx.vars.damage_repair[state] = repair
+  spend(ctx, l, ctx.data.tables.repair.damage_points)
+  ctx:log(string.format("%s pays to repair a damaged squadron: ready after a turn (K.7.c).", states.name(ctx, state)))
 end
 
 function phase.add_naval(ctx, kind)
