@@ -15,7 +15,7 @@ fn module_dir() -> PathBuf {
 }
 
 /// A two-player game from the command line stops at September 1805's first decision, and
-/// `act` plays the month on with the dice asked for when the players roll their own.
+/// `act` steps through the whole month, each die asked for when the players roll their own.
 #[test]
 fn a_two_player_game_from_the_command_line_with_physical_dice() {
     let scratch = tempfile::tempdir().expect("scratch");
@@ -65,6 +65,83 @@ fn a_two_player_game_from_the_command_line_with_physical_dice() {
     run(&["act", path(&save), "enter_zone"]);
     let out = run(&["act", path(&save), "set", "-1"]);
     assert!(out.contains("enters a sea zone (IM -1)"), "{out}");
+    // The rest of the month, every phase over at once: each roll is asked for and given.
+    let mut dice_asked = 0;
+    for _ in 0..400 {
+        let (seat, state, actions) = decision(&save);
+        let answer = passive(&state, &actions);
+        let mut args = vec!["act", path(&save), "--seat", &seat];
+        args.extend(answer.splitn(2, ' '));
+        let (code, out, err) = chancery(&args);
+        let out = if code == 0 {
+            out
+        } else {
+            assert!(
+                err.contains("die roll: give it with --dice"),
+                "{answer}: {err}"
+            );
+            dice_asked += 1;
+            args.extend(["--dice", "3"]);
+            run(&args)
+        };
+        if out.contains("October 1805 begins.") {
+            // The attrition dice of both factions, and each state's production die.
+            assert!(dice_asked >= 6, "{dice_asked} dice asked for");
+            return;
+        }
+    }
+    panic!("September 1805 did not end");
+}
+
+/// The decision a save waits for: the deciding seat, the state, the actions as typed.
+fn decision(save: &std::path::Path) -> (String, String, Vec<String>) {
+    let out = run(&["state", path(save)]);
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("State '") && l.contains(" decides"))
+        .expect("a decision");
+    let state = line.split('\'').nth(1).expect("a state").to_owned();
+    let seat = line
+        .split('(')
+        .nth(1)
+        .and_then(|rest| rest.split(',').next())
+        .expect("a seat")
+        .to_owned();
+    let seen = run(&["state", path(save), "--seat", &seat]);
+    let actions = seen
+        .split("[act: ")
+        .skip(1)
+        .filter_map(|rest| rest.split(']').next())
+        .map(str::to_owned)
+        .collect();
+    (seat, state, actions)
+}
+
+/// The answer that lets a phase pass: a phase over, a production from every city, no roll,
+/// no announcement but staying, no interception.
+fn passive(state: &str, actions: &[String]) -> String {
+    let has = |name: &str| actions.iter().any(|a| a == name);
+    let first = actions.first().cloned().unwrap_or_default();
+    if has("production") {
+        "production".to_owned()
+    } else if state == "form" {
+        // A number field: its highest value; a choice: the first.
+        match first
+            .strip_prefix("set <")
+            .and_then(|r| r.split("..").nth(1))
+        {
+            Some(hi) => format!("set {}", hi.trim_end_matches('>')),
+            None => first,
+        }
+    } else if state == "alliance_phase" && !first.starts_with("announce") {
+        "no_roll".to_owned()
+    } else if has("pass") {
+        "pass".to_owned()
+    } else if has("done") {
+        "done".to_owned()
+    } else {
+        first
+    }
 }
 
 /// Random legal play of every scenario with the fixture runs 24 months (to September 1807)

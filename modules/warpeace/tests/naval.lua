@@ -78,3 +78,19 @@ test("F.4.c interception: +1 at sea and the zone's IM", function(t)
   t:eq(g:state(), "form", "England's attack: the combat's figures")
   t:eq(g:prompt().seat, "EN")
 end)
+
+-- Readings (RULES-GAPS.md): a modified die beyond the table reads as its last row; a round
+-- whose result touches neither side (or both) ends the combat. Set-up: in England's Naval
+-- Phase its 8 squadrons against France's 3 (2 to 1), a 6: 6 + 1 = 7, read as 6; then
+-- France's 4 against England's 4 in France's phase, a 4: 4 - 1 = 3, the fixture's "-".
+test("F.7 readings: a 7 reads as 6; a round with no effect ends the combat", function(t)
+  local g = play.game(t, "two-player")
+  t:ok(play.to_state(g, "phase", "EN"), "England's Naval Phase")
+  g:set_dice("physical")
+  g:act("naval_combat")
+  play.fill(g, { "FR", 8, 3, "none" }, { 6 })
+  t:ok(log(g):find("England rolls 6 +1 the larger force is English = 7: SS SC SR", 1, true), log(g))
+  g = combat(t, 4, 4, "none", 4)
+  t:ok(log(g):find("= 3: - (no effect)", 1, true), log(g))
+  t:ok(log(g):find("The naval combat ends after 1 round(s): no side won the round.", 1, true), log(g))
+end)

@@ -100,3 +100,14 @@ test("K.4.b an expeditionary force: 5 infantry, 1 cavalry, an unnamed leader", f
   t:eq(g:vars().status.PR, "pro")
   t:ok(log(g):find("France requisitions an expeditionary force from Prussia (K.4.b): 5: 5 infantry and 1 cavalry strength points, with an unnamed leader.", 1, true), log(g))
 end)
+
+-- Rule K.4.b: with 7 or more, two cavalry strength points and a named leader drawn at
+-- random. Set-up: as above, the dice 4 and 3.
+test("K.4.b an expeditionary force of 7: two cavalry and a named leader", function(t)
+  local g = play.game(t, "two-player", 1, { ["k4.expeditions"] = "on" })
+  t:ok(play.to_state(g, "alliance_phase", "FR"), "France's Alliance Phase")
+  g:set_counter("cp.pro", 2)
+  g:set_dice("physical")
+  g:act("roll_for", "PR", { 1, 4, 3 })
+  t:ok(log(g):find("(K.4.b): 7: 7 infantry and 2 cavalry strength points, with a named leader drawn at random.", 1, true), log(g))
+end)

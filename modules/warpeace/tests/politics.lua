@@ -151,3 +151,36 @@ test("J.1.f the January additions, and J.5.f England's naval unit", function(t)
   t:eq(g:units("pool.EN", "transports"), transports + 1)
   t:ok(not table.concat(g:legal(), " "):find("add_naval", 1, true), "one a January")
 end)
+
+-- Reading (RULES-GAPS.md): the Alliance Table is read within its rows, -3 to 14. Set-up:
+-- England lends Prussia 10 points; England rolls a 6 for it: 6 + 1 + 10 = 17, read as 14.
+test("G.1 reading: a roll beyond the Alliance Table reads as its last row", function(t)
+  local g = play.game(t, "two-player")
+  play.to_state(g, "phase", "EN")
+  g:act("lend")
+  play.fill(g, { "PR", 10 })
+  t:ok(play.to_state(g, "alliance_phase", "EN"), "England's Alliance Phase")
+  g:set_dice("physical")
+  g:act("roll_for", "PR", { 6 })
+  t:ok(log(g):find("= 17 (read as 14).", 1, true), log(g))
+end)
+
+-- Reading (RULES-GAPS.md): a state's January additions come once, in the segment it is in
+-- then. Set-up: January 1806; Prussia, neutral, gets its 3 infantry in the Neutral Segment;
+-- France's Alliance roll (a 1, with 2 pro-French City Points: 0, pro-French) brings it into
+-- the Pro-French Segment's Reinforcement Phase. Expected: 3 infantry added, not 6.
+test("J.1.f reading: a state that changes side in January gets its additions once", function(t)
+  local g = play.game(t, "two-player")
+  play.to_turn(g, 4)
+  local before = g:units("pool.PR", "infantry")
+  play.to_turn(g, 5)
+  t:eq(g:units("pool.PR", "infantry"), before + 3, "the Neutral Segment's additions")
+  t:ok(play.to_state(g, "alliance_phase", "FR"), "France's January Alliance Phase")
+  g:set_counter("cp.pro", 2)
+  g:set_dice("physical")
+  g:act("roll_for", "PR", { 1 })
+  g:set_dice("digital")
+  t:eq(g:vars().status.PR, "pro")
+  t:ok(play.to_text(g, "Prussia's Reinforcement Phase"), "Prussia produces, pro-French")
+  t:eq(g:units("pool.PR", "infantry"), before + 3)
+end)
