@@ -2389,3 +2389,32 @@ fn a_redacted_save_shows_its_seat_s_forces_and_nothing_more() {
         h.state().view.error()
     );
 }
+
+/// A module's long Standings value wraps within the right panel: the log stays in the
+/// window. (War and Peace's minor state groups, each a long sentence, pushed the panel
+/// and the log out of the window.)
+#[test]
+fn a_long_standings_value_keeps_the_log_in_the_window() {
+    let s = scratch();
+    let (_, game) = options(&s, false);
+    let load = LoadOptions {
+        overlay: OverlayChoice::File(repo().join("modules/warpeace/tests/owner-fixture.ron")),
+        strict: false,
+    };
+    let module = Arc::new(
+        chancery_core::load_module(repo().join("modules/warpeace"), &load).expect("loads"),
+    );
+    let session =
+        chancery_core::start_game(module, GameSpec::new("two-player", 7)).expect("starts");
+    let mut view = GameView::new(session, game);
+    view.set_open_hands(true);
+    let mut h = harness(ChanceryApp::new(view, Launcher::new(&s.module, load)));
+    h.run();
+    let log = h.get_by_label("Log").rect();
+    assert!(log.max.x <= 1600.0, "the log's heading at {log:?}");
+    let groups = h.get_by_label_contains("Denmark neutral").rect();
+    assert!(
+        groups.max.x <= 1600.0,
+        "the Baltic group's sentence at {groups:?}"
+    );
+}

@@ -27,6 +27,14 @@ fn standings_ui(ui: &mut Ui, view: &mut GameView) {
         match value {
             Value::Map(inner) => {
                 ui.label(RichText::new(words(key)).strong());
+                // Short values in a table of two columns; a long one would push the panel,
+                // and the log with it, out of the window: such rows wrap as sentences.
+                if inner.values().any(|v| v.to_string().chars().count() > 32) {
+                    for (k, v) in inner {
+                        ui.add(egui::Label::new(format!("   {}: {v}", module.words_of(k))).wrap());
+                    }
+                    continue;
+                }
                 egui::Grid::new(("standings", key.as_str()))
                     .striped(true)
                     .show(ui, |ui| {
