@@ -485,6 +485,11 @@ function LibUtil.count(list, wanted) end
 ---@param f any
 function LibUtil.sum(list, f) end
 
+--- `words` joined as a sentence lists them ("France, Prussia and Russia"); `none` (or "") for an empty list.
+---@param words any
+---@param none any
+function LibUtil.joined(words, none) end
+
 ---@class LibModifiers
 local LibModifiers = {}
 

@@ -92,4 +92,13 @@ function M.sum(list, f)
   return total
 end
 
+--- `words` joined as a sentence lists them ("France, Prussia and Russia"); `none` (or "")
+--- for an empty list.
+function M.joined(words, none)
+  if #words <= 1 then
+    return words[1] or none or ""
+  end
+  return table.concat(words, ", ", 1, #words - 1) .. " and " .. words[#words]
+end
+
 return M

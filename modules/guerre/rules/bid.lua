@@ -5,18 +5,6 @@
 
 local bid = {}
 
---- The names of `seats`, joined ("France, Great Britain and Russia").
-function bid.names(ctx, seats)
-  local names = {}
-  for i, seat in ipairs(seats) do
-    names[i] = ctx.data.seats[seat].name
-  end
-  if #names <= 1 then
-    return names[1] or ""
-  end
-  return table.concat(names, ", ", 1, #names - 1) .. " and " .. names[#names]
-end
-
 -- `seats` grouped by `key(seat)`, the highest key first; each group in `seats`' order.
 local function ranked(seats, key)
   local groups, keys = {}, {}

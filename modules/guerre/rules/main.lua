@@ -63,7 +63,7 @@ local function setup(ctx, scenario, options)
   ctx.vars.year, ctx.vars.season = 1805, "Fall"
   ctx:set_phase("Fall 1805: set-up")
   ctx:log(string.format("%d players: %s play; %s start as inactive NPCs, and nobody is at war.",
-    #players, bid.names(ctx, players), #players < #POWERS and bid.names(ctx, { table.unpack(POWERS, #players + 1) }) or "no power"))
+    #players, powers.names(ctx, players), #players < #POWERS and powers.names(ctx, { table.unpack(POWERS, #players + 1) }) or "no power"))
   ctx:push("bid")
 end
 

@@ -5,6 +5,8 @@
 -- Free Passage (`passage`, by "grantor>user": its last Combat Season) and the declarations
 -- of war a power owes its allies (`owed`: power to {target = the ally it is owed to}).
 
+local util = include("@lib/util.lua")
+
 local powers = {}
 
 powers.BREAK_VP = 5
@@ -29,10 +31,7 @@ function powers.names(ctx, list)
   for i, p in ipairs(list) do
     names[i] = powers.name(ctx, p)
   end
-  if #names <= 1 then
-    return names[1] or "nobody"
-  end
-  return table.concat(names, ", ", 1, #names - 1) .. " and " .. names[#names]
+  return util.joined(names, "nobody")
 end
 
 --- The seat that decides for `power`: itself, or its PC ally or controller if an NPC.

@@ -22,9 +22,7 @@ prepare.TABLES = {
   GB = { id = "diplomacy_british", name = "British Diplomacy Table #5" },
 }
 
-local function name(ctx, seat)
-  return ctx.data.seats[seat].name
-end
+local name = powers.name
 
 -- The Loyal Minor Powers a Remapping Europe event forms (3.42, 4.73).
 prepare.LOYAL = powers.LOYAL

@@ -265,7 +265,7 @@ function player_turn.prompt(ctx)
     add(alliance.actions(ctx, power))
     local declare = {}
     for _, target in ipairs(war.declarable(ctx, power)) do
-      declare[#declare + 1] = { name = "declare_war", arg = target, label = string.format("Declare war on %s (10 VP, 5.31)", powers.names(ctx, war.targets(ctx, target))) }
+      declare[#declare + 1] = { name = "declare_war", arg = target, label = string.format("Declare war on %s (10 VP, 5.31)", powers.names(ctx, powers.alliance(ctx, target))) }
     end
     add(declare)
     -- The Continental System (4.24, 4.243): France declares or cancels it; another player
@@ -521,6 +521,18 @@ end)
 --- The Season's end (6.2): the chits come out of the play; after Fall, the Winterphase of
 --- the next year (or the end of the game after Fall 1815); else the next Season.
 function season.end_season(ctx)
+  -- A cancellation holds for its Season only (4.623); an Enforced Peace or Free Passage
+  -- that has run out is no longer kept.
+  ctx.vars.cancelled = {}
+  for _, key in ipairs({ "peace", "passage" }) do
+    local kept = {}
+    for pair, last in pairs(ctx.vars[key]) do
+      if last > powers.season_index(ctx) then
+        kept[pair] = last
+      end
+    end
+    ctx.vars[key] = kept
+  end
   -- A Peace Party whose nation was at peace the whole Season is resolved (4.741).
   for _, power in ipairs(ctx.vars.pcs) do
     local party = ctx.vars.peace_party[power]

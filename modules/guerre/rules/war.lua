@@ -18,14 +18,6 @@ war.DECLARE_VP = 10
 
 local name = powers.name
 
-war.percent = cancel.percent
-
---- Whether `a` and `b` are at war.
-war.at_war = powers.at_war
-
---- The powers a declaration on `target` is made on: `target`'s whole alliance (5.3).
-war.targets = powers.alliance
-
 --- The powers `power` may declare war on now: not itself or an ally, not a power it is at
 --- war with, not one whose alliance holds a power it has an Enforced Peace with (5.14), not
 --- one whose declaration was cancelled this Season (4.623).
@@ -35,7 +27,8 @@ function war.declarable(ctx, power)
     local ok = target ~= power and not powers.allied(ctx, power, target)
       and not powers.at_war(ctx, power, target)
       and ctx.vars.cancelled[power .. ">" .. target] ~= ctx:turn()
-    for _, member in ipairs(war.targets(ctx, target)) do
+    -- A declaration is made on the target's whole alliance (5.3).
+    for _, member in ipairs(powers.alliance(ctx, target)) do
       ok = ok and not powers.enforced(ctx, power, member)
     end
     if ok then
@@ -50,7 +43,7 @@ war.states = {}
 --- Opens the declaration of war by `declarer` on `target` (and its alliance): the caller's
 --- `on_resume` gets `{war = true}` once it stands, `{war = false}` if it is cancelled.
 function war.declare(ctx, declarer, target)
-  local targets = war.targets(ctx, target)
+  local targets = powers.alliance(ctx, target)
   ctx:call("war_declaration", { declarer = declarer, target = target, targets = targets, words = powers.names(ctx, targets) })
 end
 

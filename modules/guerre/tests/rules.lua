@@ -5,7 +5,7 @@ local prepare = include("rules/prepare.lua")
 local naval = include("rules/naval.lua")
 local battle = include("rules/battle.lua")
 local season = include("rules/season.lua")
-local war = include("rules/war.lua")
+local cancel = include("rules/cancel.lua")
 
 local POWERS4 = { "FR", "GB", "RU", "AU" }
 
@@ -496,8 +496,8 @@ end
 -- Britain; Britain pays 5 and rolls 9 and 5 (95). Expected: cancelled; France may not
 -- declare it again this Season.
 test("4.621 a declaration of war is cancelled on 95 or more", function(t)
-  t:eq(war.percent(9, 5), 95)
-  t:eq(war.percent(10, 10), 100, "0 and 0 is a hundred")
+  t:eq(cancel.percent(9, 5), 95)
+  t:eq(cancel.percent(10, 10), 100, "0 and 0 is a hundred")
   local g = french_turn(t, { GB = 12 })
   local vp = g:counter("vp.FR")
   g:act("declare_war", "GB")

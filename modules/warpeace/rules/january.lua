@@ -6,12 +6,12 @@
 -- the captor's; kept by the captured state, each unit returns to its home Force Pool).
 
 local form = include("@lib/form.lua")
+local steps = include("@lib/steps.lua")
 local states = include("rules/states.lua")
 local calendar = include("rules/calendar.lua")
 
 local january = {}
 
-january.KINDS = { "guard_cavalry", "guard_infantry", "cavalry", "infantry", "cossacks", "landwehr", "militia", "partisans", "squadrons", "transports" }
 
 
 -- The prisoners' holders: each major state's box and each group's, with the side its units
@@ -31,7 +31,7 @@ end
 local function strength(ctx, boxes)
   local n = 0
   for _, b in ipairs(boxes) do
-    for _, kind in ipairs(january.KINDS) do
+    for _, kind in ipairs(states.KINDS) do
       n = n + ctx:units(b.box, kind)
     end
   end
@@ -43,7 +43,7 @@ end
 local function send_home(ctx, boxes, n)
   local words = {}
   for _, b in ipairs(boxes) do
-    for _, kind in ipairs(january.KINDS) do
+    for _, kind in ipairs(states.KINDS) do
       local k = math.min(n, ctx:units(b.box, kind))
       if k > 0 then
         ctx:move_units(b.box, b.pool, kind, k)
@@ -134,7 +134,7 @@ function january.end_of_month(ctx)
   january.repairs(ctx)
   local ends = ctx.vars.ends_at
   if turn >= calendar.LAST_TURN or (ends and turn >= ends) then
-    return { call = "final_count", locals = { n = 1, counts = {} } }
+    return steps.call("final_count", { n = 1, counts = {} })
   end
   ctx:set_turn(turn + 1)
   ctx:place("turn.marker", "turn", tostring(turn + 1))
@@ -222,15 +222,17 @@ function january.conquer_major(ctx, state)
 end
 
 --- Lifts the conquest of every major state with no land unit left in its Force Pool (I.2.f).
-function january.release(ctx, land)
-  for state in pairs(ctx.vars.conquered) do
-    local left = 0
-    for _, kind in ipairs(land) do
-      left = left + ctx:units("pool." .. state, kind)
-    end
-    if left == 0 then
-      ctx.vars.conquered[state] = nil
-      ctx:log(string.format("%s has no land unit left in its Force Pool: the Alliance Phase's rules apply to it again (I.2.f).", states.name(ctx, state)))
+function january.release(ctx)
+  for _, state in ipairs(states.MAJORS) do
+    if ctx.vars.conquered[state] then
+      local left = 0
+      for _, kind in ipairs(states.LAND) do
+        left = left + ctx:units(states.box(state, "pool"), kind)
+      end
+      if left == 0 then
+        ctx.vars.conquered[state] = nil
+        ctx:log(string.format("%s has no land unit left in its Force Pool: the Alliance Phase's rules apply to it again (I.2.f).", states.name(ctx, state)))
+      end
     end
   end
 end

@@ -39,7 +39,7 @@ local function setup(ctx, _, options)
   -- Alliance Display and the Force Pool Display: owner data.
   for _, state in ipairs(states.all()) do
     ctx.vars.status[state] = ctx.data.tables.initial_status[state]
-    add_all(ctx, production.pool_of(state), ctx.data.tables.initial_pool[state])
+    add_all(ctx, states.box(state, "pool"), ctx.data.tables.initial_pool[state])
   end
   ctx:place("turn.marker", "turn", "1")
   ctx:set_phase(calendar.words(1))
@@ -132,7 +132,7 @@ local hooks = {
       if faction == "pro" and calendar.january(ctx) then
         alliance.foreign_wars(ctx)
       end
-      january.release(ctx, production.LAND)
+      january.release(ctx)
       if alliance.asks(ctx, faction) then
         return steps.call("alliance_phase", { faction = faction })
       end

@@ -16,14 +16,9 @@ local calendar = include("rules/calendar.lua")
 
 local production = {}
 
-production.LAND = { "guard_cavalry", "guard_infantry", "cavalry", "infantry", "cossacks", "landwehr", "militia", "partisans" }
-production.NAVAL = { squadrons = true, transports = true }
+production.LAND, production.NAVAL = states.LAND, states.NAVAL
 production.IBERIAN = { SP = true, portugal = true }
 
---- The Force Pool box of `state`.
-function production.pool_of(state)
-  return states.box(state, "pool")
-end
 
 --- Who produces in a faction's Reinforcement Phase (J.2, J.3): each major state of the
 --- faction, then each minor state group with a state of the faction (one of its states
@@ -68,13 +63,13 @@ local function additions(ctx, state)
   local words = {}
   for _, kind in ipairs(production.LAND) do
     if units[kind] and units[kind] > 0 then
-      ctx:add_units(production.pool_of(state), kind, units[kind])
+      ctx:add_units(states.box(state, "pool"), kind, units[kind])
       words[#words + 1] = string.format("%d %s", units[kind], production.kind_words(ctx, kind))
     end
   end
-  for kind in pairs(production.NAVAL) do
+  for _, kind in ipairs(states.NAVAL_KINDS) do
     if units[kind] and units[kind] > 0 then
-      ctx:add_units(production.pool_of(state), kind, units[kind])
+      ctx:add_units(states.box(state, "pool"), kind, units[kind])
       words[#words + 1] = string.format("%d %s", units[kind], kind)
     end
   end
@@ -105,14 +100,14 @@ end)
 
 -- A purchase: the kind, the strength points, and the production city it is deployed in.
 form.define("purchase", "Purchase", function(ctx, values, data)
-  local pool = production.pool_of(data.producer)
+  local pool = states.box(data.producer, "pool")
   local kinds = {}
   for _, kind in ipairs(production.LAND) do
     if ctx:units(pool, kind) > 0 then
       kinds[#kinds + 1] = { kind, string.format("%s (%d in the pool)", ctx.data.unit_kinds[kind].name, ctx:units(pool, kind)) }
     end
   end
-  for _, kind in ipairs({ "squadrons", "transports" }) do
+  for _, kind in ipairs(states.NAVAL_KINDS) do
     if ctx:units(pool, kind) > 0 then
       kinds[#kinds + 1] = { kind, string.format("%s (%d in the pool; 5 points each)", kind, ctx:units(pool, kind)) }
     end
@@ -201,19 +196,19 @@ function phase.prompt(ctx)
   local actions = {
     { name = "done", label = string.format("Done (%s unspent Production Points are lost)", production.words(l.red + l.black)) },
   }
-  local pool = production.pool_of(producer(l))
+  local pool = states.box(producer(l), "pool")
   local any = false
   for _, kind in ipairs(production.LAND) do
     any = any or ctx:units(pool, kind) > 0
   end
-  for kind in pairs(production.NAVAL) do
+  for _, kind in ipairs(states.NAVAL_KINDS) do
     any = any or ctx:units(pool, kind) > 0
   end
   if any and l.red + l.black > 0 then
     table.insert(actions, 1, { name = "buy", label = "Buy from the Force Pool" })
   end
   if l.red > 0 then
-    for kind in pairs(production.NAVAL) do
+    for _, kind in ipairs(states.NAVAL_KINDS) do
       if ctx:units(pool, kind) > 0 then
         actions[#actions + 1] = { name = "installment", arg = kind, label = string.format("Put a %s on the installment plan (down payment %s)", kind == "squadrons" and "squadron" or "transport", production.words(2 * production.down_payment(ctx, producer(l)))) }
       end
@@ -325,7 +320,7 @@ local function buy(ctx, v)
   if v.city then
     l.deployed[v.city] = (l.deployed[v.city] or 0) + v.n
   end
-  ctx:add_units(production.pool_of(producer(l)), v.kind, -v.n)
+  ctx:add_units(states.box(producer(l), "pool"), v.kind, -v.n)
   ctx:set_counter(counter(l), (l.red + l.black) // 2)
   ctx:log(string.format("%s buys %d %s for %s Production Points%s.", states.name(ctx, producer(l)), v.n,
     production.kind_words(ctx, v.kind), production.words(red + black),
@@ -356,7 +351,7 @@ function phase.installment(ctx, kind)
     return
   end
   l.red = l.red - down
-  ctx:add_units(production.pool_of(producer(l)), kind, -1)
+  ctx:add_units(states.box(producer(l), "pool"), kind, -1)
   local installments = ctx.vars.installments
   installments[#installments + 1] = { state = producer(l), kind = kind, box = ctx.data.tables.installment.first_box, paid = down // 2 }
   ctx.vars.installments = installments

@@ -4,9 +4,20 @@
 -- "unformed"), kept in `ctx.vars.status`. A major state no player represents is run by the
 -- French player while pro-French, else by the English player (J.2.i).
 
+local util = include("@lib/util.lua")
+
 local states = {}
 
 states.MAJORS = { "FR", "EN", "RU", "AU", "PR", "SP" }
+
+-- The unit kinds in the Force Pool Display's order: the land kinds, then the naval ones.
+states.LAND = { "guard_cavalry", "guard_infantry", "cavalry", "infantry", "cossacks", "landwehr", "militia", "partisans" }
+states.NAVAL_KINDS = { "squadrons", "transports" }
+states.NAVAL = { squadrons = true, transports = true }
+states.KINDS = { table.unpack(states.LAND) }
+for _, kind in ipairs(states.NAVAL_KINDS) do
+  states.KINDS[#states.KINDS + 1] = kind
+end
 
 -- The minor state groups of the Alliance Display (G.1.a), each with its states.
 states.GROUPS = {
@@ -79,10 +90,7 @@ function states.names(ctx, list)
   for i, s in ipairs(list) do
     names[i] = states.name(ctx, s)
   end
-  if #names <= 1 then
-    return names[1] or "none"
-  end
-  return table.concat(names, ", ", 1, #names - 1) .. " and " .. names[#names]
+  return util.joined(names, "none")
 end
 
 --- Whether a player represents major state `state`.
