@@ -6,7 +6,7 @@
 ---@field vars table The module's rule variables: plain data kept in the table, which every seat may read. Changes persist in hooks that change the table. Each call gets its own copy, filled as it is read (`getmetatable` of it may be `false`): keep none from one call to the next.
 ---@field locals table The current state's local variables (the frame whose hook is running): plain data, which every seat may read. Each call gets its own copy, as `ctx.vars`.
 ---@field private table<string, table> Each seat's private state, indexed by seat (`ctx.private.AU.plan = 2`): plain data that only that seat's bot and view (and the rules) may read; reading another seat's from a bot or a seat's view is an error.
----@field data ChanceryData The module's data, read-only: cards, zones, places, pieces, unit_kinds, boxes, counters, seats, scenarios and tables (each by id, with an ordered `*_ids` list; see `ctx.data` below). Reading a value that is not entered yet asks the players for it.
+---@field data ChanceryData The module's data, read-only: cards, zones, places, pieces, unit_kinds, boxes, counters, seats, scenarios, options and tables (each by id, with an ordered `*_ids` list; see `ctx.data` below). Reading a value that is not entered yet asks the players for it.
 ---@field scenario string The id of the scenario being played.
 ---@field watched boolean Whether a person will read this call's words: false in a simulation (`chancery sim`, the balance lab), where nobody reads labels or log lines, and of a bot's reasons only the rule steps they name are counted. A hook may then leave out words that take work to make (a label that works out a sum), but never change what it decides: `chancery sim --watched` plays the same games with it true, and must give the same results.
 local Ctx = {}
@@ -249,6 +249,8 @@ function Ctx:game_over(result) end
 ---@field seat_ids string[]
 ---@field scenarios table<string, ChanceryScenario> A scenario; `vars` are its rule variables.
 ---@field scenario_ids string[]
+---@field options table<string, ChanceryOption> A set-up option the module declares (a game is given only these, each only one of its values): `values` gives each value's words by value, `order` the values in order, `default` the value a game has when none is given.
+---@field option_ids string[]
 ---@field tables table<string, table<string, any>> A lookup table: its entries by key (reading one not entered yet asks for it).
 ---@field table_ids string[]
 ---@field card_fields ChanceryCardField[]
@@ -309,6 +311,13 @@ function Ctx:game_over(result) end
 ---@field name string
 ---@field description string
 ---@field vars table<string, any>
+
+---@class ChanceryOption
+---@field key string
+---@field words string
+---@field default string?
+---@field values table<string, string>
+---@field order string[]
 
 ---@class ChancerySpace
 ---@field id string
@@ -470,7 +479,7 @@ function LibUtil.pieces_of_kind(ctx, kind) end
 ---@param value any
 function LibUtil.copy(value) end
 
---- The named readings a game is set up with: for each option of `spec` (name to {default, values}, `values` a set of the allowed strings), the value `given` (the set-up's options) names, else its default. A value that is not one of the option's is an error that names both.
+--- The named readings a game is set up with: for each option of `spec` (`ctx.data.options`: key to {default, values}, `values` the allowed strings' words by value), the value `given` (the set-up's options) names, else its default. A value that is not one of the option's is an error that names both (the engine refuses it first, for declared options).
 ---@param spec any
 ---@param given any
 function LibUtil.readings(spec, given) end

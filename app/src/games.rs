@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use chancery_core::module::{
     DataValue, FieldType, OverlayChoice, OverlayTarget, write_overlay_value,
 };
@@ -275,15 +275,27 @@ pub fn restore(
     options: &LoadOptions,
     err: &mut dyn Write,
 ) -> anyhow::Result<Session> {
-    // The folder the save names; a save written elsewhere with a relative path, or whose
-    // module moved, finds it by its id among the module folders.
+    // The folder the save names; a save written elsewhere with a relative path, whose
+    // module moved, or that names its module only by its id (a redacted save, which names no
+    // folder of the umpire's disk) finds it by its id: beside the save (the save's folder,
+    // or one above it, is the module or holds it), else among the module folders.
     let dir = module_dir.map(Path::to_path_buf).unwrap_or_else(|| {
         let saved = PathBuf::from(&save.module.dir);
-        if saved.join("module.ron").is_file() {
-            saved
-        } else {
-            resolve_module(Path::new(&save.module.id))
+        if saved.is_absolute() && saved.join("module.ron").is_file() {
+            return saved;
         }
+        let id = save.module.id.as_str();
+        // A save from someone else may name any id: only a plain name is looked for.
+        if !chancery_core::ids::is_plain_name(id) {
+            return saved;
+        }
+        let beside = std::path::absolute(path).ok().and_then(|p| {
+            p.ancestors()
+                .skip(1)
+                .flat_map(|a| [a.to_path_buf(), a.join(id)])
+                .find(|d| d.file_name().is_some_and(|n| n == id) && d.join("module.ron").is_file())
+        });
+        beside.unwrap_or_else(|| resolve_module(Path::new(id)))
     });
     let module = load_module(&dir, &save.load_options(options), err)?;
     let (session, report) = save.restore(module, path)?;
@@ -309,27 +321,7 @@ pub fn open_session(args: &OpenArgs, err: &mut dyn Write) -> anyhow::Result<Sess
     let dir = module_dir(args.module.as_deref());
     let module = load_module(&dir, &args.overlay.load_options(false), err)?;
     let spec = args.start.spec(&module)?;
-    let session = start_game(module, spec)?;
-    if let Some(message) = options_error(&session) {
-        bail!(message);
-    }
-    Ok(session)
-}
-
-/// What is wrong with the options a new game was given, if its set-up never looked at some
-/// of them.
-pub fn options_error(session: &Session) -> Option<String> {
-    let (unknown, read) = session.unknown_options();
-    let first = unknown.first()?;
-    let known = if read.is_empty() {
-        "its set-up reads no options".to_owned()
-    } else {
-        format!("its options are {}", read.join(", "))
-    };
-    Some(format!(
-        "module '{}' has no option '{first}': {known} (give them as --option KEY=VALUE; see the module's README)",
-        session.module().id()
-    ))
+    Ok(start_game(module, spec)?)
 }
 
 /// Writes `value` for `target` into the owner's overlay of the game's module and rebases

@@ -2316,7 +2316,11 @@ fn a_redacted_save_shows_its_seat_s_forces_and_nothing_more() {
         chancery_core::start_game(module.clone(), GameSpec::new("scout", 7)).expect("starts");
     let beta_hand = session.table().zones["hand.B"].cards.clone();
     let past = vec![chancery_core::rules::LogLine::public("The story so far.")];
-    let redacted = chancery_core::save::SaveFile::of(&session).redacted_for(&"A".into(), past);
+    let redacted = chancery_core::save::SaveFile::of(&session).redacted_for(
+        &"A".into(),
+        past,
+        session.module().files_fingerprint,
+    );
     let path = s.module.join("alpha.ron");
     redacted.write_new(&path).expect("written");
     let file = chancery_core::save::SaveFile::read(&path).expect("read back");
@@ -2363,7 +2367,11 @@ fn a_redacted_save_shows_its_seat_s_forces_and_nothing_more() {
     );
     let session =
         chancery_core::start_game(campaign.clone(), GameSpec::new("fall-1805", 7)).expect("starts");
-    let redacted = chancery_core::save::SaveFile::of(&session).redacted_for(&"FR".into(), vec![]);
+    let redacted = chancery_core::save::SaveFile::of(&session).redacted_for(
+        &"FR".into(),
+        vec![],
+        session.module().files_fingerprint,
+    );
     let path = s.module.join("france.ron");
     redacted.write_new(&path).expect("written");
     let file = chancery_core::save::SaveFile::read(&path).expect("read back");

@@ -152,15 +152,21 @@ pub fn inside(dir: &Path, rel: &str) -> Result<PathBuf, String> {
 /// with an `InvalidInput` error that says so. Temporary files that an earlier, killed
 /// process left in the folder are removed first.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    check_target(path)?;
-    write_through_temporary(path, bytes, |tmp, path| std::fs::rename(tmp, path))
+    write_streamed(path, true, &mut |out| out.write_all(bytes))
 }
 
-/// Writes `bytes` to `path` atomically, as [`write_atomic`] does, but only if nothing is
-/// there yet: an existing file is an `AlreadyExists` error and stays as it was (even when
-/// another process creates it meanwhile).
-pub fn write_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+/// Writes what `fill` writes to `path` atomically, as [`write_atomic`] does (or, unless
+/// `replace`, as [`write_new`] does), without holding it all in memory: `fill` writes into a
+/// buffered temporary file, and an error from it (a size limit, say) leaves nothing behind.
+pub fn write_streamed(
+    path: &Path,
+    replace: bool,
+    fill: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     check_target(path)?;
+    if replace {
+        return write_through_temporary(path, fill, |tmp, path| std::fs::rename(tmp, path));
+    }
     if std::fs::symlink_metadata(path).is_ok() {
         return Err(std::io::Error::new(
             std::io::ErrorKind::AlreadyExists,
@@ -168,10 +174,17 @@ pub fn write_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         ));
     }
     // A hard link fails if the name is taken: the file appears whole, or not at all.
-    write_through_temporary(path, bytes, |tmp, path| {
+    write_through_temporary(path, fill, |tmp, path| {
         std::fs::hard_link(tmp, path)?;
         std::fs::remove_file(tmp)
     })
+}
+
+/// Writes `bytes` to `path` atomically, as [`write_atomic`] does, but only if nothing is
+/// there yet: an existing file is an `AlreadyExists` error and stays as it was (even when
+/// another process creates it meanwhile).
+pub fn write_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_streamed(path, false, &mut |out| out.write_all(bytes))
 }
 
 /// Refuses to write at `path` if what is there is not a regular file.
@@ -199,11 +212,11 @@ fn check_target(path: &Path) -> std::io::Result<()> {
     }
 }
 
-/// Writes `bytes` to a temporary file beside `path`, flushed to disk, and puts it in place
-/// with `finish`; the temporary file is removed if anything fails.
+/// Writes what `fill` writes to a temporary file beside `path`, flushed to disk, and puts it
+/// in place with `finish`; the temporary file is removed if anything fails.
 fn write_through_temporary(
     path: &Path,
-    bytes: &[u8],
+    fill: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
     finish: impl FnOnce(&Path, &Path) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     let dir = match path.parent() {
@@ -227,7 +240,10 @@ fn write_through_temporary(
                 std::fs::remove_file(&tmp)?;
                 std::fs::File::create_new(&tmp)
             })?;
-        file.write_all(bytes)?;
+        let mut buffered = std::io::BufWriter::with_capacity(1 << 16, &mut file);
+        fill(&mut buffered)?;
+        buffered.flush()?;
+        drop(buffered);
         file.sync_all()?;
         finish(&tmp, path)
     })();

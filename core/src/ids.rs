@@ -88,3 +88,38 @@ impl SeatId {
         self.0.is_empty()
     }
 }
+
+/// The longest plain name, in bytes.
+pub const MAX_PLAIN_NAME_BYTES: usize = 64;
+
+/// Whether `text` is a plain name, fit to stand alone as a word or a file's name: 1 to
+/// [`MAX_PLAIN_NAME_BYTES`] ASCII letters, digits, `_`, `-` and `.`, not starting with `.`
+/// or `-` (so never `..`, a hidden file or an option). Seat ids are plain names: reports and
+/// orders name files and lines after them.
+pub fn is_plain_name(text: &str) -> bool {
+    !text.is_empty()
+        && text.len() <= MAX_PLAIN_NAME_BYTES
+        && !text.starts_with(['.', '-'])
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_plain_name;
+
+    #[test]
+    fn a_plain_name_is_a_word_no_path_can_hide_in() {
+        for name in ["FR", "P1", "gen.AU", "umpire_1", "a-b"] {
+            assert!(is_plain_name(name), "{name}");
+        }
+        let long = "x".repeat(65);
+        for name in [
+            "", "..", "../../x", "/etc/x", "a/b", "a\\b", ".hidden", "-rf", "a b", "a\nb", "é",
+            &long,
+        ] {
+            assert!(!is_plain_name(name), "{name:?}");
+        }
+    }
+}

@@ -15,86 +15,32 @@ use crate::rng::Rng;
 use crate::table::{Choice, HIDDEN_CARD, Table};
 use crate::value::Value;
 
-/// What a redaction left out, counted, so that the save can say what it cannot show.
+/// What makes a save redacted: the seat it is for. It counts nothing of what was left out:
+/// how many pieces fog hides or how many inputs the game has would tell the seat what it
+/// may not know.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Redaction {
     /// The seat the save is for.
     pub seat: SeatId,
-    /// Cards the seat may not see, each left as a stand-in.
-    pub cards: usize,
-    /// Pieces fog of war hides from the seat.
-    pub pieces: usize,
-    /// Units fog of war hides from the seat.
-    pub units: i64,
-    /// Seats whose private state is left out.
-    pub private: Vec<SeatId>,
-    /// Secret answers of other seats, left out (who has answered stays).
-    pub answers: usize,
-    /// Inputs of the game left with the umpire's save.
-    pub inputs: usize,
 }
 
 impl Redaction {
-    /// What the save does not show, in words.
+    /// What the save is, in words: a partial view, without a count of what it leaves out.
     pub fn words(&self, seat_name: &dyn Fn(&SeatId) -> String) -> String {
-        let mut parts = Vec::new();
-        let count = |n: usize, one: &str, many: &str| match n {
-            1 => format!("1 {one}"),
-            n => format!("{n} {many}"),
-        };
-        if self.cards > 0 {
-            parts.push(count(
-                self.cards,
-                "card it may not see",
-                "cards it may not see",
-            ));
-        }
-        if self.pieces > 0 {
-            parts.push(count(
-                self.pieces,
-                "piece under fog of war",
-                "pieces under fog of war",
-            ));
-        }
-        if self.units > 0 {
-            parts.push(count(
-                usize::try_from(self.units).unwrap_or(usize::MAX),
-                "unit under fog of war",
-                "units under fog of war",
-            ));
-        }
-        if !self.private.is_empty() {
-            let names: Vec<String> = self.private.iter().map(seat_name).collect();
-            parts.push(format!("the private state of {}", names.join(", ")));
-        }
-        if self.answers > 0 {
-            parts.push(count(self.answers, "secret answer", "secret answers"));
-        }
-        let hidden = match parts.is_empty() {
-            true => "nothing of the table".to_owned(),
-            false => parts.join(", "),
-        };
+        let name = seat_name(&self.seat);
         format!(
-            "This save is {}'s view of the game: it does not hold {hidden}; nor the seed, \
-             nor the game's {} input(s), which stay in the umpire's save. What is played in it \
-             goes on from this position and does not reach the umpire's game.",
-            seat_name(&self.seat),
-            self.inputs
+            "This save is {name}'s view of the game: it holds only what {name} may know (no other \
+             seat's hidden cards, private state or secret answers, nothing that fog of war hides from \
+             it), and neither the seed nor the game's inputs, which stay in the umpire's save. What \
+             is played in it goes on from this position and does not reach the umpire's game."
         )
     }
 }
 
-/// The table as `seat` may know it, and what was left out (`inputs` is left at 0).
+/// The table as `seat` may know it, and the redaction that says so.
 pub fn redact_table(table: &Table, seat: &SeatId) -> (Table, Redaction) {
     let mut red = table.fogged_for(Some(seat)).into_owned();
-    let mut redaction = Redaction {
-        seat: seat.clone(),
-        ..Redaction::default()
-    };
-    let count_pieces = |t: &Table| t.places.values().map(|p| p.len()).sum::<usize>();
-    let count_units = |t: &Table| t.boxes.values().flat_map(|u| u.values()).sum::<i64>();
-    redaction.pieces = count_pieces(table) - count_pieces(&red);
-    redaction.units = count_units(table) - count_units(&red);
+    let redaction = Redaction { seat: seat.clone() };
     // Each card the seat may not see becomes a stand-in that says nothing of it.
     let mut stand_ins = 0;
     for zone in red.zones.values_mut() {
@@ -110,13 +56,10 @@ pub fn redact_table(table: &Table, seat: &SeatId) -> (Table, Redaction) {
             }
         }
     }
-    redaction.cards = stand_ins;
-    redaction.private = red.private.keys().filter(|s| *s != seat).cloned().collect();
     red.private.retain(|s, _| s == seat);
     for frame in &mut red.flow {
         for (by, choice) in frame.answers.iter_mut() {
             if by != seat {
-                redaction.answers += 1;
                 *choice = Choice {
                     name: "answered".to_owned(),
                     arg: Value::Nil,
@@ -184,8 +127,7 @@ mod tests {
         );
         assert!(red.zones["deck"].face_down.contains("?1"));
         assert_eq!(red.private.len(), 1);
-        assert_eq!((red.seed, redaction.cards), (0, 2));
-        assert_eq!(redaction.private, ["B".into()] as [SeatId; 1]);
+        assert_eq!((red.seed, redaction.seat), (0, "A".into()));
         let text = serde_json::to_string(&red).expect("JSON");
         for secret in ["king", "queen", "theirs"] {
             assert!(!text.contains(secret), "{secret} in {text}");

@@ -64,6 +64,32 @@ pub struct Prompt {
 }
 
 impl Prompt {
+    /// Whether what this decision is about is hidden from `seat` (`None`: the omniscient
+    /// view, from which nothing is): a private decision's question, state and choices are
+    /// read only by the seats that decide it.
+    pub fn is_private_from(&self, seat: Option<&SeatId>) -> bool {
+        self.private.is_some()
+            && seat.is_some_and(|s| !self.asks.iter().any(|a| a.seat.as_ref() == Some(s)))
+    }
+
+    /// The question as `seat` may read it: a private decision's own words only for the seats
+    /// that decide it; the others read only that a decision is made in private (its words,
+    /// "5 of 11: the defender's combat value", could tell them what the decision is about).
+    pub fn text_for(&self, seat: Option<&SeatId>) -> &str {
+        match self.is_private_from(seat) {
+            true => "a decision made in private",
+            false => &self.text,
+        }
+    }
+
+    /// The state's name as `seat` may read it (see [`Prompt::text_for`]).
+    pub fn state_for(&self, seat: Option<&SeatId>) -> &str {
+        match self.is_private_from(seat) {
+            true => "private",
+            false => &self.state,
+        }
+    }
+
     /// The ask that `seat` answers. Without a seat, the only ask there is; an error says
     /// why when there is none (not this seat's decision, or several seats decide at once).
     pub fn ask_for(&self, seat: Option<&SeatId>) -> Result<&Ask, String> {
@@ -398,10 +424,5 @@ pub trait Rules {
     /// How often each function of the rules' scripting API was called.
     fn api_calls(&self) -> Vec<(&'static str, u64)> {
         Vec::new()
-    }
-
-    /// The option keys the set-up looked at (its options), if the rules know them.
-    fn options_read(&self) -> Option<Vec<String>> {
-        None
     }
 }

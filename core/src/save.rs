@@ -8,7 +8,6 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::files::write_atomic;
 use crate::ids::{ScenarioId, SeatId};
 use crate::module::Module;
 use crate::redact::Redaction;
@@ -156,7 +155,12 @@ impl SaveFile {
                     .unwrap_or_else(|_| module.dir.clone())
                     .display()
                     .to_string(),
-                fingerprint: module.fingerprint,
+                // A seat's redacted game names the module's own files: its player reads
+                // them with an overlay of his own.
+                fingerprint: match session.redaction() {
+                    Some(_) => module.files_fingerprint,
+                    None => module.fingerprint,
+                },
                 overlay: module.overlay.as_ref().map(|o| {
                     std::path::absolute(&o.path)
                         .unwrap_or_else(|_| o.path.clone())
@@ -194,11 +198,19 @@ impl SaveFile {
     /// The save for `seat` alone of the game this save holds (read whole: an umpire's): the
     /// table as the seat may know it, `past` (the log as it may read it, in words) as its
     /// log, and none of the game's inputs. See [`crate::redact`].
-    pub fn redacted_for(&self, seat: &SeatId, past: Vec<crate::rules::LogLine>) -> SaveFile {
-        let (table, mut redaction) = crate::redact::redact_table(&self.table, seat);
-        redaction.inputs = self.inputs.len();
-        // The umpire's overlay is on the umpire's machine: the player reads his own.
+    /// `files_fingerprint` is the module's [`Module::files_fingerprint`].
+    pub fn redacted_for(
+        &self,
+        seat: &SeatId,
+        past: Vec<crate::rules::LogLine>,
+        files_fingerprint: u64,
+    ) -> SaveFile {
+        let (table, redaction) = crate::redact::redact_table(&self.table, seat);
+        // The module by its name and version, not by a folder on the umpire's disk; the
+        // umpire's overlay is on the umpire's machine: the player reads his own.
         let module = SavedModule {
+            dir: self.module.id.clone(),
+            fingerprint: files_fingerprint,
             overlay: None,
             ..self.module.clone()
         };
@@ -232,36 +244,67 @@ impl SaveFile {
 
     /// The save as RON text.
     pub fn to_ron(&self) -> Result<String, String> {
+        let mut bytes = Vec::new();
+        self.write_ron(&mut bytes).map_err(|e| e.to_string())?;
+        String::from_utf8(bytes).map_err(|e| e.to_string())
+    }
+
+    /// Writes the save as RON text into `out`, a piece at a time.
+    fn write_ron(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         let config = ron::ser::PrettyConfig::new()
             .struct_names(true)
             .depth_limit(6);
-        let body = ron::ser::to_string_pretty(self, config).map_err(|e| e.to_string())?;
-        Ok(format!(
-            "// A Chancery save (format {SAVE_FORMAT}): the inputs replay the game; the table is a snapshot.\n{body}\n"
-        ))
+        writeln!(
+            out,
+            "// A Chancery save (format {SAVE_FORMAT}): the inputs replay the game; the table is a snapshot."
+        )?;
+        let mut adapter = IoAsFmt { out, failed: None };
+        let written = ron::ser::to_writer_pretty(&mut adapter, self, config);
+        if let Some(failed) = adapter.failed.take() {
+            return Err(failed);
+        }
+        written.map_err(|e| std::io::Error::other(e.to_string()))?;
+        writeln!(adapter.out)
     }
 
-    /// Writes the save to `path` atomically (a regular file only: see [`write_atomic`]).
+    /// Writes the save to `path` atomically (a regular file only: see [`crate::files::write_atomic`]).
     pub fn write(&self, path: &Path) -> Result<(), SaveError> {
-        self.write_with(path, write_atomic)
+        self.write_with(path, true)
     }
 
     /// Writes the save to `path` atomically, only if no file is there yet.
     pub fn write_new(&self, path: &Path) -> Result<(), SaveError> {
-        self.write_with(path, crate::files::write_new)
+        self.write_with(path, false)
     }
 
-    fn write_with(
-        &self,
-        path: &Path,
-        write: fn(&Path, &[u8]) -> std::io::Result<()>,
-    ) -> Result<(), SaveError> {
+    /// Writes the save a piece at a time (never the whole text in memory), and refuses one
+    /// larger than [`MAX_SAVE_BYTES`], which Chancery could not read back, before it takes
+    /// the place of anything: the file at `path` stays as it was.
+    fn write_with(&self, path: &Path, replace: bool) -> Result<(), SaveError> {
         let io = |message: String| SaveError::Io {
             path: path.display().to_string(),
             message,
         };
-        let text = self.to_ron().map_err(io)?;
-        write(path, text.as_bytes()).map_err(|e| io(e.to_string()))
+        let mut too_large = false;
+        let written = crate::files::write_streamed(path, replace, &mut |out| {
+            let mut limited = Limited {
+                out,
+                left: MAX_SAVE_BYTES,
+                over: &mut too_large,
+            };
+            self.write_ron(&mut limited)
+        });
+        match written {
+            Err(_) if too_large => Err(io(format!(
+                "the save would be larger than {}, the most Chancery reads back, so it is not written \
+                 (the file is as it was): the game has {} inputs; undo the ones that made it so long, \
+                 or apply fewer answers",
+                crate::files::size_text(MAX_SAVE_BYTES),
+                self.inputs.len()
+            ))),
+            Err(e) => Err(io(e.to_string())),
+            Ok(()) => Ok(()),
+        }
     }
 
     /// Reads a save from `path`.
@@ -313,7 +356,39 @@ impl SaveFile {
             )
         })?;
         save.restore_reasons();
+        if let Some(seat) = save
+            .seat_ids()
+            .find(|s| !crate::ids::is_plain_name(s.as_str()))
+        {
+            let quoted = format!("{:?}", seat.as_str());
+            let (line, col) = text
+                .find(&quoted)
+                .map(|at| {
+                    let before = &text[..at];
+                    let line = before.matches('\n').count() + 1;
+                    let col = before.len() - before.rfind('\n').map_or(0, |n| n + 1) + 1;
+                    (line, col)
+                })
+                .unwrap_or((1, 1));
+            return Err(format_error(
+                line,
+                col,
+                format!(
+                    "seat {quoted} is not a plain name (letters, digits, '_', '-', '.'): no module names a seat so, and files are named after seats"
+                ),
+            ));
+        }
         Ok(save)
+    }
+
+    /// Every seat id the save names: its seats, the table's, the umpire and a redacted save's
+    /// seat.
+    fn seat_ids(&self) -> impl Iterator<Item = &SeatId> {
+        self.seats
+            .keys()
+            .chain(self.table.seats.keys())
+            .chain(self.table.umpire.iter())
+            .chain(self.redacted.iter().map(|r| &r.redaction.seat))
     }
 
     /// Puts each bot's reasons back into the log from its input, where the save keeps them.
@@ -382,7 +457,12 @@ impl SaveFile {
         session.push_redo(self.redo.clone());
         session.hold(self.inputs[replayed..].iter().rev().cloned());
         let same = refused.is_none() && session.table() == &self.table;
-        if same && module.fingerprint == self.module.fingerprint {
+        // A redacted save names the module's own files (see `redacted_for`).
+        let fingerprint = match self.redacted {
+            Some(_) => module.files_fingerprint,
+            None => module.fingerprint,
+        };
+        if same && fingerprint == self.module.fingerprint {
             return Ok((session, None));
         }
         let divergence = (!same).then(|| {
@@ -400,7 +480,7 @@ impl SaveFile {
                 refused: None,
             }
         });
-        let changes = if module.fingerprint == self.module.fingerprint {
+        let changes = if fingerprint == self.module.fingerprint {
             Vec::new()
         } else {
             vec![format!(
@@ -417,6 +497,48 @@ impl SaveFile {
             restored: 0,
         };
         Ok((session, Some(report)))
+    }
+}
+
+/// A writer that refuses to write more than `left` bytes, noting in `over` that it did.
+struct Limited<'a> {
+    out: &'a mut dyn std::io::Write,
+    left: u64,
+    over: &'a mut bool,
+}
+
+impl std::io::Write for Limited<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if buf.len() as u64 > self.left {
+            *self.over = true;
+            return Err(std::io::Error::other("the file grew past its limit"));
+        }
+        let n = self.out.write(buf)?;
+        self.left -= n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// RON's serializer writes text (`fmt::Write`); this hands it to an `io::Write`, keeping the
+/// first I/O error (which `fmt::Error` cannot carry).
+struct IoAsFmt<'a> {
+    out: &'a mut dyn std::io::Write,
+    failed: Option<std::io::Error>,
+}
+
+impl std::fmt::Write for IoAsFmt<'_> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        if self.failed.is_some() {
+            return Err(std::fmt::Error);
+        }
+        self.out.write_all(s.as_bytes()).map_err(|e| {
+            self.failed = Some(e);
+            std::fmt::Error
+        })
     }
 }
 

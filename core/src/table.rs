@@ -348,6 +348,11 @@ pub struct Table {
     pub dice: DiceMode,
     /// Set when the game is over.
     pub result: Option<GameResult>,
+    /// Whether the log holds something some seat may not read (a secret roll's line, a
+    /// line told to one seat, a secret or private answer): the seed could rebuild a secret
+    /// roll, so it stays hidden while this is set (until the game is over).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub secrets_told: bool,
 }
 
 /// A change the table refused, with what was wrong.
@@ -411,6 +416,7 @@ impl Table {
             rng: Rng::from_seed(seed),
             dice: DiceMode::Digital,
             result: None,
+            secrets_told: false,
         }
     }
 
@@ -433,6 +439,7 @@ impl Table {
                 .values()
                 .any(|v| !v.is_nil() && !matches!(v, Value::Map(m) if m.is_empty()))
             || self.flow.iter().any(|f| !f.answers.is_empty())
+            || self.secrets_told
     }
 
     /// Whether the seed may be shown to `seat` (`None`: the omniscient view, which may): when

@@ -175,9 +175,9 @@ fn zones_json(table: &Table, seat: Option<&SeatId>) -> Map<String, Json> {
 
 /// The log as `seat` sees it: its own private lines, none of another's.
 fn log_json(log: &[LogEntry], seat: Option<&SeatId>) -> Vec<Json> {
-    log.iter()
-        .map(|entry| {
-            let entry = entry.seen_by(seat);
+    crate::session::log_read_by(log, seat)
+        .into_iter()
+        .map(|(_, entry)| {
             let messages: Vec<Json> = entry
                 .messages
                 .iter()

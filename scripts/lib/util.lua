@@ -56,10 +56,10 @@ function M.copy(value)
   return out
 end
 
---- The named readings a game is set up with: for each option of `spec` (name to {default,
---- values}, `values` a set of the allowed strings), the value `given` (the set-up's
---- options) names, else its default. A value that is not one of the option's is an error
---- that names both.
+--- The named readings a game is set up with: for each option of `spec` (`ctx.data.options`:
+--- key to {default, values}, `values` the allowed strings' words by value), the value `given`
+--- (the set-up's options) names, else its default. A value that is not one of the option's
+--- is an error that names both (the engine refuses it first, for declared options).
 function M.readings(spec, given)
   local chosen = {}
   for name, option in pairs(spec) do

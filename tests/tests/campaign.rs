@@ -362,7 +362,7 @@ fn a_nation_s_orders_tried_on_its_redacted_save_reach_the_umpire_s_game() {
     assert!(out.contains("(1 answer(s))"), "{out}");
     let text = std::fs::read_to_string(&orders).expect("the orders");
     assert!(
-        text.contains("seat FR's orders") && text.ends_with("FR: received\n"),
+        text.contains("\norders of FR\n") && text.ends_with("FR: received\n"),
         "{text}"
     );
     // Checked on a fresh copy of France's view (in its own save they are played already).

@@ -524,7 +524,7 @@ fn an_unknown_option_is_an_error_that_lists_the_module_s_options() {
     ]);
     assert_eq!(code, 1);
     assert!(
-        err.contains("module 'aftermath' has no option 'frist': its options are first, powers"),
+        err.contains("module 'aftermath' has no option 'frist' (did you mean 'first'?): its options are first (P1, P2 or random), powers"),
         "{err}"
     );
     assert!(!save.exists(), "no game is saved");

@@ -468,7 +468,7 @@ fn a_seating_that_does_not_exist_is_refused_with_the_list() {
     let err = String::from_utf8(err).expect("utf-8");
     assert!(
         err.contains(
-            "unknown seating 'five-players' (seatings: four-players, solo, solo-allied-power"
+            "option 'seating' takes four-players, two-players, three-players, solo-vs-allied-bot, solo-vs-french-bot, solo-allied-power, solo-fog-of-war or solo, not 'five-players'"
         ),
         "{err}"
     );

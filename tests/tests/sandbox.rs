@@ -382,7 +382,7 @@ fn errors_lua_raises_without_a_position_are_given_one() {
         "allocate",
         &[
             "hostile/rules/main.lua:",
-            "out of memory: this function (or one it calls) tried to hold more than the 256 MiB",
+            "out of memory: this function (or one it calls) tried to hold more than the module may use (at most 256 MiB in one VM, 512 MiB in all the VMs of a game",
         ],
     );
 }

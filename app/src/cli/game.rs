@@ -9,7 +9,7 @@ use anyhow::{Context, bail};
 use chancery_core::devtools::impact::{ImpactReport, impact, replay_recordings};
 use chancery_core::devtools::recording::Recording;
 use chancery_core::save::SaveFile;
-use chancery_core::session::{Answer, LogEntry, shortened};
+use chancery_core::session::{Answer, AnswersFile, LogEntry, shortened};
 use chancery_core::view::state_json;
 use chancery_core::{
     DiceMode, LoadOptions, Module, Need, Prompt, SeatId, Session, SessionError, Table, Value,
@@ -18,8 +18,8 @@ use chancery_core::{
 use clap::Args;
 
 use crate::games::{
-    OpenArgs, OverlayArgs, StartArgs, load_module, open_session, options_error, parse_value,
-    restore, store_value, value_type,
+    OpenArgs, OverlayArgs, StartArgs, load_module, open_session, parse_value, restore, store_value,
+    value_type,
 };
 
 /// Bot steps run after each answer before giving up (a runaway between bots).
@@ -167,27 +167,87 @@ struct Line {
 /// The largest answers file read, in bytes.
 const MAX_ANSWERS_BYTES: u64 = 16 * 1024 * 1024;
 
-fn parse_answers(path: &Path) -> anyhow::Result<Vec<Line>> {
+/// The answers file at `path`, read.
+fn parse_answers(path: &Path) -> anyhow::Result<AnswersFile> {
     let text = chancery_core::files::read_file(
         path,
         MAX_ANSWERS_BYTES,
         "answers are a file of text, one answer a line",
     )
     .map_err(|e| anyhow::anyhow!("cannot read the answers: {e}"))?;
-    let mut answers = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let answer = Answer::parse(line)
-            .map_err(|e| anyhow::anyhow!("{}:{}: {e}", path.display(), i + 1))?;
-        answers.push(Line {
-            answer,
-            line: i + 1,
-        });
+    AnswersFile::parse(&text).map_err(|(line, e)| anyhow::anyhow!("{}:{line}: {e}", path.display()))
+}
+
+/// The answers of `file` to apply, each answering as its seat or else as `seat`, after
+/// checking that they are all `whose`'s to give when they are a seat's orders (see
+/// [`AnswersFile::check_orders_of`]). Nothing is applied if one is refused.
+fn orders_to_apply(
+    session: &Session,
+    file: AnswersFile,
+    path: &Path,
+    whose: Option<&SeatId>,
+    seat: Option<&SeatId>,
+) -> anyhow::Result<Vec<Line>> {
+    if let Some(whose) = whose {
+        let module = session.module();
+        let physical = session.table().dice == DiceMode::Physical;
+        file.check_orders_of(whose, physical, &|s| module.seat_name(s))
+            .map_err(|(line, e)| {
+                anyhow::anyhow!("{}:{line}: {e}; nothing was applied", path.display())
+            })?;
     }
-    Ok(answers)
+    let seat = whose.or(seat);
+    Ok(file
+        .answers
+        .into_iter()
+        .map(|(line, mut answer)| {
+            if answer.seat.is_none() {
+                answer.seat = seat.cloned();
+            }
+            Line { answer, line }
+        })
+        .collect())
+}
+
+/// Whose orders an answers file holds, if they are one seat's: the seat of a redacted save
+/// (`own`), the seat `--seat` names unless it is the umpire's, and the seat the file names
+/// (`orders of SEAT`), which must agree.
+fn whose_orders(
+    session: &Session,
+    own: Option<&SeatId>,
+    seat: Option<&SeatId>,
+    named: Option<&SeatId>,
+    path: &Path,
+) -> anyhow::Result<Option<SeatId>> {
+    let table = session.table();
+    let module = session.module();
+    if let Some(named) = named
+        && !table.seats.contains_key(named)
+    {
+        bail!(
+            "{}: the file holds the orders of '{named}', which is not a seat of this game",
+            path.display()
+        );
+    }
+    let given = seat.filter(|s| table.umpire.as_ref() != Some(*s));
+    let mut whose: Option<&SeatId> = None;
+    for (said, by) in [
+        (own, "this save is its redacted view"),
+        (given, "--seat names it"),
+        (named, "the file says so"),
+    ] {
+        let Some(said) = said else { continue };
+        match whose {
+            Some(first) if first != said => bail!(
+                "{}: these are the orders of {}, but {by} for {}: a seat's orders answer for that seat alone",
+                path.display(),
+                module.seat_name(first),
+                module.seat_name(said)
+            ),
+            _ => whose = Some(said),
+        }
+    }
+    Ok(whose.cloned())
 }
 
 /// Explains an error that stops a step, with what to do about it.
@@ -430,7 +490,8 @@ fn describe_asks(out: &mut String, session: &Session, prompt: &Prompt, seat: Opt
         let _ = writeln!(
             out,
             "State '{}': {who} decides{window}: {}",
-            prompt.state, prompt.text
+            prompt.state_for(seat),
+            prompt.text_for(seat)
         );
         // A seat's choices may name what only it sees (its hand): only for its own eyes.
         match (&ask.seat, seat) {
@@ -448,7 +509,8 @@ fn describe_asks(out: &mut String, session: &Session, prompt: &Prompt, seat: Opt
     let _ = writeln!(
         out,
         "State '{}': several seats choose at once, in secret: {}",
-        prompt.state, prompt.text
+        prompt.state_for(seat),
+        prompt.text_for(seat)
     );
     let _ = writeln!(out, "Waiting for: {}.", waiting.join(", "));
     if !prompt.answered.is_empty() {
@@ -596,10 +658,9 @@ fn last_messages(
     seat: Option<&SeatId>,
     n: usize,
 ) -> Vec<String> {
-    let lines: Vec<String> = log
-        .iter()
-        .map(|e| e.seen_by(seat))
-        .flat_map(|e| {
+    let lines: Vec<String> = chancery_core::session::log_read_by(log, seat)
+        .into_iter()
+        .flat_map(|(_, e)| {
             let head = e.shows_heading().then(|| match module {
                 Some(module) => e.heading(module),
                 None => format!("#{} {} [{}]", e.index, e.input, e.by),
@@ -665,9 +726,6 @@ pub fn new(args: &NewArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
             _ => return Err(err.into()),
         },
     };
-    if let Some(message) = options_error(&session) {
-        bail!(message);
-    }
     let bots = session
         .run_bots(BOT_STEP_LIMIT)
         .map_err(|e| anyhow::anyhow!(explain(&e, &module)));
@@ -683,9 +741,12 @@ pub fn new(args: &NewArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
     if let Some(path) = &args.answers {
         // All the answers or none: a file that fails saves nothing, so that running it
         // again once mended applies each line once.
+        let file = parse_answers(path)?;
+        let whose = whose_orders(&session, None, None, file.orders_of.as_ref(), path)?;
+        let list = orders_to_apply(&session, file, path, whose.as_ref(), None)?;
         apply_answers(
             &mut session,
-            &parse_answers(path)?,
+            &list,
             &path.display().to_string(),
             &mut None,
             err,
@@ -706,7 +767,7 @@ pub fn new(args: &NewArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
 }
 
 /// Whether two paths name the same file (or would, once written).
-fn same_file(a: &Path, b: &Path) -> bool {
+pub(super) fn same_file(a: &Path, b: &Path) -> bool {
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
         _ => a == b,
@@ -784,21 +845,15 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
         .as_deref()
         .map(|text| (text, file.load_options(&args.overlay.load_options(false))));
     let result = match &args.answers {
-        Some(path) => parse_answers(path).and_then(|mut list| {
-            for line in &mut list {
-                if line.answer.seat.is_none() {
-                    line.answer.seat.clone_from(&seat);
-                }
-                if let Some(own) = &own
-                    && line.answer.seat.as_ref() != Some(own)
-                {
-                    bail!(
-                        "{}:{}: this save is seat {own}'s redacted view: its answers are {own}'s alone",
-                        path.display(),
-                        line.line
-                    );
-                }
-            }
+        Some(path) => parse_answers(path).and_then(|file| {
+            let whose = whose_orders(
+                &session,
+                own.as_ref(),
+                seat.as_ref(),
+                file.orders_of.as_ref(),
+                path,
+            )?;
+            let list = orders_to_apply(&session, file, path, whose.as_ref(), seat.as_ref())?;
             apply_answers(
                 &mut session,
                 &list,
@@ -926,7 +981,7 @@ pub fn state(
     let restored = restore(
         &file,
         &args.save,
-        Some(&dir),
+        None,
         &overlay.load_options(false),
         &mut notes,
     );

@@ -9,12 +9,12 @@ use std::path::{Path, PathBuf};
 use anyhow::bail;
 use chancery_core::rules::LogLine;
 use chancery_core::save::SaveFile;
-use chancery_core::session::LogEntry;
+use chancery_core::session::{Answer, LogEntry, ORDERS_OF, log_read_by, shortened};
 use chancery_core::view::state_json;
 use chancery_core::{Input, Module, SeatId, Session, Value};
 use clap::Args;
 
-use super::game::{describe_prompt, describe_table, refuse_existing_unless};
+use super::game::{describe_prompt, describe_table, refuse_existing_unless, same_file};
 use crate::games::{OverlayArgs, restore};
 
 #[derive(Args, Debug)]
@@ -72,8 +72,13 @@ pub struct ExportArgs {
 
 #[derive(Args, Debug)]
 pub struct OrdersArgs {
-    /// A seat's redacted save, in which its player has tried its orders (or any save).
+    /// A seat's redacted save, in which its player has tried its orders (or a whole game,
+    /// with --seat).
     pub save: PathBuf,
+    /// The seat whose answers to write (a redacted save's own seat by default; needed for a
+    /// whole game, whose other seats' answers are left out).
+    #[arg(long, value_name = "SEAT")]
+    pub seat: Option<String>,
     /// Where to write the answers file (default: print it); a file that is there already is
     /// kept unless --force.
     #[arg(long, value_name = "FILE")]
@@ -119,11 +124,10 @@ fn report_text(
     let module = session.module().clone();
     let eyes = file.table.eyes(seat).cloned();
     let eyes = eyes.as_ref();
-    let entries: Vec<LogEntry> = session
-        .log()
-        .iter()
+    let entries: Vec<LogEntry> = log_read_by(&session.log(), eyes)
+        .into_iter()
+        .map(|(_, e)| e)
         .filter(|e| e.turn == turn)
-        .map(|e| e.seen_by(eyes))
         .collect();
     let view = session
         .view_data(eyes)
@@ -281,6 +285,9 @@ pub fn report(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> an
         )
     };
     if !args.all {
+        if let Some(path) = &args.out {
+            refuse_to_replace(path, &args.save)?;
+        }
         let text = report(&mut session, seat.as_ref())?;
         match &args.out {
             Some(path) => {
@@ -296,15 +303,23 @@ pub fn report(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> an
     };
     std::fs::create_dir_all(dir)
         .map_err(|e| anyhow::anyhow!("cannot make the folder {}: {e}", dir.display()))?;
-    let mut reports: Vec<(PathBuf, Option<SeatId>)> = file
-        .table
-        .seats
-        .keys()
-        .map(|s| (dir.join(format!("{s}.{ext}")), Some(s.clone())))
-        .collect();
+    // Each report is named after its seat, which must be a plain name: a save from someone
+    // else could name a seat "../../x" to write outside the folder.
+    let mut reports: Vec<(PathBuf, Option<SeatId>)> = Vec::new();
+    for seat in file.table.seats.keys() {
+        if !chancery_core::ids::is_plain_name(seat.as_str()) || seat.as_str() == "public" {
+            bail!(
+                "{}: seat '{}' is not a plain name (letters, digits, '_', '-', '.'), so no report file can be named after it; nothing was written",
+                args.save.display(),
+                shortened(seat.as_str())
+            );
+        }
+        reports.push((dir.join(format!("{seat}.{ext}")), Some(seat.clone())));
+    }
     reports.push((dir.join(format!("public.{ext}")), Some(SeatId::spectator())));
     // Every file is checked before any is written: all the reports or none.
     for (path, _) in &reports {
+        refuse_to_replace(path, &args.save)?;
         refuse_existing_unless(path, args.force)?;
     }
     for (path, seat) in &reports {
@@ -325,9 +340,9 @@ pub fn report(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> an
 
 /// The log as `seat` may read it, in words: each input's heading, then its lines.
 fn past_in_words(log: &[LogEntry], module: &Module, seat: &SeatId) -> Vec<LogLine> {
-    log.iter()
-        .map(|e| e.seen_by(Some(seat)))
-        .flat_map(|e| {
+    log_read_by(log, Some(seat))
+        .into_iter()
+        .flat_map(|(_, e)| {
             let head = e
                 .shows_heading()
                 .then(|| LogLine::public(format!("(turn {}) {}", e.turn, e.heading(module))));
@@ -358,11 +373,12 @@ pub fn export(args: &ExportArgs, out: &mut dyn Write, err: &mut dyn Write) -> an
             args.save.display()
         );
     }
+    refuse_to_replace(&args.out, &args.save)?;
     refuse_existing_unless(&args.out, args.force)?;
     let session = open(&file, &args.save, &args.overlay, err)?;
     let module = session.module().clone();
     let past = past_in_words(&session.log(), &module, &seat);
-    let redacted = SaveFile::of(&session).redacted_for(&seat, past);
+    let redacted = SaveFile::of(&session).redacted_for(&seat, past, module.files_fingerprint);
     let written = match args.force {
         true => redacted.write(&args.out),
         false => redacted.write_new(&args.out),
@@ -380,61 +396,125 @@ pub fn export(args: &ExportArgs, out: &mut dyn Write, err: &mut dyn Write) -> an
     Ok(0)
 }
 
-/// The answers played in `file` as an answers file: each answer with its seat (and its
-/// dice), a change by hand as a comment (the umpire's to make).
-fn answers_text(file: &SaveFile, source: &Path) -> String {
+/// One line of text for a comment: control characters (a line break in a file's name) shown
+/// as `?`, so that no comment starts a new line.
+fn comment_text(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
+}
+
+/// `whose` orders played in `file` as an answers file: its `orders of SEAT` line, then each of
+/// its answers, one a line, as [`Answer::to_line`] writes it. In a redacted save every
+/// answer must be its seat's; in a full save the other seats' answers are left out. Changes
+/// by hand are left out (the umpire's to make). Returns the text and the answers written.
+fn answers_text(file: &SaveFile, source: &Path, whose: &SeatId) -> anyhow::Result<(String, usize)> {
     let mut out = String::new();
-    let whose = match &file.redacted {
-        Some(r) => format!("seat {}'s orders", r.redaction.seat),
-        None => "the answers".to_owned(),
-    };
     let _ = writeln!(
         out,
-        "# {whose} from {}, turn {}: check them with `chancery act SAVE --answers FILE --check`,",
-        source.display(),
+        "# The orders of {whose} from {}, turn {}: check them with `chancery act SAVE --answers FILE --check`",
+        comment_text(&source.display().to_string()),
         file.table.turn
     );
     let _ = writeln!(
         out,
-        "# and the umpire applies them with `chancery act SAVE --answers FILE`."
+        "# on the seat's save; the umpire applies them with `chancery act SAVE --answers FILE`, for {whose} alone."
     );
-    for input in &file.inputs {
+    let _ = writeln!(out, "{ORDERS_OF}{whose}");
+    let mut written = 0;
+    let mut by_hand = 0;
+    for (i, input) in file.inputs.iter().enumerate() {
         match input {
             Input::Act {
                 seat, choice, dice, ..
             } => {
-                let seat = seat.as_ref().map(|s| format!("{s}: ")).unwrap_or_default();
-                let dice = match dice.is_empty() {
-                    true => String::new(),
-                    false => {
-                        let dice: Vec<String> = dice.iter().map(i64::to_string).collect();
-                        format!(" | {}", dice.join(" "))
+                let seat = seat.as_ref().unwrap_or(whose);
+                if seat != whose {
+                    if file.redacted.is_some() {
+                        bail!(
+                            "{}: input {} is marked as seat '{}'s, in {whose}'s redacted save: its orders are {whose}'s alone, \
+                             so no orders are written (export the seat's save again and play its orders there)",
+                            source.display(),
+                            i + 1,
+                            shortened(seat.as_str())
+                        );
                     }
+                    continue;
+                }
+                let answer = Answer {
+                    seat: Some(whose.clone()),
+                    name: choice.name.clone(),
+                    arg: choice.arg.clone(),
+                    dice: dice.clone(),
+                    manual: None,
                 };
-                let _ = writeln!(out, "{seat}{choice}{dice}");
+                let Some(line) = answer.to_line() else {
+                    bail!(
+                        "{}: input {} ('{}') cannot be written as one line that reads back the same; no orders are written",
+                        source.display(),
+                        i + 1,
+                        shortened(&choice.to_string())
+                    );
+                };
+                let _ = writeln!(out, "{line}");
+                written += 1;
             }
-            Input::Manual { .. } => {
-                let _ = writeln!(out, "# (a change by hand, the umpire's to make) {input}");
-            }
+            Input::Manual { .. } => by_hand += 1,
         }
     }
-    out
+    if by_hand > 0 {
+        let _ = writeln!(
+            out,
+            "# {by_hand} change(s) by hand are left out: they are the umpire's to make, never a seat's orders."
+        );
+    }
+    Ok((out, written))
 }
 
 pub fn orders(args: &OrdersArgs, out: &mut dyn Write) -> anyhow::Result<i32> {
     let file = SaveFile::read(&args.save)?;
-    let text = answers_text(&file, &args.save);
+    let named = args.seat.clone().map(SeatId::from);
+    let whose = match (&file.redacted, named) {
+        (Some(r), None) => r.redaction.seat.clone(),
+        (Some(r), Some(named)) if named == r.redaction.seat => named,
+        (Some(r), Some(named)) => bail!(
+            "{} is seat {}'s redacted save: it holds {}'s orders, not {named}'s",
+            args.save.display(),
+            r.redaction.seat,
+            r.redaction.seat
+        ),
+        (None, Some(named)) => {
+            eyes_for(&file, Some(&named))?;
+            named
+        }
+        (None, None) => bail!(
+            "{} is a whole game, not one seat's save: name the seat whose orders to write with --seat SEAT",
+            args.save.display()
+        ),
+    };
+    if let Some(path) = &args.out {
+        refuse_to_replace(path, &args.save)?;
+    }
+    let (text, written) = answers_text(&file, &args.save, &whose)?;
     match &args.out {
         Some(path) => {
             write_file(path, &text, args.force)?;
-            writeln!(
-                out,
-                "Wrote {} ({} answer(s)).",
-                path.display(),
-                file.inputs.len()
-            )?;
+            writeln!(out, "Wrote {} ({written} answer(s)).", path.display())?;
         }
         None => out.write_all(text.as_bytes())?,
     }
     Ok(0)
+}
+
+/// An error if `out` names the save a command reads: no output of `export`, `orders` or
+/// `report` takes the place of the game it was made from, even with --force.
+fn refuse_to_replace(out: &Path, save: &Path) -> anyhow::Result<()> {
+    if same_file(out, save) {
+        bail!(
+            "--out {} is the save this command reads: writing there would replace the game, \
+             so nothing is written (even with --force). Name another file",
+            out.display()
+        );
+    }
+    Ok(())
 }

@@ -17,9 +17,7 @@ use chancery_core::{Module, ScenarioId, SeatId};
 use clap::{Args, Subcommand};
 
 use super::plot;
-use crate::games::{
-    OverlayArgs, card_names, load_module, load_old_version, options_error, parse_options,
-};
+use crate::games::{OverlayArgs, card_names, load_module, load_old_version, parse_options};
 
 #[derive(Args, Debug)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -220,18 +218,12 @@ pub fn run(args: &SimArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
     exit_code(&report, &config, err)
 }
 
-/// An error naming the module's options if `--option` gave one its set-up never reads (a
-/// misspelling would otherwise play every game without it): the first game's set-up says.
+/// An error naming the module's options if `--option` gave a key it does not declare, or a
+/// value its option does not take (a misspelling would otherwise play every game without it).
 fn refuse_unknown_options(module: &Arc<Module>, config: &SimConfig) -> anyhow::Result<()> {
-    if matches!(&config.options, chancery_core::Value::Map(m) if m.is_empty()) {
-        return Ok(());
-    }
-    let spec = config.spec(module, 0).map_err(anyhow::Error::msg)?;
-    let session = chancery_core::start_game(module.clone(), spec)?;
-    match options_error(&session) {
-        Some(message) => anyhow::bail!(message),
-        None => Ok(()),
-    }
+    module
+        .check_options(&config.options)
+        .map_err(anyhow::Error::msg)
 }
 
 fn config(args: &SimArgs, module: &Module) -> anyhow::Result<SimConfig> {

@@ -11,7 +11,7 @@ use chancery_core::{LoadOptions, Module, Session};
 use egui::{Color32, RichText, Ui};
 
 use super::game::seat_name;
-use crate::games::{fresh_seed, options_error, restore, spec_from};
+use crate::games::{fresh_seed, restore, spec_from};
 
 /// A game started or opened.
 pub struct Opened {
@@ -126,9 +126,6 @@ impl Launcher {
         let spec = spec_from(&module, Some(&self.scenario), self.seed, &seats, &options)
             .map_err(|e| e.to_string())?;
         let session = chancery_core::start_game(module, spec).map_err(|e| e.to_string())?;
-        if let Some(message) = options_error(&session) {
-            return Err(message);
-        }
         // The next game deals afresh unless the person types a seed again.
         self.seed = fresh_seed();
         Ok(session)

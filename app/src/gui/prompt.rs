@@ -207,7 +207,7 @@ fn decision_ui(ui: &mut Ui, view: &mut GameView) {
         .any(|s| matches!(seats.get(s), Some(Controller::Bot(_))));
     let heading = heading(&module, &prompt, &names);
     ui.label(RichText::new(heading).strong().size(16.0));
-    ui.label(&prompt.text);
+    ui.label(prompt.text_for(view.eyes().as_ref()));
     if !prompt.answered.is_empty() {
         let done: Vec<String> = prompt
             .answered

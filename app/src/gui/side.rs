@@ -96,11 +96,11 @@ pub fn log_ui(ui: &mut Ui, view: &mut GameView) {
         .show(ui, |ui| {
             let eyes = view.eyes();
             let mut last_reasons: Vec<String> = Vec::new();
-            for entry in view.session().log() {
-                let entry = entry.seen_by(eyes.as_ref());
+            let log = view.session().log();
+            for (at, entry) in chancery_core::session::log_read_by(&log, eyes.as_ref()) {
                 if entry.shows_heading() {
                     let text = entry.heading(view.session().module());
-                    let text = if entry.index == current {
+                    let text = if at == current {
                         RichText::new(text).strong()
                     } else {
                         RichText::new(text)
@@ -110,7 +110,7 @@ pub fn log_ui(ui: &mut Ui, view: &mut GameView) {
                         .on_hover_text("Go back to just after this input")
                         .clicked()
                     {
-                        go_to = Some(entry.index);
+                        go_to = Some(at);
                     }
                     // A bot that places a plan one piece at a time gives the same
                     // reasons at each step: said once, then "the same reasons".
@@ -122,10 +122,11 @@ pub fn log_ui(ui: &mut Ui, view: &mut GameView) {
                         }
                     }
                     last_reasons = entry.reason.clone();
-                } else if ui
-                    .link("Set-up")
-                    .on_hover_text("Go back to the start")
-                    .clicked()
+                } else if at == 0
+                    && ui
+                        .link("Set-up")
+                        .on_hover_text("Go back to the start")
+                        .clicked()
                 {
                     go_to = Some(0);
                 }

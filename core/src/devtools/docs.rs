@@ -268,7 +268,8 @@ their seats and see only what their seat may see. A prompt with `private = true`
 `private = "words"`) is a private decision: its choices and its answer are read only by
 its seat (and the omniscient view); the log shows the other seats "a private answer" (or
 the words: "Austria gave its orders"; with `private = ""`, nothing at all, not even that
-it was given).
+it was given). Its question and its choices show only to its seat; the others read that a
+decision is made in private.
 
 An action in a prompt is a table: `name` (the handler's name), `arg` (plain data handed to
 it), `label` (what a button says), a target to highlight (`card`, `zone`, `piece`, `box`,
@@ -292,7 +293,12 @@ sees, answers for the seat that decides, and is left out of `ctx:seats()`. Fog o
 place, a space or a box may have a `sight` in the data (`Owner`: each seat sees its own
 pieces and kinds of unit; `Seats([..])`; `Umpire`); to a seat, what it may not see is not
 there (`ctx:space_of` gives nil, `ctx:pieces_at` and `ctx:box` leave it out), and the rules
-change it with `ctx:set_sight`, `ctx:show_piece` and `ctx:hide_piece`.
+change it with `ctx:set_sight`, `ctx:show_piece` and `ctx:hide_piece`. A move under fog is
+a secret like a hand: make the decision that moves a hidden piece private, and write where
+it went with `ctx:tell` to the seats that see it (a public answer "march south", or a public
+line "the army marches south", would tell every seat what the fog hides; the testbed's
+`scout` scenario does this). While the log holds a line told to some seats (a secret roll
+among them), no seat is shown the seed, which could rebuild it.
 
 Scripts see only safe globals (`string`, `table`, `math` without `random`, `utf8`,
 `coroutine`, base functions without `load`, `dofile`, `collectgarbage`), `print` (shown to

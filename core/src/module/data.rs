@@ -155,6 +155,84 @@ pub struct DataFile {
     /// Boards: the table drawn as the game's own boards, components at coordinates.
     #[serde(default)]
     pub boards: Vec<BoardDef>,
+    /// The options a game may be set up with (`--option KEY=VALUE`).
+    #[serde(default)]
+    pub options: Vec<OptionDef>,
+}
+
+/// A set-up option: a reading the rules leave to the players, a way of seating them, a
+/// difficulty. A game may be given only the options its module declares, each only one of
+/// its values.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(rename = "Option", deny_unknown_fields)]
+pub struct OptionDef {
+    /// The key, as `--option KEY=VALUE` names it.
+    pub key: String,
+    /// What the option chooses, in words (with the rulebook's section where it has one).
+    pub words: String,
+    /// The values it takes, each with what it means, in the order to offer them. Empty: it
+    /// takes a value of its own kind, which `takes` says and the set-up checks.
+    #[serde(default)]
+    pub values: Vec<(String, String)>,
+    /// What an option without a list of values takes, in words ("P1 or P2 to a Great
+    /// Power's card, as a map").
+    #[serde(default)]
+    pub takes: Option<String>,
+    /// The value a game has when none is given (`None`: the option is absent, which the
+    /// rules read as its own case).
+    #[serde(default)]
+    pub default: Option<String>,
+}
+
+/// The most bytes an option's value may have, written out.
+pub const MAX_OPTION_VALUE_BYTES: usize = 1024;
+
+impl OptionDef {
+    /// The values as words: "a, b or c".
+    pub fn values_text(&self) -> String {
+        let values: Vec<&str> = self.values.iter().map(|(v, _)| v.as_str()).collect();
+        match values.as_slice() {
+            [] => self.takes.clone().unwrap_or_else(|| "any value".to_owned()),
+            [one] => (*one).to_owned(),
+            [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+        }
+    }
+
+    /// Whether `value` is one this option takes (a listed value, written as it prints; for
+    /// an option without a list, any value of at most [`MAX_OPTION_VALUE_BYTES`]).
+    pub fn takes_value(&self, value: &Value) -> Result<(), String> {
+        let text = value.to_string();
+        if self.values.is_empty() {
+            return match text.len() <= MAX_OPTION_VALUE_BYTES {
+                true => Ok(()),
+                false => Err(format!(
+                    "option '{}' takes {} (at most {} bytes), not a value of {} bytes",
+                    self.key,
+                    self.values_text(),
+                    MAX_OPTION_VALUE_BYTES,
+                    text.len()
+                )),
+            };
+        }
+        let scalar = matches!(value, Value::Str(_) | Value::Int(_) | Value::Bool(_));
+        if scalar && self.values.iter().any(|(v, _)| *v == text) {
+            return Ok(());
+        }
+        let shown = match text.chars().count() {
+            0..=40 => text,
+            _ => format!(
+                "{}… ({} bytes)",
+                text.chars().take(40).collect::<String>(),
+                text.len()
+            ),
+        };
+        Err(format!(
+            "option '{}' takes {}, not '{shown}' ({})",
+            self.key,
+            self.values_text(),
+            self.words
+        ))
+    }
 }
 
 /// A point or a size on a board, in board units (a point of the screen at 100 %).

@@ -56,6 +56,8 @@ pub(super) struct Loader {
     /// Per source: problems reported, and those left out past [`MAX_PROBLEMS_PER_FILE`].
     counted: BTreeMap<usize, (usize, usize)>,
     hasher: Fnv64,
+    /// The same digest without the owner's overlay: the module's own files.
+    files_hasher: Fnv64,
 }
 
 /// The most problems listed for one file; the rest are counted in one line (a file of
@@ -71,8 +73,10 @@ impl Loader {
     fn read(&mut self, rel: &str) -> Option<usize> {
         match crate::files::read_inside(&self.dir, rel) {
             Ok((path, text)) => {
-                self.hasher.write(rel.as_bytes());
-                self.hasher.write(text.as_bytes());
+                for hasher in [&mut self.hasher, &mut self.files_hasher] {
+                    hasher.write(rel.as_bytes());
+                    hasher.write(text.as_bytes());
+                }
                 self.sources.push(Source {
                     locator: Locator::new(&text),
                     path,
@@ -245,6 +249,7 @@ pub(super) fn load(
         origins: BTreeMap::new(),
         counted: BTreeMap::new(),
         hasher: Fnv64::default(),
+        files_hasher: Fnv64::default(),
     };
     let manifest = read_manifest(&mut loader, dir)?;
     let mut module = Module {
@@ -262,11 +267,13 @@ pub(super) fn load(
         scenarios: Catalog::default(),
         tables: Catalog::default(),
         boards: Catalog::default(),
+        options: Catalog::default(),
         scripts: Vec::new(),
         rules: RulesInfo::default(),
         overlay: None,
         warnings: Diagnostics::default(),
         fingerprint: 0,
+        files_fingerprint: 0,
     };
     read_data_files(&mut loader, &mut module, &manifest);
     // Files that do not parse leave holes that every reference check would trip over:
@@ -281,6 +288,7 @@ pub(super) fn load(
     validate::check_module(&mut loader, &module);
     read_scripts(&mut loader, &mut module);
     module.fingerprint = loader.hasher.finish();
+    module.files_fingerprint = loader.files_hasher.finish();
     read_rules(&mut loader, &mut module, inspect);
     loader.count_left_out();
     if loader.diags.has_errors() || (options.strict && !loader.diags.is_empty()) {
@@ -318,6 +326,7 @@ fn read_manifest(loader: &mut Loader, dir: &Path) -> Result<Manifest, Diagnostic
         }
     };
     loader.hasher.write(text.as_bytes());
+    loader.files_hasher.write(text.as_bytes());
     loader.sources.push(Source {
         locator: Locator::new(&text),
         path: manifest_path,
@@ -486,6 +495,10 @@ fn merge_data(loader: &mut Loader, module: &mut Module, idx: usize, file: DataFi
     for board in file.boards {
         let id = board.id.clone();
         loader.define(&mut module.boards, "board", idx, id, board);
+    }
+    for option in file.options {
+        let key = option.key.clone();
+        loader.define(&mut module.options, "option", idx, key, option);
     }
 }
 

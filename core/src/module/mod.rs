@@ -14,10 +14,10 @@ use std::path::{Path, PathBuf};
 
 pub use data::{
     API_VERSION, BoardDef, BoardItem, BoardOverlay, BoardXY, BoxDef, CardDef, ChartDef, CounterDef,
-    DataFile, DataValue, Face, FieldDef, FieldType, Layout, LayoutItem, Manifest, OnCard,
-    OptionBots, OverlayFile, OwnerBoard, Panel, PieceDef, PlaceDef, PlaceKind, PlaceOverlay,
-    RefKind, ScenarioDef, SeatDef, SpaceDef, TableDef, UnitKindDef, ZoneDef, quoted_list, rule_of,
-    unknown_keys,
+    DataFile, DataValue, Face, FieldDef, FieldType, Layout, LayoutItem, MAX_OPTION_VALUE_BYTES,
+    Manifest, OnCard, OptionBots, OptionDef, OverlayFile, OwnerBoard, Panel, PieceDef, PlaceDef,
+    PlaceKind, PlaceOverlay, RefKind, ScenarioDef, SeatDef, SpaceDef, TableDef, UnitKindDef,
+    ZoneDef, quoted_list, rule_of, unknown_keys,
 };
 pub use diag::{Diagnostic, Diagnostics, Severity};
 pub use load::{Depth, Inspect, LoadOptions, OverlayChoice};
@@ -219,6 +219,8 @@ pub struct Module {
     pub tables: Catalog<String, TableDef>,
     /// Boards, in the order the data files give them.
     pub boards: Catalog<String, BoardDef>,
+    /// The set-up options a game may be given, in the order the data files give them.
+    pub options: Catalog<String, OptionDef>,
     /// Lua sources, `main` first.
     pub scripts: Vec<ScriptSource>,
     /// What the rules declare.
@@ -227,11 +229,54 @@ pub struct Module {
     pub overlay: Option<OverlayInfo>,
     /// Problems that did not stop the load.
     pub warnings: Diagnostics,
-    /// A digest of every source file, to tell versions of a module apart.
+    /// A digest of every source file, the owner's overlay among them, to tell versions of a
+    /// module apart.
     pub fingerprint: u64,
+    /// A digest of the module's own files, without the overlay: what a redacted save names,
+    /// since its player reads the module with an overlay of his own.
+    pub files_fingerprint: u64,
 }
 
 impl Module {
+    /// Checks the options a game is set up with against those the module declares: an
+    /// unknown key, or a value its option does not take, is an error that lists what the
+    /// module takes.
+    pub fn check_options(&self, options: &Value) -> Result<(), String> {
+        let given = match options {
+            Value::Map(given) => given,
+            Value::Nil => return Ok(()),
+            other => return Err(format!("the options are a map of KEY=VALUE, not '{other}'")),
+        };
+        for (key, value) in given {
+            let Some(option) = self.options.get(key) else {
+                let known = match self.options.is_empty() {
+                    true => "it has no set-up options".to_owned(),
+                    false => format!(
+                        "its options are {}",
+                        self.options
+                            .iter()
+                            .map(|o| format!("{} ({})", o.key, o.values_text()))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                };
+                let shown: String = key.chars().take(60).collect();
+                let near = self
+                    .options
+                    .iter()
+                    .find(|o| key.len() < 200 && edit_distance(&o.key, key) <= 2)
+                    .map(|o| format!(" (did you mean '{}'?)", o.key))
+                    .unwrap_or_default();
+                return Err(format!(
+                    "module '{}' has no option '{shown}'{near}: {known} (see the module's README)",
+                    self.id()
+                ));
+            };
+            option.takes_value(value)?;
+        }
+        Ok(())
+    }
+
     /// Records in `fog` who owns each of the module's pieces, kinds of unit and boxes (the
     /// owners a sight of `Owner` reads), if it does not know them yet.
     pub fn add_fog_owners(&self, fog: &mut crate::fog::Fog) {

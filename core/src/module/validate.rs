@@ -128,6 +128,8 @@ fn first_bad_string<'v>(module: &Module, value: &'v Value, ty: &FieldType) -> Op
 
 /// Checks every reference and type in a merged module.
 pub(super) fn check_module(loader: &mut Loader, module: &Module) {
+    check_seat_ids(loader, module);
+    check_options(loader, module);
     check_cards(loader, module);
     check_tables(loader, module);
     check_components(loader, module);
@@ -154,6 +156,58 @@ pub(super) fn check_module(loader: &mut Loader, module: &Module) {
                 err.message
             ),
         );
+    }
+}
+
+/// Every seat's id is a plain name ([`crate::ids::is_plain_name`]): reports and orders are
+/// files and lines named after seats.
+fn check_seat_ids(loader: &mut Loader, module: &Module) {
+    for seat in module.seats.iter() {
+        if !crate::ids::is_plain_name(seat.id.as_str()) || seat.id.as_str() == "public" {
+            let idx = loader.origins[&("seat", seat.id.to_string())];
+            loader.error(
+                idx,
+                &[Anchor::Field("id", seat.id.as_str())],
+                format!(
+                    "seat '{}': a seat's id is a plain name of at most {} letters, digits, '_', '-' or '.', \
+                     not starting with '.' or '-', and not 'public' (reports are files named after seats)",
+                    seat.id,
+                    crate::ids::MAX_PLAIN_NAME_BYTES
+                ),
+            );
+        }
+    }
+}
+
+/// Each declared option lists its values (or says what it takes), each once, with its
+/// default among them.
+fn check_options(loader: &mut Loader, module: &Module) {
+    for option in module.options.iter() {
+        let Some(&idx) = loader.origins.get(&("option", option.key.clone())) else {
+            continue;
+        };
+        let at = [Anchor::Field("key", option.key.as_str())];
+        let mut problems = Vec::new();
+        if option.values.is_empty() && option.takes.is_none() {
+            problems.push("lists no values: list them (values: [(\"value\", \"what it means\")]) or say what it takes (takes: \"…\")".to_owned());
+        }
+        for (i, (value, _)) in option.values.iter().enumerate() {
+            if option.values[..i].iter().any(|(v, _)| v == value) {
+                problems.push(format!("lists value '{value}' twice"));
+            }
+        }
+        if let Some(default) = &option.default
+            && !option.values.is_empty()
+            && !option.values.iter().any(|(v, _)| v == default)
+        {
+            problems.push(format!(
+                "has the default '{default}', which is not one of its values ({})",
+                option.values_text()
+            ));
+        }
+        for problem in problems {
+            loader.error(idx, &at, format!("option '{}' {problem}", option.key));
+        }
     }
 }
 

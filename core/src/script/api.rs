@@ -183,7 +183,7 @@ pub(crate) const FIELDS: &[ApiField] = &[
     ApiField {
         name: "data",
         ty: "ChanceryData",
-        doc: "The module's data, read-only: cards, zones, places, pieces, unit_kinds, boxes, counters, seats, scenarios and tables (each by id, with an ordered `*_ids` list; see `ctx.data` below). Reading a value that is not entered yet asks the players for it.",
+        doc: "The module's data, read-only: cards, zones, places, pieces, unit_kinds, boxes, counters, seats, scenarios, options and tables (each by id, with an ordered `*_ids` list; see `ctx.data` below). Reading a value that is not entered yet asks the players for it.",
     },
     ApiField {
         name: "scenario",
@@ -944,19 +944,23 @@ fn opt_seats(lua: &Lua, a: &Args, i: usize) -> mlua::Result<Option<Vec<SeatId>>>
             _ => return Err(a.wrong(lua, i, "a seat or a list of seats")),
         },
     };
-    // Each seat once, in the order named.
-    let mut unique: Vec<SeatId> = Vec::new();
-    for seat in seats.into_iter().map(SeatId::from) {
-        if !unique.contains(&seat) {
+    // Each seat once, in the order named, each checked to play this game: in time linear in
+    // the list (a module may hand a list of any length), stopping at the first that does not.
+    with(lua, |st| {
+        let mut seen = std::collections::HashSet::with_capacity(seats.len().min(1024));
+        let mut unique: Vec<SeatId> = Vec::new();
+        for seat in seats {
+            if seen.contains(seat.as_str()) {
+                continue;
+            }
+            let seat = SeatId::from(seat);
+            check_game_seat(st, a.name, &seat)?;
+            seen.insert(seat.as_str().to_owned());
             unique.push(seat);
         }
-    }
-    with(lua, |st| {
-        unique
-            .iter()
-            .try_for_each(|seat| check_game_seat(st, a.name, seat))
-    })?;
-    Ok(Some(unique))
+        Ok(unique)
+    })
+    .map(Some)
 }
 
 /// That `seat`, named to ctx function `api`, plays this game.
@@ -999,7 +1003,23 @@ fn api_roll(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
             // A secret roll: a line for each seat told (and the omniscient view), none for
             // the others.
             Some(seats) => {
-                let told: Vec<String> = seats.iter().map(|s| st.module.seat_name(s)).collect();
+                if seats.len() > crate::rules::MAX_STEP_LINES {
+                    return Err(format!(
+                        "ctx:roll: a secret roll told to {} seats would write a line for each, more than the {} a step may write: \
+                         roll in public (no seats) or tell fewer seats",
+                        seats.len(),
+                        crate::rules::MAX_STEP_LINES
+                    ));
+                }
+                const NAMED: usize = 6;
+                let mut told: Vec<String> = seats
+                    .iter()
+                    .take(NAMED)
+                    .map(|s| st.module.seat_name(s))
+                    .collect();
+                if seats.len() > NAMED {
+                    told.push(format!("{} other seats", seats.len() - NAMED));
+                }
                 let text = format!("{text} (secret: told to {})", told.join(" and "));
                 for seat in seats {
                     st.io.write(LogLine {

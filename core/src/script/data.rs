@@ -63,6 +63,11 @@ pub(crate) fn build(vm: &Vm, module: &Module) -> mlua::Result<Table> {
         "scenarios",
         each(vm, "scenario", scenarios, |s| &s.id, |s| scenario(vm, s)),
     )?;
+    let options = m.options.iter();
+    add(
+        "options",
+        each(vm, "option", options, |o| &o.key, |o| option(vm, o)),
+    )?;
     add_tables(vm, &data, module)?;
     vm.readonly(data, "ctx.data")
 }
@@ -110,6 +115,25 @@ fn seat(vm: &Vm, seat: &crate::module::SeatDef) -> mlua::Result<Table> {
     t.raw_set("id", seat.id.as_str())?;
     t.raw_set("name", seat.name.as_str())?;
     t.raw_set("bot", seat.bot.clone())?;
+    Ok(t)
+}
+
+/// A set-up option: its key, words, default, `values` (each value's words, by value) and
+/// `order` (the values in order).
+fn option(vm: &Vm, option: &crate::module::OptionDef) -> mlua::Result<Table> {
+    let t = vm.lua.create_table()?;
+    t.raw_set("key", option.key.as_str())?;
+    t.raw_set("words", option.words.as_str())?;
+    t.raw_set("default", option.default.clone())?;
+    let values = vm.lua.create_table()?;
+    for (value, words) in &option.values {
+        values.raw_set(value.as_str(), words.as_str())?;
+    }
+    t.raw_set("values", vm.readonly(values, "option values")?)?;
+    let order = vm
+        .lua
+        .create_sequence_from(option.values.iter().map(|(v, _)| v.as_str()))?;
+    t.raw_set("order", vm.readonly(order, "option values")?)?;
     Ok(t)
 }
 
@@ -463,6 +487,18 @@ pub(crate) const DATA: &[DataCollection] = &[
             ("name", "string"),
             ("description", "string"),
             ("vars", "table<string, any>"),
+        ],
+    },
+    DataCollection {
+        name: "options",
+        class: "ChanceryOption",
+        doc: "A set-up option the module declares (a game is given only these, each only one of its values): `values` gives each value's words by value, `order` the values in order, `default` the value a game has when none is given.",
+        fields: &[
+            ("key", "string"),
+            ("words", "string"),
+            ("default", "string?"),
+            ("values", "table<string, string>"),
+            ("order", "string[]"),
         ],
     },
     DataCollection {

@@ -418,8 +418,10 @@ impl Host {
                     entry,
                     format!(
                         "out of memory: this function (or one it calls) tried to hold more than \
-                         the {} MiB a module may use",
-                        self.vm.budget.memory_limit() / (1024 * 1024)
+                         the module may use (at most {} MiB in one VM, {} MiB in all the VMs of a game: \
+                         the rules' and each seat's bots and views)",
+                        self.vm.budget.memory_limit() / (1024 * 1024),
+                        super::game_memory_bytes(&self.vm.budget.limits()) / (1024 * 1024)
                     ),
                 )
             } else {

@@ -17,10 +17,7 @@ mod stack;
 mod strlib;
 pub(crate) mod util;
 
-use std::cell::RefCell;
-use std::collections::BTreeSet;
 use std::path::Path;
-use std::rc::Rc;
 use std::sync::Arc;
 
 use mlua::{MultiValue, Value as LuaValue};
@@ -90,55 +87,12 @@ pub struct LuaRules {
     /// needed.
     seat_hosts: std::collections::BTreeMap<SeatId, Host>,
     limits: Limits,
-    /// The option keys the last set-up looked at.
-    options_read: Rc<RefCell<BTreeSet<String>>>,
 }
 
-/// The set-up's options as a read-only table that notes each key the set-up looks at (so
-/// that an option no set-up reads can be called unknown); `pairs` over it notes them all.
-fn watched_options(
-    lua: &mlua::Lua,
-    options: &Value,
-    read: Rc<RefCell<BTreeSet<String>>>,
-) -> mlua::Result<mlua::Table> {
-    let raw = match convert::to_lua(lua, options)? {
-        LuaValue::Table(t) => t,
-        _ => lua.create_table()?,
-    };
-    let proxy = lua.create_table()?;
-    let meta = lua.create_table()?;
-    let (index_raw, index_read) = (raw.clone(), read.clone());
-    meta.set(
-        "__index",
-        lua.create_function(move |_, (_, key): (LuaValue, LuaValue)| {
-            if let LuaValue::String(k) = &key {
-                index_read.borrow_mut().insert(k.to_string_lossy());
-            }
-            index_raw.raw_get::<LuaValue>(key)
-        })?,
-    )?;
-    meta.set(
-        "__pairs",
-        lua.create_function(move |lua, _: LuaValue| {
-            for pair in raw.pairs::<String, LuaValue>() {
-                read.borrow_mut().insert(pair?.0);
-            }
-            let next: mlua::Function = lua.globals().get("next")?;
-            Ok((next, raw.clone(), LuaValue::Nil))
-        })?,
-    )?;
-    meta.set(
-        "__newindex",
-        lua.create_function(|_, (_, key): (LuaValue, LuaValue)| -> mlua::Result<()> {
-            Err(mlua::Error::runtime(format!(
-                "the set-up's options are read-only (tried to set '{}')",
-                key.to_string().unwrap_or_default()
-            )))
-        })?,
-    )?;
-    meta.set("__metatable", false)?;
-    proxy.set_metatable(Some(meta))?;
-    Ok(proxy)
+/// The memory all the VMs of one game (the rules' and every seat's) may hold together:
+/// twice what one VM may.
+pub fn game_memory_bytes(limits: &Limits) -> usize {
+    limits.memory_bytes.saturating_mul(2)
 }
 
 /// Swaps the table out for the length of `f` (no copy), then puts what `f` returns back.
@@ -156,7 +110,6 @@ impl LuaRules {
             host: Host::new(module, limits)?,
             seat_hosts: std::collections::BTreeMap::new(),
             limits,
-            options_read: Rc::default(),
         })
     }
 
@@ -173,7 +126,8 @@ impl LuaRules {
             .map_err(|d| RulesError::Script(d.to_string()))
     }
 
-    /// The VM that runs `seat`'s bot and view, loaded when first needed.
+    /// The VM that runs `seat`'s bot and view, loaded when first needed, its memory cap
+    /// fitted to what the game's other VMs hold (see [`LuaRules::fit_memory`]).
     fn seat_host(&mut self, seat: &SeatId) -> Result<&Host, RulesError> {
         if !self.seat_hosts.contains_key(seat) {
             let mut host = Host::new(self.host.module.clone(), self.limits)
@@ -182,9 +136,38 @@ impl LuaRules {
             host.watched = self.host.watched;
             self.seat_hosts.insert(seat.clone(), host);
         }
+        self.fit_memory(Some(seat));
         self.seat_hosts
             .get(seat)
             .ok_or_else(|| RulesError::Script(format!("no VM for seat '{seat}'")))
+    }
+
+    /// Before a call into the VM of `seat` (`None`: the rules' own), sets its memory cap to
+    /// what the game's VMs may hold together ([`game_memory_bytes`]) less what the others
+    /// hold now, and never above a VM's own cap: however many seats a module has, one game's
+    /// Lua holds at most that much, and a module that wants more meets a Lua memory error at
+    /// its line, never the process running out. Calls are made one at a time, so the others
+    /// do not grow meanwhile.
+    fn fit_memory(&self, seat: Option<&SeatId>) {
+        if self.seat_hosts.is_empty() {
+            return;
+        }
+        let vm_of = |s: Option<&SeatId>| match s {
+            Some(s) => self.seat_hosts.get(s),
+            None => Some(&self.host),
+        };
+        let Some(this) = vm_of(seat) else { return };
+        let others: usize = std::iter::once(&self.host)
+            .chain(self.seat_hosts.values())
+            .filter(|h| !std::ptr::eq(*h, this))
+            .map(|h| h.vm.lua.used_memory())
+            .sum();
+        let room = game_memory_bytes(&self.limits)
+            .saturating_sub(others)
+            .min(self.limits.memory_bytes);
+        // Lua takes 0 as "no limit": a VM left no room keeps a byte, and fails its next
+        // allocation.
+        let _ = this.vm.lua.set_memory_limit(room.max(1));
     }
 
     fn script_error(&self, hook: &str, message: impl std::fmt::Display) -> RulesError {
@@ -205,6 +188,7 @@ impl LuaRules {
         locals: Locals,
         call: impl FnOnce(&mlua::Table) -> mlua::Result<MultiValue>,
     ) -> Result<(), RulesError> {
+        self.fit_memory(None);
         lend(table, |owned| {
             let invoked = self.host.invoke(
                 owned,
@@ -259,6 +243,7 @@ impl LuaRules {
         };
         let decision = self.host.decision(&frame.state);
         let hook = format!("prompt of state '{}'", frame.state);
+        self.fit_memory(None);
         lend(table, |owned| {
             let invoked = self.host.invoke(
                 owned,
@@ -376,19 +361,20 @@ impl Rules for LuaRules {
         };
         let lua = self.host.vm.lua.clone();
         let scenario = scenario.to_string();
-        let read = self.options_read.clone();
-        read.borrow_mut().clear();
+        let vm = &self.host.vm;
         self.change(table, io, "setup".to_owned(), &setup, Locals::None, |ctx| {
             let data: mlua::Table = ctx.get("data")?;
             let scenarios: mlua::Table = data.get("scenarios")?;
             let scenario_table: LuaValue = scenarios.get(scenario.as_str())?;
-            let options = watched_options(&lua, options, read)?;
+            // The options as given (the session has checked them against the module's
+            // declarations), read-only.
+            let options = match convert::to_lua(&lua, options)? {
+                LuaValue::Table(t) => t,
+                _ => lua.create_table()?,
+            };
+            let options = vm.readonly(options, "options")?;
             setup.call((ctx.clone(), scenario_table, options))
         })
-    }
-
-    fn options_read(&self) -> Option<Vec<String>> {
-        Some(self.options_read.borrow().iter().cloned().collect())
     }
 
     fn prompt(&mut self, table: &mut Table) -> Result<Option<Prompt>, RulesError> {
@@ -566,7 +552,6 @@ impl Rules for LuaRules {
     }
 
     fn reset(&mut self) -> Result<bool, RulesError> {
-        self.options_read.borrow_mut().clear();
         for host in std::iter::once(&mut self.host).chain(self.seat_hosts.values_mut()) {
             host.reset()
                 .map_err(|d| RulesError::Script(d.to_string()))?;

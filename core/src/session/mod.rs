@@ -14,7 +14,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-pub use answer::Answer;
+pub use answer::{Answer, AnswersFile, ORDERS_OF};
 pub use checklist::board_checklist;
 pub use input::{Actor, Input, Manual};
 pub use rebase::{
@@ -264,6 +264,34 @@ impl LogEntry {
     }
 }
 
+/// The log as `seat` may read it (`None`: the omniscient view, everything, as it is), each
+/// entry with the game's own number for it (what undo and redo go to). For a seat, an entry
+/// it may not read at all (a private answer shown "not at all", with no line for it) is not
+/// there, and the entries it may read are numbered in its own sequence, 1, 2, 3…, so that no
+/// gap in the numbers counts what it may not know.
+pub fn log_read_by(log: &[LogEntry], seat: Option<&SeatId>) -> Vec<(usize, LogEntry)> {
+    let Some(seat) = seat else {
+        return log.iter().map(|e| (e.index, e.clone())).collect();
+    };
+    let mut number = 0;
+    log.iter()
+        .filter_map(|entry| {
+            let mut seen = entry.seen_by(Some(seat));
+            if seen.index == 0 {
+                return Some((0, seen));
+            }
+            if !seen.shows_heading() && seen.messages.is_empty() {
+                return None;
+            }
+            number += 1;
+            seen.index = number;
+            // Who else may read it is not this seat's to know.
+            seen.readers = Vec::new();
+            Some((entry.index, seen))
+        })
+        .collect()
+}
+
 /// The history: applied inputs, undone inputs, and checkpoints of the table.
 ///
 /// Representation: `records[i]` is the i-th input applied (0-based); `checkpoints[k]` is the
@@ -378,6 +406,9 @@ impl Session {
     ) -> Result<Session, SessionError> {
         let scenario =
             layout::find_scenario(&module, &spec.scenario).map_err(SessionError::Start)?;
+        module
+            .check_options(&spec.options)
+            .map_err(SessionError::Start)?;
         let mut table = layout::lay_out(&module, scenario, spec.seed, &spec.seats)
             .map_err(SessionError::Start)?;
         table.dice = spec.dice;
@@ -388,6 +419,9 @@ impl Session {
         // Rules reused from a simulation's last game are told that people read again.
         rules.set_watched(true);
         rules.setup(&mut table, &spec.scenario, &spec.options, &mut io)?;
+        if io.log.iter().any(|l| l.to.is_some()) {
+            table.secrets_told = true;
+        }
         Ok(Session::begun(module, spec, rules, table, io.log, None))
     }
 
@@ -540,24 +574,6 @@ impl Session {
         self.rules.take_output()
     }
 
-    /// The options the game was started with that its set-up never looked at (a typing
-    /// mistake, or an option of another module), and the ones it did look at. Empty when the
-    /// rules cannot tell.
-    pub fn unknown_options(&self) -> (Vec<String>, Vec<String>) {
-        let Some(read) = self.rules.options_read() else {
-            return (Vec::new(), Vec::new());
-        };
-        let unknown = match &self.spec.options {
-            Value::Map(given) => given
-                .keys()
-                .filter(|k| !read.contains(k))
-                .cloned()
-                .collect(),
-            _ => Vec::new(),
-        };
-        (unknown, read)
-    }
-
     /// How often each function of the scripting API has been called (coverage of tests).
     pub fn api_calls(&self) -> Vec<(&'static str, u64)> {
         self.rules.api_calls()
@@ -643,6 +659,10 @@ impl Session {
         label: Option<String>,
     ) {
         self.keep_within_log_limit(&mut input, &mut io.log);
+        let mut table = table;
+        if secret || io.log.iter().any(|l| l.to.is_some()) {
+            table.secrets_told = true;
+        }
         let digest = if self.lean { 0 } else { table.digest() };
         let turn = self.table.turn;
         self.table = table;

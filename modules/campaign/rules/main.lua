@@ -16,12 +16,6 @@ local form = include("@lib/form.lua")
 local NATIONS = { "FR", "AU", "GB", "RU", "SP", "OT", "PR", "SW", "DK" }
 local UMPIRE = "UM"
 
--- The named readings (RULES-GAPS.md), default first.
-local OPTIONS = {
-  ["calendar.last_turn"] = { default = "spring-1814", values = { ["spring-1814"] = true, ["winter-1814"] = true } },
-  ["victory.france_start"] = { default = "13", values = { ["13"] = true, ["15"] = true } },
-}
-
 -- The umpire's steps after the orders (section 8, steps 3-9).
 local STEPS = {
   { id = "deploy", text = "3. Deploy the new troops (place the generals by hand; convert RP)" },
@@ -37,9 +31,10 @@ local function name(ctx, seat)
   return ctx.data.seats[seat].name
 end
 
+-- The named readings (RULES-GAPS.md) are declared in data/options.ron, default first.
 local function setup(ctx, scenario, options)
   ctx.vars.nations = NATIONS
-  ctx.vars.options = util.readings(OPTIONS, options)
+  ctx.vars.options = util.readings(ctx.data.options, options)
   for _, seat in ipairs(NATIONS) do
     ctx.private[seat] = { bank = { rp = 0, ap = 0, cash = 0 } }
   end

@@ -733,6 +733,9 @@ function battle.battle_cards.prompt(ctx)
     text = string.format("Battle on Front %s: lay military cards for %s, face down (%d laid).", locals.front,
       SIDE_NAMES[locals.side], #(ctx.private[locals.seat].battle or {})),
     actions = actions,
+    -- Laid face down: the other seats read only that cards are laid, never which (nor a
+    -- bot's reasons) until the reveal.
+    private = "lays military cards face down",
   }
 end
 

@@ -30,9 +30,8 @@ local handicap = include("rules/handicap.lua")
 local function start(ctx, scenario, options)
   local vars = ctx.vars
   local seating, mode, humans = setup.options(scenario, options)
-  named.check(options)
   handicap.check(seating, options)
-  vars.options = named.given(options)
+  vars.options = named.given(ctx, options)
   vars.seating = seating
   vars.situation_mode = mode
   vars.humans = humans
@@ -49,7 +48,7 @@ local function start(ctx, scenario, options)
   local missing = setup.pools(ctx)
   vars.pools_not_entered = missing
   ctx:log(string.format("%s set up: %s; %d cards in the deck, %d issues on the Diplomacy Display.",
-    scenario.name, setup.SEATINGS[seating], ctx:count("deck"), issues))
+    scenario.name, ctx.data.options.seating.values[seating], ctx:count("deck"), issues))
   if #missing > 0 then
     local kinds = {}
     for i, kind in ipairs(missing) do

@@ -9,18 +9,6 @@ local powers = include("rules/powers.lua")
 
 local setup = {}
 
--- The seatings `chancery new --option seating=...` accepts, with the Playbook section.
-setup.SEATINGS = {
-  ["four-players"] = "four players (the standard game)",
-  ["two-players"] = "two players: France against one Allied player (18.2)",
-  ["three-players"] = "three players: France, Britain, and Russia with Austria (18.3)",
-  ["solo-vs-allied-bot"] = "solitaire: France against the Allied bot (20)",
-  ["solo-vs-french-bot"] = "solitaire: the Coalition against the French bot (21)",
-  ["solo-allied-power"] = "solitaire: one Allied power against the French bot and the Allied bot (22)",
-  ["solo-fog-of-war"] = "solitaire, non-competitive, with Fog of War (23)",
-  ["solo"] = "Lützen & Bautzen solitaire: Russia and Britain against the simple French bot (18.4)",
-}
-
 -- Which powers people play in each seating (the others are bots).
 local HUMANS = {
   ["four-players"] = { "FR", "RU", "AU", "BR" },
@@ -32,20 +20,12 @@ local HUMANS = {
   ["solo"] = { "RU", "BR" },
 }
 
-local SITUATION_MODES = { historic = true, random = true, A = true, B = true, C = true }
-
-local function keys_text(map)
-  return table.concat(util.sorted_keys(map), ", ")
-end
-
--- Reads and checks the options; returns the seating, the Initial Situation mode and the
--- powers played by people.
+-- Reads the options (their keys and values are declared in data/options.ron and checked by
+-- the engine) and checks what they say together with the scenario; returns the seating, the
+-- Initial Situation mode and the powers played by people.
 function setup.options(scenario, options)
   local lutzen = scenario.id == "lutzen-bautzen"
   local seating = options.seating or (lutzen and "solo" or "four-players")
-  if not setup.SEATINGS[seating] then
-    error(string.format("unknown seating '%s' (seatings: %s)", tostring(seating), keys_text(setup.SEATINGS)), 0)
-  end
   local allowed = lutzen and { solo = true, ["two-players"] = true, ["three-players"] = true }
     or { solo = false }
   if lutzen and not allowed[seating] then
@@ -64,9 +44,6 @@ function setup.options(scenario, options)
     humans = { "FR", "RU", "BR" }
   end
   local mode = options.situation or "historic"
-  if not SITUATION_MODES[mode] then
-    error(string.format("unknown Initial Situation mode '%s' (modes: %s)", tostring(mode), keys_text(SITUATION_MODES)), 0)
-  end
   local versions = scenario.vars.situation.versions
   if versions and mode ~= "historic" and not util.contains(versions, mode == "random" and "B" or mode) then
     error(string.format("%s uses only Initial Situation deck %s (Playbook %s): leave out the situation option, or give situation=%s",

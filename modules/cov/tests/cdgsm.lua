@@ -426,5 +426,5 @@ end)
 test("19.2 cdgsm a solo display side is FR or allies", function(t)
   t:fails(function()
     t:game { scenario = "napoleon-resurgent", options = { cdgsm = "RU" } }
-  end, "unknown solo display side 'RU' (FR or allies)")
+  end, "option 'cdgsm' takes FR or allies, not 'RU'")
 end)

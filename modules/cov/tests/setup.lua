@@ -78,7 +78,8 @@ test("force pools wait for the counter mix", function(t)
 end)
 
 -- Rule: seatings (18.2-18.4, 20-23). Set-up: a solitaire seating for one Allied power.
--- Expected: it needs the human power, and it is recorded.
+-- Expected: it needs the human power, and it is recorded; a seating for another scenario,
+-- and a value the option does not list, are refused.
 test("seatings are checked and recorded", function(t)
   t:fails(function()
     t:game { scenario = "full-campaign", options = { seating = "solo-allied-power" } }
@@ -90,7 +91,7 @@ test("seatings are checked and recorded", function(t)
   end, "seating 'solo' is for Lützen & Bautzen")
   t:fails(function()
     t:game { scenario = "full-campaign", options = { situation = "D" } }
-  end, "unknown Initial Situation mode 'D'")
+  end, "option 'situation' takes historic, random, A, B or C, not 'D'")
 end)
 
 -- Rule: the turn goes Initial, Diplomacy, Government, War and End of Turn (16), and

@@ -18,17 +18,13 @@ local alliance = include("rules/alliance.lua")
 local form = include("@lib/form.lua")
 local standings = include("rules/standings.lua")
 
--- The named readings (RULES-GAPS.md), default first: the text gives two rules for who wins
--- a land battle.
-local OPTIONS = {
-  ["battle.victory"] = { default = "casualties", values = { casualties = true, routs = true } },
-}
-
 -- The powers in the order 3.0 makes them Player Countries (L463-L467).
 local POWERS = { "FR", "GB", "RU", "AU", "PR", "SP", "OT" }
 
+-- The named readings (RULES-GAPS.md) are declared in data/options.ron, default first: the
+-- text gives two rules for who wins a land battle.
 local function setup(ctx, scenario, options)
-  ctx.vars.options = util.readings(OPTIONS, options)
+  ctx.vars.options = util.readings(ctx.data.options, options)
   local players = {}
   for i = 1, ctx.vars.players do
     players[i] = POWERS[i]

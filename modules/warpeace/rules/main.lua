@@ -20,15 +20,10 @@ local function add_all(ctx, box, units)
 end
 
 -- The optional rules of K the players agree to use (K: "by mutual agreement"), off unless
--- named: the pro-French expeditionary forces (K.4), naval prizes (K.6), battle damage (K.7).
-local OPTIONS = {
-  ["k4.expeditions"] = { default = "off", values = { off = true, on = true } },
-  ["k6.prizes"] = { default = "off", values = { off = true, on = true } },
-  ["k7.damage"] = { default = "off", values = { off = true, on = true } },
-}
-
+-- named: the pro-French expeditionary forces (K.4), naval prizes (K.6), battle damage (K.7);
+-- declared in data/options.ron.
 local function setup(ctx, _, options)
-  ctx.vars.options = util.readings(OPTIONS, options)
+  ctx.vars.options = util.readings(ctx.data.options, options)
   ctx.vars.status, ctx.vars.lent, ctx.vars.conquered = {}, {}, {}
   -- Naval prizes by captor (K.6), the prize each captor repairs, squadrons damaged (K.7).
   ctx.vars.prizes, ctx.vars.prize_repair, ctx.vars.damaged, ctx.vars.damage_repair = {}, {}, {}, {}

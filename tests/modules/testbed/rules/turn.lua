@@ -35,7 +35,14 @@ function turn.prompt(ctx)
   actions[#actions + 1] = { name = "council", label = "Call a council" }
   -- An action that gives something up asks the person to agree first.
   actions[#actions + 1] = { name = "concede", label = "Concede", confirm = "The other seat wins the game." }
-  return { seat = seat, text = "Play a card, pass, bid, recruit or march", actions = actions }
+  -- Under fog of war (the scout scenario), what Alpha does is its own: Beta reads only that
+  -- Alpha moved, never where its army went (the lines Alpha's action writes for everyone
+  -- still show). A move under fog is a private input, and its line is told to those who see it.
+  local private = nil
+  if ctx.scenario == "scout" and seat == "A" then
+    private = "makes its move"
+  end
+  return { seat = seat, text = "Play a card, pass, bid, recruit or march", actions = actions, private = private }
 end
 
 -- Play a card: score its value (asked for if not entered), discard it, draw one.
@@ -104,7 +111,12 @@ end
 function turn.march(ctx, space)
   ctx:place("block.A", "land", space)
   local here = ctx:pieces_at("land", space)
-  ctx:log(string.format("Alpha's army marches to %s (%d piece(s) there).", space, #here))
+  local line = string.format("Alpha's army marches to %s (%d piece(s) there).", space, #here)
+  if ctx.scenario == "scout" then
+    ctx:tell("A", line)
+  else
+    ctx:log(line)
+  end
   if space == "east" then
     ctx:add_counter("vp.A", ctx.data.places.land.space.east.props.vp)
   end
