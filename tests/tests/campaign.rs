@@ -418,3 +418,19 @@ fn a_form_half_filled_in_keeps_the_umpire_s_figures_from_the_nations() {
         }
     }
 }
+
+/// Random legal play of the campaign with the fixture, 80 seeds of 1,200 inputs each (or
+/// to the end), with the module's check after every input: every figure a form offers is one
+/// the rules take (random play found a conversion of more RP than the nation had, and a
+/// force march of more than the army's movement again, each a module error).
+#[test]
+fn random_play_never_meets_a_module_error() {
+    chancery_tests::random_play(
+        &module_dir(),
+        "tests/owner-fixture.ron",
+        &["fall-1805"],
+        &[],
+        80,
+        |session| session.history().len() >= 1_200,
+    );
+}

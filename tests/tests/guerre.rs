@@ -120,7 +120,8 @@ fn state_of(save: &std::path::Path, seat: &str) -> serde_json::Value {
 }
 
 /// Random legal play of every scenario with the fixture reaches the end of 1806 (or a
-/// victory) in 50 seeds, with the module's check after every input.
+/// victory) in 100 seeds, with the module's check after every input. (A surrender to two
+/// victors whose first took group 2 met a module error; `tests/diplomacy.lua` plays it.)
 #[test]
 fn random_play_of_every_scenario_reaches_the_end_of_1806() {
     let scenarios = [
@@ -136,7 +137,7 @@ fn random_play_of_every_scenario_reaches_the_end_of_1806() {
         "tests/owner-fixture.ron",
         &scenarios,
         &[],
-        50,
+        100,
         |session| {
             let year = session.table().vars.get("year").and_then(|v| v.as_int());
             year.unwrap_or(0) >= 1807

@@ -2,6 +2,7 @@
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use chancery_core::module::DataValue;
 use clap::Args;
@@ -39,7 +40,38 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
     summary(&module, out)?;
     effects(&module, out)?;
     not_entered(&module, out)?;
+    if !overlay_sets_up(&module, err)? {
+        return Ok(1);
+    }
     Ok(0)
+}
+
+/// Whether every scenario sets up with the overlay's values, as the game would take them
+/// (a value `act --value` would refuse, such as a counter mix smaller than the units a
+/// scenario places, is refused here too); the failures go to `err`. A value still not
+/// entered is no failure: the game asks for it.
+fn overlay_sets_up(m: &Arc<chancery_core::Module>, err: &mut dyn Write) -> std::io::Result<bool> {
+    let Some(overlay) = m.overlay.as_ref().filter(|o| o.present && o.values > 0) else {
+        return Ok(true);
+    };
+    let mut good = true;
+    for scenario in m.scenarios.iter() {
+        let spec = chancery_core::GameSpec::new(scenario.id.clone(), 1);
+        if let Err(e) = chancery_core::start_game(m.clone(), spec)
+            && e.need().is_none()
+        {
+            good = false;
+            writeln!(
+                err,
+                "error: {}: scenario '{}' ({}) does not set up with this overlay's values: {e}. \
+                 Mend the value in the overlay: a game would refuse it the same way.",
+                overlay.path.display(),
+                scenario.id,
+                scenario.name
+            )?;
+        }
+    }
+    Ok(good)
 }
 
 /// The module's name and version, how many of each component it has, its states and bots.

@@ -157,7 +157,8 @@ fn folder(dir: &Path) -> anyhow::Result<()> {
 
 fn write(dir: &Path, name: &str, svg: &str, written: &mut Vec<PathBuf>) -> anyhow::Result<()> {
     let path = dir.join(name);
-    std::fs::write(&path, svg)
+    // Whole or not at all: a full disk leaves no empty chart behind.
+    chancery_core::files::write_atomic(&path, svg.as_bytes())
         .map_err(|e| anyhow::anyhow!("cannot write the chart {}: {e}", path.display()))?;
     written.push(path);
     Ok(())

@@ -534,7 +534,22 @@ fn run_merge(files: &[PathBuf], out: &mut dyn Write) -> anyhow::Result<i32> {
         })?;
         shards.push((path.display().to_string(), shard));
     }
-    let json = merge(&shards).map_err(anyhow::Error::msg)?;
+    // With the module at hand (found by the id the shards name), each game's seats are
+    // checked against the scenario's.
+    let seats = shards.first().and_then(|(_, first)| {
+        if !chancery_core::ids::is_plain_name(&first.module) {
+            return None;
+        }
+        let dir = crate::games::resolve_module(Path::new(&first.module));
+        let quietly = chancery_core::LoadOptions {
+            overlay: chancery_core::OverlayChoice::Off,
+            strict: false,
+        };
+        let module = chancery_core::load_module(&dir, &quietly).ok()?;
+        let scenario = module.scenarios.get(first.scenario.as_str())?;
+        Some(module.scenario_seats(scenario))
+    });
+    let json = merge(&shards, seats.as_deref()).map_err(anyhow::Error::msg)?;
     writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
     let errors = json["errors"].as_array().map_or(0, Vec::len);
     Ok(if errors > 0 { 1 } else { 0 })

@@ -48,6 +48,8 @@ pub struct ChanceryApp {
     screenshot: Option<PathBuf>,
     frames: u32,
     shot: Option<Receiver<Arc<egui::ColorImage>>>,
+    /// Why the screenshot could not be saved, for the exit code once the window closes.
+    shot_failed: Arc<std::sync::Mutex<Option<String>>>,
     fonts_set: bool,
     /// `--frame-stats`: how many frames to measure, and the CPU time of those measured.
     frame_stats: Option<(usize, Vec<(f32, f32)>)>,
@@ -69,6 +71,7 @@ impl ChanceryApp {
             screenshot: None,
             frames: 0,
             shot: None,
+            shot_failed: Arc::default(),
             fonts_set: false,
             frame_stats: None,
             offer_demo: false,
@@ -590,8 +593,10 @@ impl ChanceryApp {
             self.shot = Some(rx);
         }
         if let Some(image) = self.shot.as_ref().and_then(|rx| rx.try_recv().ok()) {
-            if let Err(e) = save_png(&path, &image) {
-                eprintln!("error: cannot save the screenshot: {e:#}");
+            if let Err(e) = save_png(&path, &image)
+                && let Ok(mut failed) = self.shot_failed.lock()
+            {
+                *failed = Some(format!("cannot save the screenshot: {e:#}"));
             }
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         }
@@ -773,9 +778,37 @@ pub fn build_app(args: &OpenArgs) -> anyhow::Result<ChanceryApp> {
     Ok(app)
 }
 
-/// Opens the window; returns the exit code.
+/// An error if `--screenshot` names what no PNG can be written to (a folder, a file in a
+/// folder that is not there): said before the window opens, never after it closes.
+fn check_screenshot_path(path: &std::path::Path) -> anyhow::Result<()> {
+    if path.is_dir() {
+        anyhow::bail!(
+            "--screenshot {} is a folder: name the PNG file to write (like {})",
+            path.display(),
+            path.join("shot.png").display()
+        );
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => std::path::Path::new("."),
+    };
+    if !parent.is_dir() {
+        anyhow::bail!(
+            "--screenshot {}: the folder {} is not there: make it first, or name a file in a folder that is",
+            path.display(),
+            parent.display()
+        );
+    }
+    Ok(())
+}
+
+/// Opens the window; returns the exit code (1 if the screenshot asked for was not saved).
 pub fn run(args: OpenArgs) -> anyhow::Result<i32> {
+    if let Some(path) = &args.screenshot {
+        check_screenshot_path(path)?;
+    }
     let app = build_app(&args)?;
+    let shot_failed = app.shot_failed.clone();
     let (w, h) = args
         .size
         .split_once('x')
@@ -796,6 +829,9 @@ pub fn run(args: OpenArgs) -> anyhow::Result<i32> {
             )
         },
     )?;
+    if let Some(failed) = shot_failed.lock().ok().and_then(|mut f| f.take()) {
+        anyhow::bail!(failed);
+    }
     Ok(0)
 }
 

@@ -447,7 +447,8 @@ fn median(sorted: &[i64]) -> f64 {
     match sorted.len() {
         0 => 0.0,
         n if n % 2 == 1 => sorted[n / 2] as f64,
-        n => (sorted[n / 2 - 1] + sorted[n / 2]) as f64 / 2.0,
+        // In floating point: two large scores would overflow as integers.
+        n => (sorted[n / 2 - 1] as f64 + sorted[n / 2] as f64) / 2.0,
     }
 }
 
@@ -587,7 +588,7 @@ impl SimReport {
             let mean = if values.is_empty() {
                 0.0
             } else {
-                values.iter().sum::<i64>() as f64 / values.len() as f64
+                values.iter().map(|v| i128::from(*v)).sum::<i128>() as f64 / values.len() as f64
             };
             json!({
                 "min": values.first(),

@@ -61,13 +61,89 @@ impl ShardFile {
     }
 }
 
+/// The most bytes of any one text a shard holds (an id, a bot's rule step, an error).
+const MAX_SHARD_TEXT_BYTES: usize = 16 * 1024;
+
+/// The largest score a shard may give (a game's scores are counters, far smaller): larger
+/// ones are forged, and their sum could overflow.
+const MAX_SHARD_SCORE: i64 = 1 << 48;
+
+/// Checks what a shard says of its games against what a run could make: every text within
+/// [`MAX_SHARD_TEXT_BYTES`], seat ids plain names, scores within [`MAX_SHARD_SCORE`], each
+/// game's winners among its seats, and (when known) those seats the scenario's.
+fn check_outcomes(name: &str, shard: &ShardFile, seats: Option<&[SeatId]>) -> Result<(), String> {
+    let long = |what: &str, text: &str| -> Result<(), String> {
+        match text.len() > MAX_SHARD_TEXT_BYTES {
+            true => Err(format!(
+                "{name}: {what} of {} bytes is longer than a run writes (at most {MAX_SHARD_TEXT_BYTES}): the file is not a shard a run made",
+                text.len()
+            )),
+            false => Ok(()),
+        }
+    };
+    long("the module's id", &shard.module)?;
+    long("the scenario", shard.scenario.as_str())?;
+    for (seat, bot) in &shard.bots {
+        long("a seat", seat.as_str())?;
+        long("a bot's name", bot)?;
+    }
+    for outcome in &shard.outcomes {
+        let seed = outcome.seed;
+        for seat in outcome.scores.keys() {
+            if !crate::ids::is_plain_name(seat.as_str())
+                || seats.is_some_and(|known| !known.contains(seat))
+            {
+                return Err(format!(
+                    "{name}: the game of seed {seed} scores seat '{}', which does not play this scenario",
+                    crate::session::shortened(seat.as_str())
+                ));
+            }
+        }
+        for (seat, score) in &outcome.scores {
+            if score.unsigned_abs() > MAX_SHARD_SCORE.unsigned_abs() {
+                return Err(format!(
+                    "{name}: the game of seed {seed} gives {seat} a score of {score}, beyond any a game keeps (at most {MAX_SHARD_SCORE} either way)"
+                ));
+            }
+        }
+        // A winner is one of the scenario's seats; without the module, one the game scored
+        // (if it scored any).
+        let plays = |seat: &SeatId| match seats {
+            Some(known) => known.contains(seat),
+            None => outcome.scores.is_empty() || outcome.scores.contains_key(seat),
+        };
+        for winner in outcome.winners.iter().flatten() {
+            if !crate::ids::is_plain_name(winner.as_str()) || !plays(winner) {
+                return Err(format!(
+                    "{name}: the game of seed {seed} is won by '{}', which is not one of its seats",
+                    crate::session::shortened(winner.as_str())
+                ));
+            }
+        }
+        for text in outcome
+            .card_use
+            .keys()
+            .chain(outcome.card_wins.keys())
+            .chain(outcome.bot_rules.keys())
+            .chain(outcome.error.iter())
+        {
+            long("a text", text)?;
+        }
+    }
+    Ok(())
+}
+
 /// Merges the shards of one run (each named by where it came from, for errors) into the
 /// summary JSON of a single run of all its seeds. Every shard of the run must be there
-/// once, made with the same settings.
-pub fn merge(shards: &[(String, ShardFile)]) -> Result<Json, String> {
+/// once, made with the same settings, and hold only what a run could make
+/// ([`check_outcomes`]); `seats`, when the module is at hand, are the scenario's.
+pub fn merge(shards: &[(String, ShardFile)], seats: Option<&[SeatId]>) -> Result<Json, String> {
     let Some((first_name, first)) = shards.first() else {
         return Err("no shard files to merge".to_owned());
     };
+    for (name, shard) in shards {
+        check_outcomes(name, shard, seats)?;
+    }
     let count = first.shard.count;
     let mut seen: BTreeMap<usize, &str> = BTreeMap::new();
     let mut outcomes = Vec::new();

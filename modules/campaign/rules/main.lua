@@ -119,8 +119,21 @@ end
 -- Steps 3 to 9: the umpire's, in order.
 local steps = {}
 
+-- The nations that have RP to convert (16.5).
+local function with_rp(ctx)
+  local choices = {}
+  for _, seat in ipairs(NATIONS) do
+    if bank.of(ctx, seat).rp >= 1 then
+      choices[#choices + 1] = { seat, name(ctx, seat) }
+    end
+  end
+  return choices
+end
+
 local function other_actions(ctx, actions)
-  actions[#actions + 1] = { name = "convert", label = "Convert a nation's RP into AP or cash" }
+  if #with_rp(ctx) > 0 then
+    actions[#actions + 1] = { name = "convert", label = "Convert a nation's RP into AP or cash" }
+  end
   actions[#actions + 1] = { name = "adjust", label = "Adjust a nation's bank (purchases, exchanges)" }
   actions[#actions + 1] = { name = "held", label = "Record the Victory Cities a nation holds" }
   actions[#actions + 1] = { name = "submission", label = "Record a nation's submission" }
@@ -191,11 +204,12 @@ form.define("battle", "Battle", function(ctx, v)
   return fields
 end)
 
-form.define("force_march", "Force march", function(ctx)
+-- An army force-marches at most its movement again: the hexes beyond are asked up to it.
+form.define("force_march", "Force march", function(ctx, v)
   return {
     { key = "nation", text = "the nation whose army force-marched", choices = nations(ctx) },
     { key = "movement", text = "the army's movement allowance in hexes", min = 1, max = 100 },
-    { key = "extra", text = "the hexes it marched beyond it", min = 1, max = 100 },
+    { key = "extra", text = "the hexes it marched beyond it", min = 1, max = v.movement or 100 },
     { key = "infantry", text = "its infantry present", min = 0, max = MANY },
     { key = "cavalry", text = "its cavalry present", min = 0, max = MANY },
     { key = "artillery", text = "its artillery present", min = 0, max = MANY },
@@ -229,11 +243,14 @@ form.define("raid", "Raid", function(ctx)
   }
 end)
 
-form.define("convert", "Conversion", function(ctx)
+-- A nation converts no more RP than it has: the form offers only nations with RP, and as
+-- many as the nation chosen has.
+form.define("convert", "Conversion", function(ctx, values)
+  local have = values.nation and bank.of(ctx, values.nation).rp or MANY
   return {
-    { key = "nation", text = "the nation", choices = nations(ctx) },
+    { key = "nation", text = "the nation", choices = with_rp(ctx) },
     { key = "into", text = "what its RP buy", choices = { { "ap", "Action points (1 per RP)" }, { "cash", "Cash ($10 per RP)" } } },
-    { key = "rp", text = "how many RP", min = 1, max = MANY },
+    { key = "rp", text = "how many RP", min = 1, max = have },
   }
 end)
 

@@ -9,6 +9,7 @@
 -- most. Provinces, units and repatriation are moved on the map; the module keeps the VP,
 -- the gold, the Free Passage and the Enforced Peace.
 
+local util = include("@lib/util.lua")
 local cancel = include("rules/cancel.lua")
 local powers = include("rules/powers.lua")
 
@@ -317,7 +318,7 @@ function terms.prompt(ctx)
   elseif l.stage == "pick" then
     local groups = {}
     for g = 1, 3 do
-      if not l.used[g] then
+      if not util.contains(l.used, g) then
         groups[#groups + 1] = g
       end
     end
@@ -411,7 +412,9 @@ function terms.term(ctx, arg)
   group = tonumber(group)
   if l.stage == "pick" then
     apply(ctx, l, l.order[l.k], term)
-    l.used[group] = true
+    -- A list of the groups chosen, in order (a set keyed by group number would have holes:
+    -- plain data keeps lists whole).
+    l.used[#l.used + 1] = group
     if l.k < math.min(3, #l.order) then
       l.k = l.k + 1
     else

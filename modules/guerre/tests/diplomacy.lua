@@ -82,6 +82,31 @@ test("5.124 two victors take 5 VP each, on top of the 5 VP for surrendering", fu
   t:eq(g:state(), "player_turn", "back to Prussia's turn")
 end)
 
+-- Rule 5.124: the victors' groups are taken in any order. Set-up: as above, Russia first,
+-- which takes 5 VP from group 2 before anyone has taken group 1 (random play found that the
+-- module kept the groups taken with a hole at 1, which plain data refuses). Expected:
+-- France may choose in groups 1 and 3 only; it takes Free Passage (group 1); Prussia 90.
+test("5.124 two victors: the first takes group 2, the second groups 1 or 3", function(t)
+  local g = play.started(t, "five-player")
+  play.to_turn(g, "FR")
+  play.declare(g, "PR")
+  play.to_turn(g, "RU")
+  play.declare(g, "PR")
+  to_spring(g)
+  play.to_turn(g, "PR")
+  g:act("surrender", "PR")
+  g:act("next", "RU")
+  g:act("next", "FR")
+  g:act("term", "2:vp")
+  t:eq(g:prompt().seat, "FR")
+  t:ok(not has(g, "term 2:vp") and has(g, "term 1:passage"), "group 2 is taken, group 1 is not")
+  g:act("term", "1:passage")
+  g:act("evacuated", 0)
+  g:act("evacuated", 0)
+  t:eq(g:counter("vp.PR"), 90)
+  t:eq(g:counter("vp.RU"), 95)
+end)
+
 -- Rule 5.124: one victor chooses a group; the loser may refuse it and give one term of each
 -- of the other two groups instead; without 10 gold the loser pays in units. Set-up: France
 -- declares war on Britain in Fall 1805; Britain surrenders in its turn with 4 gold; France
