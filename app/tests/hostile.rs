@@ -212,6 +212,18 @@ const PAYLOADS: &[Payload] = &[
         places: &[Bot],
     },
     Payload {
+        name: "a secret roll to a list of 100,000 seats",
+        code: "local t = {} for i = 1, 99998 do t[i] = 'P' end t[99999] = 'nobody' ctx:roll(6, 'r', t)",
+        expect: &["'nobody' is not a seat of this game"],
+        places: WITH_CTX,
+    },
+    Payload {
+        name: "a sight of 100,000 seats",
+        code: "local t = {} for i = 1, 99998 do t[i] = 'P' end t[99999] = 'nobody' ctx:set_sight('box', 'pool', t)",
+        expect: &["'nobody' is not a seat of this game"],
+        places: WITH_CTX,
+    },
+    Payload {
         name: "a bot's illegal pick",
         code: "return { name = 'attack', arg = 'everything' }, 'because'",
         expect: &["which is not one of the legal actions"],
@@ -1035,6 +1047,32 @@ fn attacks_with_forged_shard_files() {
         chancery(&["sim", "merge", &good_two, &other], cwd),
         "is not a shard of the same run",
     );
+    let mut forged = one.clone();
+    forged["outcomes"][0]["winners"] = serde_json::json!(["ZZ"]);
+    let stranger = write("stranger.json", &forged);
+    group.run(
+        "a game won by a seat the scenario does not have",
+        chancery(&["sim", "merge", &stranger, &good_two], cwd),
+        "is won by 'ZZ', which is not one of its seats",
+    );
+    let mut forged = one.clone();
+    for i in 0..3 {
+        forged["outcomes"][i]["scores"]["A"] = serde_json::json!(i64::MAX);
+    }
+    let huge = write("huge.json", &forged);
+    group.run(
+        "scores of i64::MAX, whose sum would wrap the mean",
+        chancery(&["sim", "merge", &huge, &good_two], cwd),
+        "beyond any a game keeps",
+    );
+    let mut forged = one.clone();
+    forged["outcomes"][0]["winners"] = serde_json::json!(["W".repeat(100 * 1024 * 1024)]);
+    let long = write("long.json", &forged);
+    group.run(
+        "a winner's name of 100 MB",
+        chancery(&["sim", "merge", &long, &good_two], cwd),
+        "which is not one of its seats",
+    );
     let good_one = write("one.json", &one);
     let merged = chancery(&["sim", "merge", &good_one, &good_two], cwd);
     group.check(
@@ -1099,6 +1137,374 @@ fn attacks_through_saves_naming_foreign_paths() {
         (!victim.exists())
             .then_some(())
             .ok_or_else(|| format!("{} was written: {}", victim.display(), run.text)),
+    );
+    group.finish();
+}
+
+// ---------------------------------------------------------------------------------------
+// Attacks on play by e-mail: a player's orders that try to act for another seat, orders
+// written from a redacted save its player edited, saves naming seats that are paths, and
+// outputs aimed at the save they are made from. Each is refused with the line or the name
+// at fault, and the umpire's save is byte for byte as it was.
+
+/// The repository's module `name` (in `modules`).
+fn repo_module(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../modules")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// The campaign run by an umpire in `dir` after step 1 (the intel published), and France's
+/// redacted save of it: `(campaign.ron, france.ron)`.
+fn campaign_by_mail(dir: &Path) -> (String, String) {
+    let campaign = repo_module("campaign");
+    let fixture = format!("{campaign}/tests/owner-fixture.ron");
+    let save = dir.join("campaign.ron").display().to_string();
+    let france = dir.join("france.ron").display().to_string();
+    for args in [
+        vec![
+            "new",
+            &campaign,
+            "--seed",
+            "11",
+            "--overlay",
+            &fixture,
+            "--out",
+            &save,
+        ],
+        vec!["act", &save, "--seat", "UM", "published"],
+        vec!["export", &save, "--seat", "FR", "--out", &france],
+    ] {
+        let run = chancery(&args, dir);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.text);
+    }
+    (save, france)
+}
+
+/// A player's orders that act for others, through `--check` on its own redacted save and
+/// through the umpire's applying step (with and without `--seat`): each is refused at its
+/// line, by both alike, and the umpire's save does not change.
+#[test]
+fn attacks_through_forged_orders() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let cwd = scratch.path();
+    let (save, france) = campaign_by_mail(cwd);
+    let before = std::fs::read(&save).expect("the umpire's save");
+    let mut group = Group::new("forged orders");
+    let forged: &[(&str, &str, &str)] = &[
+        (
+            "a change by hand moving Austria's general",
+            "orders of FR\nreceived\nby hand: place gen.AU.1 map paris\n",
+            ":3: a change by hand, in France's orders",
+        ),
+        (
+            "an answer for Austria",
+            "orders of FR\nreceived\nAU: none\n",
+            ":3: an answer for Austria, in France's orders",
+        ),
+        (
+            "an answer for the umpire",
+            "orders of FR\nUM: end_game\n",
+            ":2: an answer for Umpire, in France's orders",
+        ),
+        (
+            "die results in a game that rolls its own",
+            "orders of FR\nreceived | 6 6\n",
+            ":2: die results, in France's orders",
+        ),
+        (
+            "a seat's orders named as another's",
+            "orders of AU\nreceived\n",
+            "these are the orders of France, but the file says so for Austria",
+        ),
+    ];
+    for (i, (attack, text, expect)) in forged.iter().enumerate() {
+        let orders = cwd.join(format!("orders-{i}.txt"));
+        std::fs::write(&orders, text).expect("write");
+        let orders = orders.display().to_string();
+        group.run(
+            &format!("{attack} (--check on France's save)"),
+            chancery(&["act", &france, "--answers", &orders, "--check"], cwd),
+            expect,
+        );
+        // The umpire applies a player's orders as the seat of the player who sent them
+        // (`--seat FR`); a file whose `orders of` line names another seat is refused then.
+        // Without --seat, the file's own line says whose orders they are.
+        let named_as_another = attack.starts_with("a seat's orders named");
+        if !named_as_another {
+            group.run(
+                &format!("{attack} (the umpire applies the file)"),
+                chancery(&["act", &save, "--answers", &orders], cwd),
+                expect,
+            );
+        }
+        group.run(
+            &format!("{attack} (the umpire applies it with --seat FR)"),
+            chancery(&["act", &save, "--seat", "FR", "--answers", &orders], cwd),
+            match named_as_another {
+                true => "but the file says so for Austria",
+                false => expect,
+            },
+        );
+        let now = std::fs::read(&save).expect("the umpire's save");
+        group.check(
+            &format!("{attack}: the umpire's save is as it was"),
+            (now == before)
+                .then_some(())
+                .ok_or_else(|| "the umpire's save changed".to_owned()),
+        );
+    }
+    // In the testbed, Alpha's orders may not take a card out of Beta's hidden hand.
+    let testbed = testbed_save(cwd);
+    let testbed = testbed.display().to_string();
+    let before = std::fs::read(&testbed).expect("the save");
+    let orders = cwd.join("alpha.txt");
+    std::fs::write(&orders, "by hand: move_card four hand.A\n").expect("write");
+    let orders = orders.display().to_string();
+    group.run(
+        "Alpha's change by hand taking a card of Beta's hand",
+        chancery(&["act", &testbed, "--seat", "A", "--answers", &orders], cwd),
+        "alpha.txt:1: a change by hand, in Alpha's orders",
+    );
+    group.check(
+        "Beta's hand is as it was",
+        (std::fs::read(&testbed).expect("the save") == before)
+            .then_some(())
+            .ok_or_else(|| "the save changed".to_owned()),
+    );
+    group.finish();
+}
+
+/// A redacted save its player edited: an answer whose name or argument holds a line break
+/// (which would start an uncommented `by hand:` line), and an answer marked as another
+/// seat's. `chancery orders` writes each answer on one line that reads back the same, or
+/// refuses the save.
+#[test]
+fn attacks_through_orders_from_an_edited_redacted_save() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let cwd = scratch.path();
+    let (save, france) = campaign_by_mail(cwd);
+    let run = chancery(&["act", &france, "received"], cwd);
+    assert_eq!(run.code, 0, "{}", run.text);
+    let text = std::fs::read_to_string(&france).expect("France's save");
+    let mut group = Group::new("orders from edited redacted saves");
+    let edited = |name: &str, from: &str, to: &str| {
+        assert!(text.contains(from), "{from} in {text}");
+        let path = cwd.join(name);
+        std::fs::write(&path, text.replacen(from, to, 1)).expect("write");
+        path.display().to_string()
+    };
+    let injected = "received\\nby hand: place gen.AU.1 map paris";
+    let name = edited(
+        "name.ron",
+        "name: \"received\"",
+        &format!("name: \"{injected}\""),
+    );
+    let run = chancery(&["orders", &name], cwd);
+    let lines: Vec<&str> = run.text.lines().filter(|l| !l.starts_with('#')).collect();
+    group.check(
+        "a line break inside an answer's name",
+        (run.code == 0
+            && !run.text.lines().any(|l| l.starts_with("by hand"))
+            && lines.len() == 2
+            && lines[1].contains("\"received\\nby hand"))
+        .then_some(())
+        .ok_or_else(|| run.text.clone()),
+    );
+    // The quoted name reads back whole: the umpire's game refuses it as an action it does
+    // not have, never as a change by hand.
+    let orders = cwd.join("name.txt");
+    std::fs::write(&orders, run.text.as_bytes()).expect("write");
+    group.run(
+        "the quoted name applied by the umpire",
+        chancery(
+            &["act", &save, "--answers", &orders.display().to_string()],
+            cwd,
+        ),
+        "is not a legal action",
+    );
+    let arg = edited(
+        "arg.ron",
+        "name: \"received\",\n                arg: ()",
+        "name: \"received\",\n                arg: \"x\\nby hand: place gen.AU.1 map paris # |\"",
+    );
+    let run = chancery(&["orders", &arg], cwd);
+    group.check(
+        "a line break, a '#' and a '|' inside an answer's argument",
+        (run.code == 0 && !run.text.lines().any(|l| l.starts_with("by hand")))
+            .then_some(())
+            .ok_or_else(|| run.text.clone()),
+    );
+    let other = edited("other.ron", "seat: Some(\"FR\")", "seat: Some(\"AU\")");
+    group.run(
+        "an answer marked as Austria's",
+        chancery(&["orders", &other], cwd),
+        "is marked as seat 'AU's, in FR's redacted save",
+    );
+    group.finish();
+}
+
+/// Saves from someone else whose seats are paths, and outputs aimed at the save they are
+/// made from: nothing is written outside the folder named, and no save is replaced.
+#[test]
+fn attacks_through_file_names_from_saves() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let cwd = scratch.path();
+    let save = testbed_save(cwd);
+    let text = std::fs::read_to_string(&save).expect("read");
+    let mut group = Group::new("file names from saves");
+    for (name, seat) in [("up.ron", "../../x"), ("root.ron", "/tmp/x")] {
+        let forged = text.replace("\"B\"", &format!("{seat:?}"));
+        let path = cwd.join(name);
+        std::fs::write(&path, forged).expect("write");
+        let out = cwd.join("reports").display().to_string();
+        group.run(
+            &format!("report --all on a save naming a seat '{seat}'"),
+            chancery(
+                &[
+                    "report",
+                    &path.display().to_string(),
+                    "--all",
+                    "--out",
+                    &out,
+                ],
+                cwd,
+            ),
+            "is not a plain name",
+        );
+    }
+    group.check(
+        "nothing written outside the reports' folder",
+        (!cwd.join("../x.md").exists() && !Path::new("/tmp/x.md").exists())
+            .then_some(())
+            .ok_or_else(|| "a report was written outside".to_owned()),
+    );
+    let save_text = save.display().to_string();
+    let before = std::fs::read(&save).expect("the save");
+    for (what, args) in [
+        (
+            "export",
+            vec![
+                "export", &save_text, "--seat", "A", "--out", &save_text, "--force",
+            ],
+        ),
+        (
+            "orders",
+            vec![
+                "orders", &save_text, "--seat", "A", "--out", &save_text, "--force",
+            ],
+        ),
+        (
+            "report",
+            vec![
+                "report", &save_text, "--seat", "A", "--out", &save_text, "--force",
+            ],
+        ),
+    ] {
+        group.run(
+            &format!("{what} --out onto the save it reads, with --force"),
+            chancery(&args, cwd),
+            "is the save this command reads",
+        );
+    }
+    group.check(
+        "the save is as it was",
+        (std::fs::read(&save).expect("the save") == before)
+            .then_some(())
+            .ok_or_else(|| "the save was replaced".to_owned()),
+    );
+    // A screenshot into a folder is refused before any window opens (no display is needed
+    // to be told so).
+    let testbed = test_module("testbed").display().to_string();
+    let folder = cwd.display().to_string();
+    group.run(
+        "--screenshot into a folder",
+        chancery(&["--module", &testbed, "--screenshot", &folder], cwd),
+        "is a folder: name the PNG file to write",
+    );
+    group.finish();
+}
+
+/// A module of 16 seats whose bots each keep 100 MB: the game's VMs share one memory cap,
+/// so the simulation ends with a Lua memory error at the bot, never a process abort.
+#[test]
+fn attacks_with_memory_across_seat_vms() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let dir = scratch.path().join("module");
+    std::fs::create_dir_all(dir.join("data")).expect("mkdir");
+    std::fs::create_dir_all(dir.join("rules")).expect("mkdir");
+    let seats: Vec<String> = (1..=16).map(|i| format!("S{i}")).collect();
+    std::fs::write(
+        dir.join("module.ron"),
+        "Module(id: \"many\", name: \"Many\", version: \"1\", api: 1, data: [\"data/table.ron\"], scenarios: [\"data/scenarios.ron\"], scripts: [\"rules/main.lua\"])",
+    )
+    .expect("write");
+    let seat_defs: Vec<String> = seats
+        .iter()
+        .map(|s| format!("Seat(id: {s:?}, name: {s:?}, bot: \"hoard\")"))
+        .collect();
+    std::fs::write(
+        dir.join("data/table.ron"),
+        format!("Data(seats: [{}])", seat_defs.join(", ")),
+    )
+    .expect("write");
+    std::fs::write(
+        dir.join("data/scenarios.ron"),
+        "[Scenario(id: \"all\", name: \"All\")]",
+    )
+    .expect("write");
+    let order: Vec<String> = seats.iter().map(|s| format!("{s:?}")).collect();
+    std::fs::write(
+        dir.join("rules/main.lua"),
+        format!(
+            r#"local SEATS = {{ {} }}
+local kept = {{}}
+local turn = {{}}
+function turn.prompt(ctx)
+  return {{ seat = SEATS[ctx.locals.i], text = "Go", actions = {{ {{ name = "go" }} }} }}
+end
+function turn.go(ctx)
+  ctx.locals.i = ctx.locals.i % #SEATS + 1
+end
+return {{
+  setup = function(ctx) ctx:push("turn", {{ i = 1 }}) end,
+  states = {{ turn = turn }},
+  bots = {{
+    hoard = function(ctx, seat, actions)
+      kept[#kept + 1] = string.rep(seat, 50 * 1024 * 1024)
+      return 1, "kept 100 MB"
+    end,
+  }},
+}}
+"#,
+            order.join(", ")
+        ),
+    )
+    .expect("write");
+    let run = chancery(
+        &[
+            "sim",
+            &dir.display().to_string(),
+            "--games",
+            "2",
+            "--threads",
+            "2",
+            "--no-overlay",
+        ],
+        scratch.path(),
+    );
+    let mut group = Group::new("memory across seat VMs");
+    group.check(
+        "16 seats' bots keeping 100 MB each",
+        if run.code != 1 || !run.text.contains("out of memory") {
+            Err(format!("exit {}: {}", run.code, run.text))
+        } else if run.peak_kib > 1536 * 1024 {
+            Err(format!("peaked at {} MiB", run.peak_kib / 1024))
+        } else {
+            Ok(())
+        },
     );
     group.finish();
 }

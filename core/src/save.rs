@@ -281,6 +281,11 @@ impl SaveFile {
     /// larger than [`MAX_SAVE_BYTES`], which Chancery could not read back, before it takes
     /// the place of anything: the file at `path` stays as it was.
     fn write_with(&self, path: &Path, replace: bool) -> Result<(), SaveError> {
+        self.write_limited(path, replace, MAX_SAVE_BYTES)
+    }
+
+    /// [`SaveFile::write_with`] with a limit of `max_bytes`.
+    fn write_limited(&self, path: &Path, replace: bool, max_bytes: u64) -> Result<(), SaveError> {
         let io = |message: String| SaveError::Io {
             path: path.display().to_string(),
             message,
@@ -289,7 +294,7 @@ impl SaveFile {
         let written = crate::files::write_streamed(path, replace, &mut |out| {
             let mut limited = Limited {
                 out,
-                left: MAX_SAVE_BYTES,
+                left: max_bytes,
                 over: &mut too_large,
             };
             self.write_ron(&mut limited)
@@ -299,7 +304,7 @@ impl SaveFile {
                 "the save would be larger than {}, the most Chancery reads back, so it is not written \
                  (the file is as it was): the game has {} inputs; undo the ones that made it so long, \
                  or apply fewer answers",
-                crate::files::size_text(MAX_SAVE_BYTES),
+                crate::files::size_text(max_bytes),
                 self.inputs.len()
             ))),
             Err(e) => Err(io(e.to_string())),
@@ -546,6 +551,62 @@ impl std::fmt::Write for IoAsFmt<'_> {
 mod tests {
     use crate::rules::LogLine;
     use crate::session::LogEntry;
+
+    /// A save larger than Chancery reads back is refused before it is written: a new file
+    /// is not made, and a file already there (the game's own save) stays byte for byte.
+    #[test]
+    fn a_save_past_the_limit_is_refused_and_nothing_is_replaced() {
+        let table = crate::table::Table::new("m", "s".into(), 1);
+        let file = super::SaveFile {
+            format: super::SAVE_FORMAT,
+            module: super::SavedModule {
+                id: "m".to_owned(),
+                version: "1".to_owned(),
+                dir: "m".to_owned(),
+                fingerprint: 0,
+                overlay: None,
+                demo: false,
+            },
+            scenario: "s".into(),
+            seed: 1,
+            seats: Default::default(),
+            options: crate::value::Value::Nil,
+            dice: crate::table::DiceMode::Digital,
+            setup_dice: Vec::new(),
+            inputs: Vec::new(),
+            redo: Vec::new(),
+            log: Vec::new(),
+            table,
+            redacted: None,
+        };
+        let dir = tempfile::tempdir().expect("scratch");
+        let (new, old) = (dir.path().join("new.ron"), dir.path().join("old.ron"));
+        std::fs::write(&old, "the game as it was").expect("write");
+        let whole = file.to_ron().expect("the text").len() as u64;
+        for (path, replace) in [(&new, false), (&old, true)] {
+            let err = file
+                .write_limited(path, replace, whole - 1)
+                .expect_err("too large")
+                .to_string();
+            assert!(err.contains("the save would be larger than"), "{err}");
+        }
+        assert!(!new.exists());
+        assert_eq!(
+            std::fs::read_to_string(&old).expect("read"),
+            "the game as it was"
+        );
+        assert_eq!(
+            std::fs::read_dir(dir.path()).expect("list").count(),
+            1,
+            "no temporary file is left"
+        );
+        file.write_limited(&new, false, whole)
+            .expect("a save of the limit is written");
+        assert_eq!(
+            std::fs::read_to_string(&new).expect("read"),
+            file.to_ron().expect("text")
+        );
+    }
 
     /// Public lines are written as plain text (as saves of earlier versions hold them, so
     /// those still read), private lines with their seat; both read back.

@@ -528,6 +528,38 @@ fn an_unknown_option_is_an_error_that_lists_the_module_s_options() {
         "{err}"
     );
     assert!(!save.exists(), "no game is saved");
+    // Congress of Vienna's options are declared too: a misspelt key is refused, near match
+    // named, in `new` and in `sim`; a value an option does not take, or 80,000 brackets, too.
+    let cov = chancery_tests::repo_root().join("modules/cov");
+    let brackets = format!("first={}", "[".repeat(80_000));
+    for (option, expect) in [
+        (
+            "seatting=solo-vs-french-bot",
+            "module 'cov' has no option 'seatting' (did you mean 'seating'?)",
+        ),
+        (
+            "solitaire.handicap=7",
+            "option 'solitaire.handicap' takes 0, 1, 2 or 3, not '7'",
+        ),
+        ("seating=[[[[", "option 'seating' takes four-players"),
+        (brackets.as_str(), "module 'cov' has no option 'first'"),
+    ] {
+        for command in ["new", "sim"] {
+            let mut args = vec![command, path(&cov), "--option", option];
+            if command == "new" {
+                args.extend(["--out", path(&save)]);
+            }
+            let (code, _, err) = chancery(&args);
+            assert_eq!(
+                code,
+                1,
+                "{command} --option {}: {err}",
+                &option[..option.len().min(40)]
+            );
+            assert!(err.contains(expect), "{err}");
+        }
+        assert!(!save.exists(), "no game is saved");
+    }
 }
 
 #[test]

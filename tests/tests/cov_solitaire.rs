@@ -248,3 +248,61 @@ fn lutzen_bautzen_plays_the_same_games_whether_anyone_reads_the_labels_or_not() 
     };
     assert_eq!(run(false), run(true));
 }
+
+/// Lützen & Bautzen against the Playbook's French bot (18.4.7.7): France lays its military
+/// cards face down, so the Allied seats read only that cards are laid, never which, nor the
+/// bot's reasons (its reasons name the cards), until the reveal shows every side's cards.
+#[test]
+fn the_french_bot_s_battle_cards_stay_face_down_until_the_reveal() {
+    use chancery_core::session::log_read_by;
+    use chancery_core::{Controller, GameSpec, SeatId};
+    let module = cov_with_fixture();
+    let mut laid = 0;
+    for seed in 1..=12 {
+        let mut spec = GameSpec::new("lutzen-bautzen", seed);
+        spec.seats.insert(
+            SeatId::from("FR"),
+            Controller::Bot("lutzen_france".to_owned()),
+        );
+        let mut session = chancery_core::start_game(module.clone(), spec).expect("starts");
+        let mut picker = chancery_tests::Picker::new(seed);
+        for _ in 0..3_000 {
+            if session.table().result.is_some() {
+                break;
+            }
+            session.run_bots(10_000).expect("the bot plays");
+            if chancery_tests::random_walk(&mut session, &mut picker, 1).expect("plays") == 0 {
+                break;
+            }
+        }
+        let log = session.log();
+        let everything = log_read_by(&log, None);
+        for seat in ["RU", "BR"] {
+            let seen = log_read_by(&log, Some(&SeatId::from(seat)));
+            for (at, entry) in &everything {
+                if !entry.input.starts_with("FR: lay ") {
+                    continue;
+                }
+                laid += 1;
+                let (_, theirs) = seen
+                    .iter()
+                    .find(|(n, _)| n == at)
+                    .expect("the Allies read that France laid a card");
+                assert_eq!(theirs.input, "FR: lays military cards face down");
+                assert!(
+                    theirs.reason.is_empty() && theirs.label.is_none(),
+                    "{theirs:?}"
+                );
+                let card = entry.label.clone().unwrap_or_default();
+                for line in &theirs.messages {
+                    assert!(!line.text.contains("face down."), "{line:?}");
+                }
+                assert!(!card.is_empty(), "{entry:?}");
+            }
+        }
+    }
+    assert!(
+        laid > 0,
+        "no game reached a battle in which France laid a card"
+    );
+}

@@ -244,3 +244,33 @@ fn the_demo_plays_the_placeholders_read_only_and_no_command_writes_into_a_module
         "no file under modules/*/tests changed"
     );
 }
+
+/// `check --overlay` refuses what a game would: a counter mix that gives France 3 units when
+/// every scenario places more on the table passes the overlay's own format, but no scenario
+/// sets up with it, as `act --value` would refuse it. The fixture itself passes.
+#[test]
+fn check_refuses_overlay_values_the_set_up_refuses() {
+    let cov = chancery_tests::repo_root().join("modules/cov");
+    let fixture = cov.join("tests/owner-fixture.ron");
+    let text = std::fs::read_to_string(&fixture).expect("the fixture");
+    let scratch = tempfile::tempdir().expect("scratch");
+    let overlay = scratch.path().join("mine.ron");
+    assert!(text.contains("\"FR\": 60, "), "the fixture's counter mix");
+    std::fs::write(&overlay, text.replacen("\"FR\": 60, ", "\"FR\": 3, ", 1)).expect("write");
+    let (code, _, err) = chancery_as_typed(&["check", path(&cov), "--overlay", path(&overlay)]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("scenario 'lutzen-bautzen'")
+            && err.contains("does not set up with this overlay's values")
+            && err.contains("the counter mix has 3 FR, but 17 are on the table"),
+        "{err}"
+    );
+    let before = std::fs::read(&overlay).expect("read");
+    assert_eq!(
+        std::fs::read(&overlay).expect("read"),
+        before,
+        "check writes nothing"
+    );
+    let (code, _, err) = chancery_as_typed(&["check", path(&cov), "--overlay", path(&fixture)]);
+    assert_eq!(code, 0, "{err}");
+}

@@ -1080,3 +1080,250 @@ fn a_turn_by_mail_tells_each_seat_only_its_own() {
     assert_eq!(code, 1);
     assert!(err.contains("already exists"), "{err}");
 }
+
+/// The campaign's turn 1 by mail, played to its end with every form (a battle, a raid, a
+/// replacement general, the event), moves by hand under fog of war and secret trade rolls,
+/// the umpire's answers applied from `answers` (edited by `edit`); returns the umpire's save.
+fn campaign_turn(dir: &Path, edit: &dyn Fn(String) -> String) -> std::path::PathBuf {
+    let module = chancery_tests::repo_root().join("modules/campaign");
+    let fixture = module.join("tests/owner-fixture.ron");
+    let save = dir.join("campaign.ron");
+    let ok = |args: &[&str]| {
+        let (code, out, err) = common::chancery_as_typed(args);
+        assert_eq!(code, 0, "{args:?}: {out}{err}");
+    };
+    ok(&[
+        "new",
+        path(&module),
+        "--seed",
+        "11",
+        "--overlay",
+        path(&fixture),
+        "--out",
+        path(&save),
+    ]);
+    ok(&["act", path(&save), "--seat", "UM", "published"]);
+    for nation in ["FR", "AU", "GB", "RU", "SP", "OT", "PR", "SW", "DK"] {
+        ok(&["act", path(&save), "--seat", nation, "received"]);
+    }
+    let answers = std::fs::read_to_string(module.join("tests/answers/umpire-turn-1.txt"))
+        .expect("the umpire's answers");
+    let answers_file = dir.join("umpire.txt");
+    std::fs::write(&answers_file, edit(answers)).expect("write");
+    ok(&[
+        "act",
+        path(&save),
+        "--seat",
+        "UM",
+        "--answers",
+        path(&answers_file),
+    ]);
+    save
+}
+
+/// Everything `seat` can get of the umpire's `save` from the command line: its report of
+/// turn 1 (Markdown and JSON), its redacted save (the fresh dice a redacted save is given
+/// left out), the state as it sees it (printed and JSON), and the orders written from it.
+fn everything_seen_by(save: &Path, seat: &str) -> Vec<(String, String)> {
+    let dir = save.parent().expect("a folder");
+    let out = |args: &[&str]| {
+        let (code, out, err) = common::chancery_as_typed(args);
+        assert_eq!(code, 0, "{args:?}: {out}{err}");
+        out
+    };
+    let mine = dir.join(format!("{seat}.ron"));
+    let _ = std::fs::remove_file(&mine);
+    let exported = out(&["export", path(save), "--seat", seat, "--out", path(&mine)]);
+    // The redacted save opens under the module without the umpire's overlay, and says
+    // nothing of files that differ; it names no folder of the umpire's disk.
+    let (code, opened, err) = common::chancery_as_typed(&["state", path(&mine)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        !err.contains("differ") && !opened.contains("differ"),
+        "{err}{opened}"
+    );
+    let module_dir = chancery_tests::repo_root().join("modules/campaign");
+    let text = std::fs::read_to_string(&mine).expect("the redacted save");
+    assert!(
+        !text.contains(path(&module_dir)) && !text.contains("owner-fixture"),
+        "{text}"
+    );
+    let export: String = std::fs::read_to_string(&mine)
+        .expect("the redacted save")
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("state: ("))
+        .collect::<Vec<_>>()
+        .join("\n");
+    vec![
+        ("export's message".to_owned(), exported),
+        (
+            "report".to_owned(),
+            out(&["report", path(save), "--seat", seat, "--turn", "1"]),
+        ),
+        (
+            "report --json".to_owned(),
+            out(&[
+                "report",
+                path(save),
+                "--seat",
+                seat,
+                "--turn",
+                "1",
+                "--json",
+            ]),
+        ),
+        ("export".to_owned(), export),
+        (
+            "state --json".to_owned(),
+            out(&["state", path(save), "--json", "--seat", seat]),
+        ),
+        (
+            "state".to_owned(),
+            out(&["state", path(save), "--seat", seat]),
+        ),
+        ("orders".to_owned(), out(&["orders", path(&mine)])),
+    ]
+}
+
+/// Two campaigns by mail that differ only in what is Austria's and the umpire's alone —
+/// where Austria's general marched under fog of war, and in how many moves (so the games
+/// differ in how many inputs they have), and the figures of the raid on its province (a
+/// private form) — give France, Russia and Britain exactly the same report,
+/// JSON report, redacted save, state and orders, byte for byte: no count, number, prompt or
+/// seed tells them that anything differs. Austria's own report differs, as it should.
+#[test]
+fn campaign_seats_learn_nothing_from_what_they_may_not_know() {
+    let (one, two) = (
+        tempfile::tempdir().expect("scratch"),
+        tempfile::tempdir().expect("scratch"),
+    );
+    let as_played = campaign_turn(one.path(), &|a| a);
+    let otherwise = campaign_turn(two.path(), &|a| {
+        a.replace(
+            "by hand: place gen.AU.1 map salzburg",
+            "by hand: place gen.AU.1 map budapest\nby hand: place gen.AU.1 map krakow",
+        )
+        .replace(
+            "raid\nset AU\nset 5\nset 2\nset true",
+            "raid\nset AU\nset 9\nset 3\nset false",
+        )
+    });
+    for seat in ["FR", "RU", "GB"] {
+        let (a, b) = (
+            everything_seen_by(&as_played, seat),
+            everything_seen_by(&otherwise, seat),
+        );
+        for ((what, seen), (_, other)) in a.iter().zip(&b) {
+            let (seen, other) = (
+                seen.replace(path(one.path()), "DIR"),
+                other.replace(path(two.path()), "DIR"),
+            );
+            assert_eq!(seen, other, "{seat}'s {what} differs between the two games");
+        }
+    }
+    let austria = |save: &Path| everything_seen_by(save, "AU")[0].1.clone();
+    assert_ne!(
+        austria(&as_played),
+        austria(&otherwise),
+        "Austria's own report tells its march and its raid"
+    );
+}
+
+/// A game with nothing hidden shows every seat its seed, until a roll is told to one seat
+/// only: from then on no seat is shown the seed (with it, `new --seed` would deal the same
+/// game and rebuild the secret roll), in the state, its JSON and the game as printed.
+#[test]
+fn a_secret_roll_hides_the_seed() {
+    let rules = r#"
+local lab = {}
+function lab.prompt(ctx)
+  return { seat = "A", text = "Roll", actions = { { name = "ambush" } } }
+end
+function lab.ambush(ctx)
+  ctx:roll(6, "the ambush", "A")
+end
+return {
+  setup = function(ctx)
+    for _, zone in ipairs({ "deck", "aside", "hand.A", "hand.B" }) do
+      for _, card in ipairs(ctx:zone(zone)) do
+        ctx:move_card(card, "discard", "top")
+        ctx:flip(card, true)
+      end
+    end
+    ctx:push("lab")
+  end,
+  states = { lab = lab },
+  bots = { simple = function() return 1, "the first" end },
+}
+"#;
+    let (_scratch, save) = testbed_game(rules);
+    let seed = SaveFile::read(&save).expect("a save").seed;
+    let shows_seed = |seat: &str| {
+        let (_, text, _) = chancery(&["state", path(&save), "--seat", seat]);
+        let (_, json, _) = chancery(&["state", path(&save), "--seat", seat, "--json"]);
+        text.contains(&format!("seed {seed}")) || json.contains(&format!("\"seed\": {seed}"))
+    };
+    assert!(shows_seed("B"), "nothing is hidden: the seed shows");
+    let (code, _, err) = chancery(&["act", path(&save), "ambush"]);
+    assert_eq!(code, 0, "{err}");
+    for seat in ["A", "B"] {
+        assert!(
+            !shows_seed(seat),
+            "{seat} is shown the seed after a secret roll"
+        );
+    }
+}
+
+/// The testbed's scout scenario lies under fog of war: Alpha's march is its own, a private
+/// input whose line is told to Alpha alone. Beta reads that Alpha moved, never where to, in
+/// its state, its JSON and its report.
+#[test]
+fn a_march_under_fog_of_war_is_alpha_s_alone() {
+    let testbed = test_module("testbed");
+    let scratch = tempfile::tempdir().expect("scratch");
+    let save = scratch.path().join("scout.ron");
+    let (code, _, err) = chancery(&[
+        "new",
+        path(&testbed),
+        "--scenario",
+        "scout",
+        "--seed",
+        "1",
+        "--out",
+        path(&save),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, text, err) = chancery(&["state", path(&save), "--seat", "A"]);
+    assert_eq!(code, 0, "{err}");
+    let space = ["north", "south", "east", "west"]
+        .into_iter()
+        .find(|s| {
+            text.contains(&format!("[act: march {s}]")) || text.contains(&format!("march {s}"))
+        })
+        .expect("a march Alpha may make");
+    let (code, _, err) = chancery(&["act", path(&save), "--seat", "A", "march", space]);
+    assert_eq!(code, 0, "{err}");
+    let (_, alpha, _) = chancery(&["state", path(&save), "--seat", "A"]);
+    assert!(alpha.contains("Alpha's army marches to"), "{alpha}");
+    for args in [
+        vec!["state", path(&save), "--seat", "B"],
+        vec!["state", path(&save), "--seat", "B", "--json"],
+        vec!["report", path(&save), "--seat", "B", "--turn", "1"],
+        vec![
+            "report",
+            path(&save),
+            "--seat",
+            "B",
+            "--turn",
+            "1",
+            "--json",
+        ],
+    ] {
+        let (code, text, err) = chancery(&args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(
+            !text.contains("marches") && !text.contains(&format!("march {space}")),
+            "{args:?} tells Beta where Alpha marched:\n{text}"
+        );
+    }
+}

@@ -61,6 +61,9 @@ fn overlay_sets_up(m: &Arc<chancery_core::Module>, err: &mut dyn Write) -> std::
             && e.need().is_none()
         {
             good = false;
+            // The rule's own words and line; the script's traceback adds nothing here.
+            let e = e.to_string();
+            let e = e.lines().next().unwrap_or_default();
             writeln!(
                 err,
                 "error: {}: scenario '{}' ({}) does not set up with this overlay's values: {e}. \

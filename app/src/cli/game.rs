@@ -192,9 +192,7 @@ fn orders_to_apply(
         let module = session.module();
         let physical = session.table().dice == DiceMode::Physical;
         file.check_orders_of(whose, physical, &|s| module.seat_name(s))
-            .map_err(|(line, e)| {
-                anyhow::anyhow!("{}:{line}: {e}; nothing was applied", path.display())
-            })?;
+            .map_err(|(line, e)| anyhow::anyhow!("{}:{line}: {e}", path.display()))?;
     }
     let seat = whose.or(seat);
     Ok(file
