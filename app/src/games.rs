@@ -275,28 +275,10 @@ pub fn restore(
     options: &LoadOptions,
     err: &mut dyn Write,
 ) -> anyhow::Result<Session> {
-    // The folder the save names; a save written elsewhere with a relative path, whose
-    // module moved, or that names its module only by its id (a redacted save, which names no
-    // folder of the umpire's disk) finds it by its id: beside the save (the save's folder,
-    // or one above it, is the module or holds it), else among the module folders.
-    let dir = module_dir.map(Path::to_path_buf).unwrap_or_else(|| {
-        let saved = PathBuf::from(&save.module.dir);
-        if saved.is_absolute() && saved.join("module.ron").is_file() {
-            return saved;
-        }
-        let id = save.module.id.as_str();
-        // A save from someone else may name any id: only a plain name is looked for.
-        if !chancery_core::ids::is_plain_name(id) {
-            return saved;
-        }
-        let beside = std::path::absolute(path).ok().and_then(|p| {
-            p.ancestors()
-                .skip(1)
-                .flat_map(|a| [a.to_path_buf(), a.join(id)])
-                .find(|d| d.file_name().is_some_and(|n| n == id) && d.join("module.ron").is_file())
-        });
-        beside.unwrap_or_else(|| resolve_module(Path::new(id)))
-    });
+    let dir = module_dir
+        .map(Path::to_path_buf)
+        .or_else(|| module_of_save(save, path))
+        .unwrap_or_else(|| PathBuf::from(&save.module.dir));
     let module = load_module(&dir, &save.load_options(options), err)?;
     let (session, report) = save.restore(module, path)?;
     if let Some(report) = report {
@@ -308,6 +290,33 @@ pub fn restore(
         )?;
     }
     Ok(session)
+}
+
+/// The module folder of the save at `path`: the folder the save names, if it holds a
+/// module; else (a save written elsewhere with a relative path, whose module moved, or that
+/// names its module only by its id, as a redacted save does: it names no folder of the
+/// umpire's disk) a module of its id beside the save (the save's folder, or one above it, is
+/// the module or holds it), else among the module folders. `None` if none is found.
+pub fn module_of_save(save: &SaveFile, path: &Path) -> Option<PathBuf> {
+    let saved = PathBuf::from(&save.module.dir);
+    if saved.is_absolute() && saved.join("module.ron").is_file() {
+        return Some(saved);
+    }
+    let id = save.module.id.as_str();
+    // A save from someone else may name any id: only a plain name is looked for.
+    if !chancery_core::ids::is_plain_name(id) {
+        return None;
+    }
+    let beside = std::path::absolute(path).ok().and_then(|p| {
+        p.ancestors()
+            .skip(1)
+            .flat_map(|a| [a.to_path_buf(), a.join(id)])
+            .find(|d| d.file_name().is_some_and(|n| n == id) && d.join("module.ron").is_file())
+    });
+    beside.or_else(|| {
+        let found = resolve_module(Path::new(id));
+        found.join("module.ron").is_file().then_some(found)
+    })
 }
 
 /// The game `args` describe: the save `--load` names, or a new game of the module and

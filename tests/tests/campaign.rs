@@ -10,7 +10,10 @@ use chancery_core::save::SaveFile;
 use chancery_core::{SeatId, Value};
 use chancery_tests::{load, repo_root};
 // As typed: the save names its fixture overlay, which every later command reads.
-use common::{chancery_as_typed as chancery, chancery_ok as run, path};
+use common::{
+    campaign_orders_received as orders_received, campaign_published as published,
+    chancery_as_typed as chancery, chancery_ok as run, path,
+};
 
 mod common;
 
@@ -152,41 +155,12 @@ fn the_readings_of_the_text_s_slips_are_in_the_data() {
     );
 }
 
-/// The umpire's save of a new game (seed 11, the fixture) whose intel is published: turn 1
-/// waits for the nations' orders.
-fn published(dir: &Path) -> PathBuf {
-    let module = module_dir();
-    let fixture = module.join("tests/owner-fixture.ron");
-    let save = dir.join("campaign.ron");
-    run(&[
-        "new",
-        path(&module),
-        "--seed",
-        "11",
-        "--overlay",
-        path(&fixture),
-        "--out",
-        path(&save),
-    ]);
-    run(&["act", path(&save), "--seat", "UM", "published"]);
-    save
-}
-
 /// The umpire's save after a whole turn played from the command line: the game started
 /// with the fixture, the intel published, every nation's orders received, the umpire's
 /// answers for steps 3 to 9.
 fn turn_by_mail(dir: &Path) -> PathBuf {
     let save = orders_received(dir);
     umpire_answers(&save, &module_dir().join("tests/answers/umpire-turn-1.txt"));
-    save
-}
-
-/// The umpire's save of turn 1 with every nation's orders received (steps 1 and 2).
-fn orders_received(dir: &Path) -> PathBuf {
-    let save = published(dir);
-    for nation in ["FR", "AU", "GB", "RU", "SP", "OT", "PR", "SW", "DK"] {
-        run(&["act", path(&save), "--seat", nation, "received"]);
-    }
     save
 }
 

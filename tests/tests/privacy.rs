@@ -1086,26 +1086,11 @@ fn a_turn_by_mail_tells_each_seat_only_its_own() {
 /// the umpire's answers applied from `answers` (edited by `edit`); returns the umpire's save.
 fn campaign_turn(dir: &Path, edit: &dyn Fn(String) -> String) -> std::path::PathBuf {
     let module = chancery_tests::repo_root().join("modules/campaign");
-    let fixture = module.join("tests/owner-fixture.ron");
-    let save = dir.join("campaign.ron");
+    let save = common::campaign_orders_received(dir);
     let ok = |args: &[&str]| {
         let (code, out, err) = common::chancery_as_typed(args);
         assert_eq!(code, 0, "{args:?}: {out}{err}");
     };
-    ok(&[
-        "new",
-        path(&module),
-        "--seed",
-        "11",
-        "--overlay",
-        path(&fixture),
-        "--out",
-        path(&save),
-    ]);
-    ok(&["act", path(&save), "--seat", "UM", "published"]);
-    for nation in ["FR", "AU", "GB", "RU", "SP", "OT", "PR", "SW", "DK"] {
-        ok(&["act", path(&save), "--seat", nation, "received"]);
-    }
     let answers = std::fs::read_to_string(module.join("tests/answers/umpire-turn-1.txt"))
         .expect("the umpire's answers");
     let answers_file = dir.join("umpire.txt");

@@ -136,7 +136,10 @@ impl Launcher {
     pub fn open_save(&mut self, path: &Path) -> Result<Opened, String> {
         let file = SaveFile::read(path).map_err(|e| format!("{e:#}"))?;
         let typed = PathBuf::from(self.module_dir.trim());
-        let module_dir = (!Path::new(&file.module.dir).is_dir()).then_some(typed.as_path());
+        // The module typed above only when the save's own is not found.
+        let module_dir = crate::games::module_of_save(&file, path)
+            .is_none()
+            .then_some(typed.as_path());
         let mut notes = Vec::new();
         let opened = restore(&file, path, module_dir, &self.load_options, &mut notes);
         let notes = String::from_utf8_lossy(&notes).into_owned();

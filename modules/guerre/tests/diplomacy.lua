@@ -48,13 +48,9 @@ local function britain_surrenders(t, gold)
   return g
 end
 
--- Rule 5.124: a power surrendering to two players lets them choose a group each, in the
--- order it gives; the 5 VP term may be chosen twice, and is paid on top of the 5 VP for
--- surrendering (5.121). Set-up: five players; France and Russia declare war on Prussia in
--- Fall 1805; in Spring 1806 Prussia surrenders, Russia to choose first: Russia takes 5 VP
--- (group 1), France 5 VP (group 2). Expected: Prussia 100 - 5 - 5 - 5 = 85 VP; France and
--- Russia 100 - 10 + 5 = 95; peace, and an Enforced Peace to the end of Spring 1807.
-test("5.124 two victors take 5 VP each, on top of the 5 VP for surrendering", function(t)
+-- Five players; France and Russia at war with Prussia since Fall 1805; in Spring 1806
+-- Prussia surrenders to both.
+local function prussia_surrenders_to_two(t)
   local g = play.started(t, "five-player")
   play.to_turn(g, "FR")
   play.declare(g, "PR")
@@ -63,6 +59,17 @@ test("5.124 two victors take 5 VP each, on top of the 5 VP for surrendering", fu
   to_spring(g)
   play.to_turn(g, "PR")
   g:act("surrender", "PR")
+  return g
+end
+
+-- Rule 5.124: a power surrendering to two players lets them choose a group each, in the
+-- order it gives; the 5 VP term may be chosen twice, and is paid on top of the 5 VP for
+-- surrendering (5.121). Set-up: five players; France and Russia declare war on Prussia in
+-- Fall 1805; in Spring 1806 Prussia surrenders, Russia to choose first: Russia takes 5 VP
+-- (group 1), France 5 VP (group 2). Expected: Prussia 100 - 5 - 5 - 5 = 85 VP; France and
+-- Russia 100 - 10 + 5 = 95; peace, and an Enforced Peace to the end of Spring 1807.
+test("5.124 two victors take 5 VP each, on top of the 5 VP for surrendering", function(t)
+  local g = prussia_surrenders_to_two(t)
   t:eq(g:state(), "surrender_terms")
   t:eq(g:prompt().seat, "PR", "the loser orders the victors")
   g:act("next", "RU")
@@ -87,14 +94,7 @@ end)
 -- module kept the groups taken with a hole at 1, which plain data refuses). Expected:
 -- France may choose in groups 1 and 3 only; it takes Free Passage (group 1); Prussia 90.
 test("5.124 two victors: the first takes group 2, the second groups 1 or 3", function(t)
-  local g = play.started(t, "five-player")
-  play.to_turn(g, "FR")
-  play.declare(g, "PR")
-  play.to_turn(g, "RU")
-  play.declare(g, "PR")
-  to_spring(g)
-  play.to_turn(g, "PR")
-  g:act("surrender", "PR")
+  local g = prussia_surrenders_to_two(t)
   g:act("next", "RU")
   g:act("next", "FR")
   g:act("term", "2:vp")

@@ -44,3 +44,32 @@ pub fn chancery_ok(args: &[&str]) -> String {
 pub fn path(p: &std::path::Path) -> &str {
     p.to_str().expect("a utf-8 path")
 }
+
+/// The umpire's save, in `dir`, of a new campaign game (seed 11, the fixture) whose intel is
+/// published: turn 1 waits for the nations' orders.
+pub fn campaign_published(dir: &std::path::Path) -> std::path::PathBuf {
+    let module = chancery_tests::repo_root().join("modules/campaign");
+    let fixture = module.join("tests/owner-fixture.ron");
+    let save = dir.join("campaign.ron");
+    chancery_ok(&[
+        "new",
+        path(&module),
+        "--seed",
+        "11",
+        "--overlay",
+        path(&fixture),
+        "--out",
+        path(&save),
+    ]);
+    chancery_ok(&["act", path(&save), "--seat", "UM", "published"]);
+    save
+}
+
+/// The umpire's campaign save of turn 1 with every nation's orders received (steps 1 and 2).
+pub fn campaign_orders_received(dir: &std::path::Path) -> std::path::PathBuf {
+    let save = campaign_published(dir);
+    for nation in ["FR", "AU", "GB", "RU", "SP", "OT", "PR", "SW", "DK"] {
+        chancery_ok(&["act", path(&save), "--seat", nation, "received"]);
+    }
+    save
+}
