@@ -1206,7 +1206,23 @@ fn campaign_seats_learn_nothing_from_what_they_may_not_know() {
             assert_eq!(seen, other, "{seat}'s {what} differs between the two games");
         }
     }
-    let austria = |save: &Path| everything_seen_by(save, "AU")[0].1.clone();
+    // Each seat's report numbers its entries 1, 2, 3… with no gap (a gap would count what
+    // it may not read).
+    for seat in ["FR", "RU", "AU", "GB"] {
+        let report = &everything_seen_by(&otherwise, seat)[1].1;
+        let numbers: Vec<usize> = report
+            .lines()
+            .filter_map(|l| l.split("\\#").nth(1))
+            .filter_map(|rest| rest.split(' ').next()?.parse().ok())
+            .collect();
+        assert!(!numbers.is_empty(), "{report}");
+        assert_eq!(
+            numbers,
+            (1..=numbers.len()).collect::<Vec<_>>(),
+            "{seat}'s report:\n{report}"
+        );
+    }
+    let austria = |save: &Path| everything_seen_by(save, "AU")[1].1.clone();
     assert_ne!(
         austria(&as_played),
         austria(&otherwise),

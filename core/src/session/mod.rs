@@ -283,8 +283,13 @@ pub fn log_read_by(log: &[LogEntry], seat: Option<&SeatId>) -> Vec<(usize, LogEn
             if !seen.shows_heading() && seen.messages.is_empty() {
                 return None;
             }
-            number += 1;
-            seen.index = number;
+            // Only an entry with a heading shows its number; lines without one (a private
+            // answer's public lines) go on under the last number, so no unseen number is
+            // spent.
+            if seen.shows_heading() {
+                number += 1;
+            }
+            seen.index = number.max(1);
             // Who else may read it is not this seat's to know.
             seen.readers = Vec::new();
             Some((entry.index, seen))
