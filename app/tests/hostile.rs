@@ -1427,15 +1427,12 @@ fn attacks_through_file_names_from_saves() {
     group.finish();
 }
 
-/// A module of 16 seats whose bots each keep 100 MB: the game's VMs share one memory cap,
-/// so the simulation ends with a Lua memory error at the bot, never a process abort.
-#[test]
-fn attacks_with_memory_across_seat_vms() {
-    let scratch = tempfile::tempdir().expect("scratch");
-    let dir = scratch.path().join("module");
+/// A module in `dir` with `n` seats (S1, S2, …, each played by bot `hoard` when a bot
+/// plays it) and the rules `rules`, in which `SEATS` lists the seats in order.
+fn many_seats_module(dir: &Path, n: usize, rules: &str) {
     std::fs::create_dir_all(dir.join("data")).expect("mkdir");
     std::fs::create_dir_all(dir.join("rules")).expect("mkdir");
-    let seats: Vec<String> = (1..=16).map(|i| format!("S{i}")).collect();
+    let seats: Vec<String> = (1..=n).map(|i| format!("S{i}")).collect();
     std::fs::write(
         dir.join("module.ron"),
         "Module(id: \"many\", name: \"Many\", version: \"1\", api: 1, data: [\"data/table.ron\"], scenarios: [\"data/scenarios.ron\"], scripts: [\"rules/main.lua\"])",
@@ -1458,31 +1455,42 @@ fn attacks_with_memory_across_seat_vms() {
     let order: Vec<String> = seats.iter().map(|s| format!("{s:?}")).collect();
     std::fs::write(
         dir.join("rules/main.lua"),
-        format!(
-            r#"local SEATS = {{ {} }}
-local kept = {{}}
-local turn = {{}}
+        format!("local SEATS = {{ {} }}\n{rules}", order.join(", ")),
+    )
+    .expect("write");
+}
+
+/// A module of 16 seats whose bots each keep 100 MB: the game's VMs share one memory cap,
+/// so the simulation ends with a Lua memory error at the bot, never a process abort. And a
+/// module of 2,000 seats that rolls in secret to all of them: refused at once, since a line
+/// for each would be more than a step may write.
+#[test]
+fn attacks_with_memory_across_seat_vms() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let dir = scratch.path().join("module");
+    many_seats_module(
+        &dir,
+        16,
+        r#"local kept = {}
+local turn = {}
 function turn.prompt(ctx)
-  return {{ seat = SEATS[ctx.locals.i], text = "Go", actions = {{ {{ name = "go" }} }} }}
+  return { seat = SEATS[ctx.locals.i], text = "Go", actions = { { name = "go" } } }
 end
 function turn.go(ctx)
   ctx.locals.i = ctx.locals.i % #SEATS + 1
 end
-return {{
-  setup = function(ctx) ctx:push("turn", {{ i = 1 }}) end,
-  states = {{ turn = turn }},
-  bots = {{
+return {
+  setup = function(ctx) ctx:push("turn", { i = 1 }) end,
+  states = { turn = turn },
+  bots = {
     hoard = function(ctx, seat, actions)
       kept[#kept + 1] = string.rep(seat, 50 * 1024 * 1024)
       return 1, "kept 100 MB"
     end,
-  }},
-}}
+  },
+}
 "#,
-            order.join(", ")
-        ),
-    )
-    .expect("write");
+    );
     let run = chancery(
         &[
             "sim",
@@ -1505,6 +1513,39 @@ return {{
         } else {
             Ok(())
         },
+    );
+    let wide = scratch.path().join("wide");
+    many_seats_module(
+        &wide,
+        2_000,
+        r#"local turn = {}
+function turn.prompt(ctx)
+  return { seat = "S1", text = "Go", actions = { { name = "go" } } }
+end
+function turn.go(ctx) end
+return {
+  setup = function(ctx)
+    ctx:roll(6, "the census", SEATS)
+    ctx:push("turn")
+  end,
+  states = { turn = turn },
+  bots = { hoard = function() return 1, "the first" end },
+}
+"#,
+    );
+    group.run(
+        "a secret roll told to each of 2,000 seats",
+        chancery(
+            &[
+                "new",
+                &wide.display().to_string(),
+                "--no-overlay",
+                "--out",
+                &scratch.path().join("wide.ron").display().to_string(),
+            ],
+            scratch.path(),
+        ),
+        "a secret roll told to 2000 seats would write a line for each",
     );
     group.finish();
 }
