@@ -414,11 +414,17 @@ pub fn value_type(module: &Module, target: &OverlayTarget) -> FieldType {
     if let Some(kind) = declared.filter(|k| *k != FieldType::Any) {
         return kind;
     }
+    peer_value(module, target).map_or(FieldType::Any, |v| shape_of(&v))
+}
+
+/// Another value entered for the same field, table or property as `target`, if any: the
+/// shape a value of it has.
+fn peer_value(module: &Module, target: &OverlayTarget) -> Option<Value> {
     let known = |v: Option<&DataValue>| match v {
         Some(DataValue::Known(value)) => Some(value.clone()),
         _ => None,
     };
-    let peer = match target {
+    match target {
         OverlayTarget::CardField(_, field) => {
             module.cards.iter().find_map(|c| known(c.fields.get(field)))
         }
@@ -433,8 +439,43 @@ pub fn value_type(module: &Module, target: &OverlayTarget) -> FieldType {
         OverlayTarget::PieceProp(_, prop) => {
             module.pieces.iter().find_map(|p| known(p.props.get(prop)))
         }
-    };
-    peer.map_or(FieldType::Any, |v| shape_of(&v))
+    }
+}
+
+/// What to type for `target`, shown beside its value prompt: a value of its type `ty` as a
+/// person types it (another entry of the same table or field, when one is entered and has
+/// that type, so that a map shows its own keys; else one built from the type).
+pub fn value_example(module: &Module, target: &OverlayTarget, ty: &FieldType) -> String {
+    if let Some(peer) = peer_value(module, target)
+        && !matches!(ty, FieldType::Int | FieldType::Bool | FieldType::Text)
+        && module.check_value(&peer, ty).is_ok()
+    {
+        return peer.to_typed();
+    }
+    ty.example(&|kind| match kind {
+        chancery_core::module::RefKind::Card => {
+            module.cards.iter().next().map(|c| c.id.to_string())
+        }
+        chancery_core::module::RefKind::Zone => {
+            module.zones.iter().next().map(|z| z.id.to_string())
+        }
+        chancery_core::module::RefKind::Place => {
+            module.places.iter().next().map(|p| p.def.id.to_string())
+        }
+        chancery_core::module::RefKind::Piece => {
+            module.pieces.iter().next().map(|p| p.id.to_string())
+        }
+        chancery_core::module::RefKind::Box => module.boxes.iter().next().map(|b| b.id.to_string()),
+        chancery_core::module::RefKind::Counter => {
+            module.counters.iter().next().map(|c| c.id.to_string())
+        }
+        chancery_core::module::RefKind::Seat => {
+            module.seats.iter().next().map(|s| s.id.to_string())
+        }
+        chancery_core::module::RefKind::UnitKind => {
+            module.unit_kinds.iter().next().map(|k| k.id.to_string())
+        }
+    })
 }
 
 /// The type of values shaped like `value`: its kind, and for a list or map the shape of its
@@ -468,7 +509,9 @@ pub fn parse_value(module: &Module, text: &str, ty: &FieldType) -> Result<Value,
             _ => return Err(format!("'{text}' is not yes or no")),
         },
         FieldType::Text | FieldType::OneOf(_) | FieldType::Ref(_) => Value::Str(text.to_owned()),
-        FieldType::List(_) | FieldType::Map(_) | FieldType::Any => Value::parse_arg(text),
+        FieldType::List(_) | FieldType::Map(_) | FieldType::Record(_) | FieldType::Any => {
+            Value::parse_arg(text)
+        }
     };
     module.check_value(&value, ty)?;
     Ok(value)

@@ -118,3 +118,67 @@ fn a_new_module_is_written_that_check_test_and_sim_accept() {
     assert_eq!(code, 1);
     assert!(out.contains("cannot be a module's id"), "{out}");
 }
+
+/// The campaign's README turn without `--overlay`: the save names the person's own default
+/// overlay, and a value a rule asks for is stored there with one `act … --value` (it used
+/// to be refused until `--overlay` named that very file). A redacted save exported for a
+/// player is found again by the module's name from a folder of the player's.
+#[test]
+fn a_value_is_stored_in_the_default_overlay_with_one_command() {
+    let here = tempfile::tempdir().expect("a folder");
+    let answers = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../modules/campaign/tests/answers/umpire-turn-1.txt")
+        .display()
+        .to_string();
+    let run = |args: &[&str]| {
+        let (code, out) = chancery(args, here.path(), None);
+        assert_eq!(code, 0, "{args:?}: {out}");
+        out
+    };
+    run(&["new", "campaign", "--seed", "11", "--out", "campaign.ron"]);
+    run(&["act", "campaign.ron", "--seat", "UM", "published"]);
+    for nation in ["FR", "AU", "GB", "RU", "SP", "OT", "PR", "SW", "DK"] {
+        run(&["act", "campaign.ron", "--seat", nation, "received"]);
+    }
+    let (code, out) = chancery(
+        &["act", "campaign.ron", "--seat", "UM", "--answers", &answers],
+        here.path(),
+        None,
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("Random events: ") && out.contains("is not entered yet"),
+        "{out}"
+    );
+    let out = run(&[
+        "act",
+        "campaign.ron",
+        "--seat",
+        "UM",
+        "--answers",
+        &answers,
+        "--value",
+        "A storm at sea",
+    ]);
+    assert!(out.contains("Winter 1806 (turn 2)"), "{out}");
+    let overlay = here.path().join("home/overlays/campaign.ron");
+    let stored = std::fs::read_to_string(&overlay).expect("the default overlay");
+    assert!(stored.contains("A storm at sea"), "{stored}");
+    run(&[
+        "export",
+        "campaign.ron",
+        "--seat",
+        "FR",
+        "--out",
+        "france.ron",
+    ]);
+    let there = tempfile::tempdir().expect("the player's folder");
+    std::fs::copy(
+        here.path().join("france.ron"),
+        there.path().join("france.ron"),
+    )
+    .expect("copy");
+    let (code, out) = chancery(&["state", "france.ron"], there.path(), None);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("(Seen as France"), "{out}");
+}

@@ -2426,3 +2426,45 @@ fn a_long_standings_value_keeps_the_log_in_the_window() {
         "the Baltic group's sentence at {groups:?}"
     );
 }
+
+/// War and Peace without the owner's data: the game does not exit at start; its set-up asks
+/// the first value it needs as the game's first decision (the initial political status, a
+/// word of a few: a button each), stores it in the owner's overlay and asks the next, and
+/// the decision panel says the game is being set up.
+#[test]
+fn a_game_whose_set_up_needs_the_owner_s_values_asks_them_first() {
+    let s = scratch();
+    let (load, game) = options(&s, false);
+    let dir = repo().join("modules/warpeace");
+    let module = Arc::new(chancery_core::load_module(&dir, &load).expect("loads"));
+    let session =
+        chancery_core::start_game(module, GameSpec::new("two-player", 1)).expect("starts");
+    assert!(session.setup_waits().is_some(), "the set-up waits");
+    let view = GameView::new(session, game);
+    let mut h = harness(ChanceryApp::new(view, Launcher::new(&dir, load)));
+    h.run();
+    assert!(h.query_by_label("A value is not entered yet").is_some());
+    assert!(
+        h.query_by_label_contains("Initial political status (D.1, D.2): France")
+            .is_some()
+    );
+    assert!(
+        h.query_by_label_contains("The game is being set up")
+            .is_some(),
+        "the decision panel says what waits"
+    );
+    h.get_by_role_and_label(egui::Role::Button, "pro").click();
+    h.run();
+    let overlay = std::fs::read_to_string(&s.overlay).expect("the overlay was written");
+    assert!(overlay.contains("\"FR\": \"pro\""), "{overlay}");
+    assert!(
+        h.query_by_label_contains("Initial Force Pools (J.1.d): France")
+            .is_some(),
+        "the next value the set-up needs is asked"
+    );
+    assert!(
+        h.query_by_label_contains("For example: {\"key\":3}")
+            .is_some(),
+        "the box shows what to type"
+    );
+}

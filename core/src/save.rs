@@ -133,6 +133,13 @@ impl SaveFile {
                     strict: asked.strict,
                 }
             }
+            // The person's own default overlay, named by a save they made: theirs to write.
+            (crate::module::OverlayChoice::Default, Some(path))
+                if crate::module::default_overlay_path(&self.module.id)
+                    .is_some_and(|own| same_path(&own, Path::new(path))) =>
+            {
+                asked.clone()
+            }
             (crate::module::OverlayChoice::Default, Some(path)) => crate::module::LoadOptions {
                 overlay: crate::module::OverlayChoice::NamedBySave(PathBuf::from(path)),
                 strict: asked.strict,
@@ -502,6 +509,15 @@ impl SaveFile {
             restored: 0,
         };
         Ok((session, Some(report)))
+    }
+}
+
+/// Whether two paths name the same file (once made absolute; the same text if they cannot
+/// be resolved).
+fn same_path(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => std::path::absolute(a).ok() == std::path::absolute(b).ok(),
     }
 }
 

@@ -119,6 +119,17 @@ impl Value {
         })
     }
 
+    /// The value as a person types it at a value prompt: a number, `true` or a word as it
+    /// is, a list or a map as JSON (`{"FR": 3, "AU": 2}`).
+    pub fn to_typed(&self) -> String {
+        match self {
+            Value::List(_) | Value::Map(_) => {
+                serde_json::to_string(&self.to_json()).unwrap_or_default()
+            }
+            other => other.to_string(),
+        }
+    }
+
     /// Parses a command-line argument: written the way the engine prints values
     /// (`{country: poland, power: AU}`, `[a, b]`), as JSON (`{"power": "AU"}`), an integer,
     /// `true`/`false`, or else a string.

@@ -408,3 +408,101 @@ fn random_play_never_meets_a_module_error() {
         |session| session.history().len() >= 1_200,
     );
 }
+
+/// The README's turn by mail, command by command, for two turns: the umpire publishes the
+/// turn, writes every report and France's and Austria's redacted saves; each of the two
+/// players records his orders on his own save and writes the file he mails; the umpire checks
+/// each on the player's save, applies it as that nation's, enters "none" for the others,
+/// carries out steps 3 to 9, and the next turn begins the same way.
+#[test]
+fn the_readme_s_turn_by_mail_plays_two_turns() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let dir = scratch.path();
+    let module = module_dir();
+    let fixture = module.join("tests/owner-fixture.ron");
+    let save = dir.join("campaign.ron");
+    let at = |name: &str| dir.join(name);
+    run(&[
+        "new",
+        path(&module),
+        "--seed",
+        "11",
+        "--overlay",
+        path(&fixture),
+        "--out",
+        path(&save),
+    ]);
+    let umpire_turn = module.join("tests/answers/umpire-turn-1.txt");
+    for turn in 1..=2 {
+        run(&["act", path(&save), "--seat", "UM", "published"]);
+        let reports = at(&format!("turn-{turn}"));
+        run(&[
+            "report",
+            path(&save),
+            "--all",
+            "--note",
+            "Official results",
+            "--out",
+            path(&reports),
+        ]);
+        let france = std::fs::read_to_string(reports.join("FR.md")).expect("France's report");
+        assert!(
+            france.contains("## Waiting for") && france.contains("Your choices:"),
+            "{france}"
+        );
+        for text in ["```json", "State '", "--seat", "Counters: \n"] {
+            assert!(
+                !france.contains(text),
+                "France's report holds '{text}':\n{france}"
+            );
+        }
+        for (nation, orders) in [("FR", "received"), ("AU", "none")] {
+            let mine = at(&format!("{nation}-{turn}.ron"));
+            run(&[
+                "export",
+                path(&save),
+                "--seat",
+                nation,
+                "--out",
+                path(&mine),
+            ]);
+            run(&["act", path(&mine), orders]);
+            let file = at(&format!("orders-{nation}-{turn}.txt"));
+            run(&["orders", path(&mine), "--out", path(&file)]);
+            // Checked on a fresh copy of the player's save (his own has them played).
+            let fresh = at(&format!("{nation}-{turn}-fresh.ron"));
+            run(&[
+                "export",
+                path(&save),
+                "--seat",
+                nation,
+                "--out",
+                path(&fresh),
+            ]);
+            run(&["act", path(&fresh), "--answers", path(&file), "--check"]);
+            run(&[
+                "act",
+                path(&save),
+                "--seat",
+                nation,
+                "--answers",
+                path(&file),
+            ]);
+        }
+        for nation in ["GB", "RU", "SP", "OT", "PR", "SW", "DK"] {
+            run(&["act", path(&save), "--seat", nation, "none"]);
+        }
+        if turn == 1 {
+            umpire_answers(&save, &umpire_turn);
+        } else {
+            // A quieter second turn: every step done, the event rolled.
+            let quiet = at("umpire-2.txt");
+            std::fs::write(&quiet, "done\ndone\ndone\ndone\ndone\nevent\ndone\ndone\n")
+                .expect("write");
+            umpire_answers(&save, &quiet);
+        }
+    }
+    let (code, out, err) = chancery(&["state", path(&save), "--everything"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Spring 1806 (turn 3)"), "{out}");
+}

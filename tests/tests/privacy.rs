@@ -851,7 +851,10 @@ end
 const MAIL_TURN_VIEW: &str = r#"
   view = function(ctx, seat)
     local _, at = ctx:space_of("block.A")
-    return { alpha_army = at or "unseen" }
+    -- A seat's own plan is in its view (a report shows the view, the module's words for
+    -- what the seat knows, in place of its raw private state).
+    local own = seat and ctx.private[seat] or {}
+    return { alpha_army = at or "unseen", plan = own.plan }
   end,
 "#;
 

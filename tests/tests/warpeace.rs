@@ -240,3 +240,68 @@ fn the_numbers_the_text_fixes_are_in_the_data() {
         );
     }
 }
+
+/// From the README's own command, with no owner data: `new` does not exit at start; it saves
+/// the game and says the first value the set-up needs, with what to type; `act --value`
+/// stores it in the overlay it names and asks the next; and `--demo` starts the game at
+/// once with the module's placeholders.
+#[test]
+fn the_game_starts_without_the_owner_s_data_and_asks_each_value() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let save = scratch.path().join("wp.ron");
+    let overlay = scratch.path().join("mine.ron");
+    let dir = module_dir();
+    let out = run(&[
+        "new",
+        path(&dir),
+        "--scenario",
+        "two-player",
+        "--overlay",
+        path(&overlay),
+        "--out",
+        path(&save),
+    ]);
+    assert!(
+        out.contains("The game waits for a value of your copy of the game: Initial political status (D.1, D.2): France")
+            && out.contains("for example --value pro"),
+        "{out}"
+    );
+    let out = run(&[
+        "act",
+        path(&save),
+        "--value",
+        "pro",
+        "--overlay",
+        path(&overlay),
+    ]);
+    assert!(
+        out.contains("Initial Force Pools (J.1.d): France is not entered yet"),
+        "{out}"
+    );
+    let stored = std::fs::read_to_string(&overlay).expect("the overlay");
+    assert!(stored.contains("\"FR\": \"pro\""), "{stored}");
+    let (code, _, err) = chancery(&[
+        "act",
+        path(&save),
+        "--value",
+        "pro",
+        "--overlay",
+        path(&overlay),
+    ]);
+    assert_eq!(code, 1, "a status is not a Force Pool");
+    assert!(
+        err.contains("expected a map of string keys to (an integer)"),
+        "{err}"
+    );
+    let demo = scratch.path().join("demo.ron");
+    let out = run(&[
+        "new",
+        path(&dir),
+        "--scenario",
+        "two-player",
+        "--demo",
+        "--out",
+        path(&demo),
+    ]);
+    assert!(!out.contains("waits for a value"), "{out}");
+}

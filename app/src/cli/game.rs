@@ -12,14 +12,14 @@ use chancery_core::save::SaveFile;
 use chancery_core::session::{Answer, AnswersFile, LogEntry, shortened};
 use chancery_core::view::state_json;
 use chancery_core::{
-    DiceMode, LoadOptions, Module, Need, Prompt, SeatId, Session, SessionError, Table, Value,
-    load_module as load_module_quietly, start_game,
+    DiceMode, LoadOptions, Module, Need, Prompt, RulesError, SeatId, Session, SessionError, Table,
+    Value, load_module as load_module_quietly, start_game,
 };
 use clap::Args;
 
 use crate::games::{
     OpenArgs, OverlayArgs, StartArgs, load_module, open_session, parse_value, restore, store_value,
-    value_type,
+    value_example, value_type,
 };
 
 /// Bot steps run after each answer before giving up (a runaway between bots).
@@ -265,12 +265,20 @@ fn explain(err: &SessionError, module: &Module) -> String {
             } else {
                 "read it off the physical game"
             };
+            let ty = value_type(module, target);
+            let example = value_example(module, target, &ty);
+            let typed = match example
+                .chars()
+                .all(|c| c.is_alphanumeric() || "-_.".contains(c))
+            {
+                true => example,
+                false => format!("'{}'", example.replace('\'', "'\\''")),
+            };
             format!(
                 "{} is not entered yet (in the overlay file: {}): {source} and give it with \
-                 --value VALUE ({}; it is kept in {overlay}), or enter it in the app",
+                 --value VALUE ({ty}, for example --value {typed}; it is kept in {overlay}), or enter it in the app",
                 module.describe_target(target),
                 chancery_core::Module::target_ids(target),
-                value_type(module, target)
             )
         }
         // The legal actions as they are typed (`set AU`), not in words: "set Austria" would
@@ -357,14 +365,17 @@ fn with_value(
 /// save waits for). While `value` holds the text of `--value` (and how the module is
 /// loaded), the first value of the module's data they need and that is not entered yet,
 /// whether for the rules or for a bot's chart, is that text, stored in the owner's overlay
-/// before they go on (asked for once); `value` is then empty.
+/// before they go on (asked for once); `value` is then empty. Returns, when the game now
+/// waits for a value not entered yet that no answer was refused for (the set-up's, or a
+/// bot's once every answer is taken), what it waits for, in words: the game goes on from
+/// there once it is given.
 fn apply_answers(
     session: &mut Session,
     answers: &[Line],
     source: &str,
     value: &mut Option<(&str, LoadOptions)>,
     err: &mut dyn Write,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Option<String>> {
     // No bot plays another seat in one seat's redacted view: it would see only stand-ins.
     let bots = |s: &mut Session| match s.redaction() {
         Some(_) => Ok(()),
@@ -393,9 +404,12 @@ fn apply_answers(
     if answers.is_empty()
         && let Err(failure) = with_value(session, value, err, bots)?
     {
+        if let Some(Need::Data(_)) = failure.need() {
+            return Ok(Some(explain(&failure, session.module())));
+        }
         bail!("a bot's step: {}", explain(&failure, session.module()));
     }
-    Ok(())
+    Ok(None)
 }
 
 /// A seat in words: its name, id and who plays it ("Alpha (A, human)").
@@ -436,6 +450,14 @@ pub fn describe_prompt(session: &Session, seat: Option<&SeatId>) -> String {
             );
         }
         Ok(Some(prompt)) => describe_asks(&mut out, session, prompt, seat),
+        Err(RulesError::Need(need @ Need::Data(_))) => {
+            let err = SessionError::Rules(RulesError::Need(need.clone()));
+            let _ = writeln!(
+                out,
+                "The game waits for a value of your copy of the game: {}",
+                explain(&err, session.module())
+            );
+        }
         Err(err) if session.redaction().is_some() => {
             let _ = writeln!(
                 out,
@@ -557,7 +579,9 @@ pub fn describe_table(table: &Table, module: &Module, seat: Option<&SeatId>) -> 
         .iter()
         .map(|(id, c)| format!("{} {}", module.name_of("counter", id.as_str()), c.value))
         .collect();
-    let _ = writeln!(out, "Counters: {}", counters.join(", "));
+    if !counters.is_empty() {
+        let _ = writeln!(out, "Counters: {}", counters.join(", "));
+    }
     for (id, zone) in &table.zones {
         let shown: Vec<String> = match zone.visibility {
             chancery_core::table::Visibility::Hidden => {
@@ -724,9 +748,17 @@ pub fn new(args: &NewArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
             _ => return Err(err.into()),
         },
     };
-    let bots = session
-        .run_bots(BOT_STEP_LIMIT)
-        .map_err(|e| anyhow::anyhow!(explain(&e, &module)));
+    let bots = session.run_bots(BOT_STEP_LIMIT);
+    // A value not entered yet that the set-up or a bot needs is the game's first decision:
+    // the game is saved, and the decision says how to give it.
+    let waits = matches!(
+        bots.as_ref().err().and_then(|e| e.need()),
+        Some(Need::Data(_))
+    );
+    let bots = match bots {
+        Err(_) if waits && args.answers.is_none() => Ok(0),
+        other => other.map_err(|e| anyhow::anyhow!(explain(&e, &module))),
+    };
     refuse_existing_unless(&args.out, args.force)?;
     if let Err(err) = bots {
         // Keep what was played: the save holds the game up to the step that failed.
@@ -860,10 +892,10 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
                 err,
             )
         }),
-        None => Ok(()),
+        None => Ok(None),
     };
-    let result = result
-        .and_then(|()| apply_answers(&mut session, &answers, "command line", &mut value, err));
+    let result =
+        result.and_then(|_| apply_answers(&mut session, &answers, "command line", &mut value, err));
     if result.is_ok() && args.value.is_some() && value.is_some() {
         writeln!(
             err,
@@ -871,12 +903,15 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
         )?;
     }
     // All the answers or none: the save changes only if every one was taken.
-    if let Err(failed) = result {
-        return Err(failed.context(format!(
-            "nothing was applied: {} is as it was",
-            args.save.display()
-        )));
-    }
+    let waits = match result {
+        Ok(waits) => waits,
+        Err(failed) => {
+            return Err(failed.context(format!(
+                "nothing was applied: {} is as it was",
+                args.save.display()
+            )));
+        }
+    };
     if args.check {
         let n = session.history().len() - replayed;
         writeln!(
@@ -893,6 +928,13 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
         writeln!(out, "{line}")?;
     }
     write!(out, "{}", describe_prompt(&session, eyes.as_ref()))?;
+    // A bot's step that waits for a value (the set-up's shows in the decision above).
+    if let Some(waits) = waits.filter(|_| session.setup_waits().is_none()) {
+        writeln!(
+            out,
+            "The game waits for a value of your copy of the game: {waits}"
+        )?;
+    }
     Ok(0)
 }
 
@@ -1105,13 +1147,25 @@ pub fn replay(args: &ReplayArgs, out: &mut dyn Write, err: &mut dyn Write) -> an
 /// print the table and the decision it waits for.
 pub fn headless(args: &OpenArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<i32> {
     let mut session = open_session(args, err)?;
+    let mut waits = None;
     if args.load.is_none() {
         let module = session.module().clone();
-        session
-            .run_bots(BOT_STEP_LIMIT)
-            .map_err(|e| anyhow::anyhow!(explain(&e, &module)))?;
+        match session.run_bots(BOT_STEP_LIMIT) {
+            Ok(_) => {}
+            // A value not entered yet is the game's next decision, not a failure.
+            Err(e) if matches!(e.need(), Some(Need::Data(_))) => {
+                waits = Some(explain(&e, &module));
+            }
+            Err(e) => bail!(explain(&e, &module)),
+        }
     }
     print_game(&session, default_eyes(session.table()).as_ref(), out)?;
+    if let Some(waits) = waits.filter(|_| session.setup_waits().is_none()) {
+        writeln!(
+            out,
+            "The game waits for a value of your copy of the game: {waits}"
+        )?;
+    }
     // A newcomer's first start: the owner's values are not entered yet; the demo plays now.
     let module = session.module();
     if module.manifest.demo.is_some()

@@ -14,7 +14,7 @@ use chancery_core::view::state_json;
 use chancery_core::{Input, Module, SeatId, Session, Value};
 use clap::Args;
 
-use super::game::{describe_prompt, describe_table, refuse_existing_unless, same_file};
+use super::game::{describe_table, refuse_existing_unless, same_file};
 use crate::games::{OverlayArgs, restore};
 
 #[derive(Args, Debug)]
@@ -192,33 +192,172 @@ fn report_text(
     }
     let _ = writeln!(out, "\n## The table now\n");
     let _ = writeln!(out, "```text\n{}```", describe_table(table, &module, eyes));
+    // The module's view is its own words for what a seat knows; without one, the seat's
+    // private state is shown, in words too. The umpire's report holds every seat's.
     let private: Vec<(&SeatId, &Value)> = table
         .private
         .iter()
-        .filter(|(s, v)| eyes.is_none_or(|e| e == *s) && !is_empty(v))
+        .filter(|(s, v)| {
+            (eyes.is_none() || view.is_nil()) && eyes.is_none_or(|e| e == *s) && !is_empty(v)
+        })
         .collect();
-    if !private.is_empty() {
-        let _ = writeln!(out, "\n## Private state\n");
-        for (s, value) in private {
-            let _ = writeln!(
-                out,
-                "{}:\n```json\n{}\n```",
-                module.seat_name(s),
-                serde_json::to_string_pretty(&value.to_json())?
-            );
-        }
+    for (s, value) in private {
+        let title = match eyes {
+            Some(_) => "What is yours alone".to_owned(),
+            None => format!("{}'s own", module.seat_name(s)),
+        };
+        let _ = writeln!(out, "\n## {title}\n");
+        out.push_str(&value_in_words(value, &|id| words_for(&module, id), 0));
     }
-    if !view.is_nil() {
-        let _ = writeln!(out, "\n## The module's view\n");
-        let _ = writeln!(
-            out,
-            "```json\n{}\n```",
-            serde_json::to_string_pretty(&view.to_json())?
-        );
+    if !view.is_nil() && !is_empty(&view) {
+        let _ = writeln!(out, "\n## Standings\n");
+        out.push_str(&value_in_words(&view, &|id| words_for(&module, id), 0));
     }
     let _ = writeln!(out, "\n## Waiting for\n");
-    let _ = writeln!(out, "```text\n{}```", describe_prompt(session, eyes));
+    out.push_str(&waiting_in_words(session, eyes));
     Ok(out)
+}
+
+/// An id of the module, or a key of plain data, in words: a seat's, card's or other
+/// component's name, else the key with its underscores as spaces and a capital first
+/// ("cv_mod" → "Cv mod").
+fn words_for(module: &Module, id: &str) -> String {
+    if let Some(seat) = module.seats.get(id) {
+        return seat.name.clone();
+    }
+    for kind in [
+        "card",
+        "zone",
+        "place",
+        "piece",
+        "box",
+        "counter",
+        "unit kind",
+    ] {
+        let name = module.name_of(kind, id);
+        if name != id {
+            return name;
+        }
+    }
+    let spaced = id.replace('_', " ");
+    let mut chars = spaced.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => spaced,
+    }
+}
+
+/// Plain data as a Markdown list a person reads: each key in words with its value, a
+/// nested map or list indented under its key.
+fn value_in_words(value: &Value, words: &dyn Fn(&str) -> String, depth: usize) -> String {
+    let indent = "  ".repeat(depth);
+    let mut out = String::new();
+    let scalar = |v: &Value| match v {
+        Value::Bool(true) => "yes".to_owned(),
+        Value::Bool(false) => "no".to_owned(),
+        // A value names a component by its name; any other text stays as written.
+        Value::Str(s) => {
+            let named = words(s);
+            let id_like = s.chars().all(|c| c.is_alphanumeric() || "_.".contains(c));
+            markdown_line(
+                if id_like && named.replace(' ', "_").to_lowercase() != s.to_lowercase() {
+                    &named
+                } else {
+                    s
+                },
+            )
+        }
+        other => markdown_line(&other.to_string()),
+    };
+    match value {
+        Value::Map(map) => {
+            for (key, item) in map {
+                match item {
+                    Value::Map(m) if m.is_empty() => {}
+                    Value::List(l) if l.is_empty() => {}
+                    Value::Map(_) | Value::List(_) => {
+                        let _ = writeln!(out, "{indent}- {}:", markdown_line(&words(key)));
+                        out.push_str(&value_in_words(item, words, depth + 1));
+                    }
+                    Value::Nil => {}
+                    other => {
+                        let _ = writeln!(
+                            out,
+                            "{indent}- {}: {}",
+                            markdown_line(&words(key)),
+                            scalar(other)
+                        );
+                    }
+                }
+            }
+        }
+        Value::List(items)
+            if items
+                .iter()
+                .all(|i| !matches!(i, Value::Map(_) | Value::List(_))) =>
+        {
+            let said: Vec<String> = items.iter().map(scalar).collect();
+            let _ = writeln!(out, "{indent}- {}", said.join(", "));
+        }
+        Value::List(items) => {
+            for item in items {
+                out.push_str(&value_in_words(item, words, depth));
+            }
+        }
+        Value::Nil => {}
+        other => {
+            let _ = writeln!(out, "{indent}- {}", scalar(other));
+        }
+    }
+    out
+}
+
+/// What the game waits for, as `eyes` may know it, in words: who decides and what (a
+/// private decision's question only to its seat), and the seat's own choices when it is the
+/// one deciding.
+fn waiting_in_words(session: &Session, eyes: Option<&SeatId>) -> String {
+    let module = session.module();
+    let mut out = String::new();
+    let prompt = match session.prompt() {
+        Ok(Some(prompt)) => prompt,
+        Ok(None) => {
+            let _ = writeln!(out, "Nothing: the game is over.");
+            return out;
+        }
+        Err(_) => {
+            let _ = writeln!(
+                out,
+                "The umpire: the game goes on from the umpire's whole save."
+            );
+            return out;
+        }
+    };
+    let names: Vec<String> = prompt.deciders().map(|s| module.seat_name(s)).collect();
+    let who = match names.as_slice() {
+        [] => "anyone".to_owned(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    };
+    let how = match prompt.decision {
+        chancery_core::Decision::Simultaneous => ", each in secret",
+        chancery_core::Decision::Window => ", each in turn",
+        _ => "",
+    };
+    let _ = writeln!(out, "{who}{how}: {}", markdown_line(prompt.text_for(eyes)));
+    if let Some(seat) = eyes.filter(|s| !s.is_spectator())
+        && let Ok(ask) = prompt.ask_for(Some(seat))
+        && prompt.deciders().any(|d| d == seat)
+    {
+        let _ = writeln!(out, "\nYour choices:\n");
+        for action in &ask.actions {
+            let label = match action.label.is_empty() {
+                true => action.choice().to_string(),
+                false => action.label.clone(),
+            };
+            let _ = writeln!(out, "- {}", markdown_line(&label));
+        }
+    }
+    out
 }
 
 fn is_empty(value: &Value) -> bool {

@@ -260,6 +260,10 @@ impl GameView {
             waker: None,
         };
         view.count_unknown_fields();
+        // A game whose set-up waits for a value of the owner's data asks for it first.
+        if let Some(need) = view.session.setup_waits().cloned() {
+            view.wait_for(None, &need);
+        }
         view.update_viewer();
         view.overlay_problems = crate::games::overlay_problems(view.session.module());
         view

@@ -193,6 +193,10 @@ fn decision_ui(ui: &mut Ui, view: &mut GameView) {
             result_ui(ui, view);
             return;
         }
+        Err(_) if view.session().setup_waits().is_some() => {
+            ui.label("The game is being set up: it begins once the values of your copy that its set-up needs are entered, one at a time, above.");
+            return;
+        }
         Err(err) => {
             ui.colored_label(Color32::LIGHT_RED, err.to_string());
             ui.label("The rules cannot go on from here; the table still works by hand, and Undo goes back.");
@@ -577,7 +581,9 @@ fn need_ui(ui: &mut Ui, view: &mut GameView) {
                         format!("The rules need {what}. Read it off the physical game and type it here.")
                     });
                     let ty = view.value_type(target);
-                    ui.weak(format!("Expected: {ty}"));
+                    let example =
+                        crate::games::value_example(view.session().module(), target, &ty);
+                    ui.weak(format!("Expected: {ty}. For example: {example}"));
                     if let Some(path) = view.overlay_named_by_save() {
                         ui.colored_label(
                             UNKNOWN,
@@ -593,6 +599,19 @@ fn need_ui(ui: &mut Ui, view: &mut GameView) {
                         {
                             view.adopt_saved_overlay();
                         }
+                    }
+                    // A value of a few words: one button each.
+                    if let chancery_core::module::FieldType::OneOf(options) = &ty {
+                        ui.horizontal_wrapped(|ui| {
+                            for option in options {
+                                if ui.button(option).clicked() {
+                                    if let Some(p) = view.pending_mut() {
+                                        p.answer.clone_from(option);
+                                    }
+                                    view.answer_data();
+                                }
+                            }
+                        });
                     }
                     let mut answer = pending.answer.clone();
                     let edit = ui

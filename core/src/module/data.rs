@@ -503,10 +503,45 @@ pub enum FieldType {
     List(Box<FieldType>),
     /// A map from string keys to values of one type.
     Map(Box<FieldType>),
+    /// A record: a map with exactly these keys, each with its own type (an event's text and
+    /// whether it happens once), in the order a person fills them.
+    Record(Vec<(String, FieldType)>),
     /// The id of a component of this kind.
     Ref(RefKind),
     /// Any plain value.
     Any,
+}
+
+impl FieldType {
+    /// A value of this type as a person types it, to show what to type: `3`, `yes`,
+    /// `{"text": "some words", "once": true}`. `ids` gives an id of a kind of component.
+    pub fn example(&self, ids: &dyn Fn(RefKind) -> Option<String>) -> String {
+        self.example_value(ids).to_typed()
+    }
+
+    fn example_value(&self, ids: &dyn Fn(RefKind) -> Option<String>) -> Value {
+        match self {
+            FieldType::Int | FieldType::Any => Value::Int(3),
+            FieldType::Text => Value::Str("some words".to_owned()),
+            FieldType::Bool => Value::Bool(true),
+            FieldType::OneOf(options) => Value::Str(options.first().cloned().unwrap_or_default()),
+            FieldType::List(inner) => {
+                Value::List(vec![inner.example_value(ids), inner.example_value(ids)])
+            }
+            FieldType::Map(inner) => Value::Map(
+                [("key".to_owned(), inner.example_value(ids))]
+                    .into_iter()
+                    .collect(),
+            ),
+            FieldType::Record(fields) => Value::Map(
+                fields
+                    .iter()
+                    .map(|(key, kind)| (key.clone(), kind.example_value(ids)))
+                    .collect(),
+            ),
+            FieldType::Ref(kind) => Value::Str(ids(*kind).unwrap_or_else(|| "id".to_owned())),
+        }
+    }
 }
 
 impl fmt::Display for FieldType {
@@ -518,6 +553,16 @@ impl fmt::Display for FieldType {
             FieldType::OneOf(options) => write!(f, "one of {}", quoted_list(options)),
             FieldType::List(inner) => write!(f, "a list of ({inner})"),
             FieldType::Map(inner) => write!(f, "a map of string keys to ({inner})"),
+            FieldType::Record(fields) => {
+                f.write_str("a record of ")?;
+                for (i, (key, kind)) in fields.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{key} ({kind})")?;
+                }
+                Ok(())
+            }
             FieldType::Ref(kind) => write!(f, "the id of a {}", kind.noun()),
             FieldType::Any => f.write_str("any value"),
         }

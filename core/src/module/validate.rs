@@ -99,6 +99,20 @@ pub(super) fn check_value(module: &Module, value: &Value, ty: &FieldType) -> Res
         (FieldType::Map(inner), Value::Map(map)) => map
             .values()
             .try_for_each(|item| check_value(module, item, inner)),
+        (FieldType::Record(fields), Value::Map(map)) => {
+            for (key, kind) in fields {
+                match map.get(key) {
+                    Some(item) => {
+                        check_value(module, item, kind).map_err(|e| format!("{key}: {e}"))?
+                    }
+                    None => return Err(format!("'{key}' is missing (expected {ty})")),
+                }
+            }
+            match map.keys().find(|k| !fields.iter().any(|(f, _)| f == *k)) {
+                Some(extra) => Err(format!("'{extra}' is not one of its keys (expected {ty})")),
+                None => Ok(()),
+            }
+        }
         (FieldType::Ref(kind), Value::Str(id)) => {
             if module.has(*kind, id) {
                 Ok(())
@@ -122,6 +136,9 @@ fn first_bad_string<'v>(module: &Module, value: &'v Value, ty: &FieldType) -> Op
         (FieldType::Map(inner), Value::Map(m)) => {
             m.values().find_map(|v| first_bad_string(module, v, inner))
         }
+        (FieldType::Record(fields), Value::Map(m)) => fields
+            .iter()
+            .find_map(|(k, kind)| first_bad_string(module, m.get(k)?, kind)),
         _ => None,
     }
 }

@@ -399,6 +399,8 @@ pub struct Session {
     bot_time: std::time::Duration,
     /// Set when the game is one seat's redacted view (see [`crate::redact`]).
     redaction: Option<crate::redact::Redaction>,
+    /// What the set-up waits for, if the game has not begun (see [`Session::setup_waits`]).
+    setup_waits: Option<Need>,
 }
 
 impl Session {
@@ -423,11 +425,32 @@ impl Session {
         };
         // Rules reused from a simulation's last game are told that people read again.
         rules.set_watched(true);
-        rules.setup(&mut table, &spec.scenario, &spec.options, &mut io)?;
+        match rules.setup(&mut table, &spec.scenario, &spec.options, &mut io) {
+            Ok(()) => {}
+            // A value of the owner's data the set-up needs before the first decision is
+            // the game's first decision: the game waits, at its laid-out table, until it is
+            // entered (storing it rebases the game, which runs the set-up again).
+            Err(RulesError::Need(need @ Need::Data(_))) => {
+                let table = layout::lay_out(&module, scenario, spec.seed, &spec.seats)
+                    .map_err(SessionError::Start)?;
+                let mut session = Session::begun(module, spec, rules, table, Vec::new(), None);
+                session.setup_waits = Some(need.clone());
+                session.prompt = Err(RulesError::Need(need));
+                return Ok(session);
+            }
+            Err(err) => return Err(err.into()),
+        }
         if io.log.iter().any(|l| l.to.is_some()) {
             table.secrets_told = true;
         }
         Ok(Session::begun(module, spec, rules, table, io.log, None))
+    }
+
+    /// What the set-up waits for before the game can begin (a value of the owner's data not
+    /// entered yet), if it does: the game's first decision is to enter it, and no input is
+    /// taken until then.
+    pub fn setup_waits(&self) -> Option<&Need> {
+        self.setup_waits.as_ref()
     }
 
     /// A session whose game begins at `table` (after its set-up), with the set-up's lines.
@@ -462,6 +485,7 @@ impl Session {
             warnings: Vec::new(),
             bot_time: std::time::Duration::ZERO,
             redaction,
+            setup_waits: None,
         }
     }
 
@@ -587,6 +611,9 @@ impl Session {
     /// Applies one input: checks it (a choice must be legal, and its seat's to make), runs
     /// it, records it. An answer that names no seat is recorded with the seat that decides.
     pub fn apply(&mut self, mut input: Input) -> Result<(), SessionError> {
+        if let Some(need) = &self.setup_waits {
+            return Err(SessionError::Rules(RulesError::Need(need.clone())));
+        }
         let mut answer = Answered::default();
         if let Input::Act {
             seat, choice, by, ..

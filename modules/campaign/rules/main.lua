@@ -451,15 +451,18 @@ function steps.done(ctx)
 end
 
 -- What a nation may see besides the table: its own bank and the turn's date.
+-- What a nation reads beside the table, in words: the date and its own bank.
 local function view(ctx, seat)
   if seat == nil or seat == UMPIRE then
-    return { date = calendar.words(ctx:turn()) }
+    return { ["Date"] = calendar.words(ctx:turn()) }
   end
   local b = bank.of(ctx, seat)
   return {
-    date = calendar.words(ctx:turn()),
-    rp = b.rp, ap = b.ap, cash = b.cash,
-    raided = ctx.private[seat].raided or 0,
+    ["Date"] = calendar.words(ctx:turn()),
+    ["Resource points (RP)"] = b.rp,
+    ["Action points (AP)"] = b.ap,
+    ["Cash ($)"] = b.cash,
+    ["RP a raid takes from next turn's income"] = ctx.private[seat].raided or 0,
   }
 end
 
