@@ -2468,3 +2468,66 @@ fn a_game_whose_set_up_needs_the_owner_s_values_asks_them_first() {
         "the box shows what to type"
     );
 }
+
+/// The campaign's umpire at the screen enters the nations' orders as they arrive by mail,
+/// each under its nation's name, without passing the screen: France's and Austria's are
+/// recorded, the umpire's answers for them, and the others still wait.
+#[test]
+fn the_umpire_enters_two_seats_orders_without_passing_the_screen() {
+    let s = scratch();
+    let dir = repo().join("modules/campaign");
+    let load = LoadOptions {
+        overlay: OverlayChoice::File(dir.join("tests/owner-fixture.ron")),
+        strict: false,
+    };
+    let (_, game) = options(&s, false);
+    let module = Arc::new(chancery_core::load_module(&dir, &load).expect("loads"));
+    let mut session =
+        chancery_core::start_game(module, GameSpec::new("fall-1805", 11)).expect("starts");
+    session
+        .apply(chancery_core::Input::Act {
+            seat: Some("UM".into()),
+            choice: chancery_core::Choice {
+                name: "published".into(),
+                arg: chancery_core::Value::Nil,
+            },
+            dice: Vec::new(),
+            by: chancery_core::Actor::Human,
+        })
+        .expect("published");
+    let view = GameView::new(session, game);
+    let mut h = harness(ChanceryApp::new(view, Launcher::new(&dir, load)));
+    h.run();
+    assert!(h.query_by_label("For France:").is_some());
+    assert!(
+        h.query_by_label_contains("Waiting for the screen")
+            .is_none()
+    );
+    h.get_all_by_label("Orders received")
+        .next()
+        .expect("France's button")
+        .click();
+    h.run();
+    assert!(
+        h.query_by_label("For France:").is_none(),
+        "France has answered"
+    );
+    h.get_all_by_label("No orders this turn")
+        .next()
+        .expect("Austria's button")
+        .click();
+    h.run();
+    let mut answered = match h.state().session().prompt() {
+        Ok(Some(prompt)) => prompt.answered.clone(),
+        other => panic!("{other:?}"),
+    };
+    answered.sort();
+    assert_eq!(
+        answered,
+        ["AU".into(), "FR".into()] as [chancery_core::SeatId; 2]
+    );
+    assert!(
+        h.query_by_label("For Britain:").is_some(),
+        "the others still wait"
+    );
+}

@@ -770,6 +770,14 @@ impl GameView {
         }
     }
 
+    /// Whether the umpire is at the screen (a game with an umpire, not a redacted save).
+    pub fn umpire_at_screen(&self) -> bool {
+        let umpire = self.session.table().umpire.as_ref();
+        umpire.is_some()
+            && self.viewer.seat.as_ref() == umpire
+            && self.session.redaction().is_none()
+    }
+
     /// A person's answer for `seat` (the seat of the ask it answers).
     pub fn answer(&mut self, seat: Option<SeatId>, choice: chancery_core::Choice) {
         self.hold_bots = false;

@@ -239,6 +239,24 @@ fn decision_ui(ui: &mut Ui, view: &mut GameView) {
     if window_ui(ui, view, &prompt) {
         return;
     }
+    // The umpire at the screen enters each seat's answer to a decision made in secret (the
+    // orders that came by mail), seat by seat, without passing the screen.
+    if view.umpire_at_screen() && prompt.is_secret() && view.my_ask().is_none() {
+        ui.label("Enter each seat's answer as it reaches you:");
+        for ask in &prompt.asks {
+            ui.push_id(("umpire enters", ask.seat.clone()), |ui| {
+                ui.horizontal_wrapped(|ui| {
+                    if let Some(seat) = &ask.seat {
+                        ui.label(
+                            RichText::new(format!("For {}:", seat_name(&module, seat))).strong(),
+                        );
+                    }
+                    actions_ui(ui, view, &prompt.state, ask);
+                });
+            });
+        }
+        return;
+    }
     let Some(ask) = view.my_ask() else {
         // A bot's single decision may still be answered by hand (never a secret one).
         if let [ask] = prompt.asks.as_slice()
