@@ -1421,6 +1421,16 @@ fn compare_finds_the_changed_card_and_leaves_the_rest() {
         verdict.starts_with("The edit changes ") && verdict.contains("card win share · Five"),
         "{out}"
     );
+    // In a playtester's words: a rate in percent, its change in points with its range.
+    assert!(
+        verdict.contains(" % → ") && verdict.contains(" points, could be "),
+        "{verdict}"
+    );
+    assert!(
+        out.lines()
+            .any(|l| l.trim_start().starts_with("length") && l.contains(" inputs → ")),
+        "{out}"
+    );
 }
 
 #[test]

@@ -602,14 +602,14 @@ fn run_compare(
             };
             writeln!(
                 out,
-                "  {:<16} {:<24} {:>9.3} -> {:<9.3} {:+.3} [{:+.3}, {:+.3}]{}",
+                "  {:<16} {:<24} {:>14} → {:<14} {} [{}, {}]{}",
                 m.group,
                 name,
-                m.old,
-                m.new,
-                m.difference,
-                m.low,
-                m.high,
+                m.show(m.old),
+                m.show(m.new),
+                m.show_change(m.difference),
+                m.show_number(m.low),
+                m.show_number(m.high),
                 if m.significant { "  significant" } else { "" }
             )?;
         }

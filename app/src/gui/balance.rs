@@ -492,13 +492,9 @@ fn compare_ui(ui: &mut Ui, module: &Module, comparison: &Comparison, against: &s
             ui.colored_label(
                 Color32::from_rgb(200, 40, 40),
                 format!(
-                    "{}: {:.3} -> {:.3} ({:+.3} [{:+.3}, {:+.3}])",
+                    "{}: {}",
                     crate::games::metric_name(module, m),
-                    m.old,
-                    m.new,
-                    m.difference,
-                    m.low,
-                    m.high
+                    m.change_words()
                 ),
             );
         }

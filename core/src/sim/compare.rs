@@ -114,6 +114,66 @@ pub struct Metric {
     pub se: f64,
 }
 
+impl Metric {
+    /// Whether the metric is a rate (wins, draws, a card's win share), shown in percent.
+    pub fn is_rate(&self) -> bool {
+        matches!(self.group.as_str(), "wins" | "draws" | "card win share")
+    }
+
+    /// A value of the metric as a playtester reads it: a rate in percent ("57.5 %"), a
+    /// length in inputs a game, a count a game, a score with two decimals.
+    pub fn show(&self, x: f64) -> String {
+        match self.group.as_str() {
+            _ if self.is_rate() => format!("{:.1} %", x * 100.0),
+            "length" => format!("{x:.1} inputs"),
+            "card plays" => format!("{x:.2} a game"),
+            _ => format!("{x:.2}"),
+        }
+    }
+
+    /// A difference of the metric: in points of percent for a rate, else as [`Metric::show`]
+    /// gives the metric's unit, with its sign.
+    pub fn show_change(&self, d: f64) -> String {
+        let unit = match self.group.as_str() {
+            _ if self.is_rate() => " points",
+            "length" => " inputs",
+            "card plays" => " a game",
+            _ => "",
+        };
+        format!("{}{unit}", self.show_number(d))
+    }
+
+    /// A difference as a signed number in the metric's scale (points of percent for a
+    /// rate), without its unit: for the ends of an interval.
+    pub fn show_number(&self, d: f64) -> String {
+        let sign = if d < 0.0 { "−" } else { "+" };
+        match self.group.as_str() {
+            _ if self.is_rate() => format!("{sign}{:.1}", d.abs() * 100.0),
+            "length" => format!("{sign}{:.1}", d.abs()),
+            _ => format!("{sign}{:.2}", d.abs()),
+        }
+    }
+
+    /// The change in a sentence's words: "57.5 % → 52.0 % (−5.5 points, could be −9.0 to
+    /// −2.0)".
+    pub fn change_words(&self) -> String {
+        let range = match (self.low.is_finite(), self.high.is_finite()) {
+            (true, true) => format!(
+                ", could be {} to {}",
+                self.show_number(self.low),
+                self.show_number(self.high)
+            ),
+            _ => String::new(),
+        };
+        format!(
+            "{} → {} ({}{range})",
+            self.show(self.old),
+            self.show(self.new),
+            self.show_change(self.difference)
+        )
+    }
+}
+
 /// Both runs and their metrics.
 #[derive(Clone, Debug)]
 pub struct Comparison {
@@ -338,15 +398,7 @@ impl Comparison {
             let named: Vec<String> = significant
                 .iter()
                 .take(3)
-                .map(|m| {
-                    format!(
-                        "{} {:.3} → {:.3} ({:+.3})",
-                        name(m),
-                        m.old,
-                        m.new,
-                        m.difference
-                    )
-                })
+                .map(|m| format!("{} {}", name(m), m.change_words()))
                 .collect();
             let more = match significant.len() {
                 n if n > 3 => format!(", and {} more", n - 3),
