@@ -418,21 +418,9 @@ fn random_play_never_meets_a_module_error() {
 fn the_readme_s_turn_by_mail_plays_two_turns() {
     let scratch = tempfile::tempdir().expect("scratch");
     let dir = scratch.path();
-    let module = module_dir();
-    let fixture = module.join("tests/owner-fixture.ron");
-    let save = dir.join("campaign.ron");
+    let save = common::campaign_new(dir);
     let at = |name: &str| dir.join(name);
-    run(&[
-        "new",
-        path(&module),
-        "--seed",
-        "11",
-        "--overlay",
-        path(&fixture),
-        "--out",
-        path(&save),
-    ]);
-    let umpire_turn = module.join("tests/answers/umpire-turn-1.txt");
+    let umpire_turn = module_dir().join("tests/answers/umpire-turn-1.txt");
     for turn in 1..=2 {
         run(&["act", path(&save), "--seat", "UM", "published"]);
         let reports = at(&format!("turn-{turn}"));

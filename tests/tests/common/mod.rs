@@ -45,9 +45,8 @@ pub fn path(p: &std::path::Path) -> &str {
     p.to_str().expect("a utf-8 path")
 }
 
-/// The umpire's save, in `dir`, of a new campaign game (seed 11, the fixture) whose intel is
-/// published: turn 1 waits for the nations' orders.
-pub fn campaign_published(dir: &std::path::Path) -> std::path::PathBuf {
+/// The umpire's save, in `dir`, of a new campaign game (seed 11, the fixture).
+pub fn campaign_new(dir: &std::path::Path) -> std::path::PathBuf {
     let module = chancery_tests::repo_root().join("modules/campaign");
     let fixture = module.join("tests/owner-fixture.ron");
     let save = dir.join("campaign.ron");
@@ -61,6 +60,13 @@ pub fn campaign_published(dir: &std::path::Path) -> std::path::PathBuf {
         "--out",
         path(&save),
     ]);
+    save
+}
+
+/// The umpire's save, in `dir`, of a new campaign game (seed 11, the fixture) whose intel is
+/// published: turn 1 waits for the nations' orders.
+pub fn campaign_published(dir: &std::path::Path) -> std::path::PathBuf {
+    let save = campaign_new(dir);
     chancery_ok(&["act", path(&save), "--seat", "UM", "published"]);
     save
 }
