@@ -452,30 +452,7 @@ pub fn value_example(module: &Module, target: &OverlayTarget, ty: &FieldType) ->
     {
         return peer.to_typed();
     }
-    ty.example(&|kind| match kind {
-        chancery_core::module::RefKind::Card => {
-            module.cards.iter().next().map(|c| c.id.to_string())
-        }
-        chancery_core::module::RefKind::Zone => {
-            module.zones.iter().next().map(|z| z.id.to_string())
-        }
-        chancery_core::module::RefKind::Place => {
-            module.places.iter().next().map(|p| p.def.id.to_string())
-        }
-        chancery_core::module::RefKind::Piece => {
-            module.pieces.iter().next().map(|p| p.id.to_string())
-        }
-        chancery_core::module::RefKind::Box => module.boxes.iter().next().map(|b| b.id.to_string()),
-        chancery_core::module::RefKind::Counter => {
-            module.counters.iter().next().map(|c| c.id.to_string())
-        }
-        chancery_core::module::RefKind::Seat => {
-            module.seats.iter().next().map(|s| s.id.to_string())
-        }
-        chancery_core::module::RefKind::UnitKind => {
-            module.unit_kinds.iter().next().map(|k| k.id.to_string())
-        }
-    })
+    ty.example(&|kind| module.first_id(kind))
 }
 
 /// The type of values shaped like `value`: its kind, and for a list or map the shape of its

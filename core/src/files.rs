@@ -146,6 +146,15 @@ pub fn inside(dir: &Path, rel: &str) -> Result<PathBuf, String> {
     Ok(path)
 }
 
+/// Whether two paths name the same file: the same once links and `..` are resolved, or,
+/// where one is not there yet, the same absolute path (as it would be once written).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => std::path::absolute(a).ok() == std::path::absolute(b).ok(),
+    }
+}
+
 /// Writes `bytes` to `path` atomically: to a temporary file beside it (`.NAME.PID.tmp`),
 /// flushed to disk, then renamed over `path`. Only a regular file is written: a link (which
 /// the rename would replace, not follow), a device, a pipe or a folder at `path` is refused

@@ -105,6 +105,12 @@ pub fn is_plain_name(text: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
 }
 
+/// Whether `text` may be a seat's id: a plain name ([`is_plain_name`]) other than
+/// `public`, since a turn's reports are files named after the seats beside `public.md`.
+pub fn is_seat_id(text: &str) -> bool {
+    is_plain_name(text) && text != "public"
+}
+
 #[cfg(test)]
 mod tests {
     use super::is_plain_name;

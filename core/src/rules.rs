@@ -176,6 +176,14 @@ impl Action {
             arg: self.arg.clone(),
         }
     }
+
+    /// The action as a person reads it: its label, else its choice as typed.
+    pub fn words(&self) -> String {
+        match self.label.is_empty() {
+            true => self.choice().to_string(),
+            false => self.label.clone(),
+        }
+    }
 }
 
 /// The part of the table an action concerns.

@@ -136,7 +136,7 @@ impl SaveFile {
             // The person's own default overlay, named by a save they made: theirs to write.
             (crate::module::OverlayChoice::Default, Some(path))
                 if crate::module::default_overlay_path(&self.module.id)
-                    .is_some_and(|own| same_path(&own, Path::new(path))) =>
+                    .is_some_and(|own| crate::files::same_file(&own, Path::new(path))) =>
             {
                 asked.clone()
             }
@@ -370,7 +370,7 @@ impl SaveFile {
         save.restore_reasons();
         if let Some(seat) = save
             .seat_ids()
-            .find(|s| !crate::ids::is_plain_name(s.as_str()))
+            .find(|s| !crate::ids::is_seat_id(s.as_str()))
         {
             let quoted = format!("{:?}", seat.as_str());
             let (line, col) = text
@@ -386,7 +386,7 @@ impl SaveFile {
                 line,
                 col,
                 format!(
-                    "seat {quoted} is not a plain name (letters, digits, '_', '-', '.'): no module names a seat so, and files are named after seats"
+                    "seat {quoted} is not a plain name other than 'public' (letters, digits, '_', '-', '.'): no module names a seat so, and files are named after seats"
                 ),
             ));
         }
@@ -509,15 +509,6 @@ impl SaveFile {
             restored: 0,
         };
         Ok((session, Some(report)))
-    }
-}
-
-/// Whether two paths name the same file (once made absolute; the same text if they cannot
-/// be resolved).
-fn same_path(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => std::path::absolute(a).ok() == std::path::absolute(b).ok(),
     }
 }
 

@@ -266,28 +266,25 @@ fn the_game_starts_without_the_owner_s_data_and_asks_each_value() {
             && out.contains("for example --value pro"),
         "{out}"
     );
-    let out = run(&[
-        "act",
-        path(&save),
-        "--value",
-        "pro",
-        "--overlay",
-        path(&overlay),
-    ]);
+    let give = |value: &str| {
+        chancery(&[
+            "act",
+            path(&save),
+            "--value",
+            value,
+            "--overlay",
+            path(&overlay),
+        ])
+    };
+    let (code, out, err) = give("pro");
+    assert_eq!(code, 0, "{err}");
     assert!(
         out.contains("Initial Force Pools (J.1.d): France is not entered yet"),
         "{out}"
     );
     let stored = std::fs::read_to_string(&overlay).expect("the overlay");
     assert!(stored.contains("\"FR\": \"pro\""), "{stored}");
-    let (code, _, err) = chancery(&[
-        "act",
-        path(&save),
-        "--value",
-        "pro",
-        "--overlay",
-        path(&overlay),
-    ]);
+    let (code, _, err) = give("pro");
     assert_eq!(code, 1, "a status is not a Force Pool");
     assert!(
         err.contains("expected a map of string keys to (an integer)"),

@@ -796,14 +796,6 @@ pub fn new(args: &NewArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
     Ok(0)
 }
 
-/// Whether two paths name the same file (or would, once written).
-pub(super) fn same_file(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => a == b,
-    }
-}
-
 pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<i32> {
     let file = SaveFile::read(&args.save)?;
     let mut session = restore(
@@ -815,12 +807,12 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
     )?;
     let target = args.out.clone().unwrap_or_else(|| args.save.clone());
     // The game goes back into its own save; another file is replaced only with --force.
-    let replace = args.force || same_file(&target, &args.save);
+    let replace = args.force || chancery_core::files::same_file(&target, &args.save);
     if !args.check {
         refuse_existing_unless(&target, replace)?;
     }
     let replayed = session.history().len();
-    if replayed < file.inputs.len() && same_file(&target, &args.save) {
+    if replayed < file.inputs.len() && chancery_core::files::same_file(&target, &args.save) {
         // Answering now would drop the inputs that no longer fit: never shorten a save.
         let input = file
             .inputs
@@ -939,7 +931,7 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
 }
 
 pub fn record(args: &RecordArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<i32> {
-    if same_file(&args.out, &args.save) {
+    if chancery_core::files::same_file(&args.out, &args.save) {
         bail!(
             "--out {} is the save being recorded: a recording would take its place and the game \
              would be lost. Write the recording to another file (MODULE/tests/replays/NAME.ron)",

@@ -14,8 +14,9 @@ use chancery_core::view::state_json;
 use chancery_core::{Input, Module, SeatId, Session, Value};
 use clap::Args;
 
-use super::game::{describe_table, refuse_existing_unless, same_file};
+use super::game::{describe_table, refuse_existing_unless};
 use crate::games::{OverlayArgs, restore};
+use chancery_core::files::same_file;
 
 #[derive(Args, Debug)]
 pub struct ReportArgs {
@@ -207,65 +208,43 @@ fn report_text(
             None => format!("{}'s own", module.seat_name(s)),
         };
         let _ = writeln!(out, "\n## {title}\n");
-        out.push_str(&value_in_words(value, &|id| words_for(&module, id), 0));
+        out.push_str(&value_in_words(value, &module, 0));
     }
     if !view.is_nil() && !is_empty(&view) {
         let _ = writeln!(out, "\n## Standings\n");
-        out.push_str(&value_in_words(&view, &|id| words_for(&module, id), 0));
+        out.push_str(&value_in_words(&view, &module, 0));
     }
     let _ = writeln!(out, "\n## Waiting for\n");
     out.push_str(&waiting_in_words(session, eyes));
     Ok(out)
 }
 
-/// An id of the module, or a key of plain data, in words: a seat's, card's or other
-/// component's name, else the key with its underscores as spaces and a capital first
-/// ("cv_mod" → "Cv mod").
-fn words_for(module: &Module, id: &str) -> String {
-    if let Some(seat) = module.seats.get(id) {
-        return seat.name.clone();
-    }
-    for kind in [
-        "card",
-        "zone",
-        "place",
-        "piece",
-        "box",
-        "counter",
-        "unit kind",
-    ] {
-        let name = module.name_of(kind, id);
-        if name != id {
-            return name;
-        }
-    }
-    let spaced = id.replace('_', " ");
-    let mut chars = spaced.chars();
+/// A key of plain data in words, as the module names what it is ([`Module::words_of`]),
+/// a capital first ("cv_mod" → "Cv mod", "AU" → "Austria").
+fn key_words(module: &Module, key: &str) -> String {
+    let words = module.words_of(key);
+    let mut chars = words.chars();
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => spaced,
+        None => words,
     }
 }
 
 /// Plain data as a Markdown list a person reads: each key in words with its value, a
 /// nested map or list indented under its key.
-fn value_in_words(value: &Value, words: &dyn Fn(&str) -> String, depth: usize) -> String {
+fn value_in_words(value: &Value, module: &Module, depth: usize) -> String {
     let indent = "  ".repeat(depth);
     let mut out = String::new();
     let scalar = |v: &Value| match v {
         Value::Bool(true) => "yes".to_owned(),
         Value::Bool(false) => "no".to_owned(),
-        // A value names a component by its name; any other text stays as written.
+        // A value that is a component's id by its name; any other text as written.
         Value::Str(s) => {
-            let named = words(s);
-            let id_like = s.chars().all(|c| c.is_alphanumeric() || "_.".contains(c));
-            markdown_line(
-                if id_like && named.replace(' ', "_").to_lowercase() != s.to_lowercase() {
-                    &named
-                } else {
-                    s
-                },
-            )
+            let named = module.words_of(s);
+            markdown_line(match named.replace(' ', "_") == *s {
+                true => s,
+                false => &named,
+            })
         }
         other => markdown_line(&other.to_string()),
     };
@@ -276,15 +255,16 @@ fn value_in_words(value: &Value, words: &dyn Fn(&str) -> String, depth: usize) -
                     Value::Map(m) if m.is_empty() => {}
                     Value::List(l) if l.is_empty() => {}
                     Value::Map(_) | Value::List(_) => {
-                        let _ = writeln!(out, "{indent}- {}:", markdown_line(&words(key)));
-                        out.push_str(&value_in_words(item, words, depth + 1));
+                        let _ =
+                            writeln!(out, "{indent}- {}:", markdown_line(&key_words(module, key)));
+                        out.push_str(&value_in_words(item, module, depth + 1));
                     }
                     Value::Nil => {}
                     other => {
                         let _ = writeln!(
                             out,
                             "{indent}- {}: {}",
-                            markdown_line(&words(key)),
+                            markdown_line(&key_words(module, key)),
                             scalar(other)
                         );
                     }
@@ -301,7 +281,7 @@ fn value_in_words(value: &Value, words: &dyn Fn(&str) -> String, depth: usize) -
         }
         Value::List(items) => {
             for item in items {
-                out.push_str(&value_in_words(item, words, depth));
+                out.push_str(&value_in_words(item, module, depth));
             }
         }
         Value::Nil => {}
@@ -350,11 +330,7 @@ fn waiting_in_words(session: &Session, eyes: Option<&SeatId>) -> String {
     {
         let _ = writeln!(out, "\nYour choices:\n");
         for action in &ask.actions {
-            let label = match action.label.is_empty() {
-                true => action.choice().to_string(),
-                false => action.label.clone(),
-            };
-            let _ = writeln!(out, "- {}", markdown_line(&label));
+            let _ = writeln!(out, "- {}", markdown_line(&action.words()));
         }
     }
     out
@@ -442,19 +418,14 @@ pub fn report(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> an
     };
     std::fs::create_dir_all(dir)
         .map_err(|e| anyhow::anyhow!("cannot make the folder {}: {e}", dir.display()))?;
-    // Each report is named after its seat, which must be a plain name: a save from someone
-    // else could name a seat "../../x" to write outside the folder.
-    let mut reports: Vec<(PathBuf, Option<SeatId>)> = Vec::new();
-    for seat in file.table.seats.keys() {
-        if !chancery_core::ids::is_plain_name(seat.as_str()) || seat.as_str() == "public" {
-            bail!(
-                "{}: seat '{}' is not a plain name (letters, digits, '_', '-', '.'), so no report file can be named after it; nothing was written",
-                args.save.display(),
-                shortened(seat.as_str())
-            );
-        }
-        reports.push((dir.join(format!("{seat}.{ext}")), Some(seat.clone())));
-    }
+    // Each report is named after its seat: a seat id is a plain name, not "public"
+    // (`ids::is_seat_id`, which reading the save checked), so no report leaves the folder.
+    let mut reports: Vec<(PathBuf, Option<SeatId>)> = file
+        .table
+        .seats
+        .keys()
+        .map(|s| (dir.join(format!("{s}.{ext}")), Some(s.clone())))
+        .collect();
     reports.push((dir.join(format!("public.{ext}")), Some(SeatId::spectator())));
     // Every file is checked before any is written: all the reports or none.
     for (path, _) in &reports {

@@ -477,11 +477,7 @@ fn actions_ui(ui: &mut Ui, view: &mut GameView, state: &str, ask: &Ask) {
         if view.panels().focus.is_some() && action.target != view.panels().focus {
             continue;
         }
-        let label = if action.label.is_empty() {
-            action.choice().to_string()
-        } else {
-            action.label.clone()
-        };
+        let label = action.words();
         match action.range {
             Some((lo, hi)) => {
                 ui.horizontal(|ui| {

@@ -474,6 +474,20 @@ impl Module {
         }
     }
 
+    /// The first id of a component of `kind`, in the order the data gives them.
+    pub fn first_id(&self, kind: RefKind) -> Option<String> {
+        match kind {
+            RefKind::Card => self.cards.iter().next().map(|d| d.id.to_string()),
+            RefKind::Zone => self.zones.iter().next().map(|d| d.id.to_string()),
+            RefKind::Place => self.places.iter().next().map(|d| d.def.id.to_string()),
+            RefKind::Piece => self.pieces.iter().next().map(|d| d.id.to_string()),
+            RefKind::Box => self.boxes.iter().next().map(|d| d.id.to_string()),
+            RefKind::Counter => self.counters.iter().next().map(|d| d.id.to_string()),
+            RefKind::Seat => self.seats.iter().next().map(|d| d.id.to_string()),
+            RefKind::UnitKind => self.unit_kinds.iter().next().map(|d| d.id.to_string()),
+        }
+    }
+
     /// Every id of the module's data that an effect may be keyed by: cards, card groups,
     /// pieces, zones, places, boxes, counters, seats, unit kinds, tables and scenarios.
     pub fn data_ids(&self) -> std::collections::BTreeSet<&str> {

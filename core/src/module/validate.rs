@@ -180,7 +180,7 @@ pub(super) fn check_module(loader: &mut Loader, module: &Module) {
 /// files and lines named after seats.
 fn check_seat_ids(loader: &mut Loader, module: &Module) {
     for seat in module.seats.iter() {
-        if !crate::ids::is_plain_name(seat.id.as_str()) || seat.id.as_str() == "public" {
+        if !crate::ids::is_seat_id(seat.id.as_str()) {
             let idx = loader.origins[&("seat", seat.id.to_string())];
             loader.error(
                 idx,
