@@ -486,9 +486,11 @@ pub fn parse_value(module: &Module, text: &str, ty: &FieldType) -> Result<Value,
             _ => return Err(format!("'{text}' is not yes or no")),
         },
         FieldType::Text | FieldType::OneOf(_) | FieldType::Ref(_) => Value::Str(text.to_owned()),
-        FieldType::List(_) | FieldType::Map(_) | FieldType::Record(_) | FieldType::Any => {
-            Value::parse_arg(text)
-        }
+        FieldType::List(_)
+        | FieldType::Map(_)
+        | FieldType::MapOf(..)
+        | FieldType::Record(_)
+        | FieldType::Any => Value::parse_arg(text),
     };
     module.check_value(&value, ty)?;
     Ok(value)

@@ -2463,7 +2463,7 @@ fn a_game_whose_set_up_needs_the_owner_s_values_asks_them_first() {
         "the next value the set-up needs is asked"
     );
     assert!(
-        h.query_by_label_contains("For example: {\"key\":3}")
+        h.query_by_label_contains("For example: {\"guard_cavalry\":3}")
             .is_some(),
         "the box shows what to type"
     );

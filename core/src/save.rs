@@ -31,8 +31,14 @@ pub struct SavedModule {
     pub version: String,
     /// The folder it was loaded from.
     pub dir: String,
-    /// The fingerprint of its files then.
+    /// The fingerprint of its files then, with the overlay's values (a redacted save: of
+    /// its own files alone).
     pub fingerprint: u64,
+    /// The fingerprint of the module's own files then, without any overlay (0 in a save
+    /// written before it was kept): a game whose only change is the owner's values entered
+    /// since is not reported as played under a changed module.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub files: u64,
     /// The owner's overlay it was loaded with (absolute), which later commands use again
     /// unless told otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -168,6 +174,7 @@ impl SaveFile {
                     Some(_) => module.files_fingerprint,
                     None => module.fingerprint,
                 },
+                files: module.files_fingerprint,
                 overlay: module.overlay.as_ref().map(|o| {
                     std::path::absolute(&o.path)
                         .unwrap_or_else(|_| o.path.clone())
@@ -474,7 +481,10 @@ impl SaveFile {
             Some(_) => module.files_fingerprint,
             None => module.fingerprint,
         };
-        if same && fingerprint == self.module.fingerprint {
+        // The module's own files as they were: what differs is the owner's values, entered
+        // since (a value a rule asked for), which the game was waiting on.
+        let files_same = self.module.files != 0 && self.module.files == module.files_fingerprint;
+        if same && (fingerprint == self.module.fingerprint || files_same) {
             return Ok((session, None));
         }
         let divergence = (!same).then(|| {
@@ -494,6 +504,8 @@ impl SaveFile {
         });
         let changes = if fingerprint == self.module.fingerprint {
             Vec::new()
+        } else if files_same {
+            vec!["values entered in the owner's overlay since the game was saved".to_owned()]
         } else {
             vec![format!(
                 "the module's files differ from those the game was saved with (saved with version {})",
@@ -510,6 +522,10 @@ impl SaveFile {
         };
         Ok((session, Some(report)))
     }
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// A writer that refuses to write more than `left` bytes, noting in `over` that it did.
@@ -571,6 +587,7 @@ mod tests {
                 version: "1".to_owned(),
                 dir: "m".to_owned(),
                 fingerprint: 0,
+                files: 0,
                 overlay: None,
                 demo: false,
             },

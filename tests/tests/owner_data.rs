@@ -237,7 +237,7 @@ fn the_demo_plays_the_placeholders_read_only_and_no_command_writes_into_a_module
         path(&games.path().join("none.ron")),
     ]);
     assert_eq!(code, 1);
-    assert!(err.contains("has no demo data"), "{err}");
+    assert!(err.contains("but no demo data"), "{err}");
     assert_eq!(
         module_test_files(),
         before,

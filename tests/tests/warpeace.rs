@@ -287,7 +287,7 @@ fn the_game_starts_without_the_owner_s_data_and_asks_each_value() {
     let (code, _, err) = give("pro");
     assert_eq!(code, 1, "a status is not a Force Pool");
     assert!(
-        err.contains("expected a map of string keys to (an integer)"),
+        err.contains("expected a map of unit kind ids to (an integer)"),
         "{err}"
     );
     let demo = scratch.path().join("demo.ron");

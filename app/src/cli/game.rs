@@ -312,8 +312,9 @@ fn with_seat_names(text: &str, module: &Module) -> String {
     out
 }
 
-/// Applies an answer; its name may be a number in the list of the seat's legal actions.
-fn answer(session: &mut Session, answer: &Answer) -> Result<(), SessionError> {
+/// The answer with a number for its name ("3") made the action listed under that number
+/// now, before any value given with `--value` changes the list.
+fn resolved(session: &Session, answer: &Answer) -> Answer {
     let mut answer = answer.clone();
     if let (Ok(n), Ok(Some(prompt))) = (answer.name.parse::<usize>(), session.prompt())
         && let Ok(ask) = prompt.ask_for(answer.seat.as_ref())
@@ -328,7 +329,12 @@ fn answer(session: &mut Session, answer: &Answer) -> Result<(), SessionError> {
             action.arg.clone()
         };
     }
-    session.apply(answer.input())
+    answer
+}
+
+/// Applies an answer; its name may be a number in the list of the seat's legal actions.
+fn answer(session: &mut Session, answer: &Answer) -> Result<(), SessionError> {
+    session.apply(resolved(session, answer).input())
 }
 
 /// Runs `step`; when it needs a value of the module's data that is not entered yet and
@@ -382,8 +388,19 @@ fn apply_answers(
         None => s.run_bots(BOT_STEP_LIMIT).map(|_| ()),
     };
     for a in answers {
-        if let Err(failure) = with_value(session, value, err, |s| answer(s, &a.answer))? {
-            let explained = explain(&failure, session.module());
+        // The number the person read stays the action it named while values are stored.
+        let resolved = resolved(session, &a.answer);
+        let had_value = value.is_some();
+        if let Err(failure) = with_value(session, value, err, |s| answer(s, &resolved))? {
+            let mut explained = explain(&failure, session.module());
+            if had_value && value.is_none() && matches!(failure, SessionError::Illegal { .. }) {
+                // The value read off the physical game closes the choice the rules offered
+                // while it was unknown.
+                explained = format!(
+                    "with the value just stored, this choice is not open any more (the value is kept); \
+                     `chancery state` lists the choices there are now ({explained})"
+                );
+            }
             if a.line == 0 {
                 bail!("'{}': {explained}", shortened(&a.answer.name));
             }

@@ -503,6 +503,9 @@ pub enum FieldType {
     List(Box<FieldType>),
     /// A map from string keys to values of one type.
     Map(Box<FieldType>),
+    /// A map from ids of one kind of component (unit kinds, seats) to values of one type:
+    /// `MapOf(UnitKind, Int)` for strength points by unit kind.
+    MapOf(RefKind, Box<FieldType>),
     /// A record: a map with exactly these keys, each with its own type (an event's text and
     /// whether it happens once), in the order a person fills them.
     Record(Vec<(String, FieldType)>),
@@ -525,13 +528,28 @@ impl FieldType {
             FieldType::Text => Value::Str("some words".to_owned()),
             FieldType::Bool => Value::Bool(true),
             FieldType::OneOf(options) => Value::Str(options.first().cloned().unwrap_or_default()),
-            FieldType::List(inner) => {
-                Value::List(vec![inner.example_value(ids), inner.example_value(ids)])
-            }
+            // Two items, told apart where their type lets them differ (a list of names
+            // rarely holds one name twice).
+            FieldType::List(inner) => Value::List(match (**inner).clone() {
+                FieldType::Text => vec![
+                    Value::Str("some words".to_owned()),
+                    Value::Str("other words".to_owned()),
+                ],
+                FieldType::Int | FieldType::Any => vec![Value::Int(3), Value::Int(4)],
+                _ => vec![inner.example_value(ids), inner.example_value(ids)],
+            }),
             FieldType::Map(inner) => Value::Map(
                 [("key".to_owned(), inner.example_value(ids))]
                     .into_iter()
                     .collect(),
+            ),
+            FieldType::MapOf(keys, inner) => Value::Map(
+                [(
+                    ids(*keys).unwrap_or_else(|| "id".to_owned()),
+                    inner.example_value(ids),
+                )]
+                .into_iter()
+                .collect(),
             ),
             FieldType::Record(fields) => Value::Map(
                 fields
@@ -553,6 +571,9 @@ impl fmt::Display for FieldType {
             FieldType::OneOf(options) => write!(f, "one of {}", quoted_list(options)),
             FieldType::List(inner) => write!(f, "a list of ({inner})"),
             FieldType::Map(inner) => write!(f, "a map of string keys to ({inner})"),
+            FieldType::MapOf(keys, inner) => {
+                write!(f, "a map of {} ids to ({inner})", keys.noun())
+            }
             FieldType::Record(fields) => {
                 f.write_str("a record of ")?;
                 for (i, (key, kind)) in fields.iter().enumerate() {

@@ -381,9 +381,11 @@ fn add_overlay(loader: &mut Loader, module: &mut Module, choice: &OverlayChoice)
         OverlayChoice::File(path) | OverlayChoice::NamedBySave(path) => Some(path.clone()),
         OverlayChoice::Demo => match &module.manifest.demo {
             Some(demo) => Some(module.dir.join(demo)),
+            // Nothing to enter: the demo is the game itself.
+            None if !module.needs_owner_data() => return,
             None => {
                 let message = format!(
-                    "--demo: module '{}' has no demo data (its module.ron names no `demo` overlay of placeholder values); start without --demo",
+                    "--demo: module '{}' has values for the owner to enter but no demo data (its module.ron names no `demo` overlay of placeholder values); start without --demo",
                     module.manifest.id
                 );
                 loader.error(MANIFEST, &[Anchor::Ident("id")], message);

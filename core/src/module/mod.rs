@@ -449,6 +449,23 @@ impl Module {
             .collect()
     }
 
+    /// Whether any value is left for the owner of the physical game to enter: a card field,
+    /// a table entry (or an open table's), a piece's or a space's property. A module without
+    /// any plays the same with or without `--demo`.
+    pub fn needs_owner_data(&self) -> bool {
+        let unknown = |props: &BTreeMap<String, DataValue>| {
+            props.values().any(|v| matches!(v, DataValue::Unknown))
+        };
+        !self.unknown_report().is_empty()
+            || !self.unknown_table_entries().is_empty()
+            || self.tables.iter().any(|t| t.open)
+            || self.pieces.iter().any(|p| unknown(&p.props))
+            || self
+                .places
+                .iter()
+                .any(|p| p.def.spaces.iter().any(|s| unknown(&s.props)))
+    }
+
     /// Checks `value` against type `ty` (references must name this module's components);
     /// the error says what was expected.
     pub fn check_value(&self, value: &crate::value::Value, ty: &FieldType) -> Result<(), String> {

@@ -99,6 +99,15 @@ pub(super) fn check_value(module: &Module, value: &Value, ty: &FieldType) -> Res
         (FieldType::Map(inner), Value::Map(map)) => map
             .values()
             .try_for_each(|item| check_value(module, item, inner)),
+        (FieldType::MapOf(keys, inner), Value::Map(map)) => {
+            for (key, item) in map {
+                if !module.has(*keys, key) {
+                    return Err(format!("'{key}' is not a {} of this module", keys.noun()));
+                }
+                check_value(module, item, inner).map_err(|e| format!("{key}: {e}"))?;
+            }
+            Ok(())
+        }
         (FieldType::Record(fields), Value::Map(map)) => {
             for (key, kind) in fields {
                 match map.get(key) {
@@ -135,6 +144,12 @@ fn first_bad_string<'v>(module: &Module, value: &'v Value, ty: &FieldType) -> Op
             .find_map(|v| first_bad_string(module, v, inner)),
         (FieldType::Map(inner), Value::Map(m)) => {
             m.values().find_map(|v| first_bad_string(module, v, inner))
+        }
+        (FieldType::MapOf(keys, inner), Value::Map(m)) => {
+            m.iter().find_map(|(k, v)| match module.has(*keys, k) {
+                false => Some(k.as_str()),
+                true => first_bad_string(module, v, inner),
+            })
         }
         (FieldType::Record(fields), Value::Map(m)) => fields
             .iter()

@@ -365,8 +365,12 @@ end
 function initial.extra_card.take(ctx, card)
   local power = ctx.locals.power
   local f = ctx.data.cards[card].fields
+  -- A card offered before its nation was entered may turn out to be another's: it stays in
+  -- the deck, and the power takes another.
   if f.nation ~= power or f.kind ~= "character" then
-    error(string.format("%s is not one of %s's national character cards", card_name(ctx, card), powers.name(ctx, power)), 0)
+    ctx:log(string.format("%s is not one of %s's national character cards: it stays in the deck.",
+      card_name(ctx, card), powers.name(ctx, power)))
+    return
   end
   ctx:move_card(card, powers.hand_zone(ctx, power))
   ctx.vars.initial_cards[card] = true

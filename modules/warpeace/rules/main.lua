@@ -163,6 +163,11 @@ end
 -- Every seat reads the political status, the City Points, the installments, the wars.
 local function view(ctx)
   local v = { Date = calendar.words(ctx:turn()) }
+  -- Before the set-up has its values (the game's first decision asks them), there is no
+  -- political status to show yet.
+  if not ctx.vars.status or not ctx.vars.installments then
+    return v
+  end
   local status = {}
   for _, major in ipairs(states.MAJORS) do
     status[major] = states.STATUS_WORDS[ctx.vars.status[major]]

@@ -44,10 +44,24 @@ function production.points(ctx, die, cities)
   return (die >= p.high_roll and p.high_points or p.low_points) * cities
 end
 
+--- Each name once, in the order first given, leaving out those in `seen` (a city the owner
+--- typed twice, or under both colours, is one city: the first colour it is under).
+local function once_each(names, seen)
+  local out = {}
+  for _, name in ipairs(names or {}) do
+    if not seen[name] then
+      seen[name] = true
+      out[#out + 1] = name
+    end
+  end
+  return out
+end
+
 --- A state's production cities by symbol colour (owner data): {red = {...}, black = {...}}.
 function production.cities(ctx, state)
-  local c = ctx.data.tables.production_cities[state]
-  return { red = c.red or {}, black = c.black or {} }
+  local c, seen = ctx.data.tables.production_cities[state], {}
+  local red = once_each(c.red, seen)
+  return { red = red, black = once_each(c.black, seen) }
 end
 
 -- The January additions to `state`'s Force Pool (J.1.f), from the owner's schedule.
@@ -109,7 +123,7 @@ form.define("purchase", "Purchase", function(ctx, values, data)
   end
   for _, kind in ipairs(states.NAVAL_KINDS) do
     if ctx:units(pool, kind) > 0 then
-      kinds[#kinds + 1] = { kind, string.format("%s (%d in the pool; 5 points each)", kind, ctx:units(pool, kind)) }
+      kinds[#kinds + 1] = { kind, string.format("%s (%d in the pool; 5 points each)", production.kind_words(ctx, kind), ctx:units(pool, kind)) }
     end
   end
   local fields = { { key = "kind", text = "what to buy", choices = kinds } }
