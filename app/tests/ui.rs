@@ -1133,7 +1133,13 @@ fn four_people_click_through_a_whole_turn_of_congress_of_vienna() {
     }
     assert_eq!(
         phases,
-        ["initial", "diplomacy", "government", "war", "end"],
+        [
+            "Initial Phase",
+            "Diplomacy Phase",
+            "Government Phase",
+            "War Phase",
+            "End of Turn"
+        ],
         "every phase of the turn was played"
     );
     h.get_by_role_and_label(egui::Role::Button, "The Victory Point Summary is complete")
@@ -2028,7 +2034,7 @@ fn the_first_start_offers_the_demo_which_reaches_the_diplomacy_phase_asking_no_v
     );
     assert!(h.query_by_label("New here?").is_none());
     let mut steps = 0;
-    while h.state().session().table().phase != "diplomacy" {
+    while h.state().session().table().phase != "Diplomacy Phase" {
         assert!(steps < 400, "the Diplomacy Phase is not reached");
         let view = &h.state().view;
         assert!(
@@ -2056,7 +2062,7 @@ fn a_15_card_hand_shows_every_card_at_a_readable_size() {
     h.get_by_label("Try the demo").click();
     h.run();
     // Into the Diplomacy Phase, where the hands are dealt; then France gets up to 15 cards.
-    while h.state().session().table().phase != "diplomacy" {
+    while h.state().session().table().phase != "Diplomacy Phase" {
         let ask = h.state().view.my_ask().expect("a decision");
         let choice = ask.actions[0].choice();
         h.state_mut().view.answer(ask.seat.clone(), choice);

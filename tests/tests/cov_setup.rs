@@ -185,7 +185,7 @@ fn napoleon_resurgent_17_2() {
     let s = start("napoleon-resurgent", &[]);
     assert_eq!(
         (s["turn"].clone(), s["phase"].clone()),
-        (json!(2), json!("initial"))
+        (json!(2), json!("Initial Phase"))
     );
     check_counters(&s, [25, 15, 7, 5], [14, 12, 11, 12], "17.2");
     check_armies(&s, SPRING_1813, &[("BR_fleet", 2)], "17.2");

@@ -71,11 +71,16 @@ fn check_seen(seat: &SeatId, table: &Table, what: &str, text: &str) {
         "(Seen as",
         "Its choices show",
         "Answer as one seat",
-        "State '",
+        "Several seats choose at once",
     ];
+    let heading = |l: &str| {
+        l.split(": ")
+            .next()
+            .is_some_and(|who| who.ends_with(" decides") || who.contains(" decides,"))
+    };
     let text: String = text
         .lines()
-        .filter(|l| !fixed.iter().any(|f| l.trim_start().starts_with(f)))
+        .filter(|l| !fixed.iter().any(|f| l.trim_start().starts_with(f)) && !heading(l))
         .collect::<Vec<_>>()
         .join("\n");
     for secret in secrets_from(table, seat) {

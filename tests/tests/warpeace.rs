@@ -35,7 +35,7 @@ fn a_two_player_game_from_the_command_line_with_physical_dice() {
         "--out",
         path(&save),
     ]);
-    assert!(out.contains("Turn 1, phase 'September 1805"), "{out}");
+    assert!(out.contains("Turn 1, September 1805"), "{out}");
     // The Neutral Segment: Prussia, neutral and no player's, produces for England (J.2.i).
     assert!(out.contains("Prussia's Reinforcement Phase (J.2)"), "{out}");
     run(&["act", path(&save), "production"]);
@@ -98,15 +98,18 @@ fn decision(save: &std::path::Path) -> (String, String, Vec<String>) {
     let out = run(&["state", path(save)]);
     let line = out
         .lines()
-        .find(|l| l.starts_with("State '") && l.contains(" decides"))
+        .find(|l| l.contains(", human) decides"))
         .expect("a decision");
-    let state = line.split('\'').nth(1).expect("a state").to_owned();
     let seat = line
-        .split('(')
-        .nth(1)
-        .and_then(|rest| rest.split(',').next())
+        .split(", human) decides")
+        .next()
+        .and_then(|who| who.rsplit('(').next())
         .expect("a seat")
         .to_owned();
+    // The state's name is for scripts: the JSON has it.
+    let json: serde_json::Value =
+        serde_json::from_str(&run(&["state", path(save), "--json"])).expect("JSON");
+    let state = json["state"].as_str().expect("a state").to_owned();
     let seen = run(&["state", path(save), "--seat", &seat]);
     let actions = seen
         .split("[act: ")

@@ -446,7 +446,11 @@ fn seat_text(session: &Session, seat: &SeatId) -> String {
 pub fn describe_prompt(session: &Session, seat: Option<&SeatId>) -> String {
     let table = session.table();
     let mut out = String::new();
-    let _ = writeln!(out, "Turn {}, phase '{}'.", table.turn, table.phase);
+    // The phase as the module names it on the table ("Government Phase"), if it names one.
+    let _ = match table.phase.is_empty() {
+        true => writeln!(out, "Turn {}.", table.turn),
+        false => writeln!(out, "Turn {}, {}.", table.turn, table.phase),
+    };
     match session.prompt() {
         Ok(None) => {
             let result = table.result.clone().unwrap_or_default();
@@ -524,12 +528,7 @@ fn describe_asks(out: &mut String, session: &Session, prompt: &Prompt, seat: Opt
             (_, Some(_)) => ", in private",
             _ => "",
         };
-        let _ = writeln!(
-            out,
-            "State '{}': {who} decides{window}: {}",
-            prompt.state_for(seat),
-            prompt.text_for(seat)
-        );
+        let _ = writeln!(out, "{who} decides{window}: {}", prompt.text_for(seat));
         // A seat's choices may name what only it sees (its hand): only for its own eyes.
         match (&ask.seat, seat) {
             (Some(decider), Some(eyes)) if eyes != decider => {
@@ -545,8 +544,7 @@ fn describe_asks(out: &mut String, session: &Session, prompt: &Prompt, seat: Opt
     let waiting: Vec<String> = prompt.deciders().map(|s| seat_text(session, s)).collect();
     let _ = writeln!(
         out,
-        "State '{}': several seats choose at once, in secret: {}",
-        prompt.state_for(seat),
+        "Several seats choose at once, in secret: {}",
         prompt.text_for(seat)
     );
     let _ = writeln!(out, "Waiting for: {}.", waiting.join(", "));

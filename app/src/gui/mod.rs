@@ -290,6 +290,13 @@ impl ChanceryApp {
     }
 
     fn top_ui(&mut self, ui: &mut Ui) {
+        // A name cut to `n` characters, its end marked, so that the bar keeps to one row.
+        fn cut(text: &str, n: usize) -> String {
+            match text.chars().count() > n {
+                true => format!("{}…", text.chars().take(n - 1).collect::<String>()),
+                false => text.to_owned(),
+            }
+        }
         let module = self.view.session().module().clone();
         let table = self.view.session().table();
         let scenario = module
@@ -297,21 +304,21 @@ impl ChanceryApp {
             .get(table.scenario.as_str())
             .map(|s| s.name.clone())
             .unwrap_or_default();
-        let turn = format!("Turn {} · {}", table.turn, table.phase);
+        let turn = match table.phase.is_empty() {
+            true => format!("Turn {}", table.turn),
+            false => format!("Turn {} · {}", table.turn, table.phase),
+        };
         let dice = table.dice;
         ui.horizontal_wrapped(|ui| {
             ui.heading(&module.manifest.name);
             // The scenario, unless it repeats the module's name; a long one is cut so that
             // the bar keeps to one row (the whole name on hover).
             if !scenario.is_empty() && scenario != module.manifest.name {
-                let short: String = if scenario.chars().count() > 24 {
-                    format!("{}…", scenario.chars().take(23).collect::<String>())
-                } else {
-                    scenario.clone()
-                };
-                ui.label(short).on_hover_text(&scenario);
+                ui.label(cut(&scenario, 20)).on_hover_text(&scenario);
             }
-            ui.label(RichText::new(turn).strong());
+            // A long phase ("Fall 1805: Great Britain's Player Turn") is cut the same way.
+            ui.label(RichText::new(cut(&turn, 30)).strong())
+                .on_hover_text(&turn);
             ui.separator();
             if ui
                 .button("Undo")

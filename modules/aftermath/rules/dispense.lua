@@ -41,7 +41,7 @@ local game = steps.procedure("Napoleon: Aftermath", {
   {
     name = "Game Play",
     run = function(ctx)
-      ctx:set_phase("play")
+      ctx:set_phase("Play")
       ctx:log("Every marker is dispensed: the first player begins.")
       return steps.call("turn", { seat = ctx.vars.first })
     end,

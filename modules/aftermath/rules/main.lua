@@ -47,7 +47,7 @@ local function setup(ctx, scenario, options)
   ctx:shuffle("deck")
   ctx:deal("deck", "hand.P1", 5)
   ctx:deal("deck", "hand.P2", 5)
-  ctx:set_phase("setup")
+  ctx:set_phase("Set-up")
   ctx:log("%s: Great Powers and hands dealt; %s dispenses first.", scenario.name, board.seat_name(ctx, first))
   ctx:call("game")
 end
@@ -81,7 +81,7 @@ local function check(ctx)
     if in_a > 0 and in_b > 0 then
       return false, board.name(power) .. " has tokens in both coalitions"
     end
-    if ctx:phase() == "play" and in_a + in_b == 0 then
+    if ctx:phase() == "Play" and in_a + in_b == 0 then
       return false, board.name(power) .. " has no token in the circle"
     end
   end

@@ -22,11 +22,11 @@ local function phase(phase_name, state, title)
 end
 
 turn.turn = steps.procedure("Turn", {
-  phase("initial", "initial"),
-  phase("diplomacy", "diplomacy", "Diplomacy Phase"),
-  phase("government", "government", "Government Phase"),
-  phase("war", "war", "War Phase"),
-  phase("end", "end_of_turn", "End of Turn"),
+  phase("Initial Phase", "initial"),
+  phase("Diplomacy Phase", "diplomacy", "Diplomacy Phase"),
+  phase("Government Phase", "government", "Government Phase"),
+  phase("War Phase", "war", "War Phase"),
+  phase("End of Turn", "end_of_turn", "End of Turn"),
   again = true,
 })
 

@@ -76,7 +76,7 @@ test("18.2.1 the Allied deck and hand", { instructions = 400000000, seconds = 20
   t:eq(#g:zone("deck.allied"), 30 - 12)
   t:eq(#dealt(g, "hand.FR"), 13, "France is dealt its own hand size")
   play.to(g, function(game)
-    return game:json().phase == "government"
+    return game:json().phase == "Government Phase"
   end)
   t:eq(g:zone("deck.allied"), {}, "the Allied deck is used up or taken into the hand by the end of the phase")
 end)
@@ -259,14 +259,14 @@ test("18.2.4 Austria's Military Operation when Austria at War occurs", { instruc
   end)
   g:place("issue.austria_at_war", "diplomacy", "AU-7")
   play.to(g, function(game)
-    return game:state() == "austria_operation" or game:json().phase == "government"
+    return game:state() == "austria_operation" or game:json().phase == "Government Phase"
   end)
   t:eq(g:state(), "austria_operation")
   t:ok(#play.lines(g, "wins the Diplomacy Phase") == 1, "the winner is decided first")
   g:act("take")
   t:eq({ g:space_of("issue.mil_op_au") }, { "diplomacy", "AU-7" })
   t:eq(g:vars().government_costs, { { power = "AU", resources = 1, why = "the Austrian Military Operation of 18.2.4" } })
-  t:eq(g:json().phase, "government")
+  t:eq(g:json().phase, "Government Phase")
   t:eq(#play.lines(g, "Austria pays 1 Resource for the Austrian Military Operation of 18.2.4."), 1,
     "the Government Phase charges it")
 end)
@@ -279,11 +279,11 @@ end)
 test("21.7 Austria at War waits a turn after the Armistice", { instructions = 1500000000, seconds = 80 }, function(t)
   local g = game(t, "solo-vs-french-bot", "liberation-war")
   play.to(g, function(game)
-    return game:json().phase == "government"
+    return game:json().phase == "Government Phase"
   end)
   g:place("issue.armistice", "diplomacy", "RU-3")
   play.to(g, function(game)
-    return game:json().phase == "war"
+    return game:json().phase == "War Phase"
   end)
   t:eq(g:vars().armistice_turn, 1, "the Armistice is accepted in turn 1")
   play.to(g, "selection")

@@ -104,7 +104,7 @@ test("Lützen & Bautzen ends in a draw at its starting VP (18.4.3)", { instructi
   for _, case in ipairs({ { 10, {} }, { 19, { "FR" } }, { 9, { "RU", "BR" } } }) do
     local g = t:game { scenario = "lutzen-bautzen", overlay = "tests/owner-fixture.ron" }
     play.to(g, "vp_summary")
-    t:eq(g:json().phase, "end", "the Government and War Phases are played by the rules")
+    t:eq(g:json().phase, "End of Turn", "the Government and War Phases are played by the rules")
     g:set_counter("vp.FR", case[1])
     g:set_counter("vp.RU", 18)
     g:set_counter("vp.BR", 10)

@@ -358,7 +358,7 @@ end)
 test("19.5 the War Phase's cards of each side", { instructions = 2000000000, seconds = 100 }, function(t)
   local g = game(t, "solo-vs-french-bot")
   play.to(g, function(game)
-    return game:json().phase == "government"
+    return game:json().phase == "Government Phase"
   end)
   t:eq(#display_cards(g, "FR") + #display_cards(g, "allies") + #g:zone("cdgsm.FR.beside") + #g:zone("cdgsm.allies.beside"), 0,
     "the displays are cleared")
@@ -390,7 +390,7 @@ end)
 test("21.8.2 the Paris Reserve is placed in strategic movement", { instructions = 2000000000, seconds = 100 }, function(t)
   local g = game(t, "solo-vs-french-bot")
   play.to(g, function(game)
-    return game:json().phase == "government"
+    return game:json().phase == "Government Phase"
   end)
   g:add_units("reserve.FR", "FR", 2)
   play.to(g, function(game)

@@ -296,7 +296,7 @@ local function diplomacy_phase(t)
   t:eq(g:prompt().seat, "BR")
   g:act("award", "AU")
   t:eq(g:counter("vp.AU"), 24, "Austria wins the Diplomacy Phase: 2 VP, Austria 24")
-  t:eq(g:json().phase, "government")
+  t:eq(g:json().phase, "Government Phase")
   return g
 end
 
@@ -385,7 +385,7 @@ local function government_phase(t, g)
   g:act("place", { kind = "BR_fleet", box = "war_of_1812" })
   t:eq(g:units("army.grande_armee", "FR"), 15)
   t:eq({ g:units("war_of_1812", "BR"), g:units("war_of_1812", "BR_fleet") }, { 2, 4 })
-  t:eq(g:json().phase, "war")
+  t:eq(g:json().phase, "War Phase")
   return g
 end
 
@@ -545,7 +545,7 @@ test("16.4 the battles of August 1813", { instructions = 1000000000, seconds = 5
   t:eq(g:units("war_of_1812", "US_militia"), 1, "US Militia demobilization: one cube stays (L559)")
   t:eq(where(g, "marker.war_of_1812"), "0", "a draw: the status marker stays")
   t:eq(#play.lines(g, "Tecumseh: the die shows 3; he stays in the game."), 1)
-  t:eq(g:json().phase, "end")
+  t:eq(g:json().phase, "End of Turn")
 
   -- The End of Turn (L561-L565): Britain +2 for Castile, France +2 with Austria at war,
   -- Austria +1 for its Generalissimo. France 52, Russia 34 and Britain 22, as printed;

@@ -29,7 +29,7 @@ end)
 test("16.4 a Military Operation won by an enemy is placed by its winner", { instructions = 800000000, seconds = 40 }, function(t)
   local g = t:game { scenario = "clash-of-armies", overlay = FIXTURE }
   play.to(g, function(game)
-    return game:json().phase == "government"
+    return game:json().phase == "Government Phase"
   end)
   g:place("issue.mil_op_ru", "diplomacy", "FR-3")
   play.to(g, "place_ops")
@@ -80,7 +80,7 @@ test("19.3 Kutuzov joins Russia at the War Phase in solitaire play", { instructi
     overlay = "tests/owner-fixture.ron" }
   t:eq(g:zone("aside"), { "kutuzov" }, "set aside at the set-up")
   play.to(g, function(game)
-    return game:json().phase == "war"
+    return game:json().phase == "War Phase"
   end)
   t:ok(util.contains(g:zone("hand.allies"), "kutuzov"), "among the Coalition's cards for the War Phase")
   t:eq(#play.lines(g, "Kutuzov joins Russia for the War Phase (19.3)."), 1)
