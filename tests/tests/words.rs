@@ -1,7 +1,8 @@
 //! Names, not ids, wherever a person reads: the prompts, the action labels and the log of a
 //! long Congress of Vienna game and of a Napoleon: Aftermath game hold no raw id of the
 //! module's data (a seat's code such as "FR", a card's id such as "kaiser_franz", a zone's
-//! such as "hand.FR").
+//! such as "hand.FR"); and the solitaire bots' reasons cite the Playbook's rule numbers and
+//! say an option by its words, never a line of the source ("L1490") or an option's key.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -153,4 +154,97 @@ fn an_aftermath_game_speaks_in_names() {
 fn a_congress_of_vienna_start_without_the_owner_s_values_speaks_in_names() {
     let module = chancery_tests::load(&repo_root().join("modules/cov"));
     assert_speaks_in_names(module, "napoleon-resurgent", 30, 2);
+}
+
+/// Citations of a line of the source ("L1490", "L1502-L1507"), which a player cannot look
+/// up: the rule's number says where.
+fn source_lines_in(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut found = Vec::new();
+    for (i, c) in chars.iter().enumerate() {
+        let starts_word = i == 0 || !chars[i - 1].is_alphanumeric();
+        let digits = chars[i + 1..]
+            .iter()
+            .take_while(|d| d.is_ascii_digit())
+            .count();
+        let ends_word = chars
+            .get(i + 1 + digits)
+            .is_none_or(|c| !c.is_alphanumeric());
+        if *c == 'L' && starts_word && (2..=4).contains(&digits) && ends_word {
+            found.push(chars[i..=i + digits].iter().collect());
+        }
+    }
+    found
+}
+
+/// A Congress of Vienna solitaire game of `seating`, the given seats played by their bots
+/// and the others at random, `inputs` long: every prompt, log line and bot reason that cites
+/// a line of the source or names an option by its key.
+fn citations_met(seating: &str, bots: &[(&str, &str)], inputs: usize, seed: u64) -> Vec<String> {
+    let module = with_fixture(&repo_root().join("modules/cov"));
+    let mut spec = GameSpec::new("napoleon-resurgent", seed);
+    spec.options = chancery_core::Value::parse_arg(&format!("{{\"seating\": \"{seating}\"}}"));
+    for (seat, bot) in bots {
+        spec.seats.insert(
+            chancery_core::SeatId::from(*seat),
+            chancery_core::Controller::Bot((*bot).to_owned()),
+        );
+    }
+    let keys: Vec<String> = module.options.iter().map(|o| o.key.clone()).collect();
+    let mut session = chancery_core::start_game(module.clone(), spec).expect("starts");
+    let mut picker = Picker::new(seed);
+    let mut texts = Vec::new();
+    for _ in 0..inputs {
+        session.run_bots(10_000).expect("the bots play");
+        texts.extend(prompt_texts(&session));
+        if random_walk(&mut session, &mut picker, 1).expect("plays") == 0 {
+            break;
+        }
+    }
+    for entry in session.log() {
+        texts.push(entry.heading(&module));
+        texts.extend(entry.reason.iter().cloned());
+        texts.extend(entry.messages.iter().map(|l| l.text.clone()));
+    }
+    let reasons: usize = session.log().iter().map(|e| e.reason.len()).sum();
+    assert!(reasons > 20, "the bots gave {reasons} reasons");
+    let mut found: Vec<String> = texts
+        .iter()
+        .flat_map(|text| {
+            let lines = source_lines_in(text).into_iter();
+            let options = keys
+                .iter()
+                .filter(|k| k.contains('.') && text.contains(k.as_str()))
+                .cloned();
+            lines
+                .chain(options)
+                .map(move |cited| format!("'{cited}' in \"{text}\""))
+        })
+        .collect();
+    found.sort();
+    found.dedup();
+    found
+}
+
+#[test]
+fn the_solitaire_bots_cite_rules_and_options_in_words() {
+    assert_eq!(
+        source_lines_in("20 (best judgment, L1490): L1502-L1507"),
+        ["L1490", "L1502", "L1507"]
+    );
+    assert!(source_lines_in("Lützen, L'Orient, 20.4, row 1").is_empty());
+    let allied = [
+        ("RU", "allied_bot"),
+        ("AU", "allied_bot"),
+        ("BR", "allied_bot"),
+    ];
+    let french = [("FR", "french_bot")];
+    let mut found = citations_met("solo-vs-allied-bot", &allied, 150, 3);
+    found.extend(citations_met("solo-vs-french-bot", &french, 150, 4));
+    assert!(
+        found.is_empty(),
+        "{} citations:\n{}",
+        found.len(),
+        found.join("\n")
+    );
 }

@@ -77,7 +77,7 @@ end
 -- Tables 20.4.a-c: each Allied power's priority issues.
 
 local MINOR_WORDS = { minor_unit = "a minor ally that gives the power a unit", minor_vp = "a minor ally that gives only VP",
-  minor_ally = "a minor ally (one that gives a unit, else one that gives VP, L1557)" }
+  minor_ally = "a minor ally (one that gives a unit, else one that gives VP)" }
 
 local row_issues, bonus_issue = libissues.row_issues, libissues.bonus_issue
 
@@ -146,13 +146,13 @@ local function select_issue(ctx, power, actions, t, what)
       t:step("20.4, row %s: its condition does not hold (%s).", row.key, conditions.words(cond))
     else
       table.sort(found)
-      local piece = #found == 1 and found[1] or found[ctx:random(#found, "equal minor allies, at random (20.4, L1557)")]
+      local piece = #found == 1 and found[1] or found[ctx:random(#found, "equal minor allies, at random (20.4)")]
       local i = named(actions, actions[1].name, piece)
       return t:choose(i, "20.4, row %s: %s, %s.", row.key, what, actions[i].label)
     end
   end
-  local pick = ctx:random(#actions, "no row of 20.4 applies, at random (L1559)")
-  return t:choose(pick, "After the last row of 20.4: no row applies, %s at random (L1559): %s.", what,
+  local pick = ctx:random(#actions, "no row of 20.4 applies, at random")
+  return t:choose(pick, "After the last row of 20.4: no row applies, %s at random: %s.", what,
     actions[pick].label)
 end
 
@@ -204,7 +204,8 @@ function bot.demobilization(ctx, _, actions, t)
       why, limit, fleets)
   end
   if done and options.get(ctx, "allied_bot.demobilize") == "once" then
-    return t:choose(keep, "20.1.2, Step 2: Britain has traded two fleets this turn (option allied_bot.demobilize=once).")
+    return t:choose(keep, "20.1.2, Step 2: Britain has traded two fleets this turn (as the game is set up: %s).",
+      options.words(ctx, "allied_bot.demobilize"))
   end
   -- Two fleets from the boxes that hold the most (the pair the rules offer first among them).
   local i = chart.best_action(actions, "demobilize", function(a)
@@ -227,15 +228,15 @@ function bot.clash(ctx, _, actions, t)
   local rank = piece and priority_rank(ctx, "AU", piece)
   if rank then
     return t:choose(named(actions, "track") or 1,
-      "20 (best judgment, L1490): Austria at War is Austria's Table 20.4 issue of rank %d: it stays on Austria 1.", rank)
+      "20 (best judgment): Austria at War is Austria's Table 20.4 issue of rank %d: it stays on Austria 1.", rank)
   end
   return t:choose(named(actions, "table") or 1,
-    "20 (best judgment, L1490): Austria at War is none of Austria's Table 20.4 issues: the Negotiation Table and 1 VP.")
+    "20 (best judgment): Austria at War is none of Austria's Table 20.4 issues: the Negotiation Table and 1 VP.")
 end
 
 -- A step of a printed card done by hand (a bot-only game has no hands: it goes on).
 function bot.checklist(_, _, actions, t)
-  return t:choose(named(actions, "done") or 1, "20 (best judgment, L1490): a step the players do by hand; no person plays, so the game goes on.")
+  return t:choose(named(actions, "done") or 1, "20 (best judgment): a step the players do by hand; no person plays, so the game goes on.")
 end
 
 -- ---------------------------------------------------------------------------------------
@@ -408,7 +409,7 @@ local function round_plan(ctx, power, available, pieces, t)
           return { key = key, what = "bonus", card = card, piece = piece }
         end
       end
-      t:step("20.5, step %s: no available card collects its bonus now (it would be a normal card, L1583).", key)
+      t:step("20.5, step %s: no available card collects its bonus now (it would be a normal card).", key)
     else
       local plan = #pieces > 0 and best_negotiation(ctx, power, available, pieces, NEGOTIATE[word].keep) or nil
       if plan then
@@ -578,7 +579,7 @@ local function debate_decision(ctx, power, t)
       t:step("%s: %s debates (%s).", step, name(ctx, power), ranks)
       if player ~= "FR" and ctx.vars.seating == "solo-allied-power" and options.get(ctx, "allied_bot.low_priority") == "skip"
         and priority_class(ctx, power, piece) == "other" then
-        t:step("22.1 (L1992): %s is a low priority issue for %s, negotiated by another Allied power: no debate.",
+        t:step("22.1: %s is a low priority issue for %s, negotiated by another Allied power: no debate.",
           issue_name(ctx, piece), name(ctx, power))
         return nil
       end
@@ -1058,7 +1059,7 @@ function bot.battle_losses(ctx, _, actions, t)
     local i = chart.best_action(actions, "remove", function(a)
       return ctx:units(a.arg.box, a.arg.kind)
     end, 1)
-    return t:choose(i or 1, "20 (best judgment, L1490): France's losses, which Step 19 does not order, off the largest box: %s.",
+    return t:choose(i or 1, "20 (best judgment): France's losses, which Step 19 does not order, off the largest box: %s.",
       actions[i or 1].label)
   end
   local taken = locals.taken or {}
@@ -1094,14 +1095,14 @@ local function withdraw(_, actions, t)
   local i = index_of(actions, function(a)
     return a.name == "choose" and a.arg == false
   end)
-  return t:choose(i or 1, "20.11.1, Step 17: the Allies never withdraw (L1705).")
+  return t:choose(i or 1, "20.11.1, Step 17: the Allies never withdraw.")
 end
 
 -- A Handicap card's issue (20.13, L1747): the criterion of Table 20.4, else at random.
 local function handicap_issue(ctx, actions, t)
   return chart.handicap_choice(ctx, actions, t, function(piece)
     return type(piece) == "string" and ctx.data.pieces[piece] and priority_rank(ctx, ctx.locals.power, piece) or nil
-  end, "20.13", "20.4", "L1747")
+  end, "20.13", "20.4")
 end
 
 -- Step 8 (20.6): the answer to France's offer, by the chart's rows.
@@ -1122,7 +1123,7 @@ end
 
 local function first_option(ctx, actions, t)
   local i = named(actions, "choose") or 1
-  return t:choose(i, "20 (best judgment, L1490): no step of the chart for the question %s: %s.",
+  return t:choose(i, "20 (best judgment): no step of the chart for the question %s: %s.",
     tostring(ctx.locals.key), actions[i].label)
 end
 
@@ -1149,4 +1150,4 @@ function bot.vp_summary(_, _, actions, t)
   return t:choose(named(actions, "done") or 1, "20.12: the bot adds nothing to the Victory Point Summary.")
 end
 
-return chart.bot(bot, "20 (best judgment, L1490)")
+return chart.bot(bot, "20 (best judgment)")

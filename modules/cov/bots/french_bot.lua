@@ -428,7 +428,7 @@ function bot.round_turn(ctx, _, actions, t)
   end
   local draw = named(actions, "draw")
   if draw then
-    return t:choose(draw, "21.5, Step 6: roll the fate die first, to see the cards France may play (L1824).")
+    return t:choose(draw, "21.5, Step 6: roll the fate die first, to see the cards France may play.")
   end
   -- The card-driven method asks for the play first (option cdgsm.bot_roll=declare).
   local trade_check = french_card_face_up_on_allied_display(ctx)
@@ -949,12 +949,13 @@ local function withdraw(ctx, actions, t)
     return t:choose(i, why, ...)
   end
   if modified < 0 then
-    return answer(false, "21.10.1, Step 15: the modified IBD is negative: France fights (L1904).")
+    return answer(false, "21.10.1, Step 15: the modified IBD is negative: France fights.")
   elseif modified > 0 then
-    return answer(true, "21.10.1, Step 15: the modified IBD is positive: France withdraws (L1904).")
+    return answer(true, "21.10.1, Step 15: the modified IBD is positive: France withdraws.")
   end
   if options.get(ctx, "french_bot.withdraw_zero") == "fight" then
-    return answer(false, "21.10.1, Step 15: the modified IBD is zero: France fights (option french_bot.withdraw_zero).")
+    return answer(false, "21.10.1, Step 15: the modified IBD is zero: France fights (as the game is set up: %s).",
+      options.words(ctx, "french_bot.withdraw_zero"))
   end
   local roll = chartdice.rolled(ctx, "FR")
   if roll == nil then
@@ -972,12 +973,12 @@ end
 local function handicap_issue(ctx, actions, t)
   return chart.handicap_choice(ctx, actions, t, function(piece)
     return selection_rank(ctx, piece)
-  end, "21.12", "21.4", "L1956")
+  end, "21.12", "21.4")
 end
 
 local function first_option(ctx, actions, t)
   local i = named(actions, "choose") or 1
-  return t:choose(i, "21 (best judgment, L1761): no step of the chart for the question %s: %s.",
+  return t:choose(i, "21 (best judgment): no step of the chart for the question %s: %s.",
     tostring(ctx.locals.key), actions[i].label)
 end
 
@@ -1015,4 +1016,4 @@ function bot.vp_summary(_, _, actions, t)
   return t:choose(named(actions, "done") or 1, "21.11: the bot adds nothing to the Victory Point Summary.")
 end
 
-return chart.bot(bot, "21 (best judgment, L1761)")
+return chart.bot(bot, "21 (best judgment)")

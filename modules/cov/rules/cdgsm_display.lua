@@ -407,7 +407,7 @@ function solo.refill(ctx, side, played)
   if up and played and options.get(ctx, "cdgsm.refill") == "played-space" and util.contains(solo.SPACES, played)
     and solo.card_in(ctx, side, played) == nil then
     ctx:move_card(up, zone(side, played))
-    ctx:log(string.format("%s turned-up %s takes space %s, the played card's (20.7's example, option cdgsm.refill).",
+    ctx:log(string.format("%s turned-up %s takes space %s, the played card's (20.7's example, as the game is set up).",
       whose, card_name(ctx, up), played))
   end
   for _, space in ipairs(solo.SPACES) do

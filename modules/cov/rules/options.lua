@@ -36,4 +36,11 @@ function options.get(ctx, key)
   return (ctx.vars.options or {})[key] or option.default
 end
 
+-- The value of a named option in this game, in the words its declaration gives it ("France
+-- fights"): what a reason says instead of the option's key.
+function options.words(ctx, key)
+  local value = options.get(ctx, key)
+  return ctx.data.options[key].values[value] or value
+end
+
 return options

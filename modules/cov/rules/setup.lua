@@ -171,7 +171,7 @@ function setup.starting_generalissimo(ctx)
     local place, space = ctx:space_of("generalissimo." .. power)
     if place == "holding" and space == "generalissimo" then
       ctx.vars.generalissimo = { power = power }
-      ctx:log(string.format("%s has the Generalissimo from the start (L934).", ctx.data.seats[power].name))
+      ctx:log(string.format("%s has the Generalissimo from the start.", ctx.data.seats[power].name))
     end
   end
 end

@@ -98,7 +98,7 @@ end)
 test("the Campaign for France starts with the Austrian Generalissimo", { instructions = 900000000, seconds = 40 },
   function(t)
     local g = t:game { scenario = "desperate-times", overlay = "tests/owner-fixture.ron" }
-    t:eq(#play.lines(g, "Austria has the Generalissimo from the start (L934)."), 1)
+    t:eq(#play.lines(g, "Austria has the Generalissimo from the start."), 1)
     g:remove_piece("issue.generalissimo")
     play.to(g, "vp_summary")
     t:eq(#play.lines(g, "Austria puts its Generalissimo marker on"), 1, "its headquarters at the War Phase")

@@ -69,8 +69,8 @@ function chart.holds(ctx, id, power, piece, t, option)
   local answer = conditions.holds(ctx, id, power, piece)
   if answer == nil then
     answer = options.get(ctx, option) == "yes"
-    t:step("(\"%s\" is the players' to judge at the table; read as %s, option %s.)",
-      conditions.words(id), answer and "yes" or "no", option)
+    t:step("(\"%s\" is the players' to judge at the table; read as %s, as the game is set up: %s.)",
+      conditions.words(id), answer and "yes" or "no", options.words(ctx, option))
   end
   return answer
 end
@@ -324,7 +324,7 @@ end
 -- A Handicap card's choice (20.13, L1747; 21.12, L1956): the choice with the best rank by
 -- `rank_of(arg)` (the bot's priority table, named `table_name`), else one at random. `step`
 -- begins the reason.
-function chart.handicap_choice(ctx, actions, t, rank_of, step, table_name, line)
+function chart.handicap_choice(ctx, actions, t, rank_of, step, table_name)
   local best, rank
   for i, action in ipairs(actions) do
     if action.name == "choose" then
@@ -344,8 +344,8 @@ function chart.handicap_choice(ctx, actions, t, rank_of, step, table_name, line)
       choices[#choices + 1] = i
     end
   end
-  local pick = choices[ctx:random(#choices, string.format("no criterion, at random (%s, %s)", step, line))]
-  return t:choose(pick, "%s: no criterion of this chapter fits; at random (%s): %s.", step, line, actions[pick].label)
+  local pick = choices[ctx:random(#choices, string.format("no criterion, at random (%s)", step))]
+  return t:choose(pick, "%s: no criterion of this chapter fits; at random: %s.", step, actions[pick].label)
 end
 
 return chart

@@ -35,13 +35,13 @@ conditions.LIST = {
   always = { words = "the row always applies", test = function()
     return true
   end },
-  limited_war = { words = "in Limited War, the turns before the Armistice takes effect (L1492)", test = function(ctx)
+  limited_war = { words = "in Limited War, the turns before the Armistice takes effect", test = function(ctx)
     return war_status(ctx) == "limited"
   end },
   armistice = { words = "while the Armistice is in effect", test = function(ctx)
     return war_status(ctx) == "armistice"
   end },
-  general_war = { words = "in General War, Austria at war with France (L1492)", test = function(ctx)
+  general_war = { words = "in General War, Austria at war with France", test = function(ctx)
     return war_status(ctx) == "general"
   end },
   austria_at_war = { words = "once Austria at War is in effect", test = function(ctx)
@@ -69,7 +69,7 @@ conditions.LIST = {
     local state = (ctx.vars.war or {}).battle
     return state ~= nil and util.contains(state.armies.FR or {}, "block.grande_armee")
   end },
-  defends_mountain = { words = "France defends a mountain space in this battle (the attacker's -3, L533)", test = function(ctx)
+  defends_mountain = { words = "France defends a mountain space in this battle (the attacker's -3)", test = function(ctx)
     local state = (ctx.vars.war or {}).battle
     if state == nil or state.defender ~= "FR" or state.space == nil or state.front == "G" then
       return false
