@@ -88,6 +88,10 @@ function Ctx:turn() end
 ---@return string phase
 function Ctx:phase() end
 
+--- Whether the game plays the module's demo values (`--demo`): placeholders, where a step the players would do by hand from a value the demo lacks may be left out, saying so.
+---@return boolean demo
+function Ctx:demo() end
+
 --- Whether a value of the module's data has been entered: a card's field, a space's property (id "place/space"), a piece's property, or a table's entry. Reading an unknown value asks the players for it.
 ---@param what "card"|"space"|"piece"|"table"
 ---@param id string

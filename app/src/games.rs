@@ -35,6 +35,25 @@ pub struct StartArgs {
 }
 
 impl StartArgs {
+    /// Whether the person asked for no scenario, seat or option.
+    pub fn is_unset(&self) -> bool {
+        self.scenario.is_none() && self.seats.is_empty() && self.options.is_empty()
+    }
+
+    /// These arguments, or, for a demo where the person asked for nothing, the module's demo
+    /// game (its seating) with the same seed.
+    pub fn or_demo_game(&self, module: &Module, demo: bool) -> StartArgs {
+        match (&module.manifest.demo_game, demo && self.is_unset()) {
+            (Some(game), true) => StartArgs {
+                scenario: game.scenario.as_ref().map(|s| s.to_string()),
+                seed: self.seed,
+                seats: game.seats.clone(),
+                options: game.options.clone(),
+            },
+            _ => self.clone(),
+        }
+    }
+
     /// The spec of the game these arguments start in `module` (a fresh seed if none).
     pub fn spec(&self, module: &Module) -> anyhow::Result<GameSpec> {
         spec_from(
@@ -329,7 +348,10 @@ pub fn open_session(args: &OpenArgs, err: &mut dyn Write) -> anyhow::Result<Sess
     }
     let dir = module_dir(args.module.as_deref());
     let module = load_module(&dir, &args.overlay.load_options(false), err)?;
-    let spec = args.start.spec(&module)?;
+    let spec = args
+        .start
+        .or_demo_game(&module, args.overlay.demo)
+        .spec(&module)?;
     Ok(start_game(module, spec)?)
 }
 

@@ -2033,6 +2033,17 @@ fn the_first_start_offers_the_demo_which_reaches_the_diplomacy_phase_asking_no_v
         "the banner says it is the demo"
     );
     assert!(h.query_by_label("New here?").is_none());
+    // The module's demo game: one person playing France against the Allied bot (20), the
+    // screen never passed.
+    let seats = h.state().session().table().seats.clone();
+    for (seat, who) in &seats {
+        assert_eq!(
+            matches!(who, chancery_core::Controller::Bot(_)),
+            seat.as_str() != "FR",
+            "{seat} is played by {who}"
+        );
+    }
+    assert!(h.state().view.viewer().one_person, "one person plays");
     let mut steps = 0;
     while h.state().session().table().phase != "Diplomacy Phase" {
         assert!(steps < 400, "the Diplomacy Phase is not reached");
@@ -2043,15 +2054,56 @@ fn the_first_start_offers_the_demo_which_reaches_the_diplomacy_phase_asking_no_v
             view.pending()
         );
         assert!(view.error().is_none(), "{:?}", view.error());
-        let ask = view.my_ask().expect("a decision for a person");
-        let choice = ask.actions[0].choice();
-        h.state_mut().view.answer(ask.seat.clone(), choice);
+        match view.my_ask() {
+            Some(ask) => {
+                let choice = ask.actions[0].choice();
+                h.state_mut().view.answer(ask.seat.clone(), choice);
+            }
+            None => assert!(h.state_mut().view.bot_step(), "a bot moves"),
+        }
         steps += 1;
     }
     assert!(h.state().view.pending().is_none());
-    assert!(steps >= 2, "the Initial Phase took {steps} decisions");
+    assert!(steps >= 1, "the Initial Phase took {steps} decisions");
+    // The demo leaves out what its placeholders lack, and says so: no step by hand.
+    let log: Vec<String> = h
+        .state()
+        .session()
+        .log()
+        .into_iter()
+        .flat_map(|entry| entry.messages.into_iter().map(|l| l.text))
+        .collect();
+    assert!(
+        log.iter()
+            .any(|l| l.starts_with("Demo: A-2: 1813 May has no placeholders")),
+        "{log:#?}"
+    );
+    assert!(
+        !log.iter().any(|l| l.starts_with("Done by hand")),
+        "{log:#?}"
+    );
     // Nothing entered in the demo is stored: the owner's overlay is still not there.
     assert!(!s.overlay.exists(), "the owner's overlay is untouched");
+}
+
+/// A person who asked for a game of his own (a scenario, seats, one person) tries the demo
+/// of that game: *Try the demo* keeps what the command line gave.
+#[test]
+fn trying_the_demo_keeps_the_game_the_command_line_asked_for() {
+    let s = scratch();
+    let mut app = cov_first_start(&s);
+    app.start_given = true;
+    app.view.set_open_hands(false);
+    app.view.set_one_person(true);
+    let mut h = harness(app);
+    h.run();
+    let before = h.state().session().spec().clone();
+    h.get_by_label("Try the demo").click();
+    h.run();
+    assert!(h.state().session().module().is_demo());
+    assert_eq!(h.state().session().spec().scenario, before.scenario);
+    assert_eq!(h.state().session().spec().seats, before.seats);
+    assert!(h.state().view.viewer().one_person, "--one-person is kept");
 }
 
 #[test]
@@ -2063,9 +2115,13 @@ fn a_15_card_hand_shows_every_card_at_a_readable_size() {
     h.run();
     // Into the Diplomacy Phase, where the hands are dealt; then France gets up to 15 cards.
     while h.state().session().table().phase != "Diplomacy Phase" {
-        let ask = h.state().view.my_ask().expect("a decision");
-        let choice = ask.actions[0].choice();
-        h.state_mut().view.answer(ask.seat.clone(), choice);
+        match h.state().view.my_ask() {
+            Some(ask) => {
+                let choice = ask.actions[0].choice();
+                h.state_mut().view.answer(ask.seat.clone(), choice);
+            }
+            None => assert!(h.state_mut().view.bot_step(), "a bot moves"),
+        }
     }
     while h.state().session().table().zones["hand.FR"].cards.len() < 15 {
         let deck = h.state().session().table().zones["deck"].cards[0].clone();

@@ -274,3 +274,46 @@ fn check_refuses_overlay_values_the_set_up_refuses() {
     let (code, _, err) = chancery_as_typed(&["check", path(&cov), "--overlay", path(&fixture)]);
     assert_eq!(code, 0, "{err}");
 }
+
+/// `--demo` with nothing asked for starts the module's demo game: in Congress of Vienna,
+/// France against the Allied bot (20), one person; a scenario or seats given are kept.
+#[test]
+fn the_demo_starts_the_module_s_own_demo_game_unless_one_is_asked_for() {
+    let games = tempfile::tempdir().expect("a scratch folder");
+    let cov = chancery_tests::repo_root().join("modules/cov");
+    let start = |name: &str, extra: &[&str]| {
+        let save = games.path().join(name);
+        let mut args = vec!["new", path(&cov), "--demo", "--out", path(&save)];
+        args.extend_from_slice(extra);
+        let (code, out, err) = chancery_as_typed(&args);
+        assert_eq!(code, 0, "{out}{err}");
+        chancery_core::SaveFile::read(&save).expect("the save")
+    };
+    let demo = start("demo.ron", &[]);
+    let bots: Vec<&str> = demo
+        .seats
+        .iter()
+        .filter(|(_, who)| matches!(who, chancery_core::Controller::Bot(_)))
+        .map(|(seat, _)| seat.as_str())
+        .collect();
+    assert_eq!(
+        bots,
+        ["AU", "BR", "RU"],
+        "the Allied bot plays the Coalition"
+    );
+    assert_eq!(
+        demo.options.to_json()["seating"],
+        "solo-vs-allied-bot",
+        "the seating of section 20"
+    );
+    let asked = start("asked.ron", &["--scenario", "clash-of-armies"]);
+    assert_eq!(asked.scenario.as_str(), "clash-of-armies");
+    assert!(
+        asked
+            .seats
+            .values()
+            .all(|who| matches!(who, chancery_core::Controller::Human)),
+        "the game asked for is kept: {:?}",
+        asked.seats
+    );
+}

@@ -748,7 +748,10 @@ pub(super) fn refuse_existing_unless(path: &Path, force: bool) -> anyhow::Result
 
 pub fn new(args: &NewArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<i32> {
     let module = load_module(&args.module, &args.overlay.load_options(false), err)?;
-    let mut spec = args.start.spec(&module)?;
+    let mut spec = args
+        .start
+        .or_demo_game(&module, args.overlay.demo)
+        .spec(&module)?;
     if args.physical_dice {
         spec.dice = DiceMode::Physical;
     }

@@ -56,6 +56,9 @@ pub struct ChanceryApp {
     /// Offer the demo on the first screen: the module has demo values, and the owner has
     /// entered none of the real ones yet.
     offer_demo: bool,
+    /// Whether the person asked for a scenario, seats or options: *Try the demo* then plays
+    /// that game, else the module's demo game.
+    pub start_given: bool,
 }
 
 impl ChanceryApp {
@@ -75,6 +78,7 @@ impl ChanceryApp {
             fonts_set: false,
             frame_stats: None,
             offer_demo: false,
+            start_given: false,
         }
         .offering_the_demo()
     }
@@ -93,18 +97,36 @@ impl ChanceryApp {
     }
 
     /// Starts the game being played again (its scenario, seats, seed and options) with the
-    /// module's demo values.
+    /// module's demo values; where the person asked for no game of his own, the module's
+    /// demo game (its seating), with one person at the screen when it is a solitaire.
     pub fn start_demo(&mut self) {
         let module = self.view.session().module();
         let options = LoadOptions {
             overlay: OverlayChoice::Demo,
             strict: false,
         };
+        let demo_game = module
+            .manifest
+            .demo_game
+            .clone()
+            .filter(|_| !self.start_given);
+        let seed = self.view.session().spec().seed;
+        let current = self.view.session().spec().clone();
         let started = chancery_core::load_module(&module.dir, &options)
             .map_err(|d| d.to_string())
             .and_then(|m| {
-                chancery_core::start_game(Arc::new(m), self.view.session().spec().clone())
-                    .map_err(|e| e.to_string())
+                let spec = match &demo_game {
+                    Some(game) => crate::games::StartArgs {
+                        scenario: game.scenario.as_ref().map(|s| s.to_string()),
+                        seed: Some(seed),
+                        seats: game.seats.clone(),
+                        options: game.options.clone(),
+                    }
+                    .spec(&m)
+                    .map_err(|e| format!("{e:#}"))?,
+                    None => current,
+                };
+                chancery_core::start_game(Arc::new(m), spec).map_err(|e| e.to_string())
             });
         match started {
             Ok(session) => {
@@ -115,6 +137,9 @@ impl ChanceryApp {
                     notes: String::new(),
                     from: None,
                 });
+                if demo_game.is_some_and(|g| g.is_solitaire()) {
+                    self.view.set_one_person(true);
+                }
             }
             Err(err) => self
                 .view
@@ -146,11 +171,16 @@ impl ChanceryApp {
                 .as_ref()
                 .is_some_and(|dir| in_folder(from, dir))
         });
-        // Open hands (one person at a physical table, say) stay open in the next game.
-        let open_hands = self.view.viewer().open_hands;
+        // Open hands (one person at a physical table, say) stay open in the next game, and
+        // one person playing every seat still plays them.
+        let (open_hands, one_person) =
+            (self.view.viewer().open_hands, self.view.viewer().one_person);
         self.view = GameView::new(opened.session, options);
         if open_hands {
             self.view.set_open_hands(true);
+        }
+        if one_person {
+            self.view.set_one_person(true);
         }
         if let Some(from) = resumed {
             self.view.continue_autosave(&from);
@@ -366,11 +396,15 @@ impl ChanceryApp {
             }
             ui.separator();
             let unknown = self.view.unknown_fields();
+            // The demo's values are placeholders, read-only: nothing there is to complete.
+            let demo = module.is_demo();
             let label = match unknown {
+                _ if demo => "Card data (demo)".to_owned(),
                 0 => "Card data".to_owned(),
                 n => format!("Card data ({n})"),
             };
             let hover = match unknown {
+                n if demo => format!("The demo's placeholder values ({n} card values have none: the demo leaves out what needs them)"),
                 0 => "The cards' values: every one is entered".to_owned(),
                 n => format!("{n} card values are not entered yet: complete them from your copy of the game"),
             };
@@ -754,7 +788,15 @@ pub fn build_app(args: &OpenArgs) -> anyhow::Result<ChanceryApp> {
         app.view.continue_autosave(loaded);
     }
     app.view.set_open_hands(args.open_hands);
-    if args.one_person {
+    app.start_given = !args.start.is_unset();
+    // The module's demo game, when it seats one person against bots, is played by one.
+    let solitaire_demo = args.overlay.demo
+        && args.load.is_none()
+        && !app.start_given
+        && (app.view.session().module().manifest.demo_game)
+            .as_ref()
+            .is_some_and(|g| g.is_solitaire());
+    if args.one_person || solitaire_demo {
         app.view.set_one_person(true);
     }
     app.view.set_physical_board(args.physical_board);

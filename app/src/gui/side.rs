@@ -78,11 +78,18 @@ pub fn log_ui(ui: &mut Ui, view: &mut GameView) {
     ui.heading("Log");
     let spec = view.session().spec();
     let table = view.session().table();
+    // The scenario by its name, as the launcher lists it.
+    let scenario = (view
+        .session()
+        .module()
+        .scenarios
+        .get(spec.scenario.as_str()))
+    .map_or_else(|| spec.scenario.to_string(), |s| s.name.clone());
     if table.seed_shown_to(view.eyes().as_ref()) {
-        ui.label(format!("Scenario '{}', seed {}", spec.scenario, spec.seed))
+        ui.label(format!("{scenario}, seed {}", spec.seed))
             .on_hover_text("Start a new game with this seed to play the same deal again");
     } else {
-        ui.label(format!("Scenario '{}'", spec.scenario)).on_hover_text(
+        ui.label(scenario).on_hover_text(
             "The seed shows when nothing is hidden, with open hands, or when the game is over: every shuffle follows from it",
         );
     }

@@ -52,6 +52,11 @@ pub struct Manifest {
     /// to be placeholders.
     #[serde(default)]
     pub demo: Option<String>,
+    /// The game `--demo` and the first screen's *Try the demo* start when the person asks
+    /// for no scenario, seat or option: a newcomer's first minute (a solitaire seating, say,
+    /// one person against the bots).
+    #[serde(default)]
+    pub demo_game: Option<DemoGame>,
     /// The bots that play seats set to `bot` in games set up with given options (a seating
     /// that gives some seats a bot of its own), tried in order before a scenario's and a
     /// seat's own default bot.
@@ -60,6 +65,32 @@ pub struct Manifest {
     /// How the app should arrange the table.
     #[serde(default)]
     pub layout: Layout,
+}
+
+/// A demo's game, written as the command line gives a new game.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct DemoGame {
+    /// The scenario (default: the module's default).
+    #[serde(default)]
+    pub scenario: Option<ScenarioId>,
+    /// Who plays each seat, as `--seat` takes it: "FR=bot", "RU=human".
+    #[serde(default)]
+    pub seats: Vec<String>,
+    /// The set-up options, as `--option` takes them: "seating=solo".
+    #[serde(default)]
+    pub options: Vec<String>,
+}
+
+impl DemoGame {
+    /// Whether a person plays beside bots: the demo then shows the table as the deciding
+    /// seat sees it, and never passes the screen.
+    pub fn is_solitaire(&self) -> bool {
+        self.seats.iter().any(|s| {
+            s.split_once('=')
+                .is_some_and(|(_, who)| who.starts_with("bot"))
+        })
+    }
 }
 
 /// The default bots of games whose set-up options include every pair of `when`.

@@ -14,10 +14,10 @@ use std::path::{Path, PathBuf};
 
 pub use data::{
     API_VERSION, BoardDef, BoardItem, BoardOverlay, BoardXY, BoxDef, CardDef, ChartDef, CounterDef,
-    DataFile, DataValue, Face, FieldDef, FieldType, Layout, LayoutItem, MAX_OPTION_VALUE_BYTES,
-    Manifest, OnCard, OptionBots, OptionDef, OverlayFile, OwnerBoard, Panel, PieceDef, PlaceDef,
-    PlaceKind, PlaceOverlay, RefKind, ScenarioDef, SeatDef, SpaceDef, TableDef, UnitKindDef,
-    ZoneDef, quoted_list, rule_of, unknown_keys,
+    DataFile, DataValue, DemoGame, Face, FieldDef, FieldType, Layout, LayoutItem,
+    MAX_OPTION_VALUE_BYTES, Manifest, OnCard, OptionBots, OptionDef, OverlayFile, OwnerBoard,
+    Panel, PieceDef, PlaceDef, PlaceKind, PlaceOverlay, RefKind, ScenarioDef, SeatDef, SpaceDef,
+    TableDef, UnitKindDef, ZoneDef, quoted_list, rule_of, unknown_keys,
 };
 pub use diag::{Diagnostic, Diagnostics, Severity};
 pub use load::{Depth, Inspect, LoadOptions, OverlayChoice};

@@ -177,6 +177,7 @@ pub(super) fn check_module(loader: &mut Loader, module: &Module) {
             format!("default_scenario: unknown scenario '{id}'"),
         );
     }
+    check_demo_game(loader, module);
     if let Some(demo) = &module.manifest.demo
         && let Err(err) = crate::files::read_inside(&module.dir, demo)
     {
@@ -187,6 +188,40 @@ pub(super) fn check_module(loader: &mut Loader, module: &Module) {
                 "demo: '{demo}' cannot be read ({}): name an overlay file of placeholder values inside the module folder",
                 err.message
             ),
+        );
+    }
+}
+
+/// The demo's game names a scenario, seats and options the module has.
+fn check_demo_game(loader: &mut Loader, module: &Module) {
+    let Some(game) = &module.manifest.demo_game else {
+        return;
+    };
+    let mut wrong = Vec::new();
+    if let Some(id) = &game.scenario
+        && !module.scenarios.contains(id.as_str())
+    {
+        wrong.push(format!("unknown scenario '{id}'"));
+    }
+    for pair in &game.seats {
+        match pair.split_once('=') {
+            Some((seat, _)) if module.seats.contains(seat) => {}
+            Some((seat, _)) => wrong.push(format!("unknown seat '{seat}'")),
+            None => wrong.push(format!("'{pair}' is not SEAT=WHO")),
+        }
+    }
+    for pair in &game.options {
+        match pair.split_once('=') {
+            Some((key, _)) if module.options.contains(key) => {}
+            Some((key, _)) => wrong.push(format!("unknown option '{key}'")),
+            None => wrong.push(format!("'{pair}' is not KEY=VALUE")),
+        }
+    }
+    if !wrong.is_empty() {
+        loader.error(
+            MANIFEST,
+            &[Anchor::Ident("demo_game")],
+            format!("demo_game: {}", wrong.join("; ")),
         );
     }
 }

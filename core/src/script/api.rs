@@ -683,6 +683,11 @@ fn api_phase(lua: &Lua, _a: &Args) -> mlua::Result<MultiValue> {
     ret(lua, [Value::Str(phase)])
 }
 
+fn api_demo(lua: &Lua, _a: &Args) -> mlua::Result<MultiValue> {
+    let demo = with(lua, |st| Ok(st.module.is_demo()))?;
+    Ok(MultiValue::from_iter([LuaValue::Boolean(demo)]))
+}
+
 fn api_known(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
     let known = a.with_str(lua, 0, |what| {
         a.with_str(lua, 1, |id| {
@@ -1379,6 +1384,14 @@ pub(crate) const API: &[ApiEntry] = &[
         doc: "The phase name.",
         changes: false,
         func: api_phase,
+    },
+    ApiEntry {
+        name: "demo",
+        params: &[],
+        returns: &[("demo", "boolean")],
+        doc: "Whether the game plays the module's demo values (`--demo`): placeholders, where a step the players would do by hand from a value the demo lacks may be left out, saying so.",
+        changes: false,
+        func: api_demo,
     },
     ApiEntry {
         name: "known",

@@ -61,13 +61,27 @@ local function draw_card(ctx)
 end
 
 -- A field of the card, or nil (and a step by hand noted) when the owner has not entered it.
+-- The card fields a situation card's steps read, as Card data labels them.
+local FIELD_LABELS = {
+  cards_to_hands = "Cards to hands", issues = "Issues placed", special = "Special rules",
+  instructions = "Other instructions",
+}
+
+-- The card's `key`, or nil when it is not entered yet: the players then do that part by
+-- hand from the printed card (the demo, whose placeholders lack it, leaves it out and says
+-- so once).
 local function field(ctx, card, key, words)
   if ctx:known("card", card, key) then
     return ctx.data.cards[card].fields[key]
   end
+  if ctx:demo() then
+    local skipped = ctx.locals.demo_skipped
+    skipped[#skipped + 1] = words
+    return nil
+  end
   local list = ctx.locals.by_hand
-  list[#list + 1] = string.format("%s: %s (not entered yet). Do it by hand as the printed card says; enter field '%s' in the card editor to have it done for you.",
-    card_name(ctx, card), words, key)
+  list[#list + 1] = string.format("%s: %s (not entered yet). Do it by hand as the printed card says; to have it done for you, fill in its %s in Card data.",
+    card_name(ctx, card), words, FIELD_LABELS[key] or key)
   return nil
 end
 
@@ -224,7 +238,7 @@ initial.initial = {}
 
 function initial.initial.on_enter(ctx)
   ctx.locals.step = 0
-  ctx.locals.by_hand = {}
+  ctx.locals.by_hand, ctx.locals.demo_skipped = {}, {}
   ctx.vars.secured = {}
   ctx.vars.initial_cards = {}
   ctx.vars.turn_rules = { passive = {}, environment_card = {} }
@@ -260,6 +274,10 @@ local function run_step(ctx, step, card)
   elseif step == "special" then
     special(ctx, card)
   elseif step == "by_hand" then
+    if #locals.demo_skipped > 0 then
+      ctx:log(string.format("Demo: %s has no placeholders to %s; the demo leaves that out (with your copy's values, the game does it or asks you to).",
+        card_name(ctx, card), table.concat(locals.demo_skipped, ", ")))
+    end
     if #locals.by_hand > 0 then
       ctx:call("checklist", { items = locals.by_hand, title = card_name(ctx, card) })
       return true

@@ -4,7 +4,8 @@
 local detour = {}
 
 function detour.on_enter(ctx)
-  ctx:log("Detour begins (" .. ctx:state() .. ", " .. ctx:phase() .. ").")
+  -- (ctx:demo(): the testbed has no demo values; a game of them would say so.)
+  ctx:log("Detour begins (" .. ctx:state() .. ", " .. ctx:phase() .. (ctx:demo() and ", demo" or "") .. ").")
   ctx:set_phase("detour")
 end
 
