@@ -423,11 +423,11 @@ fn headless_shows_the_table_as_the_human_seat_sees_it() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("(Seen as First player (P1, human).)"), "{out}");
     assert!(
-        out.contains("Second player's hand (5): ?, ?, ?, ?, ?"),
+        out.contains("Second player's hand (5): 5 you cannot see"),
         "the bot's hand is hidden: {out}"
     );
     assert!(
-        out.contains("Second player's Great Power (1): ?"),
+        out.contains("Second player's Great Power (1): 1 you cannot see"),
         "and its Great Power: {out}"
     );
     assert!(
@@ -455,7 +455,7 @@ fn state_without_json_prints_the_table_and_the_decision() {
     let (code, out, _) = chancery(&["state", path(&save), "--seat", "B"]);
     assert_eq!(code, 0);
     assert!(out.contains("(Seen as Beta (B, human).)"), "{out}");
-    assert!(out.contains("Alpha's hand (2): ?, ?"), "{out}");
+    assert!(out.contains("Alpha's hand (2): 2 you cannot see"), "{out}");
 }
 
 #[test]
@@ -1733,4 +1733,26 @@ fn a_first_headless_start_without_owner_data_points_at_the_demo() {
         common::chancery_as_typed(&["--module", path(&cov), "--headless", "--demo"]);
     assert_eq!(code, 0, "{err}");
     assert!(!out.contains("start with --demo"), "{out}");
+}
+
+/// The table as the command line prints it is for people: a zone without cards is not
+/// listed, a face-down pile says so once, and the pieces that share a space name it once.
+#[test]
+fn the_printed_table_lists_no_empty_zone_and_names_a_space_once() {
+    let (code, out, err) = chancery_as_typed(&["--demo", "--headless"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        !out.lines().any(|l| l.contains(" (0): ")),
+        "an empty zone is listed:\n{out}"
+    );
+    assert!(out.contains("Draw deck (65): face down"), "{out}");
+    assert_eq!(
+        out.matches("Issue spaces on the Diplomacy Display").count(),
+        1,
+        "{out}"
+    );
+    assert!(
+        out.contains("Diplomacy Display: Issue spaces on the Diplomacy Display: Armistice, "),
+        "{out}"
+    );
 }

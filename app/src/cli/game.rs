@@ -597,33 +597,31 @@ pub fn describe_table(table: &Table, module: &Module, seat: Option<&SeatId>) -> 
     if !counters.is_empty() {
         let _ = writeln!(out, "Counters: {}", counters.join(", "));
     }
-    for (id, zone) in &table.zones {
-        let shown: Vec<String> = match zone.visibility {
-            chancery_core::table::Visibility::Hidden => {
-                vec![format!("{} hidden", zone.cards.len())]
+    // Each zone that holds cards (an empty one is not listed): the cards the seat sees by
+    // name, the others counted.
+    for (id, zone) in table.zones.iter().filter(|(_, z)| !z.cards.is_empty()) {
+        let zone_name = module.name_of("zone", id.as_str());
+        let n = zone.cards.len();
+        if zone.visibility == chancery_core::table::Visibility::Hidden {
+            let _ = writeln!(out, "{zone_name} ({n}): face down");
+            continue;
+        }
+        let mut shown: Vec<String> = Vec::new();
+        let mut unseen = 0;
+        for c in &zone.cards {
+            let name = module.name_of("card", c.as_str());
+            match (zone.shows(c, seat), zone.face_down.contains(c)) {
+                (false, _) => unseen += 1,
+                (true, true) => shown.push(format!("{name} (face down)")),
+                (true, false) => shown.push(name),
             }
-            _ => zone
-                .cards
-                .iter()
-                .map(|c| {
-                    let name = module.name_of("card", c.as_str());
-                    if !zone.shows(c, seat) {
-                        "?".to_owned()
-                    } else if zone.face_down.contains(c) {
-                        format!("{name} (face down)")
-                    } else {
-                        name
-                    }
-                })
-                .collect(),
+        }
+        let unseen = match (unseen, shown.is_empty()) {
+            (0, _) => String::new(),
+            (k, true) => format!("{k} you cannot see"),
+            (k, false) => format!(", and {k} you cannot see"),
         };
-        let _ = writeln!(
-            out,
-            "{} ({}): {}",
-            module.name_of("zone", id.as_str()),
-            zone.cards.len(),
-            shown.join(", ")
-        );
+        let _ = writeln!(out, "{zone_name} ({n}): {}{unseen}", shown.join(", "));
     }
     // Under fog of war, the pieces and units the seat may not see are not there, to it;
     // a fogged place or box says so, and who sees it.
@@ -640,14 +638,22 @@ pub fn describe_table(table: &Table, module: &Module, seat: Option<&SeatId>) -> 
     for (place, pieces) in &fogged.places {
         let sight = table.fog.places.get(place).cloned().unwrap_or_default();
         if !pieces.is_empty() || sight != chancery_core::fog::Sight::Public {
-            let at: Vec<String> = pieces
-                .iter()
-                .map(|(p, s)| {
-                    let piece = module.name_of("piece", p.as_str());
-                    format!(
-                        "{piece} at {}",
-                        module.space_name(place.as_str(), s.as_str())
-                    )
+            // The pieces by space, a space named once for all its pieces.
+            let mut by_space: Vec<(String, Vec<String>)> = Vec::new();
+            for (p, s) in pieces {
+                let space = module.space_name(place.as_str(), s.as_str());
+                let piece = module.name_of("piece", p.as_str());
+                match by_space.iter_mut().find(|(at, _)| *at == space) {
+                    Some((_, list)) => list.push(piece),
+                    None => by_space.push((space, vec![piece])),
+                }
+            }
+            let grouped = by_space.iter().any(|(_, list)| list.len() > 1);
+            let at: Vec<String> = by_space
+                .into_iter()
+                .map(|(space, list)| match list.as_slice() {
+                    [piece] if !grouped => format!("{piece} at {space}"),
+                    _ => format!("{space}: {}", list.join(", ")),
                 })
                 .collect();
             let _ = writeln!(
@@ -658,7 +664,7 @@ pub fn describe_table(table: &Table, module: &Module, seat: Option<&SeatId>) -> 
                 if at.is_empty() {
                     "nothing seen".to_owned()
                 } else {
-                    at.join(", ")
+                    at.join(if grouped { "; " } else { ", " })
                 }
             );
         }

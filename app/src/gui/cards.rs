@@ -307,6 +307,9 @@ fn value_words(module: &Module, value: &DataValue) -> (String, bool) {
     };
     let words = match value {
         chancery_core::Value::Str(s) => module.words_of(s),
+        chancery_core::Value::Bool(true) => "yes".to_owned(),
+        chancery_core::Value::Bool(false) => "no".to_owned(),
+        chancery_core::Value::List(items) if items.is_empty() => "none".to_owned(),
         chancery_core::Value::List(items) => items
             .iter()
             .map(|v| module.words_of(v.to_string().trim_matches('"')))
@@ -315,7 +318,14 @@ fn value_words(module: &Module, value: &DataValue) -> (String, bool) {
         chancery_core::Value::Map(map) if map.is_empty() => "none".to_owned(),
         chancery_core::Value::Map(map) => map
             .iter()
-            .map(|(k, v)| format!("{} {v}", module.words_of(k)))
+            .map(|(k, v)| {
+                let v = match v {
+                    chancery_core::Value::Str(s) => module.words_of(s),
+                    chancery_core::Value::Bool(b) => (if *b { "yes" } else { "no" }).to_owned(),
+                    other => other.to_string(),
+                };
+                format!("{} {v}", module.words_of(k))
+            })
             .collect::<Vec<_>>()
             .join(", "),
         other => other.to_string(),
@@ -429,5 +439,29 @@ pub(super) fn plural(n: usize, thing: &str) -> String {
     match n {
         1 => format!("1 {thing}"),
         n => format!("{n} {thing}s"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chancery_core::Value;
+    use chancery_core::module::{DataValue, LoadOptions, OverlayChoice};
+
+    /// A card's values read as words: yes and no, none for an empty list or map, names for
+    /// ids, also inside a map.
+    #[test]
+    fn a_card_s_values_read_as_words() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/modules/testbed");
+        let options = LoadOptions {
+            overlay: OverlayChoice::Off,
+            strict: false,
+        };
+        let module = chancery_core::load_module(&dir, &options).expect("the testbed loads");
+        let words = |value: Value| super::value_words(&module, &DataValue::Known(value)).0;
+        assert_eq!(words(Value::Bool(false)), "no");
+        assert_eq!(words(Value::Bool(true)), "yes");
+        assert_eq!(words(Value::List(Vec::new())), "none");
+        assert_eq!(words(Value::parse_arg(r#"{"A": -1}"#)), "Alpha -1");
+        assert_eq!(words(Value::parse_arg(r#"{"B": "one"}"#)), "Beta One");
     }
 }
