@@ -573,7 +573,7 @@ pub fn describe_seen_differences(
     zone_changes(module, a, b, eyes, &mut out);
     piece_changes(module, a, b, &mut out);
     box_changes(module, a, b, &mut out);
-    var_changes(a, b, &mut out);
+    var_changes(module, a, b, &mut out);
     if a.seats != b.seats {
         out.push("who plays the seats differs".to_owned());
     }
@@ -694,11 +694,13 @@ fn box_changes(module: &Module, a: &Table, b: &Table, out: &mut Vec<String>) {
     }
 }
 
-/// The rules' variables that changed, each by its path down to the value that changed
-/// ("diplomacy.beyond.n: 10 → 7"); at most [`MAX_VAR_LINES`] lines.
-fn var_changes(a: &Table, b: &Table, out: &mut Vec<String>) {
+/// The rules' variables that changed, each by its path down to the value that changed, in
+/// words: each key and each value that is an id by the name of what it names ("diplomacy
+/// order: Russia, Britain, France → Britain, France, Russia"); at most [`MAX_VAR_LINES`]
+/// lines.
+fn var_changes(module: &Module, a: &Table, b: &Table, out: &mut Vec<String>) {
     let mut lines = Vec::new();
-    value_changes("", Some(&a.vars), Some(&b.vars), &mut lines);
+    value_changes(module, "", Some(&a.vars), Some(&b.vars), &mut lines);
     let more = lines.len().saturating_sub(MAX_VAR_LINES);
     lines.truncate(MAX_VAR_LINES);
     out.extend(lines.into_iter().map(|l| format!("the rules' value {l}")));
@@ -710,28 +712,90 @@ fn var_changes(a: &Table, b: &Table, out: &mut Vec<String>) {
 /// How many changed values of the rules a report lists.
 const MAX_VAR_LINES: usize = 8;
 
-fn value_changes(path: &str, x: Option<&Value>, y: Option<&Value>, out: &mut Vec<String>) {
+fn value_changes(
+    module: &Module,
+    path: &str,
+    x: Option<&Value>,
+    y: Option<&Value>,
+    out: &mut Vec<String>,
+) {
     if x == y {
         return;
     }
     if let (Some(Value::Map(x)), Some(Value::Map(y))) = (x, y) {
         for key in x.keys().chain(y.keys().filter(|k| !x.contains_key(*k))) {
+            let key_words = module.words_of(key);
             let path = if path.is_empty() {
-                key.clone()
+                key_words
             } else {
-                format!("{path}.{key}")
+                format!("{path}, {key_words}")
             };
-            value_changes(&path, x.get(key), y.get(key), out);
+            value_changes(module, &path, x.get(key), y.get(key), out);
         }
         return;
     }
-    let show = |v: Option<&Value>| v.map_or_else(|| "nil".to_owned(), |v| v.to_string());
+    let show =
+        |v: Option<&Value>| v.map_or_else(|| "nothing".to_owned(), |v| value_words(module, v));
     out.push(format!("{path}: {} → {}", show(x), show(y)));
+}
+
+/// A value of the rules in words: an id by its name, a list item by item, a map key by key.
+fn value_words(module: &Module, value: &Value) -> String {
+    match value {
+        Value::Str(s) => module.words_of(s),
+        Value::Bool(true) => "yes".to_owned(),
+        Value::Bool(false) => "no".to_owned(),
+        Value::List(items) if items.is_empty() => "none".to_owned(),
+        Value::List(items) => items
+            .iter()
+            .map(|v| value_words(module, v))
+            .collect::<Vec<_>>()
+            .join(", "),
+        Value::Map(map) if map.is_empty() => "none".to_owned(),
+        Value::Map(map) => map
+            .iter()
+            .map(|(k, v)| format!("{} {}", module.words_of(k), value_words(module, v)))
+            .collect::<Vec<_>>()
+            .join(", "),
+        other => other.to_string(),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::{changed_lines, word_change};
+
+    /// The rules' values a reload changed read in words: keys and ids by name.
+    #[test]
+    fn a_changed_value_of_the_rules_is_said_in_names() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/modules/testbed");
+        let options = crate::module::LoadOptions {
+            overlay: crate::module::OverlayChoice::Off,
+            strict: false,
+        };
+        let module = crate::script::load_module(&dir, &options).expect("the testbed loads");
+        let value = |json: &str| crate::value::Value::parse_arg(json);
+        let mut lines = Vec::new();
+        super::value_changes(
+            &module,
+            "",
+            Some(&value(
+                r#"{"round": {"order": ["A", "B"], "last": "one", "over": false}}"#,
+            )),
+            Some(&value(
+                r#"{"round": {"order": ["B", "A"], "last": "two", "over": true}}"#,
+            )),
+            &mut lines,
+        );
+        assert_eq!(
+            lines,
+            [
+                "round, last: One → Two",
+                "round, order: Alpha, Beta → Beta, Alpha",
+                "round, over: no → yes",
+            ]
+        );
+    }
 
     #[test]
     fn a_changed_line_marks_the_words_that_changed() {
