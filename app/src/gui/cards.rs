@@ -307,28 +307,7 @@ fn value_words(module: &Module, value: &DataValue) -> (String, bool) {
     };
     let words = match value {
         chancery_core::Value::Str(s) => module.words_of(s),
-        chancery_core::Value::Bool(true) => "yes".to_owned(),
-        chancery_core::Value::Bool(false) => "no".to_owned(),
-        chancery_core::Value::List(items) if items.is_empty() => "none".to_owned(),
-        chancery_core::Value::List(items) => items
-            .iter()
-            .map(|v| module.words_of(v.to_string().trim_matches('"')))
-            .collect::<Vec<_>>()
-            .join(", "),
-        chancery_core::Value::Map(map) if map.is_empty() => "none".to_owned(),
-        chancery_core::Value::Map(map) => map
-            .iter()
-            .map(|(k, v)| {
-                let v = match v {
-                    chancery_core::Value::Str(s) => module.words_of(s),
-                    chancery_core::Value::Bool(b) => (if *b { "yes" } else { "no" }).to_owned(),
-                    other => other.to_string(),
-                };
-                format!("{} {v}", module.words_of(k))
-            })
-            .collect::<Vec<_>>()
-            .join(", "),
-        other => other.to_string(),
+        other => module.value_words(other),
     };
     (words, true)
 }

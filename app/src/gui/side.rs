@@ -29,9 +29,20 @@ fn standings_ui(ui: &mut Ui, view: &mut GameView) {
                 ui.label(RichText::new(words(key)).strong());
                 // Short values in a table of two columns; a long one would push the panel,
                 // and the log with it, out of the window: such rows wrap as sentences.
-                if inner.values().any(|v| v.to_string().chars().count() > 32) {
+                // Values in words: an id by its name ("BR, FR" → "Britain, France").
+                if inner
+                    .values()
+                    .any(|v| module.value_words(v).chars().count() > 32)
+                {
                     for (k, v) in inner {
-                        ui.add(egui::Label::new(format!("   {}: {v}", module.words_of(k))).wrap());
+                        ui.add(
+                            egui::Label::new(format!(
+                                "   {}: {}",
+                                module.words_of(k),
+                                module.value_words(v)
+                            ))
+                            .wrap(),
+                        );
                     }
                     continue;
                 }
@@ -41,7 +52,7 @@ fn standings_ui(ui: &mut Ui, view: &mut GameView) {
                         for (k, v) in inner {
                             // A seat's or a piece's id as its name ("AU" → "Austria").
                             ui.label(format!("   {}", module.words_of(k)));
-                            ui.label(v.to_string());
+                            ui.label(module.value_words(v));
                             ui.end_row();
                         }
                     });
@@ -54,7 +65,7 @@ fn standings_ui(ui: &mut Ui, view: &mut GameView) {
             other => {
                 ui.horizontal(|ui| {
                     ui.label(words(key));
-                    ui.label(other.to_string());
+                    ui.label(module.value_words(other));
                 });
             }
         }

@@ -668,6 +668,33 @@ impl Module {
         }
     }
 
+    /// A plain value as a person reads it: an id by the name of what it names (see
+    /// [`Module::words_of`]), yes and no, "none" for an empty list or map, a list item by item
+    /// and a map key by key, on one line.
+    pub fn value_words(&self, value: &crate::value::Value) -> String {
+        use crate::value::Value;
+        match value {
+            // Words already (a sentence) stay as they are.
+            Value::Str(s) if s.contains(' ') => s.clone(),
+            Value::Str(s) => self.words_of(s),
+            Value::Bool(true) => "yes".to_owned(),
+            Value::Bool(false) => "no".to_owned(),
+            Value::List(items) if items.is_empty() => "none".to_owned(),
+            Value::List(items) => items
+                .iter()
+                .map(|v| self.value_words(v))
+                .collect::<Vec<_>>()
+                .join(", "),
+            Value::Map(map) if map.is_empty() => "none".to_owned(),
+            Value::Map(map) => map
+                .iter()
+                .map(|(k, v)| format!("{} {}", self.words_of(k), self.value_words(v)))
+                .collect::<Vec<_>>()
+                .join(", "),
+            other => other.to_string(),
+        }
+    }
+
     /// A key or id in words: the name of the seat, card or piece it is (a piece also by
     /// the end of its id: "free_trade" for "issue.free_trade"); else its parts ("2/B",
     /// "track_B") with a seat's or card's name for each part that is one, underscores as

@@ -735,30 +735,8 @@ fn value_changes(
         return;
     }
     let show =
-        |v: Option<&Value>| v.map_or_else(|| "nothing".to_owned(), |v| value_words(module, v));
+        |v: Option<&Value>| v.map_or_else(|| "nothing".to_owned(), |v| module.value_words(v));
     out.push(format!("{path}: {} → {}", show(x), show(y)));
-}
-
-/// A value of the rules in words: an id by its name, a list item by item, a map key by key.
-fn value_words(module: &Module, value: &Value) -> String {
-    match value {
-        Value::Str(s) => module.words_of(s),
-        Value::Bool(true) => "yes".to_owned(),
-        Value::Bool(false) => "no".to_owned(),
-        Value::List(items) if items.is_empty() => "none".to_owned(),
-        Value::List(items) => items
-            .iter()
-            .map(|v| value_words(module, v))
-            .collect::<Vec<_>>()
-            .join(", "),
-        Value::Map(map) if map.is_empty() => "none".to_owned(),
-        Value::Map(map) => map
-            .iter()
-            .map(|(k, v)| format!("{} {}", module.words_of(k), value_words(module, v)))
-            .collect::<Vec<_>>()
-            .join(", "),
-        other => other.to_string(),
-    }
 }
 
 #[cfg(test)]
