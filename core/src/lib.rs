@@ -42,18 +42,3 @@ pub fn start_game(module: Arc<Module>, spec: GameSpec) -> Result<Session, Sessio
     let rules = LuaRules::boxed(&module)?;
     Session::new(module, spec, rules)
 }
-
-/// What the engine's own unit tests share.
-#[cfg(test)]
-pub(crate) mod test_support {
-    /// The testbed module (tests/modules/testbed), without any overlay: a small game with
-    /// every kind of component, its own bot and a chart kept as data.
-    pub fn testbed() -> crate::module::Module {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/modules/testbed");
-        let options = crate::module::LoadOptions {
-            overlay: crate::module::OverlayChoice::Off,
-            strict: false,
-        };
-        crate::script::load_module(&dir, &options).expect("the testbed loads")
-    }
-}

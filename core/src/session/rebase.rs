@@ -746,7 +746,12 @@ mod tests {
     /// The rules' values a reload changed read in words: keys and ids by name.
     #[test]
     fn a_changed_value_of_the_rules_is_said_in_names() {
-        let module = crate::test_support::testbed();
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/modules/testbed");
+        let options = crate::module::LoadOptions {
+            overlay: crate::module::OverlayChoice::Off,
+            strict: false,
+        };
+        let module = crate::script::load_module(&dir, &options).expect("the testbed loads");
         let value = |json: &str| crate::value::Value::parse_arg(json);
         let mut lines = Vec::new();
         super::value_changes(

@@ -210,7 +210,12 @@ mod tests {
         // The testbed's simple bot reads its objection chart (a table with a chart step):
         // each of the six faces is a step, reached when a reason names it; the script's
         // own "3.1, die %d", which stands for those rows, is not listed beside them.
-        let module = crate::test_support::testbed();
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/modules/testbed");
+        let options = crate::module::LoadOptions {
+            overlay: crate::module::OverlayChoice::Off,
+            strict: false,
+        };
+        let module = crate::script::load_module(&dir, &options).expect("the testbed loads");
         let counted = BTreeMap::from([
             ("simple: 3.1, die 6".to_owned(), 2),
             ("simple: 3.1, die 2".to_owned(), 1),
