@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use chancery_core::module::{
-    DataValue, FieldType, OverlayChoice, OverlayTarget, write_overlay_value,
+    DataValue, DemoGame, FieldType, OverlayChoice, OverlayTarget, write_overlay_value,
 };
 use chancery_core::save::SaveFile;
 use chancery_core::session::parse_controller;
@@ -40,17 +40,26 @@ impl StartArgs {
         self.scenario.is_none() && self.seats.is_empty() && self.options.is_empty()
     }
 
+    /// The module's demo game, when these arguments start a demo and ask for nothing else.
+    pub fn demo_game<'m>(&self, module: &'m Module, demo: bool) -> Option<&'m DemoGame> {
+        module
+            .manifest
+            .demo_game
+            .as_ref()
+            .filter(|_| demo && self.is_unset())
+    }
+
     /// These arguments, or, for a demo where the person asked for nothing, the module's demo
     /// game (its seating) with the same seed.
     pub fn or_demo_game(&self, module: &Module, demo: bool) -> StartArgs {
-        match (&module.manifest.demo_game, demo && self.is_unset()) {
-            (Some(game), true) => StartArgs {
+        match self.demo_game(module, demo) {
+            Some(game) => StartArgs {
                 scenario: game.scenario.as_ref().map(|s| s.to_string()),
                 seed: self.seed,
                 seats: game.seats.clone(),
                 options: game.options.clone(),
             },
-            _ => self.clone(),
+            None => self.clone(),
         }
     }
 

@@ -305,11 +305,7 @@ fn value_words(module: &Module, value: &DataValue) -> (String, bool) {
     let Some(value) = value.known() else {
         return ("?".to_owned(), false);
     };
-    let words = match value {
-        chancery_core::Value::Str(s) => module.words_of(s),
-        other => module.value_words(other),
-    };
-    (words, true)
+    (module.value_words(value), true)
 }
 
 /// What the small card of `card` shows, as its module's fields say (`on_card`).

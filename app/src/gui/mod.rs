@@ -105,25 +105,21 @@ impl ChanceryApp {
             overlay: OverlayChoice::Demo,
             strict: false,
         };
-        let demo_game = module
-            .manifest
-            .demo_game
-            .clone()
-            .filter(|_| !self.start_given);
-        let seed = self.view.session().spec().seed;
+        // The game being played asked for nothing: the module's demo game, same seed.
+        let start = crate::games::StartArgs {
+            seed: Some(self.view.session().spec().seed),
+            ..Default::default()
+        };
+        let demo_game = start.demo_game(module, !self.start_given).cloned();
         let current = self.view.session().spec().clone();
         let started = chancery_core::load_module(&module.dir, &options)
             .map_err(|d| d.to_string())
             .and_then(|m| {
-                let spec = match &demo_game {
-                    Some(game) => crate::games::StartArgs {
-                        scenario: game.scenario.as_ref().map(|s| s.to_string()),
-                        seed: Some(seed),
-                        seats: game.seats.clone(),
-                        options: game.options.clone(),
-                    }
-                    .spec(&m)
-                    .map_err(|e| format!("{e:#}"))?,
+                let spec = match demo_game {
+                    Some(_) => start
+                        .or_demo_game(&m, true)
+                        .spec(&m)
+                        .map_err(|e| format!("{e:#}"))?,
                     None => current,
                 };
                 chancery_core::start_game(Arc::new(m), spec).map_err(|e| e.to_string())
@@ -790,11 +786,9 @@ pub fn build_app(args: &OpenArgs) -> anyhow::Result<ChanceryApp> {
     app.view.set_open_hands(args.open_hands);
     app.start_given = !args.start.is_unset();
     // The module's demo game, when it seats one person against bots, is played by one.
-    let solitaire_demo = args.overlay.demo
-        && args.load.is_none()
-        && !app.start_given
-        && (app.view.session().module().manifest.demo_game)
-            .as_ref()
+    let solitaire_demo = args.load.is_none()
+        && (args.start)
+            .demo_game(app.view.session().module(), args.overlay.demo)
             .is_some_and(|g| g.is_solitaire());
     if args.one_person || solitaire_demo {
         app.view.set_one_person(true);
