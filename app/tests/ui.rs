@@ -1538,9 +1538,18 @@ fn the_balance_panel_compares_an_edit_with_the_old_version_and_draws_the_result(
     wait_for_balance(&mut h, "the comparison");
     h.get_by_label_contains("This version against");
     h.get_by_label_contains("Chart of");
-    // Listed among the significant differences, with its old and new values.
-    h.get_by_label_contains("card win share · Five: ");
+    // Listed among the significant differences, with its old and new values, and drawn.
+    assert_eq!(
+        h.query_all_by_label_contains("card win share · Five: ").count(),
+        2,
+        "listed and drawn"
+    );
     h.get_by_label_contains("card metrics without a significant change are not drawn");
+    // Each metric is a row of its own: its whole name (the chart's axis used to cut them to
+    // "pha", "gth"), its interval on its own scale, and its change in words.
+    h.get_by_label("length");
+    h.get_by_label("wins · Alpha");
+    h.get_by_label_contains("length: ");
 }
 
 #[test]
@@ -1556,6 +1565,9 @@ fn the_balance_panel_shows_a_run_s_results_and_its_bots_flowchart_coverage() {
     wait_for_balance(&mut h, "the games");
     h.get_by_label_contains("Results of 200 games");
     h.get_by_label_contains("Chart of wins by seat");
+    // Wins in percent of the games, with the count.
+    let wins = format!("{:?}", h.get_by_label_contains(" of 200)"));
+    assert!(wins.contains("Alpha: ") && wins.contains(" % ("), "{wins}");
     h.get_by_label_contains("Bots' flowchart steps reached: ");
 }
 

@@ -7,8 +7,11 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use chancery_core::Module;
 use chancery_core::sim::SimReport;
 use chancery_core::sim::compare::{Comparison, Metric};
+
+use crate::games::{card_names, metric_name};
 
 const WIDTH: f64 = 760.0;
 const ROW: f64 = 18.0;
@@ -24,20 +27,30 @@ fn escape(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
-fn document(height: f64, title: &str, body: &str) -> String {
+fn document_of(width: f64, height: f64, title: &str, body: &str) -> String {
     format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH}\" height=\"{height}\" viewBox=\"0 0 {WIDTH} {height}\" font-family=\"sans-serif\" font-size=\"12\">\n\
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" font-family=\"sans-serif\" font-size=\"12\">\n\
          <title>{t}</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
          <text x=\"{x}\" y=\"22\" text-anchor=\"middle\" font-size=\"15\" font-weight=\"bold\">{t}</text>\n{body}</svg>\n",
         t = escape(title),
-        x = WIDTH / 2.0
+        x = width / 2.0
     )
 }
 
 /// Horizontal bars, one row per label, for one or more series (a legend when several).
-fn bars(title: &str, labels: &[String], series: &[(&str, Vec<f64>)]) -> String {
-    let left = 210.0;
-    let right = WIDTH - 30.0;
+fn bars(
+    title: &str,
+    labels: &[String],
+    series: &[(&str, Vec<f64>)],
+    show: fn(f64) -> String,
+) -> String {
+    let left = labels
+        .iter()
+        .map(|l| text_width(l))
+        .fold(120.0f64, f64::max)
+        + 16.0;
+    let width = (left + 500.0).max(WIDTH);
+    let right = width - 50.0;
     let top = 40.0 + if series.len() > 1 { ROW } else { 0.0 };
     let per = ROW * series.len() as f64 + 6.0;
     let max = series
@@ -77,63 +90,105 @@ fn bars(title: &str, labels: &[String], series: &[(&str, Vec<f64>)]) -> String {
                 COLOURS[k % COLOURS.len()],
                 left + v * scale + 4.0,
                 yy + ROW - 7.0,
-                trim(v)
+                escape(&show(v))
             );
         }
     }
     let height = top + labels.len() as f64 * per + 20.0;
-    document(height, title, &body)
+    document_of(width, height, title, &body)
 }
 
-fn trim(v: f64) -> String {
-    let text = format!("{v:.3}");
-    text.trim_end_matches('0').trim_end_matches('.').to_owned()
+/// A share of games in percent: "12.5 %".
+fn percent(v: f64) -> String {
+    format!("{:.1} %", v * 100.0)
 }
 
-/// Each metric's difference (new − old) as a dot with its 95 % interval around zero;
-/// significant ones in red.
-fn differences(title: &str, metrics: &[&Metric]) -> String {
-    let left = 260.0;
-    let right = WIDTH - 30.0;
-    let top = 44.0;
-    let reach = metrics
+/// A count a game: "1.25".
+fn per_game(v: f64) -> String {
+    format!("{v:.2}")
+}
+
+/// The width a label of `text` takes at the charts' 12-pixel font, generously: no glyph
+/// of a row's name is ever cut.
+fn text_width(text: &str) -> f64 {
+    text.chars().count() as f64 * 7.5
+}
+
+/// Each metric's difference (new − old) as a dot with its 95 % interval, one row a metric
+/// and each row on its own scale: its axis runs from minus to plus the row's widest reach,
+/// both ends written in the metric's unit (points of percent for a rate), so a rate's
+/// interval is never squeezed to a dot beside a length's. Significant ones in red, clear of
+/// zero alone in orange.
+fn differences(title: &str, metrics: &[(String, &Metric)]) -> String {
+    let left = metrics
         .iter()
-        .flat_map(|m| [m.low.abs(), m.high.abs(), m.difference.abs()])
-        .filter(|x| x.is_finite())
-        .fold(0.0f64, f64::max)
-        .max(1e-9);
-    let mid = (left + right) / 2.0;
-    let scale = (right - left) / 2.0 / reach;
-    let x = |v: f64| mid + v.clamp(-reach, reach) * scale;
+        .map(|(name, _)| text_width(name))
+        .fold(120.0f64, f64::max)
+        + 16.0;
+    let strip = 360.0;
+    let ends = 70.0;
+    let width = (left + strip + 2.0 * ends + 20.0).max(WIDTH);
+    let top = 44.0;
+    let row = ROW + 14.0;
+    let height = top + metrics.len() as f64 * row + 16.0;
     let mut body = String::new();
-    let height = top + metrics.len() as f64 * ROW + 30.0;
-    let _ = writeln!(
-        body,
-        "<line x1=\"{mid}\" y1=\"{}\" x2=\"{mid}\" y2=\"{}\" stroke=\"#888\"/>\
-         <text x=\"{left}\" y=\"{}\" font-size=\"10\">-{r}</text><text x=\"{right}\" y=\"{}\" font-size=\"10\" text-anchor=\"end\">+{r}</text>",
-        top - 6.0,
-        height - 24.0,
-        height - 10.0,
-        height - 10.0,
-        r = trim(reach)
-    );
-    for (i, m) in metrics.iter().enumerate() {
-        let y = top + i as f64 * ROW + ROW / 2.0;
-        let colour = if m.significant { "#c44e52" } else { "#4c72b0" };
+    for (i, (name, m)) in metrics.iter().enumerate() {
+        let reach = [m.low.abs(), m.high.abs(), m.difference.abs()]
+            .into_iter()
+            .filter(|x| x.is_finite())
+            .fold(0.0f64, f64::max);
+        let reach = if reach > 0.0 { reach } else { 1.0 };
+        let (x0, x1) = (left + ends, left + ends + strip);
+        let mid = (x0 + x1) / 2.0;
+        let x = |v: f64| mid + v.clamp(-reach, reach) / reach * (strip / 2.0);
+        let y = top + i as f64 * row + row / 2.0;
+        let colour = if m.significant {
+            "#c44e52"
+        } else if m.low > 0.0 || m.high < 0.0 {
+            "#e68c28"
+        } else {
+            "#4c72b0"
+        };
+        let unit = match m.show_change(0.0).split_once(' ') {
+            Some((_, unit)) => format!(" {unit}"),
+            None => String::new(),
+        };
         let _ = writeln!(
             body,
-            "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\
-             <line x1=\"{:.1}\" y1=\"{y}\" x2=\"{:.1}\" y2=\"{y}\" stroke=\"{colour}\" stroke-width=\"2\"/>\
-             <circle cx=\"{:.1}\" cy=\"{y}\" r=\"4\" fill=\"{colour}\"/>",
+            "<g class=\"row\"><text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\
+             <line class=\"axis\" x1=\"{x0}\" y1=\"{y}\" x2=\"{x1}\" y2=\"{y}\" stroke=\"#ccc\"/>\
+             <line x1=\"{mid}\" y1=\"{}\" x2=\"{mid}\" y2=\"{}\" stroke=\"#888\"/>\
+             <text class=\"low\" x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"end\">{}</text>\
+             <text class=\"high\" x=\"{}\" y=\"{}\" font-size=\"10\">{}{}</text>",
             left - 6.0,
             y + 4.0,
-            escape(&m.label()),
-            x(m.low),
-            x(m.high),
-            x(m.difference)
+            escape(name),
+            y - 7.0,
+            y + 7.0,
+            x0 - 4.0,
+            y + 4.0,
+            m.show_number(-reach),
+            x1 + 4.0,
+            y + 4.0,
+            m.show_number(reach),
+            escape(&unit),
+        );
+        if m.low.is_finite() && m.high.is_finite() {
+            let _ = write!(
+                body,
+                "<line x1=\"{:.1}\" y1=\"{y}\" x2=\"{:.1}\" y2=\"{y}\" stroke=\"{colour}\" stroke-width=\"2\"/>",
+                x(m.low),
+                x(m.high),
+            );
+        }
+        let _ = writeln!(
+            body,
+            "<circle cx=\"{:.1}\" cy=\"{y}\" r=\"4\" fill=\"{colour}\"><title>{}</title></circle></g>",
+            x(m.difference),
+            escape(&format!("{name}: {}", m.change_words())),
         );
     }
-    document(height, title, &body)
+    document_of(width, height, title, &body)
 }
 
 /// The score distribution of each seat: for each score, the share of games.
@@ -147,6 +202,11 @@ fn score_shares(report: &SimReport) -> BTreeMap<String, BTreeMap<i64, f64>> {
             (seat, shares)
         })
         .collect()
+}
+
+/// A seat's name as the module gives it.
+fn seat_name(module: &Module, seat: &str) -> String {
+    module.seat_name(&chancery_core::SeatId::from(seat))
 }
 
 /// Makes the chart folder if it is not there.
@@ -172,20 +232,18 @@ fn file_safe(id: &str) -> String {
 }
 
 /// Charts of one run: each seat's scores and the cards played. Returns the files written.
-pub fn run_charts(
-    dir: &Path,
-    report: &SimReport,
-    cards: &dyn Fn(&str) -> String,
-) -> anyhow::Result<Vec<PathBuf>> {
+pub fn run_charts(dir: &Path, report: &SimReport, module: &Module) -> anyhow::Result<Vec<PathBuf>> {
     folder(dir)?;
+    let cards = card_names(module);
     let mut written = Vec::new();
     for (seat, shares) in score_shares(report) {
         let labels: Vec<String> = shares.keys().map(i64::to_string).collect();
         let values: Vec<f64> = shares.values().copied().collect();
         let svg = bars(
-            &format!("Scores of {seat} (share of games)"),
+            &format!("Scores of {} (share of games)", seat_name(module, &seat)),
             &labels,
             &[("games", values)],
+            percent,
         );
         write(
             dir,
@@ -202,6 +260,7 @@ pub fn run_charts(
             "Cards played (per game)",
             &labels,
             &[("plays", plays.values().map(|k| *k as f64 / n).collect())],
+            per_game,
         );
         write(dir, "cards.svg", &svg, &mut written)?;
     }
@@ -213,14 +272,15 @@ pub fn run_charts(
 pub fn comparison_charts(
     dir: &Path,
     comparison: &Comparison,
-    cards: &dyn Fn(&str) -> String,
+    module: &Module,
 ) -> anyhow::Result<Vec<PathBuf>> {
     folder(dir)?;
     let mut written = Vec::new();
-    let game: Vec<&Metric> = comparison
+    let game: Vec<(String, &Metric)> = comparison
         .metrics
         .iter()
         .filter(|m| !m.group.starts_with("card"))
+        .map(|m| (metric_name(module, m), m))
         .collect();
     write(
         dir,
@@ -231,18 +291,19 @@ pub fn comparison_charts(
         ),
         &mut written,
     )?;
-    let named: Vec<Metric> = comparison
+    let named: Vec<(String, &Metric)> = comparison
         .metrics
         .iter()
         .filter(|m| m.group.starts_with("card"))
-        .map(|m| Metric {
-            name: cards(&m.name),
-            ..m.clone()
-        })
+        .map(|m| (metric_name(module, m), m))
         .collect();
-    let significant: Vec<&Metric> = named.iter().filter(|m| m.significant).collect();
+    let significant: Vec<(String, &Metric)> = named
+        .iter()
+        .filter(|(_, m)| m.significant)
+        .cloned()
+        .collect();
     let shown = if significant.is_empty() {
-        named.iter().collect()
+        named
     } else {
         significant
     };
@@ -267,9 +328,10 @@ pub fn comparison_charts(
                 .collect()
         };
         let svg = bars(
-            &format!("Scores of {seat} (share of games)"),
+            &format!("Scores of {} (share of games)", seat_name(module, seat)),
             &labels,
             &[("old", pick(shares)), ("new", pick(other))],
+            percent,
         );
         write(
             dir,

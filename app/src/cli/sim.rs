@@ -210,8 +210,7 @@ pub fn run(args: &SimArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
         }
     }
     if let Some(dir) = &args.plot {
-        let names = card_names(&module);
-        for path in plot::run_charts(dir, &report, &names)? {
+        for path in plot::run_charts(dir, &report, &module)? {
             writeln!(err, "wrote {}", path.display())?;
         }
     }
@@ -624,8 +623,7 @@ fn run_compare(
         )?;
     }
     if let Some(dir) = &args.plot {
-        let names = card_names(&module);
-        for path in plot::comparison_charts(dir, &comparison, &names)? {
+        for path in plot::comparison_charts(dir, &comparison, &module)? {
             writeln!(err, "wrote {}", path.display())?;
         }
     }

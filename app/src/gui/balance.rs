@@ -12,7 +12,7 @@ use chancery_core::sim::coverage;
 use chancery_core::sim::{SimConfig, SimReport, simulate_until};
 use chancery_core::{Module, SeatId, Value};
 use egui::{Color32, RichText, Ui};
-use egui_plot::{Bar, BarChart, Legend, Line, Plot, PlotPoints, Points, VLine};
+use egui_plot::{Bar, BarChart, Legend, Plot};
 
 use super::game::GameView;
 use crate::games::{card_names, load_old_version};
@@ -373,7 +373,10 @@ fn run_ui(ui: &mut Ui, module: &Module, report: &SimReport, coverage: &Coverage)
         .widget_info(|| chart_info("Chart of wins by seat"));
     ui.label(
         wins.iter()
-            .map(|(name, n)| format!("{name}: {n} of {games}"))
+            .map(|(name, n)| {
+                let share = 100.0 * n / games.max(1) as f64;
+                format!("{name}: {share:.0} % ({n} of {games})")
+            })
             .collect::<Vec<_>>()
             .join(" · "),
     );
@@ -461,6 +464,50 @@ impl Coverage {
     }
 }
 
+/// One metric's difference as a dot on its interval, on a strip of its own scale: from minus
+/// to plus the widest of the difference and its interval's ends, zero in the middle. Each
+/// metric has its own scale, so a rate's interval is never a dot beside a length's.
+fn difference_strip(ui: &mut Ui, m: &Metric) -> egui::Response {
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(260.0, 16.0), egui::Sense::hover());
+    let reach = [m.low.abs(), m.high.abs(), m.difference.abs()]
+        .into_iter()
+        .filter(|x| x.is_finite())
+        .fold(0.0f64, f64::max);
+    let reach = if reach > 0.0 { reach } else { 1.0 };
+    let x = |v: f64| rect.center().x + (v.clamp(-reach, reach) / reach) as f32 * rect.width() / 2.0;
+    let y = rect.center().y;
+    let painter = ui.painter_at(rect.expand(4.0));
+    let stroke = |width: f32, color: Color32| egui::Stroke::new(width, color);
+    painter.line_segment(
+        [egui::pos2(rect.left(), y), egui::pos2(rect.right(), y)],
+        stroke(1.0, ui.visuals().weak_text_color()),
+    );
+    painter.line_segment(
+        [
+            egui::pos2(x(0.0), rect.top()),
+            egui::pos2(x(0.0), rect.bottom()),
+        ],
+        stroke(1.0, Color32::GRAY),
+    );
+    // Red: significant for its group; orange: clear of zero alone (what chance gives
+    // among many); blue: within chance.
+    let color = if m.significant {
+        Color32::from_rgb(200, 40, 40)
+    } else if m.low > 0.0 || m.high < 0.0 {
+        Color32::from_rgb(230, 140, 40)
+    } else {
+        Color32::from_rgb(60, 90, 160)
+    };
+    if m.low.is_finite() && m.high.is_finite() {
+        painter.line_segment(
+            [egui::pos2(x(m.low), y), egui::pos2(x(m.high), y)],
+            stroke(2.0, color),
+        );
+    }
+    painter.circle_filled(egui::pos2(x(m.difference), y), 4.0, color);
+    response
+}
+
 /// What a screen reader says of a chart.
 fn chart_info(what: &str) -> egui::WidgetInfo {
     egui::WidgetInfo::labeled(egui::Role::Image, true, what)
@@ -511,47 +558,18 @@ fn compare_ui(ui: &mut Ui, module: &Module, comparison: &Comparison, against: &s
         )
         .strong(),
     );
-    let names: Vec<String> = shown
-        .iter()
-        .map(|m| crate::games::metric_name(module, m))
-        .collect();
     let rows = shown.len();
-    Plot::new("balance-differences")
-        .height((rows as f32 * 22.0 + 60.0).clamp(160.0, 600.0))
-        .allow_scroll(false)
-        .show_y(false)
-        .y_axis_formatter(move |mark, _| label_at(&names, rows as f64 - 1.0 - mark.value))
-        .show(ui, |plot| {
-            plot.vline(VLine::new("no difference", 0.0).color(Color32::GRAY));
-            for (i, m) in shown.iter().enumerate() {
-                let y = (rows - 1 - i) as f64;
-                // Red: significant for its group; orange: clear of zero alone (what chance
-                // gives among many); blue: within chance.
-                let color = if m.significant {
-                    Color32::from_rgb(200, 40, 40)
-                } else if m.low > 0.0 || m.high < 0.0 {
-                    Color32::from_rgb(230, 140, 40)
-                } else {
-                    Color32::from_rgb(60, 90, 160)
-                };
-                if m.low.is_finite() && m.high.is_finite() {
-                    plot.line(
-                        Line::new(
-                            crate::games::metric_name(module, m),
-                            PlotPoints::new(vec![[m.low, y], [m.high, y]]),
-                        )
-                        .color(color)
-                        .width(2.0),
-                    );
-                }
-                plot.points(
-                    Points::new(
-                        crate::games::metric_name(module, m),
-                        PlotPoints::new(vec![[m.difference, y]]),
-                    )
-                    .color(color)
-                    .radius(4.0),
-                );
+    egui::Grid::new("balance-differences")
+        .num_columns(3)
+        .spacing([12.0, 6.0])
+        .show(ui, |ui| {
+            for m in &shown {
+                let name = crate::games::metric_name(module, m);
+                ui.label(&name);
+                difference_strip(ui, m)
+                    .widget_info(|| chart_info(&format!("{name}: {}", m.change_words())));
+                ui.label(m.change_words());
+                ui.end_row();
             }
         })
         .response
