@@ -92,6 +92,13 @@ function Ctx:phase() end
 ---@return boolean demo
 function Ctx:demo() end
 
+--- Row `key` of a bot chart table in words, as a player reads it: the chart's step with the key filled in ("20.4, Austria's row 1" for "AU/1"; nil when the step names no key), and the key alone in words ("Austria, 1"). A bot's reason that begins with the step counts the row as reached, and names no key.
+---@param table string
+---@param key string
+---@return string|nil step
+---@return string words
+function Ctx:chart_row(table, key) end
+
 --- Whether a value of the module's data has been entered: a card's field, a space's property (id "place/space"), a piece's property, or a table's entry. Reading an unknown value asks the players for it.
 ---@param what "card"|"space"|"piece"|"table"
 ---@param id string

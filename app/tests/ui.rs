@@ -1540,7 +1540,8 @@ fn the_balance_panel_compares_an_edit_with_the_old_version_and_draws_the_result(
     h.get_by_label_contains("Chart of");
     // Listed among the significant differences, with its old and new values, and drawn.
     assert_eq!(
-        h.query_all_by_label_contains("card win share · Five: ").count(),
+        h.query_all_by_label_contains("card win share · Five: ")
+            .count(),
         2,
         "listed and drawn"
     );

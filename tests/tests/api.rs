@@ -30,7 +30,7 @@ fn the_testbed_tests_pass_and_call_every_api_function() {
         unused.is_empty(),
         "API functions no test module calls: {unused:?}"
     );
-    assert_eq!(report.api_calls.len(), 42, "{:?}", report.api_calls.keys());
+    assert_eq!(report.api_calls.len(), 43, "{:?}", report.api_calls.keys());
 }
 
 fn compare_committed(path: &Path, generated: &str) {

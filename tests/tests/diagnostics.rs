@@ -538,3 +538,22 @@ fn an_owner_s_board_naming_a_missing_board_or_space_points_into_the_overlay() {
         vec!["1:56: overlay: board 'field': 'land/west' is not a space (write it \"place/space\")"]
     );
 }
+
+#[test]
+fn a_chart_step_naming_a_key_part_the_rows_lack_points_at_the_row() {
+    let report = broken(|dir| {
+        edit(
+            &dir.join("data/table.ron"),
+            r#"step: "3.1, die {key}""#,
+            r#"step: "3.1, {key.1}'s die {key.2}""#,
+        )
+    });
+    assert_eq!(report.len(), 1, "{report:?}");
+    assert!(
+        report[0].starts_with("data/table.ron:70:")
+            && report[0].contains(
+                "table 'objection_chart': entry '1' has fewer parts than the chart step's {key.2}"
+            ),
+        "{report:?}"
+    );
+}

@@ -177,9 +177,18 @@ fn source_lines_in(text: &str) -> Vec<String> {
     found
 }
 
+/// Whether `text` names chart cell `key` as a word of its own ("row AU/1:", not "GAU/12").
+fn cell_key_in(text: &str, key: &str) -> bool {
+    text.match_indices(key).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + key.len()..].chars().next();
+        before.is_none_or(|c| !c.is_alphanumeric()) && after.is_none_or(|c| !c.is_alphanumeric())
+    })
+}
+
 /// A Congress of Vienna solitaire game of `seating`, the given seats played by their bots
 /// and the others at random, `inputs` long: every prompt, log line and bot reason that cites
-/// a line of the source or names an option by its key.
+/// a line of the source, names an option by its key or a chart's row by its cell's key.
 fn citations_met(seating: &str, bots: &[(&str, &str)], inputs: usize, seed: u64) -> Vec<String> {
     let module = with_fixture(&repo_root().join("modules/cov"));
     let mut spec = GameSpec::new("napoleon-resurgent", seed);
@@ -191,6 +200,14 @@ fn citations_met(seating: &str, bots: &[(&str, &str)], inputs: usize, seed: u64)
         );
     }
     let keys: Vec<String> = module.options.iter().map(|o| o.key.clone()).collect();
+    // The keys of the bots' chart cells ("AU/1", "other/1/active"): a player reads a row as
+    // the printed chart names it ("20.4, Austria's row 1").
+    let cells: std::collections::BTreeSet<String> = module
+        .tables
+        .iter()
+        .filter(|t| t.chart.is_some())
+        .flat_map(|t| t.entries.keys().filter(|k| k.contains('/')).cloned())
+        .collect();
     let mut session = chancery_core::start_game(module.clone(), spec).expect("starts");
     let mut picker = Picker::new(seed);
     let mut texts = Vec::new();
@@ -216,8 +233,10 @@ fn citations_met(seating: &str, bots: &[(&str, &str)], inputs: usize, seed: u64)
                 .iter()
                 .filter(|k| k.contains('.') && text.contains(k.as_str()))
                 .cloned();
+            let cells = cells.iter().filter(|k| cell_key_in(text, k)).cloned();
             lines
                 .chain(options)
+                .chain(cells)
                 .map(move |cited| format!("'{cited}' in \"{text}\""))
         })
         .collect();
@@ -233,6 +252,8 @@ fn the_solitaire_bots_cite_rules_and_options_in_words() {
         ["L1490", "L1502", "L1507"]
     );
     assert!(source_lines_in("Lützen, L'Orient, 20.4, row 1").is_empty());
+    assert!(cell_key_in("20.4, row AU/1: not offered", "AU/1"));
+    assert!(!cell_key_in("20.4, row AU/12", "AU/1"));
     let allied = [
         ("RU", "allied_bot"),
         ("AU", "allied_bot"),

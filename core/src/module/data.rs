@@ -449,17 +449,38 @@ pub fn rule_of(step: &str) -> Option<&str> {
 pub struct ChartDef {
     /// The bot whose chart it is (coverage counts its reasons, once the rules have it).
     pub bot: String,
-    /// The flowchart step each entry is, `{key}` standing for the entry's key
-    /// ("21.4, row {key}"). A reason of the bot that begins with it, up to its first colon,
-    /// reaches that row. Without `{key}` the whole table is one step (a grid of cells that
-    /// one lookup reads, "21.6.2"). Of several tables that are columns of one chart, one
-    /// names the step; the others leave it out.
+    /// The flowchart step each entry is, in words: `{key}` stands for the entry's key and
+    /// `{key.1}`, `{key.2}`, … for its parts between slashes, each in words (see
+    /// [`ChartDef::key_words`]): "20.4, {key.1}'s row {key.2}" reads "20.4, Austria's row 1"
+    /// for the key "AU/1". A reason of the bot that begins with it, up to its first colon,
+    /// reaches that row (a bot gets the words from `ctx:chart_row`). Without a key the whole
+    /// table is one step (a grid of cells that one lookup reads, "21.6.2"). Of several
+    /// tables that are columns of one chart, one names the step; the others leave it out.
     #[serde(default)]
     pub step: Option<String>,
     /// The value that marks a row past the printed chart's end ("none"): a row holding it
     /// is no step, so coverage does not ask for it.
     #[serde(default)]
     pub past_end: Option<String>,
+    /// The words of the keys' parts that are no seat, card or piece ("limited": "Limited
+    /// War", "transferred": "Military pile in the draw pile"), so that a player reads a row
+    /// as the printed chart names it, never its key.
+    #[serde(default)]
+    pub key_words: BTreeMap<String, String>,
+}
+
+impl ChartDef {
+    /// The parts of the step template that stand for a key's parts: 1 for `{key.1}`.
+    pub fn key_parts(&self) -> Vec<usize> {
+        let Some(step) = &self.step else {
+            return Vec::new();
+        };
+        step.split("{key.")
+            .skip(1)
+            .filter_map(|rest| rest.split_once('}'))
+            .filter_map(|(n, _)| n.parse().ok())
+            .collect()
+    }
 }
 
 fn any_type() -> FieldType {

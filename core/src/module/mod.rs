@@ -642,16 +642,43 @@ impl Module {
                     .filter(|n| !n.is_empty())
                     .map_or_else(|| self.words_of(table), str::to_owned);
                 // A row of a bot's chart reads as the chart's step ("21.3, Step 3, row 1").
-                let step = def
-                    .and_then(|t| t.chart.as_ref())
-                    .and_then(|c| c.step.as_ref())
-                    .filter(|s| s.contains("{key}"));
-                match step {
-                    Some(step) => format!("{name} ({})", step.replace("{key}", key.as_str())),
+                match self.chart_row(table, key) {
+                    Some((Some(step), _)) => format!("{name} ({step})"),
+                    Some((None, words)) => format!("{name}: {words}"),
                     None => format!("{name}: {}", self.words_of(key)),
                 }
             }
         }
+    }
+
+    /// Row `key` of bot chart table `table` in words, as a player reads it: the chart's
+    /// step with the key filled in ("20.4, Austria's row 1", when the step names the key;
+    /// see [`data::ChartDef::step`]), and the key alone ("Austria, 1"; "a Highest Priority
+    /// issue, Round 4, Military pile active"), each part by the chart's own words for it or
+    /// else by [`Module::words_of`]. `None` when the table is no chart.
+    pub fn chart_row(&self, table: &str, key: &str) -> Option<(Option<String>, String)> {
+        let chart = self.tables.get(table)?.chart.as_ref()?;
+        let part = |p: &str| {
+            chart
+                .key_words
+                .get(p)
+                .cloned()
+                .unwrap_or_else(|| self.words_of(p))
+        };
+        let parts: Vec<String> = key.split('/').map(part).collect();
+        let words = parts.join(", ");
+        let step = chart
+            .step
+            .as_ref()
+            .filter(|s| s.contains("{key"))
+            .map(|step| {
+                let mut step = step.replace("{key}", &words);
+                for (i, p) in parts.iter().enumerate() {
+                    step = step.replace(&format!("{{key.{}}}", i + 1), p);
+                }
+                step
+            });
+        Some((step, words))
     }
 
     /// A value the owner enters, by the ids a module designer writes in the overlay file

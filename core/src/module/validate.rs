@@ -340,6 +340,19 @@ fn check_tables(loader: &mut Loader, module: &Module) {
                 );
             }
         }
+        if let Some(chart) = &table.chart
+            && let Some(most) = chart.key_parts().into_iter().max()
+            && let Some(key) = table.entries.keys().find(|k| k.split('/').count() < most)
+        {
+            loader.error(
+                idx,
+                &[Anchor::Field("id", &table.id), Anchor::Key(key)],
+                format!(
+                    "table '{}': entry '{key}' has fewer parts than the chart step's {{key.{most}}}; write the key with {most} parts between slashes, or change the step",
+                    table.id
+                ),
+            );
+        }
         if let Some(step) = table.chart.as_ref().and_then(|c| c.step.as_ref())
             && super::data::rule_of(&format!("{step}: ")).is_none()
         {

@@ -688,6 +688,26 @@ fn api_demo(lua: &Lua, _a: &Args) -> mlua::Result<MultiValue> {
     Ok(MultiValue::from_iter([LuaValue::Boolean(demo)]))
 }
 
+fn api_chart_row(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
+    let (step, words) = a.with_str(lua, 0, |table| {
+        a.with_str(lua, 1, |key| {
+            with(lua, |st| {
+                st.module.chart_row(table, key).ok_or_else(|| {
+                    if st.module.tables.get(table).is_some() {
+                        format!("table '{table}' is no bot chart: give it a `chart` to read its rows in words")
+                    } else {
+                        format!("unknown table '{table}'")
+                    }
+                })
+            })
+        })
+    })?;
+    ret(
+        lua,
+        [step.map_or(Value::Nil, Value::Str), Value::Str(words)],
+    )
+}
+
 fn api_known(lua: &Lua, a: &Args) -> mlua::Result<MultiValue> {
     let known = a.with_str(lua, 0, |what| {
         a.with_str(lua, 1, |id| {
@@ -1392,6 +1412,14 @@ pub(crate) const API: &[ApiEntry] = &[
         doc: "Whether the game plays the module's demo values (`--demo`): placeholders, where a step the players would do by hand from a value the demo lacks may be left out, saying so.",
         changes: false,
         func: api_demo,
+    },
+    ApiEntry {
+        name: "chart_row",
+        params: &[("table", "string"), ("key", "string")],
+        returns: &[("step", "string|nil"), ("words", "string")],
+        doc: "Row `key` of a bot chart table in words, as a player reads it: the chart's step with the key filled in (\"20.4, Austria's row 1\" for \"AU/1\"; nil when the step names no key), and the key alone in words (\"Austria, 1\"). A bot's reason that begins with the step counts the row as reached, and names no key.",
+        changes: false,
+        func: api_chart_row,
     },
     ApiEntry {
         name: "known",

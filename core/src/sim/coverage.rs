@@ -60,7 +60,10 @@ pub fn steps(module: &Module, bot_rules: &BTreeMap<String, u64>) -> Vec<Step> {
             if past_end(chart, value) {
                 continue;
             }
-            let step = template.replace("{key}", key);
+            let step = match module.chart_row(&table.id, key) {
+                Some((Some(step), _)) => step,
+                _ => template.clone(),
+            };
             if rows.iter().any(|s| s.bot == chart.bot && s.step == step) {
                 continue;
             }
@@ -248,6 +251,7 @@ mod tests {
             bot: "french_bot".into(),
             step: Some("21.5.1, row {key}".into()),
             past_end: Some("none".into()),
+            key_words: Default::default(),
         };
         let known = |s: &str| DataValue::Known(crate::value::Value::Str(s.into()));
         assert!(past_end(&chart, &known("none")));

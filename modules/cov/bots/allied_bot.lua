@@ -9,7 +9,7 @@
 -- choice of debater (20.7, L1595-L1597), M of 20.7.b (L1617), Step 17's "never withdraw"
 -- (L1705), the IBD and its stop (L1711-L1717) and Step 19's losses (L1721-L1723); and 22's
 -- low priority issues (L1992). Every reason begins with the chart's step or table ("20.4,
--- row BR/2: …"), and the numbers that decided it are explained sums. Step 1 is rolled by the
+-- Britain's row 2: …"), and the numbers that decided it are explained sums. Step 1 is rolled by the
 -- rules (rules/initial.lua); Steps 3 and 5a are the rules' (rules/solitaire.lua,
 -- rules/diplomacy.lua), and so is 22's neutral card to a random front (rules/battle.lua).
 
@@ -95,7 +95,7 @@ local function priority_rows(ctx, power)
   if list == nil then
     list = {}
     for key, issue in rows(ctx, "allied_priority_issue", power .. "/") do
-      list[#list + 1] = { key = key, issue = issue }
+      list[#list + 1] = { key = key, issue = issue, step = chart.row(ctx, "allied_priority_issue", key) }
     end
     priority_rows_of[power] = list
   end
@@ -141,14 +141,14 @@ local function select_issue(ctx, power, actions, t, what)
     local cond = ctx.data.tables.allied_priority_condition[row.key]
     local found = row_issues(ctx, row.issue, offered, power)
     if #found == 0 then
-      t:step("20.4, row %s: %s is not offered.", row.key, entry_words(ctx, row.issue))
+      t:step("%s: %s is not offered.", row.step, entry_words(ctx, row.issue))
     elseif not holds(ctx, cond, power, found[1], t) then
-      t:step("20.4, row %s: its condition does not hold (%s).", row.key, conditions.words(cond))
+      t:step("%s: its condition does not hold (%s).", row.step, conditions.words(cond))
     else
       table.sort(found)
       local piece = #found == 1 and found[1] or found[ctx:random(#found, "equal minor allies, at random (20.4)")]
       local i = named(actions, actions[1].name, piece)
-      return t:choose(i, "20.4, row %s: %s, %s.", row.key, what, actions[i].label)
+      return t:choose(i, "%s: %s, %s.", row.step, what, actions[i].label)
     end
   end
   local pick = ctx:random(#actions, "no row of 20.4 applies, at random")
@@ -321,9 +321,10 @@ local function leader_plan(ctx, power, pieces, t)
     local cond = ctx.data.tables.allied_leader_condition[key]
     local found = row_issues(ctx, issue, pieces, power)
     if not holds(ctx, cond, power, nil, t) then
-      t:step("20.5.2, %s: its condition does not hold (%s).", key, conditions.words(cond))
+      t:step("%s: its condition does not hold (%s).", chart.row(ctx, "allied_leader_condition", key),
+        conditions.words(cond))
     elseif #found == 0 then
-      t:step("20.5.2, %s: %s cannot be negotiated.", key, entry_words(ctx, issue))
+      t:step("%s: %s cannot be negotiated.", chart.row(ctx, "allied_leader_condition", key), entry_words(ctx, issue))
     else
       table.sort(found)
       return { key = key, piece = found[1] }
@@ -453,7 +454,9 @@ function bot.round_turn(ctx, seat, actions, t)
     local leader = named(actions, "leader", LEADERS[power])
     local plan = leader and leader_plan(ctx, power, pieces, t)
     if plan then
-      return t:choose(leader, "20.5, step %s, Table 20.5.2, %s: play %s on %s.", key, plan.key,
+      local row = chart.row(ctx, "allied_leader_condition", plan.key)
+      t:step("%s: its condition holds, and %s can be negotiated.", row, issue_name(ctx, plan.piece))
+      return t:choose(leader, "20.5, step %s: Table %s: play %s on %s.", key, row,
         cards.name(ctx, LEADERS[power]), issue_name(ctx, plan.piece))
     end
     t:step("20.5, step %s: %s.", key, leader and "no row of Table 20.5.2 applies" or "the power's Leader is not beside the display")
@@ -477,7 +480,7 @@ function bot.negotiation(ctx, seat, actions, t)
   if ctx.locals.leader then
     local plan = leader_plan(ctx, power, pieces, t)
     if plan then
-      return t:choose(on(plan.piece), "20.5.2, %s: %s takes %s to %s Seat.", plan.key, cards.name(ctx, card),
+      return t:choose(on(plan.piece), "%s: %s takes %s to %s Seat.", chart.row(ctx, "allied_leader_condition", plan.key), cards.name(ctx, card),
         issue_name(ctx, plan.piece), powers.possessive(name(ctx, power)))
     end
   end
@@ -595,28 +598,29 @@ local function debate_decision(ctx, power, t)
       -- Liberalism row, when advancing the pawn would let Pax Britannica advance).
       local cond = key and ctx.data.tables.allied_priority_condition[key]
       if cond and not holds(ctx, cond, power, piece, t) then
-        t:step("20.4, row %s: its condition does not hold (%s): %s is no priority issue for %s now.", key,
+        t:step("%s: its condition does not hold (%s): %s is no priority issue for %s now.", chart.row(ctx, "allied_priority_issue", key),
           conditions.words(cond), issue_name(ctx, piece), name(ctx, power))
         class = "other"
       end
       local pile = solo.transferred(ctx, "allies") and "transferred" or "active"
-      local cell = class .. "/" .. round_of(ctx) .. "/" .. pile
-      local entry = ctx.data.tables.allied_debate[cell]
+      local cell_key = class .. "/" .. round_of(ctx) .. "/" .. pile
+      local entry = ctx.data.tables.allied_debate[cell_key]
+      local cell = chart.row(ctx, "allied_debate", cell_key)
       if entry == "never" then
-        t:step("20.7.b, %s: never (%s for %s).", cell, class, name(ctx, power))
+        t:step("%s: never (for %s).", cell, name(ctx, power))
         return nil
       elseif entry == "always" then
-        t:step("20.7.b, %s: always.", cell)
+        t:step("%s: always.", cell)
         return "debate"
       end
       local m, space = chart.debate_m(ctx, piece)
       local roll = chartdice.rolled(ctx, power)
       if roll == nil then
-        t:step("20.7.b, %s: roll 1d6 against M = 7 - %d = %d.", cell, space, m)
+        t:step("%s: roll 1d6 against M = 7 - %d = %d.", cell, space, m)
         return "roll"
       end
       local yes, how = roll_debates(ctx, roll, m)
-      t:step("20.7.b, %s: the die shows %d, M = 7 - %d = %d: %s M, %s.", cell, roll, space, m, how,
+      t:step("%s: the die shows %d, M = 7 - %d = %d: %s M, %s.", cell, roll, space, m, how,
         yes and name(ctx, power) .. " debates" or "no debate")
       if not yes then
         return nil

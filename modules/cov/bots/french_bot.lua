@@ -165,7 +165,7 @@ local function selection_rows(ctx)
     if issue == nil or issue == "none" then
       break
     end
-    list[#list + 1] = { key = key, issue = issue }
+    list[#list + 1] = { key = key, issue = issue, step = chart.row(ctx, "french_selection_issue", key) }
   end
   selection_rows_of[status] = list
   return list
@@ -197,15 +197,15 @@ local function select_issue(ctx, actions, t, what)
     local cond = ctx.data.tables.french_selection_condition[row.key]
     local found = row_issues(ctx, row.issue, offered)
     if #found == 0 then
-      t:step("21.4, row %s: %s is not offered.", row.key, entry_words(ctx, row.issue))
+      t:step("%s: %s is not offered.", row.step, entry_words(ctx, row.issue))
     elseif not holds(ctx, cond, nil, t) then
-      t:step("21.4, row %s: its condition does not hold (%s).", row.key, conditions.words(cond))
+      t:step("%s: its condition does not hold (%s).", row.step, conditions.words(cond))
     else
       table.sort(found)
       local piece = #found == 1 and found[1]
         or found[ctx:random(#found, "equal minor allies, at random (21.4, footnote **)")]
       local i = named(actions, actions[1].name, piece)
-      return t:choose(i, "21.4, row %s: %s, %s.", row.key, what, actions[i].label)
+      return t:choose(i, "%s: %s, %s.", row.step, what, actions[i].label)
     end
   end
   local pick = ctx:random(#actions, "no row of 21.4 applies, at random")
@@ -515,11 +515,12 @@ local function debate_decision(ctx, piece, t)
     elseif word == "table" then
       local class = debate_class(ctx, piece)
       local pile = solo.transferred(ctx, "FR") and "transferred" or "active"
-      local cell = class .. "/" .. round_of(ctx) .. "/" .. pile
-      local entry = ctx.data.tables.french_debate[cell]
+      local cell_key = class .. "/" .. round_of(ctx) .. "/" .. pile
+      local entry = ctx.data.tables.french_debate[cell_key]
+      local cell = chart.row(ctx, "french_debate", cell_key)
       t:step("21.6.1, step %s: Table 21.6.2.", key)
       if entry == "never" then
-        t:step("21.6.2: %s (%s for France, round %d, Military pile %s): never.", cell, class, round_of(ctx), pile)
+        t:step("21.6.2: %s: never (for France).", cell)
         return nil
       elseif entry == "always" then
         t:step("21.6.2: %s: always.", cell)

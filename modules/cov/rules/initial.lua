@@ -422,11 +422,13 @@ function initial.chart_extra_card.run(ctx)
   for _ = 1, 12 do
     local total = ctx:roll(6, "Table " .. chart) + ctx:roll(6, "Table " .. chart)
     local key = french and tostring(total) or (ctx.vars.war_status .. "/" .. total)
-    local card = ctx.data.tables[french and "french_extra_card" or "allied_extra_card"][key]
+    local table_id = french and "french_extra_card" or "allied_extra_card"
+    local card = ctx.data.tables[table_id][key]
+    local _, row = ctx:chart_row(table_id, key)
     if takeable(ctx, card) then
       ctx:move_card(card, powers.hand_zone(ctx, power))
       ctx.vars.initial_cards[card] = true
-      ctx:log(string.format("%s, %s: %s takes %s.", chart, key, powers.name(ctx, power), card_name(ctx, card)))
+      ctx:log(string.format("%s, %s: %s takes %s.", chart, row, powers.name(ctx, power), card_name(ctx, card)))
       local _, space = ctx:space_of("block.grande_armee")
       if french and space == "paris" and takeable(ctx, "berthier") then
         ctx:move_card("berthier", "hand.FR")
@@ -436,7 +438,7 @@ function initial.chart_extra_card.run(ctx)
       ctx:pop({})
       return
     end
-    ctx:log(string.format("%s, %s: %s is not in the draw deck or the discard pile; the dice are rolled again.", chart, key,
+    ctx:log(string.format("%s, %s: %s is not in the draw deck or the discard pile; the dice are rolled again.", chart, row,
       card_name(ctx, card)))
   end
   ctx:log(string.format("Twelve rolls on Table %s give no card in the deck: %s chooses its card.", chart, powers.name(ctx, power)))

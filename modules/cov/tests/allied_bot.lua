@@ -132,12 +132,12 @@ test("20.4 Britain takes the second British Military Operation, then British Rec
   g:place("issue.recruit_br", "diplomacy", "display")
   local chosen, why = choice(g, "BR")
   t:ok(has(chosen, "issue.mil_op_br.2"), chosen .. " / " .. why)
-  t:ok(has(why, "20.4, row BR/1: "), why)
+  t:ok(has(why, "20.4, Britain's row 1: "), why)
   t:ok(has(why, "read as yes, as the game is set up: the row applies"), why)
   g:place("issue.mil_op_br.2", "diplomacy", "BR-1")
   chosen, why = choice(g, "BR")
   t:ok(has(chosen, "issue.recruit_br"), chosen .. " / " .. why)
-  t:ok(has(why, "20.4, row BR/1: British Military Operation is not offered.") and has(why, "20.4, row BR/2: "), why)
+  t:ok(has(why, "20.4, Britain's row 1: British Military Operation is not offered.") and has(why, "20.4, Britain's row 2: "), why)
 end)
 
 -- 20.5.1: Step 6, the pass --------------------------------------------------------------------
@@ -363,9 +363,9 @@ test("20.8 Absolutism on Russia 3: Austria may not debate it, Britain checks Lib
     if undecided == "yes" then
       -- Its row is one of Britain's priority issues (the fixture flags it HIGHEST PRIORITY:
       -- "Britain must debate", L1645).
-      t:ok(has(why, "20.7.b, priority/") or has(why, "20.7.b, highest/"), why)
+      t:ok(has(why, "20.7.b, a priority issue, ") or has(why, "20.7.b, a Highest Priority issue, "), why)
     else
-      t:ok(has(why, "20.4, row BR/5: its condition does not hold") and has(why, "20.7.b, other/"), why)
+      t:ok(has(why, "20.4, Britain's row 5: its condition does not hold") and has(why, "20.7.b, another issue, Round "), why)
       t:eq(chosen, "pass", why)
     end
     -- Whatever Britain does, Austria is never offered the debate.
@@ -493,7 +493,7 @@ test("22.1 no Allied trades; the Allied bot leaves another Allied power's low pr
       t:eq(chosen, "pass", why)
       t:ok(has(why, "22.1: Naples is a low priority issue for Russia, negotiated by another Allied power: no debate."), why)
     else
-      t:ok(not has(why, "22.1: ") and has(why, "20.7.b, other/"), why)
+      t:ok(not has(why, "22.1: ") and has(why, "20.7.b, another issue, Round "), why)
     end
   end
 end)

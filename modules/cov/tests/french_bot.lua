@@ -53,7 +53,7 @@ test("21.4 French issue selection in the Armistice: French Recruitment, then a m
   g:place("issue.recruit_fr", "diplomacy", "display")
   local chosen, why = choice(g)
   t:ok(has(chosen, "issue.recruit_fr"), "French Recruitment: " .. chosen .. " / " .. why)
-  t:ok(has(why, "21.4, row armistice/1: "), why)
+  t:ok(has(why, "21.4, the Armistice, row 1: "), why)
   g:place("issue.recruit_fr", "diplomacy", "FR-2")
   local minors = { "italy", "naples", "bavaria", "norway", "saxony", "holland", "hanover" }
   for _, minor in ipairs(minors) do
@@ -65,7 +65,7 @@ test("21.4 French issue selection in the Armistice: French Recruitment, then a m
     found = found or has(chosen, "issue." .. minor)
   end
   t:ok(found, "a minor ally with a unit: " .. chosen .. " / " .. why)
-  t:ok(has(why, "21.4, row armistice/1: French Recruitment is not offered.") and has(why, "21.4, row armistice/2: "), why)
+  t:ok(has(why, "21.4, the Armistice, row 1: French Recruitment is not offered.") and has(why, "21.4, the Armistice, row 2: "), why)
 end)
 
 -- Plays the Clash to France's first round turn from stacked displays (the Coalition's Wager

@@ -586,7 +586,7 @@ test("20.1.1/21.1 a bot's extra card comes from its chart", { instructions = 800
 
   g = game(t, "solo-vs-allied-bot")
   g:act("begin", nil, { 1, 1, 3, 4 })
-  t:eq(count_lines(g, "20.1.1, armistice/7: Britain takes Bellegarde."), 1)
+  t:eq(count_lines(g, "20.1.1, the Armistice, 7: Britain takes Bellegarde."), 1)
 end)
 
 -- Rule: the restrictions of [20.8] and [21.7.1], read as 18.2.4's table (L1569, L1852,

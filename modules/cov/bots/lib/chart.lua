@@ -75,6 +75,14 @@ function chart.holds(ctx, id, power, piece, t, option)
   return answer
 end
 
+-- Row `key` of chart table `id` as a player reads it: the chart's step with the row named
+-- in words ("20.4, Austria's row 1"), or, for a table that is one step, the key in words
+-- ("a priority issue, Round 4, Military pile active"). A reason begins with it.
+function chart.row(ctx, id, key)
+  local step, words = ctx:chart_row(id, key)
+  return step or words
+end
+
 -- The rows of chart table `id` in order, each key and value, up to the first "none"; keys
 -- `prefix`1, `prefix`2, … (prefix "" for plain numbers). A row not entered yet is asked for
 -- at the table when the bot reads it (the chart is the owner's).

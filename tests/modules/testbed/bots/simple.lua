@@ -25,11 +25,13 @@ return function(ctx, seat, actions)
     local die = ctx:random(6, "the objection die")
     local key = tostring(die)
     local object = ctx:known("table", "objection_chart", key) and ctx.data.tables.objection_chart[key]
+    -- The row as the chart's step names it ("3.1, die 6"), which coverage counts.
+    local row = ctx:chart_row("objection_chart", key)
     if object then
-      return t:choose(1, "3.1, die %d: object.", die)
+      return t:choose(1, "%s: object.", row)
     end
     local pass = flowchart.first(actions, function(a) return a.name == "pass" end)
-    return t:choose(pass, "3.1, die %d: pass.", die)
+    return t:choose(pass, "%s: pass.", row)
   end
   local best = highest(ctx, actions, "play")
   if t:ask("1. Is there a card with a known value to play?", best ~= nil) then
