@@ -269,3 +269,74 @@ fn the_solitaire_bots_cite_rules_and_options_in_words() {
         found.join("\n")
     );
 }
+
+/// Every key and value of a module's view (the Standings panel and the report's
+/// Standings), in the words the app and the report give them, that is an id.
+fn standings_ids(module: Arc<Module>, scenario: &str, inputs: usize, seed: u64) -> Vec<String> {
+    fn walk(module: &Module, value: &chancery_core::Value, out: &mut Vec<String>) {
+        use chancery_core::Value;
+        match value {
+            Value::Map(map) => {
+                for (k, v) in map {
+                    out.push(module.words_of(k));
+                    walk(module, v, out);
+                }
+            }
+            Value::List(items) => items.iter().for_each(|v| walk(module, v, out)),
+            other => out.push(module.value_words(other)),
+        }
+    }
+    let ids = raw_ids(&module);
+    let mut session =
+        chancery_core::start_game(module.clone(), GameSpec::new(scenario, seed)).expect("starts");
+    let mut picker = Picker::new(seed);
+    let mut found = Vec::new();
+    for step in 0..inputs {
+        let mut texts = Vec::new();
+        let seats: Vec<Option<chancery_core::SeatId>> = std::iter::once(None)
+            .chain(module.seats.iter().map(|s| Some(s.id.clone())))
+            .collect();
+        for seat in &seats {
+            if let Ok(view) = session.view_data(seat.as_ref()) {
+                walk(&module, &view, &mut texts);
+            }
+        }
+        for text in texts {
+            for id in ids_in(&text, &ids) {
+                found.push(format!("input {step}: '{id}' in \"{text}\""));
+            }
+        }
+        if random_walk(&mut session, &mut picker, 1).expect("plays") == 0 {
+            break;
+        }
+    }
+    found.sort();
+    found.dedup();
+    found
+}
+
+#[test]
+fn every_module_s_standings_name_what_they_count() {
+    let mut found = Vec::new();
+    for (name, inputs) in [
+        ("cov", 60),
+        ("aftermath", 60),
+        ("warpeace", 40),
+        ("guerre", 40),
+        ("campaign", 40),
+    ] {
+        let module = with_fixture(&repo_root().join("modules").join(name));
+        let scenario = module.default_scenario().expect("a default").id.to_string();
+        found.extend(
+            standings_ids(module, &scenario, inputs, 3)
+                .into_iter()
+                .map(|f| format!("{name}: {f}")),
+        );
+    }
+    assert!(
+        found.is_empty(),
+        "{} ids:\n{}",
+        found.len(),
+        found.join("\n")
+    );
+}

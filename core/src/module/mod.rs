@@ -722,8 +722,8 @@ impl Module {
         }
     }
 
-    /// A key or id in words: the name of the seat, card or piece it is (a piece also by
-    /// the end of its id: "free_trade" for "issue.free_trade"); else its parts ("2/B",
+    /// A key or id in words: the name of the seat, card or piece it is (a card or piece also
+    /// by the end of its id: "free_trade" for "issue.free_trade"); else its parts ("2/B",
     /// "track_B") with a seat's or card's name for each part that is one, underscores as
     /// spaces.
     pub fn words_of(&self, key: &str) -> String {
@@ -731,15 +731,30 @@ impl Module {
             .or_else(|| self.cards.get(key).map(|c| c.name.clone()))
             .or_else(|| self.pieces.get(key).map(|p| p.name.clone()))
             .or_else(|| {
+                // By the end of an id: a card first ("BR" for the card "power.BR", Britain),
+                // then a piece, where exactly one has it.
+                if key.contains('.') {
+                    return None;
+                }
                 let suffix = format!(".{key}");
-                let mut found = self
+                let only = |mut names: Box<dyn Iterator<Item = &String> + '_>| match (
+                    names.next(),
+                    names.next(),
+                ) {
+                    (Some(name), None) => Some(name.clone()),
+                    _ => None,
+                };
+                let cards = self
+                    .cards
+                    .iter()
+                    .filter(|c| c.id.as_str().ends_with(&suffix))
+                    .map(|c| &c.name);
+                let pieces = self
                     .pieces
                     .iter()
-                    .filter(|p| p.id.as_str().ends_with(&suffix));
-                match (found.next(), found.next()) {
-                    (Some(piece), None) if !key.contains('.') => Some(piece.name.clone()),
-                    _ => None,
-                }
+                    .filter(|p| p.id.as_str().ends_with(&suffix))
+                    .map(|p| &p.name);
+                only(Box::new(cards)).or_else(|| only(Box::new(pieces)))
             });
         if let Some(name) = whole.filter(|n| !n.is_empty()) {
             return name;
