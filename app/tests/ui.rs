@@ -548,7 +548,7 @@ fn a_bot_step_shows_its_reasons() {
         .state()
         .view
         .last_bot()
-        .and_then(|(_, p, _)| p.reason.first().cloned())
+        .and_then(|last| last.pick.reason.first().cloned())
         .expect("a reason");
     let shown = h.query_all_by_label_contains(&reason).count();
     assert_eq!(
@@ -2604,5 +2604,198 @@ fn the_umpire_enters_two_seats_orders_without_passing_the_screen() {
     assert!(
         h.query_by_label("For Britain:").is_some(),
         "the others still wait"
+    );
+}
+
+/// Every text drawn in the window's last frame that a person cannot read: smaller than
+/// 11 points on the screen, or cut at its left or right by the box it is drawn in (a line
+/// scrolled out of a list above or below is not cut, nor a word at the edge of the board's
+/// view, which a drag brings in).
+fn unreadable_texts(h: &Harness<'_, ChanceryApp>) -> Vec<String> {
+    let board = h.state().view.panels().board.on_screen();
+    let check = |shape: &egui::Shape, clip: egui::Rect, found: &mut Vec<String>| {
+        let pannable = board.is_some_and(|b| {
+            (b.min - clip.min).length() < 1.0 || (b.max - clip.max).length() < 1.0
+        });
+        visit(shape, clip, pannable, found)
+    };
+    fn visit(shape: &egui::Shape, clip: egui::Rect, pannable: bool, found: &mut Vec<String>) {
+        match shape {
+            egui::Shape::Vec(shapes) => {
+                for shape in shapes {
+                    visit(shape, clip, pannable, found);
+                }
+            }
+            egui::Shape::Text(text) => {
+                let galley = &text.galley;
+                let words = galley.text().trim().to_owned();
+                let rect = galley.rect.translate(text.pos.to_vec2());
+                if words.is_empty() || !rect.intersects(clip) {
+                    return;
+                }
+                // The rows are scaled as the board is zoomed; the glyphs keep their font's.
+                let scale = galley
+                    .rows
+                    .iter()
+                    .find_map(|r| r.row.glyphs.first().map(|g| r.row.size.y / g.line_height))
+                    .unwrap_or(1.0);
+                let size = galley
+                    .job
+                    .sections
+                    .iter()
+                    .map(|s| s.format.font_id.size)
+                    .fold(f32::INFINITY, f32::min)
+                    * scale;
+                if size < 10.99 {
+                    found.push(format!("{size:.1} pt: {words:?}"));
+                }
+                if !pannable && (rect.min.x < clip.min.x - 2.0 || rect.max.x > clip.max.x + 2.0) {
+                    found.push(format!(
+                        "cut from x {:.0}-{:.0} to {:.0}-{:.0}: {words:?}",
+                        rect.min.x, rect.max.x, clip.min.x, clip.max.x
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    for clipped in &h.output().shapes {
+        check(&clipped.shape, clipped.clip_rect, &mut found);
+    }
+    found.sort();
+    found.dedup();
+    found
+}
+
+#[test]
+fn the_table_is_readable_at_1600_by_1000_with_a_hand_of_fifteen_cards() {
+    // Congress of Vienna's four players in the Diplomacy Phase, each hand dealt: every word
+    // in the window is 11 points or more, and none is cut at its side.
+    let dir = tempfile::tempdir().expect("scratch dir");
+    let module_dir = repo().join("modules/cov");
+    let load = LoadOptions {
+        overlay: OverlayChoice::File(module_dir.join("tests/owner-fixture.ron")),
+        strict: false,
+    };
+    let module = Arc::new(chancery_core::load_module(&module_dir, &load).expect("cov loads"));
+    let session = chancery_core::start_game(module, GameSpec::new("clash-of-armies", 7))
+        .expect("the scenario starts");
+    let game = GameOptions {
+        watch: false,
+        autosave_dir: Some(dir.path().join("autosave")),
+        load_options: load.clone(),
+    };
+    let mut view = GameView::new(session, game);
+    view.set_open_hands(true);
+    let mut h = harness(ChanceryApp::new(view, Launcher::new(&module_dir, load)));
+    h.run();
+    let hand = |h: &Harness<'_, ChanceryApp>| {
+        h.state().session().table().zones[&chancery_core::ZoneId::from("hand.FR")]
+            .cards
+            .len()
+    };
+    for _ in 0..200 {
+        if hand(&h) >= 14 && h.state().session().table().phase == "Diplomacy Phase" {
+            break;
+        }
+        let label = {
+            let prompt = h
+                .state()
+                .session()
+                .prompt()
+                .clone()
+                .expect("rules")
+                .expect("a decision");
+            let ask = prompt
+                .asks
+                .iter()
+                .find(|a| a.seat.as_ref().is_none_or(|s| !prompt.answered.contains(s)))
+                .expect("a seat decides")
+                .clone();
+            ask.actions[0].label.clone()
+        };
+        h.query_all_by_role_and_label(egui::Role::Button, &label)
+            .next()
+            .unwrap_or_else(|| panic!("no button '{label}'"))
+            .click();
+        h.run();
+    }
+    assert!(hand(&h) >= 14, "France holds {} cards", hand(&h));
+    h.run();
+    let found = unreadable_texts(&h);
+    assert!(
+        found.is_empty(),
+        "{} unreadable:\n{}",
+        found.len(),
+        found.join("\n")
+    );
+}
+
+#[test]
+fn every_module_s_table_is_readable_at_1600_by_1000() {
+    // Each newer module with its demo values, opened on its default scenario and played a
+    // few decisions in: every word in the window is 11 points or more, none cut at its side.
+    let mut failures = Vec::new();
+    for name in ["aftermath", "warpeace", "guerre", "campaign"] {
+        let dir = tempfile::tempdir().expect("scratch dir");
+        let module_dir = repo().join("modules").join(name);
+        let load = LoadOptions {
+            overlay: OverlayChoice::Demo,
+            strict: false,
+        };
+        let module = Arc::new(chancery_core::load_module(&module_dir, &load).expect("loads"));
+        let scenario = module
+            .default_scenario()
+            .expect("a default scenario")
+            .id
+            .clone();
+        let session = chancery_core::start_game(module, GameSpec::new(scenario.as_str(), 5))
+            .expect("the scenario starts");
+        let game = GameOptions {
+            watch: false,
+            autosave_dir: Some(dir.path().join("autosave")),
+            load_options: load.clone(),
+        };
+        let mut view = GameView::new(session, game);
+        view.set_open_hands(true);
+        let mut h = harness(ChanceryApp::new(view, Launcher::new(&module_dir, load)));
+        h.run();
+        for _ in 0..6 {
+            let label = h
+                .state()
+                .session()
+                .prompt()
+                .clone()
+                .ok()
+                .flatten()
+                .and_then(|p| {
+                    p.asks
+                        .iter()
+                        .find(|a| a.seat.as_ref().is_none_or(|s| !p.answered.contains(s)))
+                        .and_then(|a| a.actions.first().map(|a| a.label.clone()))
+                });
+            let Some(label) = label else { break };
+            let Some(button) = h
+                .query_all_by_role_and_label(egui::Role::Button, &label)
+                .next()
+            else {
+                break;
+            };
+            button.click();
+            h.run();
+        }
+        h.run();
+        failures.extend(
+            unreadable_texts(&h)
+                .into_iter()
+                .map(|f| format!("{name}: {f}")),
+        );
+    }
+    assert!(
+        failures.is_empty(),
+        "{} unreadable:\n{}",
+        failures.len(),
+        failures.join("\n")
     );
 }

@@ -177,6 +177,16 @@ impl Action {
         }
     }
 
+    /// The answer `choice` to this action in the words of its label ("Bid 3" for a range),
+    /// or `None` when it has no label.
+    pub fn label_for(&self, choice: &Choice) -> Option<String> {
+        match self.range {
+            _ if self.label.is_empty() => None,
+            Some(_) => Some(format!("{} {}", self.label, choice.arg)),
+            None => Some(self.label.clone()),
+        }
+    }
+
     /// The action as a person reads it: its label, else its choice as typed.
     pub fn words(&self) -> String {
         match self.label.is_empty() {

@@ -24,6 +24,12 @@ const CHIP_WIDTH: f32 = 100.0;
 const MINI_CARD: [f32; 2] = [104.0, 128.0];
 /// Zoom limits, from a whole board on a small screen to a space read from afar.
 const ZOOM: std::ops::RangeInclusive<f32> = 0.1..=4.0;
+/// The smallest text drawn, in screen points: a board zoomed out further leaves out the
+/// words it would shrink below this (hover a space for its name), and a board first opens
+/// at a zoom where its own words are at least this big.
+pub const SMALLEST_TEXT: f32 = 11.0;
+/// The smallest font a board is drawn with, in board units.
+const BOARD_FONT: f32 = 11.0;
 
 /// Which board is shown and where each one is panned and zoomed to.
 #[derive(Clone, Default)]
@@ -64,6 +70,12 @@ impl BoardView {
         self.scenes.insert(board.id.clone(), scene);
     }
 
+    /// Where on the screen the last board drawn lies (its window onto the board): a word
+    /// this edge cuts is a drag away, not lost.
+    pub fn on_screen(&self) -> Option<Rect> {
+        self.drawn.map(|(outer, _)| outer)
+    }
+
     /// Where the point `at` of the board last drawn is on the screen (the board's own
     /// coordinates, as the module gives them).
     pub fn to_screen(&self, at: Pos2) -> Option<Pos2> {
@@ -102,6 +114,19 @@ impl BoardView {
     }
 }
 
+/// The part of `board` a window first shows in `outer`: all of it when its words are
+/// readable so (at least [`SMALLEST_TEXT`]), else its top left corner at the zoom where they
+/// are, the rest a drag away.
+fn readable(board: &BoardDef, outer: Rect) -> Rect {
+    let whole = fitted(board, outer);
+    let least = SMALLEST_TEXT / BOARD_FONT;
+    if (outer.size() / whole.size()).min_elem() >= least {
+        return whole;
+    }
+    let all = board_rect(board).expand(8.0);
+    Rect::from_min_size(all.min, outer.size() / least)
+}
+
 /// The part of `board` to show in `outer` so that all of it shows, top-aligned and centred
 /// across.
 fn fitted(board: &BoardDef, outer: Rect) -> Rect {
@@ -112,6 +137,39 @@ fn fitted(board: &BoardDef, outer: Rect) -> Rect {
     }
     let size = outer.size() / scale;
     Rect::from_min_size(pos2(whole.center().x - size.x / 2.0, whole.min.y), size)
+}
+
+/// Leaves out the words drawn on `ui`'s layer since shape `first` that the board's zoom
+/// makes smaller than [`SMALLEST_TEXT`] on the screen: no word is ever too small to read,
+/// and a board zoomed out shows its shape.
+fn leave_out_unreadable_words(ui: &Ui, first: egui::layers::ShapeIdx) {
+    let layer = ui.layer_id();
+    let scale = ui
+        .ctx()
+        .layer_transform_to_global(layer)
+        .map_or(1.0, |t| t.scaling);
+    ui.ctx().graphics_mut(|g| {
+        let list = g.entry(layer);
+        for i in first.0..list.next_idx().0 {
+            list.mutate_shape(egui::layers::ShapeIdx(i), |clipped| {
+                if let egui::Shape::Text(text) = &clipped.shape
+                    && text_size(&text.galley) * scale < SMALLEST_TEXT - 0.01
+                {
+                    clipped.shape = egui::Shape::Noop;
+                }
+            });
+        }
+    });
+}
+
+/// The size of the smallest font of a laid-out text.
+pub fn text_size(galley: &egui::Galley) -> f32 {
+    galley
+        .job
+        .sections
+        .iter()
+        .map(|s| s.format.font_id.size)
+        .fold(f32::INFINITY, f32::min)
 }
 
 fn board_rect(board: &BoardDef) -> Rect {
@@ -248,7 +306,7 @@ impl Draw<'_> {
         let mut scene = *view
             .scenes
             .entry(board.id.clone())
-            .or_insert_with(|| fitted(board, ui.available_rect_before_wrap()));
+            .or_insert_with(|| readable(board, ui.available_rect_before_wrap()));
         let image = board.owner.image.as_ref().and_then(|path| {
             view.image(ui.ctx(), path)
                 .map_err(|e| {
@@ -268,9 +326,11 @@ impl Draw<'_> {
             .zoom_range(ZOOM)
             .scroll_zooms(true)
             .show(ui, &mut scene, |ui| {
+                let first = ui.ctx().graphics_mut(|g| g.entry(ui.layer_id()).next_idx());
                 let mut drops = Vec::new();
                 self.board_items(ui, board, (image.as_ref(), placing), &mut drops, clicks);
                 self.dropped(ui, &drops, clicks);
+                leave_out_unreadable_words(ui, first);
             })
             .response;
         if response.double_clicked() {
@@ -490,11 +550,14 @@ impl Draw<'_> {
             None => visuals.widgets.inactive.bg_fill,
         };
         painter.rect(r, 5.0, fill, stroke, egui::StrokeKind::Inside);
-        let title = painter.layout(
-            name.to_owned(),
-            FontId::proportional(12.0),
+        let rows = ((r.height() / 2.0 / 15.0).floor() as usize).max(1);
+        let title = fitted_text(
+            painter,
+            name,
+            12.0,
             if target { TARGET } else { visuals.text_color() },
             r.width() - 8.0,
+            rows,
         );
         let title_height = title.size().y.min(r.height() / 2.0);
         painter
@@ -672,13 +735,15 @@ impl Draw<'_> {
         };
         let painter = ui.painter().with_clip_rect(chip);
         painter.rect(chip, 3.0, fill, stroke, egui::StrokeKind::Inside);
-        painter.text(
-            chip.min + vec2(4.0, 2.0),
-            Align2::LEFT_TOP,
-            self.piece_name(piece),
-            FontId::proportional(12.0),
+        let name = fitted_text(
+            &painter,
+            &self.piece_name(piece),
+            12.0,
             Color32::WHITE,
+            chip.width() - 8.0,
+            1,
         );
+        painter.galley(chip.min + vec2(4.0, 2.0), name, Color32::WHITE);
         if let Some(boxed) = carries {
             let units: Vec<String> = self
                 .table
@@ -696,11 +761,17 @@ impl Draw<'_> {
                 true => "no units".to_owned(),
                 false => units.join(" · "),
             };
-            painter.text(
+            let line = fitted_text(
+                &painter,
+                &text,
+                11.0,
+                Color32::from_gray(230),
+                chip.width() - 8.0,
+                1,
+            );
+            painter.galley(
                 chip.min + vec2(4.0, CHIP + 1.0),
-                Align2::LEFT_TOP,
-                text,
-                FontId::proportional(11.0),
+                line,
                 Color32::from_gray(230),
             );
         }
@@ -1000,7 +1071,7 @@ impl Draw<'_> {
         for (line, known) in summary.lines.iter().take(3) {
             let galley = painter.layout(
                 line.clone(),
-                FontId::proportional(10.0),
+                FontId::proportional(BOARD_FONT),
                 if *known {
                     Color32::from_gray(70)
                 } else {
@@ -1018,7 +1089,7 @@ impl Draw<'_> {
         if !def.text.is_empty() && y < r.max.y - 14.0 {
             let galley = painter.layout(
                 def.text.clone(),
-                FontId::proportional(10.0),
+                FontId::proportional(BOARD_FONT),
                 Color32::from_gray(40),
                 r.width() - 8.0,
             );
@@ -1191,15 +1262,33 @@ fn place_space(
 }
 
 /// The name at the top of a box or zone at `r`, yellow when it is one of the prompt's
-/// targets.
+/// targets; cut with "…" where it is wider than the box (whole on hover).
 fn title_line(painter: &egui::Painter, r: Rect, text: &str, target: bool, colour: Color32) {
-    painter.with_clip_rect(r).text(
-        r.min + vec2(5.0, 3.0),
-        Align2::LEFT_TOP,
-        text,
-        FontId::proportional(12.0),
-        if target { TARGET } else { colour },
+    let colour = if target { TARGET } else { colour };
+    let galley = fitted_text(painter, text, 12.0, colour, r.width() - 10.0, 1);
+    painter.galley(r.min + vec2(5.0, 3.0), galley, colour);
+}
+
+/// `text` laid out within `width` on at most `rows` rows, the last cut with "…" where the
+/// words do not fit: no glyph is cut by a box's edge.
+fn fitted_text(
+    painter: &egui::Painter,
+    text: &str,
+    size: f32,
+    colour: Color32,
+    width: f32,
+    rows: usize,
+) -> std::sync::Arc<egui::Galley> {
+    let mut job = egui::text::LayoutJob::simple(
+        text.to_owned(),
+        FontId::proportional(size),
+        colour,
+        width.max(1.0),
     );
+    job.wrap.max_rows = rows;
+    job.wrap.break_anywhere = rows == 1;
+    job.wrap.overflow_character = Some('…');
+    painter.layout_job(job)
 }
 
 /// The outline of a space, box or zone at `r`: yellow for the prompt's targets, blue under

@@ -126,8 +126,8 @@ pub struct GameView {
     viewer: Viewer,
     /// A step waiting for an answer.
     pending: Option<Pending>,
-    /// The last bot decision, to show its reasons, and whether it was a secret answer.
-    last_bot: Option<(SeatId, BotPick, bool)>,
+    /// The last bot decision, to show its reasons.
+    last_bot: Option<LastBot>,
     /// A bot decision previewed for a human seat.
     preview: Option<BotPick>,
     /// The game is played on a physical board beside the app: after each bot step (and
@@ -195,6 +195,18 @@ impl Recordings {
         let before = self.before.take()?;
         Some(ImpactReport(&impact(&before, &replays)).to_string())
     }
+}
+
+/// A bot's last decision, to show with its reasons.
+pub struct LastBot {
+    /// The seat whose bot chose.
+    pub seat: SeatId,
+    /// Its choice and reasons.
+    pub pick: BotPick,
+    /// Whether the answer was a secret one.
+    pub secret: bool,
+    /// The answer in its action's words ("Holland to the Negotiation Table").
+    pub words: String,
 }
 
 impl GameView {
@@ -367,7 +379,7 @@ impl GameView {
     }
 
     /// The last bot decision (its seat, its pick, whether it answered a secret choice).
-    pub fn last_bot(&self) -> Option<&(SeatId, BotPick, bool)> {
+    pub fn last_bot(&self) -> Option<&LastBot> {
         self.last_bot.as_ref()
     }
 
@@ -1028,15 +1040,34 @@ impl GameView {
     /// rules need something from the table (a physical die the bot's choice rolls, a value
     /// not entered yet) waits for it as a person's does: the answer retries the bot's input.
     pub fn bot_step(&mut self) -> bool {
-        let secret = matches!(self.session.prompt(), Ok(Some(p)) if p.is_secret());
+        let prompt = self.session.prompt().clone().ok().flatten();
+        let secret = prompt.as_ref().is_some_and(|p| p.is_secret());
         let before = self.physical_board.then(|| self.session.table().clone());
+        // The answer in its action's words, read off the decision before the input goes
+        // in (a step that waits for a die or a value has no record yet).
+        let last = |seat: SeatId, pick: BotPick| {
+            let words = prompt
+                .as_ref()
+                .and_then(|p| p.ask_for(Some(&seat)).ok())
+                .and_then(|ask| ask.actions.iter().find(|a| a.admits(&pick.choice)))
+                .map_or_else(
+                    || pick.choice.to_string(),
+                    |a| a.label_for(&pick.choice).unwrap_or_else(|| a.words()),
+                );
+            LastBot {
+                seat,
+                pick,
+                secret,
+                words,
+            }
+        };
         let step = match self.session.bot_input() {
             Ok(Some((seat, pick, input))) => match self.session.apply(input.clone()) {
                 Ok(()) => Ok(Some((seat, pick))),
                 Err(err) => match err.need() {
                     Some(need) => {
                         self.wait_for(Some(input), need);
-                        self.last_bot = Some((seat, pick, secret));
+                        self.last_bot = Some(last(seat, pick));
                         Ok(None)
                     }
                     None => Err(err),
@@ -1060,7 +1091,7 @@ impl GameView {
                         format!("{}'s bot: {words}", self.session.module().seat_name(&seat));
                     self.push_checklist(title, &before);
                 }
-                self.last_bot = Some((seat, pick, secret));
+                self.last_bot = Some(last(seat, pick));
                 self.after_change();
                 true
             }

@@ -192,6 +192,12 @@ impl ChanceryApp {
         let ctx = ui.ctx().clone();
         if !self.fonts_set {
             ctx.set_fonts(fonts());
+            // No word smaller than the board's smallest (11 points): egui's small text is 9.
+            ctx.all_styles_mut(|style| {
+                if let Some(small) = style.text_styles.get_mut(&egui::TextStyle::Small) {
+                    small.size = small.size.max(board::SMALLEST_TEXT);
+                }
+            });
             self.fonts_set = true;
         }
         if !self.view.has_waker() {
@@ -316,13 +322,6 @@ impl ChanceryApp {
     }
 
     fn top_ui(&mut self, ui: &mut Ui) {
-        // A name cut to `n` characters, its end marked, so that the bar keeps to one row.
-        fn cut(text: &str, n: usize) -> String {
-            match text.chars().count() > n {
-                true => format!("{}…", text.chars().take(n - 1).collect::<String>()),
-                false => text.to_owned(),
-            }
-        }
         let module = self.view.session().module().clone();
         let table = self.view.session().table();
         let scenario = module
@@ -335,89 +334,111 @@ impl ChanceryApp {
             false => format!("Turn {} · {}", table.turn, table.phase),
         };
         let dice = table.dice;
-        ui.horizontal_wrapped(|ui| {
+        // One row whatever the window's width: the buttons from the right, then the
+        // scenario and the turn in what is left, cut with "…" (whole on hover).
+        ui.horizontal(|ui| {
             ui.heading(&module.manifest.name);
-            // The scenario, unless it repeats the module's name; a long one is cut so that
-            // the bar keeps to one row (the whole name on hover).
-            if !scenario.is_empty() && scenario != module.manifest.name {
-                ui.label(cut(&scenario, 20)).on_hover_text(&scenario);
-            }
-            // A long phase ("Fall 1805: Great Britain's Player Turn") is cut the same way.
-            ui.label(RichText::new(cut(&turn, 30)).strong())
-                .on_hover_text(&turn);
-            ui.separator();
-            if ui
-                .button("Undo")
-                .on_hover_text("Take back your last decision, and the bot moves after it (Ctrl+Z)")
-                .clicked()
-            {
-                self.view.undo();
-            }
-            if ui.button("Redo").on_hover_text("Ctrl+Shift+Z").clicked() {
-                self.view.redo();
-            }
-            let waiting = self.view.session().history().redo_stack().len();
-            if ui
-                .add_enabled(waiting > 0, egui::Button::new("Redo all"))
-                .on_hover_text(format!("Redo the {waiting} undone input(s) at once"))
-                .on_disabled_hover_text("Nothing is undone")
-                .clicked()
-            {
-                self.view.redo_all();
-            }
-            ui.separator();
-            if ui
-                .button("Rules")
-                .on_hover_text("The module's rules and notes (its rules.md or README)")
-                .clicked()
-            {
-                self.view.panels_mut().rules_open = !self.view.panels().rules_open;
-            }
-            if ui
-                .button("Balance")
-                .on_hover_text(
-                    "Play many bot-only games of this module, or compare it with another version at the same seeds",
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                self.options_menu(ui, dice);
+                ui.separator();
+                self.dice_ui(ui);
+                ui.separator();
+                self.viewer_ui(ui);
+                ui.separator();
+                self.card_data_button(ui, &module);
+                ui.separator();
+                if ui.button("Save").clicked() {
+                    self.view.save();
+                }
+                // Wide enough for a file name, so that none is cut at the box's edge.
+                let width = self.view.panels().save_path.chars().count() as f32 * 7.5 + 12.0;
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.view.panels_mut().save_path)
+                        .desired_width(width.clamp(110.0, 240.0)),
                 )
-                .clicked()
-            {
-                self.balance.open = !self.balance.open;
-            }
-            if ui.button("New / Open…").clicked() {
-                self.launcher.open = true;
-            }
-            ui.add(egui::TextEdit::singleline(&mut self.view.panels_mut().save_path).desired_width(110.0))
                 .on_hover_text("Where Save writes the game");
-            if ui.button("Save").clicked() {
-                self.view.save();
-            }
-            ui.separator();
-            let unknown = self.view.unknown_fields();
-            // The demo's values are placeholders, read-only: nothing there is to complete.
-            let demo = module.is_demo();
-            let label = match unknown {
-                _ if demo => "Card data (demo)".to_owned(),
-                0 => "Card data".to_owned(),
-                n => format!("Card data ({n})"),
-            };
-            let hover = match unknown {
-                n if demo => format!("The demo's placeholder values ({n} card values have none: the demo leaves out what needs them)"),
-                0 => "The cards' values: every one is entered".to_owned(),
-                n => format!("{n} card values are not entered yet: complete them from your copy of the game"),
-            };
-            if ui
-                .button(label)
-                .on_hover_text(hover)
-                .clicked()
-            {
-                self.view.panels_mut().editor_open = !self.view.panels().editor_open;
-            }
-            ui.separator();
-            self.viewer_ui(ui);
-            ui.separator();
-            self.dice_ui(ui);
-            ui.separator();
-            self.options_menu(ui, dice);
+                if ui.button("New / Open…").clicked() {
+                    self.launcher.open = true;
+                }
+                if ui
+                    .button("Balance")
+                    .on_hover_text(
+                        "Play many bot-only games of this module, or compare it with another version at the same seeds",
+                    )
+                    .clicked()
+                {
+                    self.balance.open = !self.balance.open;
+                }
+                if ui
+                    .button("Rules")
+                    .on_hover_text("The module's rules and notes (its rules.md or README)")
+                    .clicked()
+                {
+                    self.view.panels_mut().rules_open = !self.view.panels().rules_open;
+                }
+                ui.separator();
+                let waiting = self.view.session().history().redo_stack().len();
+                if ui
+                    .add_enabled(waiting > 0, egui::Button::new("Redo all"))
+                    .on_hover_text(format!("Redo the {waiting} undone input(s) at once"))
+                    .on_disabled_hover_text("Nothing is undone")
+                    .clicked()
+                {
+                    self.view.redo_all();
+                }
+                if ui.button("Redo").on_hover_text("Ctrl+Shift+Z").clicked() {
+                    self.view.redo();
+                }
+                if ui
+                    .button("Undo")
+                    .on_hover_text(
+                        "Take back your last decision, and the bot moves after it (Ctrl+Z)",
+                    )
+                    .clicked()
+                {
+                    self.view.undo();
+                }
+                ui.separator();
+                // What is left, from the left: the scenario (unless it repeats the module's
+                // name) and the turn with its phase, each cut to fit.
+                ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                    if !scenario.is_empty() && scenario != module.manifest.name {
+                        let width = (ui.available_width() * 0.45).max(40.0);
+                        ui.scope(|ui| {
+                            ui.set_max_width(width);
+                            ui.add(egui::Label::new(&scenario).truncate())
+                                .on_hover_text(&scenario);
+                        });
+                    }
+                    ui.add(egui::Label::new(RichText::new(&turn).strong()).truncate())
+                        .on_hover_text(&turn);
+                });
+            });
         });
+    }
+
+    /// The card editor's button, with how many card values are still to enter.
+    fn card_data_button(&mut self, ui: &mut Ui, module: &chancery_core::Module) {
+        let unknown = self.view.unknown_fields();
+        // The demo's values are placeholders, read-only: nothing there is to complete.
+        let demo = module.is_demo();
+        let label = match unknown {
+            _ if demo => "Card data (demo)".to_owned(),
+            0 => "Card data".to_owned(),
+            n => format!("Card data ({n})"),
+        };
+        let hover = match unknown {
+            n if demo => format!(
+                "The demo's placeholder values ({n} card values have none: the demo leaves out what needs them)"
+            ),
+            0 => "The cards' values: every one is entered".to_owned(),
+            n => format!(
+                "{n} card values are not entered yet: complete them from your copy of the game"
+            ),
+        };
+        if ui.button(label).on_hover_text(hover).clicked() {
+            self.view.panels_mut().editor_open = !self.view.panels().editor_open;
+        }
     }
 
     fn viewer_ui(&mut self, ui: &mut Ui) {
@@ -448,8 +469,8 @@ impl ChanceryApp {
             (false, Some(seat)) => game::seat_name(&module, seat),
             (false, None) => "a spectator".to_owned(),
         };
-        let label = ui.label("Seen as");
-        egui::ComboBox::from_id_salt("viewing as")
+        // The bar is laid out from the right: the box first, its label to its left.
+        let combo = egui::ComboBox::from_id_salt("viewing as")
             .width(150.0)
             .truncate()
             .selected_text(current)
@@ -477,8 +498,9 @@ impl ChanceryApp {
                     }
                 }
             })
-            .response
-            .labelled_by(label.id);
+            .response;
+        let label = ui.label("Seen as");
+        combo.labelled_by(label.id);
     }
 
     fn dice_ui(&mut self, ui: &mut Ui) {

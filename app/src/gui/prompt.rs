@@ -31,23 +31,13 @@ pub fn prompt_ui(ui: &mut Ui, view: &mut GameView) {
                     view.clear_error();
                 }
             }
-            if let Some((seat, pick, secret)) = view.last_bot() {
+            if let Some(last) = view.last_bot() {
                 ui.separator();
-                let name = seat_name(view.session().module(), seat);
-                let shown = !*secret || view.eyes().is_none_or(|eyes| eyes == *seat);
+                let name = seat_name(view.session().module(), &last.seat);
+                let shown = !last.secret || view.eyes().is_none_or(|eyes| eyes == last.seat);
                 if shown {
-                    // The answer in words, as the log keeps it for the bot's input.
-                    let words = view
-                        .session()
-                        .history()
-                        .records()
-                        .iter()
-                        .rev()
-                        .find(|r| matches!(&r.input, chancery_core::Input::Act { choice, .. } if *choice == pick.choice))
-                        .and_then(|r| r.label.clone())
-                        .unwrap_or_else(|| pick.choice.to_string());
-                    ui.label(RichText::new(format!("{name}'s bot chose: {words}")).strong());
-                    reasons(ui, &pick.reason);
+                    ui.label(RichText::new(format!("{name}'s bot chose: {}", last.words)).strong());
+                    reasons(ui, &last.pick.reason);
                 } else {
                     ui.label(
                         RichText::new(format!("{name}'s bot has chosen, in secret.")).strong(),

@@ -1055,16 +1055,11 @@ fn check_choice(
     };
     let ask = prompt.ask_for(seat).map_err(SessionError::WrongSeat)?;
     if let Some(action) = ask.actions.iter().find(|a| a.admits(choice)) {
-        let label = match action.range {
-            _ if action.label.is_empty() => None,
-            Some(_) => Some(format!("{} {}", action.label, choice.arg)),
-            None => Some(action.label.clone()),
-        };
         return Ok(Answered {
             seat: ask.seat.clone().or_else(|| seat.cloned()),
             secret: prompt.is_secret(),
             shown: prompt.private.clone(),
-            label,
+            label: action.label_for(choice),
         });
     }
     let legal: Vec<String> = ask
