@@ -96,7 +96,9 @@ function pick.prompt(ctx)
   local actions = {}
   for _, power in ipairs(ctx.vars.pcs) do
     if not ctx.vars.played_by[power] then
-      actions[#actions + 1] = { name = "pick", arg = power, label = "Play " .. ctx.data.seats[power].name }
+      -- The label names only the power taken: the seat answering is still a place at the
+      -- table (the log's heading names it), not the power it will play.
+      actions[#actions + 1] = { name = "pick", arg = power, label = "Pick " .. ctx.data.seats[power].name }
     end
   end
   return {
@@ -119,6 +121,15 @@ function pick.pick(ctx, power)
     return
   end
   ctx:log("Every power has its player; each sits at the power he picked.")
+  -- 3.2: each player takes his initial money from the bank, as his Player Mat prints it
+  -- (owner data: the mats are not in the rulebook).
+  local money = {}
+  for _, pc in ipairs(ctx.vars.pcs) do
+    local gold = ctx.data.tables.starting_gold[pc]
+    ctx:set_counter("gold." .. pc, gold)
+    money[#money + 1] = string.format("%s %d", ctx.data.seats[pc].name, gold)
+  end
+  ctx:log("Initial money from the bank (3.2, the Player Mats): " .. table.concat(money, ", ") .. " gold.")
   ctx:replace("turn_start")
 end
 

@@ -20,7 +20,7 @@ end
 -- (Russia's) and 3 (Austria's). Expected: picks in the order Britain's, France's,
 -- Austria's, Russia's place; the powers they pick start at 88, 95, 97 and 100 VP.
 test("3.1 the highest bidder picks first; VP start at 100 less the bid", function(t)
-  local g = t:game { scenario = "four-player", seed = 1 }
+  local g = t:game { scenario = "four-player", seed = 1, overlay = play.FIXTURE }
   bid_all(g, { FR = 5, GB = 12, RU = 0, AU = 3 })
   t:eq(g:prompt().seat, "GB", "Britain's place picks first")
   g:act("pick", "FR")
@@ -33,6 +33,10 @@ test("3.1 the highest bidder picks first; VP start at 100 less the bid", functio
   g:act("pick", "AU")
   t:eq({ g:counter("vp.FR"), g:counter("vp.RU"), g:counter("vp.GB"), g:counter("vp.AU") }, { 88, 95, 97, 100 })
   t:eq(g:vars().played_by, { FR = "GB", RU = "FR", GB = "AU", AU = "RU" })
+  -- 3.2: each Player Country takes its mat's initial money (the fixture's placeholders:
+  -- France and Britain 30, Russia and Austria 20); the NPCs have none.
+  t:eq({ g:counter("gold.FR"), g:counter("gold.GB"), g:counter("gold.RU"), g:counter("gold.AU"), g:counter("gold.PR") },
+    { 30, 30, 20, 20, 0 })
 end)
 
 -- Rule 3.1: ties are broken by a die roll. Set-up: France's and Britain's places both bid
@@ -63,7 +67,7 @@ end)
 -- Rule 3.0: in a two-player game France and Great Britain play; the other five powers are
 -- inactive NPCs, whose chits stay out of the cup (4.6).
 test("3.0 two players are France and Britain; the NPCs' chits stay out of the cup", function(t)
-  local g = t:game { scenario = "two-player", seed = 2 }
+  local g = t:game { scenario = "two-player", seed = 2, overlay = play.FIXTURE }
   t:eq(g:vars().pcs, { "FR", "GB" })
   t:eq(g:vars().npc, { RU = "inactive", AU = "inactive", PR = "inactive", SP = "inactive", OT = "inactive" })
   g:act_as("FR", "bid", 0)
