@@ -340,3 +340,38 @@ fn every_module_s_standings_name_what_they_count() {
         found.join("\n")
     );
 }
+
+#[test]
+fn the_demo_leaves_out_the_player_aid_s_victory_point_items_and_says_so() {
+    // Lützen & Bautzen with the demo's values, played at random to its second turn: the End
+    // of Turn scores the Playbook's items and, having no player aid, leaves out the by-hand
+    // step (which asked to score "the player aid's other items" with +1 and -1 buttons).
+    let module = with_fixture(&repo_root().join("modules/cov"));
+    let mut session =
+        chancery_core::start_game(module, GameSpec::new("lutzen-bautzen", 4)).expect("starts");
+    let mut picker = Picker::new(4);
+    let first = session.table().turn;
+    for _ in 0..3000 {
+        if session.table().turn > first {
+            break;
+        }
+        if let Ok(Some(prompt)) = session.prompt() {
+            assert_ne!(prompt.state, "vp_summary", "the demo asks no VP by hand");
+        }
+        if random_walk(&mut session, &mut picker, 1).expect("plays") == 0 {
+            break;
+        }
+    }
+    let said = session.log().iter().any(|e| {
+        e.messages.iter().any(|l| {
+            l.text.starts_with(
+                "Demo: the player aid's other Victory Point Summary items are left out",
+            )
+        })
+    });
+    assert!(
+        said,
+        "the End of Turn was reached (turn {}) and said what it left out",
+        session.table().turn
+    );
+}

@@ -132,7 +132,7 @@ function endturn.vp_summary.prompt(ctx)
       label = string.format("%s -1 VP", name(ctx, power)) }
   end
   return {
-    text = string.format("End of turn %d: the Victory Point Summary's items the Playbook gives are scored. Score the player aid's other items, then go on.",
+    text = string.format("End of turn %d: the Victory Point Summary's items the Playbook gives are scored (the log lists them). Your player aid's summary lists more: for each that applies, give or take the power's VP with these buttons, then say the summary is complete.",
       ctx:turn()),
     actions = actions,
   }
@@ -155,6 +155,11 @@ endturn.end_of_turn = steps.procedure("16.5 End of Turn", {
     name = "Victory Point Summary",
     run = function(ctx)
       endturn.summary(ctx)
+      -- The demo has no copy of the player aid: its own items are left out, and said so.
+      if ctx:demo() then
+        ctx:log("Demo: the player aid's other Victory Point Summary items are left out (with your copy's values, the players score them here).")
+        return
+      end
       return steps.call("vp_summary", {})
     end,
   },
