@@ -337,7 +337,6 @@ impl ChanceryApp {
         // One row whatever the window's width: the buttons from the right, then the
         // scenario and the turn in what is left, cut with "…" (whole on hover).
         ui.horizontal(|ui| {
-            ui.heading(&module.manifest.name);
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 self.options_menu(ui, dice);
                 ui.separator();
@@ -354,7 +353,7 @@ impl ChanceryApp {
                 let width = self.view.panels().save_path.chars().count() as f32 * 7.5 + 12.0;
                 ui.add(
                     egui::TextEdit::singleline(&mut self.view.panels_mut().save_path)
-                        .desired_width(width.clamp(110.0, 240.0)),
+                        .desired_width(width.clamp(110.0, 170.0)),
                 )
                 .on_hover_text("Where Save writes the game");
                 if ui.button("New / Open…").clicked() {
@@ -399,19 +398,35 @@ impl ChanceryApp {
                     self.view.undo();
                 }
                 ui.separator();
-                // What is left, from the left: the scenario (unless it repeats the module's
-                // name) and the turn with its phase, each cut to fit.
+                // What is left, from the left: the module's name, the scenario (unless it
+                // repeats the name) and the turn with its phase. The turn is cut last, the
+                // module's name first; each cut one ends in "…" (whole on hover).
                 ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
-                    if !scenario.is_empty() && scenario != module.manifest.name {
-                        let width = (ui.available_width() * 0.45).max(40.0);
+                    let name = RichText::new(&module.manifest.name).heading();
+                    let turn_text = RichText::new(&turn).strong();
+                    let scenario = (!scenario.is_empty() && scenario != module.manifest.name)
+                        .then_some(scenario.as_str());
+                    let gap = ui.spacing().item_spacing.x;
+                    let widths = top_bar_widths(
+                        ui.available_width(),
+                        gap,
+                        [
+                            text_width(ui, name.clone()),
+                            scenario.map_or(0.0, |s| text_width(ui, RichText::new(s))),
+                            text_width(ui, turn_text.clone()),
+                        ],
+                    );
+                    let cut_label = |ui: &mut Ui, text: RichText, width: f32, whole: &str| {
                         ui.scope(|ui| {
                             ui.set_max_width(width);
-                            ui.add(egui::Label::new(&scenario).truncate())
-                                .on_hover_text(&scenario);
+                            ui.add(egui::Label::new(text).truncate()).on_hover_text(whole);
                         });
+                    };
+                    cut_label(ui, name, widths[0], &module.manifest.name);
+                    if let Some(scenario) = scenario {
+                        cut_label(ui, RichText::new(scenario), widths[1], scenario);
                     }
-                    ui.add(egui::Label::new(RichText::new(&turn).strong()).truncate())
-                        .on_hover_text(&turn);
+                    cut_label(ui, turn_text, widths[2], &turn);
                 });
             });
         });
@@ -908,4 +923,56 @@ fn demo_ui(ui: &mut Ui) {
             "The card and chart values are placeholders for trying the game, not the real ones, and nothing entered is stored. To play with your own copy's values, start without --demo (New / Open…, untick Demo).",
         );
     });
+}
+
+/// The width `text` takes laid out on one row in `ui`'s style.
+fn text_width(ui: &Ui, text: RichText) -> f32 {
+    let galley = egui::WidgetText::from(text).into_galley(
+        ui,
+        Some(egui::TextWrapMode::Extend),
+        f32::INFINITY,
+        egui::TextStyle::Body,
+    );
+    galley.size().x
+}
+
+/// How the top bar's `room` is shared by the module's name, the scenario and the turn (their
+/// whole widths `wanted`, `gap` between them): each first up to its share (a third of the
+/// room for the name, a fifth for the scenario, the rest for the turn), then what is left
+/// goes to the turn, the scenario and the name, in that order.
+fn top_bar_widths(room: f32, gap: f32, wanted: [f32; 3]) -> [f32; 3] {
+    const SHARES: [f32; 3] = [0.3, 0.2, 0.5];
+    let room = (room - 3.0 * gap).max(0.0);
+    let mut widths = [0.0; 3];
+    for i in 0..3 {
+        widths[i] = wanted[i].min(room * SHARES[i]);
+    }
+    for i in [2, 1, 0] {
+        let left = room - widths.iter().sum::<f32>();
+        widths[i] = (widths[i] + left.max(0.0)).min(wanted[i]);
+    }
+    widths
+}
+
+#[cfg(test)]
+mod tests {
+    use super::top_bar_widths;
+
+    #[test]
+    fn each_keeps_its_share_and_the_turn_takes_what_is_left_first() {
+        // Room for all: each its whole width.
+        assert_eq!(
+            top_bar_widths(700.0, 0.0, [200.0, 150.0, 180.0]),
+            [200.0, 150.0, 180.0]
+        );
+        // Short of room: each keeps its share; what the short ones leave goes to the turn.
+        assert_eq!(
+            top_bar_widths(400.0, 0.0, [100.0, 150.0, 300.0]),
+            [100.0, 80.0, 220.0]
+        );
+        assert_eq!(
+            top_bar_widths(500.0, 0.0, [200.0, 60.0, 400.0]),
+            [150.0, 60.0, 290.0]
+        );
+    }
 }
