@@ -2663,6 +2663,29 @@ fn unreadable_texts(h: &Harness<'_, ChanceryApp>) -> Vec<String> {
     for clipped in &h.output().shapes {
         check(&clipped.shape, clipped.clip_rect, &mut found);
     }
+    // No two words drawn over each other (a row of cards ran into the next column's).
+    let mut drawn: Vec<(egui::Rect, String)> = Vec::new();
+    for clipped in &h.output().shapes {
+        if let egui::Shape::Text(text) = &clipped.shape {
+            // The glyphs' own bounds: a laid-out row is wider than its words.
+            let rect = text
+                .galley
+                .mesh_bounds
+                .translate(text.pos.to_vec2())
+                .intersect(clipped.clip_rect);
+            let words = text.galley.text().trim().to_owned();
+            if rect.is_positive() && !words.is_empty() {
+                drawn.push((rect.shrink(1.0), words));
+            }
+        }
+    }
+    for (i, (a, words)) in drawn.iter().enumerate() {
+        for (b, other) in &drawn[i + 1..] {
+            if a.intersects(*b) {
+                found.push(format!("{words:?} over {other:?}"));
+            }
+        }
+    }
     found.sort();
     found.dedup();
     found

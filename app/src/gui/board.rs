@@ -1002,14 +1002,17 @@ impl Draw<'_> {
                 Sense::click_and_drag(),
             );
             let lift = if hovered == Some(i) { -4.0 } else { 0.0 };
-            self.mini_card(ui, card, face.translate(vec2(0.0, lift)), shown);
+            // A card the next one covers shows its name in the strip left to see.
+            let last = i + 1 == zone.cards.len() || hovered == Some(i);
+            let seen = if last { width } else { step.min(width) };
+            self.mini_card(ui, card, face.translate(vec2(0.0, lift)), shown, seen);
             self.card_actions(ui, response, card, shown, clicks);
         }
     }
 
     /// A card on the board: its name, its main values and the start of its text; its whole
     /// face shows on hover.
-    fn mini_card(&self, ui: &Ui, card: &CardId, r: Rect, shown: bool) {
+    fn mini_card(&self, ui: &Ui, card: &CardId, r: Rect, shown: bool, seen: f32) {
         let painter = ui.painter().with_clip_rect(r.expand(3.0));
         if !shown {
             card_back(&painter, r);
@@ -1059,14 +1062,21 @@ impl Draw<'_> {
             );
         }
         let indent = if summary.corner.is_some() { 24.0 } else { 4.0 };
-        let name = painter.layout(
-            def.name.clone(),
-            FontId::proportional(11.5),
+        let covered = seen < r.width() - 0.5;
+        // Under the next card only the name shows, on one line cut to the strip left to see.
+        let name = fitted_text(
+            &painter,
+            &def.name,
+            11.5,
             ink,
-            r.width() - indent - 3.0,
+            seen - indent - 3.0,
+            if covered { 1 } else { 3 },
         );
         let name_height = name.size().y;
         painter.galley(pos2(r.min.x + indent, y), name, ink);
+        if covered {
+            return;
+        }
         y += name_height.max(20.0) + 2.0;
         for (line, known) in summary.lines.iter().take(3) {
             let galley = painter.layout(
@@ -1086,16 +1096,19 @@ impl Draw<'_> {
             painter.galley(pos2(r.min.x + 4.0, y), galley, ink);
             y += h;
         }
-        if !def.text.is_empty() && y < r.max.y - 14.0 {
-            let galley = painter.layout(
-                def.text.clone(),
-                FontId::proportional(BOARD_FONT),
+        // The text's start, as many whole lines as the card has room for, the last cut
+        // with "…" (the whole face shows on hover).
+        let rows = ((r.max.y - 3.0 - y - 2.0) / (BOARD_FONT * 1.3)).floor();
+        if !def.text.is_empty() && rows >= 1.0 {
+            let galley = fitted_text(
+                &painter,
+                &def.text,
+                BOARD_FONT,
                 Color32::from_gray(40),
                 r.width() - 8.0,
+                rows as usize,
             );
-            painter
-                .with_clip_rect(Rect::from_min_max(pos2(r.min.x, y), r.max - vec2(0.0, 3.0)))
-                .galley(pos2(r.min.x + 4.0, y + 2.0), galley, ink);
+            painter.galley(pos2(r.min.x + 4.0, y + 2.0), galley, ink);
         }
     }
 

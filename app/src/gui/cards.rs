@@ -77,12 +77,20 @@ impl Draw<'_> {
                 })
                 .on_hover_text("Click, then click a zone (or drag): move the top card there.");
             } else {
-                ui.horizontal_wrapped(|ui| {
-                    for card in &zone.cards {
-                        let shown = zone.shows(card, self.eyes);
-                        self.card(ui, card, shown, mine, clicks);
-                    }
-                });
+                // Rows of as many cards as the column holds (a wrapped row does not wrap
+                // framed cards: they ran into the next column).
+                let slot = if mine { HAND_CARD[0] } else { 120.0 } + 14.0;
+                let gap = ui.spacing().item_spacing.x;
+                let per_row =
+                    (((ui.available_width() + gap) / (slot + gap)).floor() as usize).max(1);
+                for row in zone.cards.chunks(per_row) {
+                    ui.horizontal(|ui| {
+                        for card in row {
+                            let shown = zone.shows(card, self.eyes);
+                            self.card(ui, card, shown, mine, clicks);
+                        }
+                    });
+                }
             }
         });
         if let Some(thing) = dropped {

@@ -67,13 +67,19 @@ impl Draw<'_> {
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
             .show(ui, |ui| {
-                let panels = &module.manifest.layout.panels;
-                if panels.is_empty() {
-                    ui.label("This module has no layout hints: every component is listed below.");
+                let panels = module.panels();
+                if module.manifest.layout.panels.is_empty() {
+                    ui.weak("Laid out from the module's components (its layout names no panels).");
                 }
                 ui.columns(columns, |cols| {
+                    // Each panel into the column that is shortest so far.
+                    let mut heights = vec![0.0f32; columns];
                     for (i, panel) in panels.iter().enumerate() {
-                        let ui = &mut cols[i % columns];
+                        let column = (0..columns)
+                            .min_by(|a, b| heights[*a].total_cmp(&heights[*b]))
+                            .unwrap_or(0);
+                        let ui = &mut cols[column];
+                        let top = ui.min_rect().bottom();
                         egui::CollapsingHeader::new(RichText::new(&panel.title).heading())
                             .id_salt(("panel", i))
                             .default_open(true)
@@ -82,21 +88,7 @@ impl Draw<'_> {
                                     ctx.item(ui, item, clicks);
                                 }
                             });
-                    }
-                    if panels.is_empty() {
-                        let ui = &mut cols[0];
-                        for zone in module.zones.iter() {
-                            ctx.item(ui, &LayoutItem::Zone(zone.id.clone()), clicks);
-                        }
-                        for place in module.places.iter() {
-                            ctx.item(ui, &LayoutItem::Place(place.def.id.clone()), clicks);
-                        }
-                        for boxed in module.boxes.iter() {
-                            ctx.item(ui, &LayoutItem::Box(boxed.id.clone()), clicks);
-                        }
-                        for counter in module.counters.iter() {
-                            ctx.item(ui, &LayoutItem::Counter(counter.id.clone()), clicks);
-                        }
+                        heights[column] += ui.min_rect().bottom() - top;
                     }
                 });
             });
@@ -226,16 +218,19 @@ impl Draw<'_> {
             }
         });
         let moving_piece = matches!(self.selected, Some(Selected::Piece(_)));
+        // A long track (a calendar of 120 months) shows where its pieces stand and the few
+        // spaces after each, unless all of it is asked for.
+        let spaces = shown_spaces(ui, &place.def, &pieces);
         // Spaces in rows of equal cells that fit the column; a crowded space takes two cells.
         let gap = ui.spacing().item_spacing.x;
         let width = ui.available_width() - 8.0;
-        let n = place.def.spaces.len().max(1) as f32;
+        let n = spaces.len().max(1) as f32;
         let cell = ((width - gap * (n - 1.0)) / n).clamp(90.0, 160.0);
         let per_row = (((width + gap) / (cell + gap)).floor() as usize).max(2);
         let mut rows: Vec<Vec<(&chancery_core::module::SpaceDef, Vec<&PieceId>)>> =
             vec![Vec::new()];
         let mut used = 0;
-        for space in &place.def.spaces {
+        for space in spaces {
             let here: Vec<&PieceId> = pieces
                 .iter()
                 .filter(|(_, s)| **s == space.id)
@@ -556,4 +551,45 @@ impl Draw<'_> {
 fn named(response: egui::Response, name: &str) -> egui::Response {
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, name));
     response.on_hover_text(name)
+}
+
+/// A track longer than this shows only where its pieces stand, unless all of it is asked for.
+const LONG_TRACK: usize = 24;
+
+/// The spaces of `place` to draw: all of a map or a short track; of a long track, each
+/// space a piece stands on and the three after it (the first four when none is taken), with
+/// a box to show every space.
+fn shown_spaces<'p>(
+    ui: &mut Ui,
+    place: &'p chancery_core::module::PlaceDef,
+    pieces: &std::collections::BTreeMap<PieceId, chancery_core::SpaceId>,
+) -> Vec<&'p chancery_core::module::SpaceDef> {
+    let all: Vec<&chancery_core::module::SpaceDef> = place.spaces.iter().collect();
+    if place.kind != PlaceKind::Track || all.len() <= LONG_TRACK {
+        return all;
+    }
+    let id = ui.scope_id().with(("whole track", place.id.as_str()));
+    let mut whole = ui.data_mut(|d| *d.get_temp_mut_or_default::<bool>(id));
+    ui.checkbox(&mut whole, format!("Show all {} spaces", all.len()));
+    ui.data_mut(|d| d.insert_temp(id, whole));
+    if whole {
+        return all;
+    }
+    let taken: Vec<usize> = all
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| pieces.values().any(|at| *at == s.id))
+        .map(|(i, _)| i)
+        .collect();
+    let starts = if taken.is_empty() { vec![0] } else { taken };
+    let mut keep = vec![false; all.len()];
+    for i in starts {
+        for k in keep.iter_mut().skip(i).take(4) {
+            *k = true;
+        }
+    }
+    all.into_iter()
+        .zip(keep)
+        .filter_map(|(s, k)| k.then_some(s))
+        .collect()
 }

@@ -568,6 +568,53 @@ impl Module {
             })
     }
 
+    /// The panels the table is drawn in: the module's own layout, or, when it gives none, one
+    /// laid out from its components: each map on its own, the tracks together, the cards by
+    /// whose they are, the boxes grouped by owner, and the counters in one panel.
+    pub fn panels(&self) -> Vec<data::Panel> {
+        use data::{LayoutItem, Panel};
+        if !self.manifest.layout.panels.is_empty() {
+            return self.manifest.layout.panels.clone();
+        }
+        let mut panels: Vec<Panel> = Vec::new();
+        let mut add =
+            |title: String, item: LayoutItem| match panels.iter_mut().find(|p| p.title == title) {
+                Some(panel) => panel.items.push(item),
+                None => panels.push(Panel {
+                    title,
+                    items: vec![item],
+                }),
+            };
+        for place in self.places.iter() {
+            let title = match place.def.kind {
+                PlaceKind::Track => "Tracks".to_owned(),
+                PlaceKind::Map => self.name_of("place", place.def.id.as_str()),
+            };
+            add(title, LayoutItem::Place(place.def.id.clone()));
+        }
+        for zone in self.zones.iter() {
+            let title = match &zone.owner {
+                Some(seat) => format!("{}'s cards", self.seat_name(seat)),
+                None => "Cards".to_owned(),
+            };
+            add(title, LayoutItem::Zone(zone.id.clone()));
+        }
+        for boxed in self.boxes.iter() {
+            let title = match &boxed.owner {
+                Some(seat) => self.seat_name(seat),
+                None => "Boxes".to_owned(),
+            };
+            add(title, LayoutItem::Box(boxed.id.clone()));
+        }
+        for counter in self.counters.iter() {
+            add(
+                "Counters".to_owned(),
+                LayoutItem::Counter(counter.id.clone()),
+            );
+        }
+        panels
+    }
+
     /// A seat's name, or its id when the module gives none.
     pub fn seat_name(&self, seat: &SeatId) -> String {
         self.seats
@@ -723,7 +770,8 @@ impl Module {
     }
 
     /// A key or id in words: the name of the seat, card or piece it is (a card or piece also
-    /// by the end of its id: "free_trade" for "issue.free_trade"); else its parts ("2/B",
+    /// by the end of its id: "free_trade" for "issue.free_trade"), or of the one space of that
+    /// id; else its parts ("2/B",
     /// "track_B") with a seat's or card's name for each part that is one, underscores as
     /// spaces.
     pub fn words_of(&self, key: &str) -> String {
@@ -755,6 +803,18 @@ impl Module {
                     .filter(|p| p.id.as_str().ends_with(&suffix))
                     .map(|p| &p.name);
                 only(Box::new(cards)).or_else(|| only(Box::new(pieces)))
+            })
+            .or_else(|| {
+                // A space of one place only ("navigation": Freedom of Navigation).
+                let mut found = self
+                    .places
+                    .iter()
+                    .flat_map(|p| p.def.spaces.iter())
+                    .filter(|s| s.id.as_str() == key);
+                match (found.next(), found.next()) {
+                    (Some(space), None) => Some(space.name.clone()),
+                    _ => None,
+                }
             });
         if let Some(name) = whole.filter(|n| !n.is_empty()) {
             return name;
