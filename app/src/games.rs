@@ -500,6 +500,55 @@ fn shape_of(value: &Value) -> FieldType {
     }
 }
 
+/// The parts a value of `ty` is entered by, one box each, where its keys are known: a
+/// record's fields, or every id of a map's kind (`MapOf`): each key, its words, its type.
+pub fn keyed_parts(module: &Module, ty: &FieldType) -> Option<Vec<(String, String, FieldType)>> {
+    match ty {
+        FieldType::Record(fields) => Some(
+            fields
+                .iter()
+                .map(|(key, ty)| (key.clone(), module.words_of(key), ty.clone()))
+                .collect(),
+        ),
+        FieldType::MapOf(kind, inner) => Some(
+            module
+                .ids_of(*kind)
+                .into_iter()
+                .map(|id| {
+                    let words = module.name_of(kind.noun(), &id);
+                    (id, words, (**inner).clone())
+                })
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
+/// A value of a record or a map read from one box a key (see [`keyed_parts`]): each box
+/// filled is read as its key's type, an empty one left out (a record's check then says
+/// which field is missing).
+pub fn compose_value(
+    module: &Module,
+    ty: &FieldType,
+    typed: &std::collections::BTreeMap<String, String>,
+) -> Result<Value, String> {
+    let parts = keyed_parts(module, ty).unwrap_or_default();
+    let mut map = std::collections::BTreeMap::new();
+    for (key, words, inner) in &parts {
+        let Some(text) = typed.get(key).filter(|t| !t.trim().is_empty()) else {
+            continue;
+        };
+        let value = parse_value(module, text, inner).map_err(|e| format!("{words}: {e}"))?;
+        map.insert(key.clone(), value);
+    }
+    if map.is_empty() {
+        return Err("fill in at least one box first".to_owned());
+    }
+    let value = Value::Map(map);
+    module.check_value(&value, ty)?;
+    Ok(value)
+}
+
 /// Reads a typed value from what the user typed.
 pub fn parse_value(module: &Module, text: &str, ty: &FieldType) -> Result<Value, String> {
     let text = text.trim();

@@ -2542,6 +2542,22 @@ fn a_game_whose_set_up_needs_the_owner_s_values_asks_them_first() {
             .is_some(),
         "the box shows what to type"
     );
+    // A map of unit kinds is entered one box a kind, each by its name; the kinds left
+    // empty are not in the value.
+    type_into(&mut h, "infantry (strength points)", "6");
+    type_into(&mut h, "cavalry (strength points)", "2");
+    h.get_by_label("Store and go on").click();
+    h.run();
+    let overlay = std::fs::read_to_string(&s.overlay).expect("the overlay");
+    let pools = overlay
+        .lines()
+        .find(|l| l.contains("\"initial_pool\""))
+        .unwrap_or_else(|| panic!("France's pool is stored: {overlay}"))
+        .replace(' ', "");
+    assert!(
+        pools.contains("{\"FR\":{\"cavalry\":2,\"infantry\":6}}"),
+        "{pools}"
+    );
 }
 
 /// The campaign's umpire at the screen enters the nations' orders as they arrive by mail,

@@ -29,6 +29,8 @@ pub struct Pending {
     pub need: Need,
     /// The text being typed in answer.
     pub answer: String,
+    /// For a record or a map of known keys, the text typed in each key's box.
+    pub parts: std::collections::BTreeMap<String, String>,
 }
 
 /// Whose eyes the table is shown with (hot-seat play).
@@ -844,6 +846,7 @@ impl GameView {
             input,
             need: need.clone(),
             answer: String::new(),
+            parts: Default::default(),
         });
     }
 
@@ -888,7 +891,13 @@ impl GameView {
             return;
         };
         let ty = self.value_type(target);
-        match parse_value(self.session.module(), &pending.answer, &ty) {
+        let module = self.session.module();
+        // Boxes filled one a key, else the one line typed.
+        let value = match pending.parts.values().any(|t| !t.trim().is_empty()) {
+            true => crate::games::compose_value(module, &ty, &pending.parts),
+            false => parse_value(module, &pending.answer, &ty),
+        };
+        match value {
             Ok(value) => match self.store(target, value) {
                 Ok(()) => {
                     self.pending = None;

@@ -617,18 +617,54 @@ fn need_ui(ui: &mut Ui, view: &mut GameView) {
                             }
                         });
                     }
-                    let mut answer = pending.answer.clone();
-                    let edit = ui
-                        .horizontal(|ui| {
-                            let label = ui.label("Value read off the game:");
-                            ui.add(egui::TextEdit::singleline(&mut answer).desired_width(160.0))
-                                .labelled_by(label.id)
-                        })
-                        .inner;
-                    if let Some(p) = view.pending_mut() {
-                        p.answer = answer;
-                    }
-                    let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                    let module = view.session().module().clone();
+                    let enter = match crate::games::keyed_parts(&module, &ty) {
+                        // A record or a map of known keys: a box for each key, by its name.
+                        Some(parts) => {
+                            let mut typed = pending.parts.clone();
+                            let mut enter = false;
+                            egui::Grid::new("value parts").num_columns(2).show(ui, |ui| {
+                                for (key, words, inner) in &parts {
+                                    let label = ui.label(words);
+                                    let text = typed.entry(key.clone()).or_default();
+                                    let edit = ui
+                                        .add(egui::TextEdit::singleline(text).desired_width(110.0))
+                                        .labelled_by(label.id)
+                                        .on_hover_text(format!(
+                                            "For example: {}",
+                                            inner.example(&|kind| module.first_id(kind))
+                                        ));
+                                    enter |= edit.lost_focus()
+                                        && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                                    ui.end_row();
+                                }
+                            });
+                            if matches!(ty, chancery_core::module::FieldType::MapOf(..)) {
+                                ui.weak("Leave a box empty for a key the game does not give.");
+                            }
+                            if let Some(p) = view.pending_mut() {
+                                p.parts = typed;
+                            }
+                            enter
+                        }
+                        None => {
+                            let mut answer = pending.answer.clone();
+                            let edit = ui
+                                .horizontal(|ui| {
+                                    let label = ui.label("Value read off the game:");
+                                    ui.add(
+                                        egui::TextEdit::singleline(&mut answer)
+                                            .desired_width(160.0),
+                                    )
+                                    .labelled_by(label.id)
+                                })
+                                .inner;
+                            if let Some(p) = view.pending_mut() {
+                                p.answer = answer;
+                            }
+                            edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter))
+                        }
+                    };
                     if ui
                         .button("Store and go on")
                         .on_hover_text("Written to your overlay file: asked only once")

@@ -493,15 +493,20 @@ impl Module {
 
     /// The first id of a component of `kind`, in the order the data gives them.
     pub fn first_id(&self, kind: RefKind) -> Option<String> {
+        self.ids_of(kind).into_iter().next()
+    }
+
+    /// Every id of one kind of component, in the module's order.
+    pub fn ids_of(&self, kind: RefKind) -> Vec<String> {
         match kind {
-            RefKind::Card => self.cards.iter().next().map(|d| d.id.to_string()),
-            RefKind::Zone => self.zones.iter().next().map(|d| d.id.to_string()),
-            RefKind::Place => self.places.iter().next().map(|d| d.def.id.to_string()),
-            RefKind::Piece => self.pieces.iter().next().map(|d| d.id.to_string()),
-            RefKind::Box => self.boxes.iter().next().map(|d| d.id.to_string()),
-            RefKind::Counter => self.counters.iter().next().map(|d| d.id.to_string()),
-            RefKind::Seat => self.seats.iter().next().map(|d| d.id.to_string()),
-            RefKind::UnitKind => self.unit_kinds.iter().next().map(|d| d.id.to_string()),
+            RefKind::Card => self.cards.iter().map(|d| d.id.to_string()).collect(),
+            RefKind::Zone => self.zones.iter().map(|d| d.id.to_string()).collect(),
+            RefKind::Place => self.places.iter().map(|d| d.def.id.to_string()).collect(),
+            RefKind::Piece => self.pieces.iter().map(|d| d.id.to_string()).collect(),
+            RefKind::Box => self.boxes.iter().map(|d| d.id.to_string()).collect(),
+            RefKind::Counter => self.counters.iter().map(|d| d.id.to_string()).collect(),
+            RefKind::Seat => self.seats.iter().map(|d| d.id.to_string()).collect(),
+            RefKind::UnitKind => self.unit_kinds.iter().map(|d| d.id.to_string()).collect(),
         }
     }
 
