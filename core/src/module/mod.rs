@@ -810,7 +810,11 @@ impl Module {
                 only(Box::new(cards)).or_else(|| only(Box::new(pieces)))
             })
             .or_else(|| {
-                // A space of one place only ("navigation": Freedom of Navigation).
+                // A space of one place only ("navigation": Freedom of Navigation); a number
+                // stays a number (a roll, a row), whatever track has a space of that id.
+                if !key.chars().any(char::is_alphabetic) {
+                    return None;
+                }
                 let mut found = self
                     .places
                     .iter()

@@ -162,6 +162,17 @@ function display.all_waiting(ctx)
   return list
 end
 
+-- The name of issue `issue` as its markers carry it ("US Military Operation"), whether or
+-- not one waits.
+function display.issue_words(ctx, issue)
+  for _, piece in ipairs(util.pieces_of_kind(ctx, "issue")) do
+    if ctx.data.pieces[piece].props.issue == issue then
+      return ctx.data.pieces[piece].name
+    end
+  end
+  return issue
+end
+
 function display.waiting(ctx, issue)
   for _, piece in ipairs(util.pieces_of_kind(ctx, "issue")) do
     if ctx.data.pieces[piece].props.issue == issue and display.where(ctx, piece) == "display" then

@@ -114,7 +114,8 @@ local function place_issue(ctx, entry)
   end
   local piece = display.waiting(ctx, entry.issue)
   if piece == nil then
-    ctx:log(string.format("No %s marker waits on the Diplomacy Display: nothing to place.", entry.issue))
+    ctx:log(string.format("No %s marker waits on the Diplomacy Display: nothing to place.",
+      display.issue_words(ctx, entry.issue)))
     return
   end
   local name = ctx.data.pieces[piece].name
