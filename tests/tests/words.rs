@@ -375,3 +375,30 @@ fn the_demo_leaves_out_the_player_aid_s_victory_point_items_and_says_so() {
         session.table().turn
     );
 }
+
+#[test]
+fn every_module_s_card_faces_name_what_they_say() {
+    // What a card's panel, its face on the board and its tooltip print: each field's value
+    // in the words of `Module::value_words` (Aftermath's "Countries: germany, poland" and
+    // "Powers: BR, FR" were ids).
+    let mut found = Vec::new();
+    for name in ["cov", "aftermath", "warpeace", "guerre", "campaign"] {
+        let module = with_fixture(&repo_root().join("modules").join(name));
+        let ids = raw_ids(&module);
+        for card in module.cards.iter() {
+            for (field, value) in &card.fields {
+                let Some(value) = value.known() else { continue };
+                let text = module.value_words(value);
+                for id in ids_in(&text, &ids) {
+                    found.push(format!("{name}: {} {field}: '{id}' in \"{text}\"", card.id));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "{} ids:\n{}",
+        found.len(),
+        found.join("\n")
+    );
+}

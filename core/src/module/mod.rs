@@ -783,6 +783,17 @@ impl Module {
         let whole = (self.seats.get(key).map(|s| s.name.clone()))
             .or_else(|| self.cards.get(key).map(|c| c.name.clone()))
             .or_else(|| self.pieces.get(key).map(|p| p.name.clone()))
+            // A dotted id names one thing ("reserve.FR": France's National Reserve).
+            .or_else(|| {
+                key.contains('.')
+                    .then(|| {
+                        (self.boxes.get(key).map(|b| b.name.clone()))
+                            .or_else(|| self.zones.get(key).map(|z| z.name.clone()))
+                            .or_else(|| self.counters.get(key).map(|c| c.name.clone()))
+                            .or_else(|| self.places.get(key).map(|p| p.def.name.clone()))
+                    })
+                    .flatten()
+            })
             .or_else(|| {
                 // By the end of an id: a card first ("BR" for the card "power.BR", Britain),
                 // then a piece, where exactly one has it.
