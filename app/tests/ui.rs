@@ -1067,6 +1067,61 @@ fn the_symbols_card_games_use_have_glyphs() {
     }
 }
 
+/// A game of module `name` (a folder of `modules/`) with the overlay `overlay`, on
+/// `scenario` (its default if `None`) at `seed`, every hand open, autosaving into `dir`.
+fn open_module(
+    dir: &Path,
+    name: &str,
+    overlay: OverlayChoice,
+    scenario: Option<&str>,
+    seed: u64,
+) -> Harness<'static, ChanceryApp> {
+    let module_dir = repo().join("modules").join(name);
+    let load = LoadOptions {
+        overlay,
+        strict: false,
+    };
+    let module = Arc::new(chancery_core::load_module(&module_dir, &load).expect("loads"));
+    let scenario = match scenario {
+        Some(id) => id.to_owned(),
+        None => module.default_scenario().expect("a default").id.to_string(),
+    };
+    let session = chancery_core::start_game(module, GameSpec::new(scenario.as_str(), seed))
+        .expect("the scenario starts");
+    let game = GameOptions {
+        watch: false,
+        autosave_dir: Some(dir.join("autosave")),
+        load_options: load.clone(),
+    };
+    let mut view = GameView::new(session, game);
+    view.set_open_hands(true);
+    let mut h = harness(ChanceryApp::new(view, Launcher::new(&module_dir, load)));
+    h.run();
+    h
+}
+
+/// Congress of Vienna's Clash of Armies under the test fixture of owner data, at seed 7.
+fn clash_of_armies(dir: &Path) -> Harness<'static, ChanceryApp> {
+    let fixture = repo().join("modules/cov/tests/owner-fixture.ron");
+    open_module(
+        dir,
+        "cov",
+        OverlayChoice::File(fixture),
+        Some("clash-of-armies"),
+        7,
+    )
+}
+
+/// The label of the first action the rules list for the seat that decides now.
+fn first_choice(h: &Harness<'_, ChanceryApp>) -> Option<String> {
+    let prompt = h.state().session().prompt().clone().ok().flatten()?;
+    let ask = prompt
+        .asks
+        .iter()
+        .find(|a| a.seat.as_ref().is_none_or(|s| !prompt.answered.contains(s)))?;
+    ask.actions.first().map(|a| a.label.clone())
+}
+
 /// Congress of Vienna's Clash of Armies, with the test fixture of owner data: four people at
 /// one screen (open hands) play its first turn, from the Initial Situation card to the
 /// Victory Point Summary, clicking for every decision a button the Decision panel offers
@@ -1074,26 +1129,10 @@ fn the_symbols_card_games_use_have_glyphs() {
 #[test]
 fn four_people_click_through_a_whole_turn_of_congress_of_vienna() {
     let dir = tempfile::tempdir().expect("scratch dir");
-    let module_dir = repo().join("modules/cov");
-    let load = LoadOptions {
-        overlay: OverlayChoice::File(module_dir.join("tests/owner-fixture.ron")),
-        strict: false,
-    };
-    let module = Arc::new(chancery_core::load_module(&module_dir, &load).expect("cov loads"));
-    let session = chancery_core::start_game(module, GameSpec::new("clash-of-armies", 7))
-        .expect("the scenario starts");
-    let game = GameOptions {
-        watch: false,
-        autosave_dir: Some(dir.path().join("autosave")),
-        load_options: load.clone(),
-    };
-    let mut view = GameView::new(session, game);
-    view.set_open_hands(true);
-    let mut h = harness(ChanceryApp::new(view, Launcher::new(&module_dir, load)));
-    h.run();
+    let mut h = clash_of_armies(dir.path());
     let mut phases = Vec::new();
     for click in 0.. {
-        let (state, phase, label) = {
+        let (state, phase) = {
             let session = h.state().session();
             let prompt = session
                 .prompt()
@@ -1101,17 +1140,9 @@ fn four_people_click_through_a_whole_turn_of_congress_of_vienna() {
                 .expect("the rules go on")
                 .clone()
                 .expect("the game is not over");
-            let ask = prompt
-                .asks
-                .iter()
-                .find(|a| a.seat.as_ref().is_none_or(|s| !prompt.answered.contains(s)))
-                .expect("a seat decides");
-            (
-                prompt.state.clone(),
-                session.table().phase.clone(),
-                ask.actions[0].label.clone(),
-            )
+            (prompt.state.clone(), session.table().phase.clone())
         };
+        let label = first_choice(&h).expect("a seat decides");
         if phases.last() != Some(&phase) {
             phases.push(phase.clone());
         }
@@ -2712,23 +2743,7 @@ fn the_table_is_readable_at_1600_by_1000_with_a_hand_of_fifteen_cards() {
     // Congress of Vienna's four players in the Diplomacy Phase, each hand dealt: every word
     // in the window is 11 points or more, and none is cut at its side.
     let dir = tempfile::tempdir().expect("scratch dir");
-    let module_dir = repo().join("modules/cov");
-    let load = LoadOptions {
-        overlay: OverlayChoice::File(module_dir.join("tests/owner-fixture.ron")),
-        strict: false,
-    };
-    let module = Arc::new(chancery_core::load_module(&module_dir, &load).expect("cov loads"));
-    let session = chancery_core::start_game(module, GameSpec::new("clash-of-armies", 7))
-        .expect("the scenario starts");
-    let game = GameOptions {
-        watch: false,
-        autosave_dir: Some(dir.path().join("autosave")),
-        load_options: load.clone(),
-    };
-    let mut view = GameView::new(session, game);
-    view.set_open_hands(true);
-    let mut h = harness(ChanceryApp::new(view, Launcher::new(&module_dir, load)));
-    h.run();
+    let mut h = clash_of_armies(dir.path());
     let hand = |h: &Harness<'_, ChanceryApp>| {
         h.state().session().table().zones[&chancery_core::ZoneId::from("hand.FR")]
             .cards
@@ -2738,22 +2753,7 @@ fn the_table_is_readable_at_1600_by_1000_with_a_hand_of_fifteen_cards() {
         if hand(&h) >= 14 && h.state().session().table().phase == "Diplomacy Phase" {
             break;
         }
-        let label = {
-            let prompt = h
-                .state()
-                .session()
-                .prompt()
-                .clone()
-                .expect("rules")
-                .expect("a decision");
-            let ask = prompt
-                .asks
-                .iter()
-                .find(|a| a.seat.as_ref().is_none_or(|s| !prompt.answered.contains(s)))
-                .expect("a seat decides")
-                .clone();
-            ask.actions[0].label.clone()
-        };
+        let label = first_choice(&h).expect("a seat decides");
         h.query_all_by_role_and_label(egui::Role::Button, &label)
             .next()
             .unwrap_or_else(|| panic!("no button '{label}'"))
@@ -2778,43 +2778,9 @@ fn every_module_s_table_is_readable_at_1600_by_1000() {
     let mut failures = Vec::new();
     for name in ["aftermath", "warpeace", "guerre", "campaign"] {
         let dir = tempfile::tempdir().expect("scratch dir");
-        let module_dir = repo().join("modules").join(name);
-        let load = LoadOptions {
-            overlay: OverlayChoice::Demo,
-            strict: false,
-        };
-        let module = Arc::new(chancery_core::load_module(&module_dir, &load).expect("loads"));
-        let scenario = module
-            .default_scenario()
-            .expect("a default scenario")
-            .id
-            .clone();
-        let session = chancery_core::start_game(module, GameSpec::new(scenario.as_str(), 5))
-            .expect("the scenario starts");
-        let game = GameOptions {
-            watch: false,
-            autosave_dir: Some(dir.path().join("autosave")),
-            load_options: load.clone(),
-        };
-        let mut view = GameView::new(session, game);
-        view.set_open_hands(true);
-        let mut h = harness(ChanceryApp::new(view, Launcher::new(&module_dir, load)));
-        h.run();
+        let mut h = open_module(dir.path(), name, OverlayChoice::Demo, None, 5);
         for _ in 0..6 {
-            let label = h
-                .state()
-                .session()
-                .prompt()
-                .clone()
-                .ok()
-                .flatten()
-                .and_then(|p| {
-                    p.asks
-                        .iter()
-                        .find(|a| a.seat.as_ref().is_none_or(|s| !p.answered.contains(s)))
-                        .and_then(|a| a.actions.first().map(|a| a.label.clone()))
-                });
-            let Some(label) = label else { break };
+            let Some(label) = first_choice(&h) else { break };
             let Some(button) = h
                 .query_all_by_role_and_label(egui::Role::Button, &label)
                 .next()
