@@ -5,6 +5,7 @@
 mod check;
 mod game;
 mod mail;
+mod online;
 mod plot;
 mod scaffold;
 pub(crate) mod sim;
@@ -77,6 +78,16 @@ enum Command {
     Api(ApiArgs),
     /// Work on modules: `chancery module new NAME` writes a small working one to start from.
     Module(scaffold::ModuleArgs),
+    /// Run a table server: it holds many tables, runs their rules and bots, keeps every
+    /// input in its data folder, and sends each seat only its own view (`host` opens a table
+    /// on it; `remote` or the app plays a seat).
+    Serve(online::ServeArgs),
+    /// Open a table on a server for a module's game, and print one invitation link per seat
+    /// and one for spectators.
+    Host(online::HostArgs),
+    /// Play a seat of a table on a server through its invitation link: print its view,
+    /// answer for it, or wait until it must decide.
+    Remote(online::RemoteArgs),
 }
 
 #[derive(Args, Debug)]
@@ -131,6 +142,9 @@ pub fn run(
         Some(Command::Record(args)) => game::record(&args, out, err),
         Some(Command::Sim(args)) => sim::run(&args, out, err),
         Some(Command::Module(args)) => scaffold::run(&args, out, err),
+        Some(Command::Serve(args)) => online::serve(&args, out),
+        Some(Command::Host(args)) => online::host(&args, out, err),
+        Some(Command::Remote(args)) => online::remote(&args, out),
         Some(Command::Api(args)) => {
             let text = if args.stubs {
                 chancery_core::devtools::luals_stubs()

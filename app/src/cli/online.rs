@@ -1,0 +1,278 @@
+//! Live online play from the command line: `serve` runs a table server, `host` opens a
+//! table on one and prints each seat's invitation link, `remote` reads a seat's view,
+//! answers for it, or waits until it must decide.
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use chancery_core::{Module, Value};
+use chancery_server::table::LoadChoice;
+use chancery_server::{HostRequest, archive::Archive, client};
+use clap::{Args, Subcommand};
+use serde_json::Value as Json;
+
+use crate::games::StartArgs;
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// The address and port to listen on (behind a reverse proxy that adds TLS, keep it on
+    /// 127.0.0.1).
+    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:7878")]
+    pub listen: SocketAddr,
+    /// The folder of the server's tables, modules and inputs (made if missing); the same
+    /// folder after a restart resumes every table where it was.
+    #[arg(long, value_name = "DIR")]
+    pub data: PathBuf,
+}
+
+#[derive(Args, Debug)]
+pub struct HostArgs {
+    /// The module folder whose game the table plays.
+    pub module: PathBuf,
+    /// The server: ws://HOST:PORT/ws (what `serve` prints).
+    #[arg(long, value_name = "URL")]
+    pub server: String,
+    /// The scenario, seed, seats and options of the game.
+    #[command(flatten)]
+    pub start: StartArgs,
+    /// Play with the module's demo values (its placeholders), as `--demo` does at one screen.
+    #[arg(long)]
+    pub demo: bool,
+    /// Print a JSON map from each seat id (and `spectator`) to its link.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct RemoteArgs {
+    #[command(subcommand)]
+    pub command: RemoteCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum RemoteCommand {
+    /// Print the seat's view: the table as it sees it and its decision (JSON with --json).
+    State {
+        /// The seat's invitation link.
+        link: String,
+        /// Print the view as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Answer the seat's decision: the action's number, or its name then its argument, as
+    /// `remote state` lists them.
+    Act {
+        /// The seat's invitation link.
+        link: String,
+        /// The action: its number, or its name.
+        action: String,
+        /// The action's argument (`3`, `FR`, `{"power": "AU"}`).
+        #[arg(allow_negative_numbers = true)]
+        arg: Option<String>,
+    },
+    /// Wait until the seat must decide (or the game ends), then print its view.
+    Wait {
+        /// The seat's invitation link.
+        link: String,
+        /// Give up after this many seconds.
+        #[arg(long, default_value_t = 600)]
+        timeout: u64,
+        /// Print the view as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// `chancery serve`.
+pub fn serve(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<i32> {
+    chancery_server::run(args.listen, &args.data, out)?;
+    Ok(0)
+}
+
+/// `chancery host`.
+pub fn host(args: &HostArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<i32> {
+    let options = chancery_core::LoadOptions {
+        overlay: match args.demo {
+            true => chancery_core::OverlayChoice::Demo,
+            false => chancery_core::OverlayChoice::Off,
+        },
+        strict: false,
+    };
+    let module: Module =
+        chancery_core::load_module(&args.module, &options).map_err(|d| anyhow::anyhow!("{d}"))?;
+    let spec = args.start.or_demo_game(&module, args.demo).spec(&module)?;
+    let archive = Archive::from_dir(&args.module)?;
+    let request = HostRequest {
+        archive,
+        spec,
+        load: if args.demo {
+            LoadChoice::Demo
+        } else {
+            LoadChoice::Plain
+        },
+    };
+    let hosted = client::host(&args.server, &request)?;
+    let links: serde_json::Map<String, Json> = hosted
+        .invitations
+        .iter()
+        .map(|(seat, token)| (seat.clone(), Json::from(client::link(&args.server, token))))
+        .collect();
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&links)?)?;
+        return Ok(0);
+    }
+    writeln!(
+        out,
+        "Table {} opened on {}. Send each player their own link (it acts for that seat only):",
+        hosted.table, args.server
+    )?;
+    for (seat, link) in &links {
+        let who = match seat.as_str() {
+            "spectator" => "Spectators".to_owned(),
+            id => module.seat_name(&chancery_core::SeatId::from(id)),
+        };
+        writeln!(out, "  {who}: {}", link.as_str().unwrap_or_default())?;
+    }
+    writeln!(
+        err,
+        "Each player runs `chancery remote state LINK`, or opens it in the app."
+    )?;
+    Ok(0)
+}
+
+/// `chancery remote`.
+pub fn remote(args: &RemoteArgs, out: &mut dyn Write) -> anyhow::Result<i32> {
+    match &args.command {
+        RemoteCommand::State { link, json } => {
+            let view = client::view(link)?;
+            print_view(&view, *json, out)?;
+        }
+        RemoteCommand::Wait {
+            link,
+            timeout,
+            json,
+        } => {
+            let view = client::wait(link, Duration::from_secs(*timeout))?;
+            print_view(&view, *json, out)?;
+        }
+        RemoteCommand::Act { link, action, arg } => {
+            let view = client::view(link)?;
+            let (name, arg) = resolve(&view, action, arg.as_deref())?;
+            let view = client::act(link, &name, arg)?;
+            print_view(&view, false, out)?;
+        }
+    }
+    Ok(0)
+}
+
+/// The action a person typed: a number of the seat's list, or a name and its argument.
+fn resolve(view: &Json, action: &str, arg: Option<&str>) -> anyhow::Result<(String, Json)> {
+    let decision = &view["decision"];
+    if decision["yours"] != true {
+        anyhow::bail!(
+            "it is not this seat's decision now: `chancery remote wait LINK` waits for it"
+        );
+    }
+    let actions = decision["actions"].as_array().cloned().unwrap_or_default();
+    if arg.is_none()
+        && let Ok(n) = action.parse::<usize>()
+    {
+        let chosen = n
+            .checked_sub(1)
+            .and_then(|i| actions.get(i))
+            .ok_or_else(|| {
+                anyhow::anyhow!("there is no action {n}: the seat has {}", actions.len())
+            })?;
+        return Ok((
+            chosen["name"].as_str().unwrap_or_default().to_owned(),
+            chosen["arg"].clone(),
+        ));
+    }
+    let (name, typed) = match arg {
+        Some(arg) => (action.to_owned(), Some(arg.to_owned())),
+        None => match action.split_once(' ') {
+            Some((name, rest)) => (name.to_owned(), Some(rest.to_owned())),
+            None => (action.to_owned(), None),
+        },
+    };
+    let arg = typed.map_or(Json::Null, |t| Value::parse_arg(&t).to_json());
+    Ok((name, arg))
+}
+
+/// A view as a person reads it: the turn, the last log lines, the decision and its
+/// numbered actions; or all of it as JSON.
+fn print_view(view: &Json, json: bool, out: &mut dyn Write) -> anyhow::Result<()> {
+    if json {
+        writeln!(out, "{}", serde_json::to_string_pretty(view)?)?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "Turn {}{}",
+        view["turn"],
+        view["phase"]
+            .as_str()
+            .filter(|p| !p.is_empty())
+            .map(|p| format!(", {p}"))
+            .unwrap_or_default()
+    )?;
+    let log = view["log"].as_array().cloned().unwrap_or_default();
+    for entry in log
+        .iter()
+        .rev()
+        .take(8)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+    {
+        for line in entry["messages"].as_array().into_iter().flatten() {
+            if let Some(text) = line.as_str() {
+                writeln!(out, "   {text}")?;
+            }
+        }
+    }
+    let decision = &view["decision"];
+    if decision["over"] == true {
+        writeln!(out, "The game is over.")?;
+    } else if decision["yours"] == true {
+        writeln!(
+            out,
+            "Your decision: {}",
+            decision["text"].as_str().unwrap_or_default()
+        )?;
+        for (i, action) in decision["actions"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            writeln!(
+                out,
+                "  {:>2}. {}   [remote act LINK {}]",
+                i + 1,
+                action["label"].as_str().unwrap_or_default(),
+                action["choice"].as_str().unwrap_or_default()
+            )?;
+        }
+    } else {
+        let waiting: Vec<&str> = decision["waiting"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Json::as_str)
+            .collect();
+        writeln!(
+            out,
+            "Waiting for {}: {}",
+            if waiting.is_empty() {
+                "another seat".to_owned()
+            } else {
+                waiting.join(", ")
+            },
+            decision["text"].as_str().unwrap_or_default()
+        )?;
+    }
+    Ok(())
+}

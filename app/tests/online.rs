@@ -1,0 +1,247 @@
+//! Live online play on loopback: a real `chancery serve` process, tables hosted and played
+//! through `chancery host` and `chancery remote`, each seat's view compared with what the
+//! same game gives in one process, searched for the other seat's secrets, and the server
+//! killed with SIGKILL mid-game and started again on its data.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+
+use chancery_core::{Actor, Choice, GameSpec, Input, LoadOptions, OverlayChoice, SeatId, Value};
+use serde_json::Value as Json;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// A server process on a free loopback port, serving `data`; killed when dropped.
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Server {
+    fn start(data: &Path) -> Server {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chancery"))
+            .args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--data"])
+            .arg(data)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the server starts");
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().expect("its output"))
+            .read_line(&mut first)
+            .expect("it says where it serves");
+        assert!(first.starts_with("Serving the tables of"), "{first}");
+        Server {
+            child,
+            url: format!("ws://127.0.0.1:{port}/ws"),
+        }
+    }
+
+    /// Kills the server at once (SIGKILL: nothing is flushed or closed).
+    fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `chancery ARGS…`: its exit code, output and errors.
+fn chancery(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_chancery"))
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn testbed() -> String {
+    repo().join("tests/modules/testbed").display().to_string()
+}
+
+/// Hosts the testbed's basic scenario at seed 3 with both seats played by people.
+fn host(server: &Server) -> serde_json::Map<String, Json> {
+    let (code, out, err) = chancery(&[
+        "host",
+        &testbed(),
+        "--server",
+        &server.url,
+        "--seed",
+        "3",
+        "--seat",
+        "A=human",
+        "--seat",
+        "B=human",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let links: Json = serde_json::from_str(&out).expect("JSON");
+    let links = links.as_object().expect("a map").clone();
+    assert_eq!(
+        links.keys().collect::<Vec<_>>(),
+        ["A", "B", "spectator"],
+        "a link for each seat and one for spectators"
+    );
+    links
+}
+
+fn state(link: &Json) -> Json {
+    let (code, out, err) = chancery(&["remote", "state", link.as_str().expect("a link"), "--json"]);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).expect("JSON")
+}
+
+/// The same game in one process: the testbed's basic scenario at seed 3.
+fn local_game() -> chancery_core::Session {
+    let load = LoadOptions {
+        overlay: OverlayChoice::Off,
+        strict: false,
+    };
+    let module =
+        chancery_core::load_module(repo().join("tests/modules/testbed"), &load).expect("loads");
+    let mut spec = GameSpec::new("basic", 3);
+    for seat in ["A", "B"] {
+        spec.seats
+            .insert(SeatId::from(seat), chancery_core::Controller::Human);
+    }
+    chancery_core::start_game(Arc::new(module), spec).expect("starts")
+}
+
+/// The other seat's hand is only ever "?" in a seat's view, and its private state absent.
+fn secrets_kept(view: &Json, other: &str) {
+    let hand = &view["zones"][format!("hand.{other}")]["cards"];
+    assert!(
+        hand.as_array().expect("a hand").iter().all(|c| c == "?"),
+        "{other}'s hand shows: {hand}"
+    );
+    assert!(
+        view["private"].get(other).is_none(),
+        "{other}'s private state shows: {}",
+        view["private"]
+    );
+}
+
+#[test]
+fn two_seats_on_their_own_connections_play_and_each_sees_only_its_view() {
+    let data = tempfile::tempdir().expect("scratch");
+    let server = Server::start(data.path());
+    let links = host(&server);
+    let mut local = local_game();
+    for step in 0..12 {
+        let mut acted = false;
+        for seat in ["A", "B"] {
+            let other = if seat == "A" { "B" } else { "A" };
+            let view = state(&links[seat]);
+            secrets_kept(&view, other);
+            // Each seat's view is the one the same game gives in one process.
+            let expected = chancery_server::table::view_of(&mut local, &SeatId::from(seat));
+            assert_eq!(view, expected, "step {step}, {seat}'s view");
+            if view["decision"]["yours"] != true {
+                continue;
+            }
+            let first = &view["decision"]["actions"][0];
+            let (code, _, err) =
+                chancery(&["remote", "act", links[seat].as_str().expect("link"), "1"]);
+            assert_eq!(code, 0, "{err}");
+            local
+                .apply(Input::Act {
+                    seat: Some(SeatId::from(seat)),
+                    choice: Choice {
+                        name: first["name"].as_str().expect("a name").to_owned(),
+                        arg: Value::from_json(&first["arg"]).unwrap_or(Value::Nil),
+                    },
+                    dice: Vec::new(),
+                    by: Actor::Human,
+                })
+                .expect("the same answer is legal in one process");
+            acted = true;
+            break;
+        }
+        if !acted {
+            break;
+        }
+    }
+    assert!(local.history().len() >= 4, "the seats played");
+    // The spectator sees neither hand.
+    let watching = state(&links["spectator"]);
+    secrets_kept(&watching, "A");
+    secrets_kept(&watching, "B");
+    // A seat's link never answers for the other seat, nor a spectator's for anyone.
+    let deciding = if state(&links["A"])["decision"]["yours"] == true {
+        "B"
+    } else {
+        "A"
+    };
+    let (code, _, err) = chancery(&[
+        "remote",
+        "act",
+        links[deciding].as_str().expect("link"),
+        "1",
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("it is not this seat's decision now"), "{err}");
+    let (code, _, err) = chancery(&[
+        "remote",
+        "act",
+        links["spectator"].as_str().expect("link"),
+        "pass",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    // A forged token is refused with what to do.
+    let forged = format!("{}#{}", server.url, "0".repeat(64));
+    let (code, _, err) = chancery(&["remote", "state", &forged]);
+    assert_eq!(code, 1);
+    assert!(err.contains("not one of this server's"), "{err}");
+}
+
+#[test]
+fn a_server_killed_mid_game_resumes_every_answer_it_took() {
+    let data = tempfile::tempdir().expect("scratch");
+    let server = Server::start(data.path());
+    let links = host(&server);
+    let mut answered = 0;
+    for _ in 0..6 {
+        for seat in ["A", "B"] {
+            if state(&links[seat])["decision"]["yours"] == true {
+                let (code, _, err) =
+                    chancery(&["remote", "act", links[seat].as_str().expect("link"), "1"]);
+                assert_eq!(code, 0, "{err}");
+                answered += 1;
+                break;
+            }
+        }
+    }
+    assert!(answered >= 4, "{answered} answers");
+    let before = (state(&links["A"]), state(&links["B"]));
+    server.kill();
+    // Started again on the same data, every table is where it was.
+    let server = Server::start(data.path());
+    let relinked = |link: &Json| {
+        let token = link
+            .as_str()
+            .expect("link")
+            .split_once('#')
+            .expect("a token")
+            .1;
+        Json::from(format!("{}#{token}", server.url))
+    };
+    let after = (state(&relinked(&links["A"])), state(&relinked(&links["B"])));
+    assert_eq!(before, after, "the table resumes with every answer");
+}

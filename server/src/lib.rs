@@ -1,0 +1,417 @@
+//! Chancery's table server: tables held on a server, each seat played on its own machine.
+//!
+//! The server holds many tables. Each is a game session (rules and bots run here, never on a
+//! client) on a thread of its own ([`table`]), its module an archive named by its hash
+//! ([`archive`]), its inputs committed to an SQLite store before they are acknowledged
+//! ([`store`]). People reach a table through WebSocket with an invitation: an unguessable
+//! token that acts for one seat, or watches as a spectator. A connection receives its seat's
+//! view (the table as that seat may see it, and its decision) after every change, and
+//! nothing else: no other hand, no other seat's private state, no seed while anything is
+//! hidden. [`client`] is the other end, for the command line and the tests.
+//!
+//! The protocol, one JSON text frame each way:
+//! - to host: `{"host": {"archive": …, "spec": …, "load": "Demo"|"Plain"}}`, answered
+//!   `{"hosted": {"table": ID, "invitations": {SEAT: TOKEN, "spectator": TOKEN}}}`;
+//! - to join: `{"join": TOKEN}`, answered by `{"view": …}` now and after every change;
+//! - to answer: `{"act": {"name": …, "arg": …}}`, answered by an error or the next view.
+//!
+//! An error is `{"error": "what is wrong and what to do"}`; a frame larger than
+//! [`MAX_FRAME`], or more than [`MAX_RATE`] frames a second, closes the connection.
+
+pub mod archive;
+pub mod client;
+pub mod store;
+pub mod table;
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::extract::State;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::response::Response;
+use axum::routing::get;
+use chancery_core::{Choice, GameSpec, SeatId, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value as Json, json};
+
+use crate::archive::Archive;
+use crate::store::{Store, StoredTable, new_token};
+use crate::table::{LoadChoice, TableHandle};
+
+/// The largest frame a client may send: a module archive and its spec.
+pub const MAX_FRAME: usize = archive::MAX_BYTES + (64 << 10);
+/// The most frames a second a connection may send, on average over a few seconds.
+pub const MAX_RATE: f64 = 50.0;
+/// A connection that says nothing for this long after it opens is closed.
+pub const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// What a host sends to open a table.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct HostRequest {
+    /// The module.
+    pub archive: Archive,
+    /// The scenario, seed, seats (people or bots) and options.
+    pub spec: GameSpec,
+    /// Whose values the module plays with.
+    pub load: LoadChoice,
+}
+
+/// What the server answers a host: the table and an invitation for each seat and for
+/// spectators.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Hosted {
+    /// The table's id.
+    pub table: String,
+    /// Each seat's token, and the spectators' under `spectator`.
+    pub invitations: BTreeMap<String, String>,
+}
+
+/// The server: its data folder, its store and the tables it runs.
+pub struct Server {
+    dir: PathBuf,
+    store: Mutex<Store>,
+    tables: Mutex<BTreeMap<String, TableHandle>>,
+}
+
+impl Server {
+    /// Opens the server's data in `dir` and starts every table it holds (their inputs
+    /// replayed). A table that cannot start is reported and left out.
+    pub fn open(dir: &Path) -> anyhow::Result<(Arc<Server>, Vec<String>)> {
+        let store = Store::open(dir)?;
+        let server = Arc::new(Server {
+            dir: dir.to_path_buf(),
+            store: Mutex::new(store),
+            tables: Mutex::new(BTreeMap::new()),
+        });
+        let stored = server.lock_store()?.tables()?;
+        let mut problems = Vec::new();
+        for table in stored {
+            let id = table.id.clone();
+            if let Err(e) = server.start_table(table) {
+                problems.push(format!("table {id} is not started: {e}"));
+            }
+        }
+        Ok((server, problems))
+    }
+
+    fn lock_store(&self) -> anyhow::Result<std::sync::MutexGuard<'_, Store>> {
+        self.store
+            .lock()
+            .map_err(|_| anyhow::anyhow!("the store's lock is poisoned"))
+    }
+
+    /// Starts a stored table: its module unpacked (once) and loaded, its inputs replayed.
+    fn start_table(&self, table: StoredTable) -> anyhow::Result<TableHandle> {
+        let module_dir = self.dir.join("modules").join(&table.module);
+        if !module_dir.join("module.ron").exists() {
+            let archive = self
+                .lock_store()?
+                .module(&table.module)?
+                .ok_or_else(|| anyhow::anyhow!("its module {} is missing", table.module))?;
+            archive.unpack(&module_dir)?;
+        }
+        let id = table.id.clone();
+        let handle = TableHandle::start(table, &module_dir, Store::open(&self.dir)?)?;
+        self.tables
+            .lock()
+            .map_err(|_| anyhow::anyhow!("the tables' lock is poisoned"))?
+            .insert(id, handle.clone());
+        Ok(handle)
+    }
+
+    /// Opens a table for `request`: checks and keeps its module, stores the table and its
+    /// invitations, starts it. Returns the invitations.
+    pub fn host(&self, request: HostRequest) -> Result<Hosted, String> {
+        request.archive.check()?;
+        let id = new_token().map_err(|e| e.to_string())?[..16].to_owned();
+        let hash = {
+            let store = self.lock_store().map_err(|e| e.to_string())?;
+            store
+                .put_module(&request.archive)
+                .map_err(|e| e.to_string())?
+        };
+        let module_dir = self.dir.join("modules").join(&hash);
+        if !module_dir.join("module.ron").exists() {
+            request
+                .archive
+                .unpack(&module_dir)
+                .map_err(|e| format!("the module cannot be unpacked: {e}"))?;
+        }
+        // The module is checked as any module is before a table plays it.
+        let options = chancery_core::LoadOptions {
+            overlay: match request.load {
+                LoadChoice::Demo => chancery_core::OverlayChoice::Demo,
+                LoadChoice::Plain => chancery_core::OverlayChoice::Off,
+            },
+            strict: false,
+        };
+        let module = chancery_core::load_module(&module_dir, &options)
+            .map_err(|d| format!("the module does not load:\n{d}"))?;
+        let mut seats: Vec<Option<SeatId>> = module
+            .seats
+            .iter()
+            .filter(|s| {
+                module
+                    .scenarios
+                    .get(request.spec.scenario.as_str())
+                    .is_none_or(|sc| module.scenario_seats(sc).contains(&s.id))
+            })
+            .map(|s| Some(s.id.clone()))
+            .collect();
+        seats.push(None);
+        let mut invitations = Vec::new();
+        for seat in seats {
+            invitations.push((seat, new_token().map_err(|e| e.to_string())?));
+        }
+        let table = StoredTable {
+            id: id.clone(),
+            module: hash,
+            spec: request.spec,
+            load: request.load,
+        };
+        self.lock_store()
+            .map_err(|e| e.to_string())?
+            .create_table(&table, &invitations)
+            .map_err(|e| e.to_string())?;
+        self.start_table(table)
+            .map_err(|e| format!("the table does not start: {e}"))?;
+        Ok(Hosted {
+            table: id,
+            invitations: invitations
+                .into_iter()
+                .map(|(seat, token)| {
+                    (
+                        seat.map_or("spectator".to_owned(), |s| s.to_string()),
+                        token,
+                    )
+                })
+                .collect(),
+        })
+    }
+
+    /// The table and seat an invitation lets in (a spectator's seat is
+    /// [`SeatId::spectator`]).
+    fn join(&self, token: &str) -> Result<(TableHandle, SeatId, bool), String> {
+        let invitation = self
+            .lock_store()
+            .map_err(|e| e.to_string())?
+            .invitation(token)
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| {
+                "this invitation is not one of this server's: ask the host for your link".to_owned()
+            })?;
+        let table = self
+            .tables
+            .lock()
+            .map_err(|_| "the tables' lock is poisoned".to_owned())?
+            .get(&invitation.table)
+            .cloned()
+            .ok_or_else(|| "this table is not running on this server".to_owned())?;
+        let plays = invitation.seat.is_some();
+        Ok((
+            table,
+            invitation.seat.unwrap_or_else(SeatId::spectator),
+            plays,
+        ))
+    }
+}
+
+/// The server's routes: one WebSocket endpoint, `/ws`.
+pub fn router(server: Arc<Server>) -> Router {
+    Router::new()
+        .route("/ws", get(upgrade))
+        .route(
+            "/",
+            get(|| async { "Chancery table server: connect with `chancery join LINK`.\n" }),
+        )
+        .with_state(server)
+}
+
+/// Serves `server` on `listener` until the process ends.
+pub async fn serve(server: Arc<Server>, listener: tokio::net::TcpListener) -> anyhow::Result<()> {
+    axum::serve(listener, router(server)).await?;
+    Ok(())
+}
+
+/// Binds `addr` and serves the data folder `dir` (the command line's `chancery serve`).
+pub fn run(addr: SocketAddr, dir: &Path, say: &mut dyn std::io::Write) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Runtime::new()?;
+    runtime.block_on(async {
+        let (server, problems) = Server::open(dir)?;
+        for p in problems {
+            writeln!(say, "{p}")?;
+        }
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
+        writeln!(
+            say,
+            "Serving the tables of {} on ws://{}/ws",
+            dir.display(),
+            listener.local_addr()?
+        )?;
+        say.flush()?;
+        serve(server, listener).await
+    })
+}
+
+async fn upgrade(ws: WebSocketUpgrade, State(server): State<Arc<Server>>) -> Response {
+    ws.max_message_size(MAX_FRAME)
+        .max_frame_size(MAX_FRAME)
+        .on_upgrade(move |socket| connection(socket, server))
+}
+
+/// Counts a connection's frames: at most [`MAX_RATE`] a second, with a burst of a few
+/// seconds' worth.
+struct Rate {
+    tokens: f64,
+    at: Instant,
+}
+
+impl Rate {
+    fn allow(&mut self) -> bool {
+        let now = Instant::now();
+        let burst = MAX_RATE * 4.0;
+        self.tokens =
+            (self.tokens + now.duration_since(self.at).as_secs_f64() * MAX_RATE).min(burst);
+        self.at = now;
+        if self.tokens < 1.0 {
+            return false;
+        }
+        self.tokens -= 1.0;
+        true
+    }
+}
+
+async fn send(socket: &mut WebSocket, json: Json) -> bool {
+    socket
+        .send(Message::Text(json.to_string().into()))
+        .await
+        .is_ok()
+}
+
+async fn connection(mut socket: WebSocket, server: Arc<Server>) {
+    let mut rate = Rate {
+        tokens: MAX_RATE * 4.0,
+        at: Instant::now(),
+    };
+    // The first frame says what the connection is for.
+    let first = match tokio::time::timeout(HELLO_TIMEOUT, socket.recv()).await {
+        Ok(Some(Ok(Message::Text(text)))) => text,
+        Ok(Some(Ok(_))) => {
+            let _ = send(
+                &mut socket,
+                json!({"error": "send a JSON text frame: {\"join\": TOKEN} or {\"host\": …}"}),
+            )
+            .await;
+            return;
+        }
+        _ => return,
+    };
+    let hello: Json = match serde_json::from_str(&first) {
+        Ok(json) => json,
+        Err(e) => {
+            let _ = send(&mut socket, json!({"error": format!("not JSON: {e}")})).await;
+            return;
+        }
+    };
+    if let Some(request) = hello.get("host") {
+        let answer = match serde_json::from_value::<HostRequest>(request.clone()) {
+            Ok(request) => {
+                let server = server.clone();
+                match tokio::task::spawn_blocking(move || server.host(request)).await {
+                    Ok(Ok(hosted)) => json!({"hosted": hosted}),
+                    Ok(Err(e)) => json!({"error": e}),
+                    Err(e) => json!({"error": e.to_string()}),
+                }
+            }
+            Err(e) => json!({"error": format!("not a table to host: {e}")}),
+        };
+        let _ = send(&mut socket, answer).await;
+        return;
+    }
+    let Some(token) = hello.get("join").and_then(Json::as_str) else {
+        let _ = send(
+            &mut socket,
+            json!({"error": "the first frame is {\"join\": TOKEN} or {\"host\": …}"}),
+        )
+        .await;
+        return;
+    };
+    let (table, seat, plays) = match server.join(token) {
+        Ok(found) => found,
+        Err(e) => {
+            let _ = send(&mut socket, json!({"error": e})).await;
+            return;
+        }
+    };
+    let mut changes = table.changes();
+    changes.mark_changed();
+    loop {
+        tokio::select! {
+            changed = changes.changed() => {
+                if changed.is_err() {
+                    let _ = send(&mut socket, json!({"error": "the table has closed"})).await;
+                    return;
+                }
+                let Some(view) = table.view(&seat).await else { return };
+                if !send(&mut socket, json!({"view": view})).await {
+                    return;
+                }
+            }
+            frame = socket.recv() => {
+                let Some(Ok(frame)) = frame else { return };
+                if !rate.allow() {
+                    let _ = send(&mut socket, json!({"error": "too many frames: at most 50 a second"})).await;
+                    return;
+                }
+                let Message::Text(text) = frame else { continue };
+                let reply = answer(&table, &seat, plays, &text).await;
+                if let Some(reply) = reply
+                    && !send(&mut socket, reply).await
+                {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// A joined connection's frame: an answer for its seat. Returns what to send back, if
+/// anything (the new view follows every change).
+async fn answer(table: &TableHandle, seat: &SeatId, plays: bool, text: &str) -> Option<Json> {
+    let frame: Json = match serde_json::from_str(text) {
+        Ok(json) => json,
+        Err(e) => return Some(json!({"error": format!("not JSON: {e}")})),
+    };
+    if frame.get("view").is_some() {
+        return table.view(seat).await.map(|view| json!({"view": view}));
+    }
+    let Some(act) = frame.get("act") else {
+        return Some(
+            json!({"error": "a frame is {\"act\": {\"name\": …, \"arg\": …}} or {\"view\": true}"}),
+        );
+    };
+    if !plays {
+        return Some(json!({"error": "a spectator's invitation does not answer for any seat"}));
+    }
+    let Some(name) = act.get("name").and_then(Json::as_str) else {
+        return Some(json!({"error": "an answer names its action: {\"act\": {\"name\": …}}"}));
+    };
+    let arg = act
+        .get("arg")
+        .and_then(Value::from_json)
+        .unwrap_or(Value::Nil);
+    let choice = Choice {
+        name: name.to_owned(),
+        arg,
+    };
+    match table.act(seat, choice).await {
+        Ok(()) => Some(json!({"taken": true})),
+        Err(e) => Some(json!({"error": e})),
+    }
+}

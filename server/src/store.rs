@@ -1,0 +1,202 @@
+//! The server's durable store: one SQLite database in the data folder (write-ahead log,
+//! synchronous commits). It holds the module archives by hash, the tables (module, spec),
+//! every accepted input of each table in order, and the invitations. An input is committed
+//! before the client that sent it hears it was taken, so a server killed at any moment and
+//! started again on the same folder has every input it acknowledged.
+
+use std::path::Path;
+
+use chancery_core::{GameSpec, Input, SeatId};
+use rusqlite::{Connection, OptionalExtension, params};
+use sha2::{Digest, Sha256};
+
+use crate::archive::Archive;
+use crate::table::LoadChoice;
+
+/// A connection to the store.
+pub struct Store {
+    db: Connection,
+}
+
+/// Who an invitation lets in: a table, and a seat (`None`: a spectator).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Invitation {
+    /// The table.
+    pub table: String,
+    /// The seat it acts for, or none for a spectator.
+    pub seat: Option<SeatId>,
+}
+
+/// A stored table: its id, module archive hash and what it was started from.
+#[derive(Clone, Debug)]
+pub struct StoredTable {
+    /// The table's id.
+    pub id: String,
+    /// Its module archive's hash.
+    pub module: String,
+    /// Its scenario, seed, seats and options.
+    pub spec: GameSpec,
+    /// Whose values its module plays with.
+    pub load: LoadChoice,
+}
+
+impl Store {
+    /// Opens (and makes, the first time) the store in folder `dir`.
+    pub fn open(dir: &Path) -> anyhow::Result<Store> {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| anyhow::anyhow!("cannot make the data folder {}: {e}", dir.display()))?;
+        let db = Connection::open(dir.join("tables.sqlite"))?;
+        db.pragma_update(None, "journal_mode", "WAL")?;
+        db.pragma_update(None, "synchronous", "FULL")?;
+        db.busy_timeout(std::time::Duration::from_secs(10))?;
+        db.execute_batch(
+            "CREATE TABLE IF NOT EXISTS modules (hash TEXT PRIMARY KEY, archive TEXT NOT NULL);
+             CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, module TEXT NOT NULL,
+                 spec TEXT NOT NULL, load TEXT NOT NULL, created INTEGER NOT NULL);
+             CREATE TABLE IF NOT EXISTS inputs (tbl TEXT NOT NULL, n INTEGER NOT NULL,
+                 input TEXT NOT NULL, PRIMARY KEY (tbl, n));
+             CREATE TABLE IF NOT EXISTS invitations (token_hash TEXT PRIMARY KEY,
+                 tbl TEXT NOT NULL, seat TEXT);",
+        )?;
+        Ok(Store { db })
+    }
+
+    /// Keeps a module archive (once per hash) and returns its hash.
+    pub fn put_module(&self, archive: &Archive) -> anyhow::Result<String> {
+        let hash = archive.hash();
+        self.db.execute(
+            "INSERT OR IGNORE INTO modules (hash, archive) VALUES (?1, ?2)",
+            params![hash, serde_json::to_string(archive)?],
+        )?;
+        Ok(hash)
+    }
+
+    /// The module archive of `hash`.
+    pub fn module(&self, hash: &str) -> anyhow::Result<Option<Archive>> {
+        let text: Option<String> = self
+            .db
+            .query_row(
+                "SELECT archive FROM modules WHERE hash = ?1",
+                params![hash],
+                |r| r.get(0),
+            )
+            .optional()?;
+        Ok(match text {
+            Some(text) => Some(serde_json::from_str(&text)?),
+            None => None,
+        })
+    }
+
+    /// Opens table `id` of module `hash` with `spec`, and its invitations: a token for each
+    /// `(seat, token)` given (a seat of `None` is a spectator).
+    pub fn create_table(
+        &mut self,
+        table: &StoredTable,
+        invitations: &[(Option<SeatId>, String)],
+    ) -> anyhow::Result<()> {
+        let id = table.id.as_str();
+        let tx = self.db.transaction()?;
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64);
+        tx.execute(
+            "INSERT INTO tables (id, module, spec, load, created) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![
+                id,
+                table.module,
+                serde_json::to_string(&table.spec)?,
+                serde_json::to_string(&table.load)?,
+                now
+            ],
+        )?;
+        for (seat, token) in invitations {
+            tx.execute(
+                "INSERT INTO invitations (token_hash, tbl, seat) VALUES (?1, ?2, ?3)",
+                params![token_hash(token), id, seat.as_ref().map(|s| s.to_string())],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Every table the store holds.
+    pub fn tables(&self) -> anyhow::Result<Vec<StoredTable>> {
+        let mut query = self
+            .db
+            .prepare("SELECT id, module, spec, load FROM tables ORDER BY created, id")?;
+        let rows = query.query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+            ))
+        })?;
+        let mut tables = Vec::new();
+        for row in rows {
+            let (id, module, spec, load) = row?;
+            tables.push(StoredTable {
+                id,
+                module,
+                spec: serde_json::from_str(&spec)?,
+                load: serde_json::from_str(&load)?,
+            });
+        }
+        Ok(tables)
+    }
+
+    /// The inputs of `table`, in order.
+    pub fn inputs(&self, table: &str) -> anyhow::Result<Vec<Input>> {
+        let mut query = self
+            .db
+            .prepare("SELECT input FROM inputs WHERE tbl = ?1 ORDER BY n")?;
+        let rows = query.query_map(params![table], |r| r.get::<_, String>(0))?;
+        let mut inputs = Vec::new();
+        for row in rows {
+            inputs.push(serde_json::from_str(&row?)?);
+        }
+        Ok(inputs)
+    }
+
+    /// Appends `inputs` to `table` as its inputs `from`, `from + 1`, …, all or none, committed
+    /// to disk before this returns.
+    pub fn append(&mut self, table: &str, from: usize, inputs: &[Input]) -> anyhow::Result<()> {
+        let tx = self.db.transaction()?;
+        for (i, input) in inputs.iter().enumerate() {
+            tx.execute(
+                "INSERT INTO inputs (tbl, n, input) VALUES (?1, ?2, ?3)",
+                params![table, (from + i) as i64, serde_json::to_string(input)?],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Who `token` lets in, if it is an invitation. Tokens are kept as their SHA-256 only,
+    /// and looked up by it: the store never holds a token a client could reuse.
+    pub fn invitation(&self, token: &str) -> anyhow::Result<Option<Invitation>> {
+        let found = self
+            .db
+            .query_row(
+                "SELECT tbl, seat FROM invitations WHERE token_hash = ?1",
+                params![token_hash(token)],
+                |r| Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?)),
+            )
+            .optional()?;
+        Ok(found.map(|(table, seat)| Invitation {
+            table,
+            seat: seat.map(SeatId::from),
+        }))
+    }
+}
+
+fn token_hash(token: &str) -> String {
+    hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+/// A new unguessable token: 256 random bits from the operating system, in hex.
+pub fn new_token() -> anyhow::Result<String> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).map_err(|e| anyhow::anyhow!("no randomness: {e}"))?;
+    Ok(hex::encode(bytes))
+}

@@ -1,0 +1,266 @@
+//! One table on the server: its game session on a thread of its own (a session's rules are
+//! Lua states, which stay on the thread that made them), reached by messages. It answers a
+//! seat's view, takes a seat's answer (checked against that seat's legal actions), runs the
+//! bots, commits every new input to the store before the answer is acknowledged, and tells
+//! every connection of the table that it changed.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::mpsc;
+
+use chancery_core::{Actor, Choice, Input, LoadOptions, OverlayChoice, SeatId, Session, Value};
+use serde_json::{Value as Json, json};
+use tokio::sync::{oneshot, watch};
+
+use crate::store::{Store, StoredTable};
+
+/// How many bot inputs one answer may set off before the table waits for people again.
+const BOT_LIMIT: usize = 10_000;
+
+/// What a table is asked.
+enum Command {
+    View {
+        seat: SeatId,
+        reply: oneshot::Sender<Json>,
+    },
+    Act {
+        seat: SeatId,
+        choice: Choice,
+        reply: oneshot::Sender<Result<(), String>>,
+    },
+}
+
+/// A running table: where to send it messages, and a counter that moves on each change.
+#[derive(Clone)]
+pub struct TableHandle {
+    commands: mpsc::Sender<Command>,
+    changes: watch::Receiver<u64>,
+}
+
+impl TableHandle {
+    /// Starts table `stored` on its own thread: its module unpacked under `modules`, its
+    /// stored inputs replayed. Returns once the game is ready, or why it cannot be.
+    pub fn start(
+        stored: StoredTable,
+        module_dir: &Path,
+        store: Store,
+    ) -> anyhow::Result<TableHandle> {
+        let options = LoadOptions {
+            overlay: match stored.load {
+                LoadChoice::Demo => OverlayChoice::Demo,
+                LoadChoice::Plain => OverlayChoice::Off,
+            },
+            strict: false,
+        };
+        let (commands, inbox) = mpsc::channel::<Command>();
+        let (changed, changes) = watch::channel(0u64);
+        let (ready, started) = std::sync::mpsc::channel::<anyhow::Result<()>>();
+        let dir = module_dir.to_path_buf();
+        std::thread::Builder::new()
+            .name(format!("table {}", stored.id))
+            .spawn(move || {
+                let game = match open_game(&stored, &dir, &options, &store) {
+                    Ok(game) => {
+                        let _ = ready.send(Ok(()));
+                        game
+                    }
+                    Err(e) => {
+                        let _ = ready.send(Err(e));
+                        return;
+                    }
+                };
+                run(game, stored.id, store, inbox, changed);
+            })?;
+        started
+            .recv()
+            .map_err(|_| anyhow::anyhow!("the table's thread ended before it started"))??;
+        Ok(TableHandle { commands, changes })
+    }
+
+    /// The table's view for `seat`: its state as that seat sees it, and its decision.
+    pub async fn view(&self, seat: &SeatId) -> Option<Json> {
+        let (reply, answer) = oneshot::channel();
+        self.commands
+            .send(Command::View {
+                seat: seat.clone(),
+                reply,
+            })
+            .ok()?;
+        answer.await.ok()
+    }
+
+    /// `seat` answers with `choice`: `Ok` once the input (and the bots' replies) are stored.
+    pub async fn act(&self, seat: &SeatId, choice: Choice) -> Result<(), String> {
+        let (reply, answer) = oneshot::channel();
+        self.commands
+            .send(Command::Act {
+                seat: seat.clone(),
+                choice,
+                reply,
+            })
+            .map_err(|_| "the table is closed".to_owned())?;
+        answer
+            .await
+            .map_err(|_| "the table stopped while answering".to_owned())?
+    }
+
+    /// A receiver that sees each change of the table.
+    pub fn changes(&self) -> watch::Receiver<u64> {
+        self.changes.clone()
+    }
+}
+
+/// Which values of the owner's the table's module plays with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum LoadChoice {
+    /// The module's own demo values (its manifest's `demo`).
+    Demo,
+    /// None: a value the rules need is not entered.
+    Plain,
+}
+
+/// The table's game and how many of its inputs the store holds.
+struct Game {
+    session: Session,
+    stored: usize,
+}
+
+fn open_game(
+    stored: &StoredTable,
+    dir: &Path,
+    options: &LoadOptions,
+    store: &Store,
+) -> anyhow::Result<Game> {
+    let module = chancery_core::load_module(dir, options)
+        .map_err(|d| anyhow::anyhow!("the module of table {} does not load: {d}", stored.id))?;
+    let mut session = chancery_core::start_game(Arc::new(module), stored.spec.clone())?;
+    let inputs = store.inputs(&stored.id)?;
+    let count = inputs.len();
+    for (n, input) in inputs.into_iter().enumerate() {
+        session.apply(input).map_err(|e| {
+            anyhow::anyhow!("table {}: stored input {n} is refused: {e}", stored.id)
+        })?;
+    }
+    Ok(Game {
+        session,
+        stored: count,
+    })
+}
+
+fn run(
+    mut game: Game,
+    id: String,
+    mut store: Store,
+    inbox: mpsc::Receiver<Command>,
+    changed: watch::Sender<u64>,
+) {
+    // Bots whose turn it was when the server stopped play on.
+    if persist_bots(&mut game, &id, &mut store).unwrap_or(false) {
+        changed.send_modify(|n| *n += 1);
+    }
+    while let Ok(command) = inbox.recv() {
+        match command {
+            Command::View { seat, reply } => {
+                let _ = reply.send(view_of(&mut game.session, &seat));
+            }
+            Command::Act {
+                seat,
+                choice,
+                reply,
+            } => {
+                let result = act(&mut game, &id, &mut store, seat, choice);
+                if result.is_ok() {
+                    changed.send_modify(|n| *n += 1);
+                }
+                let _ = reply.send(result);
+            }
+        }
+    }
+}
+
+fn act(
+    game: &mut Game,
+    id: &str,
+    store: &mut Store,
+    seat: SeatId,
+    choice: Choice,
+) -> Result<(), String> {
+    let input = Input::Act {
+        seat: Some(seat),
+        choice,
+        dice: Vec::new(),
+        by: Actor::Human,
+    };
+    game.session.apply(input).map_err(|e| e.to_string())?;
+    persist_bots(game, id, store).map_err(|e| format!("the table could not store it: {e}"))?;
+    Ok(())
+}
+
+/// Runs the bots, then commits every input not yet stored; whether any was.
+fn persist_bots(game: &mut Game, id: &str, store: &mut Store) -> anyhow::Result<bool> {
+    // A bot that fails leaves its seat's decision to the table (the view says who waits).
+    let _ = game.session.run_bots(BOT_LIMIT);
+    let records = game.session.history().records();
+    if records.len() <= game.stored {
+        return Ok(false);
+    }
+    let inputs: Vec<Input> = records[game.stored..]
+        .iter()
+        .map(|r| r.input.clone())
+        .collect();
+    store.append(id, game.stored, &inputs)?;
+    game.stored = records.len();
+    Ok(true)
+}
+
+/// What `seat` may know of the game: the state as it sees it (`state --seat --json`), and
+/// its decision: the actions it may take now, or who the table waits for.
+pub fn view_of(session: &mut Session, seat: &SeatId) -> Json {
+    let extra = session.view_data(Some(seat)).unwrap_or(Value::Nil);
+    let mut view =
+        chancery_core::view::state_json(session.table(), &session.log(), Some(seat), &extra);
+    let module = session.module().clone();
+    let names =
+        |seats: &[SeatId]| -> Vec<String> { seats.iter().map(|s| module.seat_name(s)).collect() };
+    let decision = match session.prompt() {
+        Ok(Some(prompt)) => {
+            let mine = (!prompt.answered.contains(seat))
+                .then(|| prompt.ask_for(Some(seat)).ok())
+                .flatten()
+                .filter(|ask| ask.seat.as_ref() == Some(seat) || ask.seat.is_none());
+            match mine {
+                Some(ask) => json!({
+                    "yours": true,
+                    "text": prompt.text,
+                    "actions": ask.actions.iter().map(|a| json!({
+                        "label": a.words(),
+                        "choice": a.choice().to_string(),
+                        "name": a.name,
+                        "arg": a.arg.to_json(),
+                        "range": a.range.map(|(lo, hi)| json!([lo, hi])),
+                    })).collect::<Vec<_>>(),
+                }),
+                None => {
+                    let waiting: Vec<SeatId> = prompt
+                        .asks
+                        .iter()
+                        .filter_map(|a| a.seat.clone())
+                        .filter(|s| !prompt.answered.contains(s))
+                        .collect();
+                    json!({
+                        "yours": false,
+                        "text": prompt.text,
+                        "waiting": names(&waiting),
+                    })
+                }
+            }
+        }
+        Ok(None) => json!({"yours": false, "over": true}),
+        Err(e) => json!({"yours": false, "error": e.to_string()}),
+    };
+    if let Some(map) = view.as_object_mut() {
+        map.insert("decision".to_owned(), decision);
+        map.insert("seat".to_owned(), json!(seat.to_string()));
+    }
+    view
+}
