@@ -245,3 +245,191 @@ fn a_server_killed_mid_game_resumes_every_answer_it_took() {
     let after = (state(&relinked(&links["A"])), state(&relinked(&links["B"])));
     assert_eq!(before, after, "the table resumes with every answer");
 }
+
+#[test]
+fn a_person_plays_a_whole_aftermath_game_against_the_server_s_bot() {
+    // Napoleon: Aftermath with its demo values: the first player answers from their own
+    // connection, the server's bot plays the second seat, to the game's end. The person
+    // never reads the bot's hand or its Great Power.
+    let data = tempfile::tempdir().expect("scratch");
+    let server = Server::start(data.path());
+    let module = repo().join("modules/aftermath").display().to_string();
+    let (code, out, err) = chancery(&[
+        "host",
+        &module,
+        "--demo",
+        "--server",
+        &server.url,
+        "--seed",
+        "11",
+        "--seat",
+        "P1=human",
+        "--seat",
+        "P2=bot",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let links: Json = serde_json::from_str(&out).expect("JSON");
+    let me = links["P1"].as_str().expect("a link").to_owned();
+    let mut answers = 0;
+    let end = loop {
+        let (code, out, err) = chancery(&["remote", "wait", &me, "--timeout", "60", "--json"]);
+        assert_eq!(code, 0, "{err}");
+        let view: Json = serde_json::from_str(&out).expect("JSON");
+        secrets_kept(&view, "P2");
+        let power = &view["zones"]["power.P2"]["cards"];
+        assert!(
+            power
+                .as_array()
+                .is_none_or(|cards| cards.iter().all(|c| c == "?"))
+                || view["decision"]["over"] == true,
+            "the bot's Great Power shows before the end: {power}"
+        );
+        if view["decision"]["over"] == true {
+            break view;
+        }
+        let (code, _, err) = chancery(&["remote", "act", &me, "1"]);
+        assert_eq!(code, 0, "{err}");
+        answers += 1;
+        assert!(answers < 500, "the game did not end");
+    };
+    assert!(answers > 5, "{answers} answers");
+    assert!(
+        !end["result"].is_null(),
+        "the game has a result: {}",
+        end["result"]
+    );
+}
+
+mod hostile {
+    use std::time::{Duration, Instant};
+
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+
+    use super::*;
+
+    type Socket = tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >;
+
+    async fn open(url: &str) -> Socket {
+        tokio_tungstenite::connect_async(url)
+            .await
+            .expect("connects")
+            .0
+    }
+
+    /// The next text frame, or `None` once the server has closed the connection.
+    async fn next_text(socket: &mut Socket) -> Option<String> {
+        loop {
+            match tokio::time::timeout(Duration::from_secs(20), socket.next()).await {
+                Ok(Some(Ok(Message::Text(text)))) => return Some(text.to_string()),
+                Ok(Some(Ok(Message::Close(_)) | Err(_)) | None) => return None,
+                Ok(Some(Ok(_))) => continue,
+                Err(_) => panic!("the server neither answered nor closed"),
+            }
+        }
+    }
+
+    /// How long one seat's view takes to arrive through `remote state`.
+    fn round_trip(link: &Json) -> Duration {
+        let start = Instant::now();
+        state(link);
+        start.elapsed()
+    }
+
+    #[test]
+    fn hostile_connections_are_refused_and_the_other_tables_play_on() {
+        let data = tempfile::tempdir().expect("scratch");
+        let server = Server::start(data.path());
+        let links = host(&server);
+        let token = |seat: &str| {
+            links[seat]
+                .as_str()
+                .and_then(|l| l.split_once('#'))
+                .expect("a token")
+                .1
+                .to_owned()
+        };
+        let calm = round_trip(&links["A"]);
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        runtime.block_on(async {
+            // Garbage, then a binary frame, as a first frame: refused with a reason.
+            let mut s = open(&server.url).await;
+            s.send(Message::Text("{not json".into()))
+                .await
+                .expect("sent");
+            let reply = next_text(&mut s).await.expect("a reason");
+            assert!(reply.contains("not JSON"), "{reply}");
+            let mut s = open(&server.url).await;
+            s.send(Message::Binary(vec![0u8; 64].into()))
+                .await
+                .expect("sent");
+            let reply = next_text(&mut s).await.expect("a reason");
+            assert!(reply.contains("JSON text frame"), "{reply}");
+            // A frame larger than any archive: the connection is closed.
+            let mut s = open(&server.url).await;
+            let huge = "x".repeat(chancery_server::MAX_FRAME + 1024);
+            let _ = s.send(Message::Text(huge.into())).await;
+            assert_eq!(next_text(&mut s).await, None, "closed");
+            // Another table's answer with A's token in its frame is A's only: an answer
+            // for the seat that does not decide is refused, with the reason.
+            let mut s = open(&server.url).await;
+            s.send(Message::Text(
+                format!("{{\"join\": \"{}\"}}", token("B")).into(),
+            ))
+            .await
+            .expect("sent");
+            assert!(
+                next_text(&mut s)
+                    .await
+                    .expect("a view")
+                    .contains("\"view\"")
+            );
+            s.send(Message::Text("{\"act\": {\"name\": \"pass\"}}".into()))
+                .await
+                .expect("sent");
+            let reply = next_text(&mut s).await.expect("a reason");
+            assert!(reply.contains("\"error\""), "{reply}");
+            // A flood of frames from one connection: cut off, and the table still answers
+            // its other seat at once.
+            let mut flood = open(&server.url).await;
+            flood
+                .send(Message::Text(
+                    format!("{{\"join\": \"{}\"}}", token("B")).into(),
+                ))
+                .await
+                .expect("sent");
+            let mut sent = 0;
+            for _ in 0..10_000 {
+                if flood
+                    .send(Message::Text("{\"view\": true}".into()))
+                    .await
+                    .is_err()
+                {
+                    break;
+                }
+                sent += 1;
+            }
+            // The server answers no more than its rate allows, says so, and closes (the
+            // reason may be lost when the close resets frames still unread).
+            let mut views = 0;
+            while let Some(text) = next_text(&mut flood).await {
+                views += usize::from(text.contains("\"view\""));
+            }
+            assert!(
+                views < 1_000,
+                "the flood of {sent} frames had {views} answers before it was cut off"
+            );
+        });
+        let during = round_trip(&links["A"]);
+        assert!(
+            during < calm * 20 + Duration::from_millis(500),
+            "the other seat waited {during:?} (calm: {calm:?})"
+        );
+    }
+}
