@@ -96,8 +96,8 @@ fn host(server: &Server) -> serde_json::Map<String, Json> {
     let links = links.as_object().expect("a map").clone();
     assert_eq!(
         links.keys().collect::<Vec<_>>(),
-        ["A", "B", "spectator"],
-        "a link for each seat and one for spectators"
+        ["A", "B", "host", "spectator"],
+        "a link for each seat, one for spectators and the host's"
     );
     links
 }
@@ -309,11 +309,11 @@ mod hostile {
 
     use super::*;
 
-    type Socket = tokio_tungstenite::WebSocketStream<
+    pub(super) type Socket = tokio_tungstenite::WebSocketStream<
         tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
     >;
 
-    async fn open(url: &str) -> Socket {
+    pub(super) async fn open(url: &str) -> Socket {
         tokio_tungstenite::connect_async(url)
             .await
             .expect("connects")
@@ -321,7 +321,7 @@ mod hostile {
     }
 
     /// The next text frame, or `None` once the server has closed the connection.
-    async fn next_text(socket: &mut Socket) -> Option<String> {
+    pub(super) async fn next_text(socket: &mut Socket) -> Option<String> {
         loop {
             match tokio::time::timeout(Duration::from_secs(20), socket.next()).await {
                 Ok(Some(Ok(Message::Text(text)))) => return Some(text.to_string()),
@@ -432,4 +432,129 @@ mod hostile {
             "the other seat waited {during:?} (calm: {calm:?})"
         );
     }
+}
+
+#[test]
+fn the_host_s_edit_reaches_every_seat_in_its_own_words() {
+    // The testbed at the table, A and B connected; the host raises card Five from 5 to 50
+    // and sends the new version: each seat receives the reload report, the table plays the
+    // new version, and A's report never names a card in B's hand (nor B's in A's).
+    use futures_util::SinkExt;
+    use tokio_tungstenite::tungstenite::Message;
+
+    let data = tempfile::tempdir().expect("scratch");
+    let server = Server::start(data.path());
+    let links = host(&server);
+    for seat in ["A", "B"] {
+        if state(&links[seat])["decision"]["yours"] == true {
+            let (code, _, err) =
+                chancery(&["remote", "act", links[seat].as_str().expect("link"), "1"]);
+            assert_eq!(code, 0, "{err}");
+        }
+    }
+    let token = |key: &str| {
+        links[key]
+            .as_str()
+            .and_then(|l| l.split_once('#'))
+            .expect("a token")
+            .1
+            .to_owned()
+    };
+    let hands = |seat: &str| -> Vec<String> {
+        let view = state(&links[seat]);
+        view["zones"][format!("hand.{seat}")]["cards"]
+            .as_array()
+            .expect("a hand")
+            .iter()
+            .filter_map(|c| c.as_str().map(str::to_owned))
+            .collect()
+    };
+    let (hand_a, hand_b) = (hands("A"), hands("B"));
+    let mut archive =
+        chancery_server::archive::Archive::from_dir(&repo().join("tests/modules/testbed"))
+            .expect("the testbed");
+    let cards = archive.files.get_mut("data/cards.ron").expect("its cards");
+    assert!(cards.contains("\"value\": 5, \"suit\": \"sun\""));
+    *cards = cards.replacen(
+        "\"value\": 5, \"suit\": \"sun\"",
+        "\"value\": 50, \"suit\": \"sun\"",
+        1,
+    );
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let reports = runtime.block_on(async {
+        let mut sockets = Vec::new();
+        for seat in ["A", "B"] {
+            let mut s = hostile::open(&server.url).await;
+            s.send(Message::Text(
+                format!("{{\"join\": \"{}\"}}", token(seat)).into(),
+            ))
+            .await
+            .expect("sent");
+            assert!(
+                hostile::next_text(&mut s)
+                    .await
+                    .expect("a view")
+                    .contains("\"view\"")
+            );
+            sockets.push(s);
+        }
+        let url = server.url.clone();
+        let host_token = token("host");
+        let report = tokio::task::spawn_blocking(move || {
+            chancery_server::client::reload(&url, &host_token, &archive)
+        })
+        .await
+        .expect("joined")
+        .expect("the table plays the new version");
+        assert!(report.contains("Changed:"), "{report}");
+        let mut reports = Vec::new();
+        for s in &mut sockets {
+            loop {
+                let text = hostile::next_text(s).await.expect("the reload report");
+                let frame: Json = serde_json::from_str(&text).expect("JSON");
+                if let Some(report) = frame["reload"].as_str() {
+                    reports.push(report.to_owned());
+                    break;
+                }
+            }
+        }
+        reports
+    });
+    for (report, (seat, other_hand)) in reports.iter().zip([("A", &hand_b), ("B", &hand_a)]) {
+        assert!(
+            report.contains("Changed:") && report.contains("Five"),
+            "{seat}: {report}"
+        );
+        let replay = report.split_once("Replayed").map_or("", |(_, rest)| rest);
+        let load = LoadOptions {
+            overlay: OverlayChoice::Off,
+            strict: false,
+        };
+        let module =
+            chancery_core::load_module(repo().join("tests/modules/testbed"), &load).expect("loads");
+        for card in other_hand.iter().filter(|c| *c != "?") {
+            let name = module.name_of("card", card);
+            assert!(
+                !replay.contains(&name),
+                "{seat}'s report names {name}: {report}"
+            );
+        }
+    }
+    // A seat's link does not send a new version.
+    let url = server.url.clone();
+    let not_host = token("A");
+    let refused = chancery_server::client::reload(
+        &url,
+        &not_host,
+        &chancery_server::archive::Archive::from_dir(&repo().join("tests/modules/testbed"))
+            .expect("the testbed"),
+    )
+    .expect_err("refused");
+    assert!(
+        refused.to_string().contains("only the host's invitation"),
+        "{refused}"
+    );
 }

@@ -136,3 +136,22 @@ pub fn wait(link: &str, limit: Duration) -> anyhow::Result<Json> {
         }
     })
 }
+
+/// Sends the host's new version of the table's module; returns the report of the game
+/// replayed under it (or why it was refused).
+pub fn reload(
+    url: &str,
+    host_token: &str,
+    archive: &crate::archive::Archive,
+) -> anyhow::Result<String> {
+    block(async {
+        let mut socket = open(url).await?;
+        send(
+            &mut socket,
+            json!({"reload": {"token": host_token, "archive": archive}}),
+        )
+        .await?;
+        let answer = next(&mut socket, Duration::from_secs(120)).await?;
+        Ok(answer["reloaded"].as_str().unwrap_or_default().to_owned())
+    })
+}

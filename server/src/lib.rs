@@ -11,9 +11,13 @@
 //!
 //! The protocol, one JSON text frame each way:
 //! - to host: `{"host": {"archive": …, "spec": …, "load": "Demo"|"Plain"}}`, answered
-//!   `{"hosted": {"table": ID, "invitations": {SEAT: TOKEN, "spectator": TOKEN}}}`;
+//!   `{"hosted": {"table": ID, "invitations": {SEAT: TOKEN, "spectator": TOKEN,
+//!   "host": TOKEN}}}`;
 //! - to join: `{"join": TOKEN}`, answered by `{"view": …}` now and after every change;
-//! - to answer: `{"act": {"name": …, "arg": …}}`, answered by an error or the next view.
+//! - to answer: `{"act": {"name": …, "arg": …}}`, answered by an error or the next view;
+//! - the host's new module version: `{"reload": {"token": HOST_TOKEN, "archive": …}}`,
+//!   answered `{"reloaded": REPORT}`; every joined connection then receives
+//!   `{"reload": REPORT}` in its own seat's words, and its new view.
 //!
 //! An error is `{"error": "what is wrong and what to do"}`; a frame larger than
 //! [`MAX_FRAME`], or more than [`MAX_RATE`] frames a second, closes the connection.
@@ -39,7 +43,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value as Json, json};
 
 use crate::archive::Archive;
-use crate::store::{Store, StoredTable, new_token};
+use crate::store::{Role, Store, StoredTable, new_token};
 use crate::table::{LoadChoice, TableHandle};
 
 /// The largest frame a client may send: a module archive and its spec.
@@ -151,7 +155,7 @@ impl Server {
         };
         let module = chancery_core::load_module(&module_dir, &options)
             .map_err(|d| format!("the module does not load:\n{d}"))?;
-        let mut seats: Vec<Option<SeatId>> = module
+        let mut roles: Vec<Role> = module
             .seats
             .iter()
             .filter(|s| {
@@ -160,12 +164,12 @@ impl Server {
                     .get(request.spec.scenario.as_str())
                     .is_none_or(|sc| module.scenario_seats(sc).contains(&s.id))
             })
-            .map(|s| Some(s.id.clone()))
+            .map(|s| Role::Seat(s.id.clone()))
             .collect();
-        seats.push(None);
+        roles.extend([Role::Spectator, Role::Host]);
         let mut invitations = Vec::new();
-        for seat in seats {
-            invitations.push((seat, new_token().map_err(|e| e.to_string())?));
+        for role in roles {
+            invitations.push((role, new_token().map_err(|e| e.to_string())?));
         }
         let table = StoredTable {
             id: id.clone(),
@@ -183,19 +187,20 @@ impl Server {
             table: id,
             invitations: invitations
                 .into_iter()
-                .map(|(seat, token)| {
-                    (
-                        seat.map_or("spectator".to_owned(), |s| s.to_string()),
-                        token,
-                    )
+                .map(|(role, token)| {
+                    let key = match role {
+                        Role::Seat(seat) => seat.to_string(),
+                        Role::Spectator => "spectator".to_owned(),
+                        Role::Host => "host".to_owned(),
+                    };
+                    (key, token)
                 })
                 .collect(),
         })
     }
 
-    /// The table and seat an invitation lets in (a spectator's seat is
-    /// [`SeatId::spectator`]).
-    fn join(&self, token: &str) -> Result<(TableHandle, SeatId, bool), String> {
+    /// The table an invitation lets in, and its role there.
+    fn join(&self, token: &str) -> Result<(String, TableHandle, Role), String> {
         let invitation = self
             .lock_store()
             .map_err(|e| e.to_string())?
@@ -211,12 +216,32 @@ impl Server {
             .get(&invitation.table)
             .cloned()
             .ok_or_else(|| "this table is not running on this server".to_owned())?;
-        let plays = invitation.seat.is_some();
-        Ok((
-            table,
-            invitation.seat.unwrap_or_else(SeatId::spectator),
-            plays,
-        ))
+        Ok((invitation.table, table, invitation.role))
+    }
+
+    /// A new version of table `id`'s module, sent by its host: checked and loaded as any
+    /// module is, then the game replayed under it. A version that does not replay the whole
+    /// game is refused, and the table plays on as it was. Returns the report in the host's
+    /// (a spectator's) words.
+    fn reload(&self, id: &str, table: &TableHandle, archive: &Archive) -> Result<String, String> {
+        archive.check()?;
+        let hash = self
+            .lock_store()
+            .map_err(|e| e.to_string())?
+            .put_module(archive)
+            .map_err(|e| e.to_string())?;
+        let module_dir = self.dir.join("modules").join(&hash);
+        if !module_dir.join("module.ron").exists() {
+            archive
+                .unpack(&module_dir)
+                .map_err(|e| format!("the module cannot be unpacked: {e}"))?;
+        }
+        let report = table.rebase(module_dir)?;
+        self.lock_store()
+            .map_err(|e| e.to_string())?
+            .set_module(id, &hash)
+            .map_err(|e| e.to_string())?;
+        Ok(report)
     }
 }
 
@@ -334,6 +359,11 @@ async fn connection(mut socket: WebSocket, server: Arc<Server>) {
         let _ = send(&mut socket, answer).await;
         return;
     }
+    if let Some(reload) = hello.get("reload") {
+        let answer = reload_frame(&server, reload).await;
+        let _ = send(&mut socket, answer).await;
+        return;
+    }
     let Some(token) = hello.get("join").and_then(Json::as_str) else {
         let _ = send(
             &mut socket,
@@ -343,7 +373,8 @@ async fn connection(mut socket: WebSocket, server: Arc<Server>) {
         return;
     };
     let (table, seat, plays) = match server.join(token) {
-        Ok(found) => found,
+        Ok((_, table, Role::Seat(seat))) => (table, seat, true),
+        Ok((_, table, _)) => (table, SeatId::spectator(), false),
         Err(e) => {
             let _ = send(&mut socket, json!({"error": e})).await;
             return;
@@ -351,8 +382,17 @@ async fn connection(mut socket: WebSocket, server: Arc<Server>) {
     };
     let mut changes = table.changes();
     changes.mark_changed();
+    let mut reloads = table.reloads();
     loop {
         tokio::select! {
+            reload = reloads.recv() => {
+                // Each seat reads the report as it may: never another seat's secret.
+                if let Ok(note) = reload
+                    && !send(&mut socket, json!({"reload": note.words_for(&seat)})).await
+                {
+                    return;
+                }
+            }
             changed = changes.changed() => {
                 if changed.is_err() {
                     let _ = send(&mut socket, json!({"error": "the table has closed"})).await;
@@ -378,6 +418,30 @@ async fn connection(mut socket: WebSocket, server: Arc<Server>) {
                 }
             }
         }
+    }
+}
+
+/// A host's new version of its table's module: `{"token": HOST_TOKEN, "archive": …}`.
+async fn reload_frame(server: &Arc<Server>, reload: &Json) -> Json {
+    let Some(token) = reload.get("token").and_then(Json::as_str) else {
+        return json!({"error": "a reload names the host's token"});
+    };
+    let archive: Archive = match serde_json::from_value(reload["archive"].clone()) {
+        Ok(archive) => archive,
+        Err(e) => return json!({"error": format!("not a module archive: {e}")}),
+    };
+    let (id, table) = match server.join(token) {
+        Ok((id, table, Role::Host)) => (id, table),
+        Ok(_) => {
+            return json!({"error": "only the host's invitation sends a new version of the module"});
+        }
+        Err(e) => return json!({"error": e}),
+    };
+    let server = server.clone();
+    match tokio::task::spawn_blocking(move || server.reload(&id, &table, &archive)).await {
+        Ok(Ok(report)) => json!({"reloaded": report}),
+        Ok(Err(e)) => json!({"error": e}),
+        Err(e) => json!({"error": e.to_string()}),
     }
 }
 

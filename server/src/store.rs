@@ -18,13 +18,45 @@ pub struct Store {
     db: Connection,
 }
 
-/// Who an invitation lets in: a table, and a seat (`None`: a spectator).
+/// Who an invitation lets in, at a table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// A seat's player: acts for that seat, sees what it may see.
+    Seat(SeatId),
+    /// A spectator: sees what no seat hides, answers for nobody.
+    Spectator,
+    /// The host (the module's designer): sends new versions of the module, sees what a
+    /// spectator sees.
+    Host,
+}
+
+impl Role {
+    fn column(&self) -> String {
+        match self {
+            Role::Seat(seat) => format!("seat:{seat}"),
+            Role::Spectator => "spectator".to_owned(),
+            Role::Host => "host".to_owned(),
+        }
+    }
+
+    fn from_column(text: &str) -> Option<Role> {
+        match text {
+            "spectator" => Some(Role::Spectator),
+            "host" => Some(Role::Host),
+            _ => text
+                .strip_prefix("seat:")
+                .map(|s| Role::Seat(SeatId::from(s))),
+        }
+    }
+}
+
+/// Who an invitation lets in: a table, and in which role.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Invitation {
     /// The table.
     pub table: String,
-    /// The seat it acts for, or none for a spectator.
-    pub seat: Option<SeatId>,
+    /// What it lets its holder do.
+    pub role: Role,
 }
 
 /// A stored table: its id, module archive hash and what it was started from.
@@ -56,7 +88,7 @@ impl Store {
              CREATE TABLE IF NOT EXISTS inputs (tbl TEXT NOT NULL, n INTEGER NOT NULL,
                  input TEXT NOT NULL, PRIMARY KEY (tbl, n));
              CREATE TABLE IF NOT EXISTS invitations (token_hash TEXT PRIMARY KEY,
-                 tbl TEXT NOT NULL, seat TEXT);",
+                 tbl TEXT NOT NULL, role TEXT NOT NULL);",
         )?;
         Ok(Store { db })
     }
@@ -87,12 +119,11 @@ impl Store {
         })
     }
 
-    /// Opens table `id` of module `hash` with `spec`, and its invitations: a token for each
-    /// `(seat, token)` given (a seat of `None` is a spectator).
+    /// Opens `table`, and its invitations: a token for each `(role, token)` given.
     pub fn create_table(
         &mut self,
         table: &StoredTable,
-        invitations: &[(Option<SeatId>, String)],
+        invitations: &[(Role, String)],
     ) -> anyhow::Result<()> {
         let id = table.id.as_str();
         let tx = self.db.transaction()?;
@@ -109,10 +140,10 @@ impl Store {
                 now
             ],
         )?;
-        for (seat, token) in invitations {
+        for (role, token) in invitations {
             tx.execute(
-                "INSERT INTO invitations (token_hash, tbl, seat) VALUES (?1, ?2, ?3)",
-                params![token_hash(token), id, seat.as_ref().map(|s| s.to_string())],
+                "INSERT INTO invitations (token_hash, tbl, role) VALUES (?1, ?2, ?3)",
+                params![token_hash(token), id, role.column()],
             )?;
         }
         tx.commit()?;
@@ -178,15 +209,23 @@ impl Store {
         let found = self
             .db
             .query_row(
-                "SELECT tbl, seat FROM invitations WHERE token_hash = ?1",
+                "SELECT tbl, role FROM invitations WHERE token_hash = ?1",
                 params![token_hash(token)],
-                |r| Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?)),
+                |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)),
             )
             .optional()?;
-        Ok(found.map(|(table, seat)| Invitation {
-            table,
-            seat: seat.map(SeatId::from),
+        Ok(found.and_then(|(table, role)| {
+            Role::from_column(&role).map(|role| Invitation { table, role })
         }))
+    }
+
+    /// Table `table` plays the module of `hash` from now on.
+    pub fn set_module(&self, table: &str, hash: &str) -> anyhow::Result<()> {
+        self.db.execute(
+            "UPDATE tables SET module = ?1 WHERE id = ?2",
+            params![hash, table],
+        )?;
+        Ok(())
     }
 }
 

@@ -10,7 +10,7 @@ use std::sync::mpsc;
 
 use chancery_core::{Actor, Choice, Input, LoadOptions, OverlayChoice, SeatId, Session, Value};
 use serde_json::{Value as Json, json};
-use tokio::sync::{oneshot, watch};
+use tokio::sync::{broadcast, oneshot, watch};
 
 use crate::store::{Store, StoredTable};
 
@@ -28,6 +28,24 @@ enum Command {
         choice: Choice,
         reply: oneshot::Sender<Result<(), String>>,
     },
+    Rebase {
+        module_dir: std::path::PathBuf,
+        reply: std::sync::mpsc::Sender<Result<String, String>>,
+    },
+}
+
+/// A new module version the table now plays: the report of its replay, said to each seat in
+/// the words it may read.
+pub struct ReloadNote {
+    report: chancery_core::RebaseReport,
+    module: Arc<chancery_core::Module>,
+}
+
+impl ReloadNote {
+    /// The report as `seat` may read it.
+    pub fn words_for(&self, seat: &SeatId) -> String {
+        self.report.words(&self.module, Some(seat)).to_string()
+    }
 }
 
 /// A running table: where to send it messages, and a counter that moves on each change.
@@ -35,6 +53,7 @@ enum Command {
 pub struct TableHandle {
     commands: mpsc::Sender<Command>,
     changes: watch::Receiver<u64>,
+    reloads: broadcast::Sender<Arc<ReloadNote>>,
 }
 
 impl TableHandle {
@@ -54,6 +73,8 @@ impl TableHandle {
         };
         let (commands, inbox) = mpsc::channel::<Command>();
         let (changed, changes) = watch::channel(0u64);
+        let (reloads, _) = broadcast::channel(16);
+        let told = reloads.clone();
         let (ready, started) = std::sync::mpsc::channel::<anyhow::Result<()>>();
         let dir = module_dir.to_path_buf();
         std::thread::Builder::new()
@@ -69,12 +90,16 @@ impl TableHandle {
                         return;
                     }
                 };
-                run(game, stored.id, store, inbox, changed);
+                run(game, (stored.id, options), store, inbox, (changed, told));
             })?;
         started
             .recv()
             .map_err(|_| anyhow::anyhow!("the table's thread ended before it started"))??;
-        Ok(TableHandle { commands, changes })
+        Ok(TableHandle {
+            commands,
+            changes,
+            reloads,
+        })
     }
 
     /// The table's view for `seat`: its state as that seat sees it, and its decision.
@@ -102,6 +127,23 @@ impl TableHandle {
         answer
             .await
             .map_err(|_| "the table stopped while answering".to_owned())?
+    }
+
+    /// Replays the game under the module in `module_dir`, all or nothing; the report in a
+    /// spectator's words. Every connection then hears of it (see [`TableHandle::reloads`]).
+    pub fn rebase(&self, module_dir: std::path::PathBuf) -> Result<String, String> {
+        let (reply, answer) = std::sync::mpsc::channel();
+        self.commands
+            .send(Command::Rebase { module_dir, reply })
+            .map_err(|_| "the table is closed".to_owned())?;
+        answer
+            .recv()
+            .map_err(|_| "the table stopped while reloading".to_owned())?
+    }
+
+    /// A receiver of the table's module reloads.
+    pub fn reloads(&self) -> broadcast::Receiver<Arc<ReloadNote>> {
+        self.reloads.subscribe()
     }
 
     /// A receiver that sees each change of the table.
@@ -149,10 +191,10 @@ fn open_game(
 
 fn run(
     mut game: Game,
-    id: String,
+    (id, options): (String, LoadOptions),
     mut store: Store,
     inbox: mpsc::Receiver<Command>,
-    changed: watch::Sender<u64>,
+    (changed, reloads): (watch::Sender<u64>, broadcast::Sender<Arc<ReloadNote>>),
 ) {
     // Bots whose turn it was when the server stopped play on.
     if persist_bots(&mut game, &id, &mut store).unwrap_or(false) {
@@ -174,8 +216,35 @@ fn run(
                 }
                 let _ = reply.send(result);
             }
+            Command::Rebase { module_dir, reply } => {
+                let result = rebase(&mut game, &module_dir, &options).map(|note| {
+                    let words = note.words_for(&SeatId::spectator());
+                    let _ = reloads.send(Arc::new(note));
+                    changed.send_modify(|n| *n += 1);
+                    words
+                });
+                let _ = reply.send(result);
+            }
         }
     }
+}
+
+/// The game replayed under the module in `dir`: the whole game, or nothing (a version that
+/// refuses an input is not taken, so the stored inputs always replay).
+fn rebase(game: &mut Game, dir: &Path, options: &LoadOptions) -> Result<ReloadNote, String> {
+    let module = chancery_core::load_module(dir, options)
+        .map_err(|d| format!("the new version does not load:\n{d}"))?;
+    let module = Arc::new(module);
+    let report = game
+        .session
+        .rebase_whole(module.clone())
+        .map_err(|e| e.to_string())?;
+    if let Some((n, why)) = &report.refused {
+        return Err(format!(
+            "the new version refuses input {n} of the game ({why}): the table plays on under the version it had"
+        ));
+    }
+    Ok(ReloadNote { report, module })
 }
 
 fn act(

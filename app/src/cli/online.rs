@@ -40,9 +40,13 @@ pub struct HostArgs {
     /// Play with the module's demo values (its placeholders), as `--demo` does at one screen.
     #[arg(long)]
     pub demo: bool,
-    /// Print a JSON map from each seat id (and `spectator`) to its link.
+    /// Print a JSON map from each seat id (and `spectator`, and `host`) to its link.
     #[arg(long)]
     pub json: bool,
+    /// Stay, watching the module's folder: each edit saved goes to the table, which replays
+    /// the game under it, and every seat reads the reload report in its own words.
+    #[arg(long)]
+    pub watch: bool,
 }
 
 #[derive(Args, Debug)]
@@ -121,7 +125,8 @@ pub fn host(args: &HostArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
         .collect();
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&links)?)?;
-        return Ok(0);
+        out.flush()?;
+        return watch(args, &hosted, out);
     }
     writeln!(
         out,
@@ -131,6 +136,7 @@ pub fn host(args: &HostArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
     for (seat, link) in &links {
         let who = match seat.as_str() {
             "spectator" => "Spectators".to_owned(),
+            "host" => "You, the host (new versions of the module)".to_owned(),
             id => module.seat_name(&chancery_core::SeatId::from(id)),
         };
         writeln!(out, "  {who}: {}", link.as_str().unwrap_or_default())?;
@@ -139,7 +145,47 @@ pub fn host(args: &HostArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
         err,
         "Each player runs `chancery remote state LINK`, or opens it in the app."
     )?;
-    Ok(0)
+    watch(args, &hosted, out)
+}
+
+/// With `--watch`, sends each saved edit of the module to the table and prints its report;
+/// else returns at once.
+fn watch(
+    args: &HostArgs,
+    hosted: &chancery_server::Hosted,
+    out: &mut dyn Write,
+) -> anyhow::Result<i32> {
+    if !args.watch {
+        return Ok(0);
+    }
+    let token = hosted
+        .invitations
+        .get("host")
+        .ok_or_else(|| anyhow::anyhow!("the server gave no host invitation"))?;
+    writeln!(
+        out,
+        "Watching {} for edits (Ctrl+C stops).",
+        args.module.display()
+    )?;
+    out.flush()?;
+    let mut last = Archive::from_dir(&args.module)?.hash();
+    loop {
+        std::thread::sleep(Duration::from_millis(400));
+        // A folder half-written (an editor's save) is read again on the next round.
+        let Ok(archive) = Archive::from_dir(&args.module) else {
+            continue;
+        };
+        let hash = archive.hash();
+        if hash == last {
+            continue;
+        }
+        last = hash;
+        match client::reload(&args.server, token, &archive) {
+            Ok(report) => writeln!(out, "The table plays the edit:\n{report}")?,
+            Err(e) => writeln!(out, "The edit is not played: {e}")?,
+        }
+        out.flush()?;
+    }
 }
 
 /// `chancery remote`.
