@@ -558,3 +558,74 @@ fn the_host_s_edit_reaches_every_seat_in_its_own_words() {
         "{refused}"
     );
 }
+
+#[test]
+fn fifty_kills_of_the_server_lose_no_answer_it_acknowledged() {
+    // Seats answer by `remote act` while the server is killed with SIGKILL at a moment that
+    // moves from one round to the next (a new table each time a game ends); after each
+    // restart on the same data the table holds every answer whose `act` reported success,
+    // and never fewer inputs than before.
+    let data = tempfile::tempdir().expect("scratch");
+    let mut server = Server::start(data.path());
+    let mut links = host(&server);
+    let token = |links: &serde_json::Map<String, Json>, seat: &str| {
+        links[seat]
+            .as_str()
+            .and_then(|l| l.split_once('#'))
+            .expect("a token")
+            .1
+            .to_owned()
+    };
+    let inputs = |view: &Json| view["log"].as_array().map_or(0, Vec::len);
+    let mut known = inputs(&state(&links["A"]));
+    let mut kills = 0;
+    let mut acknowledged_kills = 0;
+    while kills < 50 {
+        let url = server.url.clone();
+        let view_a = state(&Json::from(format!("{url}#{}", token(&links, "A"))));
+        if view_a["decision"]["over"] == true {
+            links = host(&server);
+            known = inputs(&state(&links["A"]));
+            continue;
+        }
+        let seat = if view_a["decision"]["yours"] == true {
+            "A"
+        } else {
+            "B"
+        };
+        let link = format!("{url}#{}", token(&links, seat));
+        let act = Command::new(env!("CARGO_BIN_EXE_chancery"))
+            .args(["remote", "act", &link, "1"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("an answer is sent");
+        std::thread::sleep(std::time::Duration::from_millis(kills % 9 * 3));
+        server.kill();
+        kills += 1;
+        let acknowledged = act.wait_with_output().expect("ends").status.success();
+        acknowledged_kills += usize::from(acknowledged);
+        server = Server::start(data.path());
+        let view = state(&Json::from(format!(
+            "{}#{}",
+            server.url,
+            token(&links, "A")
+        )));
+        let now = inputs(&view);
+        assert!(
+            now >= known,
+            "kill {kills}: {now} log entries, {known} before"
+        );
+        if acknowledged {
+            assert!(
+                now > known,
+                "kill {kills}: an acknowledged answer is missing"
+            );
+        }
+        known = now;
+    }
+    assert!(
+        acknowledged_kills > 0 && acknowledged_kills < 50,
+        "the kills fell both before and after answers were taken ({acknowledged_kills} of 50 after)"
+    );
+}
