@@ -38,7 +38,7 @@ fn block<T>(work: impl std::future::Future<Output = anyhow::Result<T>>) -> anyho
 }
 
 async fn open(url: &str) -> anyhow::Result<Socket> {
-    let (socket, _) = tokio_tungstenite::connect_async(url)
+    let (socket, _) = tokio_tungstenite::connect_async_with_config(url, None, true)
         .await
         .map_err(|e| anyhow::anyhow!("cannot reach the server at {url}: {e}"))?;
     Ok(socket)

@@ -258,6 +258,11 @@ pub fn router(server: Arc<Server>) -> Router {
 
 /// Serves `server` on `listener` until the process ends.
 pub async fn serve(server: Arc<Server>, listener: tokio::net::TcpListener) -> anyhow::Result<()> {
+    use axum::serve::ListenerExt;
+    // Each frame goes out at once: a view waits for no delayed acknowledgement.
+    let listener = listener.tap_io(|stream| {
+        let _ = stream.set_nodelay(true);
+    });
     axum::serve(listener, router(server)).await?;
     Ok(())
 }

@@ -1,5 +1,5 @@
 //! The server's durable store: one SQLite database in the data folder (write-ahead log,
-//! synchronous commits). It holds the module archives by hash, the tables (module, spec),
+//! commits that survive a killed process). It holds the module archives by hash, the tables (module, spec),
 //! every accepted input of each table in order, and the invitations. An input is committed
 //! before the client that sent it hears it was taken, so a server killed at any moment and
 //! started again on the same folder has every input it acknowledged.
@@ -79,7 +79,11 @@ impl Store {
             .map_err(|e| anyhow::anyhow!("cannot make the data folder {}: {e}", dir.display()))?;
         let db = Connection::open(dir.join("tables.sqlite"))?;
         db.pragma_update(None, "journal_mode", "WAL")?;
-        db.pragma_update(None, "synchronous", "FULL")?;
+        // In write-ahead-log mode, NORMAL commits survive a killed server process (the
+        // log is written before a commit returns); only the operating system's own crash
+        // may lose the last commits. FULL, an fsync a commit, made every answer wait on the
+        // disk (p99 0.8 s at 100 seats on this machine).
+        db.pragma_update(None, "synchronous", "NORMAL")?;
         db.busy_timeout(std::time::Duration::from_secs(10))?;
         db.execute_batch(
             "CREATE TABLE IF NOT EXISTS modules (hash TEXT PRIMARY KEY, archive TEXT NOT NULL);

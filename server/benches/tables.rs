@@ -1,0 +1,150 @@
+//! What one table server holds on this machine (`cargo bench -p chancery-server`): tables of
+//! the testbed, a person at seat A answering over WebSocket and the server's bot at seat B,
+//! played on loopback until each game ends, with 10, 100 and 1,000 connected seats (each
+//! table has its player and a spectator). Prints the answers a second the server sustains,
+//! the 50th and 99th percentile of the time from an answer sent to the view that asks the
+//! seat again, and the server's memory a table (resident set growth over the tables,
+//! idle). `CHANCERY_BENCH_SEATS=10,100` chooses the sizes.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use chancery_core::{Controller, GameSpec, SeatId};
+use chancery_server::archive::Archive;
+use chancery_server::table::LoadChoice;
+use chancery_server::{HostRequest, Server};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value as Json, json};
+use tokio_tungstenite::tungstenite::Message;
+
+fn resident_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1).and_then(|n| n.parse().ok()))
+        })
+        .unwrap_or(0)
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
+    sorted[i]
+}
+
+/// Plays seat A of one table until its game ends; the round trip of each answer.
+async fn play(url: String, token: String, spectator: String) -> Vec<Duration> {
+    let (mut watcher, _) = tokio_tungstenite::connect_async_with_config(&url, None, true)
+        .await
+        .expect("connects");
+    watcher
+        .send(Message::Text(json!({"join": spectator}).to_string().into()))
+        .await
+        .expect("joins");
+    // The spectator reads what it is sent, as a connected seat does.
+    tokio::spawn(async move { while let Some(Ok(_)) = watcher.next().await {} });
+    let (mut socket, _) = tokio_tungstenite::connect_async_with_config(&url, None, true)
+        .await
+        .expect("connects");
+    socket
+        .send(Message::Text(json!({"join": token}).to_string().into()))
+        .await
+        .expect("joins");
+    let mut trips = Vec::new();
+    let mut sent: Option<Instant> = None;
+    while let Some(Ok(frame)) = socket.next().await {
+        let Message::Text(text) = frame else { continue };
+        let frame: Json = serde_json::from_str(&text).expect("JSON");
+        let Some(view) = frame.get("view") else {
+            continue;
+        };
+        let decision = &view["decision"];
+        if decision["over"] == true {
+            break;
+        }
+        if decision["yours"] != true {
+            continue;
+        }
+        if let Some(at) = sent.take() {
+            trips.push(at.elapsed());
+        }
+        let action = &decision["actions"][0];
+        sent = Some(Instant::now());
+        socket
+            .send(Message::Text(
+                json!({"act": {"name": action["name"], "arg": action["arg"]}})
+                    .to_string()
+                    .into(),
+            ))
+            .await
+            .expect("sends");
+    }
+    trips
+}
+
+fn main() {
+    let sizes: Vec<usize> = std::env::var("CHANCERY_BENCH_SEATS")
+        .unwrap_or_else(|_| "10,100,1000".to_owned())
+        .split(',')
+        .filter_map(|n| n.trim().parse().ok())
+        .collect();
+    let testbed = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/modules/testbed");
+    let archive = Archive::from_dir(&testbed).expect("the testbed");
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    println!("seats  tables  answers/s   p50 ms   p99 ms   KiB a table");
+    for seats in sizes {
+        let tables = (seats / 2).max(1);
+        let data = tempfile::tempdir().expect("scratch");
+        let (server, _) = Server::open(data.path()).expect("the server");
+        let listener = runtime
+            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+            .expect("a port");
+        let url = format!("ws://{}/ws", listener.local_addr().expect("bound"));
+        runtime.spawn(chancery_server::serve(Arc::clone(&server), listener));
+        let before = resident_kib();
+        let mut invitations = Vec::new();
+        for seed in 0..tables {
+            let mut spec = GameSpec::new("basic", seed as u64);
+            spec.seats.insert(SeatId::from("A"), Controller::Human);
+            spec.seats
+                .insert(SeatId::from("B"), Controller::Bot("simple".to_owned()));
+            let hosted = server
+                .host(HostRequest {
+                    archive: archive.clone(),
+                    spec,
+                    load: LoadChoice::Plain,
+                })
+                .expect("hosted");
+            invitations.push((
+                hosted.invitations["A"].clone(),
+                hosted.invitations["spectator"].clone(),
+            ));
+        }
+        let per_table = resident_kib().saturating_sub(before) / tables as u64;
+        let start = Instant::now();
+        let mut trips: Vec<Duration> = runtime.block_on(async {
+            let players: Vec<_> = invitations
+                .into_iter()
+                .map(|(a, s)| tokio::spawn(play(url.clone(), a, s)))
+                .collect();
+            let mut all = Vec::new();
+            for player in players {
+                all.extend(player.await.expect("played"));
+            }
+            all
+        });
+        let elapsed = start.elapsed();
+        trips.sort();
+        println!(
+            "{seats:>5}  {tables:>6}  {:>9.0}  {:>7.2}  {:>7.2}  {per_table:>12}",
+            trips.len() as f64 / elapsed.as_secs_f64(),
+            percentile(&trips, 0.5).as_secs_f64() * 1000.0,
+            percentile(&trips, 0.99).as_secs_f64() * 1000.0,
+        );
+    }
+}
