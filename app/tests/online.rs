@@ -629,3 +629,81 @@ fn fifty_kills_of_the_server_lose_no_answer_it_acknowledged() {
         "the kills fell both before and after answers were taken ({acknowledged_kills} of 50 after)"
     );
 }
+
+#[test]
+fn four_people_on_their_own_connections_play_a_congress_of_vienna_turn() {
+    // Congress of Vienna's Clash of Armies with the demo's values, four people at four
+    // connections: each answers when its seat decides (the secret wagers too, each at its own
+    // connection), until the next turn begins. Every view is the one the same game gives in
+    // one process, and no seat ever reads another's hand.
+    let data = tempfile::tempdir().expect("scratch");
+    let server = Server::start(data.path());
+    let module = repo().join("modules/cov").display().to_string();
+    let seats = ["FR", "RU", "BR", "AU"];
+    let mut args = vec![
+        "host".to_owned(),
+        module,
+        "--demo".to_owned(),
+        "--server".to_owned(),
+        server.url.clone(),
+        "--scenario".to_owned(),
+        "clash-of-armies".to_owned(),
+        "--seed".to_owned(),
+        "7".to_owned(),
+        "--json".to_owned(),
+    ];
+    for seat in seats {
+        args.extend(["--seat".to_owned(), format!("{seat}=human")]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, out, err) = chancery(&args);
+    assert_eq!(code, 0, "{err}");
+    let links: Json = serde_json::from_str(&out).expect("JSON");
+    let load = LoadOptions {
+        overlay: OverlayChoice::Demo,
+        strict: false,
+    };
+    let module = chancery_core::load_module(repo().join("modules/cov"), &load).expect("loads");
+    let mut spec = GameSpec::new("clash-of-armies", 7);
+    for seat in seats {
+        spec.seats
+            .insert(SeatId::from(seat), chancery_core::Controller::Human);
+    }
+    let mut local = chancery_core::start_game(Arc::new(module), spec).expect("starts");
+    let first = local.table().turn;
+    let mut answers = 0;
+    while local.table().turn == first {
+        let mut acted = false;
+        for seat in seats {
+            let view = state(&links[seat]);
+            let expected = chancery_server::table::view_of(&mut local, &SeatId::from(seat));
+            assert_eq!(view, expected, "answer {answers}: {seat}'s view");
+            for other in seats.iter().filter(|o| **o != seat) {
+                secrets_kept(&view, other);
+            }
+            if view["decision"]["yours"] != true {
+                continue;
+            }
+            let action = &view["decision"]["actions"][0];
+            let (code, _, err) =
+                chancery(&["remote", "act", links[seat].as_str().expect("link"), "1"]);
+            assert_eq!(code, 0, "{err}");
+            local
+                .apply(Input::Act {
+                    seat: Some(SeatId::from(seat)),
+                    choice: Choice {
+                        name: action["name"].as_str().expect("a name").to_owned(),
+                        arg: Value::from_json(&action["arg"]).unwrap_or(Value::Nil),
+                    },
+                    dice: Vec::new(),
+                    by: Actor::Human,
+                })
+                .expect("the same answer is legal in one process");
+            answers += 1;
+            acted = true;
+        }
+        assert!(acted, "nobody decides after {answers} answers");
+        assert!(answers < 2_000, "the turn did not end");
+    }
+    assert!(answers > 20, "{answers} answers");
+}
