@@ -155,3 +155,25 @@ pub fn reload(
         Ok(answer["reloaded"].as_str().unwrap_or_default().to_owned())
     })
 }
+
+/// Hands the seat to its bot (`to` "bot"), or takes it back (`to` "human"); returns the view
+/// once the table has it.
+pub fn hand(link: &str, to: &str) -> anyhow::Result<Json> {
+    block(async {
+        let (mut socket, _) = join(link).await?;
+        send(&mut socket, json!({"seat_to": to})).await?;
+        loop {
+            let frame = next(&mut socket, Duration::from_secs(60)).await?;
+            if frame.get("taken").is_some() {
+                break;
+            }
+        }
+        send(&mut socket, json!({"view": true})).await?;
+        loop {
+            let frame = next(&mut socket, Duration::from_secs(60)).await?;
+            if let Some(view) = frame.get("view") {
+                return Ok(view.clone());
+            }
+        }
+    })
+}

@@ -15,6 +15,7 @@
 //!   "host": TOKEN}}}`;
 //! - to join: `{"join": TOKEN}`, answered by `{"view": …}` now and after every change;
 //! - to answer: `{"act": {"name": …, "arg": …}}`, answered by an error or the next view;
+//! - to hand one's seat to its bot, or take it back: `{"seat_to": "bot"|"human"}`;
 //! - the host's new module version: `{"reload": {"token": HOST_TOKEN, "archive": …}}`,
 //!   answered `{"reloaded": REPORT}`; every joined connection then receives
 //!   `{"reload": REPORT}` in its own seat's words, and its new view.
@@ -385,6 +386,7 @@ async fn connection(mut socket: WebSocket, server: Arc<Server>) {
             return;
         }
     };
+    let _here = table.arrive(&seat);
     let mut changes = table.changes();
     changes.mark_changed();
     let mut reloads = table.reloads();
@@ -460,10 +462,19 @@ async fn answer(table: &TableHandle, seat: &SeatId, plays: bool, text: &str) -> 
     if frame.get("view").is_some() {
         return table.view(seat).await.map(|view| json!({"view": view}));
     }
+    if let Some(to) = frame.get("seat_to").and_then(Json::as_str) {
+        if !plays {
+            return Some(json!({"error": "a spectator's invitation holds no seat to hand over"}));
+        }
+        return Some(match table.hand(seat, to).await {
+            Ok(()) => json!({"taken": true}),
+            Err(e) => json!({"error": e}),
+        });
+    }
     let Some(act) = frame.get("act") else {
-        return Some(
-            json!({"error": "a frame is {\"act\": {\"name\": …, \"arg\": …}} or {\"view\": true}"}),
-        );
+        return Some(json!({
+            "error": "a frame is {\"act\": {\"name\": …, \"arg\": …}}, {\"seat_to\": \"bot\"|\"human\"} or {\"view\": true}"
+        }));
     };
     if !plays {
         return Some(json!({"error": "a spectator's invitation does not answer for any seat"}));

@@ -32,6 +32,11 @@ enum Command {
         module_dir: std::path::PathBuf,
         reply: std::sync::mpsc::Sender<Result<String, String>>,
     },
+    Hand {
+        seat: SeatId,
+        to: String,
+        reply: oneshot::Sender<Result<(), String>>,
+    },
 }
 
 /// A new module version the table now plays: the report of its replay, said to each seat in
@@ -54,6 +59,31 @@ pub struct TableHandle {
     commands: mpsc::Sender<Command>,
     changes: watch::Receiver<u64>,
     reloads: broadcast::Sender<Arc<ReloadNote>>,
+    /// The connections open at each seat (a spectator's under [`SeatId::spectator`]), and a
+    /// way to tell every connection when that changes.
+    present: Arc<std::sync::Mutex<std::collections::BTreeMap<SeatId, usize>>>,
+    poke: Arc<watch::Sender<u64>>,
+}
+
+/// A connection at a seat, counted while it lives.
+pub struct Presence {
+    seat: SeatId,
+    present: Arc<std::sync::Mutex<std::collections::BTreeMap<SeatId, usize>>>,
+    poke: Arc<watch::Sender<u64>>,
+}
+
+impl Drop for Presence {
+    fn drop(&mut self) {
+        if let Ok(mut present) = self.present.lock()
+            && let Some(n) = present.get_mut(&self.seat)
+        {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                present.remove(&self.seat);
+            }
+        }
+        self.poke.send_modify(|n| *n += 1);
+    }
 }
 
 impl TableHandle {
@@ -73,6 +103,11 @@ impl TableHandle {
         };
         let (commands, inbox) = mpsc::channel::<Command>();
         let (changed, changes) = watch::channel(0u64);
+        let changed = Arc::new(changed);
+        let poke = Arc::clone(&changed);
+        let present: Arc<std::sync::Mutex<std::collections::BTreeMap<SeatId, usize>>> =
+            Arc::default();
+        let seen = Arc::clone(&present);
         let (reloads, _) = broadcast::channel(16);
         let told = reloads.clone();
         let (ready, started) = std::sync::mpsc::channel::<anyhow::Result<()>>();
@@ -90,7 +125,13 @@ impl TableHandle {
                         return;
                     }
                 };
-                run(game, (stored.id, options), store, inbox, (changed, told));
+                run(
+                    game,
+                    (stored.id, options),
+                    store,
+                    inbox,
+                    (changed, told, seen),
+                );
             })?;
         started
             .recv()
@@ -99,6 +140,8 @@ impl TableHandle {
             commands,
             changes,
             reloads,
+            present,
+            poke,
         })
     }
 
@@ -139,6 +182,35 @@ impl TableHandle {
         answer
             .recv()
             .map_err(|_| "the table stopped while reloading".to_owned())?
+    }
+
+    /// Counts a connection at `seat` while the returned guard lives; every connection's
+    /// view says who is connected.
+    pub fn arrive(&self, seat: &SeatId) -> Presence {
+        if let Ok(mut present) = self.present.lock() {
+            *present.entry(seat.clone()).or_default() += 1;
+        }
+        self.poke.send_modify(|n| *n += 1);
+        Presence {
+            seat: seat.clone(),
+            present: Arc::clone(&self.present),
+            poke: Arc::clone(&self.poke),
+        }
+    }
+
+    /// Hands `seat` to its bot (`to` "bot"), or takes it back (`to` "human").
+    pub async fn hand(&self, seat: &SeatId, to: &str) -> Result<(), String> {
+        let (reply, answer) = oneshot::channel();
+        self.commands
+            .send(Command::Hand {
+                seat: seat.clone(),
+                to: to.to_owned(),
+                reply,
+            })
+            .map_err(|_| "the table is closed".to_owned())?;
+        answer
+            .await
+            .map_err(|_| "the table stopped while answering".to_owned())?
     }
 
     /// A receiver of the table's module reloads.
@@ -189,12 +261,18 @@ fn open_game(
     })
 }
 
+type Present = Arc<std::sync::Mutex<std::collections::BTreeMap<SeatId, usize>>>;
+
 fn run(
     mut game: Game,
     (id, options): (String, LoadOptions),
     mut store: Store,
     inbox: mpsc::Receiver<Command>,
-    (changed, reloads): (watch::Sender<u64>, broadcast::Sender<Arc<ReloadNote>>),
+    (changed, reloads, present): (
+        Arc<watch::Sender<u64>>,
+        broadcast::Sender<Arc<ReloadNote>>,
+        Present,
+    ),
 ) {
     // Bots whose turn it was when the server stopped play on.
     if persist_bots(&mut game, &id, &mut store).unwrap_or(false) {
@@ -203,7 +281,28 @@ fn run(
     while let Ok(command) = inbox.recv() {
         match command {
             Command::View { seat, reply } => {
-                let _ = reply.send(view_of(&mut game.session, &seat));
+                let mut view = view_of(&mut game.session, &seat);
+                let module = game.session.module().clone();
+                let connected: Vec<String> = present
+                    .lock()
+                    .map(|p| {
+                        p.keys()
+                            .filter(|s| module.seats.contains(s.as_str()))
+                            .map(|s| module.seat_name(s))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                if let Some(map) = view.as_object_mut() {
+                    map.insert("connected".to_owned(), json!(connected));
+                }
+                let _ = reply.send(view);
+            }
+            Command::Hand { seat, to, reply } => {
+                let result = hand(&mut game, &id, &mut store, &seat, &to);
+                if result.is_ok() {
+                    changed.send_modify(|n| *n += 1);
+                }
+                let _ = reply.send(result);
             }
             Command::Act {
                 seat,
@@ -261,6 +360,36 @@ fn act(
         by: Actor::Human,
     };
     game.session.apply(input).map_err(|e| e.to_string())?;
+    persist_bots(game, id, store).map_err(|e| format!("the table could not store it: {e}"))?;
+    Ok(())
+}
+
+/// `seat` handed to its bot, or taken back by its person: an input of the game, so it
+/// replays; the bot plays at once if the seat decides.
+fn hand(
+    game: &mut Game,
+    id: &str,
+    store: &mut Store,
+    seat: &SeatId,
+    to: &str,
+) -> Result<(), String> {
+    let spec = game.session.spec().clone();
+    let controller = chancery_core::session::parse_controller(
+        game.session.module(),
+        spec.scenario.as_str(),
+        &spec.options,
+        seat.as_str(),
+        to,
+    )?;
+    game.session
+        .apply(Input::Manual {
+            seat: Some(seat.clone()),
+            change: chancery_core::Manual::SetController {
+                seat: seat.clone(),
+                controller,
+            },
+        })
+        .map_err(|e| e.to_string())?;
     persist_bots(game, id, store).map_err(|e| format!("the table could not store it: {e}"))?;
     Ok(())
 }

@@ -76,6 +76,13 @@ pub enum RemoteCommand {
         #[arg(allow_negative_numbers = true)]
         arg: Option<String>,
     },
+    /// Hand the seat to its bot while you are away (`bot`), or take it back (`human`).
+    Hand {
+        /// The seat's invitation link.
+        link: String,
+        /// `bot` or `human` (or `bot:NAME` for another of the module's bots).
+        to: String,
+    },
     /// Wait until the seat must decide (or the game ends), then print its view.
     Wait {
         /// The seat's invitation link.
@@ -203,6 +210,10 @@ pub fn remote(args: &RemoteArgs, out: &mut dyn Write) -> anyhow::Result<i32> {
             let view = client::wait(link, Duration::from_secs(*timeout))?;
             print_view(&view, *json, out)?;
         }
+        RemoteCommand::Hand { link, to } => {
+            let view = client::hand(link, to)?;
+            print_view(&view, false, out)?;
+        }
         RemoteCommand::Act { link, action, arg } => {
             let view = client::view(link)?;
             let (name, arg) = resolve(&view, action, arg.as_deref())?;
@@ -278,6 +289,15 @@ fn print_view(view: &Json, json: bool, out: &mut dyn Write) -> anyhow::Result<()
                 writeln!(out, "   {text}")?;
             }
         }
+    }
+    let connected: Vec<&str> = view["connected"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Json::as_str)
+        .collect();
+    if !connected.is_empty() {
+        writeln!(out, "At the table now: {}", connected.join(", "))?;
     }
     let decision = &view["decision"];
     if decision["over"] == true {
