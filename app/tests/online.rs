@@ -23,6 +23,11 @@ struct Server {
 
 impl Server {
     fn start(data: &Path) -> Server {
+        Server::start_with(data, &[])
+    }
+
+    /// A server with more `serve` flags.
+    fn start_with(data: &Path, flags: &[&str]) -> Server {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
             .expect("a free port")
@@ -30,6 +35,7 @@ impl Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_chancery"))
             .args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--data"])
             .arg(data)
+            .args(flags)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -765,4 +771,45 @@ fn a_seat_handed_to_its_bot_plays_on_and_is_taken_back() {
     ]);
     assert_eq!(code, 1);
     assert!(err.contains("holds no seat"), "{err}");
+}
+
+#[test]
+fn a_table_nobody_is_at_stops_and_starts_again_as_it_was() {
+    // A server whose tables stop after a second with nobody connected: the table leaves
+    // memory, and the next connection finds it as it was.
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+
+    let data = tempfile::tempdir().expect("scratch");
+    let server = Server::start_with(data.path(), &["--idle", "1"]);
+    let links = host(&server);
+    let (code, _, err) = chancery(&["remote", "act", links["A"].as_str().expect("link"), "1"]);
+    assert_eq!(code, 0, "{err}");
+    let before = game_part(state(&links["B"]));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let running = |url: &str| -> u64 {
+        runtime.block_on(async {
+            let mut s = hostile::open(url).await;
+            s.send(Message::Text("{\"status\": true}".into()))
+                .await
+                .expect("sent");
+            let Some(Ok(Message::Text(text))) = s.next().await else {
+                panic!("no status")
+            };
+            let status: Json = serde_json::from_str(&text).expect("JSON");
+            status["status"]["running"].as_u64().expect("a count")
+        })
+    };
+    assert_eq!(running(&server.url), 1, "the table is in memory");
+    std::thread::sleep(std::time::Duration::from_millis(2_500));
+    assert_eq!(running(&server.url), 0, "idle, it stopped");
+    assert_eq!(
+        game_part(state(&links["B"])),
+        before,
+        "and starts again as it was"
+    );
+    assert_eq!(running(&server.url), 1);
 }

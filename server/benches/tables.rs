@@ -100,7 +100,7 @@ fn main() {
     for seats in sizes {
         let tables = (seats / 2).max(1);
         let data = tempfile::tempdir().expect("scratch");
-        let (server, _) = Server::open(data.path()).expect("the server");
+        let server = Server::open(data.path()).expect("the server");
         let listener = runtime
             .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
             .expect("a port");

@@ -80,27 +80,75 @@ pub struct Server {
     dir: PathBuf,
     store: Mutex<Store>,
     tables: Mutex<BTreeMap<String, TableHandle>>,
+    /// One table starts at a time (a start replays its game).
+    starting: Mutex<()>,
+    /// A table nobody is connected to for this long stops, freeing its memory; the next
+    /// connection starts it again from the store.
+    idle: Duration,
 }
 
+/// How long a table nobody is connected to stays in memory, unless told otherwise.
+pub const IDLE: Duration = Duration::from_secs(600);
+
 impl Server {
-    /// Opens the server's data in `dir` and starts every table it holds (their inputs
-    /// replayed). A table that cannot start is reported and left out.
-    pub fn open(dir: &Path) -> anyhow::Result<(Arc<Server>, Vec<String>)> {
+    /// Opens the server's data in `dir`, tables stopping after [`IDLE`] without a
+    /// connection.
+    pub fn open(dir: &Path) -> anyhow::Result<Arc<Server>> {
+        Server::open_with(dir, IDLE)
+    }
+
+    /// Opens the server's data in `dir`. Its tables start when somebody first connects to
+    /// them (their inputs replayed), and stop after `idle` without a connection.
+    pub fn open_with(dir: &Path, idle: Duration) -> anyhow::Result<Arc<Server>> {
         let store = Store::open(dir)?;
-        let server = Arc::new(Server {
+        Ok(Arc::new(Server {
             dir: dir.to_path_buf(),
             store: Mutex::new(store),
             tables: Mutex::new(BTreeMap::new()),
-        });
-        let stored = server.lock_store()?.tables()?;
-        let mut problems = Vec::new();
-        for table in stored {
-            let id = table.id.clone();
-            if let Err(e) = server.start_table(table) {
-                problems.push(format!("table {id} is not started: {e}"));
-            }
+            starting: Mutex::new(()),
+            idle,
+        }))
+    }
+
+    /// How many tables are in memory now.
+    pub fn running(&self) -> usize {
+        self.tables
+            .lock()
+            .map(|t| t.values().filter(|h| h.is_running()).count())
+            .unwrap_or(0)
+    }
+
+    /// Table `id`, started if it is not running.
+    fn table(&self, id: &str) -> Result<TableHandle, String> {
+        let running = |server: &Server| -> Result<Option<TableHandle>, String> {
+            Ok(server
+                .tables
+                .lock()
+                .map_err(|_| "the tables' lock is poisoned".to_owned())?
+                .get(id)
+                .filter(|h| h.is_running())
+                .cloned())
+        };
+        if let Some(handle) = running(self)? {
+            return Ok(handle);
         }
-        Ok((server, problems))
+        let _one = self
+            .starting
+            .lock()
+            .map_err(|_| "the tables' lock is poisoned".to_owned())?;
+        if let Some(handle) = running(self)? {
+            return Ok(handle);
+        }
+        let stored = self
+            .lock_store()
+            .map_err(|e| e.to_string())?
+            .tables()
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .find(|t| t.id == id)
+            .ok_or_else(|| "this table is not on this server".to_owned())?;
+        self.start_table(stored)
+            .map_err(|e| format!("the table cannot start: {e}"))
     }
 
     fn lock_store(&self) -> anyhow::Result<std::sync::MutexGuard<'_, Store>> {
@@ -120,7 +168,7 @@ impl Server {
             archive.unpack(&module_dir)?;
         }
         let id = table.id.clone();
-        let handle = TableHandle::start(table, &module_dir, Store::open(&self.dir)?)?;
+        let handle = TableHandle::start(table, &module_dir, Store::open(&self.dir)?, self.idle)?;
         self.tables
             .lock()
             .map_err(|_| anyhow::anyhow!("the tables' lock is poisoned"))?
@@ -210,13 +258,7 @@ impl Server {
             .ok_or_else(|| {
                 "this invitation is not one of this server's: ask the host for your link".to_owned()
             })?;
-        let table = self
-            .tables
-            .lock()
-            .map_err(|_| "the tables' lock is poisoned".to_owned())?
-            .get(&invitation.table)
-            .cloned()
-            .ok_or_else(|| "this table is not running on this server".to_owned())?;
+        let table = self.table(&invitation.table)?;
         Ok((invitation.table, table, invitation.role))
     }
 
@@ -269,13 +311,15 @@ pub async fn serve(server: Arc<Server>, listener: tokio::net::TcpListener) -> an
 }
 
 /// Binds `addr` and serves the data folder `dir` (the command line's `chancery serve`).
-pub fn run(addr: SocketAddr, dir: &Path, say: &mut dyn std::io::Write) -> anyhow::Result<()> {
+pub fn run(
+    addr: SocketAddr,
+    dir: &Path,
+    idle: Duration,
+    say: &mut dyn std::io::Write,
+) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async {
-        let (server, problems) = Server::open(dir)?;
-        for p in problems {
-            writeln!(say, "{p}")?;
-        }
+        let server = Server::open_with(dir, idle)?;
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
@@ -363,6 +407,14 @@ async fn connection(mut socket: WebSocket, server: Arc<Server>) {
             Err(e) => json!({"error": format!("not a table to host: {e}")}),
         };
         let _ = send(&mut socket, answer).await;
+        return;
+    }
+    if hello.get("status").is_some() {
+        let _ = send(
+            &mut socket,
+            json!({"status": {"running": server.running()}}),
+        )
+        .await;
         return;
     }
     if let Some(reload) = hello.get("reload") {

@@ -63,6 +63,8 @@ pub struct TableHandle {
     /// way to tell every connection when that changes.
     present: Arc<std::sync::Mutex<std::collections::BTreeMap<SeatId, usize>>>,
     poke: Arc<watch::Sender<u64>>,
+    /// Set when the table's thread has ended (stopped idle).
+    stopped: Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// A connection at a seat, counted while it lives.
@@ -93,6 +95,7 @@ impl TableHandle {
         stored: StoredTable,
         module_dir: &Path,
         store: Store,
+        idle: std::time::Duration,
     ) -> anyhow::Result<TableHandle> {
         let options = LoadOptions {
             overlay: match stored.load {
@@ -108,6 +111,8 @@ impl TableHandle {
         let present: Arc<std::sync::Mutex<std::collections::BTreeMap<SeatId, usize>>> =
             Arc::default();
         let seen = Arc::clone(&present);
+        let stopped: Arc<std::sync::atomic::AtomicBool> = Arc::default();
+        let ended = Arc::clone(&stopped);
         let (reloads, _) = broadcast::channel(16);
         let told = reloads.clone();
         let (ready, started) = std::sync::mpsc::channel::<anyhow::Result<()>>();
@@ -121,17 +126,19 @@ impl TableHandle {
                         game
                     }
                     Err(e) => {
+                        ended.store(true, std::sync::atomic::Ordering::SeqCst);
                         let _ = ready.send(Err(e));
                         return;
                     }
                 };
                 run(
                     game,
-                    (stored.id, options),
+                    (stored.id, options, idle),
                     store,
                     inbox,
                     (changed, told, seen),
                 );
+                ended.store(true, std::sync::atomic::Ordering::SeqCst);
             })?;
         started
             .recv()
@@ -142,6 +149,7 @@ impl TableHandle {
             reloads,
             present,
             poke,
+            stopped,
         })
     }
 
@@ -182,6 +190,11 @@ impl TableHandle {
         answer
             .recv()
             .map_err(|_| "the table stopped while reloading".to_owned())?
+    }
+
+    /// Whether the table is in memory (it stops after a while with nobody connected).
+    pub fn is_running(&self) -> bool {
+        !self.stopped.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// Counts a connection at `seat` while the returned guard lives; every connection's
@@ -265,7 +278,7 @@ type Present = Arc<std::sync::Mutex<std::collections::BTreeMap<SeatId, usize>>>;
 
 fn run(
     mut game: Game,
-    (id, options): (String, LoadOptions),
+    (id, options, idle): (String, LoadOptions, std::time::Duration),
     mut store: Store,
     inbox: mpsc::Receiver<Command>,
     (changed, reloads, present): (
@@ -278,7 +291,19 @@ fn run(
     if persist_bots(&mut game, &id, &mut store).unwrap_or(false) {
         changed.send_modify(|n| *n += 1);
     }
-    while let Ok(command) = inbox.recv() {
+    loop {
+        let command = match inbox.recv_timeout(idle) {
+            Ok(command) => command,
+            // Nobody here for a while: the table stops and frees its memory; it starts
+            // again from the store when somebody connects.
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if present.lock().is_ok_and(|p| p.is_empty()) {
+                    return;
+                }
+                continue;
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => return,
+        };
         match command {
             Command::View { seat, reply } => {
                 let mut view = view_of(&mut game.session, &seat);

@@ -25,6 +25,10 @@ pub struct ServeArgs {
     /// folder after a restart resumes every table where it was.
     #[arg(long, value_name = "DIR")]
     pub data: PathBuf,
+    /// Seconds a table nobody is connected to stays in memory; it starts again (its inputs
+    /// replayed) when somebody connects.
+    #[arg(long, value_name = "SECONDS", default_value_t = 600)]
+    pub idle: u64,
 }
 
 #[derive(Args, Debug)]
@@ -98,7 +102,12 @@ pub enum RemoteCommand {
 
 /// `chancery serve`.
 pub fn serve(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<i32> {
-    chancery_server::run(args.listen, &args.data, out)?;
+    chancery_server::run(
+        args.listen,
+        &args.data,
+        Duration::from_secs(args.idle.max(1)),
+        out,
+    )?;
     Ok(0)
 }
 
