@@ -87,6 +87,7 @@ fn host(server: &Server) -> serde_json::Map<String, Json> {
     let (code, out, err) = chancery(&[
         "host",
         &testbed(),
+        "--no-overlay",
         "--server",
         &server.url,
         "--seed",
@@ -812,4 +813,39 @@ fn a_table_nobody_is_at_stops_and_starts_again_as_it_was() {
         "and starts again as it was"
     );
     assert_eq!(running(&server.url), 1);
+}
+
+#[test]
+fn the_host_s_own_values_travel_with_the_table() {
+    // Hosted with the owner's overlay, the table reads those values (kept on the server
+    // by their hash, never written there).
+    let data = tempfile::tempdir().expect("scratch");
+    let server = Server::start(data.path());
+    let overlay = data.path().join("mine.ron");
+    let text = "Overlay(module: \"testbed\", tables: {\"recruit_bonus\": {\"6\": 2}})\n";
+    std::fs::write(&overlay, text).expect("written");
+    let (code, out, err) = chancery(&[
+        "host",
+        &testbed(),
+        "--overlay",
+        overlay.to_str().expect("a path"),
+        "--server",
+        &server.url,
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let links: Json = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(state(&links["A"])["decision"]["yours"], true);
+    let kept: Vec<String> = std::fs::read_dir(data.path().join("overlays"))
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(
+        kept,
+        [text.to_owned()],
+        "the server keeps the host's values as they were"
+    );
 }

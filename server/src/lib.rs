@@ -42,6 +42,7 @@ use axum::routing::get;
 use chancery_core::{Choice, GameSpec, SeatId, Value};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value as Json, json};
+use sha2::Digest as _;
 
 use crate::archive::Archive;
 use crate::store::{Role, Store, StoredTable, new_token};
@@ -110,6 +111,29 @@ impl Server {
         }))
     }
 
+    /// How a table's module is loaded: with its demo values, none, or the host's overlay
+    /// (kept in the data folder by its hash, and read only).
+    fn load_options(&self, load: &LoadChoice) -> anyhow::Result<chancery_core::LoadOptions> {
+        use chancery_core::OverlayChoice;
+        let overlay = match load {
+            LoadChoice::Demo => OverlayChoice::Demo,
+            LoadChoice::Plain => OverlayChoice::Off,
+            LoadChoice::Owner(text) => {
+                let dir = self.dir.join("overlays");
+                std::fs::create_dir_all(&dir)?;
+                let path = dir.join(format!("{}.ron", hex::encode(sha2::Sha256::digest(text))));
+                if !path.exists() {
+                    chancery_core::files::write_atomic(&path, text.as_bytes())?;
+                }
+                OverlayChoice::NamedBySave(path)
+            }
+        };
+        Ok(chancery_core::LoadOptions {
+            overlay,
+            strict: false,
+        })
+    }
+
     /// How many tables are in memory now.
     pub fn running(&self) -> usize {
         self.tables
@@ -168,7 +192,13 @@ impl Server {
             archive.unpack(&module_dir)?;
         }
         let id = table.id.clone();
-        let handle = TableHandle::start(table, &module_dir, Store::open(&self.dir)?, self.idle)?;
+        let options = self.load_options(&table.load)?;
+        let handle = TableHandle::start(
+            table,
+            (&module_dir, options),
+            Store::open(&self.dir)?,
+            self.idle,
+        )?;
         self.tables
             .lock()
             .map_err(|_| anyhow::anyhow!("the tables' lock is poisoned"))?
@@ -195,13 +225,9 @@ impl Server {
                 .map_err(|e| format!("the module cannot be unpacked: {e}"))?;
         }
         // The module is checked as any module is before a table plays it.
-        let options = chancery_core::LoadOptions {
-            overlay: match request.load {
-                LoadChoice::Demo => chancery_core::OverlayChoice::Demo,
-                LoadChoice::Plain => chancery_core::OverlayChoice::Off,
-            },
-            strict: false,
-        };
+        let options = self
+            .load_options(&request.load)
+            .map_err(|e| e.to_string())?;
         let module = chancery_core::load_module(&module_dir, &options)
             .map_err(|d| format!("the module does not load:\n{d}"))?;
         let mut roles: Vec<Role> = module

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::mpsc;
 
-use chancery_core::{Actor, Choice, Input, LoadOptions, OverlayChoice, SeatId, Session, Value};
+use chancery_core::{Actor, Choice, Input, LoadOptions, SeatId, Session, Value};
 use serde_json::{Value as Json, json};
 use tokio::sync::{broadcast, oneshot, watch};
 
@@ -93,17 +93,10 @@ impl TableHandle {
     /// stored inputs replayed. Returns once the game is ready, or why it cannot be.
     pub fn start(
         stored: StoredTable,
-        module_dir: &Path,
+        (module_dir, options): (&Path, LoadOptions),
         store: Store,
         idle: std::time::Duration,
     ) -> anyhow::Result<TableHandle> {
-        let options = LoadOptions {
-            overlay: match stored.load {
-                LoadChoice::Demo => OverlayChoice::Demo,
-                LoadChoice::Plain => OverlayChoice::Off,
-            },
-            strict: false,
-        };
         let (commands, inbox) = mpsc::channel::<Command>();
         let (changed, changes) = watch::channel(0u64);
         let changed = Arc::new(changed);
@@ -238,12 +231,14 @@ impl TableHandle {
 }
 
 /// Which values of the owner's the table's module plays with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum LoadChoice {
     /// The module's own demo values (its manifest's `demo`).
     Demo,
     /// None: a value the rules need is not entered.
     Plain,
+    /// The host's own overlay (the owner's values), as its text: read, never written.
+    Owner(String),
 }
 
 /// The table's game and how many of its inputs the store holds.

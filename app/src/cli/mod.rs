@@ -143,7 +143,7 @@ pub fn run(
         Some(Command::Sim(args)) => sim::run(&args, out, err),
         Some(Command::Module(args)) => scaffold::run(&args, out, err),
         Some(Command::Serve(args)) => online::serve(&args, out),
-        Some(Command::Host(args)) => online::host(&args, out, err),
+        Some(Command::Host(args)) => online::host(&args, &cli.open.overlay, out, err),
         Some(Command::Remote(args)) => online::remote(&args, out),
         Some(Command::Api(args)) => {
             let text = if args.stubs {

@@ -112,26 +112,40 @@ pub fn serve(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<i32> {
 }
 
 /// `chancery host`.
-pub fn host(args: &HostArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<i32> {
-    let options = chancery_core::LoadOptions {
-        overlay: match args.demo {
-            true => chancery_core::OverlayChoice::Demo,
-            false => chancery_core::OverlayChoice::Off,
-        },
-        strict: false,
-    };
+pub fn host(
+    args: &HostArgs,
+    overlay: &crate::games::OverlayArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> anyhow::Result<i32> {
+    let mut options = overlay.load_options(false);
+    if args.demo {
+        options.overlay = chancery_core::OverlayChoice::Demo;
+    }
     let module: Module =
         chancery_core::load_module(&args.module, &options).map_err(|d| anyhow::anyhow!("{d}"))?;
+    // The owner's values travel with the table (read there, never written).
+    let owner = match &options.overlay {
+        chancery_core::OverlayChoice::File(path) => Some(path.clone()),
+        chancery_core::OverlayChoice::Default => {
+            chancery_core::module::default_overlay_path(module.id()).filter(|p| p.exists())
+        }
+        _ => None,
+    };
+    let load = match owner {
+        _ if args.demo => LoadChoice::Demo,
+        Some(path) => LoadChoice::Owner(
+            std::fs::read_to_string(&path)
+                .map_err(|e| anyhow::anyhow!("cannot read your overlay {}: {e}", path.display()))?,
+        ),
+        None => LoadChoice::Plain,
+    };
     let spec = args.start.or_demo_game(&module, args.demo).spec(&module)?;
     let archive = Archive::from_dir(&args.module)?;
     let request = HostRequest {
         archive,
         spec,
-        load: if args.demo {
-            LoadChoice::Demo
-        } else {
-            LoadChoice::Plain
-        },
+        load,
     };
     let hosted = client::host(&args.server, &request)?;
     let links: serde_json::Map<String, Json> = hosted
