@@ -94,11 +94,11 @@ pub fn view(link: &str) -> anyhow::Result<Json> {
     block(async { Ok(join(link).await?.1) })
 }
 
-/// Answers for the seat with action `name` and `arg`; returns the view once it is taken.
-pub fn act(link: &str, name: &str, arg: Json) -> anyhow::Result<Json> {
+/// Sends `frame` for the seat; once the table has taken it, returns the seat's new view.
+fn taken_then_view(link: &str, frame: Json) -> anyhow::Result<Json> {
     block(async {
         let (mut socket, _) = join(link).await?;
-        send(&mut socket, json!({"act": {"name": name, "arg": arg}})).await?;
+        send(&mut socket, frame).await?;
         loop {
             let frame = next(&mut socket, Duration::from_secs(60)).await?;
             if frame.get("taken").is_some() {
@@ -113,6 +113,11 @@ pub fn act(link: &str, name: &str, arg: Json) -> anyhow::Result<Json> {
             }
         }
     })
+}
+
+/// Answers for the seat with action `name` and `arg`; returns the view once it is taken.
+pub fn act(link: &str, name: &str, arg: Json) -> anyhow::Result<Json> {
+    taken_then_view(link, json!({"act": {"name": name, "arg": arg}}))
 }
 
 /// Waits (up to `limit`) until the seat must decide, or the game is over; returns the view.
@@ -159,21 +164,5 @@ pub fn reload(
 /// Hands the seat to its bot (`to` "bot"), or takes it back (`to` "human"); returns the view
 /// once the table has it.
 pub fn hand(link: &str, to: &str) -> anyhow::Result<Json> {
-    block(async {
-        let (mut socket, _) = join(link).await?;
-        send(&mut socket, json!({"seat_to": to})).await?;
-        loop {
-            let frame = next(&mut socket, Duration::from_secs(60)).await?;
-            if frame.get("taken").is_some() {
-                break;
-            }
-        }
-        send(&mut socket, json!({"view": true})).await?;
-        loop {
-            let frame = next(&mut socket, Duration::from_secs(60)).await?;
-            if let Some(view) = frame.get("view") {
-                return Ok(view.clone());
-            }
-        }
-    })
+    taken_then_view(link, json!({"seat_to": to}))
 }
