@@ -840,3 +840,72 @@ fn the_host_s_own_values_travel_with_the_table() {
         "the server keeps the host's values as they were"
     );
 }
+
+#[test]
+fn a_saved_game_moves_to_a_server_and_goes_on_there() {
+    // A game begun at one screen (two answers) is hosted from its save: the table holds its
+    // inputs, and each seat's view is the one the same game gives in one process. A seat's
+    // redacted save is not the game to host.
+    let data = tempfile::tempdir().expect("scratch");
+    let server = Server::start(data.path());
+    let save = data.path().join("game.ron");
+    let save = save.to_str().expect("a path");
+    let (code, _, err) = chancery(&[
+        "new",
+        &testbed(),
+        "--no-overlay",
+        "--seed",
+        "3",
+        "--seat",
+        "A=human",
+        "--seat",
+        "B=human",
+        "--out",
+        save,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    for seat in ["A", "B"] {
+        let (code, _, err) = chancery(&["act", save, "--seat", seat, "1"]);
+        assert_eq!(code, 0, "{err}");
+    }
+    let (code, out, err) = chancery(&[
+        "host",
+        save,
+        "--no-overlay",
+        "--server",
+        &server.url,
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let links: Json = serde_json::from_str(&out).expect("JSON");
+    let mut local = local_game();
+    let file = chancery_core::SaveFile::read(Path::new(save)).expect("the save");
+    assert_eq!(file.inputs.len(), 2);
+    for input in file.inputs {
+        local.apply(input).expect("replays");
+    }
+    for seat in ["A", "B"] {
+        let expected = chancery_server::table::view_of(&mut local, &SeatId::from(seat));
+        assert_eq!(game_part(state(&links[seat])), expected, "{seat}'s view");
+    }
+    let deciding = if state(&links["A"])["decision"]["yours"] == true {
+        "A"
+    } else {
+        "B"
+    };
+    let (code, _, err) = chancery(&[
+        "remote",
+        "act",
+        links[deciding].as_str().expect("link"),
+        "1",
+    ]);
+    assert_eq!(code, 0, "the game goes on there: {err}");
+    // One seat's redacted save is refused with what to host instead.
+    let mine = data.path().join("a.ron");
+    let mine = mine.to_str().expect("a path");
+    let (code, _, err) = chancery(&["export", save, "--seat", "A", "--out", mine]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = chancery(&["host", mine, "--no-overlay", "--server", &server.url]);
+    assert_eq!(code, 1);
+    assert!(err.contains("redacted save"), "{err}");
+}

@@ -118,6 +118,7 @@ fn main() {
                     archive: archive.clone(),
                     spec,
                     load: LoadChoice::Plain,
+                    inputs: Vec::new(),
                 })
                 .expect("hosted");
             invitations.push((

@@ -64,6 +64,10 @@ pub struct HostRequest {
     pub spec: GameSpec,
     /// Whose values the module plays with.
     pub load: LoadChoice,
+    /// The game's inputs so far, when a saved game moves to the server (none for a new
+    /// one).
+    #[serde(default)]
+    pub inputs: Vec<chancery_core::Input>,
 }
 
 /// What the server answers a host: the table and an invitation for each seat and for
@@ -230,6 +234,20 @@ impl Server {
             .map_err(|e| e.to_string())?;
         let module = chancery_core::load_module(&module_dir, &options)
             .map_err(|d| format!("the module does not load:\n{d}"))?;
+        // A saved game's inputs must replay here before the table keeps them.
+        if !request.inputs.is_empty() {
+            let mut trial =
+                chancery_core::start_game(Arc::new(module.clone()), request.spec.clone())
+                    .map_err(|e| format!("the game does not start: {e}"))?;
+            for (n, input) in request.inputs.iter().enumerate() {
+                trial.apply(input.clone()).map_err(|e| {
+                    format!(
+                        "the saved game does not replay here: input {} is refused ({e})",
+                        n + 1
+                    )
+                })?;
+            }
+        }
         let mut roles: Vec<Role> = module
             .seats
             .iter()
@@ -252,10 +270,15 @@ impl Server {
             spec: request.spec,
             load: request.load,
         };
-        self.lock_store()
-            .map_err(|e| e.to_string())?
-            .create_table(&table, &invitations)
-            .map_err(|e| e.to_string())?;
+        {
+            let mut store = self.lock_store().map_err(|e| e.to_string())?;
+            store
+                .create_table(&table, &invitations)
+                .map_err(|e| e.to_string())?;
+            store
+                .append(&id, 0, &request.inputs)
+                .map_err(|e| e.to_string())?;
+        }
         self.start_table(table)
             .map_err(|e| format!("the table does not start: {e}"))?;
         Ok(Hosted {

@@ -33,7 +33,8 @@ pub struct ServeArgs {
 
 #[derive(Args, Debug)]
 pub struct HostArgs {
-    /// The module folder whose game the table plays.
+    /// The module folder whose game the table plays, or a saved game to move to the server
+    /// (its module, scenario, seats and every input so far).
     pub module: PathBuf,
     /// The server: ws://HOST:PORT/ws (what `serve` prints).
     #[arg(long, value_name = "URL")]
@@ -122,8 +123,25 @@ pub fn host(
     if args.demo {
         options.overlay = chancery_core::OverlayChoice::Demo;
     }
+    // A saved game moves with its module, its start and its inputs.
+    let save = match args.module.is_file() {
+        true => {
+            let file = chancery_core::SaveFile::read(&args.module)?;
+            if file.redacted.is_some() {
+                anyhow::bail!(
+                    "{} is one seat's redacted save: host the umpire's own save",
+                    args.module.display()
+                );
+            }
+            Some(file)
+        }
+        false => None,
+    };
+    let module_dir = save
+        .as_ref()
+        .map_or_else(|| args.module.clone(), |f| PathBuf::from(&f.module.dir));
     let module: Module =
-        chancery_core::load_module(&args.module, &options).map_err(|d| anyhow::anyhow!("{d}"))?;
+        chancery_core::load_module(&module_dir, &options).map_err(|d| anyhow::anyhow!("{d}"))?;
     // The owner's values travel with the table (read there, never written).
     let owner = match &options.overlay {
         chancery_core::OverlayChoice::File(path) => Some(path.clone()),
@@ -140,12 +158,29 @@ pub fn host(
         ),
         None => LoadChoice::Plain,
     };
-    let spec = args.start.or_demo_game(&module, args.demo).spec(&module)?;
-    let archive = Archive::from_dir(&args.module)?;
+    let (spec, inputs) = match save {
+        Some(file) => (
+            chancery_core::GameSpec {
+                scenario: file.scenario,
+                seed: file.seed,
+                seats: file.seats,
+                options: file.options,
+                dice: file.dice,
+                setup_dice: file.setup_dice,
+            },
+            file.inputs,
+        ),
+        None => (
+            args.start.or_demo_game(&module, args.demo).spec(&module)?,
+            Vec::new(),
+        ),
+    };
+    let archive = Archive::from_dir(&module_dir)?;
     let request = HostRequest {
         archive,
         spec,
         load,
+        inputs,
     };
     let hosted = client::host(&args.server, &request)?;
     let links: serde_json::Map<String, Json> = hosted
@@ -156,7 +191,7 @@ pub fn host(
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&links)?)?;
         out.flush()?;
-        return watch(args, &hosted, out);
+        return watch(args, &module_dir, &hosted, out);
     }
     writeln!(
         out,
@@ -175,13 +210,14 @@ pub fn host(
         err,
         "Each player runs `chancery remote state LINK`, or opens it in the app."
     )?;
-    watch(args, &hosted, out)
+    watch(args, &module_dir, &hosted, out)
 }
 
 /// With `--watch`, sends each saved edit of the module to the table and prints its report;
 /// else returns at once.
 fn watch(
     args: &HostArgs,
+    module_dir: &std::path::Path,
     hosted: &chancery_server::Hosted,
     out: &mut dyn Write,
 ) -> anyhow::Result<i32> {
@@ -195,14 +231,14 @@ fn watch(
     writeln!(
         out,
         "Watching {} for edits (Ctrl+C stops).",
-        args.module.display()
+        module_dir.display()
     )?;
     out.flush()?;
-    let mut last = Archive::from_dir(&args.module)?.hash();
+    let mut last = Archive::from_dir(module_dir)?.hash();
     loop {
         std::thread::sleep(Duration::from_millis(400));
         // A folder half-written (an editor's save) is read again on the next round.
-        let Ok(archive) = Archive::from_dir(&args.module) else {
+        let Ok(archive) = Archive::from_dir(module_dir) else {
             continue;
         };
         let hash = archive.hash();
