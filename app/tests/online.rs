@@ -143,7 +143,7 @@ fn local_game() -> chancery_core::Session {
 /// one process takes the same answer.
 fn answer_first(links: &Json, seat: &str, view: &Json, local: &mut chancery_core::Session) {
     let action = &view["decision"]["actions"][0];
-    let (code, _, err) = chancery(&["remote", "act", links[seat].as_str().expect("link"), "1"]);
+    let (code, err) = remote_act(&links[seat]);
     assert_eq!(code, 0, "{err}");
     local
         .apply(Input::Act {
@@ -156,6 +156,30 @@ fn answer_first(links: &Json, seat: &str, view: &Json, local: &mut chancery_core
             by: Actor::Human,
         })
         .expect("the same answer is legal in one process");
+}
+
+/// `remote act LINK 1`: the seat answers with its first action; the exit code and errors.
+fn remote_act(link: &Json) -> (i32, String) {
+    let (code, _, err) = chancery(&["remote", "act", link.as_str().expect("a link"), "1"]);
+    (code, err)
+}
+
+/// The token of an invitation link (after its `#`).
+fn token_of(link: &Json) -> String {
+    link.as_str()
+        .and_then(|l| l.split_once('#'))
+        .expect("a token")
+        .1
+        .to_owned()
+}
+
+/// The testbed seat that decides now.
+fn deciding(links: &impl std::ops::Index<&'static str, Output = Json>) -> &'static str {
+    if state(&links["A"])["decision"]["yours"] == true {
+        "A"
+    } else {
+        "B"
+    }
 }
 
 /// The other seat's hand is only ever "?" in a seat's view, and its private state absent.
@@ -208,17 +232,8 @@ fn two_seats_on_their_own_connections_play_and_each_sees_only_its_view() {
     secrets_kept(&watching, "A");
     secrets_kept(&watching, "B");
     // A seat's link never answers for the other seat, nor a spectator's for anyone.
-    let deciding = if state(&links["A"])["decision"]["yours"] == true {
-        "B"
-    } else {
-        "A"
-    };
-    let (code, _, err) = chancery(&[
-        "remote",
-        "act",
-        links[deciding].as_str().expect("link"),
-        "1",
-    ]);
+    let waiting = if deciding(&links) == "A" { "B" } else { "A" };
+    let (code, err) = remote_act(&links[waiting]);
     assert_eq!(code, 1);
     assert!(err.contains("it is not this seat's decision now"), "{err}");
     let (code, _, err) = chancery(&[
@@ -244,8 +259,7 @@ fn a_server_killed_mid_game_resumes_every_answer_it_took() {
     for _ in 0..6 {
         for seat in ["A", "B"] {
             if state(&links[seat])["decision"]["yours"] == true {
-                let (code, _, err) =
-                    chancery(&["remote", "act", links[seat].as_str().expect("link"), "1"]);
+                let (code, err) = remote_act(&links[seat]);
                 assert_eq!(code, 0, "{err}");
                 answered += 1;
                 break;
@@ -257,15 +271,7 @@ fn a_server_killed_mid_game_resumes_every_answer_it_took() {
     server.kill();
     // Started again on the same data, every table is where it was.
     let server = Server::start(data.path());
-    let relinked = |link: &Json| {
-        let token = link
-            .as_str()
-            .expect("link")
-            .split_once('#')
-            .expect("a token")
-            .1;
-        Json::from(format!("{}#{token}", server.url))
-    };
+    let relinked = |link: &Json| Json::from(format!("{}#{}", server.url, token_of(link)));
     let after = (
         game_part(state(&relinked(&links["A"]))),
         game_part(state(&relinked(&links["B"]))),
@@ -371,14 +377,7 @@ mod hostile {
         let data = tempfile::tempdir().expect("scratch");
         let server = Server::start(data.path());
         let links = host(&server);
-        let token = |seat: &str| {
-            links[seat]
-                .as_str()
-                .and_then(|l| l.split_once('#'))
-                .expect("a token")
-                .1
-                .to_owned()
-        };
+        let token = |key: &str| token_of(&links[key]);
         let calm = round_trip(&links["A"]);
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -474,19 +473,11 @@ fn the_host_s_edit_reaches_every_seat_in_its_own_words() {
     let links = host(&server);
     for seat in ["A", "B"] {
         if state(&links[seat])["decision"]["yours"] == true {
-            let (code, _, err) =
-                chancery(&["remote", "act", links[seat].as_str().expect("link"), "1"]);
+            let (code, err) = remote_act(&links[seat]);
             assert_eq!(code, 0, "{err}");
         }
     }
-    let token = |key: &str| {
-        links[key]
-            .as_str()
-            .and_then(|l| l.split_once('#'))
-            .expect("a token")
-            .1
-            .to_owned()
-    };
+    let token = |key: &str| token_of(&links[key]);
     let hands = |seat: &str| -> Vec<String> {
         let view = state(&links[seat]);
         view["zones"][format!("hand.{seat}")]["cards"]
@@ -595,14 +586,7 @@ fn fifty_kills_of_the_server_lose_no_answer_it_acknowledged() {
     let data = tempfile::tempdir().expect("scratch");
     let mut server = Server::start(data.path());
     let mut links = host(&server);
-    let token = |links: &serde_json::Map<String, Json>, seat: &str| {
-        links[seat]
-            .as_str()
-            .and_then(|l| l.split_once('#'))
-            .expect("a token")
-            .1
-            .to_owned()
-    };
+    let token = |links: &serde_json::Map<String, Json>, seat: &str| token_of(&links[seat]);
     let inputs = |view: &Json| view["log"].as_array().map_or(0, Vec::len);
     let mut known = inputs(&state(&links["A"]));
     let mut kills = 0;
@@ -775,7 +759,7 @@ fn a_table_nobody_is_at_stops_and_starts_again_as_it_was() {
     let data = tempfile::tempdir().expect("scratch");
     let server = Server::start_with(data.path(), &["--idle", "1"]);
     let links = host(&server);
-    let (code, _, err) = chancery(&["remote", "act", links["A"].as_str().expect("link"), "1"]);
+    let (code, err) = remote_act(&links["A"]);
     assert_eq!(code, 0, "{err}");
     let before = game_part(state(&links["B"]));
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -888,17 +872,8 @@ fn a_saved_game_moves_to_a_server_and_goes_on_there() {
         let expected = chancery_server::table::view_of(&mut local, &SeatId::from(seat));
         assert_eq!(game_part(state(&links[seat])), expected, "{seat}'s view");
     }
-    let deciding = if state(&links["A"])["decision"]["yours"] == true {
-        "A"
-    } else {
-        "B"
-    };
-    let (code, _, err) = chancery(&[
-        "remote",
-        "act",
-        links[deciding].as_str().expect("link"),
-        "1",
-    ]);
+    let deciding = deciding(&links);
+    let (code, err) = remote_act(&links[deciding]);
     assert_eq!(code, 0, "the game goes on there: {err}");
     // One seat's redacted save is refused with what to host instead.
     let mine = data.path().join("a.ron");

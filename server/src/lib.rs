@@ -170,12 +170,10 @@ impl Server {
         let stored = self
             .lock_store()
             .map_err(|e| e.to_string())?
-            .tables()
+            .table(id)
             .map_err(|e| e.to_string())?
-            .into_iter()
-            .find(|t| t.id == id)
             .ok_or_else(|| "this table is not on this server".to_owned())?;
-        self.start_table(stored)
+        self.start_table(stored, None)
             .map_err(|e| format!("the table cannot start: {e}"))
     }
 
@@ -185,8 +183,13 @@ impl Server {
             .map_err(|_| anyhow::anyhow!("the store's lock is poisoned"))
     }
 
-    /// Starts a stored table: its module unpacked (once) and loaded, its inputs replayed.
-    fn start_table(&self, table: StoredTable) -> anyhow::Result<TableHandle> {
+    /// Starts a stored table: its module unpacked (once) and loaded (unless `module` is
+    /// that module, loaded already), its inputs replayed.
+    fn start_table(
+        &self,
+        table: StoredTable,
+        module: Option<Arc<chancery_core::Module>>,
+    ) -> anyhow::Result<TableHandle> {
         let module_dir = self.dir.join("modules").join(&table.module);
         if !module_dir.join("module.ron").exists() {
             let archive = self
@@ -199,7 +202,7 @@ impl Server {
         let options = self.load_options(&table.load)?;
         let handle = TableHandle::start(
             table,
-            (&module_dir, options),
+            (&module_dir, options, module),
             Store::open(&self.dir)?,
             self.idle,
         )?;
@@ -232,13 +235,14 @@ impl Server {
         let options = self
             .load_options(&request.load)
             .map_err(|e| e.to_string())?;
-        let module = chancery_core::load_module(&module_dir, &options)
-            .map_err(|d| format!("the module does not load:\n{d}"))?;
+        let module = Arc::new(
+            chancery_core::load_module(&module_dir, &options)
+                .map_err(|d| format!("the module does not load:\n{d}"))?,
+        );
         // A saved game's inputs must replay here before the table keeps them.
         if !request.inputs.is_empty() {
-            let mut trial =
-                chancery_core::start_game(Arc::new(module.clone()), request.spec.clone())
-                    .map_err(|e| format!("the game does not start: {e}"))?;
+            let mut trial = chancery_core::start_game(Arc::clone(&module), request.spec.clone())
+                .map_err(|e| format!("the game does not start: {e}"))?;
             for (n, input) in request.inputs.iter().enumerate() {
                 trial.apply(input.clone()).map_err(|e| {
                     format!(
@@ -279,7 +283,7 @@ impl Server {
                 .append(&id, 0, &request.inputs)
                 .map_err(|e| e.to_string())?;
         }
-        self.start_table(table)
+        self.start_table(table, Some(module))
             .map_err(|e| format!("the table does not start: {e}"))?;
         Ok(Hosted {
             table: id,

@@ -154,30 +154,31 @@ impl Store {
         Ok(())
     }
 
-    /// Every table the store holds.
-    pub fn tables(&self) -> anyhow::Result<Vec<StoredTable>> {
-        let mut query = self
+    /// Table `id`, if the store holds it.
+    pub fn table(&self, id: &str) -> anyhow::Result<Option<StoredTable>> {
+        let row = self
             .db
-            .prepare("SELECT id, module, spec, load FROM tables ORDER BY created, id")?;
-        let rows = query.query_map([], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, String>(2)?,
-                r.get::<_, String>(3)?,
-            ))
-        })?;
-        let mut tables = Vec::new();
-        for row in rows {
-            let (id, module, spec, load) = row?;
-            tables.push(StoredTable {
-                id,
-                module,
-                spec: serde_json::from_str(&spec)?,
-                load: serde_json::from_str(&load)?,
-            });
-        }
-        Ok(tables)
+            .query_row(
+                "SELECT module, spec, load FROM tables WHERE id = ?1",
+                params![id],
+                |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, String>(2)?,
+                    ))
+                },
+            )
+            .optional()?;
+        let Some((module, spec, load)) = row else {
+            return Ok(None);
+        };
+        Ok(Some(StoredTable {
+            id: id.to_owned(),
+            module,
+            spec: serde_json::from_str(&spec)?,
+            load: serde_json::from_str(&load)?,
+        }))
     }
 
     /// The inputs of `table`, in order.

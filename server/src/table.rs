@@ -93,7 +93,7 @@ impl TableHandle {
     /// stored inputs replayed. Returns once the game is ready, or why it cannot be.
     pub fn start(
         stored: StoredTable,
-        (module_dir, options): (&Path, LoadOptions),
+        (module_dir, options, module): (&Path, LoadOptions, Option<Arc<chancery_core::Module>>),
         store: Store,
         idle: std::time::Duration,
     ) -> anyhow::Result<TableHandle> {
@@ -113,7 +113,7 @@ impl TableHandle {
         std::thread::Builder::new()
             .name(format!("table {}", stored.id))
             .spawn(move || {
-                let game = match open_game(&stored, &dir, &options, &store) {
+                let game = match open_game(&stored, (&dir, module), &options, &store) {
                     Ok(game) => {
                         let _ = ready.send(Ok(()));
                         game
@@ -249,13 +249,17 @@ struct Game {
 
 fn open_game(
     stored: &StoredTable,
-    dir: &Path,
+    (dir, module): (&Path, Option<Arc<chancery_core::Module>>),
     options: &LoadOptions,
     store: &Store,
 ) -> anyhow::Result<Game> {
-    let module = chancery_core::load_module(dir, options)
-        .map_err(|d| anyhow::anyhow!("the module of table {} does not load: {d}", stored.id))?;
-    let mut session = chancery_core::start_game(Arc::new(module), stored.spec.clone())?;
+    let module = match module {
+        Some(module) => module,
+        None => Arc::new(chancery_core::load_module(dir, options).map_err(|d| {
+            anyhow::anyhow!("the module of table {} does not load: {d}", stored.id)
+        })?),
+    };
+    let mut session = chancery_core::start_game(module, stored.spec.clone())?;
     let inputs = store.inputs(&stored.id)?;
     let count = inputs.len();
     for (n, input) in inputs.into_iter().enumerate() {

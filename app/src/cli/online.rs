@@ -159,17 +159,7 @@ pub fn host(
         None => LoadChoice::Plain,
     };
     let (spec, inputs) = match save {
-        Some(file) => (
-            chancery_core::GameSpec {
-                scenario: file.scenario,
-                seed: file.seed,
-                seats: file.seats,
-                options: file.options,
-                dice: file.dice,
-                setup_dice: file.setup_dice,
-            },
-            file.inputs,
-        ),
+        Some(file) => (file.spec(), file.inputs),
         None => (
             args.start.or_demo_game(&module, args.demo).spec(&module)?,
             Vec::new(),
@@ -349,12 +339,7 @@ fn print_view(view: &Json, json: bool, out: &mut dyn Write) -> anyhow::Result<()
             }
         }
     }
-    let connected: Vec<&str> = view["connected"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Json::as_str)
-        .collect();
+    let connected = strings(&view["connected"]);
     if !connected.is_empty() {
         writeln!(out, "At the table now: {}", connected.join(", "))?;
     }
@@ -382,12 +367,7 @@ fn print_view(view: &Json, json: bool, out: &mut dyn Write) -> anyhow::Result<()
             )?;
         }
     } else {
-        let waiting: Vec<&str> = decision["waiting"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Json::as_str)
-            .collect();
+        let waiting = strings(&decision["waiting"]);
         writeln!(
             out,
             "Waiting for {}: {}",
@@ -400,4 +380,13 @@ fn print_view(view: &Json, json: bool, out: &mut dyn Write) -> anyhow::Result<()
         )?;
     }
     Ok(())
+}
+
+/// The strings of a JSON list (none if it is not one).
+fn strings(list: &Json) -> Vec<&str> {
+    list.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Json::as_str)
+        .collect()
 }

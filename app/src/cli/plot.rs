@@ -133,18 +133,14 @@ fn differences(title: &str, metrics: &[(String, &Metric)]) -> String {
     let height = top + metrics.len() as f64 * row + 16.0;
     let mut body = String::new();
     for (i, (name, m)) in metrics.iter().enumerate() {
-        let reach = [m.low.abs(), m.high.abs(), m.difference.abs()]
-            .into_iter()
-            .filter(|x| x.is_finite())
-            .fold(0.0f64, f64::max);
-        let reach = if reach > 0.0 { reach } else { 1.0 };
+        let reach = m.reach();
         let (x0, x1) = (left + ends, left + ends + strip);
         let mid = (x0 + x1) / 2.0;
         let x = |v: f64| mid + v.clamp(-reach, reach) / reach * (strip / 2.0);
         let y = top + i as f64 * row + row / 2.0;
         let colour = if m.significant {
             "#c44e52"
-        } else if m.low > 0.0 || m.high < 0.0 {
+        } else if m.clear_of_zero() {
             "#e68c28"
         } else {
             "#4c72b0"

@@ -469,11 +469,7 @@ impl Coverage {
 /// metric has its own scale, so a rate's interval is never a dot beside a length's.
 fn difference_strip(ui: &mut Ui, m: &Metric) -> egui::Response {
     let (rect, response) = ui.allocate_exact_size(egui::vec2(260.0, 16.0), egui::Sense::hover());
-    let reach = [m.low.abs(), m.high.abs(), m.difference.abs()]
-        .into_iter()
-        .filter(|x| x.is_finite())
-        .fold(0.0f64, f64::max);
-    let reach = if reach > 0.0 { reach } else { 1.0 };
+    let reach = m.reach();
     let x = |v: f64| rect.center().x + (v.clamp(-reach, reach) / reach) as f32 * rect.width() / 2.0;
     let y = rect.center().y;
     let painter = ui.painter_at(rect.expand(4.0));
@@ -493,7 +489,7 @@ fn difference_strip(ui: &mut Ui, m: &Metric) -> egui::Response {
     // among many); blue: within chance.
     let color = if m.significant {
         Color32::from_rgb(200, 40, 40)
-    } else if m.low > 0.0 || m.high < 0.0 {
+    } else if m.clear_of_zero() {
         Color32::from_rgb(230, 140, 40)
     } else {
         Color32::from_rgb(60, 90, 160)

@@ -576,10 +576,10 @@ impl Module {
     /// The panels the table is drawn in: the module's own layout, or, when it gives none, one
     /// laid out from its components: each map on its own, the tracks together, the cards by
     /// whose they are, the boxes grouped by owner, and the counters in one panel.
-    pub fn panels(&self) -> Vec<data::Panel> {
+    pub fn panels(&self) -> std::borrow::Cow<'_, [data::Panel]> {
         use data::{LayoutItem, Panel};
         if !self.manifest.layout.panels.is_empty() {
-            return self.manifest.layout.panels.clone();
+            return std::borrow::Cow::Borrowed(&self.manifest.layout.panels);
         }
         let mut panels: Vec<Panel> = Vec::new();
         let mut add =
@@ -617,7 +617,7 @@ impl Module {
                 LayoutItem::Counter(counter.id.clone()),
             );
         }
-        panels
+        std::borrow::Cow::Owned(panels)
     }
 
     /// A seat's name, or its id when the module gives none.
@@ -801,24 +801,20 @@ impl Module {
                     return None;
                 }
                 let suffix = format!(".{key}");
-                let only = |mut names: Box<dyn Iterator<Item = &String> + '_>| match (
-                    names.next(),
-                    names.next(),
-                ) {
-                    (Some(name), None) => Some(name.clone()),
-                    _ => None,
-                };
-                let cards = self
-                    .cards
-                    .iter()
-                    .filter(|c| c.id.as_str().ends_with(&suffix))
-                    .map(|c| &c.name);
-                let pieces = self
-                    .pieces
-                    .iter()
-                    .filter(|p| p.id.as_str().ends_with(&suffix))
-                    .map(|p| &p.name);
-                only(Box::new(cards)).or_else(|| only(Box::new(pieces)))
+                only_one(
+                    self.cards
+                        .iter()
+                        .filter(|c| c.id.as_str().ends_with(&suffix))
+                        .map(|c| &c.name),
+                )
+                .or_else(|| {
+                    only_one(
+                        self.pieces
+                            .iter()
+                            .filter(|p| p.id.as_str().ends_with(&suffix))
+                            .map(|p| &p.name),
+                    )
+                })
             })
             .or_else(|| {
                 // A space of one place only ("navigation": Freedom of Navigation); a number
@@ -826,15 +822,13 @@ impl Module {
                 if !key.chars().any(char::is_alphabetic) {
                     return None;
                 }
-                let mut found = self
-                    .places
-                    .iter()
-                    .flat_map(|p| p.def.spaces.iter())
-                    .filter(|s| s.id.as_str() == key);
-                match (found.next(), found.next()) {
-                    (Some(space), None) => Some(space.name.clone()),
-                    _ => None,
-                }
+                only_one(
+                    self.places
+                        .iter()
+                        .flat_map(|p| p.def.spaces.iter())
+                        .filter(|s| s.id.as_str() == key)
+                        .map(|s| &s.name),
+                )
             });
         if let Some(name) = whole.filter(|n| !n.is_empty()) {
             return name;
@@ -877,5 +871,13 @@ impl Module {
                     .and_then(|s| s.bots.get(seat).cloned())
             })
             .or_else(|| self.seats.get(seat).and_then(|s| s.bot.clone()))
+    }
+}
+
+/// The one name `names` yields, if it yields exactly one.
+fn only_one<'a>(mut names: impl Iterator<Item = &'a String>) -> Option<String> {
+    match (names.next(), names.next()) {
+        (Some(name), None) => Some(name.clone()),
+        _ => None,
     }
 }

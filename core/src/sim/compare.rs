@@ -115,6 +115,22 @@ pub struct Metric {
 }
 
 impl Metric {
+    /// Whether the difference's 95 % interval stays clear of zero on its own (which chance
+    /// gives among many metrics; [`Metric::significant`] accounts for them).
+    pub fn clear_of_zero(&self) -> bool {
+        self.low > 0.0 || self.high < 0.0
+    }
+
+    /// The half-width of a chart's axis for this metric alone: the widest of the difference
+    /// and its interval's ends (1 when all are zero), so each metric is drawn on its own scale.
+    pub fn reach(&self) -> f64 {
+        let reach = [self.low.abs(), self.high.abs(), self.difference.abs()]
+            .into_iter()
+            .filter(|x| x.is_finite())
+            .fold(0.0f64, f64::max);
+        if reach > 0.0 { reach } else { 1.0 }
+    }
+
     /// Whether the metric is a rate (wins, draws, a card's win share), shown in percent.
     pub fn is_rate(&self) -> bool {
         matches!(self.group.as_str(), "wins" | "draws" | "card win share")
@@ -409,11 +425,7 @@ impl Comparison {
                 named.join("; ")
             );
         }
-        let alone = self
-            .metrics
-            .iter()
-            .filter(|m| m.low > 0.0 || m.high < 0.0)
-            .count();
+        let alone = self.metrics.iter().filter(|m| m.clear_of_zero()).count();
         match alone {
             0 => format!(
                 "No significant change at {games} games each: every difference's interval includes zero."
