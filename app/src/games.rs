@@ -117,6 +117,10 @@ pub struct OpenArgs {
     pub size: String,
     #[command(flatten)]
     pub overlay: OverlayArgs,
+    /// An invitation link to a seat at a table on a server (`chancery join LINK`): the
+    /// window plays that seat instead of a game of its own.
+    #[arg(skip)]
+    pub join: Option<String>,
 }
 
 /// Which owner's overlay to merge over the module's data.

@@ -884,3 +884,215 @@ fn a_saved_game_moves_to_a_server_and_goes_on_there() {
     assert_eq!(code, 1);
     assert!(err.contains("redacted save"), "{err}");
 }
+
+/// The app at a seat of a table on the server (`chancery join LINK`): it draws the seat's
+/// game from the module the server sent (once, into its cache), answers a decision with a
+/// click, and shows the other seat's move when it arrives. What it holds never names the
+/// other seat's hand.
+#[test]
+fn the_app_joins_a_table_plays_a_decision_and_shows_the_other_seat_s_move() {
+    use chancery::gui::{ChanceryApp, GameView, Launcher};
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+    use std::time::{Duration, Instant};
+
+    let data = tempfile::tempdir().expect("scratch");
+    let cache = tempfile::tempdir().expect("a module cache");
+    let server = Server::start(data.path());
+    let links = host(&server);
+    let (mine, other) = match deciding(&links) {
+        "A" => ("A", "B"),
+        _ => ("B", "A"),
+    };
+    let link = links[mine].as_str().expect("a link");
+    // The app open on a game of its own; the person joins through New / Open….
+    let load = LoadOptions {
+        overlay: OverlayChoice::Off,
+        strict: false,
+    };
+    let module = Arc::new(
+        chancery_core::load_module(repo().join("tests/modules/testbed"), &load).expect("loads"),
+    );
+    let session = chancery_core::start_game(module, GameSpec::new("basic", 1)).expect("starts");
+    let mut launcher = Launcher::new(&repo().join("tests/modules/testbed"), load);
+    launcher.module_cache = cache.path().to_path_buf();
+    let view = GameView::new(session, chancery::gui::GameOptions::default());
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1600.0, 1000.0))
+        .with_max_steps(32)
+        .build_ui_state(
+            |ui, app: &mut ChanceryApp| app.ui_in(ui),
+            ChanceryApp::new(view, launcher),
+        );
+    h.run();
+    h.get_by_label("New / Open…").click();
+    h.run();
+    // A password box: the link acts for the seat, and is not shown.
+    h.get_by_label("Invitation link").focus();
+    h.run();
+    h.get_by_label("Invitation link").type_text(link);
+    h.run();
+    h.get_by_label("Join").click();
+    let step_until =
+        |h: &mut Harness<'_, ChanceryApp>, what: &str, done: &dyn Fn(&ChanceryApp) -> bool| {
+            let start = Instant::now();
+            while !done(h.state()) {
+                assert!(
+                    start.elapsed() < Duration::from_secs(30),
+                    "timed out waiting for {what}"
+                );
+                std::thread::sleep(Duration::from_millis(20));
+                h.step();
+            }
+            h.step();
+        };
+    step_until(&mut h, "the table's first game", &|app| {
+        app.view.remote().is_some()
+    });
+    // The module came from the server into the cache: its files and what its rules declare.
+    let kept: Vec<String> = std::fs::read_dir(cache.path())
+        .expect("the cache")
+        .map(|e| {
+            e.expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    assert_eq!(kept.len(), 2, "the module's folder and its rules: {kept:?}");
+    let other_hand_hidden = |app: &ChanceryApp| {
+        let table = app.session().table();
+        let hand = &table.zones[&chancery_core::ZoneId::from(format!("hand.{other}").as_str())];
+        hand.cards
+            .iter()
+            .all(|c| c.as_str().starts_with(chancery_core::table::HIDDEN_CARD))
+    };
+    assert!(
+        other_hand_hidden(h.state()),
+        "the other seat's hand is stand-ins"
+    );
+    let my_hand = &h.state().session().table().zones
+        [&chancery_core::ZoneId::from(format!("hand.{mine}").as_str())];
+    assert!(
+        my_hand
+            .cards
+            .iter()
+            .all(|c| !c.as_str().starts_with(chancery_core::table::HIDDEN_CARD)),
+        "the seat sees its own hand"
+    );
+    h.get_by_label(&format!(
+        "Seen as {}",
+        if mine == "A" { "Alpha" } else { "Beta" }
+    ));
+    // A click answers the seat's decision; the server takes it and sends the new game.
+    let entries = |app: &ChanceryApp| app.session().log().len();
+    let before = entries(h.state());
+    let label = h
+        .state()
+        .view
+        .my_ask()
+        .and_then(|ask| ask.actions.first().map(|a| a.label.clone()))
+        .expect("the seat decides");
+    h.get_by_label(&label).click();
+    step_until(&mut h, "the server's game after the answer", &|app| {
+        entries(app) > before
+    });
+    let by_me = h
+        .state()
+        .session()
+        .log()
+        .last()
+        .and_then(|e| e.seat.clone());
+    assert_eq!(by_me, Some(SeatId::from(mine)), "the answer is the seat's");
+    assert_eq!(
+        state(&links[mine])["log"].as_array().map(Vec::len),
+        Some(entries(h.state())),
+        "the server's log and the window's are one"
+    );
+    // The other seat answers from another machine: the window shows it when it arrives.
+    assert_eq!(
+        state(&links[other])["decision"]["yours"],
+        true,
+        "the testbed at seed 3: the other seat decides next"
+    );
+    assert!(
+        h.state().view.my_ask().is_none(),
+        "the window offers nothing while the other seat decides"
+    );
+    let before = entries(h.state());
+    let (code, err) = remote_act(&links[other]);
+    assert_eq!(code, 0, "{err}");
+    step_until(&mut h, "the other seat's move", &|app| {
+        entries(app) > before
+    });
+    let by = h
+        .state()
+        .session()
+        .log()
+        .last()
+        .and_then(|e| e.seat.clone());
+    assert_eq!(by, Some(SeatId::from(other)), "the other seat's move shows");
+    assert!(
+        other_hand_hidden(h.state()),
+        "the other seat's hand is still stand-ins"
+    );
+    // Undo is not the window's to do: the server holds the game.
+    h.state_mut().view.undo();
+    assert!(
+        h.state().view.error().is_some_and(|e| e.contains("server")),
+        "{:?}",
+        h.state().view.error()
+    );
+}
+
+/// What the server sends a seat's window (its game: table, log, decision, standings) names
+/// none of the cards in the other seat's hand, at each step of a game; and the other seat's
+/// choices are not in it, only that it decides.
+#[test]
+fn a_seat_s_window_is_sent_nothing_of_the_other_seat_s_hand() {
+    use chancery_server::seat::SeatGame;
+    let mut local = local_game();
+    let mut searched = 0;
+    for step in 0..16 {
+        for (seat, other) in [("A", "B"), ("B", "A")] {
+            let game = SeatGame::of(&mut local, &SeatId::from(seat), "0");
+            let sent = serde_json::to_string(&game).expect("JSON");
+            let hand = &local.table().zones
+                [&chancery_core::ZoneId::from(format!("hand.{other}").as_str())];
+            for card in &hand.cards {
+                assert!(
+                    !sent.contains(&format!("\"{card}\"")),
+                    "step {step}: {seat}'s window is sent {other}'s card {card}"
+                );
+                searched += 1;
+            }
+            if let Some(prompt) = &game.prompt {
+                for ask in &prompt.asks {
+                    if ask.seat == Some(SeatId::from(other)) {
+                        assert!(
+                            ask.actions.is_empty(),
+                            "{other}'s choices are sent to {seat}"
+                        );
+                    }
+                }
+            }
+            assert_eq!(game.spec.seed, 0, "no seed");
+            assert_eq!(game.table.seed, 0, "no seed in the table");
+        }
+        let Ok(Some(prompt)) = local.prompt().clone() else {
+            break;
+        };
+        let ask = &prompt.asks[0];
+        let action = &ask.actions[0];
+        local
+            .apply(Input::Act {
+                seat: ask.seat.clone(),
+                choice: action.choice(),
+                dice: Vec::new(),
+                by: Actor::Human,
+            })
+            .expect("legal");
+    }
+    assert!(local.history().len() >= 4, "the seats played");
+    assert!(searched >= 10, "hidden cards were searched for: {searched}");
+}

@@ -30,7 +30,7 @@ pub enum Decision {
 pub const PASS: &str = "pass";
 
 /// What one seat may answer.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Ask {
     /// The seat that answers (`None`: anyone at the table).
     pub seat: Option<SeatId>,
@@ -39,7 +39,7 @@ pub struct Ask {
 }
 
 /// A decision the game is waiting for: the current state, who decides, and every legal action.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Prompt {
     /// The state's name.
     pub state: String,
@@ -79,6 +79,31 @@ impl Prompt {
         match self.is_private_from(seat) {
             true => "a decision made in private",
             false => &self.text,
+        }
+    }
+
+    /// The decision as `seat` may know it (a seat's screen on another machine): its own
+    /// ask whole, every other seat's ask without its actions (which could name what that
+    /// seat holds), and a private decision's words and state as [`Prompt::text_for`] gives
+    /// them. Who decides, who has answered and who is still to answer stay: every seat may
+    /// know them.
+    pub fn share_for(&self, seat: &SeatId) -> Prompt {
+        let asks = self
+            .asks
+            .iter()
+            .map(|ask| Ask {
+                seat: ask.seat.clone(),
+                actions: match &ask.seat {
+                    Some(s) if s != seat => Vec::new(),
+                    _ => ask.actions.clone(),
+                },
+            })
+            .collect();
+        Prompt {
+            state: self.state_for(Some(seat)).to_owned(),
+            text: self.text_for(Some(seat)).to_owned(),
+            asks,
+            ..self.clone()
         }
     }
 
@@ -139,7 +164,7 @@ impl Prompt {
 }
 
 /// One legal action of a prompt.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Action {
     /// The action's name: the handler `states.<state>.<name>` that applies it.
     pub name: String,
@@ -442,5 +467,62 @@ pub trait Rules {
     /// How often each function of the rules' scripting API was called.
     fn api_calls(&self) -> Vec<(&'static str, u64)> {
         Vec::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn action(name: &str, arg: &str) -> Action {
+        Action {
+            name: name.to_owned(),
+            arg: Value::Str(arg.into()),
+            label: format!("{name}: {arg}"),
+            target: None,
+            range: None,
+            confirm: None,
+        }
+    }
+
+    #[test]
+    fn a_seat_s_share_of_a_decision_holds_its_own_choices_and_only_who_else_decides() {
+        let prompt = Prompt {
+            state: "orders".to_owned(),
+            text: "Give your orders".to_owned(),
+            decision: Decision::Simultaneous,
+            asks: vec![
+                Ask {
+                    seat: Some("A".into()),
+                    actions: vec![action("play", "ace")],
+                },
+                Ask {
+                    seat: Some("B".into()),
+                    actions: vec![action("play", "king")],
+                },
+            ],
+            answered: vec!["C".into()],
+            waiting: Vec::new(),
+            private: None,
+        };
+        let share = prompt.share_for(&"A".into());
+        assert_eq!(share.asks[0], prompt.asks[0], "its own choices whole");
+        assert_eq!(share.asks[1].seat, Some("B".into()), "who else decides");
+        assert!(share.asks[1].actions.is_empty(), "not what B may choose");
+        assert_eq!(
+            (share.text.as_str(), &share.answered),
+            ("Give your orders", &prompt.answered)
+        );
+        // A spectator sees nobody's choices; a private decision's words stay with its seats.
+        let watching = Prompt {
+            private: Some("orders given".to_owned()),
+            ..prompt.clone()
+        }
+        .share_for(&SeatId::spectator());
+        assert!(watching.asks.iter().all(|a| a.actions.is_empty()));
+        assert_eq!(
+            (watching.text.as_str(), watching.state.as_str()),
+            ("a decision made in private", "private")
+        );
     }
 }

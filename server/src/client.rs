@@ -166,3 +166,207 @@ pub fn reload(
 pub fn hand(link: &str, to: &str) -> anyhow::Result<Json> {
     taken_then_view(link, json!({"seat_to": to}))
 }
+
+/// What a live connection to a table hears ([`Live`]).
+#[derive(Debug)]
+pub enum Heard {
+    /// The seat's game, first and after every change; `view` is the rest of the frame (who
+    /// is connected, the decision in the command line's terms).
+    Game {
+        /// The game to draw.
+        game: Box<crate::seat::SeatGame>,
+        /// Who is connected to the table (seat names).
+        connected: Vec<String>,
+    },
+    /// The module archive asked for with [`Live::ask_module`], and what its rules declare.
+    Archive(Box<(crate::archive::Archive, chancery_core::module::RulesInfo)>),
+    /// The host sent a new version of the module: the report, in this seat's words.
+    Reload(String),
+    /// The server refused a frame (an answer out of turn, say): why.
+    Refused(String),
+    /// The connection is up (again).
+    Connected,
+    /// The connection is lost: why; it is tried again, and what is sent meanwhile waits.
+    Lost(String),
+    /// The server will not let this link in (an invitation it does not know): why. The
+    /// connection is not tried again.
+    Shut(String),
+}
+
+/// A window's live connection to its seat at a table: it keeps reconnecting while it lives,
+/// and what is sent while it is down goes out once it is up again.
+pub struct Live {
+    out: tokio::sync::mpsc::UnboundedSender<Json>,
+    heard: std::sync::mpsc::Receiver<Heard>,
+}
+
+/// How long the connection waits before trying again, at most.
+const RETRY_MAX: Duration = Duration::from_secs(8);
+
+impl Live {
+    /// Joins the table of `link` on a thread of its own; `wake` is called after each thing
+    /// heard (to draw the window again).
+    pub fn join(link: &str, wake: impl Fn() + Send + 'static) -> anyhow::Result<Live> {
+        let (url, token) = parse_link(link)?;
+        let (out, mut outbox) = tokio::sync::mpsc::unbounded_channel::<Json>();
+        let (tell, heard) = std::sync::mpsc::channel();
+        std::thread::Builder::new()
+            .name("table connection".to_owned())
+            .spawn(move || {
+                let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                else {
+                    return;
+                };
+                let hear = |heard: Heard| {
+                    let gone = tell.send(heard).is_err();
+                    wake();
+                    gone
+                };
+                runtime.block_on(async {
+                    let mut wait = Duration::from_millis(250);
+                    // A frame that did not go out before the connection was lost goes first
+                    // on the next one.
+                    let mut held = None;
+                    loop {
+                        match live_once(&url, &token, (&mut outbox, &mut held), &hear).await {
+                            Ended::Dropped => return,
+                            Ended::Shut(why) => {
+                                hear(Heard::Shut(why));
+                                return;
+                            }
+                            Ended::Lost(why, was_up) => {
+                                if hear(Heard::Lost(why)) {
+                                    return;
+                                }
+                                if was_up {
+                                    wait = Duration::from_millis(250);
+                                }
+                            }
+                        }
+                        tokio::time::sleep(wait).await;
+                        wait = (wait * 2).min(RETRY_MAX);
+                    }
+                });
+            })?;
+        Ok(Live { out, heard })
+    }
+
+    /// Sends `seat`'s answer `choice` (the seat is the link's: the server takes no other).
+    pub fn answer(&self, choice: &chancery_core::Choice) {
+        let _ = self
+            .out
+            .send(json!({"act": {"name": choice.name, "arg": choice.arg.to_json()}}));
+    }
+
+    /// Hands the seat to its bot (`to` "bot") or takes it back (`to` "human").
+    pub fn hand(&self, to: &str) {
+        let _ = self.out.send(json!({"seat_to": to}));
+    }
+
+    /// Asks for the module archive `hash` (answered [`Heard::Archive`]).
+    pub fn ask_module(&self, hash: &str) {
+        let _ = self.out.send(json!({"module": hash}));
+    }
+
+    /// What was heard since the last call, oldest first.
+    pub fn heard(&self) -> Vec<Heard> {
+        self.heard.try_iter().collect()
+    }
+}
+
+/// How one connection of a [`Live`] ended.
+enum Ended {
+    /// The window let go of it.
+    Dropped,
+    /// The server will not let the link in.
+    Shut(String),
+    /// Lost: why, and whether it had been up.
+    Lost(String, bool),
+}
+
+async fn live_once(
+    url: &str,
+    token: &str,
+    (outbox, held): (
+        &mut tokio::sync::mpsc::UnboundedReceiver<Json>,
+        &mut Option<Json>,
+    ),
+    hear: &impl Fn(Heard) -> bool,
+) -> Ended {
+    let mut socket = match open(url).await {
+        Ok(socket) => socket,
+        Err(e) => return Ended::Lost(e.to_string(), false),
+    };
+    if let Err(e) = send(&mut socket, json!({"join": token, "game": true})).await {
+        return Ended::Lost(e.to_string(), false);
+    }
+    let mut up = false;
+    loop {
+        tokio::select! {
+            frame = socket.next() => {
+                let text = match frame {
+                    Some(Ok(Message::Text(text))) => text,
+                    Some(Ok(_)) => continue,
+                    Some(Err(e)) => return Ended::Lost(e.to_string(), up),
+                    None => return Ended::Lost("the server closed the connection".to_owned(), up),
+                };
+                let Ok(json) = serde_json::from_str::<Json>(&text) else { continue };
+                if let Some(error) = json.get("error").and_then(Json::as_str) {
+                    // Refused before the first view: the link itself is not let in.
+                    if !up {
+                        return Ended::Shut(error.to_owned());
+                    }
+                    if hear(Heard::Refused(error.to_owned())) {
+                        return Ended::Dropped;
+                    }
+                    continue;
+                }
+                let heard = if let Some(view) = json.get("view") {
+                    let Ok(game) = serde_json::from_value(view["game"].clone()) else { continue };
+                    if !up {
+                        up = true;
+                        if hear(Heard::Connected) {
+                            return Ended::Dropped;
+                        }
+                        if let Some(frame) = held.take()
+                            && let Err(e) = send(&mut socket, frame.clone()).await
+                        {
+                            *held = Some(frame);
+                            return Ended::Lost(e.to_string(), up);
+                        }
+                    }
+                    let connected = view["connected"]
+                        .as_array()
+                        .map(|names| names.iter().filter_map(|n| n.as_str().map(str::to_owned)).collect())
+                        .unwrap_or_default();
+                    Heard::Game { game: Box::new(game), connected }
+                } else if let Some(archive) = json.get("archive") {
+                    let archive = serde_json::from_value(archive.clone());
+                    let rules = serde_json::from_value(json["rules"].clone());
+                    match (archive, rules) {
+                        (Ok(archive), Ok(rules)) => Heard::Archive(Box::new((archive, rules))),
+                        (Err(e), _) | (_, Err(e)) => {
+                            Heard::Refused(format!("the module sent is not an archive: {e}"))
+                        }
+                    }
+                } else if let Some(report) = json.get("reload").and_then(Json::as_str) {
+                    Heard::Reload(report.to_owned())
+                } else {
+                    continue;
+                };
+                if hear(heard) {
+                    return Ended::Dropped;
+                }
+            }
+            frame = outbox.recv(), if up => {
+                let Some(frame) = frame else { return Ended::Dropped };
+                if let Err(e) = send(&mut socket, frame.clone()).await {
+                    *held = Some(frame);
+                    return Ended::Lost(e.to_string(), up);
+                }
+            }
+        }
+    }
+}

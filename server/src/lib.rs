@@ -14,6 +14,9 @@
 //!   `{"hosted": {"table": ID, "invitations": {SEAT: TOKEN, "spectator": TOKEN,
 //!   "host": TOKEN}}}`;
 //! - to join: `{"join": TOKEN}`, answered by `{"view": …}` now and after every change;
+//!   `{"join": TOKEN, "game": true}` (a window that draws the table): each view carries
+//!   the seat's whole game too (see [`seat::SeatGame`]), and `{"module": HASH}` is answered
+//!   `{"archive": …}`, the module the table plays, to draw it with;
 //! - to answer: `{"act": {"name": …, "arg": …}}`, answered by an error or the next view;
 //! - to hand one's seat to its bot, or take it back: `{"seat_to": "bot"|"human"}`;
 //! - the host's new module version: `{"reload": {"token": HOST_TOKEN, "archive": …}}`,
@@ -25,6 +28,7 @@
 
 pub mod archive;
 pub mod client;
+pub mod seat;
 pub mod store;
 pub mod table;
 
@@ -483,6 +487,8 @@ async fn connection(mut socket: WebSocket, server: Arc<Server>) {
         .await;
         return;
     };
+    // A window that draws the table asks for the seat's whole game with each view.
+    let whole = hello.get("game").and_then(Json::as_bool).unwrap_or(false);
     let (table, seat, plays) = match server.join(token) {
         Ok((_, table, Role::Seat(seat))) => (table, seat, true),
         Ok((_, table, _)) => (table, SeatId::spectator(), false),
@@ -510,7 +516,7 @@ async fn connection(mut socket: WebSocket, server: Arc<Server>) {
                     let _ = send(&mut socket, json!({"error": "the table has closed"})).await;
                     return;
                 }
-                let Some(view) = table.view(&seat).await else { return };
+                let Some(view) = table.view(&seat, whole).await else { return };
                 if !send(&mut socket, json!({"view": view})).await {
                     return;
                 }
@@ -522,7 +528,10 @@ async fn connection(mut socket: WebSocket, server: Arc<Server>) {
                     return;
                 }
                 let Message::Text(text) = frame else { continue };
-                let reply = answer(&table, &seat, plays, &text).await;
+                let reply = match module_asked(&text) {
+                    Some(hash) => Some(module_frame(&server, &table, &hash).await),
+                    None => answer(&table, (&seat, whole), plays, &text).await,
+                };
                 if let Some(reply) = reply
                     && !send(&mut socket, reply).await
                 {
@@ -557,15 +566,45 @@ async fn reload_frame(server: &Arc<Server>, reload: &Json) -> Json {
     }
 }
 
+/// The archive hash a frame `{"module": HASH}` asks for.
+fn module_asked(text: &str) -> Option<String> {
+    let frame: Json = serde_json::from_str(text).ok()?;
+    Some(frame.get("module")?.as_str()?.to_owned())
+}
+
+/// The module archive `hash`, for a window at a table to draw the table with, and what its
+/// rules declare: only the module that table plays (a connection reads no other table's).
+async fn module_frame(server: &Arc<Server>, table: &TableHandle, hash: &str) -> Json {
+    let Some(rules) = table.rules_of(hash).await else {
+        return json!({"error": "this table does not play that module (it may have been reloaded since): ask for the view again"});
+    };
+    let server = server.clone();
+    let hash = hash.to_owned();
+    match tokio::task::spawn_blocking(move || server.lock_store()?.module(&hash)).await {
+        Ok(Ok(Some(archive))) => json!({"archive": archive, "rules": rules}),
+        Ok(Ok(None)) => json!({"error": "the server has lost this table's module"}),
+        Ok(Err(e)) => json!({"error": e.to_string()}),
+        Err(e) => json!({"error": e.to_string()}),
+    }
+}
+
 /// A joined connection's frame: an answer for its seat. Returns what to send back, if
 /// anything (the new view follows every change).
-async fn answer(table: &TableHandle, seat: &SeatId, plays: bool, text: &str) -> Option<Json> {
+async fn answer(
+    table: &TableHandle,
+    (seat, whole): (&SeatId, bool),
+    plays: bool,
+    text: &str,
+) -> Option<Json> {
     let frame: Json = match serde_json::from_str(text) {
         Ok(json) => json,
         Err(e) => return Some(json!({"error": format!("not JSON: {e}")})),
     };
     if frame.get("view").is_some() {
-        return table.view(seat).await.map(|view| json!({"view": view}));
+        return table
+            .view(seat, whole)
+            .await
+            .map(|view| json!({"view": view}));
     }
     if let Some(to) = frame.get("seat_to").and_then(Json::as_str) {
         if !plays {

@@ -21,6 +21,8 @@ const BOT_LIMIT: usize = 10_000;
 enum Command {
     View {
         seat: SeatId,
+        /// Whether the view carries the seat's whole game, for its window to draw.
+        game: bool,
         reply: oneshot::Sender<Json>,
     },
     Act {
@@ -36,6 +38,11 @@ enum Command {
         seat: SeatId,
         to: String,
         reply: oneshot::Sender<Result<(), String>>,
+    },
+    /// What the rules of module archive `hash` declare, if the table plays it.
+    Rules {
+        hash: String,
+        reply: oneshot::Sender<Option<chancery_core::module::RulesInfo>>,
     },
 }
 
@@ -146,12 +153,14 @@ impl TableHandle {
         })
     }
 
-    /// The table's view for `seat`: its state as that seat sees it, and its decision.
-    pub async fn view(&self, seat: &SeatId) -> Option<Json> {
+    /// The table's view for `seat`: its state as that seat sees it, and its decision; with
+    /// `game`, the seat's whole game too, for its window to draw ([`crate::seat::SeatGame`]).
+    pub async fn view(&self, seat: &SeatId, game: bool) -> Option<Json> {
         let (reply, answer) = oneshot::channel();
         self.commands
             .send(Command::View {
                 seat: seat.clone(),
+                game,
                 reply,
             })
             .ok()?;
@@ -219,6 +228,20 @@ impl TableHandle {
             .map_err(|_| "the table stopped while answering".to_owned())?
     }
 
+    /// What the rules of module archive `hash` declare (their states, bots and hooks), if it
+    /// is the module the table plays: a window draws the table with the module's data, and
+    /// runs none of its scripts to learn them.
+    pub async fn rules_of(&self, hash: &str) -> Option<chancery_core::module::RulesInfo> {
+        let (reply, answer) = oneshot::channel();
+        self.commands
+            .send(Command::Rules {
+                hash: hash.to_owned(),
+                reply,
+            })
+            .ok()?;
+        answer.await.ok().flatten()
+    }
+
     /// A receiver of the table's module reloads.
     pub fn reloads(&self) -> broadcast::Receiver<Arc<ReloadNote>> {
         self.reloads.subscribe()
@@ -245,6 +268,8 @@ pub enum LoadChoice {
 struct Game {
     session: Session,
     stored: usize,
+    /// The hash of the module archive the table plays.
+    module: String,
 }
 
 fn open_game(
@@ -270,6 +295,7 @@ fn open_game(
     Ok(Game {
         session,
         stored: count,
+        module: stored.module.clone(),
     })
 }
 
@@ -304,8 +330,21 @@ fn run(
             Err(mpsc::RecvTimeoutError::Disconnected) => return,
         };
         match command {
-            Command::View { seat, reply } => {
+            Command::View {
+                seat,
+                game: whole,
+                reply,
+            } => {
                 let mut view = view_of(&mut game.session, &seat);
+                if whole {
+                    let seat_game =
+                        crate::seat::SeatGame::of(&mut game.session, &seat, &game.module);
+                    if let (Some(map), Ok(json)) =
+                        (view.as_object_mut(), serde_json::to_value(seat_game))
+                    {
+                        map.insert("game".to_owned(), json);
+                    }
+                }
                 let module = game.session.module().clone();
                 let connected: Vec<String> = present
                     .lock()
@@ -320,6 +359,10 @@ fn run(
                     map.insert("connected".to_owned(), json!(connected));
                 }
                 let _ = reply.send(view);
+            }
+            Command::Rules { hash, reply } => {
+                let rules = (hash == game.module).then(|| game.session.module().rules.clone());
+                let _ = reply.send(rules);
             }
             Command::Hand { seat, to, reply } => {
                 let result = hand(&mut game, &id, &mut store, &seat, &to);
@@ -366,6 +409,10 @@ fn rebase(game: &mut Game, dir: &Path, options: &LoadOptions) -> Result<ReloadNo
         return Err(format!(
             "the new version refuses input {n} of the game ({why}): the table plays on under the version it had"
         ));
+    }
+    // The module folder is named by the archive's hash.
+    if let Some(hash) = dir.file_name().and_then(|n| n.to_str()) {
+        game.module = hash.to_owned();
     }
     Ok(ReloadNote { report, module })
 }

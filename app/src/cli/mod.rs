@@ -88,6 +88,9 @@ enum Command {
     /// Play a seat of a table on a server through its invitation link: print its view,
     /// answer for it, or wait until it must decide.
     Remote(online::RemoteArgs),
+    /// Open the app at a seat of a table on a server, through the invitation link the host
+    /// gave you: the window shows what your seat may know and sends your answers.
+    Join(online::JoinArgs),
 }
 
 #[derive(Args, Debug)]
@@ -145,6 +148,14 @@ pub fn run(
         Some(Command::Serve(args)) => online::serve(&args, out),
         Some(Command::Host(args)) => online::host(&args, &cli.open.overlay, out, err),
         Some(Command::Remote(args)) => online::remote(&args, out),
+        Some(Command::Join(args)) => {
+            return Outcome::OpenWindow(Box::new(OpenArgs {
+                join: Some(args.link),
+                screenshot: args.screenshot,
+                size: args.size,
+                ..cli.open
+            }));
+        }
         Some(Command::Api(args)) => {
             let text = if args.stubs {
                 chancery_core::devtools::luals_stubs()

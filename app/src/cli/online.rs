@@ -55,6 +55,23 @@ pub struct HostArgs {
 }
 
 #[derive(Args, Debug)]
+#[command(
+    after_help = "The link is the one `chancery host` printed for your seat \
+(ws://HOST:PORT/ws#TOKEN); keep it to yourself: it acts for your seat. The module's files \
+come from the server once and are kept in Chancery's data folder (online-modules)."
+)]
+pub struct JoinArgs {
+    /// Your seat's invitation link.
+    pub link: String,
+    /// Save a screenshot of the window to FILE (PNG) and exit (needs a display).
+    #[arg(long, value_name = "FILE")]
+    pub screenshot: Option<std::path::PathBuf>,
+    /// Window size, as WIDTHxHEIGHT.
+    #[arg(long, value_name = "WxH", default_value = "1600x1000")]
+    pub size: String,
+}
+
+#[derive(Args, Debug)]
 pub struct RemoteArgs {
     #[command(subcommand)]
     pub command: RemoteCommand,

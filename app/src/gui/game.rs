@@ -17,7 +17,10 @@ use chancery_core::{
 };
 
 use super::draw::{Click, DropTarget, Selected, Targets};
+
+mod remote;
 use crate::games::{parse_value, store_value, value_type, write_overlay_and_reload};
+pub use remote::{LinkState, Remote};
 
 /// A step the rules stopped to ask about: the input to retry and what it needs.
 #[derive(Clone, Debug)]
@@ -159,6 +162,9 @@ pub struct GameView {
     /// Asks the window to be drawn again when work done elsewhere is ready (a reload, the
     /// replays of the recorded games): an idle window then draws nothing.
     waker: Option<Waker>,
+    /// The table server the game is played on, if it is: the session shows the seat's
+    /// game as the server sent it, and answers go there.
+    remote: Option<Remote>,
 }
 
 /// The module's recorded games replayed on a thread of their own: under the version being
@@ -272,6 +278,7 @@ impl GameView {
             standings: None,
             recordings,
             waker: None,
+            remote: None,
         };
         view.count_unknown_fields();
         // A game whose set-up waits for a value of the owner's data asks for it first.
@@ -454,6 +461,7 @@ impl GameView {
         if let Some(watcher) = &self.watcher {
             watcher.wake_with(wake.clone());
         }
+        self.remote_wake_with(wake.clone());
         self.waker = Some(wake);
     }
 
@@ -815,6 +823,9 @@ impl GameView {
     pub fn apply(&mut self, input: Input) {
         self.preview = None;
         self.panels.focus = None;
+        if self.send_remote(&input) {
+            return;
+        }
         self.keep_held_game(&input);
         // A person's answer may make the rules change the board too (a change by hand was
         // made on the physical board already).
@@ -946,6 +957,9 @@ impl GameView {
     /// Writes `value` for `target` into the owner's overlay and plays on under the module
     /// reloaded with it.
     pub fn store(&mut self, target: &OverlayTarget, value: Value) -> Result<(), String> {
+        if self.remote.is_some() {
+            return Err("At a table on a server, the host's values are the table's: a value is entered at the host's copy.".to_owned());
+        }
         let path = store_value(&mut self.session, target, value, &self.options.load_options)?;
         self.status = Some(format!(
             "{} stored in {}",
@@ -960,6 +974,9 @@ impl GameView {
     /// Changes what the owner's overlay says of their copy of `board` (its image, where a
     /// space lies on it) and plays on under the module reloaded with it.
     pub fn owner_board(&mut self, board: &str, change: impl FnOnce(&mut BoardOverlay)) {
+        if self.refuse_remote("Changing your board's picture") {
+            return;
+        }
         let written = write_overlay_and_reload(
             &mut self.session,
             &self.options.load_options,
@@ -976,6 +993,9 @@ impl GameView {
     /// bot moves after it; the bots then wait until a person acts again. In a game of bots
     /// alone, takes back one move.
     pub fn undo(&mut self) {
+        if self.refuse_remote("Undo") {
+            return;
+        }
         let records = self.session.history().records();
         let by_person = records.iter().rposition(|r| {
             !matches!(
@@ -1006,6 +1026,9 @@ impl GameView {
 
     /// Redoes the last undone input.
     pub fn redo(&mut self) {
+        if self.refuse_remote("Redo") {
+            return;
+        }
         match self.session.redo() {
             Ok(true) => self.after_change(),
             Ok(false) => {}
@@ -1016,6 +1039,9 @@ impl GameView {
     /// Redoes every undone input (and those a reload held back), as far as the rules accept
     /// them; says how many.
     pub fn redo_all(&mut self) {
+        if self.refuse_remote("Redo") {
+            return;
+        }
         let history = self.session.history();
         let (from, waiting) = (history.len(), history.redo_stack().len());
         if waiting == 0 {
@@ -1039,6 +1065,9 @@ impl GameView {
 
     /// Goes back (or forward) to just after input `n`.
     pub fn goto(&mut self, n: usize) {
+        if self.refuse_remote("Going back in the game") {
+            return;
+        }
         match self.session.goto(n) {
             Ok(()) => self.after_change(),
             Err(err) => self.error = Some(err.to_string()),
@@ -1049,6 +1078,9 @@ impl GameView {
     /// rules need something from the table (a physical die the bot's choice rolls, a value
     /// not entered yet) waits for it as a person's does: the answer retries the bot's input.
     pub fn bot_step(&mut self) -> bool {
+        if self.refuse_remote("A bot's step") {
+            return false;
+        }
         let prompt = self.session.prompt().clone().ok().flatten();
         let secret = prompt.as_ref().is_some_and(|p| p.is_secret());
         let before = self.physical_board.then(|| self.session.table().clone());
@@ -1257,6 +1289,7 @@ impl GameView {
 
     /// Picks up a reload from the watcher and replays the game under it.
     pub fn poll_reload(&mut self) {
+        self.poll_remote();
         if let Some(report) = self.recordings.poll()
             && let Some((_, text)) = &mut self.reload_report
         {
@@ -1341,6 +1374,10 @@ impl GameView {
 
     /// Whether a seat that decides now is played by a bot.
     pub fn bot_decides(&self) -> bool {
+        // A table on a server runs its bots there.
+        if self.remote.is_some() {
+            return false;
+        }
         match self.session.prompt() {
             Ok(Some(prompt)) => prompt
                 .deciders()

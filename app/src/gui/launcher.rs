@@ -21,6 +21,8 @@ pub struct Opened {
     pub notes: String,
     /// The save it was opened from, if it was.
     pub from: Option<PathBuf>,
+    /// The table on a server the game is played at, if it was joined there.
+    pub remote: Option<super::game::Remote>,
 }
 
 /// The launcher's fields.
@@ -49,6 +51,12 @@ pub struct Launcher {
     /// The autosaved games listed, read when the window opens (not at every frame) and
     /// again after a discard.
     kept: Option<Vec<super::autosave::Kept>>,
+    /// An invitation link to a seat at a table on a server.
+    pub link: String,
+    /// The table being joined, until its first game comes.
+    joining: Option<super::game::Remote>,
+    /// Where the modules of joined tables are kept.
+    pub module_cache: PathBuf,
 }
 
 impl Launcher {
@@ -67,6 +75,9 @@ impl Launcher {
             demo: matches!(load_options.overlay, OverlayChoice::Demo),
             load_options,
             kept: None,
+            link: String::new(),
+            joining: None,
+            module_cache: super::module_cache_dir(),
         }
     }
 
@@ -148,6 +159,7 @@ impl Launcher {
                 session,
                 notes,
                 from: Some(path.to_path_buf()),
+                remote: None,
             }),
             Err(err) => Err(format!("{notes}{err:#}")),
         }
@@ -174,6 +186,10 @@ impl Launcher {
         let mut started = self.new_game_ui(ui);
         ui.separator();
         if let Some(opened) = self.open_ui(ui) {
+            started = Some(opened);
+        }
+        ui.separator();
+        if let Some(opened) = self.join_ui(ui) {
             started = Some(opened);
         }
         if let Some(message) = &self.message {
@@ -257,6 +273,7 @@ impl Launcher {
                         session,
                         notes: String::new(),
                         from: None,
+                        remote: None,
                     })
                 }
                 Err(err) => self.message = Some(err),
@@ -332,6 +349,57 @@ impl Launcher {
                 });
         }
         started
+    }
+
+    /// A seat at a table on a server: its invitation link, and Join. The window goes on
+    /// being drawn while the table is reached; the seat's game opens when it comes.
+    fn join_ui(&mut self, ui: &mut Ui) -> Option<Opened> {
+        ui.heading("Join a table on a server");
+        ui.horizontal(|ui| {
+            let label = ui.label("Invitation link");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.link)
+                    .hint_text("ws://HOST:PORT/ws#TOKEN")
+                    .desired_width(300.0)
+                    .password(true),
+            )
+            .labelled_by(label.id)
+            .on_hover_text("The link the host sent you for your seat: it acts for that seat, so keep it to yourself");
+            let joining = self.joining.is_some();
+            if ui
+                .add_enabled(!joining, egui::Button::new("Join"))
+                .clicked()
+            {
+                match super::game::Remote::join(self.link.trim(), self.module_cache.clone()) {
+                    Ok(remote) => {
+                        self.joining = Some(remote);
+                        self.message = None;
+                    }
+                    Err(e) => self.message = Some(e.to_string()),
+                }
+            }
+        });
+        let remote = self.joining.as_mut()?;
+        ui.horizontal(|ui| {
+            ui.spinner();
+            ui.label(format!("Reaching the table at {}…", remote.server()));
+        });
+        ui.ctx()
+            .request_repaint_after(std::time::Duration::from_millis(50));
+        match remote.try_first() {
+            Ok(None) => None,
+            Ok(Some(session)) => Some(Opened {
+                session,
+                notes: String::new(),
+                from: None,
+                remote: self.joining.take(),
+            }),
+            Err(why) => {
+                self.joining = None;
+                self.message = Some(format!("Cannot join: {why}"));
+                None
+            }
+        }
     }
 
     /// One autosaved game: open it, or discard it (into `discarded/`).

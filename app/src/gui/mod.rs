@@ -132,6 +132,7 @@ impl ChanceryApp {
                     session,
                     notes: String::new(),
                     from: None,
+                    remote: None,
                 });
                 if demo_game.is_some_and(|g| g.is_solitaire()) {
                     self.view.set_one_person(true);
@@ -153,6 +154,10 @@ impl ChanceryApp {
     /// A game opened from its autosave goes on in that file (unless another window plays
     /// it); any other game gets a file of its own. The game played before keeps its file.
     pub fn play(&mut self, opened: launcher::Opened) {
+        if let Some(remote) = opened.remote {
+            self.view = GameView::at_table(remote, opened.session);
+            return;
+        }
         let mut options = self.view.options().clone();
         // Stored values and reloads load the module as this game was: the demo's values, or
         // the owner's.
@@ -376,26 +381,10 @@ impl ChanceryApp {
                     self.view.panels_mut().rules_open = !self.view.panels().rules_open;
                 }
                 ui.separator();
-                let waiting = self.view.session().history().redo_stack().len();
-                if ui
-                    .add_enabled(waiting > 0, egui::Button::new("Redo all"))
-                    .on_hover_text(format!("Redo the {waiting} undone input(s) at once"))
-                    .on_disabled_hover_text("Nothing is undone")
-                    .clicked()
-                {
-                    self.view.redo_all();
-                }
-                if ui.button("Redo").on_hover_text("Ctrl+Shift+Z").clicked() {
-                    self.view.redo();
-                }
-                if ui
-                    .button("Undo")
-                    .on_hover_text(
-                        "Take back your last decision, and the bot moves after it (Ctrl+Z)",
-                    )
-                    .clicked()
-                {
-                    self.view.undo();
+                if self.view.remote().is_some() {
+                    self.online_ui(ui);
+                } else {
+                    self.undo_ui(ui);
                 }
                 ui.separator();
                 // What is left, from the left: the module's name, the scenario (unless it
@@ -432,6 +421,85 @@ impl ChanceryApp {
         });
     }
 
+    /// Undo and redo, for a game played here.
+    fn undo_ui(&mut self, ui: &mut Ui) {
+        let waiting = self.view.session().history().redo_stack().len();
+        if ui
+            .add_enabled(waiting > 0, egui::Button::new("Redo all"))
+            .on_hover_text(format!("Redo the {waiting} undone input(s) at once"))
+            .on_disabled_hover_text("Nothing is undone")
+            .clicked()
+        {
+            self.view.redo_all();
+        }
+        if ui.button("Redo").on_hover_text("Ctrl+Shift+Z").clicked() {
+            self.view.redo();
+        }
+        if ui
+            .button("Undo")
+            .on_hover_text("Take back your last decision, and the bot moves after it (Ctrl+Z)")
+            .clicked()
+        {
+            self.view.undo();
+        }
+    }
+
+    /// A game played on a table server: whether the connection is up, who is here, and
+    /// the seat handed to its bot or taken back.
+    fn online_ui(&mut self, ui: &mut Ui) {
+        let Some(remote) = self.view.remote() else {
+            return;
+        };
+        let module = self.view.session().module().clone();
+        let seat = remote.seat().cloned();
+        let here = remote.connected.join(", ");
+        match &remote.state {
+            game::LinkState::Up => {
+                ui.label(
+                    RichText::new(format!("Online · {} here", remote.connected.len()))
+                        .color(Color32::LIGHT_GREEN),
+                )
+                .on_hover_text(format!(
+                    "Playing at the table on {}. Connected: {here}",
+                    remote.server()
+                ));
+            }
+            game::LinkState::Connecting => {
+                ui.label("Connecting…");
+            }
+            game::LinkState::Lost(why) => {
+                ui.colored_label(Color32::LIGHT_RED, "Reconnecting…")
+                    .on_hover_text(format!("The connection to {} is lost ({why}); it is tried again, and an answer given meanwhile waits for it", remote.server()));
+            }
+            game::LinkState::Shut(why) => {
+                ui.colored_label(Color32::LIGHT_RED, "Not let in")
+                    .on_hover_text(why.clone());
+            }
+        }
+        let Some(seat) = seat.filter(|s| module.seats.contains(s.as_str())) else {
+            return;
+        };
+        let bot = matches!(
+            self.view.session().table().seats.get(&seat),
+            Some(chancery_core::Controller::Bot(_))
+        );
+        let (label, to, hover) = match bot {
+            false => (
+                "Let the bot play",
+                "bot",
+                "Hand your seat to its bot while you are away (the table goes on without you)",
+            ),
+            true => (
+                "Play it myself",
+                "human",
+                "Take your seat back from its bot",
+            ),
+        };
+        if ui.button(label).on_hover_text(hover).clicked() {
+            self.view.hand_seat(to);
+        }
+    }
+
     /// The card editor's button, with how many card values are still to enter.
     fn card_data_button(&mut self, ui: &mut Ui, module: &chancery_core::Module) {
         let unknown = self.view.unknown_fields();
@@ -460,6 +528,19 @@ impl ChanceryApp {
         let module = self.view.session().module().clone();
         // A redacted save is one seat's view: there is nobody else to be, and nothing more
         // to show.
+        if let (Some(remote), Some(redaction)) =
+            (self.view.remote(), self.view.session().redaction())
+        {
+            let name = match redaction.seat == chancery_core::SeatId::spectator() {
+                true => "a spectator".to_owned(),
+                false => game::seat_name(&module, &redaction.seat),
+            };
+            ui.label(format!("Seen as {name}")).on_hover_text(format!(
+                "Your place at the table on {}: the server sends only what {name} may know",
+                remote.server()
+            ));
+            return;
+        }
         if let Some(redaction) = self.view.session().redaction() {
             let names = |s: &chancery_core::SeatId| game::seat_name(&module, s);
             ui.label(format!(
@@ -782,6 +863,9 @@ pub fn autosave_dir() -> Option<PathBuf> {
 /// The app for `args`: the game started (or opened), with autosave and hot reload unless a
 /// screenshot is all that is wanted.
 pub fn build_app(args: &OpenArgs) -> anyhow::Result<ChanceryApp> {
+    if let Some(link) = &args.join {
+        return join_app(link, args);
+    }
     let session = start_session(args)?;
     let interactive = args.screenshot.is_none() && args.frame_stats.is_none();
     let autosaves = autosave_dir().filter(|_| interactive);
@@ -855,6 +939,22 @@ pub fn build_app(args: &OpenArgs) -> anyhow::Result<ChanceryApp> {
     }
     app.screenshot = args.screenshot.clone();
     app.frame_stats = args.frame_stats.map(|n| (n.max(1), Vec::new()));
+    Ok(app)
+}
+
+/// Where the modules of tables on servers are kept, a folder each named by its hash.
+pub fn module_cache_dir() -> PathBuf {
+    chancery_core::module::data_dir()
+        .unwrap_or_else(std::env::temp_dir)
+        .join("online-modules")
+}
+
+/// The app at the seat of invitation `link`.
+fn join_app(link: &str, args: &OpenArgs) -> anyhow::Result<ChanceryApp> {
+    let view = GameView::joined(link, module_cache_dir(), Duration::from_secs(30))?;
+    let launcher = Launcher::new(&view.session().module().dir.clone(), LoadOptions::default());
+    let mut app = ChanceryApp::new(view, launcher);
+    app.screenshot = args.screenshot.clone();
     Ok(app)
 }
 

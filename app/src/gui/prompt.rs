@@ -251,6 +251,7 @@ fn decision_ui(ui: &mut Ui, view: &mut GameView) {
         // A bot's single decision may still be answered by hand (never a secret one).
         if let [ask] = prompt.asks.as_slice()
             && bot_decides
+            && view.remote().is_none()
             && !prompt.is_secret()
         {
             ui.collapsing("Answer for the bot by hand", |ui| {
@@ -279,7 +280,8 @@ fn decision_ui(ui: &mut Ui, view: &mut GameView) {
 /// choices (they may show its hand); "Nobody answers" passes for every person in one click.
 /// Returns whether the screen is this (the asked seat's choices are not shown).
 fn window_ui(ui: &mut Ui, view: &mut GameView, prompt: &Prompt) -> bool {
-    if prompt.decision != Decision::Window {
+    // At a table on a server, each seat answers a window at its own screen.
+    if prompt.decision != Decision::Window || view.remote().is_some() {
         return false;
     }
     let Some(asked) = prompt.asks.first().and_then(|a| a.seat.clone()) else {

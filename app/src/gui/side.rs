@@ -96,7 +96,9 @@ pub fn log_ui(ui: &mut Ui, view: &mut GameView) {
         .scenarios
         .get(spec.scenario.as_str()))
     .map_or_else(|| spec.scenario.to_string(), |s| s.name.clone());
-    if table.seed_shown_to(view.eyes().as_ref()) {
+    // At a table on a server, the seed stays there.
+    let remote = view.remote().is_some();
+    if table.seed_shown_to(view.eyes().as_ref()) && !remote {
         ui.label(format!("{scenario}, seed {}", spec.seed))
             .on_hover_text("Start a new game with this seed to play the same deal again");
     } else {
@@ -104,9 +106,16 @@ pub fn log_ui(ui: &mut Ui, view: &mut GameView) {
             "The seed shows when nothing is hidden, with open hands, or when the game is over: every shuffle follows from it",
         );
     }
-    ui.weak("Click an entry to go back to just after it; Redo goes forward again.");
+    ui.weak(match remote {
+        true => "The table's log, as your seat may read it.",
+        false => "Click an entry to go back to just after it; Redo goes forward again.",
+    });
     let mut go_to = None;
-    let current = view.session().history().len();
+    let current = match remote {
+        // The latest entry stands out: the server holds the game, and nobody goes back.
+        true => view.session().log().last().map_or(0, |e| e.index),
+        false => view.session().history().len(),
+    };
     egui::ScrollArea::vertical()
         .id_salt("log")
         .stick_to_bottom(true)
@@ -123,7 +132,9 @@ pub fn log_ui(ui: &mut Ui, view: &mut GameView) {
                     } else {
                         RichText::new(text)
                     };
-                    if ui
+                    if remote {
+                        ui.label(text);
+                    } else if ui
                         .link(text)
                         .on_hover_text("Go back to just after this input")
                         .clicked()

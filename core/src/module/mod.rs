@@ -142,7 +142,7 @@ pub struct ScriptSource {
 }
 
 /// What the rules script declares, found when the module is loaded.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RulesInfo {
     /// The names of the states in `states`.
     pub states: Vec<String>,

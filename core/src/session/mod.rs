@@ -401,6 +401,9 @@ pub struct Session {
     redaction: Option<crate::redact::Redaction>,
     /// What the set-up waits for, if the game has not begun (see [`Session::setup_waits`]).
     setup_waits: Option<Need>,
+    /// A game held elsewhere (a table server) and shown here: its log as the server sent
+    /// it, in place of the inputs' (see [`Session::shown`]).
+    shown_log: Option<Vec<LogEntry>>,
 }
 
 impl Session {
@@ -486,7 +489,25 @@ impl Session {
             bot_time: std::time::Duration::ZERO,
             redaction,
             setup_waits: None,
+            shown_log: None,
         }
+    }
+
+    /// A game held elsewhere, shown as one seat may know it (a seat's window on a table
+    /// server): `table` redacted for that seat, `log` as it may read it, and `rules` that
+    /// only say what the server sent (the decision, the standings). Nothing is played on
+    /// it: answers go to the server, and the next game shown replaces it.
+    pub fn shown(
+        module: Arc<Module>,
+        spec: GameSpec,
+        mut rules: Box<dyn Rules>,
+        (table, redaction): (Table, crate::redact::Redaction),
+        log: Vec<LogEntry>,
+    ) -> Session {
+        rules.set_watched(true);
+        let mut session = Session::begun(module, spec, rules, table, Vec::new(), Some(redaction));
+        session.shown_log = Some(log);
+        session
     }
 
     /// A game that goes on from `table`, one seat's redacted view of a game (see
@@ -550,6 +571,9 @@ impl Session {
 
     /// The log: the setup's lines, then each input with its lines.
     pub fn log(&self) -> Vec<LogEntry> {
+        if let Some(log) = &self.shown_log {
+            return log.clone();
+        }
         (0..=self.history.records.len())
             .filter_map(|n| self.log_entry(n))
             .collect()
@@ -557,6 +581,9 @@ impl Session {
 
     /// The log's entry `n`: the set-up's for 0, else input `n`'s (`None` past the last).
     pub fn log_entry(&self, n: usize) -> Option<LogEntry> {
+        if let Some(log) = &self.shown_log {
+            return log.iter().find(|e| e.index == n).cloned();
+        }
         let Some(i) = n.checked_sub(1) else {
             return Some(LogEntry {
                 index: 0,
