@@ -19,6 +19,7 @@ fn repo() -> PathBuf {
 struct Server {
     child: Child,
     url: String,
+    port: u16,
 }
 
 impl Server {
@@ -32,6 +33,11 @@ impl Server {
             .and_then(|l| l.local_addr())
             .expect("a free port")
             .port();
+        Server::start_at(data, port, flags)
+    }
+
+    /// A server on `port` (one started again where its clients look for it).
+    fn start_at(data: &Path, port: u16, flags: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_chancery"))
             .args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--data"])
             .arg(data)
@@ -48,6 +54,7 @@ impl Server {
         Server {
             child,
             url: format!("ws://127.0.0.1:{port}/ws"),
+            port,
         }
     }
 
@@ -370,6 +377,84 @@ mod hostile {
         let start = Instant::now();
         state(link);
         start.elapsed()
+    }
+
+    /// A connection that opens and never speaks is closed after the hello timeout; one
+    /// that joins and never reads what it is sent holds up nobody: the seats play on at
+    /// their usual pace while its views pile up unread.
+    #[test]
+    fn a_silent_connection_is_closed_and_a_reader_that_never_reads_slows_nobody() {
+        let data = tempfile::tempdir().expect("scratch");
+        let server = Server::start(data.path());
+        let links = host(&server);
+        let calm = round_trip(&links["A"]);
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        let opened = Instant::now();
+        let silent = runtime.spawn({
+            let url = server.url.clone();
+            async move {
+                let mut s = open(&url).await;
+                // Nothing is sent: the server closes the connection.
+                let closed = next_text(&mut s).await;
+                (closed, Instant::now())
+            }
+        });
+        // A spectator that joins and never reads a frame.
+        let stuck = runtime.block_on({
+            let url = server.url.clone();
+            let token = token_of(&links["spectator"]);
+            async move {
+                let mut s = open(&url).await;
+                s.send(Message::Text(format!("{{\"join\": \"{token}\"}}").into()))
+                    .await
+                    .expect("sent");
+                // It asks for its view over and over (within the rate), and reads none.
+                for _ in 0..150 {
+                    s.send(Message::Text("{\"view\": true}".into()))
+                        .await
+                        .expect("sent");
+                }
+                s
+            }
+        });
+        let mut slowest = Duration::ZERO;
+        let mut answers = 0;
+        for _ in 0..30 {
+            if state(&links["A"])["decision"]["over"] == true {
+                break;
+            }
+            let seat = deciding(&links);
+            let start = Instant::now();
+            let (code, err) = remote_act(&links[seat]);
+            assert_eq!(code, 0, "{err}");
+            slowest = slowest.max(start.elapsed());
+            answers += 1;
+        }
+        assert!(answers >= 4, "{answers} answers");
+        let during = round_trip(&links["A"]);
+        assert!(
+            during < calm * 10 + Duration::from_millis(500),
+            "a view took {during:?} with a reader that never reads ({calm:?} before)"
+        );
+        assert!(
+            slowest < Duration::from_secs(5),
+            "an answer took {slowest:?}"
+        );
+        let (said, at) = runtime
+            .block_on(silent)
+            .expect("the silent connection ends");
+        assert_eq!(said, None, "closed without a word");
+        let waited = at - opened;
+        assert!(
+            waited >= chancery_server::HELLO_TIMEOUT - Duration::from_millis(500)
+                && waited < chancery_server::HELLO_TIMEOUT + Duration::from_secs(5),
+            "closed after {waited:?}"
+        );
+        drop(stuck);
     }
 
     #[test]
@@ -1095,4 +1180,95 @@ fn a_seat_s_window_is_sent_nothing_of_the_other_seat_s_hand() {
     }
     assert!(local.history().len() >= 4, "the seats played");
     assert!(searched >= 10, "hidden cards were searched for: {searched}");
+}
+
+/// The app at a seat whose server goes down mid-game: the window says it is reconnecting,
+/// keeps the answer given meanwhile, and once the server is back (started again on its
+/// data) the answer reaches the table and the game goes on where it was.
+#[test]
+fn an_answer_given_while_the_server_is_down_reaches_the_table_when_it_is_back() {
+    use chancery::gui::{ChanceryApp, GameView, Launcher, LinkState};
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+    use std::time::{Duration, Instant};
+
+    let data = tempfile::tempdir().expect("scratch");
+    let cache = tempfile::tempdir().expect("a module cache");
+    let server = Server::start(data.path());
+    let port = server.port;
+    let links = host(&server);
+    let mine = deciding(&links);
+    let view = GameView::joined(
+        links[mine].as_str().expect("a link"),
+        cache.path().to_path_buf(),
+        Duration::from_secs(30),
+    )
+    .expect("joins");
+    let launcher = Launcher::new(&view.session().module().dir.clone(), LoadOptions::default());
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1600.0, 1000.0))
+        .with_max_steps(32)
+        .build_ui_state(
+            |ui, app: &mut ChanceryApp| app.ui_in(ui),
+            ChanceryApp::new(view, launcher),
+        );
+    h.run();
+    let step_until =
+        |h: &mut Harness<'_, ChanceryApp>, what: &str, done: &dyn Fn(&ChanceryApp) -> bool| {
+            let start = Instant::now();
+            while !done(h.state()) {
+                assert!(
+                    start.elapsed() < Duration::from_secs(30),
+                    "timed out waiting for {what}"
+                );
+                std::thread::sleep(Duration::from_millis(20));
+                h.step();
+            }
+            h.step();
+        };
+    let state_of = |app: &ChanceryApp| app.view.remote().map(|r| r.state.clone());
+    step_until(&mut h, "the table to be live", &|app| {
+        state_of(app) == Some(LinkState::Up)
+    });
+    server.kill();
+    step_until(&mut h, "the window to see the server gone", &|app| {
+        matches!(state_of(app), Some(LinkState::Lost(_)))
+    });
+    h.get_by_label("Reconnecting…");
+    // The answer is given while the server is down: it waits.
+    let entries = |app: &ChanceryApp| app.session().log().len();
+    let before = entries(h.state());
+    let label = h
+        .state()
+        .view
+        .my_ask()
+        .and_then(|ask| ask.actions.first().map(|a| a.label.clone()))
+        .expect("the seat decides");
+    h.get_by_label(&label).click();
+    h.run();
+    assert_eq!(
+        h.state().view.status(),
+        Some("Answer kept: it goes to the table once the connection is back.")
+    );
+    let _back = Server::start_at(data.path(), port, &[]);
+    step_until(&mut h, "the answer to reach the table", &|app| {
+        entries(app) > before
+    });
+    assert_eq!(state_of(h.state()), Some(LinkState::Up));
+    let by = h
+        .state()
+        .session()
+        .log()
+        .last()
+        .and_then(|e| e.seat.clone());
+    assert_eq!(
+        by,
+        Some(SeatId::from(mine)),
+        "the kept answer is the seat's"
+    );
+    assert_eq!(
+        state(&links[mine])["log"].as_array().map(Vec::len),
+        Some(entries(h.state())),
+        "the server has it"
+    );
 }

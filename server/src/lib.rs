@@ -58,6 +58,9 @@ pub const MAX_FRAME: usize = archive::MAX_BYTES + (64 << 10);
 pub const MAX_RATE: f64 = 50.0;
 /// A connection that says nothing for this long after it opens is closed.
 pub const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+/// A connection whose reader takes no frame for this long is closed: its views are not kept
+/// waiting for it.
+pub const SEND_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// What a host sends to open a table.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -419,11 +422,11 @@ impl Rate {
     }
 }
 
+/// Sends `json`; `false` if the connection is gone, or its reader has not taken a frame for
+/// [`SEND_TIMEOUT`] (a reader that never reads holds nothing of the server's for longer).
 async fn send(socket: &mut WebSocket, json: Json) -> bool {
-    socket
-        .send(Message::Text(json.to_string().into()))
-        .await
-        .is_ok()
+    let sent = socket.send(Message::Text(json.to_string().into()));
+    matches!(tokio::time::timeout(SEND_TIMEOUT, sent).await, Ok(Ok(())))
 }
 
 async fn connection(mut socket: WebSocket, server: Arc<Server>) {

@@ -26,7 +26,7 @@ use egui::{Color32, RichText, Ui};
 
 use crate::games::{OpenArgs, open_session};
 pub use draw::{DropTarget, Selected};
-pub use game::{GameOptions, GameView, Viewer};
+pub use game::{GameOptions, GameView, LinkState, Remote, Viewer};
 pub use launcher::{Launcher, Opened};
 
 /// Frames drawn before a screenshot is taken (layout settles over the first frames).
