@@ -1121,6 +1121,37 @@ fn the_app_joins_a_table_plays_a_decision_and_shows_the_other_seat_s_move() {
         other_hand_hidden(h.state()),
         "the other seat's hand is still stand-ins"
     );
+    // The table's chat: a line typed in the window reaches the other seat, and the other
+    // seat's line shows in the window.
+    h.get_by_label("Line").focus();
+    h.run();
+    h.get_by_label("Line").type_text("Your move, friend.");
+    h.run();
+    h.get_by_label("Say").click();
+    h.run();
+    let said = |key: &str| -> Vec<String> {
+        chancery_server::client::chat(links[key].as_str().expect("a link"))
+            .expect("the chat")
+            .into_iter()
+            .map(|l| l.text)
+            .collect()
+    };
+    let start = Instant::now();
+    while said(other).is_empty() {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the line reaches the table"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+        h.step();
+    }
+    assert_eq!(said(other), ["Your move, friend."]);
+    chancery_server::client::say(links[other].as_str().expect("a link"), "Thinking…", None)
+        .expect("said");
+    step_until(&mut h, "the other seat's line", &|app| {
+        app.view.remote().is_some_and(|r| r.chat.len() == 2)
+    });
+    h.get_by_label("Thinking…");
     // Undo is not the window's to do: the server holds the game.
     h.state_mut().view.undo();
     assert!(
@@ -1271,4 +1302,61 @@ fn an_answer_given_while_the_server_is_down_reaches_the_table_when_it_is_back() 
         Some(entries(h.state())),
         "the server has it"
     );
+}
+
+/// The table's chat on the Napoleonic Wars Campaign (nine nations and an umpire): a line to
+/// everyone reaches every seat and the spectators, also those who join later; the umpire's
+/// private word reaches its seat only; a seat's private word to another seat, and a
+/// spectator's line, are refused with the reason.
+#[test]
+fn the_chat_reaches_everyone_and_the_umpire_s_private_word_only_its_seat() {
+    use chancery_server::client;
+    let data = tempfile::tempdir().expect("scratch");
+    let server = Server::start(data.path());
+    let (code, out, err) = chancery(&[
+        "host",
+        &repo().join("modules/campaign").display().to_string(),
+        "--demo",
+        "--server",
+        &server.url,
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let links: Json = serde_json::from_str(&out).expect("JSON");
+    let link = |key: &str| links[key].as_str().expect("a link").to_owned();
+    client::say(
+        &link("UM"),
+        "France: spies report movement near Ulm.",
+        Some("FR"),
+    )
+    .expect("the umpire's private word");
+    client::say(&link("FR"), "Good evening, gentlemen.", None).expect("a line to everyone");
+    let refused = client::say(&link("AU"), "psst", Some("FR")).expect_err("refused");
+    assert!(refused.to_string().contains("from the umpire"), "{refused}");
+    let refused = client::say(&link("spectator"), "hi", None).expect_err("refused");
+    assert!(refused.to_string().contains("spectator"), "{refused}");
+    let read = |key: &str| -> Vec<String> {
+        client::chat(&link(key))
+            .expect("the chat")
+            .into_iter()
+            .map(|l| match l.to_name {
+                Some(to) => format!("{} to {to}: {}", l.from_name, l.text),
+                None => format!("{}: {}", l.from_name, l.text),
+            })
+            .collect()
+    };
+    let private = "Umpire to France: France: spies report movement near Ulm.";
+    let public = "France: Good evening, gentlemen.";
+    assert_eq!(read("FR"), [private, public]);
+    assert_eq!(read("UM"), [private, public]);
+    assert_eq!(
+        read("AU"),
+        [public],
+        "Austria reads no private word of France's"
+    );
+    assert_eq!(read("spectator"), [public]);
+    // A line too long, or empty, is refused; the chat is as it was.
+    assert!(client::say(&link("AU"), &"x".repeat(501), None).is_err());
+    assert!(client::say(&link("AU"), " \n ", None).is_err());
+    assert_eq!(read("AU"), [public]);
 }

@@ -85,8 +85,12 @@ async fn join(link: &str) -> anyhow::Result<(Socket, Json)> {
     let (url, token) = parse_link(link)?;
     let mut socket = open(&url).await?;
     send(&mut socket, json!({"join": token})).await?;
-    let first = next(&mut socket, Duration::from_secs(30)).await?;
-    Ok((socket, first["view"].clone()))
+    loop {
+        let frame = next(&mut socket, Duration::from_secs(30)).await?;
+        if let Some(view) = frame.get("view") {
+            return Ok((socket, view.clone()));
+        }
+    }
 }
 
 /// The seat's view now.
@@ -161,6 +165,36 @@ pub fn reload(
     })
 }
 
+/// The table's chat as the seat may read it (the lines the server keeps).
+pub fn chat(link: &str) -> anyhow::Result<Vec<crate::chat::ChatLine>> {
+    block(async {
+        let (url, token) = parse_link(link)?;
+        let mut socket = open(&url).await?;
+        send(&mut socket, json!({"join": token})).await?;
+        loop {
+            let frame = next(&mut socket, Duration::from_secs(30)).await?;
+            if let Some(lines) = frame.get("chat") {
+                return Ok(serde_json::from_value(lines.clone())?);
+            }
+        }
+    })
+}
+
+/// Says `text` in the table's chat, to everyone or (`to`) privately to one seat; returns the
+/// line's number.
+pub fn say(link: &str, text: &str, to: Option<&str>) -> anyhow::Result<u64> {
+    block(async {
+        let (mut socket, _) = join(link).await?;
+        send(&mut socket, json!({"say": {"text": text, "to": to}})).await?;
+        loop {
+            let frame = next(&mut socket, Duration::from_secs(30)).await?;
+            if let Some(n) = frame.get("said").and_then(Json::as_u64) {
+                return Ok(n);
+            }
+        }
+    })
+}
+
 /// Hands the seat to its bot (`to` "bot"), or takes it back (`to` "human"); returns the view
 /// once the table has it.
 pub fn hand(link: &str, to: &str) -> anyhow::Result<Json> {
@@ -182,6 +216,9 @@ pub enum Heard {
     Archive(Box<(crate::archive::Archive, chancery_core::module::RulesInfo)>),
     /// The host sent a new version of the module: the report, in this seat's words.
     Reload(String),
+    /// Lines of the table's chat the seat may read: those kept when it joined, then each
+    /// new one.
+    Chat(Vec<crate::chat::ChatLine>),
     /// The server refused a frame (an answer out of turn, say): why.
     Refused(String),
     /// The connection is up (again).
@@ -263,6 +300,11 @@ impl Live {
     /// Hands the seat to its bot (`to` "bot") or takes it back (`to` "human").
     pub fn hand(&self, to: &str) {
         let _ = self.out.send(json!({"seat_to": to}));
+    }
+
+    /// Says `text` in the table's chat, to everyone or privately to seat `to`.
+    pub fn say(&self, text: &str, to: Option<&chancery_core::SeatId>) {
+        let _ = self.out.send(json!({"say": {"text": text, "to": to}}));
     }
 
     /// Asks for the module archive `hash` (answered [`Heard::Archive`]).
@@ -353,6 +395,11 @@ async fn live_once(
                     }
                 } else if let Some(report) = json.get("reload").and_then(Json::as_str) {
                     Heard::Reload(report.to_owned())
+                } else if let Some(lines) = json.get("chat") {
+                    match serde_json::from_value(lines.clone()) {
+                        Ok(lines) => Heard::Chat(lines),
+                        Err(_) => continue,
+                    }
                 } else {
                     continue;
                 };

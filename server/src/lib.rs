@@ -19,6 +19,10 @@
 //!   `{"archive": …}`, the module the table plays, to draw it with;
 //! - to answer: `{"act": {"name": …, "arg": …}}`, answered by an error or the next view;
 //! - to hand one's seat to its bot, or take it back: `{"seat_to": "bot"|"human"}`;
+//! - to say a line in the table's chat: `{"say": {"text": …}}`, or the umpire's private
+//!   word to one seat (a seat's to the umpire) `{"say": {"text": …, "to": SEAT}}`,
+//!   answered `{"said": N}`; a joined connection receives `{"chat": [LINE…]}` with the
+//!   lines kept when it joins, then each new line its seat may read;
 //! - the host's new module version: `{"reload": {"token": HOST_TOKEN, "archive": …}}`,
 //!   answered `{"reloaded": REPORT}`; every joined connection then receives
 //!   `{"reload": REPORT}` in its own seat's words, and its new view.
@@ -27,6 +31,7 @@
 //! [`MAX_FRAME`], or more than [`MAX_RATE`] frames a second, closes the connection.
 
 pub mod archive;
+pub mod chat;
 pub mod client;
 pub mod seat;
 pub mod store;
@@ -409,10 +414,13 @@ struct Rate {
 
 impl Rate {
     fn allow(&mut self) -> bool {
+        self.allow_at(MAX_RATE, MAX_RATE * 4.0)
+    }
+
+    /// Whether one more is allowed at `rate` a second, with a burst of `burst`.
+    fn allow_at(&mut self, rate: f64, burst: f64) -> bool {
         let now = Instant::now();
-        let burst = MAX_RATE * 4.0;
-        self.tokens =
-            (self.tokens + now.duration_since(self.at).as_secs_f64() * MAX_RATE).min(burst);
+        self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * rate).min(burst);
         self.at = now;
         if self.tokens < 1.0 {
             return false;
@@ -492,9 +500,15 @@ async fn connection(mut socket: WebSocket, server: Arc<Server>) {
     };
     // A window that draws the table asks for the seat's whole game with each view.
     let whole = hello.get("game").and_then(Json::as_bool).unwrap_or(false);
-    let (table, seat, plays) = match server.join(token) {
-        Ok((_, table, Role::Seat(seat))) => (table, seat, true),
-        Ok((_, table, _)) => (table, SeatId::spectator(), false),
+    let (id, table, seat, plays, speaker) = match server.join(token) {
+        Ok((id, table, Role::Seat(seat))) => {
+            let speaker = Some(seat.to_string());
+            (id, table, seat, true, speaker)
+        }
+        Ok((id, table, role)) => {
+            let speaker = (role == Role::Host).then(|| chat::HOST.to_owned());
+            (id, table, SeatId::spectator(), false, speaker)
+        }
         Err(e) => {
             let _ = send(&mut socket, json!({"error": e})).await;
             return;
@@ -504,8 +518,33 @@ async fn connection(mut socket: WebSocket, server: Arc<Server>) {
     let mut changes = table.changes();
     changes.mark_changed();
     let mut reloads = table.reloads();
+    let mut said = table.chat.subscribe();
+    // The chat so far, as far as the seat may read it.
+    let kept = {
+        let (server, id) = (server.clone(), id.clone());
+        tokio::task::spawn_blocking(move || server.lock_store()?.chat(&id)).await
+    };
+    let kept: Vec<chat::ChatLine> = match kept {
+        Ok(Ok(lines)) => lines.into_iter().filter(|l| l.read_by(&seat)).collect(),
+        _ => Vec::new(),
+    };
+    if !send(&mut socket, json!({"chat": kept})).await {
+        return;
+    }
+    let mut chat_rate = Rate {
+        tokens: chat::BURST,
+        at: Instant::now(),
+    };
     loop {
         tokio::select! {
+            line = said.recv() => {
+                if let Ok(line) = line
+                    && line.read_by(&seat)
+                    && !send(&mut socket, json!({"chat": [line.as_ref()]})).await
+                {
+                    return;
+                }
+            }
             reload = reloads.recv() => {
                 // Each seat reads the report as it may: never another seat's secret.
                 if let Ok(note) = reload
@@ -531,9 +570,13 @@ async fn connection(mut socket: WebSocket, server: Arc<Server>) {
                     return;
                 }
                 let Message::Text(text) = frame else { continue };
-                let reply = match module_asked(&text) {
-                    Some(hash) => Some(module_frame(&server, &table, &hash).await),
-                    None => answer(&table, (&seat, whole), plays, &text).await,
+                let reply = if let Some(hash) = module_asked(&text) {
+                    Some(module_frame(&server, &table, &hash).await)
+                } else if let Some(line) = said_line(&text) {
+                    let speaker = speaker.as_deref();
+                    Some(say(&server, (&id, &table), speaker, &mut chat_rate, line).await)
+                } else {
+                    answer(&table, (&seat, whole), plays, &text).await
                 };
                 if let Some(reply) = reply
                     && !send(&mut socket, reply).await
@@ -565,6 +608,65 @@ async fn reload_frame(server: &Arc<Server>, reload: &Json) -> Json {
     match tokio::task::spawn_blocking(move || server.reload(&id, &table, &archive)).await {
         Ok(Ok(report)) => json!({"reloaded": report}),
         Ok(Err(e)) => json!({"error": e}),
+        Err(e) => json!({"error": e.to_string()}),
+    }
+}
+
+/// The line a frame `{"say": {"text": …, "to": SEAT}}` says.
+fn said_line(text: &str) -> Option<Json> {
+    let frame: Json = serde_json::from_str(text).ok()?;
+    frame.get("say").cloned()
+}
+
+/// `speaker` (a seat's id, the host's, or `None`: a spectator) says `line` at table `id`:
+/// kept, then passed to every connection whose seat may read it.
+async fn say(
+    server: &Arc<Server>,
+    (id, table): (&str, &TableHandle),
+    speaker: Option<&str>,
+    rate: &mut Rate,
+    line: Json,
+) -> Json {
+    let Some(from) = speaker else {
+        return json!({"error": "a spectator reads the table's chat, and says nothing in it"});
+    };
+    if !rate.allow_at(chat::RATE, chat::BURST) {
+        return json!({"error": "too many lines: wait a few seconds"});
+    }
+    let text = match line.get("text").and_then(Json::as_str).map(chat::clean) {
+        Some(Ok(text)) => text,
+        Some(Err(e)) => return json!({"error": e}),
+        None => return json!({"error": "a line is {\"say\": {\"text\": …}}"}),
+    };
+    let seats = &table.seats;
+    let to = line.get("to").and_then(Json::as_str).map(SeatId::from);
+    if let Some(to) = &to
+        && !seats.names.contains_key(to)
+    {
+        return json!({"error": format!("there is no seat '{to}' at this table")});
+    }
+    if let Err(e) = chat::may_say(from, to.as_ref(), seats.umpire.as_ref()) {
+        return json!({"error": e});
+    }
+    let line = chat::ChatLine {
+        n: 0,
+        from: from.to_owned(),
+        from_name: seats.name(from),
+        to_name: to.as_ref().map(|t| seats.name(t.as_str())),
+        to,
+        text,
+        at: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64),
+    };
+    let (server, id) = (server.clone(), id.to_owned());
+    match tokio::task::spawn_blocking(move || server.lock_store()?.say(&id, line)).await {
+        Ok(Ok(line)) => {
+            let n = line.n;
+            let _ = table.chat.send(Arc::new(line));
+            json!({"said": n})
+        }
+        Ok(Err(e)) => json!({"error": format!("the line could not be kept: {e}")}),
         Err(e) => json!({"error": e.to_string()}),
     }
 }

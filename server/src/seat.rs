@@ -36,6 +36,9 @@ pub struct SeatGame {
     pub error: Option<String>,
     /// The rules' view (standings, scores so far) for the seat.
     pub view: Value,
+    /// The table's umpire, if it has one (every seat may know who umpires).
+    #[serde(default)]
+    pub umpire: Option<SeatId>,
 }
 
 impl SeatGame {
@@ -77,6 +80,7 @@ impl SeatGame {
             prompt,
             error,
             view,
+            umpire: session.table().umpire.clone(),
         }
     }
 

@@ -92,7 +92,9 @@ impl Store {
              CREATE TABLE IF NOT EXISTS inputs (tbl TEXT NOT NULL, n INTEGER NOT NULL,
                  input TEXT NOT NULL, PRIMARY KEY (tbl, n));
              CREATE TABLE IF NOT EXISTS invitations (token_hash TEXT PRIMARY KEY,
-                 tbl TEXT NOT NULL, role TEXT NOT NULL);",
+                 tbl TEXT NOT NULL, role TEXT NOT NULL);
+             CREATE TABLE IF NOT EXISTS chat (tbl TEXT NOT NULL, n INTEGER NOT NULL,
+                 line TEXT NOT NULL, PRIMARY KEY (tbl, n));",
         )?;
         Ok(Store { db })
     }
@@ -222,6 +224,45 @@ impl Store {
         Ok(found.and_then(|(table, role)| {
             Role::from_column(&role).map(|role| Invitation { table, role })
         }))
+    }
+
+    /// Keeps `line` as the next line of `table`'s chat (its number set here), and only the
+    /// last [`crate::chat::KEPT`] lines. Returns the line as kept.
+    pub fn say(
+        &mut self,
+        table: &str,
+        mut line: crate::chat::ChatLine,
+    ) -> anyhow::Result<crate::chat::ChatLine> {
+        let tx = self.db.transaction()?;
+        let last: i64 = tx.query_row(
+            "SELECT COALESCE(MAX(n), 0) FROM chat WHERE tbl = ?1",
+            params![table],
+            |r| r.get(0),
+        )?;
+        line.n = last as u64 + 1;
+        tx.execute(
+            "INSERT INTO chat (tbl, n, line) VALUES (?1, ?2, ?3)",
+            params![table, line.n as i64, serde_json::to_string(&line)?],
+        )?;
+        tx.execute(
+            "DELETE FROM chat WHERE tbl = ?1 AND n <= ?2",
+            params![table, line.n as i64 - crate::chat::KEPT as i64],
+        )?;
+        tx.commit()?;
+        Ok(line)
+    }
+
+    /// The chat of `table` kept, oldest first.
+    pub fn chat(&self, table: &str) -> anyhow::Result<Vec<crate::chat::ChatLine>> {
+        let mut query = self
+            .db
+            .prepare("SELECT line FROM chat WHERE tbl = ?1 ORDER BY n")?;
+        let rows = query.query_map(params![table], |r| r.get::<_, String>(0))?;
+        let mut lines = Vec::new();
+        for row in rows {
+            lines.push(serde_json::from_str(&row?)?);
+        }
+        Ok(lines)
     }
 
     /// Table `table` plays the module of `hash` from now on.

@@ -63,6 +63,11 @@ impl ReloadNote {
 /// A running table: where to send it messages, and a counter that moves on each change.
 #[derive(Clone)]
 pub struct TableHandle {
+    /// Its seats' names, and its umpire's seat if it has one (for the chat).
+    pub seats: Arc<Seats>,
+    /// Each line of the table's chat, to every connection (which passes on those its seat
+    /// may read).
+    pub chat: broadcast::Sender<Arc<crate::chat::ChatLine>>,
     commands: mpsc::Sender<Command>,
     changes: watch::Receiver<u64>,
     reloads: broadcast::Sender<Arc<ReloadNote>>,
@@ -72,6 +77,26 @@ pub struct TableHandle {
     poke: Arc<watch::Sender<u64>>,
     /// Set when the table's thread has ended (stopped idle).
     stopped: Arc<std::sync::atomic::AtomicBool>,
+}
+
+/// A table's seats as the chat names them.
+#[derive(Clone, Debug, Default)]
+pub struct Seats {
+    /// Each seat's name.
+    pub names: std::collections::BTreeMap<SeatId, String>,
+    /// The umpire's seat, if the game has one.
+    pub umpire: Option<SeatId>,
+}
+
+impl Seats {
+    /// The name of `id` (a seat's id, or the host's): the seat's name, else "Host".
+    pub fn name(&self, id: &str) -> String {
+        match self.names.get(&SeatId::from(id)) {
+            Some(name) => name.clone(),
+            None if id == crate::chat::HOST => "Host".to_owned(),
+            None => id.to_owned(),
+        }
+    }
 }
 
 /// A connection at a seat, counted while it lives.
@@ -115,14 +140,23 @@ impl TableHandle {
         let ended = Arc::clone(&stopped);
         let (reloads, _) = broadcast::channel(16);
         let told = reloads.clone();
-        let (ready, started) = std::sync::mpsc::channel::<anyhow::Result<()>>();
+        let (ready, started) = std::sync::mpsc::channel::<anyhow::Result<Seats>>();
         let dir = module_dir.to_path_buf();
         std::thread::Builder::new()
             .name(format!("table {}", stored.id))
             .spawn(move || {
                 let game = match open_game(&stored, (&dir, module), &options, &store) {
                     Ok(game) => {
-                        let _ = ready.send(Ok(()));
+                        let module = game.session.module();
+                        let seats = Seats {
+                            names: module
+                                .seats
+                                .iter()
+                                .map(|s| (s.id.clone(), s.name.clone()))
+                                .collect(),
+                            umpire: game.session.table().umpire.clone(),
+                        };
+                        let _ = ready.send(Ok(seats));
                         game
                     }
                     Err(e) => {
@@ -140,10 +174,13 @@ impl TableHandle {
                 );
                 ended.store(true, std::sync::atomic::Ordering::SeqCst);
             })?;
-        started
+        let seats = started
             .recv()
             .map_err(|_| anyhow::anyhow!("the table's thread ended before it started"))??;
+        let (chat, _) = broadcast::channel(64);
         Ok(TableHandle {
+            seats: Arc::new(seats),
+            chat,
             commands,
             changes,
             reloads,

@@ -105,6 +105,25 @@ pub enum RemoteCommand {
         /// `bot` or `human` (or `bot:NAME` for another of the module's bots).
         to: String,
     },
+    /// Say a line in the table's chat, to everyone; with --to, the umpire's private word to
+    /// one seat (or a seat's to the umpire).
+    Say {
+        /// The seat's invitation link.
+        link: String,
+        /// What to say.
+        text: String,
+        /// The seat to say it to, privately (its id).
+        #[arg(long, value_name = "SEAT")]
+        to: Option<String>,
+    },
+    /// Print the table's chat as the seat may read it (the last 200 lines), one a line.
+    Chat {
+        /// The seat's invitation link.
+        link: String,
+        /// Print the lines as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Wait until the seat must decide (or the game ends), then print its view.
     Wait {
         /// The seat's invitation link.
@@ -275,6 +294,23 @@ pub fn remote(args: &RemoteArgs, out: &mut dyn Write) -> anyhow::Result<i32> {
         } => {
             let view = client::wait(link, Duration::from_secs(*timeout))?;
             print_view(&view, *json, out)?;
+        }
+        RemoteCommand::Say { link, text, to } => {
+            let n = client::say(link, text, to.as_deref())?;
+            writeln!(out, "Said (line {n}).")?;
+        }
+        RemoteCommand::Chat { link, json } => {
+            let lines = client::chat(link)?;
+            if *json {
+                writeln!(out, "{}", serde_json::to_string_pretty(&lines)?)?;
+            }
+            for line in lines.iter().filter(|_| !*json) {
+                let who = match &line.to_name {
+                    Some(to) => format!("{} to {to} (private)", line.from_name),
+                    None => line.from_name.clone(),
+                };
+                writeln!(out, "{who}: {}", line.text)?;
+            }
         }
         RemoteCommand::Hand { link, to } => {
             let view = client::hand(link, to)?;

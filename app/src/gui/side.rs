@@ -86,6 +86,9 @@ fn words(key: &str) -> String {
 /// The log: every input with its messages and a bot's reasons; click an input to go back to it.
 pub fn log_ui(ui: &mut Ui, view: &mut GameView) {
     standings_ui(ui, view);
+    if view.remote().is_some() {
+        chat_ui(ui, view);
+    }
     ui.heading("Log");
     let spec = view.session().spec();
     let table = view.session().table();
@@ -196,6 +199,102 @@ pub fn log_ui(ui: &mut Ui, view: &mut GameView) {
         });
     if let Some(n) = go_to {
         view.goto(n);
+    }
+}
+
+/// The table's chat, at a table on a server: the lines the seat may read, and a line to
+/// say to everyone (or, between the umpire and one seat, privately).
+fn chat_ui(ui: &mut Ui, view: &mut GameView) {
+    let module = view.session().module().clone();
+    let Some(remote) = view.remote_mut() else {
+        return;
+    };
+    let me = remote.seat().cloned();
+    let umpire = remote.umpire.clone();
+    let mut send = false;
+    egui::CollapsingHeader::new(RichText::new("Table chat").heading())
+        .default_open(true)
+        .show(ui, |ui| {
+            egui::ScrollArea::vertical()
+                .id_salt("chat")
+                .max_height(150.0)
+                .stick_to_bottom(true)
+                .auto_shrink([false, true])
+                .show(ui, |ui| {
+                    if remote.chat.is_empty() {
+                        ui.weak("Nothing said yet.");
+                    }
+                    for line in &remote.chat {
+                        let who = match &line.to_name {
+                            Some(to) => format!("{} to {to} (private)", line.from_name),
+                            None => line.from_name.clone(),
+                        };
+                        ui.horizontal_wrapped(|ui| {
+                            ui.label(RichText::new(format!("{who}:")).strong());
+                            ui.label(&line.text);
+                        });
+                    }
+                });
+            if me
+                .as_ref()
+                .is_none_or(|s| *s == chancery_core::SeatId::spectator())
+            {
+                ui.weak("Spectators read the chat; the seats speak.");
+                return;
+            }
+            let choices = chat_choices(&module, umpire.as_ref(), me.as_ref());
+            ui.horizontal(|ui| {
+                let label = ui.label("Line");
+                let edit = ui
+                    .add(
+                        egui::TextEdit::singleline(&mut remote.draft.0)
+                            .hint_text("Say something to the table")
+                            .desired_width(ui.available_width() - 60.0),
+                    )
+                    .labelled_by(label.id);
+                let entered = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                if ui.button("Say").clicked() || entered {
+                    send = true;
+                }
+            });
+            if !choices.is_empty() {
+                let shown = choices
+                    .iter()
+                    .find(|(s, _)| *s == remote.draft.1)
+                    .map_or_else(|| "everyone".to_owned(), |(_, n)| n.clone());
+                egui::ComboBox::from_label("To")
+                    .selected_text(shown)
+                    .show_ui(ui, |ui| {
+                        for (seat, name) in &choices {
+                            ui.selectable_value(&mut remote.draft.1, seat.clone(), name);
+                        }
+                    });
+            }
+        });
+    if send {
+        view.say_draft();
+    }
+}
+
+/// Whom a seat may say a line to: everyone, or privately between the umpire and a seat
+/// (none to choose from at a table without an umpire).
+fn chat_choices(
+    module: &Module,
+    umpire: Option<&chancery_core::SeatId>,
+    me: Option<&chancery_core::SeatId>,
+) -> Vec<(Option<chancery_core::SeatId>, String)> {
+    let (Some(umpire), Some(me)) = (umpire, me) else {
+        return Vec::new();
+    };
+    let everyone = (None, "everyone".to_owned());
+    if umpire == me {
+        let seats = module.seats.iter().filter(|s| &s.id != me);
+        std::iter::once(everyone)
+            .chain(seats.map(|s| (Some(s.id.clone()), format!("{} (private)", s.name))))
+            .collect()
+    } else {
+        let name = format!("{} (private)", seat_name(module, umpire));
+        vec![everyone, (Some(umpire.clone()), name)]
     }
 }
 

@@ -53,6 +53,12 @@ pub struct Remote {
     pub state: LinkState,
     /// The seats whose people are connected now, by name.
     pub connected: Vec<String>,
+    /// The table's chat as the seat may read it, oldest first.
+    pub chat: Vec<chancery_server::chat::ChatLine>,
+    /// The line being typed, and the seat it is said to (`None`: everyone).
+    pub draft: (String, Option<SeatId>),
+    /// The table's umpire, if it has one.
+    pub umpire: Option<SeatId>,
 }
 
 /// What the window does with what was heard.
@@ -85,6 +91,9 @@ impl Remote {
             wake,
             state: LinkState::Connecting,
             connected: Vec::new(),
+            chat: Vec::new(),
+            draft: (String::new(), None),
+            umpire: None,
         })
     }
 
@@ -153,9 +162,17 @@ impl Remote {
                 Heard::Shut(why) => self.state = LinkState::Shut(why),
                 Heard::Refused(why) => news.push(News::Refused(why)),
                 Heard::Reload(report) => news.push(News::Reload(report)),
+                Heard::Chat(lines) => {
+                    // Those kept are sent again after a reconnection: each is taken once.
+                    let last = self.chat.last().map_or(0, |l| l.n);
+                    self.chat.extend(lines.into_iter().filter(|l| l.n > last));
+                    let over = self.chat.len().saturating_sub(chancery_server::chat::KEPT);
+                    self.chat.drain(..over);
+                }
                 Heard::Game { game, connected } => {
                     self.connected = connected;
                     self.seat = Some(game.redaction.seat.clone());
+                    self.umpire = game.umpire.clone();
                     match self.module(&game.module, game.demo) {
                         Some(module) => news.push(News::Game(Box::new(game.session(module)))),
                         None => {
@@ -333,6 +350,26 @@ impl GameView {
             }
         }
         true
+    }
+
+    /// Says the line typed in the chat, to everyone or to the seat picked.
+    pub fn say_draft(&mut self) {
+        let Some(remote) = self.remote.as_mut() else {
+            return;
+        };
+        let (text, to) = &remote.draft;
+        match chancery_server::chat::clean(text) {
+            Ok(text) => {
+                remote.live.say(&text, to.as_ref());
+                remote.draft.0.clear();
+            }
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    /// The table on a server, to type a line into its chat.
+    pub fn remote_mut(&mut self) -> Option<&mut Remote> {
+        self.remote.as_mut()
     }
 
     /// Hands this seat to its bot (`to` "bot") or takes it back (`to` "human").
