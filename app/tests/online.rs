@@ -122,10 +122,12 @@ fn state(link: &Json) -> Json {
     serde_json::from_str(&out).expect("JSON")
 }
 
-/// A view without who is connected (which a game in one process has not).
+/// A view without who is connected and the table's undo rule (which a game in one process
+/// has not).
 fn game_part(mut view: Json) -> Json {
     if let Some(map) = view.as_object_mut() {
         map.remove("connected");
+        map.remove("undo");
     }
     view
 }
@@ -372,6 +374,16 @@ mod hostile {
         }
     }
 
+    /// The first frame after joining that is not the chat kept (which comes first).
+    pub(super) async fn first_view(socket: &mut Socket) -> String {
+        loop {
+            let text = next_text(socket).await.expect("a view");
+            if !text.starts_with("{\"chat\"") {
+                return text;
+            }
+        }
+    }
+
     /// How long one seat's view takes to arrive through `remote state`.
     fn round_trip(link: &Json) -> Duration {
         let start = Instant::now();
@@ -495,12 +507,7 @@ mod hostile {
             ))
             .await
             .expect("sent");
-            assert!(
-                next_text(&mut s)
-                    .await
-                    .expect("a view")
-                    .contains("\"view\"")
-            );
+            assert!(first_view(&mut s).await.contains("\"view\""));
             s.send(Message::Text("{\"act\": {\"name\": \"pass\"}}".into()))
                 .await
                 .expect("sent");
@@ -596,12 +603,7 @@ fn the_host_s_edit_reaches_every_seat_in_its_own_words() {
             ))
             .await
             .expect("sent");
-            assert!(
-                hostile::next_text(&mut s)
-                    .await
-                    .expect("a view")
-                    .contains("\"view\"")
-            );
+            assert!(hostile::first_view(&mut s).await.contains("\"view\""));
             sockets.push(s);
         }
         let url = server.url.clone();
@@ -1152,12 +1154,16 @@ fn the_app_joins_a_table_plays_a_decision_and_shows_the_other_seat_s_move() {
         app.view.remote().is_some_and(|r| r.chat.len() == 2)
     });
     h.get_by_label("Thinking…");
-    // Undo is not the window's to do: the server holds the game.
-    h.state_mut().view.undo();
+    // Undo follows the table's rule (the mover's, by default): the other seat moved last,
+    // so the server refuses, and says why.
+    h.get_by_label("Undo").click();
+    step_until(&mut h, "the server's refusal", &|app| {
+        app.view.error().is_some()
+    });
+    let refusal = h.state().view.error().unwrap_or_default().to_owned();
     assert!(
-        h.state().view.error().is_some_and(|e| e.contains("server")),
-        "{:?}",
-        h.state().view.error()
+        refusal.contains("only the seat that moved last"),
+        "{refusal}"
     );
 }
 
@@ -1359,4 +1365,154 @@ fn the_chat_reaches_everyone_and_the_umpire_s_private_word_only_its_seat() {
     assert!(client::say(&link("AU"), &"x".repeat(501), None).is_err());
     assert!(client::say(&link("AU"), " \n ", None).is_err());
     assert_eq!(read("AU"), [public]);
+}
+
+/// The host's undo rule holds at the table. `mover` (the default): the seat that moved takes
+/// its move back until the next seat moves, and no other seat takes it back. `agreed`: a
+/// seat asks, and the last move a person made is taken back once every other person agrees
+/// (a refusal keeps it). `nobody`: nobody. A move taken back is gone from the server's
+/// store too: a server killed and started again does not bring it back.
+#[test]
+fn a_move_is_taken_back_as_the_host_s_undo_rule_allows() {
+    let data = tempfile::tempdir().expect("scratch");
+    let server = Server::start(data.path());
+    let host_with = |rule: &str| -> serde_json::Map<String, Json> {
+        let (code, out, err) = chancery(&[
+            "host",
+            &testbed(),
+            "--no-overlay",
+            "--server",
+            &server.url,
+            "--seed",
+            "3",
+            "--seat",
+            "A=human",
+            "--seat",
+            "B=human",
+            "--undo",
+            rule,
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str::<Json>(&out)
+            .expect("JSON")
+            .as_object()
+            .expect("a map")
+            .clone()
+    };
+    let remote = |what: &str, link: &Json| -> (i32, String, String) {
+        chancery(&["remote", what, link.as_str().expect("a link")])
+    };
+    let log_len = |links: &serde_json::Map<String, Json>| {
+        state(&links["A"])["log"].as_array().map_or(0, Vec::len)
+    };
+
+    // The mover takes back its own move; the other seat cannot.
+    let links = host_with("mover");
+    let first = deciding(&links);
+    let second = if first == "A" { "B" } else { "A" };
+    let before = log_len(&links);
+    let (code, err) = remote_act(&links[first]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(log_len(&links), before + 1);
+    let (code, _, err) = remote("undo", &links[second]);
+    assert_eq!(code, 1, "another seat's move is not taken back");
+    assert!(err.contains("only the seat that moved last"), "{err}");
+    let (code, out, err) = remote("undo", &links[first]);
+    assert_eq!(
+        (code, out.trim()),
+        (0, "Your last move is taken back"),
+        "{err}"
+    );
+    assert_eq!(log_len(&links), before, "the move is gone");
+    assert_eq!(deciding(&links), first, "the mover decides again");
+    // Played again, then the next seat moves: the first seat's move stands.
+    let (code, err) = remote_act(&links[first]);
+    assert_eq!(code, 0, "{err}");
+    let (code, err) = remote_act(&links[second]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = remote("undo", &links[first]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("the last move was"), "{err}");
+
+    // Everybody agrees: asked, refused (the move stands), asked again, agreed.
+    let links = host_with("agreed");
+    let first = deciding(&links);
+    let second = if first == "A" { "B" } else { "A" };
+    let before = log_len(&links);
+    let (code, err) = remote_act(&links[first]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, _) = remote("undo", &links[first]);
+    assert_eq!(code, 0);
+    assert!(out.contains("once every other person agrees"), "{out}");
+    let asked = &state(&links[second])["undo"]["asked"];
+    assert_eq!(asked["yours"], true, "the other seat is asked: {asked}");
+    let (code, out, _) = remote("refuse", &links[second]);
+    assert_eq!((code, out.trim()), (0, "Refused: the move stands"));
+    assert_eq!(log_len(&links), before + 1);
+    assert!(state(&links[second])["undo"]["asked"].is_null());
+    let (code, _, _) = remote("undo", &links[first]);
+    assert_eq!(code, 0);
+    let (code, _, err) = remote("agree", &links[first]);
+    assert_eq!(code, 1, "the asker does not agree with itself");
+    assert!(err.contains("you asked"), "{err}");
+    let (code, out, _) = remote("agree", &links[second]);
+    assert_eq!(
+        (code, out.trim()),
+        (0, "Everybody agreed: the move is taken back")
+    );
+    assert_eq!(log_len(&links), before, "taken back");
+    // The store forgot it: a server killed and started again has the game as it is now.
+    let now = game_part(state(&links["A"]));
+    drop(server);
+    let server = Server::start(data.path());
+    let relinked = Json::from(format!("{}#{}", server.url, token_of(&links["A"])));
+    assert_eq!(
+        game_part(state(&relinked)),
+        now,
+        "the move taken back stays taken back"
+    );
+
+    // Nobody.
+    let host_nobody = || {
+        let (code, out, err) = chancery(&[
+            "host",
+            &testbed(),
+            "--no-overlay",
+            "--server",
+            &server.url,
+            "--seed",
+            "3",
+            "--seat",
+            "A=human",
+            "--seat",
+            "B=human",
+            "--undo",
+            "nobody",
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str::<Json>(&out)
+            .expect("JSON")
+            .as_object()
+            .expect("a map")
+            .clone()
+    };
+    let links = host_nobody();
+    let first = deciding(&links);
+    let (code, err) = remote_act(&links[first]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = remote("undo", &links[first]);
+    assert_eq!(code, 1);
+    assert!(err.contains("nobody takes back a move"), "{err}");
+    let (code, _, err) = chancery(&[
+        "host",
+        &testbed(),
+        "--server",
+        &server.url,
+        "--undo",
+        "sometimes",
+    ]);
+    assert_eq!(code, 2, "an unknown rule is a usage error");
+    assert!(err.contains("nobody, mover"), "{err}");
 }

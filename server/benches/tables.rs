@@ -119,6 +119,7 @@ fn main() {
                     spec,
                     load: LoadChoice::Plain,
                     inputs: Vec::new(),
+                    undo: Default::default(),
                 })
                 .expect("hosted");
             invitations.push((

@@ -165,6 +165,25 @@ pub fn reload(
     })
 }
 
+/// Takes back the seat's move as the table's rule allows (`agree` `None`), or agrees to
+/// (refuses) another seat's asking; what the table said, in words.
+pub fn undo(link: &str, agree: Option<bool>) -> anyhow::Result<String> {
+    let frame = match agree {
+        None => json!({"undo": true}),
+        Some(yes) => json!({"undo_agree": yes}),
+    };
+    block(async {
+        let (mut socket, _) = join(link).await?;
+        send(&mut socket, frame).await?;
+        loop {
+            let frame = next(&mut socket, Duration::from_secs(60)).await?;
+            if frame.get("taken").is_some() {
+                return Ok(frame["said"].as_str().unwrap_or_default().to_owned());
+            }
+        }
+    })
+}
+
 /// The table's chat as the seat may read it (the lines the server keeps).
 pub fn chat(link: &str) -> anyhow::Result<Vec<crate::chat::ChatLine>> {
     block(async {
@@ -211,7 +230,11 @@ pub enum Heard {
         game: Box<crate::seat::SeatGame>,
         /// Who is connected to the table (seat names).
         connected: Vec<String>,
+        /// The table's undo rule and a request to take back a move, if one waits.
+        undo: Json,
     },
+    /// What the table said of a request (taking back a move: "asked", "refused").
+    Said(String),
     /// The module archive asked for with [`Live::ask_module`], and what its rules declare.
     Archive(Box<(crate::archive::Archive, chancery_core::module::RulesInfo)>),
     /// The host sent a new version of the module: the report, in this seat's words.
@@ -295,6 +318,16 @@ impl Live {
         let _ = self
             .out
             .send(json!({"act": {"name": choice.name, "arg": choice.arg.to_json()}}));
+    }
+
+    /// Takes back the seat's move as the table's rule allows (`agree` `None`), or agrees to
+    /// (refuses) another seat's asking.
+    pub fn undo(&self, agree: Option<bool>) {
+        let frame = match agree {
+            None => json!({"undo": true}),
+            Some(yes) => json!({"undo_agree": yes}),
+        };
+        let _ = self.out.send(frame);
     }
 
     /// Hands the seat to its bot (`to` "bot") or takes it back (`to` "human").
@@ -383,7 +416,7 @@ async fn live_once(
                         .as_array()
                         .map(|names| names.iter().filter_map(|n| n.as_str().map(str::to_owned)).collect())
                         .unwrap_or_default();
-                    Heard::Game { game: Box::new(game), connected }
+                    Heard::Game { game: Box::new(game), connected, undo: view["undo"].clone() }
                 } else if let Some(archive) = json.get("archive") {
                     let archive = serde_json::from_value(archive.clone());
                     let rules = serde_json::from_value(json["rules"].clone());
@@ -393,6 +426,8 @@ async fn live_once(
                             Heard::Refused(format!("the module sent is not an archive: {e}"))
                         }
                     }
+                } else if let Some(said) = json.get("said").and_then(Json::as_str) {
+                    Heard::Said(said.to_owned())
                 } else if let Some(report) = json.get("reload").and_then(Json::as_str) {
                     Heard::Reload(report.to_owned())
                 } else if let Some(lines) = json.get("chat") {

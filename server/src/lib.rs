@@ -19,6 +19,9 @@
 //!   `{"archive": …}`, the module the table plays, to draw it with;
 //! - to answer: `{"act": {"name": …, "arg": …}}`, answered by an error or the next view;
 //! - to hand one's seat to its bot, or take it back: `{"seat_to": "bot"|"human"}`;
+//! - to take back a move as the table's undo rule allows: `{"undo": true}`; to agree to
+//!   (or refuse) another seat's asking: `{"undo_agree": true|false}`; each view says the
+//!   rule and a request waiting (`undo`);
 //! - to say a line in the table's chat: `{"say": {"text": …}}`, or the umpire's private
 //!   word to one seat (a seat's to the umpire) `{"say": {"text": …, "to": SEAT}}`,
 //!   answered `{"said": N}`; a joined connection receives `{"chat": [LINE…]}` with the
@@ -80,6 +83,9 @@ pub struct HostRequest {
     /// one).
     #[serde(default)]
     pub inputs: Vec<chancery_core::Input>,
+    /// Who may take back a move.
+    #[serde(default)]
+    pub undo: crate::table::UndoRule,
 }
 
 /// What the server answers a host: the table and an invitation for each seat and for
@@ -285,6 +291,7 @@ impl Server {
             module: hash,
             spec: request.spec,
             load: request.load,
+            undo: request.undo,
         };
         {
             let mut store = self.lock_store().map_err(|e| e.to_string())?;
@@ -710,6 +717,16 @@ async fn answer(
             .view(seat, whole)
             .await
             .map(|view| json!({"view": view}));
+    }
+    if frame.get("undo").is_some() || frame.get("undo_agree").is_some() {
+        if !plays {
+            return Some(json!({"error": "a spectator's invitation takes back no move"}));
+        }
+        let agree = frame.get("undo_agree").and_then(Json::as_bool);
+        return Some(match table.undo(seat, agree).await {
+            Ok(words) => json!({"taken": true, "said": words}),
+            Err(e) => json!({"error": e}),
+        });
     }
     if let Some(to) = frame.get("seat_to").and_then(Json::as_str) {
         if !plays {

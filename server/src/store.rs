@@ -70,6 +70,8 @@ pub struct StoredTable {
     pub spec: GameSpec,
     /// Whose values its module plays with.
     pub load: LoadChoice,
+    /// Who may take back a move.
+    pub undo: crate::table::UndoRule,
 }
 
 impl Store {
@@ -96,6 +98,16 @@ impl Store {
              CREATE TABLE IF NOT EXISTS chat (tbl TEXT NOT NULL, n INTEGER NOT NULL,
                  line TEXT NOT NULL, PRIMARY KEY (tbl, n));",
         )?;
+        // A store made before tables had an undo rule gets the column, each of its tables
+        // the default rule.
+        let has_undo = db
+            .prepare("SELECT 1 FROM pragma_table_info('tables') WHERE name = 'undo'")?
+            .exists([])?;
+        if !has_undo {
+            db.execute_batch(
+                "ALTER TABLE tables ADD COLUMN undo TEXT NOT NULL DEFAULT '\"Mover\"'",
+            )?;
+        }
         Ok(Store { db })
     }
 
@@ -137,13 +149,14 @@ impl Store {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs() as i64);
         tx.execute(
-            "INSERT INTO tables (id, module, spec, load, created) VALUES (?1, ?2, ?3, ?4, ?5)",
+            "INSERT INTO tables (id, module, spec, load, created, undo) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             params![
                 id,
                 table.module,
                 serde_json::to_string(&table.spec)?,
                 serde_json::to_string(&table.load)?,
-                now
+                now,
+                serde_json::to_string(&table.undo)?
             ],
         )?;
         for (role, token) in invitations {
@@ -161,18 +174,19 @@ impl Store {
         let row = self
             .db
             .query_row(
-                "SELECT module, spec, load FROM tables WHERE id = ?1",
+                "SELECT module, spec, load, undo FROM tables WHERE id = ?1",
                 params![id],
                 |r| {
                     Ok((
                         r.get::<_, String>(0)?,
                         r.get::<_, String>(1)?,
                         r.get::<_, String>(2)?,
+                        r.get::<_, String>(3)?,
                     ))
                 },
             )
             .optional()?;
-        let Some((module, spec, load)) = row else {
+        let Some((module, spec, load, undo)) = row else {
             return Ok(None);
         };
         Ok(Some(StoredTable {
@@ -180,6 +194,7 @@ impl Store {
             module,
             spec: serde_json::from_str(&spec)?,
             load: serde_json::from_str(&load)?,
+            undo: serde_json::from_str(&undo)?,
         }))
     }
 
@@ -207,6 +222,16 @@ impl Store {
             )?;
         }
         tx.commit()?;
+        Ok(())
+    }
+
+    /// Takes back `table`'s inputs from its input `from` on, committed to disk before this
+    /// returns.
+    pub fn truncate(&mut self, table: &str, from: usize) -> anyhow::Result<()> {
+        self.db.execute(
+            "DELETE FROM inputs WHERE tbl = ?1 AND n >= ?2",
+            params![table, from as i64],
+        )?;
         Ok(())
     }
 

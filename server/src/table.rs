@@ -39,6 +39,13 @@ enum Command {
         to: String,
         reply: oneshot::Sender<Result<(), String>>,
     },
+    /// `seat` asks to take back a move (`agree` `None`), or agrees to another seat's asking
+    /// (`Some(true)`) or refuses (`Some(false)`).
+    Undo {
+        seat: SeatId,
+        agree: Option<bool>,
+        reply: oneshot::Sender<Result<String, String>>,
+    },
     /// What the rules of module archive `hash` declare, if the table plays it.
     Rules {
         hash: String,
@@ -265,6 +272,22 @@ impl TableHandle {
             .map_err(|_| "the table stopped while answering".to_owned())?
     }
 
+    /// `seat` asks to take back a move (`agree` `None`), or agrees to (or refuses) another
+    /// seat's asking; what happened, in words.
+    pub async fn undo(&self, seat: &SeatId, agree: Option<bool>) -> Result<String, String> {
+        let (reply, answer) = oneshot::channel();
+        self.commands
+            .send(Command::Undo {
+                seat: seat.clone(),
+                agree,
+                reply,
+            })
+            .map_err(|_| "the table is closed".to_owned())?;
+        answer
+            .await
+            .map_err(|_| "the table stopped while answering".to_owned())?
+    }
+
     /// What the rules of module archive `hash` declare (their states, bots and hooks), if it
     /// is the module the table plays: a window draws the table with the module's data, and
     /// runs none of its scripts to learn them.
@@ -301,10 +324,61 @@ pub enum LoadChoice {
     Owner(String),
 }
 
+/// Who may take back a move at a table, as its host sets it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum UndoRule {
+    /// Nobody: a move is a move.
+    Nobody,
+    /// The seat that moved, until the next seat (a bot among them) moves.
+    #[default]
+    Mover,
+    /// Any seat asks, and it is taken back once every other seat a person plays agrees:
+    /// the last move a person made, with the bots' moves after it.
+    Agreed,
+}
+
+impl UndoRule {
+    /// The rule named `name` (`nobody`, `mover`, `agreed`).
+    pub fn parse(name: &str) -> Result<UndoRule, String> {
+        match name {
+            "nobody" => Ok(UndoRule::Nobody),
+            "mover" => Ok(UndoRule::Mover),
+            "agreed" => Ok(UndoRule::Agreed),
+            _ => Err(format!(
+                "'{name}' is no undo rule: nobody, mover (the seat that moved, until the next seat moves) or agreed (every other person agrees)"
+            )),
+        }
+    }
+
+    /// The rule in words.
+    pub fn words(self) -> &'static str {
+        match self {
+            UndoRule::Nobody => "nobody takes back a move",
+            UndoRule::Mover => "the seat that moved takes it back, until the next seat moves",
+            UndoRule::Agreed => "a move is taken back when every other person agrees",
+        }
+    }
+}
+
+/// A seat's request to take back the last move a person made, at a table whose rule is
+/// [`UndoRule::Agreed`].
+struct UndoAsk {
+    /// Who asked.
+    by: SeatId,
+    /// The game goes back to just before this input.
+    back_to: usize,
+    /// The seats that agreed.
+    agreed: std::collections::BTreeSet<SeatId>,
+}
+
 /// The table's game and how many of its inputs the store holds.
 struct Game {
     session: Session,
     stored: usize,
+    /// Who may take back a move.
+    undo: UndoRule,
+    /// A request to take back a move, waiting for the other people to agree.
+    asked: Option<UndoAsk>,
     /// The hash of the module archive the table plays.
     module: String,
 }
@@ -332,6 +406,8 @@ fn open_game(
     Ok(Game {
         session,
         stored: count,
+        undo: stored.undo,
+        asked: None,
         module: stored.module.clone(),
     })
 }
@@ -394,8 +470,20 @@ fn run(
                     .unwrap_or_default();
                 if let Some(map) = view.as_object_mut() {
                     map.insert("connected".to_owned(), json!(connected));
+                    map.insert("undo".to_owned(), undo_json(&game, &seat));
                 }
                 let _ = reply.send(view);
+            }
+            Command::Undo { seat, agree, reply } => {
+                let asked_before = game.asked.is_some();
+                let result = match agree {
+                    None => undo(&mut game, &id, &mut store, &seat),
+                    Some(yes) => agree_undo(&mut game, &id, &mut store, &seat, yes),
+                };
+                if result.is_ok() || asked_before != game.asked.is_some() {
+                    changed.send_modify(|n| *n += 1);
+                }
+                let _ = reply.send(result);
             }
             Command::Rules { hash, reply } => {
                 let rules = (hash == game.module).then(|| game.session.module().rules.clone());
@@ -468,6 +556,138 @@ fn act(
         by: Actor::Human,
     };
     game.session.apply(input).map_err(|e| e.to_string())?;
+    // A request to take back a move is about the position it was made in.
+    game.asked = None;
+    persist_bots(game, id, store).map_err(|e| format!("the table could not store it: {e}"))?;
+    Ok(())
+}
+
+/// The seats a person plays, but `except`.
+fn people_but(game: &Game, except: &SeatId) -> Vec<SeatId> {
+    game.session
+        .table()
+        .seats
+        .iter()
+        .filter(|(s, c)| *s != except && matches!(c, chancery_core::Controller::Human))
+        .map(|(s, _)| s.clone())
+        .collect()
+}
+
+/// The table's undo rule and a request waiting for agreement, as `seat` reads them.
+fn undo_json(game: &Game, seat: &SeatId) -> Json {
+    let module = game.session.module();
+    let asked = game.asked.as_ref().map(|ask| {
+        let waiting: Vec<SeatId> = people_but(game, &ask.by)
+            .into_iter()
+            .filter(|s| !ask.agreed.contains(s))
+            .collect();
+        json!({
+            "by": module.seat_name(&ask.by),
+            "agreed": ask.agreed.iter().map(|s| module.seat_name(s)).collect::<Vec<_>>(),
+            "waiting": waiting.iter().map(|s| module.seat_name(s)).collect::<Vec<_>>(),
+            "yours": waiting.contains(seat),
+        })
+    });
+    json!({"rule": game.undo, "words": game.undo.words(), "asked": asked})
+}
+
+/// `seat` asks to take back a move, as the table's rule allows: taken back at once (the
+/// mover's own last move), or asked of the other people.
+fn undo(game: &mut Game, id: &str, store: &mut Store, seat: &SeatId) -> Result<String, String> {
+    let records = game.session.history().records();
+    let module = game.session.module().clone();
+    let mover = |input: &Input| -> Option<SeatId> {
+        match input {
+            Input::Act {
+                seat: Some(s),
+                by: Actor::Human,
+                ..
+            } => Some(s.clone()),
+            Input::Manual { seat: Some(s), .. } => Some(s.clone()),
+            _ => None,
+        }
+    };
+    match game.undo {
+        UndoRule::Nobody => {
+            Err("at this table nobody takes back a move (the host's rule): play on".to_owned())
+        }
+        UndoRule::Mover => {
+            let last = records
+                .last()
+                .ok_or_else(|| "nothing has been played yet".to_owned())?;
+            match mover(&last.input) {
+                Some(s) if &s == seat => {
+                    let back_to = records.len() - 1;
+                    take_back(game, id, store, back_to)?;
+                    Ok("your last move is taken back".to_owned())
+                }
+                _ => Err(format!(
+                    "only the seat that moved last takes its move back, until the next seat moves; the last move was {}",
+                    match mover(&last.input) {
+                        Some(s) => format!("{}'s", module.seat_name(&s)),
+                        None => "a bot's or the rules'".to_owned(),
+                    }
+                )),
+            }
+        }
+        UndoRule::Agreed => {
+            let back_to = records
+                .iter()
+                .rposition(|r| mover(&r.input).is_some())
+                .ok_or_else(|| "no person has moved yet".to_owned())?;
+            if people_but(game, seat).is_empty() {
+                take_back(game, id, store, back_to)?;
+                return Ok("the last move is taken back".to_owned());
+            }
+            game.asked = Some(UndoAsk {
+                by: seat.clone(),
+                back_to,
+                agreed: Default::default(),
+            });
+            Ok("asked: the move is taken back once every other person agrees".to_owned())
+        }
+    }
+}
+
+/// `seat` agrees to (or refuses) another seat's request to take back a move; once every
+/// other person agrees, it is taken back.
+fn agree_undo(
+    game: &mut Game,
+    id: &str,
+    store: &mut Store,
+    seat: &SeatId,
+    yes: bool,
+) -> Result<String, String> {
+    let Some(ask) = game.asked.as_mut() else {
+        return Err("nobody is asking to take back a move".to_owned());
+    };
+    if &ask.by == seat {
+        return Err("you asked: the others agree or refuse".to_owned());
+    }
+    if !yes {
+        game.asked = None;
+        return Ok("refused: the move stands".to_owned());
+    }
+    ask.agreed.insert(seat.clone());
+    let (by, back_to) = (ask.by.clone(), ask.back_to);
+    let agreed = ask.agreed.clone();
+    if people_but(game, &by).iter().all(|s| agreed.contains(s)) {
+        game.asked = None;
+        take_back(game, id, store, back_to)?;
+        return Ok("everybody agreed: the move is taken back".to_owned());
+    }
+    Ok("agreed: waiting for the others".to_owned())
+}
+
+/// The game goes back to just before input `back_to`: the store forgets the inputs from
+/// there on (committed before anyone hears of it), then the session goes back.
+fn take_back(game: &mut Game, id: &str, store: &mut Store, back_to: usize) -> Result<(), String> {
+    store
+        .truncate(id, back_to)
+        .map_err(|e| format!("the table could not store it: {e}"))?;
+    game.session.goto(back_to).map_err(|e| e.to_string())?;
+    game.session.forget_undone();
+    game.stored = back_to;
     persist_bots(game, id, store).map_err(|e| format!("the table could not store it: {e}"))?;
     Ok(())
 }

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use chancery_core::{Module, Value};
-use chancery_server::table::LoadChoice;
+use chancery_server::table::{LoadChoice, UndoRule};
 use chancery_server::{HostRequest, archive::Archive, client};
 use clap::{Args, Subcommand};
 use serde_json::Value as Json;
@@ -52,6 +52,10 @@ pub struct HostArgs {
     /// the game under it, and every seat reads the reload report in its own words.
     #[arg(long)]
     pub watch: bool,
+    /// Who may take back a move: `nobody`; `mover`, the seat that moved until the next seat
+    /// moves (the default); or `agreed`, any seat once every other person agrees.
+    #[arg(long, value_name = "RULE", default_value = "mover", value_parser = UndoRule::parse)]
+    pub undo: UndoRule,
 }
 
 #[derive(Args, Debug)]
@@ -115,6 +119,22 @@ pub enum RemoteCommand {
         /// The seat to say it to, privately (its id).
         #[arg(long, value_name = "SEAT")]
         to: Option<String>,
+    },
+    /// Take back the seat's move, as the table's undo rule allows (`chancery host --undo`):
+    /// the mover's own last move, or, at a table whose rule is `agreed`, ask the others.
+    Undo {
+        /// The seat's invitation link.
+        link: String,
+    },
+    /// Agree to another seat's asking to take back a move.
+    Agree {
+        /// The seat's invitation link.
+        link: String,
+    },
+    /// Refuse another seat's asking to take back a move: the move stands.
+    Refuse {
+        /// The seat's invitation link.
+        link: String,
     },
     /// Print the table's chat as the seat may read it (the last 200 lines), one a line.
     Chat {
@@ -207,6 +227,7 @@ pub fn host(
         spec,
         load,
         inputs,
+        undo: args.undo,
     };
     let hosted = client::host(&args.server, &request)?;
     let links: serde_json::Map<String, Json> = hosted
@@ -234,7 +255,8 @@ pub fn host(
     }
     writeln!(
         err,
-        "Each player runs `chancery remote state LINK`, or opens it in the app."
+        "Each player runs `chancery join LINK` (the app), or `chancery remote state LINK`. Undo: {}.",
+        args.undo.words()
     )?;
     watch(args, &module_dir, &hosted, out)
 }
@@ -294,6 +316,15 @@ pub fn remote(args: &RemoteArgs, out: &mut dyn Write) -> anyhow::Result<i32> {
         } => {
             let view = client::wait(link, Duration::from_secs(*timeout))?;
             print_view(&view, *json, out)?;
+        }
+        RemoteCommand::Undo { link } => {
+            writeln!(out, "{}", capitalised(&client::undo(link, None)?))?;
+        }
+        RemoteCommand::Agree { link } => {
+            writeln!(out, "{}", capitalised(&client::undo(link, Some(true))?))?;
+        }
+        RemoteCommand::Refuse { link } => {
+            writeln!(out, "{}", capitalised(&client::undo(link, Some(false))?))?;
         }
         RemoteCommand::Say { link, text, to } => {
             let n = client::say(link, text, to.as_deref())?;
@@ -442,4 +473,13 @@ fn strings(list: &Json) -> Vec<&str> {
         .flatten()
         .filter_map(Json::as_str)
         .collect()
+}
+
+/// `text` with its first letter a capital, as a sentence starts.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
 }

@@ -993,7 +993,9 @@ impl GameView {
     /// bot moves after it; the bots then wait until a person acts again. In a game of bots
     /// alone, takes back one move.
     pub fn undo(&mut self) {
-        if self.refuse_remote("Undo") {
+        // At a table on a server, the table's undo rule decides.
+        if self.remote.is_some() {
+            self.undo_at_table(None);
             return;
         }
         let records = self.session.history().records();

@@ -479,6 +479,14 @@ impl ChanceryApp {
         let Some(seat) = seat.filter(|s| module.seats.contains(s.as_str())) else {
             return;
         };
+        let rule = remote.undo_rule.clone();
+        if ui
+            .button("Undo")
+            .on_hover_text(format!("Take back your move, as this table allows: {rule}"))
+            .clicked()
+        {
+            self.view.undo();
+        }
         let bot = matches!(
             self.view.session().table().seats.get(&seat),
             Some(chancery_core::Controller::Bot(_))

@@ -176,6 +176,7 @@ fn result_ui(ui: &mut Ui, view: &GameView) {
 }
 
 fn decision_ui(ui: &mut Ui, view: &mut GameView) {
+    undo_asked_ui(ui, view);
     ui.heading("Decision");
     let prompt = match view.session().prompt().clone() {
         Ok(Some(prompt)) => prompt,
@@ -273,6 +274,31 @@ fn decision_ui(ui: &mut Ui, view: &mut GameView) {
     if !module.rules.bots.is_empty() {
         bot_preview_ui(ui, view, &ask);
     }
+}
+
+/// At a table on a server, a seat's request to take back the last move: who asked, who is
+/// still to agree, and this seat's Agree and Refuse if it is asked.
+fn undo_asked_ui(ui: &mut Ui, view: &mut GameView) {
+    let Some(asked) = view.remote().and_then(|r| r.undo_asked.clone()) else {
+        return;
+    };
+    ui.group(|ui| {
+        ui.label(RichText::new(format!("{} asks to take back the last move.", asked.by)).strong());
+        if !asked.waiting.is_empty() {
+            ui.weak(format!("Waiting for: {}", and_list(&asked.waiting)));
+        }
+        if asked.yours {
+            ui.horizontal(|ui| {
+                if ui.button("Agree").clicked() {
+                    view.undo_at_table(Some(true));
+                }
+                if ui.button("Refuse").clicked() {
+                    view.undo_at_table(Some(false));
+                }
+            });
+        }
+    });
+    ui.add_space(6.0);
 }
 
 /// A reaction window that asks people: one screen for all of them. Each seat still to

@@ -827,6 +827,13 @@ impl Session {
         Ok(true)
     }
 
+    /// Forgets the undone inputs (those a reload held back stay): nothing is redone from
+    /// here (a game whose undo is final, as at a table on a server).
+    pub fn forget_undone(&mut self) {
+        let undone = self.history.redo.len() - self.history.held;
+        self.history.redo.drain(..undone);
+    }
+
     /// Goes back (undo) or forward (redo) to the state after `n` inputs.
     pub fn goto(&mut self, n: usize) -> Result<(), SessionError> {
         let len = self.history.records.len();

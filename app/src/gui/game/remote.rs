@@ -59,6 +59,21 @@ pub struct Remote {
     pub draft: (String, Option<SeatId>),
     /// The table's umpire, if it has one.
     pub umpire: Option<SeatId>,
+    /// Who may take back a move at the table, in words.
+    pub undo_rule: String,
+    /// A request to take back a move, waiting for agreement.
+    pub undo_asked: Option<UndoAsked>,
+}
+
+/// A seat's request to take back the last move, waiting for the other people.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UndoAsked {
+    /// Who asked (a seat's name).
+    pub by: String,
+    /// Who is still to agree (names).
+    pub waiting: Vec<String>,
+    /// Whether this seat is asked.
+    pub yours: bool,
 }
 
 /// What the window does with what was heard.
@@ -66,6 +81,7 @@ enum News {
     Game(Box<Session>),
     Reload(String),
     Refused(String),
+    Said(String),
 }
 
 impl Remote {
@@ -94,6 +110,8 @@ impl Remote {
             chat: Vec::new(),
             draft: (String::new(), None),
             umpire: None,
+            undo_rule: String::new(),
+            undo_asked: None,
         })
     }
 
@@ -137,7 +155,7 @@ impl Remote {
             match news {
                 News::Game(session) => return Ok(Some(*session)),
                 News::Refused(why) => return Err(why),
-                News::Reload(_) => {}
+                News::Reload(_) | News::Said(_) => {}
             }
         }
         match &self.state {
@@ -169,8 +187,29 @@ impl Remote {
                     let over = self.chat.len().saturating_sub(chancery_server::chat::KEPT);
                     self.chat.drain(..over);
                 }
-                Heard::Game { game, connected } => {
+                Heard::Said(words) => news.push(News::Said(words)),
+                Heard::Game {
+                    game,
+                    connected,
+                    undo,
+                } => {
                     self.connected = connected;
+                    self.undo_rule = undo["words"].as_str().unwrap_or_default().to_owned();
+                    let names = |key: &str| -> Vec<String> {
+                        undo["asked"][key]
+                            .as_array()
+                            .map(|a| {
+                                a.iter()
+                                    .filter_map(|n| n.as_str().map(str::to_owned))
+                                    .collect()
+                            })
+                            .unwrap_or_default()
+                    };
+                    self.undo_asked = undo["asked"].is_object().then(|| UndoAsked {
+                        by: undo["asked"]["by"].as_str().unwrap_or_default().to_owned(),
+                        waiting: names("waiting"),
+                        yours: undo["asked"]["yours"] == true,
+                    });
                     self.seat = Some(game.redaction.seat.clone());
                     self.umpire = game.umpire.clone();
                     match self.module(&game.module, game.demo) {
@@ -316,6 +355,10 @@ impl GameView {
                     ));
                 }
                 News::Refused(why) => self.error = Some(why),
+                News::Said(words) => {
+                    self.error = None;
+                    self.status = Some(capitalised(&words));
+                }
             }
         }
     }
@@ -372,6 +415,14 @@ impl GameView {
         self.remote.as_mut()
     }
 
+    /// Takes back this seat's move as the table's rule allows, or (`agree`) agrees to or
+    /// refuses another seat's asking: the server says what came of it.
+    pub fn undo_at_table(&mut self, agree: Option<bool>) {
+        if let Some(remote) = &self.remote {
+            remote.live.undo(agree);
+        }
+    }
+
     /// Hands this seat to its bot (`to` "bot") or takes it back (`to` "human").
     pub fn hand_seat(&mut self, to: &str) {
         if let Some(remote) = &self.remote {
@@ -389,5 +440,14 @@ impl GameView {
             "{what} is not played at a table on a server: the server holds the game."
         ));
         true
+    }
+}
+
+/// `text` with its first letter a capital, as a sentence starts.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
     }
 }
