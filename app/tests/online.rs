@@ -1516,3 +1516,111 @@ fn a_move_is_taken_back_as_the_host_s_undo_rule_allows() {
     assert_eq!(code, 2, "an unknown rule is a usage error");
     assert!(err.contains("nobody, mover"), "{err}");
 }
+
+/// A TLS proxy on a free loopback port in front of `server`, as Caddy or nginx would stand
+/// in front of `chancery serve`: its certificate is made for `localhost` now, and written to
+/// `ca` for the clients to trust (`SSL_CERT_FILE`). Returns the port.
+fn tls_proxy(server: &Server, ca: &Path) -> u16 {
+    use tokio_rustls::rustls;
+    let made = rcgen::generate_simple_self_signed(vec!["localhost".to_owned()]).expect("a cert");
+    std::fs::write(ca, made.cert.pem()).expect("the certificate written");
+    let key = rustls::pki_types::PrivateKeyDer::Pkcs8(made.key_pair.serialize_der().into());
+    let config = rustls::ServerConfig::builder()
+        .with_no_client_auth()
+        .with_single_cert(vec![made.cert.der().clone()], key)
+        .expect("a TLS config");
+    let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let port = listener.local_addr().expect("its address").port();
+    let behind = server.port;
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        runtime.block_on(async move {
+            listener.set_nonblocking(true).expect("non-blocking");
+            let listener = tokio::net::TcpListener::from_std(listener).expect("a listener");
+            while let Ok((outside, _)) = listener.accept().await {
+                let acceptor = acceptor.clone();
+                tokio::spawn(async move {
+                    let Ok(mut outside) = acceptor.accept(outside).await else {
+                        return;
+                    };
+                    let Ok(mut inside) =
+                        tokio::net::TcpStream::connect(("127.0.0.1", behind)).await
+                    else {
+                        return;
+                    };
+                    let _ = tokio::io::copy_bidirectional(&mut outside, &mut inside).await;
+                });
+            }
+        });
+    });
+    port
+}
+
+/// Behind a TLS proxy, the links are `wss://`: the host opens the table through it, and a
+/// seat reads its view and answers through it. A client that does not trust the proxy's
+/// certificate is refused with a reason, and so is a plain `ws://` link to the TLS port.
+#[test]
+fn a_table_behind_a_tls_proxy_is_played_through_wss_links() {
+    let data = tempfile::tempdir().expect("scratch");
+    let server = Server::start(data.path());
+    let ca = data.path().join("proxy-ca.pem");
+    let port = tls_proxy(&server, &ca);
+    let secure = format!("wss://localhost:{port}/ws");
+    let trusting = |args: &[&str]| -> (i32, String, String) {
+        let out = Command::new(env!("CARGO_BIN_EXE_chancery"))
+            .args(args)
+            .env("SSL_CERT_FILE", &ca)
+            .output()
+            .expect("runs");
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, out, err) = trusting(&[
+        "host",
+        &testbed(),
+        "--no-overlay",
+        "--server",
+        &secure,
+        "--seed",
+        "3",
+        "--seat",
+        "A=human",
+        "--seat",
+        "B=human",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let links: Json = serde_json::from_str(&out).expect("JSON");
+    let a = links["A"].as_str().expect("a link");
+    assert!(a.starts_with(&format!("{secure}#")), "{a}");
+    let (code, out, err) = trusting(&["remote", "state", a, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let view: Json = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(view["seat"], "A");
+    let seat = if view["decision"]["yours"] == true {
+        "A"
+    } else {
+        "B"
+    };
+    let (code, _, err) = trusting(&["remote", "act", links[seat].as_str().expect("a link"), "1"]);
+    assert_eq!(code, 0, "{err}");
+    // Without the proxy's certificate trusted, nothing is sent: the reason says so.
+    let (code, _, err) = chancery(&["remote", "state", a]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("cannot reach the server") && err.to_lowercase().contains("certificate"),
+        "{err}"
+    );
+    // A plain link to the TLS port is refused too.
+    let plain = a.replacen("wss://", "ws://", 1);
+    let (code, _, err) = trusting(&["remote", "state", &plain]);
+    assert_eq!(code, 1, "{err}");
+}

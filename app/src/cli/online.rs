@@ -15,7 +15,26 @@ use serde_json::Value as Json;
 
 use crate::games::StartArgs;
 
+const FIRST_TABLE: &str = "A first online table, in five commands:
+  chancery serve --data ~/chancery-tables             # the server, on 127.0.0.1:7878
+  chancery host modules/aftermath --demo --server ws://127.0.0.1:7878/ws
+                                    # one link per seat, one for spectators: send each theirs
+  chancery join 'ws://127.0.0.1:7878/ws#TOKEN'        # a player: the app, at their seat
+  chancery remote state 'ws://127.0.0.1:7878/ws#TOKEN'  # or a script: the seat's view
+  chancery remote act 'ws://127.0.0.1:7878/ws#TOKEN' 1  # and its answer
+
+On the internet, keep serve on 127.0.0.1 behind a reverse proxy that holds the TLS
+certificate, and host with --server wss://YOUR.HOST/ws. Caddy:
+  YOUR.HOST {
+      reverse_proxy /ws 127.0.0.1:7878
+  }
+(nginx: a `location /ws` with proxy_http_version 1.1 and the Upgrade and Connection
+headers set). As a systemd service: a unit whose ExecStart is
+  chancery serve --listen 127.0.0.1:7878 --data /var/lib/chancery
+with Restart=always. The README's \"Playing online\" has the files whole.";
+
 #[derive(Args, Debug)]
+#[command(after_help = FIRST_TABLE)]
 pub struct ServeArgs {
     /// The address and port to listen on (behind a reverse proxy that adds TLS, keep it on
     /// 127.0.0.1).
@@ -32,11 +51,13 @@ pub struct ServeArgs {
 }
 
 #[derive(Args, Debug)]
+#[command(after_help = FIRST_TABLE)]
 pub struct HostArgs {
     /// The module folder whose game the table plays, or a saved game to move to the server
     /// (its module, scenario, seats and every input so far).
     pub module: PathBuf,
-    /// The server: ws://HOST:PORT/ws (what `serve` prints).
+    /// The server: ws://HOST:PORT/ws (what `serve` prints), or wss://HOST/ws behind a
+    /// reverse proxy with TLS; the links printed name it.
     #[arg(long, value_name = "URL")]
     pub server: String,
     /// The scenario, seed, seats and options of the game.
