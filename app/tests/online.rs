@@ -662,6 +662,27 @@ fn the_host_s_edit_reaches_every_seat_in_its_own_words() {
         refused.to_string().contains("only the host's invitation"),
         "{refused}"
     );
+    // Any seat lists the versions the table has played: the first from the start, the
+    // edited one from the move it came at (every move so far was played before it; the
+    // log's first entry is the set-up).
+    let versions = chancery_server::client::versions(links["B"].as_str().expect("a link"))
+        .expect("the versions");
+    let moves = state(&links["A"])["log"].as_array().map_or(0, Vec::len) - 1;
+    assert!(moves >= 1, "a move was played before the edit");
+    assert_eq!(versions.len(), 2, "{versions:?}");
+    assert_eq!(
+        versions.iter().map(|v| v.from_input).collect::<Vec<_>>(),
+        [0, moves]
+    );
+    assert_ne!(versions[0].hash, versions[1].hash);
+    let (code, out, err) = chancery(&["remote", "versions", links["A"].as_str().expect("a link")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("1. version") && out.contains("from the start"),
+        "{out}"
+    );
+    let from = format!("from move {} (now)", moves + 1);
+    assert!(out.contains("2. version") && out.contains(&from), "{out}");
 }
 
 #[test]

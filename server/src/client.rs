@@ -184,6 +184,20 @@ pub fn undo(link: &str, agree: Option<bool>) -> anyhow::Result<String> {
     })
 }
 
+/// The module versions the seat's table has played, the first first.
+pub fn versions(link: &str) -> anyhow::Result<Vec<crate::store::PlayedVersion>> {
+    block(async {
+        let (mut socket, _) = join(link).await?;
+        send(&mut socket, json!({"versions": true})).await?;
+        loop {
+            let frame = next(&mut socket, Duration::from_secs(30)).await?;
+            if let Some(versions) = frame.get("versions") {
+                return Ok(serde_json::from_value(versions.clone())?);
+            }
+        }
+    })
+}
+
 /// The table's chat as the seat may read it (the lines the server keeps).
 pub fn chat(link: &str) -> anyhow::Result<Vec<crate::chat::ChatLine>> {
     block(async {

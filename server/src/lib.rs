@@ -22,6 +22,8 @@
 //! - to take back a move as the table's undo rule allows: `{"undo": true}`; to agree to
 //!   (or refuse) another seat's asking: `{"undo_agree": true|false}`; each view says the
 //!   rule and a request waiting (`undo`);
+//! - the module versions the table has played: `{"versions": true}`, answered
+//!   `{"versions": [{"hash", "version", "from_input", "at"}…]}`;
 //! - to say a line in the table's chat: `{"say": {"text": …}}`, or the umpire's private
 //!   word to one seat (a seat's to the umpire) `{"say": {"text": …, "to": SEAT}}`,
 //!   answered `{"said": N}`; a joined connection receives `{"chat": [LINE…]}` with the
@@ -301,6 +303,14 @@ impl Server {
             store
                 .append(&id, 0, &request.inputs)
                 .map_err(|e| e.to_string())?;
+            store
+                .add_version(
+                    &id,
+                    &table.module,
+                    &module.manifest.version,
+                    request.inputs.len(),
+                )
+                .map_err(|e| e.to_string())?;
         }
         self.start_table(table, Some(module))
             .map_err(|e| format!("the table does not start: {e}"))?;
@@ -351,12 +361,12 @@ impl Server {
                 .unpack(&module_dir)
                 .map_err(|e| format!("the module cannot be unpacked: {e}"))?;
         }
-        let report = table.rebase(module_dir)?;
+        let rebased = table.rebase(module_dir)?;
         self.lock_store()
             .map_err(|e| e.to_string())?
-            .set_module(id, &hash)
+            .set_module(id, &hash, &rebased.version, rebased.inputs)
             .map_err(|e| e.to_string())?;
-        Ok(report)
+        Ok(rebased.words)
     }
 }
 
@@ -579,6 +589,8 @@ async fn connection(mut socket: WebSocket, server: Arc<Server>) {
                 let Message::Text(text) = frame else { continue };
                 let reply = if let Some(hash) = module_asked(&text) {
                     Some(module_frame(&server, &table, &hash).await)
+                } else if text.contains("\"versions\"") && versions_asked(&text) {
+                    Some(versions_frame(&server, &id).await)
                 } else if let Some(line) = said_line(&text) {
                     let speaker = speaker.as_deref();
                     Some(say(&server, (&id, &table), speaker, &mut chat_rate, line).await)
@@ -674,6 +686,21 @@ async fn say(
             json!({"said": n})
         }
         Ok(Err(e)) => json!({"error": format!("the line could not be kept: {e}")}),
+        Err(e) => json!({"error": e.to_string()}),
+    }
+}
+
+/// Whether a frame is `{"versions": true}`.
+fn versions_asked(text: &str) -> bool {
+    serde_json::from_str::<Json>(text).is_ok_and(|f| f.get("versions").is_some())
+}
+
+/// The module versions table `id` has played, the first first.
+async fn versions_frame(server: &Arc<Server>, id: &str) -> Json {
+    let (server, id) = (server.clone(), id.to_owned());
+    match tokio::task::spawn_blocking(move || server.lock_store()?.versions(&id)).await {
+        Ok(Ok(versions)) => json!({"versions": versions}),
+        Ok(Err(e)) => json!({"error": e.to_string()}),
         Err(e) => json!({"error": e.to_string()}),
     }
 }

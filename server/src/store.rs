@@ -59,6 +59,20 @@ pub struct Invitation {
     pub role: Role,
 }
 
+/// A module version a table played: the archive's hash, the module's own version, and
+/// from which input of the game on.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct PlayedVersion {
+    /// The module archive's hash.
+    pub hash: String,
+    /// The module's own version (its manifest's).
+    pub version: String,
+    /// The game's inputs when the table began to play it.
+    pub from_input: usize,
+    /// When, in seconds since 1970.
+    pub at: i64,
+}
+
 /// A stored table: its id, module archive hash and what it was started from.
 #[derive(Clone, Debug)]
 pub struct StoredTable {
@@ -96,7 +110,9 @@ impl Store {
              CREATE TABLE IF NOT EXISTS invitations (token_hash TEXT PRIMARY KEY,
                  tbl TEXT NOT NULL, role TEXT NOT NULL);
              CREATE TABLE IF NOT EXISTS chat (tbl TEXT NOT NULL, n INTEGER NOT NULL,
-                 line TEXT NOT NULL, PRIMARY KEY (tbl, n));",
+                 line TEXT NOT NULL, PRIMARY KEY (tbl, n));
+             CREATE TABLE IF NOT EXISTS versions (tbl TEXT NOT NULL, hash TEXT NOT NULL,
+                 version TEXT NOT NULL, from_input INTEGER NOT NULL, at INTEGER NOT NULL);",
         )?;
         // A store made before tables had an undo rule gets the column, each of its tables
         // the default rule.
@@ -290,13 +306,75 @@ impl Store {
         Ok(lines)
     }
 
-    /// Table `table` plays the module of `hash` from now on.
-    pub fn set_module(&self, table: &str, hash: &str) -> anyhow::Result<()> {
+    /// Table `table` plays the module of `hash` (its manifest's `version`) from now on, its
+    /// game then `inputs` long.
+    pub fn set_module(
+        &mut self,
+        table: &str,
+        hash: &str,
+        version: &str,
+        inputs: usize,
+    ) -> anyhow::Result<()> {
         self.db.execute(
             "UPDATE tables SET module = ?1 WHERE id = ?2",
             params![hash, table],
         )?;
+        self.add_version(table, hash, version, inputs)
+    }
+
+    /// Notes that table `table` plays the module of `hash` from its input `inputs` on.
+    pub fn add_version(
+        &mut self,
+        table: &str,
+        hash: &str,
+        version: &str,
+        inputs: usize,
+    ) -> anyhow::Result<()> {
+        let at = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64);
+        self.db.execute(
+            "INSERT INTO versions (tbl, hash, version, from_input, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![table, hash, version, inputs as i64, at],
+        )?;
         Ok(())
+    }
+
+    /// The module versions table `table` has played, the first first.
+    pub fn versions(&self, table: &str) -> anyhow::Result<Vec<PlayedVersion>> {
+        let mut query = self.db.prepare(
+            "SELECT hash, version, from_input, at FROM versions WHERE tbl = ?1 ORDER BY rowid",
+        )?;
+        let rows = query.query_map(params![table], |r| {
+            Ok(PlayedVersion {
+                hash: r.get(0)?,
+                version: r.get(1)?,
+                from_input: r.get::<_, i64>(2)? as usize,
+                at: r.get(3)?,
+            })
+        })?;
+        let versions: Vec<PlayedVersion> = rows.collect::<Result<_, _>>()?;
+        if !versions.is_empty() {
+            return Ok(versions);
+        }
+        // A table opened before versions were noted: the module it plays now.
+        let now = self
+            .db
+            .query_row(
+                "SELECT module, created FROM tables WHERE id = ?1",
+                params![table],
+                |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)),
+            )
+            .optional()?;
+        Ok(now
+            .map(|(hash, at)| PlayedVersion {
+                hash,
+                version: "(not noted)".to_owned(),
+                from_input: 0,
+                at,
+            })
+            .into_iter()
+            .collect())
     }
 }
 

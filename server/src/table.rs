@@ -32,7 +32,7 @@ enum Command {
     },
     Rebase {
         module_dir: std::path::PathBuf,
-        reply: std::sync::mpsc::Sender<Result<String, String>>,
+        reply: std::sync::mpsc::Sender<Result<Rebased, String>>,
     },
     Hand {
         seat: SeatId,
@@ -65,6 +65,16 @@ impl ReloadNote {
     pub fn words_for(&self, seat: &SeatId) -> String {
         self.report.words(&self.module, Some(seat)).to_string()
     }
+}
+
+/// A table's game replayed under a new module version.
+pub struct Rebased {
+    /// The report, in a spectator's words.
+    pub words: String,
+    /// The new version's own version (its manifest's).
+    pub version: String,
+    /// How many inputs the game had then.
+    pub inputs: usize,
 }
 
 /// A running table: where to send it messages, and a counter that moves on each change.
@@ -226,9 +236,9 @@ impl TableHandle {
             .map_err(|_| "the table stopped while answering".to_owned())?
     }
 
-    /// Replays the game under the module in `module_dir`, all or nothing; the report in a
-    /// spectator's words. Every connection then hears of it (see [`TableHandle::reloads`]).
-    pub fn rebase(&self, module_dir: std::path::PathBuf) -> Result<String, String> {
+    /// Replays the game under the module in `module_dir`, all or nothing. Every connection
+    /// then hears of it (see [`TableHandle::reloads`]).
+    pub fn rebase(&self, module_dir: std::path::PathBuf) -> Result<Rebased, String> {
         let (reply, answer) = std::sync::mpsc::channel();
         self.commands
             .send(Command::Rebase { module_dir, reply })
@@ -509,10 +519,14 @@ fn run(
             }
             Command::Rebase { module_dir, reply } => {
                 let result = rebase(&mut game, &module_dir, &options).map(|note| {
-                    let words = note.words_for(&SeatId::spectator());
+                    let rebased = Rebased {
+                        words: note.words_for(&SeatId::spectator()),
+                        version: note.module.manifest.version.clone(),
+                        inputs: game.session.history().len(),
+                    };
                     let _ = reloads.send(Arc::new(note));
                     changed.send_modify(|n| *n += 1);
-                    words
+                    rebased
                 });
                 let _ = reply.send(result);
             }

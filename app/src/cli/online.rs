@@ -157,6 +157,12 @@ pub enum RemoteCommand {
         /// The seat's invitation link.
         link: String,
     },
+    /// List the module versions the table has played: each one's own version, its archive's
+    /// hash, and from which move of the game on.
+    Versions {
+        /// The seat's invitation link.
+        link: String,
+    },
     /// Print the table's chat as the seat may read it (the last 200 lines), one a line.
     Chat {
         /// The seat's invitation link.
@@ -337,6 +343,27 @@ pub fn remote(args: &RemoteArgs, out: &mut dyn Write) -> anyhow::Result<i32> {
         } => {
             let view = client::wait(link, Duration::from_secs(*timeout))?;
             print_view(&view, *json, out)?;
+        }
+        RemoteCommand::Versions { link } => {
+            let versions = client::versions(link)?;
+            for (n, played) in versions.iter().enumerate() {
+                let from = match played.from_input {
+                    0 => "from the start".to_owned(),
+                    moves => format!("from move {}", moves + 1),
+                };
+                let now = if n + 1 == versions.len() {
+                    " (now)"
+                } else {
+                    ""
+                };
+                writeln!(
+                    out,
+                    "{}. version {} ({}), {from}{now}",
+                    n + 1,
+                    played.version,
+                    &played.hash[..played.hash.len().min(12)]
+                )?;
+            }
         }
         RemoteCommand::Undo { link } => {
             writeln!(out, "{}", capitalised(&client::undo(link, None)?))?;
