@@ -1128,11 +1128,33 @@ fn the_app_joins_a_table_plays_a_decision_and_shows_the_other_seat_s_move() {
         "the window offers nothing while the other seat decides"
     );
     let before = entries(h.state());
+    // At a physical board, the window lists what the other seat's move changes on it.
+    h.state_mut().view.set_physical_board(true);
     let (code, err) = remote_act(&links[other]);
     assert_eq!(code, 0, "{err}");
     step_until(&mut h, "the other seat's move", &|app| {
         entries(app) > before
     });
+    let lists = h.state().view.checklists().to_vec();
+    assert_eq!(lists.len(), 1, "{lists:?}");
+    let items: Vec<&str> = lists[0].items.iter().map(|(i, _)| i.as_str()).collect();
+    let hand = if other == "A" {
+        "Alpha's hand"
+    } else {
+        "Beta's hand"
+    };
+    // The other seat's hand is counted, never named; what it played shows.
+    assert!(
+        items
+            .iter()
+            .any(|i| i.starts_with(&format!("{hand}: ")) && i.contains("you may not see")),
+        "{items:?}"
+    );
+    assert!(
+        items.iter().all(|i| !i.contains('?')),
+        "no stand-in is named: {items:?}"
+    );
+    h.state_mut().view.set_physical_board(false);
     let by = h
         .state()
         .session()
@@ -1644,4 +1666,101 @@ fn a_table_behind_a_tls_proxy_is_played_through_wss_links() {
     let plain = a.replacen("wss://", "ws://", 1);
     let (code, _, err) = trusting(&["remote", "state", &plain]);
     assert_eq!(code, 1, "{err}");
+}
+
+/// A person at a real board plays a seat of a table of physical dice (`host
+/// --physical-dice`): an answer that rolls is refused until its die is given, then taken
+/// with it — from the command line (`remote act … --dice N`) and in the app, which asks for
+/// the die as at one screen and sends the answer again with it.
+#[test]
+fn a_table_of_physical_dice_takes_each_person_s_own_roll() {
+    use chancery::gui::{ChanceryApp, GameView, Launcher};
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+    use std::time::{Duration, Instant};
+
+    let data = tempfile::tempdir().expect("scratch");
+    let cache = tempfile::tempdir().expect("a module cache");
+    let server = Server::start(data.path());
+    let (code, out, err) = chancery(&[
+        "host",
+        &testbed(),
+        "--no-overlay",
+        "--server",
+        &server.url,
+        "--seed",
+        "3",
+        "--seat",
+        "A=human",
+        "--seat",
+        "B=human",
+        "--physical-dice",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let links: Json = serde_json::from_str(&out).expect("JSON");
+    let link = |seat: &str| links[seat].as_str().expect("a link").to_owned();
+    let first = if state(&links["A"])["decision"]["yours"] == true {
+        "A"
+    } else {
+        "B"
+    };
+    let second = if first == "A" { "B" } else { "A" };
+    // The command line: refused without the die, taken with it.
+    let (code, _, err) = chancery(&["remote", "act", &link(first), "recruit"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("6-sided die") && err.contains("--dice"),
+        "{err}"
+    );
+    let (code, _, err) = chancery(&["remote", "act", &link(first), "recruit", "--dice", "4"]);
+    assert_eq!(code, 0, "{err}");
+    let last = |seat: &str| {
+        state(&links[seat])["log"]
+            .as_array()
+            .and_then(|l| l.last().cloned())
+    };
+    let entry = last(second).expect("an entry");
+    assert_eq!(entry["input"], format!("{first}: recruit (dice 4)"));
+    assert_eq!(entry["messages"][0], "Rolled d6 for recruits: 4");
+    // The app at the other seat: the click asks for the die, and the answer goes with it.
+    let view = GameView::joined(
+        &link(second),
+        cache.path().to_path_buf(),
+        Duration::from_secs(30),
+    )
+    .expect("joins");
+    let launcher = Launcher::new(&view.session().module().dir.clone(), LoadOptions::default());
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1600.0, 1000.0))
+        .with_max_steps(32)
+        .build_ui_state(
+            |ui, app: &mut ChanceryApp| app.ui_in(ui),
+            ChanceryApp::new(view, launcher),
+        );
+    h.run();
+    h.get_by_label("Roll for troops").click();
+    let start = Instant::now();
+    while h.state().view.pending().is_none() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the window asks for the die"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+        h.step();
+    }
+    assert_eq!(
+        h.state().view.pending().map(|p| p.need.clone()),
+        Some(chancery_core::Need::Die { sides: 6 })
+    );
+    h.state_mut().view.answer_die(2);
+    let start = Instant::now();
+    while last(first).expect("an entry")["input"] != format!("{second}: recruit (dice 2)") {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the answer is taken with its die"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+        h.step();
+    }
 }

@@ -51,7 +51,19 @@ async fn send(socket: &mut Socket, json: Json) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("the server closed the connection: {e}"))
 }
 
-/// The next JSON frame from the server; its `error` as an error.
+/// An answer refused until the rules have what they need: a die the seat's person rolls
+/// (at a table of physical dice).
+#[derive(Debug, thiserror::Error)]
+#[error("{reason}")]
+pub struct Needs {
+    /// The reason, in words.
+    pub reason: String,
+    /// What the rules need.
+    pub need: chancery_core::Need,
+}
+
+/// The next JSON frame from the server; its `error` as an error ([`Needs`] when the rules
+/// need something first).
 async fn next(socket: &mut Socket, limit: Duration) -> anyhow::Result<Json> {
     loop {
         let frame = tokio::time::timeout(limit, socket.next())
@@ -63,6 +75,13 @@ async fn next(socket: &mut Socket, limit: Duration) -> anyhow::Result<Json> {
         if let Message::Text(text) = frame? {
             let json: Json = serde_json::from_str(&text)?;
             if let Some(error) = json.get("error").and_then(Json::as_str) {
+                if let Ok(need) = serde_json::from_value(json["need"].clone()) {
+                    return Err(Needs {
+                        reason: error.to_owned(),
+                        need,
+                    }
+                    .into());
+                }
                 anyhow::bail!("{error}");
             }
             return Ok(json);
@@ -99,6 +118,7 @@ pub fn view(link: &str) -> anyhow::Result<Json> {
 }
 
 /// Sends `frame` for the seat; once the table has taken it, returns the seat's new view.
+/// An answer that needs a die the seat's person rolls says so.
 fn taken_then_view(link: &str, frame: Json) -> anyhow::Result<Json> {
     block(async {
         let (mut socket, _) = join(link).await?;
@@ -119,9 +139,13 @@ fn taken_then_view(link: &str, frame: Json) -> anyhow::Result<Json> {
     })
 }
 
-/// Answers for the seat with action `name` and `arg`; returns the view once it is taken.
-pub fn act(link: &str, name: &str, arg: Json) -> anyhow::Result<Json> {
-    taken_then_view(link, json!({"act": {"name": name, "arg": arg}}))
+/// Answers for the seat with action `name` and `arg` (and, at a table of physical dice,
+/// the `dice` its person rolled); returns the view once it is taken.
+pub fn act(link: &str, name: &str, arg: Json, dice: &[i64]) -> anyhow::Result<Json> {
+    taken_then_view(
+        link,
+        json!({"act": {"name": name, "arg": arg, "dice": dice}}),
+    )
 }
 
 /// Waits (up to `limit`) until the seat must decide, or the game is over; returns the view.
@@ -256,8 +280,9 @@ pub enum Heard {
     /// Lines of the table's chat the seat may read: those kept when it joined, then each
     /// new one.
     Chat(Vec<crate::chat::ChatLine>),
-    /// The server refused a frame (an answer out of turn, say): why.
-    Refused(String),
+    /// The server refused a frame (an answer out of turn, say): why, and what the rules
+    /// need first if that is why (a die the seat's person rolls).
+    Refused(String, Option<chancery_core::Need>),
     /// The connection is up (again).
     Connected,
     /// The connection is lost: why; it is tried again, and what is sent meanwhile waits.
@@ -327,11 +352,12 @@ impl Live {
         Ok(Live { out, heard })
     }
 
-    /// Sends `seat`'s answer `choice` (the seat is the link's: the server takes no other).
-    pub fn answer(&self, choice: &chancery_core::Choice) {
+    /// Sends `seat`'s answer `choice` (the seat is the link's: the server takes no other),
+    /// with the `dice` its person rolled at a table of physical dice.
+    pub fn answer(&self, choice: &chancery_core::Choice, dice: &[i64]) {
         let _ = self
             .out
-            .send(json!({"act": {"name": choice.name, "arg": choice.arg.to_json()}}));
+            .send(json!({"act": {"name": choice.name, "arg": choice.arg.to_json(), "dice": dice}}));
     }
 
     /// Takes back the seat's move as the table's rule allows (`agree` `None`), or agrees to
@@ -407,7 +433,8 @@ async fn live_once(
                     if !up {
                         return Ended::Shut(error.to_owned());
                     }
-                    if hear(Heard::Refused(error.to_owned())) {
+                    let need = serde_json::from_value(json["need"].clone()).ok();
+                    if hear(Heard::Refused(error.to_owned(), need)) {
                         return Ended::Dropped;
                     }
                     continue;
@@ -437,7 +464,7 @@ async fn live_once(
                     match (archive, rules) {
                         (Ok(archive), Ok(rules)) => Heard::Archive(Box::new((archive, rules))),
                         (Err(e), _) | (_, Err(e)) => {
-                            Heard::Refused(format!("the module sent is not an archive: {e}"))
+                            Heard::Refused(format!("the module sent is not an archive: {e}"), None)
                         }
                     }
                 } else if let Some(said) = json.get("said").and_then(Json::as_str) {

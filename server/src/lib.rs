@@ -18,6 +18,8 @@
 //!   the seat's whole game too (see [`seat::SeatGame`]), and `{"module": HASH}` is answered
 //!   `{"archive": …}`, the module the table plays, to draw it with;
 //! - to answer: `{"act": {"name": …, "arg": …}}`, answered by an error or the next view;
+//!   at a table of physical dice, `"dice": [N…]` are the dice the seat's person rolled,
+//!   and an answer that needs one more is refused with `"need": {"Die": {"sides": N}}`;
 //! - to hand one's seat to its bot, or take it back: `{"seat_to": "bot"|"human"}`;
 //! - to take back a move as the table's undo rule allows: `{"undo": true}`; to agree to
 //!   (or refuse) another seat's asking: `{"undo_agree": true|false}`; each view says the
@@ -783,8 +785,17 @@ async fn answer(
         name: name.to_owned(),
         arg,
     };
-    match table.act(seat, choice).await {
+    // At a table of physical dice, the dice the seat's person rolled.
+    let dice: Vec<i64> = act
+        .get("dice")
+        .and_then(Json::as_array)
+        .map(|d| d.iter().filter_map(Json::as_i64).take(1_000).collect())
+        .unwrap_or_default();
+    match table.act(seat, choice, dice).await {
         Ok(()) => Some(json!({"taken": true})),
-        Err(e) => Some(json!({"error": e})),
+        Err(refusal) => Some(match refusal.need {
+            Some(need) => json!({"error": refusal.reason, "need": need}),
+            None => json!({"error": refusal.reason}),
+        }),
     }
 }

@@ -28,7 +28,9 @@ enum Command {
     Act {
         seat: SeatId,
         choice: Choice,
-        reply: oneshot::Sender<Result<(), String>>,
+        /// Die results the seat's person rolled (a table of physical dice).
+        dice: Vec<i64>,
+        reply: oneshot::Sender<Result<(), Refusal>>,
     },
     Rebase {
         module_dir: std::path::PathBuf,
@@ -64,6 +66,25 @@ impl ReloadNote {
     /// The report as `seat` may read it.
     pub fn words_for(&self, seat: &SeatId) -> String {
         self.report.words(&self.module, Some(seat)).to_string()
+    }
+}
+
+/// Why an answer was not taken: the reason, and what the rules need first if that is why
+/// (a die its person rolls, at a table of physical dice).
+#[derive(Debug)]
+pub struct Refusal {
+    /// The reason, in words.
+    pub reason: String,
+    /// What the rules need before the answer can be taken.
+    pub need: Option<chancery_core::Need>,
+}
+
+impl From<&str> for Refusal {
+    fn from(reason: &str) -> Refusal {
+        Refusal {
+            reason: reason.to_owned(),
+            need: None,
+        }
     }
 }
 
@@ -221,19 +242,21 @@ impl TableHandle {
         answer.await.ok()
     }
 
-    /// `seat` answers with `choice`: `Ok` once the input (and the bots' replies) are stored.
-    pub async fn act(&self, seat: &SeatId, choice: Choice) -> Result<(), String> {
+    /// `seat` answers with `choice` (and, at a table of physical dice, the `dice` its person
+    /// rolled): `Ok` once the input (and the bots' replies) are stored.
+    pub async fn act(&self, seat: &SeatId, choice: Choice, dice: Vec<i64>) -> Result<(), Refusal> {
         let (reply, answer) = oneshot::channel();
         self.commands
             .send(Command::Act {
                 seat: seat.clone(),
                 choice,
+                dice,
                 reply,
             })
-            .map_err(|_| "the table is closed".to_owned())?;
+            .map_err(|_| Refusal::from("the table is closed"))?;
         answer
             .await
-            .map_err(|_| "the table stopped while answering".to_owned())?
+            .map_err(|_| Refusal::from("the table stopped while answering"))?
     }
 
     /// Replays the game under the module in `module_dir`, all or nothing. Every connection
@@ -509,9 +532,10 @@ fn run(
             Command::Act {
                 seat,
                 choice,
+                dice,
                 reply,
             } => {
-                let result = act(&mut game, &id, &mut store, seat, choice);
+                let result = act(&mut game, &id, &mut store, seat, (choice, dice));
                 if result.is_ok() {
                     changed.send_modify(|n| *n += 1);
                 }
@@ -561,18 +585,22 @@ fn act(
     id: &str,
     store: &mut Store,
     seat: SeatId,
-    choice: Choice,
-) -> Result<(), String> {
+    (choice, dice): (Choice, Vec<i64>),
+) -> Result<(), Refusal> {
     let input = Input::Act {
         seat: Some(seat),
         choice,
-        dice: Vec::new(),
+        dice,
         by: Actor::Human,
     };
-    game.session.apply(input).map_err(|e| e.to_string())?;
+    game.session.apply(input).map_err(|e| Refusal {
+        reason: e.to_string(),
+        need: e.need().cloned(),
+    })?;
     // A request to take back a move is about the position it was made in.
     game.asked = None;
-    persist_bots(game, id, store).map_err(|e| format!("the table could not store it: {e}"))?;
+    persist_bots(game, id, store)
+        .map_err(|e| Refusal::from(format!("the table could not store it: {e}").as_str()))?;
     Ok(())
 }
 
@@ -738,8 +766,7 @@ fn hand(
 
 /// Runs the bots, then commits every input not yet stored; whether any was.
 fn persist_bots(game: &mut Game, id: &str, store: &mut Store) -> anyhow::Result<bool> {
-    // A bot that fails leaves its seat's decision to the table (the view says who waits).
-    let _ = game.session.run_bots(BOT_LIMIT);
+    run_bots(&mut game.session);
     let records = game.session.history().records();
     if records.len() <= game.stored {
         return Ok(false);
@@ -751,6 +778,37 @@ fn persist_bots(game: &mut Game, id: &str, store: &mut Store) -> anyhow::Result<
     store.append(id, game.stored, &inputs)?;
     game.stored = records.len();
     Ok(true)
+}
+
+/// Lets the bots play while they decide. A bot's die at a table of physical dice is rolled
+/// here (nobody at the server rolls for it) and kept with its input, so the game replays.
+/// A bot that fails leaves its seat's decision to the table (the view says who waits).
+fn run_bots(session: &mut Session) {
+    for _ in 0..BOT_LIMIT {
+        let Ok(Some((_, _, mut input))) = session.bot_input() else {
+            return;
+        };
+        loop {
+            match session.apply(input.clone()) {
+                Ok(()) => break,
+                Err(e) => match (e.need(), &mut input) {
+                    (Some(chancery_core::Need::Die { sides }), Input::Act { dice, .. })
+                        if dice.len() < 1_000 =>
+                    {
+                        dice.push(server_die(*sides));
+                    }
+                    _ => return,
+                },
+            }
+        }
+    }
+}
+
+/// A die of `sides` sides rolled by the server, from the operating system's randomness.
+fn server_die(sides: u32) -> i64 {
+    let mut bytes = [0u8; 8];
+    let _ = getrandom::fill(&mut bytes);
+    (u64::from_le_bytes(bytes) % u64::from(sides.max(1))) as i64 + 1
 }
 
 /// What `seat` may know of the game: the state as it sees it (`state --seat --json`), and
@@ -803,4 +861,18 @@ pub fn view_of(session: &mut Session, seat: &SeatId) -> Json {
         map.insert("seat".to_owned(), json!(seat.to_string()));
     }
     view
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_server_s_die_shows_each_face_and_no_other() {
+        let mut seen = [0u32; 6];
+        for _ in 0..600 {
+            let face = super::server_die(6);
+            assert!((1..=6).contains(&face), "{face}");
+            seen[(face - 1) as usize] += 1;
+        }
+        assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+    }
 }

@@ -151,6 +151,7 @@ pub fn run(
         Some(Command::Join(args)) => {
             return Outcome::OpenWindow(Box::new(OpenArgs {
                 join: Some(args.link),
+                physical_board: args.physical_board,
                 screenshot: args.screenshot,
                 size: args.size,
                 ..cli.open

@@ -73,6 +73,10 @@ pub struct HostArgs {
     /// the game under it, and every seat reads the reload report in its own words.
     #[arg(long)]
     pub watch: bool,
+    /// Roll physical dice: each die a person's answer needs is rolled at their table and
+    /// entered (`remote act --dice`, or the app asks); a bot's dice are the server's.
+    #[arg(long)]
+    pub physical_dice: bool,
     /// Who may take back a move: `nobody`; `mover`, the seat that moved until the next seat
     /// moves (the default); or `agreed`, any seat once every other person agrees.
     #[arg(long, value_name = "RULE", default_value = "mover", value_parser = UndoRule::parse)]
@@ -88,6 +92,10 @@ come from the server once and are kept in Chancery's data folder (online-modules
 pub struct JoinArgs {
     /// Your seat's invitation link.
     pub link: String,
+    /// You play on a physical board beside the app: after each move the table takes, the
+    /// app lists what to change on your board (what your seat may see of it).
+    #[arg(long)]
+    pub physical_board: bool,
     /// Save a screenshot of the window to FILE (PNG) and exit (needs a display).
     #[arg(long, value_name = "FILE")]
     pub screenshot: Option<std::path::PathBuf>,
@@ -122,6 +130,9 @@ pub enum RemoteCommand {
         /// The action's argument (`3`, `FR`, `{"power": "AU"}`).
         #[arg(allow_negative_numbers = true)]
         arg: Option<String>,
+        /// At a table of physical dice, the dice you rolled for it (comma-separated).
+        #[arg(long, value_name = "N,N…", value_delimiter = ',')]
+        dice: Vec<i64>,
     },
     /// Hand the seat to its bot while you are away (`bot`), or take it back (`human`).
     Hand {
@@ -241,13 +252,16 @@ pub fn host(
         ),
         None => LoadChoice::Plain,
     };
-    let (spec, inputs) = match save {
+    let (mut spec, inputs) = match save {
         Some(file) => (file.spec(), file.inputs),
         None => (
             args.start.or_demo_game(&module, args.demo).spec(&module)?,
             Vec::new(),
         ),
     };
+    if args.physical_dice {
+        spec.dice = chancery_core::DiceMode::Physical;
+    }
     let archive = Archive::from_dir(&module_dir)?;
     let request = HostRequest {
         archive,
@@ -395,10 +409,25 @@ pub fn remote(args: &RemoteArgs, out: &mut dyn Write) -> anyhow::Result<i32> {
             let view = client::hand(link, to)?;
             print_view(&view, false, out)?;
         }
-        RemoteCommand::Act { link, action, arg } => {
+        RemoteCommand::Act {
+            link,
+            action,
+            arg,
+            dice,
+        } => {
             let view = client::view(link)?;
             let (name, arg) = resolve(&view, action, arg.as_deref())?;
-            let view = client::act(link, &name, arg)?;
+            let view = client::act(link, &name, arg, dice).map_err(|e| {
+                match e.downcast_ref::<client::Needs>() {
+                    Some(client::Needs {
+                        need: chancery_core::Need::Die { sides },
+                        ..
+                    }) => anyhow::anyhow!(
+                        "the rules need a {sides}-sided die roll: roll it and answer again with --dice N (the dice so far first)"
+                    ),
+                    _ => e,
+                }
+            })?;
             print_view(&view, false, out)?;
         }
     }

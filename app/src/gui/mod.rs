@@ -962,6 +962,7 @@ fn join_app(link: &str, args: &OpenArgs) -> anyhow::Result<ChanceryApp> {
     let view = GameView::joined(link, module_cache_dir(), Duration::from_secs(30))?;
     let launcher = Launcher::new(&view.session().module().dir.clone(), LoadOptions::default());
     let mut app = ChanceryApp::new(view, launcher);
+    app.view.set_physical_board(args.physical_board);
     app.screenshot = args.screenshot.clone();
     Ok(app)
 }

@@ -41,16 +41,41 @@ fn zone_name<'a>(module: &'a Module, id: &'a str) -> &'a str {
     module.zones.get(id).map_or(id, |z| z.name.as_str())
 }
 
+/// Whether `card` is a stand-in for a card the viewer may not see (a redacted table's, as
+/// a seat at a table on a server holds it): it names no card, and is numbered anew each
+/// time.
+fn stand_in(card: &str) -> bool {
+    card.starts_with(crate::table::HIDDEN_CARD)
+}
+
 fn cards(module: &Module, before: &Table, after: &Table, out: &mut Vec<String>) {
     let where_is = |table: &Table| {
         let mut map = BTreeMap::new();
         for (zone, z) in &table.zones {
-            for card in &z.cards {
+            for card in z.cards.iter().filter(|c| !stand_in(c.as_str())) {
                 map.insert(card.clone(), (zone.clone(), z.face_down.contains(card)));
             }
         }
         map
     };
+    // Cards the viewer may not see are counted in each zone: the board shows their backs.
+    let hidden = |table: &Table, zone: &crate::ids::ZoneId| {
+        table.zones.get(zone).map_or(0, |z| {
+            z.cards.iter().filter(|c| stand_in(c.as_str())).count()
+        })
+    };
+    let zones: std::collections::BTreeSet<_> =
+        after.zones.keys().chain(before.zones.keys()).collect();
+    for zone in zones {
+        let (was, now) = (hidden(before, zone), hidden(after, zone));
+        if was != now {
+            let cards = if now == 1 { "card" } else { "cards" };
+            out.push(format!(
+                "{}: {now} {cards} you may not see (was {was})",
+                zone_name(module, zone.as_str())
+            ));
+        }
+    }
     let (old, new) = (where_is(before), where_is(after));
     for (card, (zone, down)) in &new {
         let name = module
@@ -101,9 +126,12 @@ fn pieces(module: &Module, before: &Table, after: &Table, out: &mut Vec<String>)
     };
     let spot = |place: &str, space: &str| {
         let place_def = module.places.get(place);
+        // A space without a name of its own (a track's numbered box) goes by its id.
         let space_name = place_def
             .and_then(|p| p.def.spaces.iter().find(|s| s.id.as_str() == space))
-            .map_or(space, |s| s.name.as_str());
+            .map(|s| s.name.as_str())
+            .filter(|name| !name.is_empty())
+            .unwrap_or(space);
         let place_name = place_def.map_or(place, |p| p.def.name.as_str());
         format!("{space_name} ({place_name})")
     };

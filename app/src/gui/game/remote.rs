@@ -59,6 +59,8 @@ pub struct Remote {
     pub draft: (String, Option<SeatId>),
     /// The table's umpire, if it has one.
     pub umpire: Option<SeatId>,
+    /// The last answer sent (sent again, with its die, when the rules need one).
+    sent: Option<Input>,
     /// Who may take back a move at the table, in words.
     pub undo_rule: String,
     /// A request to take back a move, waiting for agreement.
@@ -80,7 +82,7 @@ pub struct UndoAsked {
 enum News {
     Game(Box<Session>),
     Reload(String),
-    Refused(String),
+    Refused(String, Option<chancery_core::Need>),
     Said(String),
 }
 
@@ -110,6 +112,7 @@ impl Remote {
             chat: Vec::new(),
             draft: (String::new(), None),
             umpire: None,
+            sent: None,
             undo_rule: String::new(),
             undo_asked: None,
         })
@@ -154,7 +157,7 @@ impl Remote {
         for news in self.poll() {
             match news {
                 News::Game(session) => return Ok(Some(*session)),
-                News::Refused(why) => return Err(why),
+                News::Refused(why, _) => return Err(why),
                 News::Reload(_) | News::Said(_) => {}
             }
         }
@@ -178,7 +181,7 @@ impl Remote {
                 }
                 Heard::Lost(why) => self.state = LinkState::Lost(why),
                 Heard::Shut(why) => self.state = LinkState::Shut(why),
-                Heard::Refused(why) => news.push(News::Refused(why)),
+                Heard::Refused(why, need) => news.push(News::Refused(why, need)),
                 Heard::Reload(report) => news.push(News::Reload(report)),
                 Heard::Chat(lines) => {
                     // Those kept are sent again after a reconnection: each is taken once.
@@ -226,16 +229,19 @@ impl Remote {
                 Heard::Archive(archive) => {
                     let (archive, rules) = *archive;
                     if let Err(why) = self.keep(&archive, &rules) {
-                        news.push(News::Refused(why));
+                        news.push(News::Refused(why, None));
                         continue;
                     }
                     if let Some(game) = self.waiting.take() {
                         match self.module(&game.module, game.demo) {
                             Some(module) => news.push(News::Game(Box::new(game.session(module)))),
-                            None => news.push(News::Refused(format!(
-                                "the module {} sent by the server does not load here",
-                                game.module
-                            ))),
+                            None => news.push(News::Refused(
+                                format!(
+                                    "the module {} sent by the server does not load here",
+                                    game.module
+                                ),
+                                None,
+                            )),
                         }
                     }
                 }
@@ -342,7 +348,17 @@ impl GameView {
         for news in remote.poll() {
             match news {
                 News::Game(session) => {
+                    // At a physical board, what the table's new moves change on it.
+                    let before = self.physical_board.then(|| self.session.table().clone());
+                    let last = session.log().last().cloned();
                     self.session = *session;
+                    if let Some(before) = before {
+                        let words = last
+                            .filter(|e| e.shows_heading())
+                            .map(|e| e.heading(self.session.module()))
+                            .unwrap_or_else(|| "the last move".to_owned());
+                        self.push_checklist(format!("After {words}"), &before);
+                    }
                     self.standings = None;
                     self.pending = None;
                     self.preview = None;
@@ -354,7 +370,14 @@ impl GameView {
                         format!("The host sent a new version of the module.\n{report}"),
                     ));
                 }
-                News::Refused(why) => self.error = Some(why),
+                // The answer needs a die its person rolls: the window asks for it, and
+                // sends the answer again with it.
+                News::Refused(why, need) => {
+                    match (need, self.remote.as_ref().and_then(|r| r.sent.clone())) {
+                        (Some(need), Some(input)) => self.wait_for(Some(input), &need),
+                        _ => self.error = Some(why),
+                    }
+                }
                 News::Said(words) => {
                     self.error = None;
                     self.status = Some(capitalised(&words));
@@ -370,18 +393,24 @@ impl GameView {
             return false;
         };
         match input {
-            Input::Act { seat, choice, .. } => {
+            Input::Act {
+                seat, choice, dice, ..
+            } => {
                 if seat.is_some() && seat.as_ref() != remote.seat.as_ref() {
                     self.error = Some(
                         "At a table on a server, you answer for your own seat only.".to_owned(),
                     );
                     return true;
                 }
-                remote.live.answer(choice);
+                remote.live.answer(choice, dice);
                 self.error = None;
-                self.status = Some(match &remote.state {
-                    LinkState::Up => "Answer sent.".to_owned(),
-                    _ => "Answer kept: it goes to the table once the connection is back."
+                let up = remote.state == LinkState::Up;
+                if let Some(remote) = self.remote.as_mut() {
+                    remote.sent = Some(input.clone());
+                }
+                self.status = Some(match up {
+                    true => "Answer sent.".to_owned(),
+                    false => "Answer kept: it goes to the table once the connection is back."
                         .to_owned(),
                 });
             }
