@@ -17,8 +17,9 @@ use crate::games::StartArgs;
 
 const FIRST_TABLE: &str = "A first online table, in five commands:
   chancery serve --data ~/chancery-tables             # the server, on 127.0.0.1:7878
-  chancery host modules/aftermath --demo --server ws://127.0.0.1:7878/ws
-                                    # one link per seat, one for spectators: send each theirs
+  chancery host MODULE --demo --server ws://127.0.0.1:7878/ws
+                                    # a module folder (or name): one link per seat and one
+                                    # for spectators; send each player theirs
   chancery join 'ws://127.0.0.1:7878/ws#TOKEN'        # a player: the app, at their seat
   chancery remote state 'ws://127.0.0.1:7878/ws#TOKEN'  # or a script: the seat's view
   chancery remote act 'ws://127.0.0.1:7878/ws#TOKEN' 1  # and its answer
