@@ -18,6 +18,11 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value as Json, json};
 use tokio_tungstenite::tungstenite::Message;
 
+/// The allocator `chancery serve` runs with (the rules' Lua makes and drops many small
+/// tables and strings).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn resident_kib() -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()

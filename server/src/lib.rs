@@ -106,6 +106,8 @@ pub struct Hosted {
 pub struct Server {
     dir: PathBuf,
     store: Mutex<Store>,
+    /// Commits every table's inputs, those that come together in one transaction.
+    writer: crate::store::Writer,
     tables: Mutex<BTreeMap<String, TableHandle>>,
     /// One table starts at a time (a start replays its game).
     starting: Mutex<()>,
@@ -131,6 +133,7 @@ impl Server {
         Ok(Arc::new(Server {
             dir: dir.to_path_buf(),
             store: Mutex::new(store),
+            writer: crate::store::Writer::start(dir)?,
             tables: Mutex::new(BTreeMap::new()),
             starting: Mutex::new(()),
             idle,
@@ -225,7 +228,7 @@ impl Server {
         let handle = TableHandle::start(
             table,
             (&module_dir, options, module),
-            Store::open(&self.dir)?,
+            (Store::open(&self.dir)?, self.writer.clone()),
             self.idle,
         )?;
         self.tables

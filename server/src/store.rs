@@ -388,3 +388,120 @@ pub fn new_token() -> anyhow::Result<String> {
     getrandom::fill(&mut bytes).map_err(|e| anyhow::anyhow!("no randomness: {e}"))?;
     Ok(hex::encode(bytes))
 }
+
+/// One write of a table's inputs, for the [`Writer`].
+enum Write {
+    /// Append inputs from `from` on.
+    Append {
+        table: String,
+        from: usize,
+        inputs: Vec<Input>,
+    },
+    /// Take back the inputs from `from` on.
+    Truncate { table: String, from: usize },
+}
+
+/// The store's one writer of inputs: every table's answers are committed by one thread, and
+/// those that arrive together go in one transaction (a group commit). Each is acknowledged
+/// once it is committed. Tables that each wrote on their own connection waited on one
+/// another's locks.
+#[derive(Clone)]
+pub struct Writer {
+    sender: std::sync::mpsc::Sender<(Write, std::sync::mpsc::SyncSender<Result<(), String>>)>,
+}
+
+/// The most writes one transaction takes.
+const GROUP: usize = 256;
+
+impl Writer {
+    /// Starts the writer of the store in folder `dir`.
+    pub fn start(dir: &Path) -> anyhow::Result<Writer> {
+        let mut store = Store::open(dir)?;
+        let (sender, inbox) =
+            std::sync::mpsc::channel::<(Write, std::sync::mpsc::SyncSender<Result<(), String>>)>();
+        std::thread::Builder::new()
+            .name("store writer".to_owned())
+            .spawn(move || {
+                while let Ok(first) = inbox.recv() {
+                    let mut group = vec![first];
+                    group.extend(inbox.try_iter().take(GROUP - 1));
+                    let writes: Vec<&Write> = group.iter().map(|(w, _)| w).collect();
+                    // One transaction for the group; if it fails, each write on its own, so
+                    // that one bad write fails alone.
+                    let results = match store.write_all(&writes) {
+                        Ok(()) => vec![Ok(()); group.len()],
+                        Err(_) => writes
+                            .iter()
+                            .map(|w| store.write_all(&[w]).map_err(|e| e.to_string()))
+                            .collect(),
+                    };
+                    for ((_, done), result) in group.iter().zip(results) {
+                        let _ = done.send(result);
+                    }
+                }
+            })?;
+        Ok(Writer { sender })
+    }
+
+    fn write(&self, write: Write) -> anyhow::Result<()> {
+        let (done, committed) = std::sync::mpsc::sync_channel(1);
+        self.sender
+            .send((write, done))
+            .map_err(|_| anyhow::anyhow!("the store's writer has stopped"))?;
+        committed
+            .recv()
+            .map_err(|_| anyhow::anyhow!("the store's writer has stopped"))?
+            .map_err(anyhow::Error::msg)
+    }
+
+    /// Appends `inputs` to `table` as its inputs `from`, `from + 1`, …, all or none,
+    /// committed to disk before this returns.
+    pub fn append(&self, table: &str, from: usize, inputs: &[Input]) -> anyhow::Result<()> {
+        self.write(Write::Append {
+            table: table.to_owned(),
+            from,
+            inputs: inputs.to_vec(),
+        })
+    }
+
+    /// Takes back `table`'s inputs from its input `from` on, committed to disk before this
+    /// returns.
+    pub fn truncate(&self, table: &str, from: usize) -> anyhow::Result<()> {
+        self.write(Write::Truncate {
+            table: table.to_owned(),
+            from,
+        })
+    }
+}
+
+impl Store {
+    /// Carries out `writes` in one transaction.
+    fn write_all(&mut self, writes: &[&Write]) -> anyhow::Result<()> {
+        let tx = self.db.transaction()?;
+        for write in writes {
+            match write {
+                Write::Append {
+                    table,
+                    from,
+                    inputs,
+                } => {
+                    let mut insert = tx
+                        .prepare_cached("INSERT INTO inputs (tbl, n, input) VALUES (?1, ?2, ?3)")?;
+                    for (i, input) in inputs.iter().enumerate() {
+                        insert.execute(params![
+                            table,
+                            (from + i) as i64,
+                            serde_json::to_string(input)?
+                        ])?;
+                    }
+                }
+                Write::Truncate { table, from } => {
+                    tx.prepare_cached("DELETE FROM inputs WHERE tbl = ?1 AND n >= ?2")?
+                        .execute(params![table, *from as i64])?;
+                }
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+}

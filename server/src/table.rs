@@ -12,7 +12,7 @@ use chancery_core::{Actor, Choice, Input, LoadOptions, SeatId, Session, Value};
 use serde_json::{Value as Json, json};
 use tokio::sync::{broadcast, oneshot, watch};
 
-use crate::store::{Store, StoredTable};
+use crate::store::{Store, StoredTable, Writer};
 
 /// How many bot inputs one answer may set off before the table waits for people again.
 const BOT_LIMIT: usize = 10_000;
@@ -164,7 +164,7 @@ impl TableHandle {
     pub fn start(
         stored: StoredTable,
         (module_dir, options, module): (&Path, LoadOptions, Option<Arc<chancery_core::Module>>),
-        store: Store,
+        (store, writer): (Store, Writer),
         idle: std::time::Duration,
     ) -> anyhow::Result<TableHandle> {
         let (commands, inbox) = mpsc::channel::<Command>();
@@ -206,7 +206,7 @@ impl TableHandle {
                 run(
                     game,
                     (stored.id, options, idle),
-                    store,
+                    writer,
                     inbox,
                     (changed, told, seen),
                 );
@@ -450,7 +450,7 @@ type Present = Arc<std::sync::Mutex<std::collections::BTreeMap<SeatId, usize>>>;
 fn run(
     mut game: Game,
     (id, options, idle): (String, LoadOptions, std::time::Duration),
-    mut store: Store,
+    writer: Writer,
     inbox: mpsc::Receiver<Command>,
     (changed, reloads, present): (
         Arc<watch::Sender<u64>>,
@@ -459,7 +459,7 @@ fn run(
     ),
 ) {
     // Bots whose turn it was when the server stopped play on.
-    if persist_bots(&mut game, &id, &mut store).unwrap_or(false) {
+    if persist_bots(&mut game, &id, &writer).unwrap_or(false) {
         changed.send_modify(|n| *n += 1);
     }
     loop {
@@ -510,8 +510,8 @@ fn run(
             Command::Undo { seat, agree, reply } => {
                 let asked_before = game.asked.is_some();
                 let result = match agree {
-                    None => undo(&mut game, &id, &mut store, &seat),
-                    Some(yes) => agree_undo(&mut game, &id, &mut store, &seat, yes),
+                    None => undo(&mut game, &id, &writer, &seat),
+                    Some(yes) => agree_undo(&mut game, &id, &writer, &seat, yes),
                 };
                 if result.is_ok() || asked_before != game.asked.is_some() {
                     changed.send_modify(|n| *n += 1);
@@ -523,7 +523,7 @@ fn run(
                 let _ = reply.send(rules);
             }
             Command::Hand { seat, to, reply } => {
-                let result = hand(&mut game, &id, &mut store, &seat, &to);
+                let result = hand(&mut game, &id, &writer, &seat, &to);
                 if result.is_ok() {
                     changed.send_modify(|n| *n += 1);
                 }
@@ -535,7 +535,7 @@ fn run(
                 dice,
                 reply,
             } => {
-                let result = act(&mut game, &id, &mut store, seat, (choice, dice));
+                let result = act(&mut game, &id, &writer, seat, (choice, dice));
                 if result.is_ok() {
                     changed.send_modify(|n| *n += 1);
                 }
@@ -583,7 +583,7 @@ fn rebase(game: &mut Game, dir: &Path, options: &LoadOptions) -> Result<ReloadNo
 fn act(
     game: &mut Game,
     id: &str,
-    store: &mut Store,
+    store: &Writer,
     seat: SeatId,
     (choice, dice): (Choice, Vec<i64>),
 ) -> Result<(), Refusal> {
@@ -635,7 +635,7 @@ fn undo_json(game: &Game, seat: &SeatId) -> Json {
 
 /// `seat` asks to take back a move, as the table's rule allows: taken back at once (the
 /// mover's own last move), or asked of the other people.
-fn undo(game: &mut Game, id: &str, store: &mut Store, seat: &SeatId) -> Result<String, String> {
+fn undo(game: &mut Game, id: &str, store: &Writer, seat: &SeatId) -> Result<String, String> {
     let records = game.session.history().records();
     let module = game.session.module().clone();
     let mover = |input: &Input| -> Option<SeatId> {
@@ -696,7 +696,7 @@ fn undo(game: &mut Game, id: &str, store: &mut Store, seat: &SeatId) -> Result<S
 fn agree_undo(
     game: &mut Game,
     id: &str,
-    store: &mut Store,
+    store: &Writer,
     seat: &SeatId,
     yes: bool,
 ) -> Result<String, String> {
@@ -723,7 +723,7 @@ fn agree_undo(
 
 /// The game goes back to just before input `back_to`: the store forgets the inputs from
 /// there on (committed before anyone hears of it), then the session goes back.
-fn take_back(game: &mut Game, id: &str, store: &mut Store, back_to: usize) -> Result<(), String> {
+fn take_back(game: &mut Game, id: &str, store: &Writer, back_to: usize) -> Result<(), String> {
     store
         .truncate(id, back_to)
         .map_err(|e| format!("the table could not store it: {e}"))?;
@@ -736,13 +736,7 @@ fn take_back(game: &mut Game, id: &str, store: &mut Store, back_to: usize) -> Re
 
 /// `seat` handed to its bot, or taken back by its person: an input of the game, so it
 /// replays; the bot plays at once if the seat decides.
-fn hand(
-    game: &mut Game,
-    id: &str,
-    store: &mut Store,
-    seat: &SeatId,
-    to: &str,
-) -> Result<(), String> {
+fn hand(game: &mut Game, id: &str, store: &Writer, seat: &SeatId, to: &str) -> Result<(), String> {
     let spec = game.session.spec().clone();
     let controller = chancery_core::session::parse_controller(
         game.session.module(),
@@ -765,7 +759,7 @@ fn hand(
 }
 
 /// Runs the bots, then commits every input not yet stored; whether any was.
-fn persist_bots(game: &mut Game, id: &str, store: &mut Store) -> anyhow::Result<bool> {
+fn persist_bots(game: &mut Game, id: &str, store: &Writer) -> anyhow::Result<bool> {
     run_bots(&mut game.session);
     let records = game.session.history().records();
     if records.len() <= game.stored {
