@@ -4,7 +4,9 @@
 //! table has its player and a spectator). Prints the answers a second the server sustains,
 //! the 50th and 99th percentile of the time from an answer sent to the view that asks the
 //! seat again, and the server's memory a table (resident set growth over the tables,
-//! idle). `CHANCERY_BENCH_SEATS=10,100` chooses the sizes.
+//! idle). `CHANCERY_BENCH_SEATS=10,100` chooses the sizes; `CHANCERY_BENCH_THINK_MS=2000`
+//! has each player think that long before each answer, as people do (0, the default:
+//! they answer the moment they are asked, and the round trip is the server's queue).
 
 use std::path::Path;
 use std::sync::Arc;
@@ -42,8 +44,14 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[i]
 }
 
-/// Plays seat A of one table until its game ends; the round trip of each answer.
-async fn play(url: String, token: String, spectator: String) -> Vec<Duration> {
+/// Plays seat A of one table until its game ends, thinking about `think` before each
+/// answer; the round trip of each answer.
+async fn play(
+    url: String,
+    (token, spectator): (String, String),
+    think: Duration,
+    seated: Arc<(tokio::sync::Barrier, std::sync::Mutex<Option<Instant>>)>,
+) -> Vec<Duration> {
     let (mut watcher, _) = tokio_tungstenite::connect_async_with_config(&url, None, true)
         .await
         .expect("connects");
@@ -62,6 +70,7 @@ async fn play(url: String, token: String, spectator: String) -> Vec<Duration> {
         .expect("joins");
     let mut trips = Vec::new();
     let mut sent: Option<Instant> = None;
+    let mut answered = 0;
     while let Some(Ok(frame)) = socket.next().await {
         let Message::Text(text) = frame else { continue };
         let frame: Json = serde_json::from_str(&text).expect("JSON");
@@ -75,10 +84,28 @@ async fn play(url: String, token: String, spectator: String) -> Vec<Duration> {
         if decision["yours"] != true {
             continue;
         }
+        // Every table is seated before the clock runs: joining is not answering.
+        if answered == 0 && seated.0.wait().await.is_leader() {
+            *seated.1.lock().expect("the clock") = Some(Instant::now());
+        }
         if let Some(at) = sent.take() {
             trips.push(at.elapsed());
         }
-        let action = &decision["actions"][0];
+        let action = decision["actions"][0].clone();
+        if !think.is_zero() {
+            let think = think.as_millis() as u64;
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.subsec_nanos() as u64);
+            // The first answer comes any time within one think (the tables did not all sit
+            // down at once); each later one after a think, give or take a tenth.
+            let wait = match answered {
+                0 => nanos % (think + 1),
+                _ => think - think / 10 + nanos % (think / 5 + 1),
+            };
+            tokio::time::sleep(Duration::from_millis(wait)).await;
+        }
+        answered += 1;
         sent = Some(Instant::now());
         socket
             .send(Message::Text(
@@ -93,6 +120,13 @@ async fn play(url: String, token: String, spectator: String) -> Vec<Duration> {
 }
 
 fn main() {
+    // How long a player thinks before each answer (0: answers the moment it is asked).
+    let think = Duration::from_millis(
+        std::env::var("CHANCERY_BENCH_THINK_MS")
+            .ok()
+            .and_then(|t| t.parse().ok())
+            .unwrap_or(0),
+    );
     let sizes: Vec<usize> = std::env::var("CHANCERY_BENCH_SEATS")
         .unwrap_or_else(|_| "10,100,1000".to_owned())
         .split(',')
@@ -133,11 +167,14 @@ fn main() {
             ));
         }
         let per_table = resident_kib().saturating_sub(before) / tables as u64;
-        let start = Instant::now();
+        let seated = Arc::new((
+            tokio::sync::Barrier::new(tables),
+            std::sync::Mutex::new(None),
+        ));
         let mut trips: Vec<Duration> = runtime.block_on(async {
             let players: Vec<_> = invitations
                 .into_iter()
-                .map(|(a, s)| tokio::spawn(play(url.clone(), a, s)))
+                .map(|(a, s)| tokio::spawn(play(url.clone(), (a, s), think, seated.clone())))
                 .collect();
             let mut all = Vec::new();
             for player in players {
@@ -145,6 +182,11 @@ fn main() {
             }
             all
         });
+        let start = seated
+            .1
+            .lock()
+            .expect("the clock")
+            .unwrap_or_else(Instant::now);
         let elapsed = start.elapsed();
         trips.sort();
         println!(
