@@ -1764,3 +1764,71 @@ fn a_table_of_physical_dice_takes_each_person_s_own_roll() {
         h.step();
     }
 }
+
+/// The designer's live playtest reaches the app: the host sends a new version of the module
+/// (card Five's value 5 → 50) while a seat plays in the window; the window shows the reload
+/// report in its seat's words, fetches the new version by its hash into its cache, and
+/// draws the table with it.
+#[test]
+fn the_host_s_new_version_reaches_the_app_and_its_table_is_drawn_with_it() {
+    use chancery::gui::{ChanceryApp, GameView, Launcher};
+    use egui_kittest::Harness;
+    use std::time::{Duration, Instant};
+
+    let data = tempfile::tempdir().expect("scratch");
+    let cache = tempfile::tempdir().expect("a module cache");
+    let server = Server::start(data.path());
+    let links = host(&server);
+    let view = GameView::joined(
+        links["A"].as_str().expect("a link"),
+        cache.path().to_path_buf(),
+        Duration::from_secs(30),
+    )
+    .expect("joins");
+    let launcher = Launcher::new(&view.session().module().dir.clone(), LoadOptions::default());
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1600.0, 1000.0))
+        .with_max_steps(32)
+        .build_ui_state(
+            |ui, app: &mut ChanceryApp| app.ui_in(ui),
+            ChanceryApp::new(view, launcher),
+        );
+    h.run();
+    let five = |app: &ChanceryApp| {
+        app.session()
+            .module()
+            .cards
+            .get("five")
+            .and_then(|c| c.fields.get("value").cloned())
+    };
+    let before = five(h.state());
+    assert!(format!("{before:?}").contains('5'), "{before:?}");
+    let mut archive =
+        chancery_server::archive::Archive::from_dir(&repo().join("tests/modules/testbed"))
+            .expect("the testbed");
+    let cards = archive.files.get_mut("data/cards.ron").expect("its cards");
+    *cards = cards.replacen(
+        "\"value\": 5, \"suit\": \"sun\"",
+        "\"value\": 50, \"suit\": \"sun\"",
+        1,
+    );
+    chancery_server::client::reload(&server.url, &token_of(&links["host"]), &archive)
+        .expect("the table plays the new version");
+    let start = Instant::now();
+    while five(h.state()) == before || h.state().view.reload_report().is_none() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the new version reaches the window"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+        h.step();
+    }
+    assert!(format!("{:?}", five(h.state())).contains("50"));
+    let (_, report) = h.state().view.reload_report().cloned().expect("a report");
+    assert!(
+        report.contains("new version of the module") && report.contains("Changed:"),
+        "{report}"
+    );
+    let kept = std::fs::read_dir(cache.path()).expect("the cache").count();
+    assert_eq!(kept, 4, "both versions kept, each with its rules");
+}

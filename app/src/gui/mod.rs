@@ -215,7 +215,8 @@ impl ChanceryApp {
         self.autoplay(&ctx);
         egui::Panel::top("top").show(ui, |ui| self.top_ui(ui));
         if self.view.session().module().is_demo() {
-            egui::Panel::top("demo").show(ui, demo_ui);
+            let online = self.view.remote().is_some();
+            egui::Panel::top("demo").show(ui, |ui| demo_ui(ui, online));
         } else if self.offer_demo {
             egui::Panel::top("offer demo").show(ui, |ui| self.offer_demo_ui(ui));
         }
@@ -1025,12 +1026,13 @@ pub fn run(args: OpenArgs) -> anyhow::Result<i32> {
 }
 
 /// The demo's banner: its values are placeholders, not the game's.
-fn demo_ui(ui: &mut Ui) {
+fn demo_ui(ui: &mut Ui, online: bool) {
     ui.horizontal_wrapped(|ui| {
         ui.label(RichText::new("Demo").strong().color(Color32::YELLOW));
-        ui.label(
-            "The card and chart values are placeholders for trying the game, not the real ones, and nothing entered is stored. To play with your own copy's values, start without --demo (New / Open…, untick Demo).",
-        );
+        ui.label(match online {
+            true => "The host opened this table with the demo's placeholder values, not the real ones: the card and chart numbers are for trying the game.",
+            false => "The card and chart values are placeholders for trying the game, not the real ones, and nothing entered is stored. To play with your own copy's values, start without --demo (New / Open…, untick Demo).",
+        });
     });
 }
 
