@@ -91,9 +91,15 @@ fn testbed() -> String {
 
 /// Hosts the testbed's basic scenario at seed 3 with both seats played by people.
 fn host(server: &Server) -> serde_json::Map<String, Json> {
-    let (code, out, err) = chancery(&[
+    host_with(server, &[])
+}
+
+/// Hosts the testbed as [`host`] does, with more `host` flags (`--undo agreed`, say).
+fn host_with(server: &Server, flags: &[&str]) -> serde_json::Map<String, Json> {
+    let testbed = testbed();
+    let mut args = vec![
         "host",
-        &testbed(),
+        &testbed,
         "--no-overlay",
         "--server",
         &server.url,
@@ -104,7 +110,9 @@ fn host(server: &Server) -> serde_json::Map<String, Json> {
         "--seat",
         "B=human",
         "--json",
-    ]);
+    ];
+    args.extend(flags);
+    let (code, out, err) = chancery(&args);
     assert_eq!(code, 0, "{err}");
     let links: Json = serde_json::from_str(&out).expect("JSON");
     let links = links.as_object().expect("a map").clone();
@@ -993,6 +1001,57 @@ fn a_saved_game_moves_to_a_server_and_goes_on_there() {
     assert!(err.contains("redacted save"), "{err}");
 }
 
+/// A 1600×1000 window of `app`, driven headlessly.
+fn window(
+    app: chancery::gui::ChanceryApp,
+) -> egui_kittest::Harness<'static, chancery::gui::ChanceryApp> {
+    egui_kittest::Harness::builder()
+        .with_size(egui::vec2(1600.0, 1000.0))
+        .with_max_steps(32)
+        .build_ui_state(
+            |ui, app: &mut chancery::gui::ChanceryApp| app.ui_in(ui),
+            app,
+        )
+}
+
+/// The window at the seat of invitation `link` (`chancery join LINK`), the modules it
+/// fetches kept in `cache`.
+fn joined_window(
+    link: &str,
+    cache: &Path,
+) -> egui_kittest::Harness<'static, chancery::gui::ChanceryApp> {
+    let view = chancery::gui::GameView::joined(
+        link,
+        cache.to_path_buf(),
+        std::time::Duration::from_secs(30),
+    )
+    .expect("the app joins the table");
+    let dir = view.session().module().dir.clone();
+    let launcher = chancery::gui::Launcher::new(&dir, LoadOptions::default());
+    let mut h = window(chancery::gui::ChanceryApp::new(view, launcher));
+    h.run();
+    h
+}
+
+/// Steps the window until `done` holds (what the server sends comes on another thread), then
+/// once more; a failure naming `what` after 30 s.
+fn step_until(
+    h: &mut egui_kittest::Harness<'_, chancery::gui::ChanceryApp>,
+    what: &str,
+    done: &dyn Fn(&chancery::gui::ChanceryApp) -> bool,
+) {
+    let start = std::time::Instant::now();
+    while !done(h.state()) {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(30),
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        h.step();
+    }
+    h.step();
+}
+
 /// The app at a seat of a table on the server (`chancery join LINK`): it draws the seat's
 /// game from the module the server sent (once, into its cache), answers a decision with a
 /// click, and shows the other seat's move when it arrives. What it holds never names the
@@ -1000,9 +1059,8 @@ fn a_saved_game_moves_to_a_server_and_goes_on_there() {
 #[test]
 fn the_app_joins_a_table_plays_a_decision_and_shows_the_other_seat_s_move() {
     use chancery::gui::{ChanceryApp, GameView, Launcher};
-    use egui_kittest::Harness;
+
     use egui_kittest::kittest::Queryable;
-    use std::time::{Duration, Instant};
 
     let data = tempfile::tempdir().expect("scratch");
     let cache = tempfile::tempdir().expect("a module cache");
@@ -1025,13 +1083,7 @@ fn the_app_joins_a_table_plays_a_decision_and_shows_the_other_seat_s_move() {
     let mut launcher = Launcher::new(&repo().join("tests/modules/testbed"), load);
     launcher.module_cache = cache.path().to_path_buf();
     let view = GameView::new(session, chancery::gui::GameOptions::default());
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1600.0, 1000.0))
-        .with_max_steps(32)
-        .build_ui_state(
-            |ui, app: &mut ChanceryApp| app.ui_in(ui),
-            ChanceryApp::new(view, launcher),
-        );
+    let mut h = window(ChanceryApp::new(view, launcher));
     h.run();
     h.get_by_label("New / Open…").click();
     h.run();
@@ -1041,19 +1093,6 @@ fn the_app_joins_a_table_plays_a_decision_and_shows_the_other_seat_s_move() {
     h.get_by_label("Invitation link").type_text(link);
     h.run();
     h.get_by_label("Join").click();
-    let step_until =
-        |h: &mut Harness<'_, ChanceryApp>, what: &str, done: &dyn Fn(&ChanceryApp) -> bool| {
-            let start = Instant::now();
-            while !done(h.state()) {
-                assert!(
-                    start.elapsed() < Duration::from_secs(30),
-                    "timed out waiting for {what}"
-                );
-                std::thread::sleep(Duration::from_millis(20));
-                h.step();
-            }
-            h.step();
-        };
     step_until(&mut h, "the table's first game", &|app| {
         app.view.remote().is_some()
     });
@@ -1181,15 +1220,9 @@ fn the_app_joins_a_table_plays_a_decision_and_shows_the_other_seat_s_move() {
             .map(|l| l.text)
             .collect()
     };
-    let start = Instant::now();
-    while said(other).is_empty() {
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "the line reaches the table"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-        h.step();
-    }
+    step_until(&mut h, "the line to reach the table", &|_| {
+        !said(other).is_empty()
+    });
     assert_eq!(said(other), ["Your move, friend."]);
     chancery_server::client::say(links[other].as_str().expect("a link"), "Thinking…", None)
         .expect("said");
@@ -1267,10 +1300,9 @@ fn a_seat_s_window_is_sent_nothing_of_the_other_seat_s_hand() {
 /// data) the answer reaches the table and the game goes on where it was.
 #[test]
 fn an_answer_given_while_the_server_is_down_reaches_the_table_when_it_is_back() {
-    use chancery::gui::{ChanceryApp, GameView, Launcher, LinkState};
-    use egui_kittest::Harness;
+    use chancery::gui::{ChanceryApp, LinkState};
+
     use egui_kittest::kittest::Queryable;
-    use std::time::{Duration, Instant};
 
     let data = tempfile::tempdir().expect("scratch");
     let cache = tempfile::tempdir().expect("a module cache");
@@ -1278,34 +1310,7 @@ fn an_answer_given_while_the_server_is_down_reaches_the_table_when_it_is_back() 
     let port = server.port;
     let links = host(&server);
     let mine = deciding(&links);
-    let view = GameView::joined(
-        links[mine].as_str().expect("a link"),
-        cache.path().to_path_buf(),
-        Duration::from_secs(30),
-    )
-    .expect("joins");
-    let launcher = Launcher::new(&view.session().module().dir.clone(), LoadOptions::default());
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1600.0, 1000.0))
-        .with_max_steps(32)
-        .build_ui_state(
-            |ui, app: &mut ChanceryApp| app.ui_in(ui),
-            ChanceryApp::new(view, launcher),
-        );
-    h.run();
-    let step_until =
-        |h: &mut Harness<'_, ChanceryApp>, what: &str, done: &dyn Fn(&ChanceryApp) -> bool| {
-            let start = Instant::now();
-            while !done(h.state()) {
-                assert!(
-                    start.elapsed() < Duration::from_secs(30),
-                    "timed out waiting for {what}"
-                );
-                std::thread::sleep(Duration::from_millis(20));
-                h.step();
-            }
-            h.step();
-        };
+    let mut h = joined_window(links[mine].as_str().expect("a link"), cache.path());
     let state_of = |app: &ChanceryApp| app.view.remote().map(|r| r.state.clone());
     step_until(&mut h, "the table to be live", &|app| {
         state_of(app) == Some(LinkState::Up)
@@ -1419,30 +1424,6 @@ fn the_chat_reaches_everyone_and_the_umpire_s_private_word_only_its_seat() {
 fn a_move_is_taken_back_as_the_host_s_undo_rule_allows() {
     let data = tempfile::tempdir().expect("scratch");
     let server = Server::start(data.path());
-    let host_with = |rule: &str| -> serde_json::Map<String, Json> {
-        let (code, out, err) = chancery(&[
-            "host",
-            &testbed(),
-            "--no-overlay",
-            "--server",
-            &server.url,
-            "--seed",
-            "3",
-            "--seat",
-            "A=human",
-            "--seat",
-            "B=human",
-            "--undo",
-            rule,
-            "--json",
-        ]);
-        assert_eq!(code, 0, "{err}");
-        serde_json::from_str::<Json>(&out)
-            .expect("JSON")
-            .as_object()
-            .expect("a map")
-            .clone()
-    };
     let remote = |what: &str, link: &Json| -> (i32, String, String) {
         chancery(&["remote", what, link.as_str().expect("a link")])
     };
@@ -1451,7 +1432,7 @@ fn a_move_is_taken_back_as_the_host_s_undo_rule_allows() {
     };
 
     // The mover takes back its own move; the other seat cannot.
-    let links = host_with("mover");
+    let links = host_with(&server, &["--undo", "mover"]);
     let first = deciding(&links);
     let second = if first == "A" { "B" } else { "A" };
     let before = log_len(&links);
@@ -1479,7 +1460,7 @@ fn a_move_is_taken_back_as_the_host_s_undo_rule_allows() {
     assert!(err.contains("the last move was"), "{err}");
 
     // Everybody agrees: asked, refused (the move stands), asked again, agreed.
-    let links = host_with("agreed");
+    let links = host_with(&server, &["--undo", "agreed"]);
     let first = deciding(&links);
     let second = if first == "A" { "B" } else { "A" };
     let before = log_len(&links);
@@ -1517,31 +1498,7 @@ fn a_move_is_taken_back_as_the_host_s_undo_rule_allows() {
     );
 
     // Nobody.
-    let host_nobody = || {
-        let (code, out, err) = chancery(&[
-            "host",
-            &testbed(),
-            "--no-overlay",
-            "--server",
-            &server.url,
-            "--seed",
-            "3",
-            "--seat",
-            "A=human",
-            "--seat",
-            "B=human",
-            "--undo",
-            "nobody",
-            "--json",
-        ]);
-        assert_eq!(code, 0, "{err}");
-        serde_json::from_str::<Json>(&out)
-            .expect("JSON")
-            .as_object()
-            .expect("a map")
-            .clone()
-    };
-    let links = host_nobody();
+    let links = host_with(&server, &["--undo", "nobody"]);
     let first = deciding(&links);
     let (code, err) = remote_act(&links[first]);
     assert_eq!(code, 0, "{err}");
@@ -1674,37 +1631,14 @@ fn a_table_behind_a_tls_proxy_is_played_through_wss_links() {
 /// the die as at one screen and sends the answer again with it.
 #[test]
 fn a_table_of_physical_dice_takes_each_person_s_own_roll() {
-    use chancery::gui::{ChanceryApp, GameView, Launcher};
-    use egui_kittest::Harness;
     use egui_kittest::kittest::Queryable;
-    use std::time::{Duration, Instant};
 
     let data = tempfile::tempdir().expect("scratch");
     let cache = tempfile::tempdir().expect("a module cache");
     let server = Server::start(data.path());
-    let (code, out, err) = chancery(&[
-        "host",
-        &testbed(),
-        "--no-overlay",
-        "--server",
-        &server.url,
-        "--seed",
-        "3",
-        "--seat",
-        "A=human",
-        "--seat",
-        "B=human",
-        "--physical-dice",
-        "--json",
-    ]);
-    assert_eq!(code, 0, "{err}");
-    let links: Json = serde_json::from_str(&out).expect("JSON");
+    let links = host_with(&server, &["--physical-dice"]);
     let link = |seat: &str| links[seat].as_str().expect("a link").to_owned();
-    let first = if state(&links["A"])["decision"]["yours"] == true {
-        "A"
-    } else {
-        "B"
-    };
+    let first = deciding(&links);
     let second = if first == "A" { "B" } else { "A" };
     // The command line: refused without the die, taken with it.
     let (code, _, err) = chancery(&["remote", "act", &link(first), "recruit"]);
@@ -1724,45 +1658,20 @@ fn a_table_of_physical_dice_takes_each_person_s_own_roll() {
     assert_eq!(entry["input"], format!("{first}: recruit (dice 4)"));
     assert_eq!(entry["messages"][0], "Rolled d6 for recruits: 4");
     // The app at the other seat: the click asks for the die, and the answer goes with it.
-    let view = GameView::joined(
-        &link(second),
-        cache.path().to_path_buf(),
-        Duration::from_secs(30),
-    )
-    .expect("joins");
-    let launcher = Launcher::new(&view.session().module().dir.clone(), LoadOptions::default());
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1600.0, 1000.0))
-        .with_max_steps(32)
-        .build_ui_state(
-            |ui, app: &mut ChanceryApp| app.ui_in(ui),
-            ChanceryApp::new(view, launcher),
-        );
-    h.run();
+    let mut h = joined_window(&link(second), cache.path());
     h.get_by_label("Roll for troops").click();
-    let start = Instant::now();
-    while h.state().view.pending().is_none() {
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "the window asks for the die"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-        h.step();
-    }
+    step_until(&mut h, "the window to ask for the die", &|app| {
+        app.view.pending().is_some()
+    });
     assert_eq!(
         h.state().view.pending().map(|p| p.need.clone()),
         Some(chancery_core::Need::Die { sides: 6 })
     );
     h.state_mut().view.answer_die(2);
-    let start = Instant::now();
-    while last(first).expect("an entry")["input"] != format!("{second}: recruit (dice 2)") {
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "the answer is taken with its die"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-        h.step();
-    }
+    let taken = format!("{second}: recruit (dice 2)");
+    step_until(&mut h, "the answer to be taken with its die", &|_| {
+        last(first).expect("an entry")["input"] == taken
+    });
 }
 
 /// The designer's live playtest reaches the app: the host sends a new version of the module
@@ -1771,29 +1680,13 @@ fn a_table_of_physical_dice_takes_each_person_s_own_roll() {
 /// draws the table with it.
 #[test]
 fn the_host_s_new_version_reaches_the_app_and_its_table_is_drawn_with_it() {
-    use chancery::gui::{ChanceryApp, GameView, Launcher};
-    use egui_kittest::Harness;
-    use std::time::{Duration, Instant};
+    use chancery::gui::ChanceryApp;
 
     let data = tempfile::tempdir().expect("scratch");
     let cache = tempfile::tempdir().expect("a module cache");
     let server = Server::start(data.path());
     let links = host(&server);
-    let view = GameView::joined(
-        links["A"].as_str().expect("a link"),
-        cache.path().to_path_buf(),
-        Duration::from_secs(30),
-    )
-    .expect("joins");
-    let launcher = Launcher::new(&view.session().module().dir.clone(), LoadOptions::default());
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1600.0, 1000.0))
-        .with_max_steps(32)
-        .build_ui_state(
-            |ui, app: &mut ChanceryApp| app.ui_in(ui),
-            ChanceryApp::new(view, launcher),
-        );
-    h.run();
+    let mut h = joined_window(links["A"].as_str().expect("a link"), cache.path());
     let five = |app: &ChanceryApp| {
         app.session()
             .module()
@@ -1814,15 +1707,9 @@ fn the_host_s_new_version_reaches_the_app_and_its_table_is_drawn_with_it() {
     );
     chancery_server::client::reload(&server.url, &token_of(&links["host"]), &archive)
         .expect("the table plays the new version");
-    let start = Instant::now();
-    while five(h.state()) == before || h.state().view.reload_report().is_none() {
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "the new version reaches the window"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-        h.step();
-    }
+    step_until(&mut h, "the new version to reach the window", &|app| {
+        five(app) != before && app.view.reload_report().is_some()
+    });
     assert!(format!("{:?}", five(h.state())).contains("50"));
     let (_, report) = h.state().view.reload_report().cloned().expect("a report");
     assert!(

@@ -189,6 +189,25 @@ pub fn reload(
     })
 }
 
+/// Joins the seat of `link`, sends `frame` (if any), and returns the first frame from the
+/// server that holds `key`.
+fn joined_ask(link: &str, frame: Option<Json>, key: &str) -> anyhow::Result<Json> {
+    block(async {
+        let (url, token) = parse_link(link)?;
+        let mut socket = open(&url).await?;
+        send(&mut socket, json!({"join": token})).await?;
+        if let Some(frame) = frame {
+            send(&mut socket, frame).await?;
+        }
+        loop {
+            let answer = next(&mut socket, Duration::from_secs(60)).await?;
+            if answer.get(key).is_some() {
+                return Ok(answer);
+            }
+        }
+    })
+}
+
 /// Takes back the seat's move as the table's rule allows (`agree` `None`), or agrees to
 /// (refuses) another seat's asking; what the table said, in words.
 pub fn undo(link: &str, agree: Option<bool>) -> anyhow::Result<String> {
@@ -196,60 +215,27 @@ pub fn undo(link: &str, agree: Option<bool>) -> anyhow::Result<String> {
         None => json!({"undo": true}),
         Some(yes) => json!({"undo_agree": yes}),
     };
-    block(async {
-        let (mut socket, _) = join(link).await?;
-        send(&mut socket, frame).await?;
-        loop {
-            let frame = next(&mut socket, Duration::from_secs(60)).await?;
-            if frame.get("taken").is_some() {
-                return Ok(frame["said"].as_str().unwrap_or_default().to_owned());
-            }
-        }
-    })
+    let answer = joined_ask(link, Some(frame), "taken")?;
+    Ok(answer["said"].as_str().unwrap_or_default().to_owned())
 }
 
 /// The module versions the seat's table has played, the first first.
 pub fn versions(link: &str) -> anyhow::Result<Vec<crate::store::PlayedVersion>> {
-    block(async {
-        let (mut socket, _) = join(link).await?;
-        send(&mut socket, json!({"versions": true})).await?;
-        loop {
-            let frame = next(&mut socket, Duration::from_secs(30)).await?;
-            if let Some(versions) = frame.get("versions") {
-                return Ok(serde_json::from_value(versions.clone())?);
-            }
-        }
-    })
+    let answer = joined_ask(link, Some(json!({"versions": true})), "versions")?;
+    Ok(serde_json::from_value(answer["versions"].clone())?)
 }
 
 /// The table's chat as the seat may read it (the lines the server keeps).
 pub fn chat(link: &str) -> anyhow::Result<Vec<crate::chat::ChatLine>> {
-    block(async {
-        let (url, token) = parse_link(link)?;
-        let mut socket = open(&url).await?;
-        send(&mut socket, json!({"join": token})).await?;
-        loop {
-            let frame = next(&mut socket, Duration::from_secs(30)).await?;
-            if let Some(lines) = frame.get("chat") {
-                return Ok(serde_json::from_value(lines.clone())?);
-            }
-        }
-    })
+    let answer = joined_ask(link, None, "chat")?;
+    Ok(serde_json::from_value(answer["chat"].clone())?)
 }
 
 /// Says `text` in the table's chat, to everyone or (`to`) privately to one seat; returns the
 /// line's number.
 pub fn say(link: &str, text: &str, to: Option<&str>) -> anyhow::Result<u64> {
-    block(async {
-        let (mut socket, _) = join(link).await?;
-        send(&mut socket, json!({"say": {"text": text, "to": to}})).await?;
-        loop {
-            let frame = next(&mut socket, Duration::from_secs(30)).await?;
-            if let Some(n) = frame.get("said").and_then(Json::as_u64) {
-                return Ok(n);
-            }
-        }
-    })
+    let answer = joined_ask(link, Some(json!({"say": {"text": text, "to": to}})), "said")?;
+    Ok(answer["said"].as_u64().unwrap_or_default())
 }
 
 /// Hands the seat to its bot (`to` "bot"), or takes it back (`to` "human"); returns the view

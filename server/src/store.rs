@@ -216,15 +216,22 @@ impl Store {
 
     /// The inputs of `table`, in order.
     pub fn inputs(&self, table: &str) -> anyhow::Result<Vec<Input>> {
-        let mut query = self
-            .db
-            .prepare("SELECT input FROM inputs WHERE tbl = ?1 ORDER BY n")?;
+        self.json_rows("SELECT input FROM inputs WHERE tbl = ?1 ORDER BY n", table)
+    }
+
+    /// The JSON text `sql` selects for `table`, one row each, read as `T`.
+    fn json_rows<T: serde::de::DeserializeOwned>(
+        &self,
+        sql: &str,
+        table: &str,
+    ) -> anyhow::Result<Vec<T>> {
+        let mut query = self.db.prepare(sql)?;
         let rows = query.query_map(params![table], |r| r.get::<_, String>(0))?;
-        let mut inputs = Vec::new();
+        let mut values = Vec::new();
         for row in rows {
-            inputs.push(serde_json::from_str(&row?)?);
+            values.push(serde_json::from_str(&row?)?);
         }
-        Ok(inputs)
+        Ok(values)
     }
 
     /// Appends `inputs` to `table` as its inputs `from`, `from + 1`, …, all or none, committed
@@ -295,15 +302,7 @@ impl Store {
 
     /// The chat of `table` kept, oldest first.
     pub fn chat(&self, table: &str) -> anyhow::Result<Vec<crate::chat::ChatLine>> {
-        let mut query = self
-            .db
-            .prepare("SELECT line FROM chat WHERE tbl = ?1 ORDER BY n")?;
-        let rows = query.query_map(params![table], |r| r.get::<_, String>(0))?;
-        let mut lines = Vec::new();
-        for row in rows {
-            lines.push(serde_json::from_str(&row?)?);
-        }
-        Ok(lines)
+        self.json_rows("SELECT line FROM chat WHERE tbl = ?1 ORDER BY n", table)
     }
 
     /// Table `table` plays the module of `hash` (its manifest's `version`) from now on, its
