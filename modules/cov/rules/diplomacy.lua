@@ -269,11 +269,22 @@ end
 -- The distance of the free issue (16.2: high - low). Two players (18.2.2): an Allied winner
 -- places at its value less France's, France at its value less the lowest Allied card.
 -- Against a bot (20, L1547; 21, L1804; 22): an Allied winner places at the highest Allied
--- value less France's; France at high - low (20; RULES-GAPS.md for 21). 23 is played as
--- by four players.
+-- value less France's. France played by a person (20, L1547) places at high - low; the
+-- French bot (21.3, L1804: the difference between the highest Allied value and France's;
+-- 22 by the French bot's rules, RULES-GAPS.md) at its value less the highest Allied one.
+-- 23 is played as by four players.
 function wager_distance(ctx, winner, values)
   if solitaire.against_bots(ctx) and winner ~= "FR" and values.FR then
     return values[winner] - values.FR
+  end
+  if solitaire.bot_power(ctx, "FR") and winner == "FR" then
+    local high
+    for power, value in pairs(values) do
+      if power ~= "FR" then
+        high = high == nil and value or math.max(high, value)
+      end
+    end
+    return values.FR - (high or values.FR)
   end
   if powers.variant(ctx) == 2 and values.FR then
     if winner == "FR" then

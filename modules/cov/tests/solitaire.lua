@@ -115,6 +115,24 @@ test("20/21 the Wager from the displays: order, secrecy, the solitaire distance 
     t:eq(count_lines(g, "Russia wins the Wager by 2."), 1, "22: the person lays first")
   end)
 
+-- Rule: 21.3 (L1804) when the French bot wins: its issue goes at the difference between the
+-- highest Allied value wagered and its own, not at high - low as in the regular game (the
+-- design note at L1806) nor as in 20 (L1547, France played by a person: high - low). 22
+-- plays France by the French bot's rules (L1980; RULES-GAPS.md). Set-up: France DAVOUT (5);
+-- the Coalition STEIN (3), VON GENTZ (2), LORD LIVERPOOL (4).
+-- Expected: 21 and 22: France wins by 5 - 4 = 1; 20: by 5 - 2 = 3.
+test("21.3 the French bot's Wager distance: its value less the highest Allied value",
+  { instructions = 800000000, seconds = 40 }, function(t)
+    local allied = { RU = "stein", AU = "gentz", BR = "liverpool" }
+    local g = wager(t, "solo-vs-french-bot", "davout", allied, { "BR", "RU", "AU", "FR" })
+    t:eq(count_lines(g, "The Wager: France Davout 5, Russia Stein 3, Britain Lord Liverpool 4, Austria Von Gentz 2."), 1)
+    t:eq(count_lines(g, "France wins the Wager by 1."), 1, "21.3: 5 - 4")
+    g = wager(t, "solo-allied-power", "davout", allied, { "AU", "FR", "RU", "BR" }, { human = "AU" })
+    t:eq(count_lines(g, "France wins the Wager by 1."), 1, "22: the French bot's rule")
+    g = wager(t, "solo-vs-allied-bot", "davout", allied, { "FR", "BR", "RU", "AU" })
+    t:eq(count_lines(g, "France wins the Wager by 3."), 1, "20: France a person, high - low")
+  end)
+
 -- Plays to the first battle (Front A: the Grande Armée attacks the Armies of Silesia and
 -- Bohemia in Silesia, the fixture's game) in a seating; returns the game at the first
 -- seat's battle cards.
