@@ -547,6 +547,43 @@ test("21.12 Handicap cards are dealt, used at their time and shuffled back", { i
     end
   end)
 
+-- Rule: 21.12's example (L1949): the French bot draws H-1 and "chooses randomly from one of
+-- the Minor Allies that provides a military unit to France", placing it at France 2 (the
+-- random choice among equals also L1557, L1816). Set-up: the Clash against the French bot
+-- with three Handicap cards a turn (the fixture's whole deck: H-1 among them), at seeds 1 to 8;
+-- the bot chooses. Expected: each time a French minor ally that gives a unit, chosen at
+-- random among those of Table 21.4's best rank (its reason says so), not always the same
+-- one; the choice lands on France 2.
+test("21.12 example: the French bot chooses H-1's minor ally at random", { instructions = 4000000000, seconds = 200 },
+  function(t)
+    local chosen = {}
+    for seed = 1, 8 do
+      local g = t:game { scenario = "clash-of-armies", overlay = FIXTURE, seed = seed,
+        options = { seating = "solo-vs-french-bot", ["solitaire.handicap"] = "3" } }
+      play.to(g, function(game)
+        return game:state() == "decide" and string.find(game:prompt().text, "Handicap H-1", 1, true) ~= nil
+      end)
+      local offered = {}
+      for _, action in ipairs(g:prompt().actions) do
+        offered[#offered + 1] = action.arg
+      end
+      local choice, reasons = g:bot_choice("french_bot", "FR")
+      local piece = string.match(choice, "^choose (.+)$")
+      t:ok(util.contains(offered, piece), "seed " .. seed .. ": an offered minor ally: " .. tostring(piece))
+      if #offered > 1 then
+        t:ok(string.find(table.concat(reasons, " "), "at random", 1, true) ~= nil, "seed " .. seed .. ": " .. table.concat(reasons, " | "))
+      end
+      chosen[piece] = true
+      g:act("choose", piece)
+      t:eq({ g:space_of(piece) }, { "diplomacy", "FR-2" })
+    end
+    local distinct = 0
+    for _ in pairs(chosen) do
+      distinct = distinct + 1
+    end
+    t:ok(distinct >= 2, "eight seeds give more than one minor ally: " .. distinct)
+  end)
+
 -- Rule: the Enhanced French bot (21.12 #4, L1964-L1966, option solitaire.enhanced_french_bot):
 -- while France's Card Hand Size is 12 or less and France does not lead in VP, once its
 -- Military pile has gone to its draw pile, a French military character card the French bot

@@ -333,18 +333,25 @@ end
 -- `rank_of(arg)` (the bot's priority table, named `table_name`), else one at random. `step`
 -- begins the reason.
 function chart.handicap_choice(ctx, actions, t, rank_of, step, table_name)
-  local best, rank
+  -- The issues of the best rank; among several, one at random (L1557, L1816, L1949: "chooses
+  -- randomly from one of the Minor Allies that provides a military unit").
+  local best, rank = {}, nil
   for i, action in ipairs(actions) do
     if action.name == "choose" then
       local r = rank_of(action.arg)
       if r and (rank == nil or r < rank) then
-        best, rank = i, r
+        best, rank = { i }, r
+      elseif r and r == rank then
+        best[#best + 1] = i
       end
     end
   end
-  if best then
-    return t:choose(best, "%s: the Handicap card's issue by Table %s (rank %d): %s.", step, table_name, rank,
-      actions[best].label)
+  if #best > 0 then
+    local pick = #best == 1 and best[1]
+      or best[ctx:random(#best, string.format("%d issues of the same rank, at random (%s)", #best, step))]
+    local how = #best == 1 and "" or string.format(", one of %d of that rank at random", #best)
+    return t:choose(pick, "%s: the Handicap card's issue by Table %s (rank %d%s): %s.", step, table_name, rank, how,
+      actions[pick].label)
   end
   local choices = {}
   for i, action in ipairs(actions) do
