@@ -1,5 +1,6 @@
--- Congress of Vienna: when the game ends and who wins. Sudden death (a leader at 80 VP at
--- the end of a turn, L1182); each scenario's end and its final VP (17.2.4, 17.3, 17.4.5,
+-- Congress of Vienna: when the game ends and who wins. Sudden death (80 VP at the end of a
+-- turn: the leader with four or three players, France alone in the two-player and solitaire
+-- seatings, L1182, L1736, L1941, L2005); each scenario's end and its final VP (17.2.4, 17.3, 17.4.5,
 -- 17.5.4); the winner by the seating: four players (the most VP), two players (18.2.5),
 -- three players (18.3), Lützen & Bautzen (18.4.3) and the solitaire games (20.12, 21.11,
 -- 22.2). The Rules of Play's own conditions (Surrender of Napoleon, Amour Sacré) are the
@@ -302,16 +303,45 @@ function victory.winners(ctx)
   return who and { who } or {}, who and "The most VP wins." or "A tie for the most VP: no single winner."
 end
 
+-- The seatings whose text gives sudden death to France alone: two players (18.2, L1182:
+-- France the VP leader at 80 or more) and the solitaire games against a bot (20, L1736; 21,
+-- L1941; 22, L2005: France at 80 or more).
+local FRANCE_ALONE = {
+  ["two-players"] = "lead",
+  ["solo-vs-allied-bot"] = "reach",
+  ["solo-vs-french-bot"] = "reach",
+  ["solo-allied-power"] = "reach",
+}
+
+-- Who wins by sudden death at the end of this turn, if anyone, and how. Four and three
+-- players (and 23, played as by four): the power in the lead with 80 VP or more (14.0, the
+-- Rules of Play's Early Triumph; RULES-GAPS.md).
+local function sudden_death(ctx)
+  local france = FRANCE_ALONE[ctx.vars.seating]
+  if france then
+    local lead = leader(ctx) == "FR"
+    if vp(ctx, "FR") >= 80 and (france == "reach" or lead) then
+      return "FR", lead and "in the lead" or "(the seating's rule: France alone, in the lead or not)"
+    end
+    return nil
+  end
+  local who = leader(ctx)
+  if who and vp(ctx, who) >= 80 then
+    return who, "in the lead"
+  end
+  return nil
+end
+
 -- Whether the game ends now (the end of a turn), and its result.
 function victory.check(ctx, surrendered)
   local s = scenario(ctx)
   local why
   if not s.no_sudden_death then
-    local who = leader(ctx)
-    if who and vp(ctx, who) >= 80 then
-      ctx:log(string.format("Sudden death: %s leads with %d VP.", powers.name(ctx, who), vp(ctx, who)))
-      return { winners = { who }, scores = scores(ctx), text = string.format("%s reaches 80 VP in the lead: sudden death.",
-        powers.name(ctx, who)) }
+    local who, how = sudden_death(ctx)
+    if who then
+      ctx:log(string.format("Sudden death: %s has %d VP %s.", powers.name(ctx, who), vp(ctx, who), how))
+      return { winners = { who }, scores = scores(ctx), text = string.format("%s reaches 80 VP %s: sudden death.",
+        powers.name(ctx, who), how) }
     end
   end
   if surrendered then

@@ -3,6 +3,8 @@
 -- the start of a scenario, with the test fixture; the boundary cases are the gap exactly at
 -- its threshold and ties with France.
 
+local play = include("tests/lib/play.lua")
+
 local CASES = {
   -- 20.12, a person as France against the Allied bot (L1727-L1736): in the War in Germany
   -- France must lead the leading Allied power by 15 or more.
@@ -53,5 +55,41 @@ test("solitaire victory follows each seating's rule (20.12, 21.11, 22.2)", { ins
       local now = g:json().view.if_the_game_ended_now
       local label = string.format("%s, %s, FR %d RU %d AU %d BR %d", scenario, seating, vps.FR, vps.RU, vps.AU, vps.BR)
       t:ok(string.sub(now, 1, #expected + 1) == expected .. ":", label .. ": " .. now)
+    end
+  end)
+
+-- Rule: sudden death at the end of a turn, as each seating's text gives it: two players
+-- (18.2, L1182) France if it leads with 80 VP or more; the solitaire games against a bot
+-- (20, L1736; 21, L1941; 22, L2005) France at 80 or more, leading or not, and never an Allied
+-- power; four players the power in the lead at 80 (14.0, RULES-GAPS.md). Set-up: the Clash
+-- with the test fixture played to its first Victory Point Summary, the VP then set by hand.
+-- Expected: the winner, or the game going on to turn 2.
+local SUDDEN = {
+  { "two-players", { FR = 82, RU = 60, AU = 40, BR = 40 }, "France" },
+  { "two-players", { FR = 82, RU = 85, AU = 40, BR = 40 }, nil },
+  { "solo-vs-allied-bot", { FR = 80, RU = 85, AU = 40, BR = 40 }, "France" },
+  { "solo-vs-french-bot", { FR = 80, RU = 85, AU = 40, BR = 40 }, "France" },
+  { "solo-vs-french-bot", { FR = 70, RU = 85, AU = 40, BR = 40 }, nil },
+  { "four-players", { FR = 70, RU = 85, AU = 40, BR = 40 }, "Russia" },
+}
+
+test("sudden death by seating: France alone in two-player and solitaire games (L1182, L1736, L1941, L2005)",
+  { instructions = 6000000000, seconds = 300 }, function(t)
+    for _, case in ipairs(SUDDEN) do
+      local seating, vps, expected = case[1], case[2], case[3]
+      local g = t:game { scenario = "clash-of-armies", options = { seating = seating }, overlay = "tests/owner-fixture.ron" }
+      play.to(g, "vp_summary")
+      for power, n in pairs(vps) do
+        g:set_counter("vp." .. power, n)
+      end
+      g:act("done")
+      local result = g:json().result
+      local label = string.format("%s, FR %d RU %d", seating, vps.FR, vps.RU)
+      if expected then
+        t:ok(result ~= nil and string.find(result.text, expected .. " reaches 80 VP", 1, true) ~= nil,
+          label .. ": " .. (result and result.text or "the game goes on"))
+      else
+        t:ok(result == nil, label .. ": no sudden death, " .. (result and result.text or ""))
+      end
     end
   end)
