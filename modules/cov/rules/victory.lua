@@ -138,7 +138,9 @@ SCENARIOS["clash-of-armies"] = {
   three_spaces = true,
 }
 
-SCENARIOS["liberation-war"] = { gap = 15 }
+-- The War in Germany: in 20, France also loses without Gascony, Bavaria and Holland at
+-- the end (L1734, as the Clash's L1732 says; RULES-GAPS.md).
+SCENARIOS["liberation-war"] = { gap = 15, three_spaces_in = { ["solo-vs-allied-bot"] = true } }
 
 -- The Campaign for France 1814 (17.5.4): Austria +2 with the Italy space Allied.
 SCENARIOS["desperate-times"] = {
@@ -241,7 +243,8 @@ function victory.winners(ctx)
   elseif seating == "solo-vs-allied-bot" then
     -- 20.12: France wins ahead by the scenario's gap (more VP than every Allied power in
     -- the long games), and loses without Gascony, Bavaria and Holland where it needs them.
-    if s.three_spaces and not france_holds_the_three(ctx) then
+    local needs_three = s.three_spaces or (s.three_spaces_in or {})[seating]
+    if needs_three and not france_holds_the_three(ctx) then
       return allies, "France does not control Gascony, Bavaria and Holland (20.12)."
     end
     local gap = vp(ctx, "FR") - allied_lead(ctx)

@@ -10,6 +10,10 @@ local CASES = {
   -- France must lead the leading Allied power by 15 or more.
   { "liberation-war", "solo-vs-allied-bot", { FR = 55, RU = 40, AU = 30, BR = 30 }, "France" },
   { "liberation-war", "solo-vs-allied-bot", { FR = 54, RU = 40, AU = 30, BR = 30 }, "Russia and Austria and Britain" },
+  -- L1734: in the War in Germany France also loses if it does not control Gascony, Bavaria
+  -- and Holland at the end, whatever its lead (the Northern Army moved into Holland).
+  { "liberation-war", "solo-vs-allied-bot", { FR = 70, RU = 40, AU = 30, BR = 30 }, "Russia and Austria and Britain",
+    {}, { { "block.northern", "front.b", "holland" } } },
   -- 21.11, the Allies against the French bot (L1927-L1941).
   -- The Clash: each Allied power above France, a tie to France (the issue's example: at FR
   -- 50, RU 50, AU 40, BR 40 France wins).
