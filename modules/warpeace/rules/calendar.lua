@@ -120,6 +120,7 @@ calendar.at_table = at_table
 function calendar.procedures(hooks)
   local neutral = steps.procedure("Neutral Player(s) Segment", {
     hooks.naval,
+    hooks.neutral_additions,
     hooks.reinforcement,
     hooks.movement,
     hooks.alliance,

@@ -133,6 +133,12 @@ local hooks = {
       end
     end,
   },
+  neutral_additions = {
+    name = "Reinforcement Phase: the neutral minor states' January additions (J.1.f)",
+    run = function(ctx)
+      production.neutral_additions(ctx)
+    end,
+  },
   reinforcement = {
     name = "Reinforcement Phase",
     each = function(ctx)

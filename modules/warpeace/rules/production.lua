@@ -92,6 +92,19 @@ local function additions(ctx, state)
   end
 end
 
+--- J.1.f (L805-L808): the neutral minor states' January additions, placed in the Neutral
+--- Player(s) Segment's Reinforcement Phase (a neutral minor state produces nothing, J.2.i,
+--- but its Force Pool grows).
+function production.neutral_additions(ctx)
+  for _, group in ipairs(states.GROUPS) do
+    for _, minor in ipairs(group.states) do
+      if ctx.vars.status[minor] == "neutral" then
+        additions(ctx, minor)
+      end
+    end
+  end
+end
+
 -- The form of a state's production: its cities no enemy controls, and the conditions of
 -- the French and English modifiers (J.2.c, whose conditions the text has lost: the players
 -- read them off the card).

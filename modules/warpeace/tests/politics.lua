@@ -184,3 +184,33 @@ test("J.1.f reading: a state that changes side in January gets its additions onc
   t:ok(play.to_text(g, "Prussia's Reinforcement Phase"), "Prussia produces, pro-French")
   t:eq(g:units("pool.PR", "infantry"), before + 3)
 end)
+
+-- Rule J.1.f (L805-L808): a neutral minor state's January additions are placed in the Neutral
+-- Player(s) Segment's Reinforcement Phase, though it produces nothing. Set-up: the two-player
+-- game to January 1806, Naples and Denmark neutral (the fixture adds 1 infantry to each in
+-- 1806; a minor state's units wait in its group's Force Pool). Expected: the Italian and
+-- Baltic pools grow, and the log names Naples's and Denmark's additions once, in January
+-- and not again in February.
+test("J.1.f a neutral minor state's January additions", function(t)
+  local g = play.game(t, "two-player")
+  play.to_turn(g, 4)
+  local italian, baltic = g:units("pool.italian", "infantry"), g:units("pool.baltic", "infantry")
+  t:eq({ g:vars().status.naples, g:vars().status.denmark }, { "neutral", "neutral" })
+  play.to_turn(g, 5)
+  local once = function(text)
+    local n, at = 0, 1
+    while true do
+      local found = log(g):find(text, at, true)
+      if not found then
+        return n
+      end
+      n, at = n + 1, found + 1
+    end
+  end
+  t:eq(once("January 1806: Naples's Force Pool gets 1 infantry (J.1.f)."), 1, log(g))
+  t:eq(once("January 1806: Denmark's Force Pool gets 1 infantry (J.1.f)."), 1, log(g))
+  t:ok(g:units("pool.italian", "infantry") > italian, "the Italian pool")
+  t:ok(g:units("pool.baltic", "infantry") > baltic, "the Baltic pool")
+  play.to_turn(g, 6)
+  t:eq(once("January 1806: Naples's Force Pool gets"), 1, "once a year")
+end)
