@@ -360,15 +360,21 @@ function window.all_passed(ctx)
   ctx:pop(nil)
 end
 
---- The Naval Phase's calculators, as a phase's actions (the phase's seat uses them).
+--- The Naval Phase's calculators, as a phase's actions (the phase's seat uses them). In the
+--- Neutral Player(s) Segment neutral naval units may not initiate any form of naval combat
+--- (E.1.a, L128-L130): no combat and no attack on a transport is offered there; a neutral
+--- fleet may still move, run a blockade, and be intercepted.
 function naval.phase_actions(ctx, faction)
-  local actions = {
-    { name = "naval_combat", label = "Resolve a naval combat (F.7)" },
-    { name = "enter_zone", label = "A fleet enters a sea zone with enemy squadrons: the inactive side may intercept (F.4)" },
-    { name = "run_blockade", label = "Run a blockade (F.6.c)" },
-    { name = "transport_attacked", label = "An unescorted transport is attacked (F.7.e)" },
-    { name = "transport_load", label = "How many transports a cargo needs (F.3.d)" },
-  }
+  local actions = {}
+  if faction ~= "neutral" then
+    actions[#actions + 1] = { name = "naval_combat", label = "Resolve a naval combat (F.7)" }
+  end
+  actions[#actions + 1] = { name = "enter_zone", label = "A fleet enters a sea zone with enemy squadrons: the inactive side may intercept (F.4)" }
+  actions[#actions + 1] = { name = "run_blockade", label = "Run a blockade (F.6.c)" }
+  if faction ~= "neutral" then
+    actions[#actions + 1] = { name = "transport_attacked", label = "An unescorted transport is attacked (F.7.e)" }
+  end
+  actions[#actions + 1] = { name = "transport_load", label = "How many transports a cargo needs (F.3.d)" }
   if faction == "anti" then
     actions[#actions + 1] = { name = "lend", label = "England lends Production Points to a state (G.1.k)" }
   end

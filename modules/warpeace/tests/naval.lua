@@ -94,3 +94,24 @@ test("F.7 readings: a 7 reads as 6; a round with no effect ends the combat", fun
   t:ok(log(g):find("= 3: - (no effect)", 1, true), log(g))
   t:ok(log(g):find("The naval combat ends after 1 round(s): no side won the round.", 1, true), log(g))
 end)
+
+-- Rule E.1.a (L128-L130): in the Neutral Player(s) Segment's Naval Phase neutral naval units
+-- may not initiate any form of naval combat. Set-up: three players; Russia adopts neutrality
+-- in September 1805's Anti-French Segment, so it plays October's Neutral Segment. Expected:
+-- Russia's neutral Naval Phase offers no naval combat and no attack on a transport (a fleet
+-- may still enter a zone, run a blockade, and reckon its transports); the Anti-French
+-- Segment's Naval Phase offers both.
+test("E.1.a neutral naval units initiate no naval combat", function(t)
+  local g = play.game(t, "three-player")
+  t:ok(play.to_state(g, "alliance_phase", "RU"), "Russia announces")
+  g:act("announce", "neutral")
+  t:ok(play.to_state(g, "phase", "RU"), "Russia's Neutral Segment")
+  local legal = table.concat(g:legal(), " ")
+  t:ok(g:json().phase:find("Neutral", 1, true) ~= nil, g:json().phase)
+  t:ok(not legal:find("naval_combat", 1, true), legal)
+  t:ok(not legal:find("transport_attacked", 1, true), legal)
+  t:ok(legal:find("run_blockade", 1, true) ~= nil, legal)
+  t:ok(play.to_state(g, "phase", "EN"), "England's segment")
+  legal = table.concat(g:legal(), " ")
+  t:ok(legal:find("naval_combat", 1, true) ~= nil, legal)
+end)
