@@ -102,12 +102,23 @@ form.define("naval_combat", "Naval combat", function(ctx, values, data)
       enemies[#enemies + 1] = { state, states.name(ctx, state) }
     end
   end
-  return {
+  local fields = {
     { key = "defender", text = "the state of the force attacked", choices = enemies },
     { key = "attacker_squadrons", text = string.format("%s's squadrons", states.name(ctx, data.attacker)), min = 1, max = 99 },
     { key = "defender_squadrons", text = "the other side's squadrons", min = 1, max = 99 },
-    { key = "nelson", text = "Nelson", choices = { { "none", "Not in this combat" }, { "attacker", "With the attacking force" }, { "defender", "With the force attacked" } } },
   }
+  -- Nelson is England's (F.8, L486-L488, L504-L508): he sails with an English force only.
+  local nelson = { { "none", "Not in this combat" } }
+  if data.attacker == "EN" then
+    nelson[#nelson + 1] = { "attacker", "With the attacking force" }
+  end
+  if values.defender == "EN" then
+    nelson[#nelson + 1] = { "defender", "With the force attacked" }
+  end
+  if #nelson > 1 then
+    fields[#fields + 1] = { key = "nelson", text = "Nelson", choices = nelson }
+  end
+  return fields
 end)
 
 --- Opens the combat calculator for `attacker`'s force (its player fills in the figures);
@@ -125,8 +136,8 @@ function naval.begin(ctx, attacker, result, rounds)
     local v = result.values
     ctx:call("naval_combat", {
       sides = {
-        attacker = { state = attacker, squadrons = v.attacker_squadrons, nelson = v.nelson == "attacker" },
-        defender = { state = v.defender, squadrons = v.defender_squadrons, nelson = v.nelson == "defender" },
+        attacker = { state = attacker, squadrons = v.attacker_squadrons, nelson = v.nelson == "attacker" and attacker == "EN" },
+        defender = { state = v.defender, squadrons = v.defender_squadrons, nelson = v.nelson == "defender" and v.defender == "EN" },
       },
       round = 0, losses = { attacker = 0, defender = 0 }, lost_rounds = { attacker = 0, defender = 0 },
       rounds = rounds,
@@ -221,6 +232,22 @@ end
 local function finish(ctx, why)
   local l = ctx.locals
   ctx:log(string.format("The naval combat ends after %d round(s): %s.", l.round, why))
+  -- F.8.c-d (L498-L503): Nelson is lost with the last of his squadrons; else the injury roll,
+  -- unharmed under 11 (two dice: RULES-GAPS.md; what 11 or more does is section R's).
+  for _, side in ipairs({ "attacker", "defender" }) do
+    local force = l.sides[side]
+    if force.nelson and force.squadrons == 0 then
+      ctx:log("Nelson is lost with the last of his squadrons: killed if they were sunk, captured if they were captured (F.8.c).")
+    elseif force.nelson then
+      local a = ctx:roll(6, "Nelson's injury roll")
+      local b = ctx:roll(6, "Nelson's injury roll")
+      if a + b < 11 then
+        ctx:log(string.format("Nelson's injury roll: %d + %d = %d, under 11: he is unharmed (F.8.d).", a, b, a + b))
+      else
+        ctx:log(string.format("Nelson's injury roll: %d + %d = %d, 11 or more: he is hurt; apply the Leader Casualties of section R at the table (F.8.d).", a, b, a + b))
+      end
+    end
+  end
   ctx:pop({
     rounds = l.round,
     losses = l.losses,

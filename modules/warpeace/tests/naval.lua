@@ -3,13 +3,14 @@
 local play = include("tests/lib/play.lua")
 
 -- At France's Naval Phase (the Pro-French Segment of September 1805), a combat: France's
--- `fr` squadrons attack England's `en`, Nelson where `nelson` says, the first die `die`.
+-- `fr` squadrons attack England's `en`, Nelson where `nelson` says, the first die `die` (or
+-- the dice, a list).
 local function combat(t, fr, en, nelson, die)
   local g = play.game(t, "two-player")
   t:ok(play.to_state(g, "phase", "FR"), "France's Naval Phase")
   g:set_dice("physical")
   g:act("naval_combat")
-  play.fill(g, { "EN", fr, en, nelson or "none" }, { die })
+  play.fill(g, { "EN", fr, en, nelson or "none" }, type(die) == "table" and die or { die })
   return g
 end
 
@@ -41,10 +42,11 @@ end)
 
 -- Rules F.7.f and F.8.e: Nelson with the smaller force takes one more off. Set-up: France's
 -- 3 against England's 2 with Nelson; a 5: 5 - 1 - 1 = 3 on the 3 to 2 line, the fixture's
--- "SR": England retreats.
+-- "SR": England retreats; Nelson's injury roll 6 + 5 = 11: he is hurt (F.8.d).
 test("F.8.e Nelson with the smaller force -1", function(t)
-  local g = combat(t, 3, 2, "defender", 5)
+  local g = combat(t, 3, 2, "defender", { 5, 6, 5 })
   t:ok(log(g):find("France rolls 5 -1 the smaller force is English -1 Nelson with the smaller force = 3: SR (England retreats)", 1, true), log(g))
+  t:ok(log(g):find("Nelson's injury roll: 6 + 5 = 11, 11 or more: he is hurt", 1, true), log(g))
   t:ok(log(g):find("The naval combat ends after 1 round(s): England retreats to the nearest friendly port.", 1, true), log(g))
 end)
 
@@ -114,4 +116,29 @@ test("E.1.a neutral naval units initiate no naval combat", function(t)
   t:ok(play.to_state(g, "phase", "EN"), "England's segment")
   legal = table.concat(g:legal(), " ")
   t:ok(legal:find("naval_combat", 1, true) ~= nil, legal)
+end)
+
+-- Rules F.8 (L486-L488, L504-L508) and F.8.d (L501-L503): Nelson is English: he sails only
+-- with an English force, so a French attack on Russia offers no Nelson and France's attack on
+-- England offers him only with the force attacked; at the end of a combat he is in, his
+-- injury roll, unharmed under 11. Set-up: France's 3 against Russia's 2 (no Nelson asked);
+-- France's 3 against England's 2 with Nelson, dice 5 then 4 + 6. Expected: no Nelson
+-- field against Russia; against England no "attacker" choice; the roll 4 + 6 = 10: unharmed.
+test("F.8 Nelson sails with the English only, and rolls for injury after the combat", function(t)
+  local g = play.game(t, "two-player")
+  t:ok(play.to_state(g, "phase", "FR"), "France's Naval Phase")
+  g:set_dice("physical")
+  g:act("naval_combat")
+  play.fill(g, { "RU", 3, 2 }, { 3 })
+  t:ok(log(g):find("Naval combat, round 1: 3 against 2 squadrons", 1, true), "fought without a Nelson field: " .. log(g))
+  t:ok(not log(g):find("Nelson", 1, true), log(g))
+  g = play.game(t, "two-player")
+  t:ok(play.to_state(g, "phase", "FR"), "France's Naval Phase")
+  g:set_dice("physical")
+  g:act("naval_combat")
+  play.fill(g, { "EN", 3, 2 })
+  local legal = table.concat(g:legal(), " ")
+  t:ok(legal:find("defender", 1, true) ~= nil and not legal:find("attacker", 1, true), legal)
+  play.fill(g, { "defender" }, { 5, 4, 6 })
+  t:ok(log(g):find("Nelson's injury roll: 4 + 6 = 10, under 11: he is unharmed (F.8.d).", 1, true), log(g))
 end)
