@@ -48,6 +48,7 @@ local function setup(ctx, scenario, options)
   -- One-time events that have happened, by "table/roll"; events deferred, by power; the
   -- Peace Parties (4.74), by power; the Loyal Minor Powers formed (4.73), by id: founder.
   ctx.vars.events_done, ctx.vars.deferred, ctx.vars.peace_party, ctx.vars.loyal = {}, {}, {}, {}
+  ctx.vars.loyal_provinces = {}
   -- Each power's Player Mat, hidden from the others (2.5, rules/mat.lua).
   for _, power in ipairs(POWERS) do
     ctx.private[power].mat = {}

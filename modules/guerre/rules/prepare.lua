@@ -6,6 +6,7 @@
 -- texts are owner data; a one-time event that has happened happens no more, and an event
 -- whose criteria are not met does not happen (the player says so).
 
+local util = include("@lib/util.lua")
 local powers = include("rules/powers.lua")
 local winter = include("rules/winter.lua")
 
@@ -118,9 +119,23 @@ function event.prompt(ctx)
       actions[#actions + 1] = { name = "peace_party", arg = pc, label = string.format("Carried out: a Peace Party in %s (4.74)", name(ctx, pc)) }
     end
   end
+  local power = ctx.locals.power
   for _, minor in ipairs(prepare.LOYAL) do
-    if not ctx.vars.loyal[minor.id] and (minor.only == nil or minor.only == ctx.locals.power) then
-      actions[#actions + 1] = { name = "remap", arg = minor.id, label = string.format("Carried out: %s forms %s (%s)", name(ctx, ctx.locals.power), minor.name, minor.rule) }
+    if not ctx.vars.loyal[minor.id] and (minor.only == nil or minor.only == power) then
+      if minor.per_province then
+        -- Poland is worth 5 VP a province: the player says how many it is formed of.
+        for n = minor.provinces[1], minor.provinces[2] do
+          actions[#actions + 1] = { name = "remap", arg = minor.id .. ":" .. n, label = string.format("Carried out: %s forms %s of %d provinces (%s)", name(ctx, power), minor.name, n, minor.rule) }
+        end
+      else
+        actions[#actions + 1] = { name = "remap", arg = minor.id, label = string.format("Carried out: %s forms %s (%s)", name(ctx, power), minor.name, minor.rule) }
+      end
+    elseif ctx.vars.loyal[minor.id] == power and minor.provinces then
+      -- Its founder expands it by a later Remapping event (4.731).
+      local now = ctx.vars.loyal_provinces[minor.id] or minor.provinces[1]
+      for k = 1, minor.provinces[2] - now do
+        actions[#actions + 1] = { name = "expand", arg = minor.id .. ":" .. k, label = string.format("Carried out: %s adds %d province(s) to %s (%s)", name(ctx, power), k, minor.name, minor.rule) }
+      end
     end
   end
   return {
@@ -143,11 +158,42 @@ function event.peace_party(ctx, pc)
   event.applied(ctx)
 end
 
-function event.remap(ctx, id)
-  ctx.vars.loyal[id] = ctx.locals.power
+-- The founder, if a PC, gains `vp` VP now (4.73, L1225-L1226); the words of it.
+local function founder_gains(ctx, power, vp)
+  if vp == 0 or not util.contains(ctx.vars.pcs, power) then
+    return ""
+  end
+  ctx:add_counter("vp." .. power, vp)
+  return string.format("; %s gains %d VP", name(ctx, power), vp)
+end
+
+function event.remap(ctx, arg)
+  local id, n = string.match(tostring(arg), "^([%w_]+):?(%d*)$")
+  local power = ctx.locals.power
   for _, minor in ipairs(prepare.LOYAL) do
     if minor.id == id then
-      ctx:log(string.format("%s forms %s, a Loyal Minor Power (%s); its provinces are remapped at the table.", name(ctx, ctx.locals.power), minor.name, minor.rule))
+      ctx.vars.loyal[id] = power
+      local provinces = tonumber(n) or (minor.provinces and minor.provinces[1])
+      ctx.vars.loyal_provinces[id] = provinces
+      local vp = minor.per_province and minor.per_province * provinces or minor.vp or 0
+      local size = minor.per_province and string.format(" of %d provinces", provinces) or ""
+      ctx:log(string.format("%s forms %s%s, a Loyal Minor Power (%s)%s; its provinces are remapped at the table.",
+        name(ctx, power), minor.name, size, minor.rule, founder_gains(ctx, power, vp)))
+    end
+  end
+  event.applied(ctx)
+end
+
+function event.expand(ctx, arg)
+  local id, k = string.match(tostring(arg), "^([%w_]+):(%d+)$")
+  local power = ctx.locals.power
+  for _, minor in ipairs(prepare.LOYAL) do
+    if minor.id == id then
+      k = tonumber(k)
+      ctx.vars.loyal_provinces[id] = (ctx.vars.loyal_provinces[id] or minor.provinces[1]) + k
+      local vp = (minor.per_province or minor.grows or 0) * k
+      ctx:log(string.format("%s adds %d province(s) to %s, now of %d (%s)%s.", name(ctx, power), k, minor.name,
+        ctx.vars.loyal_provinces[id], minor.rule, founder_gains(ctx, power, vp)))
     end
   end
   event.applied(ctx)

@@ -476,15 +476,38 @@ test("4.74 a Peace Party costs 2d10 gold and 5 VP a Winterphase until a Season a
 end)
 
 -- Rules 3.42 and 4.73: a Remapping Europe event forms a Loyal Minor Power; only France forms
--- Poland, only Britain upgrades Portugal and Sweden. Set-up: France's Fall 1805 event.
-test("4.73 a Remapping Europe event forms a Loyal Minor Power", function(t)
+-- Poland, only Britain upgrades Portugal and Sweden; the founder (a PC) gains its VP at once
+-- (L1225-L1226): Poland 5 a province (4.731), Italy 15 (4.732), the Rhine 20 (4.733).
+-- Set-up: France's Fall 1805 event forms Poland of Warsaw and two more provinces.
+-- Expected: France +15 VP; Poland of 3 provinces; 2 to 5 provinces offered.
+test("4.73 a Remapping Europe event forms a Loyal Minor Power, and its founder gains its VP", function(t)
   local g = play.started(t, "four-player")
   g:act("first")
   g:act("events")
-  t:ok(has(g, "remap poland") and not has(g, "remap portugal"), table.concat(g:legal(), ", "))
-  g:act("remap", "poland")
+  t:ok(has(g, "remap poland:2") and has(g, "remap poland:5") and not has(g, "remap portugal"),
+    table.concat(g:legal(), ", "))
+  t:ok(has(g, "remap italy") and has(g, "remap rhine"), table.concat(g:legal(), ", "))
+  local vp = g:counter("vp.FR")
+  g:act("remap", "poland:3")
   t:eq(g:vars().loyal, { poland = "FR" })
+  t:eq(g:vars().loyal_provinces, { poland = 3 })
+  t:eq(g:counter("vp.FR"), vp + 15, "5 VP a province")
+  t:ok(table.concat(g:log(), "\n"):find("France forms the Grand Duchy of Warsaw of 3 provinces, a Loyal Minor Power (4.731); France gains 15 VP", 1, true),
+    table.concat(g:log(), "\n"))
   t:eq(g:state(), "player_turn")
+end)
+
+-- Rules 4.732 and 4.733: Italy is worth 15 VP to its founder, the Rhine 20. Set-up: France's
+-- Fall 1805 event forms the Kingdom of Italy; in another game, the Rhine Confederation.
+test("4.732 and 4.733 Italy gives its founder 15 VP, the Rhine 20", function(t)
+  for _, case in ipairs({ { "italy", 15 }, { "rhine", 20 } }) do
+    local g = play.started(t, "four-player")
+    g:act("first")
+    g:act("events")
+    local vp = g:counter("vp.FR")
+    g:act("remap", case[1])
+    t:eq(g:counter("vp.FR"), vp + case[2], case[1])
+  end
 end)
 
 -- Rule 5.33: a Controlled NPC's units are run by its controller, in battle too. Set-up:
