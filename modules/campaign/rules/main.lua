@@ -403,8 +403,24 @@ function steps.on_resume(ctx, result)
   end
 end
 
+-- The random event's dice, as the owner's copy writes them ("2d6"): how many, of how many
+-- sides. The text gives neither (L62): owner data.
+local function event_dice(ctx)
+  local words = ctx.data.tables.random_event_dice.dice
+  local n, sides = string.match(words, "^%s*(%d+)%s*[dD]%s*(%d+)%s*$")
+  n, sides = tonumber(n), tonumber(sides)
+  if not n or n < 1 or n > 10 or sides < 2 or sides > 100 then
+    error(string.format("the random event's dice read '%s': write them as NdS, like 2d6 (Card data, table The random event's dice)", words))
+  end
+  return n, sides
+end
+
 function steps.event(ctx)
-  local roll = ctx:roll(6, "the random event") + ctx:roll(6, "the random event")
+  local n, sides = event_dice(ctx)
+  local roll = 0
+  for _ = 1, n do
+    roll = roll + ctx:roll(sides, "the random event")
+  end
   local text = ctx.data.tables.random_event[tostring(roll)]
   ctx.locals.rolled = true
   ctx:log(string.format("Random event (%d): %s", roll, text))

@@ -294,3 +294,33 @@ test("10 marauders inflict 1d6 x 5% casualties", function(t)
   t:ok(umpire.told(g, "OT", "inflict 15% on Russia"), "the Ottomans are told")
 end)
 
+
+-- Rule 8, step 8 (L62): a random event each turn, on the owner's table with the owner's dice
+-- (the text gives neither: owner data, RULES-GAPS.md). Set-up: the fixture's placeholder
+-- dice, 2d6, rolled 3 and 4 at the table; then a game without the owner's values. Expected:
+-- "Random event (7): placeholder event 7"; without the dice entered, the step asks for them.
+test("8 the random event is rolled with the owner's dice", function(t)
+  local g = umpire.to_battles(t)
+  for _ = 1, 12 do
+    if table.concat(g:legal(), " "):find("event", 1, true) then
+      break
+    end
+    g:act("done")
+  end
+  g:set_dice("physical")
+  g:act("event", nil, { 3, 4 })
+  t:ok(table.concat(g:log(), "\n"):find("Random event (7): placeholder event 7", 1, true), table.concat(g:log(), "\n"))
+  local plain = t:game { scenario = "fall-1805", seed = 3 }
+  plain:act("published")
+  umpire.orders(plain)
+  for _ = 1, 12 do
+    if table.concat(plain:legal(), " "):find("event", 1, true) then
+      break
+    end
+    plain:act("done")
+  end
+  local ok, err = pcall(function()
+    plain:act("event")
+  end)
+  t:ok(not ok and tostring(err):find("random_event_dice", 1, true) ~= nil, tostring(err))
+end)
