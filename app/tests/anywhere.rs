@@ -147,6 +147,25 @@ fn a_value_is_stored_in_the_default_overlay_with_one_command() {
     );
     assert_eq!(code, 1, "{out}");
     assert!(
+        out.contains("The random event's dice: dice is not entered yet"),
+        "{out}"
+    );
+    let (code, out) = chancery(
+        &[
+            "act",
+            "campaign.ron",
+            "--seat",
+            "UM",
+            "--answers",
+            &answers,
+            "--value",
+            "2d6",
+        ],
+        here.path(),
+        None,
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(
         out.contains("Random events: ") && out.contains("is not entered yet"),
         "{out}"
     );
@@ -163,7 +182,10 @@ fn a_value_is_stored_in_the_default_overlay_with_one_command() {
     assert!(out.contains("Winter 1806 (turn 2)"), "{out}");
     let overlay = here.path().join("home/overlays/campaign.ron");
     let stored = std::fs::read_to_string(&overlay).expect("the default overlay");
-    assert!(stored.contains("A storm at sea"), "{stored}");
+    assert!(
+        stored.contains("A storm at sea") && stored.contains("2d6"),
+        "{stored}"
+    );
     run(&[
         "export",
         "campaign.ron",
