@@ -403,14 +403,13 @@ function steps.on_resume(ctx, result)
   end
 end
 
--- The random event's dice, as the owner's copy writes them ("2d6"): how many, of how many
--- sides. The text gives neither (L62): owner data.
+-- The random event's dice, as the owner's copy gives them: how many, of how many sides. The
+-- text gives neither (L62): owner data.
 local function event_dice(ctx)
-  local words = ctx.data.tables.random_event_dice.dice
-  local n, sides = string.match(words, "^%s*(%d+)%s*[dD]%s*(%d+)%s*$")
-  n, sides = tonumber(n), tonumber(sides)
-  if not n or n < 1 or n > 10 or sides < 2 or sides > 100 then
-    error(string.format("the random event's dice read '%s': write them as NdS, like 2d6 (Card data, table The random event's dice)", words))
+  local t = ctx.data.tables.random_event_dice
+  local n, sides = t.dice, t.sides
+  if n < 1 or n > 10 or sides < 2 or sides > 100 then
+    error(string.format("the random event's dice read %d of %d sides: give 1 to 10 dice of 2 to 100 sides (Card data, table The random event's dice)", n, sides))
   end
   return n, sides
 end
