@@ -297,28 +297,29 @@ end)
 
 -- Rule 8, step 8 (L62): a random event each turn, on the owner's table with the owner's dice
 -- (the text gives neither: owner data, RULES-GAPS.md). Set-up: the fixture's placeholder
--- dice, 2d6, rolled 3 and 4 at the table; then a game without the owner's values. Expected:
+-- dice, two of six sides, rolled 3 and 4 at the table; then a game without the owner's
+-- values. Expected:
 -- "Random event (7): placeholder event 7"; without the dice entered, the step asks for them.
-test("8 the random event is rolled with the owner's dice", function(t)
-  local g = umpire.to_battles(t)
+-- Ends the turn's steps up to the random event's.
+local function to_event(g)
   for _ = 1, 12 do
     if table.concat(g:legal(), " "):find("event", 1, true) then
-      break
+      return
     end
     g:act("done")
   end
+end
+
+test("8 the random event is rolled with the owner's dice", function(t)
+  local g = umpire.to_battles(t)
+  to_event(g)
   g:set_dice("physical")
   g:act("event", nil, { 3, 4 })
   t:ok(table.concat(g:log(), "\n"):find("Random event (7): placeholder event 7", 1, true), table.concat(g:log(), "\n"))
   local plain = t:game { scenario = "fall-1805", seed = 3 }
   plain:act("published")
   umpire.orders(plain)
-  for _ = 1, 12 do
-    if table.concat(plain:legal(), " "):find("event", 1, true) then
-      break
-    end
-    plain:act("done")
-  end
+  to_event(plain)
   local ok, err = pcall(function()
     plain:act("event")
   end)

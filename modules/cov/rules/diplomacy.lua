@@ -273,36 +273,34 @@ end
 -- French bot (21.3, L1804: the difference between the highest Allied value and France's;
 -- 22 by the French bot's rules, RULES-GAPS.md) at its value less the highest Allied one.
 -- 23 is played as by four players.
+-- The highest and lowest of `values`, but France's when `allied_only`.
+local function extremes(values, allied_only)
+  local high, low
+  for power, value in pairs(values) do
+    if not (allied_only and power == "FR") then
+      high = high == nil and value or math.max(high, value)
+      low = low == nil and value or math.min(low, value)
+    end
+  end
+  return high, low
+end
+
 function wager_distance(ctx, winner, values)
   if solitaire.against_bots(ctx) and winner ~= "FR" and values.FR then
     return values[winner] - values.FR
   end
   if solitaire.bot_power(ctx, "FR") and winner == "FR" then
-    local high
-    for power, value in pairs(values) do
-      if power ~= "FR" then
-        high = high == nil and value or math.max(high, value)
-      end
-    end
+    local high = extremes(values, true)
     return values.FR - (high or values.FR)
   end
   if powers.variant(ctx) == 2 and values.FR then
     if winner == "FR" then
-      local low
-      for power, value in pairs(values) do
-        if power ~= "FR" then
-          low = low == nil and value or math.min(low, value)
-        end
-      end
+      local _, low = extremes(values, true)
       return values.FR - (low or values.FR)
     end
     return values[winner] - values.FR
   end
-  local high, low
-  for _, value in pairs(values) do
-    high = high == nil and value or math.max(high, value)
-    low = low == nil and value or math.min(low, value)
-  end
+  local high, low = extremes(values, false)
   return high - low
 end
 
