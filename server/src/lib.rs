@@ -679,9 +679,7 @@ async fn say(
         to_name: to.as_ref().map(|t| seats.name(t.as_str())),
         to,
         text,
-        at: std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs() as i64),
+        at: crate::store::now_seconds(),
     };
     let (server, id) = (server.clone(), id.to_owned());
     match tokio::task::spawn_blocking(move || server.lock_store()?.say(&id, line)).await {

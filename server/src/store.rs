@@ -161,9 +161,7 @@ impl Store {
     ) -> anyhow::Result<()> {
         let id = table.id.as_str();
         let tx = self.db.transaction()?;
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs() as i64);
+        let now = now_seconds();
         tx.execute(
             "INSERT INTO tables (id, module, spec, load, created, undo) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             params![
@@ -329,9 +327,7 @@ impl Store {
         version: &str,
         inputs: usize,
     ) -> anyhow::Result<()> {
-        let at = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs() as i64);
+        let at = now_seconds();
         self.db.execute(
             "INSERT INTO versions (tbl, hash, version, from_input, at) VALUES (?1, ?2, ?3, ?4, ?5)",
             params![table, hash, version, inputs as i64, at],
@@ -375,6 +371,13 @@ impl Store {
             .into_iter()
             .collect())
     }
+}
+
+/// The time now, in seconds since 1970 (0 if the clock is before it).
+pub fn now_seconds() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
 }
 
 fn token_hash(token: &str) -> String {

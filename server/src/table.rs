@@ -634,7 +634,7 @@ fn undo_json(game: &Game, seat: &SeatId) -> Json {
 }
 
 /// `seat` asks to take back a move, as the table's rule allows: taken back at once (the
-/// mover's own last move), or asked of the other people.
+/// mover's own last move), or asked of the other people. What came of it, as a sentence.
 fn undo(game: &mut Game, id: &str, store: &Writer, seat: &SeatId) -> Result<String, String> {
     let records = game.session.history().records();
     let module = game.session.module().clone();
@@ -661,7 +661,7 @@ fn undo(game: &mut Game, id: &str, store: &Writer, seat: &SeatId) -> Result<Stri
                 Some(s) if &s == seat => {
                     let back_to = records.len() - 1;
                     take_back(game, id, store, back_to)?;
-                    Ok("your last move is taken back".to_owned())
+                    Ok("Your last move is taken back".to_owned())
                 }
                 _ => Err(format!(
                     "only the seat that moved last takes its move back, until the next seat moves; the last move was {}",
@@ -679,14 +679,14 @@ fn undo(game: &mut Game, id: &str, store: &Writer, seat: &SeatId) -> Result<Stri
                 .ok_or_else(|| "no person has moved yet".to_owned())?;
             if people_but(game, seat).is_empty() {
                 take_back(game, id, store, back_to)?;
-                return Ok("the last move is taken back".to_owned());
+                return Ok("The last move is taken back".to_owned());
             }
             game.asked = Some(UndoAsk {
                 by: seat.clone(),
                 back_to,
                 agreed: Default::default(),
             });
-            Ok("asked: the move is taken back once every other person agrees".to_owned())
+            Ok("Asked: the move is taken back once every other person agrees".to_owned())
         }
     }
 }
@@ -708,7 +708,7 @@ fn agree_undo(
     }
     if !yes {
         game.asked = None;
-        return Ok("refused: the move stands".to_owned());
+        return Ok("Refused: the move stands".to_owned());
     }
     ask.agreed.insert(seat.clone());
     let (by, back_to) = (ask.by.clone(), ask.back_to);
@@ -716,9 +716,9 @@ fn agree_undo(
     if people_but(game, &by).iter().all(|s| agreed.contains(s)) {
         game.asked = None;
         take_back(game, id, store, back_to)?;
-        return Ok("everybody agreed: the move is taken back".to_owned());
+        return Ok("Everybody agreed: the move is taken back".to_owned());
     }
-    Ok("agreed: waiting for the others".to_owned())
+    Ok("Agreed: waiting for the others".to_owned())
 }
 
 /// The game goes back to just before input `back_to`: the store forgets the inputs from

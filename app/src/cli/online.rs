@@ -381,13 +381,13 @@ pub fn remote(args: &RemoteArgs, out: &mut dyn Write) -> anyhow::Result<i32> {
             }
         }
         RemoteCommand::Undo { link } => {
-            writeln!(out, "{}", capitalised(&client::undo(link, None)?))?;
+            writeln!(out, "{}", client::undo(link, None)?)?;
         }
         RemoteCommand::Agree { link } => {
-            writeln!(out, "{}", capitalised(&client::undo(link, Some(true))?))?;
+            writeln!(out, "{}", client::undo(link, Some(true))?)?;
         }
         RemoteCommand::Refuse { link } => {
-            writeln!(out, "{}", capitalised(&client::undo(link, Some(false))?))?;
+            writeln!(out, "{}", client::undo(link, Some(false))?)?;
         }
         RemoteCommand::Say { link, text, to } => {
             let n = client::say(link, text, to.as_deref())?;
@@ -551,13 +551,4 @@ fn strings(list: &Json) -> Vec<&str> {
         .flatten()
         .filter_map(Json::as_str)
         .collect()
-}
-
-/// `text` with its first letter a capital, as a sentence starts.
-fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
 }

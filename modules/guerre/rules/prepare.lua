@@ -167,34 +167,41 @@ local function founder_gains(ctx, power, vp)
   return string.format("; %s gains %d VP", name(ctx, power), vp)
 end
 
-function event.remap(ctx, arg)
+-- The Loyal Minor Power and the number an event's argument names ("poland:3", "italy").
+local function loyal_arg(arg)
   local id, n = string.match(tostring(arg), "^([%w_]+):?(%d*)$")
-  local power = ctx.locals.power
   for _, minor in ipairs(prepare.LOYAL) do
     if minor.id == id then
-      ctx.vars.loyal[id] = power
-      local provinces = tonumber(n) or (minor.provinces and minor.provinces[1])
-      ctx.vars.loyal_provinces[id] = provinces
-      local vp = minor.per_province and minor.per_province * provinces or minor.vp or 0
-      local size = minor.per_province and string.format(" of %d provinces", provinces) or ""
-      ctx:log(string.format("%s forms %s%s, a Loyal Minor Power (%s)%s; its provinces are remapped at the table.",
-        name(ctx, power), minor.name, size, minor.rule, founder_gains(ctx, power, vp)))
+      return minor, tonumber(n)
     end
+  end
+  return nil
+end
+
+function event.remap(ctx, arg)
+  local minor, n = loyal_arg(arg)
+  local power = ctx.locals.power
+  if minor then
+    ctx.vars.loyal[minor.id] = power
+    local provinces = n or (minor.provinces and minor.provinces[1])
+    ctx.vars.loyal_provinces[minor.id] = provinces
+    local vp = minor.per_province and minor.per_province * provinces or minor.vp or 0
+    local size = minor.per_province and string.format(" of %d provinces", provinces) or ""
+    ctx:log(string.format("%s forms %s%s, a Loyal Minor Power (%s)%s; its provinces are remapped at the table.",
+      name(ctx, power), minor.name, size, minor.rule, founder_gains(ctx, power, vp)))
   end
   event.applied(ctx)
 end
 
 function event.expand(ctx, arg)
-  local id, k = string.match(tostring(arg), "^([%w_]+):(%d+)$")
+  local minor, k = loyal_arg(arg)
   local power = ctx.locals.power
-  for _, minor in ipairs(prepare.LOYAL) do
-    if minor.id == id then
-      k = tonumber(k)
-      ctx.vars.loyal_provinces[id] = (ctx.vars.loyal_provinces[id] or minor.provinces[1]) + k
-      local vp = (minor.per_province or minor.grows or 0) * k
-      ctx:log(string.format("%s adds %d province(s) to %s, now of %d (%s)%s.", name(ctx, power), k, minor.name,
-        ctx.vars.loyal_provinces[id], minor.rule, founder_gains(ctx, power, vp)))
-    end
+  if minor and k then
+    local id = minor.id
+    ctx.vars.loyal_provinces[id] = (ctx.vars.loyal_provinces[id] or minor.provinces[1]) + k
+    local vp = (minor.per_province or minor.grows or 0) * k
+    ctx:log(string.format("%s adds %d province(s) to %s, now of %d (%s)%s.", name(ctx, power), k, minor.name,
+      ctx.vars.loyal_provinces[id], minor.rule, founder_gains(ctx, power, vp)))
   end
   event.applied(ctx)
 end

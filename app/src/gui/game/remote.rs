@@ -380,7 +380,7 @@ impl GameView {
                 }
                 News::Said(words) => {
                     self.error = None;
-                    self.status = Some(capitalised(&words));
+                    self.status = Some(words);
                 }
             }
         }
@@ -469,14 +469,5 @@ impl GameView {
             "{what} is not played at a table on a server: the server holds the game."
         ));
         true
-    }
-}
-
-/// `text` with its first letter a capital, as a sentence starts.
-fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
     }
 }
