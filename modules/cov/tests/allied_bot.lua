@@ -115,18 +115,23 @@ end)
 
 -- Table 20.4 -------------------------------------------------------------------------------
 
--- Rule: 20.4's example (L1561-L1563). Set-up: Britain chooses an issue; one British Military
--- Operation is already on Britain's track (placed by the situation card), the other waits
--- on the Diplomacy Display; Britain's row 1 (both markers) holds when GAMBIER is not known
--- to be in the Allied hand and Britain can attack on Front C, a Rulebook limit the module
--- lacks, so the players decide it (here yes: option allied_bot.undecided=yes). Expected: row
--- 1 takes the other British Military Operation; with both placed, row 2 takes British
--- Recruitment.
+-- Rule: 20.4's example (L1561-L1563). Set-up: Limited War (Napoleon Resurgent); Britain
+-- chooses an issue; one British Military Operation is already on Britain's track (placed by
+-- the situation card), the other waits on the Diplomacy Display; GAMBIER out of sight (not
+-- known to be in the Allied hand). Britain's row 1 (both markers) holds when GAMBIER is not
+-- known to be in the Allied hand AND Britain can attack on Front C; the module decides the
+-- first half, the second is a Rulebook limit the module lacks, so the players decide it
+-- (here yes: option allied_bot.undecided=yes). Expected: row 1 takes the other British
+-- Military Operation; with both placed, row 2 takes British Recruitment. Then GAMBIER face up
+-- on the Coalition's display: row 1 does not hold even though the players would say yes to
+-- Front C, and row 2 is taken first.
 test("20.4 Britain takes the second British Military Operation, then British Recruitment", BIG, function(t)
   local g = game(t, "napoleon-resurgent", { ["allied_bot.undecided"] = "yes" })
   play.to(g, function(game)
     return at("selection", "BR")(game) or at("free_issue", "BR")(game)
   end, { ALL })
+  t:eq(g:vars().war_status, "limited")
+  g:move_card("gambier", "removed")
   g:place("issue.mil_op_br.1", "diplomacy", "BR-2")
   g:place("issue.mil_op_br.2", "diplomacy", "display")
   g:place("issue.recruit_br", "diplomacy", "display")
@@ -138,6 +143,14 @@ test("20.4 Britain takes the second British Military Operation, then British Rec
   chosen, why = choice(g, "BR")
   t:ok(has(chosen, "issue.recruit_br"), chosen .. " / " .. why)
   t:ok(has(why, "20.4, Britain's row 1: British Military Operation is not offered.") and has(why, "20.4, Britain's row 2: "), why)
+
+  -- GAMBIER known: the first half fails, so the players are not asked the second.
+  g:place("issue.mil_op_br.2", "diplomacy", "display")
+  g:move_card("gambier", "cdgsm.allies.A")
+  chosen, why = choice(g, "BR")
+  t:ok(has(chosen, "issue.recruit_br"), chosen .. " / " .. why)
+  t:ok(has(why, "20.4, Britain's row 1: its condition does not hold (GAMBIER is not known"), why)
+  t:ok(not has(why, "read as yes"), why)
 end)
 
 -- 20.5.1: Step 6, the pass --------------------------------------------------------------------

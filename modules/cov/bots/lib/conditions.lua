@@ -55,6 +55,16 @@ conditions.LIST = {
     test = function(ctx)
       return not gambier_known(ctx)
     end },
+  -- Table 20.4.b's row 1 (L1563) asks both at once: the module decides the first half, and
+  -- only when GAMBIER is not known do the players judge the second.
+  gambier_not_known_front_c = {
+    words = "GAMBIER is not known to be in the Allied hand (not face up on the Coalition's display nor in its Military pile) and Britain can attack on Front C (20.4's example; the Rulebook's limits on attacks are not in the module, so the players decide that half)",
+    test = function(ctx)
+      if gambier_known(ctx) then
+        return false
+      end
+      return nil
+    end },
   britain_attacks_front_c = {
     words = "Britain can attack on Front C (20.4's example); the Rulebook's limits on attacks are not in the module, so the players decide",
     test = function()
