@@ -1074,8 +1074,9 @@ function bot.battle_losses(ctx, _, actions, t)
     end
   end
   local nation, why, by_power = next_loss(ctx, boxes, taken)
-  -- Britain alternates: a fleet when it has lost no more fleets than units.
-  local fleet_now = (taken.BR_fleet or 0) <= ((taken.BR or 0) + (taken.SP or 0) + (taken.PO or 0))
+  -- Britain alternates: a fleet when it has lost no more fleets than British units (the
+  -- Spanish and Portuguese are nationalities of their own in the cycle, L1723).
+  local fleet_now = (taken.BR_fleet or 0) <= (taken.BR or 0)
   local i = chart.best_action(actions, "remove", function(a)
     local kind = a.arg.kind
     local matches = by_power and forces.owner_of_kind(ctx, kind) == nation or nationality(kind) == nation

@@ -46,6 +46,22 @@ local function has(text, part)
   return string.find(text, part, 1, true) ~= nil
 end
 
+-- Answers the loss prompt with the removal the bot chose (its label names the box and the
+-- kind); returns the kind removed.
+local function remove_chosen(g, seat, chosen)
+  local arg = g:prompt().asks[1].actions[1].arg
+  for _, ask in ipairs(g:prompt().asks) do
+    for _, action in ipairs(ask.actions) do
+      if action.name == "remove" and string.find(chosen, "kind: " .. action.arg.kind .. "}", 1, true)
+        and string.find(chosen, "box: " .. action.arg.box .. ",", 1, true) then
+        arg = action.arg
+      end
+    end
+  end
+  g:act_as(seat, "remove", arg)
+  return arg.kind
+end
+
 -- Step 2 (20.1.2) --------------------------------------------------------------------------
 
 -- The British fleets on the map (every box but the Force Pool).
@@ -332,21 +348,62 @@ test("20.11.3 Step 19: one loss per nationality in turn, an empty Force Pool fir
       local nation = kind == "BR_fleet" and "BR" or kind
       t:ok(has(why, "Force Pool") or (taken[nation] or 0) == fewest, chosen .. " / " .. why)
       seen = seen + 1
-      local arg = g:prompt().asks[1].actions[1].arg
-      for _, ask in ipairs(g:prompt().asks) do
-        for _, action in ipairs(ask.actions) do
-          if action.name == "remove" and string.find(chosen, "kind: " .. action.arg.kind .. "}", 1, true)
-            and string.find(chosen, "box: " .. action.arg.box .. ",", 1, true) then
-            arg = action.arg
-          end
-        end
-      end
-      g:act_as(p.seat, "remove", arg)
+      remove_chosen(g, p.seat, chosen)
     else
       play.first(g, { ALL })
     end
   end
   t:ok(seen > 0, "the test reached an Allied loss")
+end)
+
+-- Rule: 20.11.3 (L1723): "British losses alternate by first removing a fleet, then a unit".
+-- Spanish and Portuguese units are nationalities of their own in the loss cycle (the same
+-- paragraph), so they do not count as British losses in the alternation. Set-up: the
+-- Clash's first battle (Front A, Silesia), laid out by hand before the cards are laid: the
+-- Allied armies there hold 3 British units, 3 British fleets, 2 Spanish and 1 Portuguese
+-- unit and nothing else, Britain's Force Pool not empty; 20 French units more in the Grande
+-- Armée so that the Allies lose at least 4. Expected: British fleet (the most numerous
+-- nationality, a fleet first), Spanish, Portuguese, then a British unit (before, the Spanish
+-- and Portuguese losses counted as British units, so a second fleet went).
+test("20.11.3 Step 19: Britain alternates fleet and unit; Spanish and Portuguese losses are their own", BIG, function(t)
+  local g = game(t, "clash-of-armies")
+  play.to(g, function(game)
+    return game:prompt() ~= nil and game:state() == "battle_cards"
+  end, { ALL })
+  local battle = g:vars().war.battle
+  t:eq(battle.front, "A")
+  local first = "army." .. battle.armies.allied[1]:gsub("^block%.", "")
+  for _, block in ipairs(battle.armies.allied) do
+    local box = "army." .. block:gsub("^block%.", "")
+    for _, kind in ipairs({ "RU", "PR", "SW", "AU", "BR", "SP", "PO", "BR_fleet" }) do
+      local n = g:units(box, kind)
+      if n > 0 then
+        g:add_units(box, kind, -n)
+      end
+    end
+  end
+  for kind, n in pairs({ BR = 3, BR_fleet = 3, SP = 2, PO = 1 }) do
+    g:add_units(first, kind, n)
+  end
+  if g:units("pool.BR", "BR") == 0 then
+    g:add_units("pool.BR", "BR", 1)
+  end
+  g:add_units("army.grande_armee", "FR", 20)
+  local kinds = {}
+  for _ = 1, 400 do
+    local p = g:prompt()
+    if p == nil or #kinds >= 4 then
+      break
+    end
+    if g:state() == "battle_losses" and g:json().flow[#g:json().flow].locals.side == "allied" then
+      local chosen, why = choice(g, p.seat)
+      t:ok(has(why, "20.11.3, Step 19: "), why)
+      kinds[#kinds + 1] = remove_chosen(g, p.seat, chosen)
+    else
+      play.first(g, { ALL })
+    end
+  end
+  t:eq(kinds, { "BR_fleet", "SP", "PO", "BR" })
 end)
 
 -- 20.8: the restrictions and the Allied bot's own debates ---------------------------------------
