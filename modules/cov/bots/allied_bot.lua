@@ -592,7 +592,6 @@ local function debate_decision(ctx, power, t)
       if locals.leader then
         return "debate"
       end
-      t:step("%s: Table 20.7.b decides.", step)
       local class, _, key = priority_class(ctx, power, piece)
       -- The debater's row counts only when its condition holds (20.8's example: Britain's
       -- Liberalism row, when advancing the pawn would let Pax Britannica advance).
@@ -601,7 +600,12 @@ local function debate_decision(ctx, power, t)
         t:step("%s: its condition does not hold (%s): %s is no priority issue for %s now.", chart.row(ctx, "allied_priority_issue", key),
           conditions.words(cond), issue_name(ctx, piece), name(ctx, power))
         class = "other"
+      elseif cond and conditions.must_debate(cond) and options.get(ctx, "allied_bot.must_debate") == "debate" then
+        t:step("%s: %s: its condition holds, so %s must debate (20.8's example, L1645; Table 20.7.b is not read).",
+          step, chart.row(ctx, "allied_priority_issue", key), name(ctx, power))
+        return "debate"
       end
+      t:step("%s: Table 20.7.b decides.", step)
       local pile = solo.transferred(ctx, "allies") and "transferred" or "active"
       local cell_key = class .. "/" .. round_of(ctx) .. "/" .. pile
       local entry = ctx.data.tables.allied_debate[cell_key]

@@ -207,11 +207,27 @@ end)
 
 -- 20.7: the choice of debater ---------------------------------------------------------------
 
+-- France's round turn in Diplomacy Round `round`, before its fate die.
+local function french_round(round)
+  return function(g)
+    local flow = g:json().flow
+    return at("round_turn", "FR")(g) and g:vars().diplomacy.round == round and flow[#flow].locals.drawn == nil
+  end
+end
+
 -- Brings the game to the Allies' answer to France's negotiation of `piece`, left on France's
--- track at `space`.
-local function allied_debate(t, piece, space, options)
-  local g = game(t, "clash-of-armies", options)
-  play.to(g, at("round_turn", "FR"), { ALL })
+-- track at `space`: in the Clash's first Diplomacy Round, or in `where.round` of
+-- `where.scenario`. With `where.pad`, that many cards of the draw deck go under the
+-- Coalition's draw pile (C) in Round 1, so that it lasts to a later round.
+local function allied_debate(t, piece, space, options, where)
+  where = where or {}
+  local g = game(t, where.scenario or "clash-of-armies", options)
+  play.to(g, french_round(1), { ALL })
+  local deck = g:zone("deck")
+  for i = 1, math.min(where.pad or 0, #deck) do
+    g:move_card(deck[i], "cdgsm.allies.C", "bottom")
+  end
+  play.to(g, french_round(where.round or 1), { ALL })
   g:place(piece, "diplomacy", "table")
   play.negotiate_first_card(g, ALL)
   g:act("on", piece)
@@ -242,14 +258,25 @@ test("20.7 clockwise priority: Russia debates the Future Government of France, B
   t:ok(has(why, "20.7.a, step 2: Russia debates for the Allies, not Britain (Russia rank 2, Britain rank 4, Austria rank 2; ties Russia, Britain, Austria)."), why)
 end)
 
--- Rule: 20.7's example "Issues and debates" (L1609-L1617), its steps 2 and 4: British
--- Financial Aid is rank 6 for Russia and Austria and 7 for Britain, so Russia debates
--- (first clockwise); on France 3, M = 7 - 3 = 4, and the die must be below M (L1617):
--- a 3 debates, a 4 does not. Set-up: France negotiates British Financial Aid to France 3.
-test("20.7 Russia debates British Financial Aid on France 3 below M = 4", BIG, function(t)
-  local g = allied_debate(t, "issue.fin_aid_br.1", "FR-3")
+-- Rule: 20.7's example "Issues and debates" (L1607-L1617), steps 1-4, from its own position:
+-- General War (Desperate Times), the fourth Diplomacy Round, the Military pile active (12
+-- cards of the draw deck put under the Coalition's draw pile in Round 1, as a tester would,
+-- so that it has not run out by Round 4); France negotiates British Financial Aid to France 3 with a card that is not NAPOLEON.
+-- British Financial Aid is rank 6 for Russia and Austria and 7 for Britain (Tables 20.4, as
+-- the example gives them), so Russia debates (first clockwise from France); Table 20.7.b's
+-- cell for a priority issue in Round 4 with the pile active is the one the example prints,
+-- a roll: on France 3, M = 7 - 3 = 4, and the die must be below M (L1617): a 3 debates, a 4
+-- does not.
+test("20.7 General War, Round 4: Russia debates British Financial Aid on France 3 below M = 4", BIG, function(t)
+  local g = allied_debate(t, "issue.fin_aid_br.1", "FR-3", nil, { scenario = "desperate-times", round = 4, pad = 12 })
+  t:eq(g:vars().war_status, "general")
+  t:eq(g:vars().diplomacy.round, 4)
+  t:ok(not g:vars().cdgsm.allies.transferred, "the Coalition's Military pile is active")
   local chosen, why = choice(g, "RU")
+  t:ok(has(why, "20.7.a, step 1: no Leader negotiated."), why)
+  t:ok(has(why, "20.7.a, step 3: the restrictions of 20.8 allow Russia to debate British Financial Aid."), why)
   t:ok(has(why, "Russia debates (Russia rank 6, Britain rank 7, Austria rank 6)."), why)
+  t:ok(has(why, "20.7.b, a priority issue, Round 4, Military pile active: "), why)
   t:ok(has(chosen, "chart_roll"), chosen .. " / " .. why)
   t:ok(has(why, "roll 1d6 against M = 7 - 3 = 4."), why)
   local roll
@@ -414,11 +441,14 @@ end)
 -- pawn would let Pax Britannica advance, which the players judge (option
 -- allied_bot.undecided). Expected: Austria is not asked (18.2.4's restriction: Russia or
 -- Austria, not both, plays on Absolutism in a turn); Britain is the Allied debater (rank 5,
--- the only Allied power that may debate); when the condition holds it weighs the issue as
--- one of its priority issues on Table 20.7.b, and when it does not, as an "other" issue.
+-- the only Allied power that may debate); when the condition holds, Britain must debate
+-- (the example's words: the debate is declared, Table 20.7.b not read; with option
+-- allied_bot.must_debate=table it weighs the issue as one of its priority issues there), and
+-- when it does not, it weighs it as an "other" issue.
 test("20.8 Absolutism on Russia 3: Austria may not debate it, Britain checks Liberalism against Pax Britannica", BIG, function(t)
-  for _, undecided in ipairs({ "yes", "no" }) do
-    local g = game(t, "clash-of-armies", { ["allied_bot.undecided"] = undecided })
+  for _, case in ipairs({ { "yes", "debate" }, { "yes", "table" }, { "no", "debate" } }) do
+    local undecided, must = case[1], case[2]
+    local g = game(t, "clash-of-armies", { ["allied_bot.undecided"] = undecided, ["allied_bot.must_debate"] = must })
     play.to(g, at("round_turn", "RU"), { ALL })
     g:place("issue.lib_abs", "diplomacy", "table")
     play.negotiate_first_card(g, ALL)
@@ -430,10 +460,14 @@ test("20.8 Absolutism on Russia 3: Austria may not debate it, Britain checks Lib
     t:ok(at("debate", "BR")(g), "Britain is asked first, clockwise from Russia")
     local chosen, why = choice(g, "BR")
     t:ok(has(why, "20.7.a, step 2: Britain debates (Britain rank 5)."), why)
-    if undecided == "yes" then
-      -- Its row is one of Britain's priority issues (the fixture flags it HIGHEST PRIORITY:
-      -- "Britain must debate", L1645).
+    if undecided == "yes" and must == "debate" then
+      t:ok(has(chosen, "debate"), chosen .. " / " .. why)
+      t:ok(has(why, "20.7.a, step 4: 20.4, Britain's row 5: its condition holds, so Britain must debate (20.8's example, L1645; Table 20.7.b is not read)."), why)
+      t:ok(not has(why, "20.7.b, "), why)
+    elseif undecided == "yes" then
+      -- Its row is one of Britain's priority issues on Table 20.7.b.
       t:ok(has(why, "20.7.b, a priority issue, ") or has(why, "20.7.b, a Highest Priority issue, "), why)
+      t:ok(not has(why, "must debate"), why)
     else
       t:ok(has(why, "20.4, Britain's row 5: its condition does not hold") and has(why, "20.7.b, another issue, Round "), why)
       t:eq(chosen, "pass", why)
@@ -453,24 +487,26 @@ end)
 
 -- 20.9: Government spending --------------------------------------------------------------------
 
--- Rule: 20.9's example "Using resources" (L1661-L1673), Step 11. Set-up: the Clash's first
--- Government Phase; before the Diplomacy Phase ends, Austria has won the Peace Congress, the Austrian
--- Military Operation, the Future Government of France (its pawn on the French Peers
--- Regency) and Bavaria, and not Austrian Recruitment nor the Generalissimo. The rules pay
--- the two mandatory issues as Austria begins (bullet 1); 3 Resources and 1 of British
--- Financial Aid leave it 2 (set by hand after the mandatory payments). Expected: 2a and 2b
--- find nothing; 2c funds the Future Government of France, whose pawn moves from the Regency
--- to No Agreement; 2d buys a Military Support marker, Austria fighting (its Military
--- Operation funded); nothing is left for Bavaria (2g).
+-- Rule: 20.9's example "Using resources" (L1661-L1673), Step 11, from its own position.
+-- Set-up: the Clash's first Government Phase (turn 5, Austria's 3 Resources the Playbook's
+-- own, L431); before the Diplomacy Phase ends, Austria has won the Peace Congress, the
+-- Austrian Military Operation, the Future Government of France (its pawn on the French Peers
+-- Regency), Bavaria and a British Financial Aid marker, and not Austrian Recruitment nor the
+-- Generalissimo; the other Financial Aid marker is on Britain's own track. Expected: the rules
+-- give Austria its 3 Resources and Britain pays it 1 for the Financial Aid, 4 in all; the
+-- two mandatory issues are paid as Austria begins (bullet 1), leaving 2; 2a and 2b find
+-- nothing; 2c funds the Future Government of France, whose pawn moves from the Regency to
+-- No Agreement; 2d buys a Military Support marker, Austria fighting (its Military Operation
+-- funded); nothing is left for Bavaria (2g).
 test("20.9 Austria's spending: mandatory issues, no Recruitment or Generalissimo, the Future Government, a Military Support", BIG, function(t)
   local g = game(t, "clash-of-armies")
   -- The last input of the Diplomacy Phase is taken back, so that the set-up is in place
-  -- when Austria begins to spend.
+  -- when the Government Phase begins.
   play.to(g, "spend", { ALL })
   g:undo()
   for piece, space in pairs({ ["issue.peace_congress"] = "AU-2", ["issue.mil_op_au"] = "AU-1",
-    ["issue.future_government"] = "AU-3", ["issue.bavaria"] = "AU-4", ["issue.recruit_au"] = "table",
-    ["issue.generalissimo"] = "table" }) do
+    ["issue.future_government"] = "AU-3", ["issue.bavaria"] = "AU-4", ["issue.fin_aid_br.1"] = "AU-5",
+    ["issue.fin_aid_br.2"] = "BR-5", ["issue.recruit_au"] = "table", ["issue.generalissimo"] = "table" }) do
     g:place(piece, "diplomacy", space)
   end
   g:place("pawn.future_government", "future_government", "peers_regency")
@@ -479,9 +515,12 @@ test("20.9 Austria's spending: mandatory issues, no Recruitment or Generalissimo
   t:ok(util.contains(g:legal(), "pass"), table.concat(g:legal(), "; "))
   g:act_as("AU", "pass")
   play.to(g, at("spend", "AU"), { ALL })
+  t:eq(#play.lines(g, "Austria receives 3 Resources for turn 5 (3 in all)."), 1, table.concat(play.lines(g, "Austria"), "\n"))
+  t:eq(#play.lines(g, "British Financial Aid: Britain pays 1 Resource to Austria (Austria now has 4)."), 1,
+    table.concat(play.lines(g, "Financial Aid"), "\n"))
   t:eq(#play.lines(g, "Austria funds Peace Congress (mandatory, 1 Resource)."), 1, table.concat(play.lines(g, "Austria"), "\n"))
   t:eq(#play.lines(g, "Austria funds Austrian Military Operation (mandatory, 1 Resource)."), 1)
-  g:set_counter("resources.AU", 2)
+  t:eq(g:counter("resources.AU"), 2)
   local chosen, why = choice(g, "AU")
   t:eq(chosen, "fund issue.future_government", why)
   t:ok(has(why, "20.9, Step 11, 1: the mandatory issues (the rules pay them first): none.")

@@ -70,7 +70,10 @@ conditions.LIST = {
     test = function()
       return nil
     end },
+  -- A row with this condition says the power "must debate" (20.8's example, L1645): when it
+  -- holds, the debate is declared without Table 20.7.b (option allied_bot.must_debate).
   liberalism_unlocks_pax = {
+    must_debate = true,
     words = "advancing the Liberalism pawn would let Pax Britannica advance (20.8's example); the players decide, the prerequisites being the printed track's",
     test = function()
       return nil
@@ -105,6 +108,11 @@ function conditions.holds(ctx, id, power, piece)
     error(string.format("unknown chart condition '%s'", tostring(id)), 0)
   end
   return condition.test(ctx, power, piece)
+end
+
+-- Whether a row with condition `id` makes its power debate outright when it holds.
+function conditions.must_debate(id)
+  return (conditions.LIST[id] or {}).must_debate == true
 end
 
 -- The words of condition `id`.
