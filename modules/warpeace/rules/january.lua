@@ -132,8 +132,8 @@ function january.end_of_month(ctx)
   local turn = ctx:turn()
   ctx.vars.lent = {}
   january.repairs(ctx)
-  local ends = ctx.vars.ends_at
-  if turn >= calendar.LAST_TURN or (ends and turn >= ends) then
+  local agreed, gone = ctx.vars.agreed_end, ctx.vars.napoleon_gone
+  if turn >= calendar.LAST_TURN or (agreed and turn >= agreed) or (gone and turn >= gone.ends) then
     return steps.call("final_count", { n = 1, counts = {} })
   end
   ctx:set_turn(turn + 1)
@@ -218,6 +218,11 @@ function january.conquer_major(ctx, state)
   ctx.vars.conquered[state] = true
   ctx.vars.status[state] = "neutral"
   ctx:log(string.format("%s is conquered (I.2): it is neutral until no land unit is left in its Force Pool; its units outside its borders go to its Force Pool (moved at the table).", states.name(ctx, state)))
+  -- G.1.j (L597-L598): every Victory Point is forfeited when any major state is conquered.
+  if ctx:counter("vp.anti") > 0 then
+    ctx:log(string.format("All Victory Points are forfeited (G.1.j): the anti-French faction's %d are lost.", ctx:counter("vp.anti")))
+    ctx:set_counter("vp.anti", 0)
+  end
   january.free(ctx, state)
 end
 

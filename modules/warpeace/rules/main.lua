@@ -53,12 +53,18 @@ local function extra_land(ctx, faction)
     { name = "conquest", label = "A minor state is conquered: the conquering player's die (I.3.b)" },
     { name = "major_conquest", label = "A major state is conquered (I.2)" },
     { name = "french_victory", label = "The French player wins an automatic victory (C.1)", confirm = "The game ends: France wins." },
-    { name = "agreed_end", label = "All the players agree to end the game at the end of this turn (C.3.b)" },
   }
-  if ctx.vars.ends_at then
-    actions[#actions + 1] = { name = "napoleon_back", label = "Napoleon is back from exile and on the map (C.3.d): the game goes on" }
-  else
-    actions[#actions + 1] = { name = "napoleon_gone", label = "Napoleon is killed or exiled: the game ends a year later (C.3.c-d)" }
+  if ctx.vars.agreed_end == nil then
+    actions[#actions + 1] = { name = "agreed_end", label = "All the players agree to end the game at the end of this turn (C.3.b)" }
+  end
+  -- Napoleon's death ends the game a year later, whatever follows (C.3.c); only an exile
+  -- may be undone by his return (C.3.d), and an agreed end never is.
+  local gone = ctx.vars.napoleon_gone
+  if gone == nil then
+    actions[#actions + 1] = { name = "napoleon_killed", label = "Napoleon is killed: the game ends a year later (C.3.c)" }
+    actions[#actions + 1] = { name = "napoleon_exiled", label = "Napoleon goes into exile: the game ends a year later unless he returns (C.3.d)" }
+  elseif gone.exiled then
+    actions[#actions + 1] = { name = "napoleon_back", label = "Napoleon is back from exile and on the map (C.3.d): his exile no longer ends the game" }
   end
   return actions
 end
@@ -83,19 +89,34 @@ function phase.french_victory(ctx)
   ctx:game_over({ winners = { "FR" }, text = "The French player's automatic victory (C.1)" })
 end
 
-function phase.agreed_end(ctx)
-  ctx.vars.ends_at = ctx:turn()
-  ctx:log("All the players agree: the game ends at the end of this turn (C.3.b).")
+-- The phase's actions once the end of the game has changed (they were listed as it began).
+local function relist(ctx)
+  ctx.locals.extra = extra_land(ctx, ctx.locals.faction)
 end
 
-function phase.napoleon_gone(ctx)
-  ctx.vars.ends_at = ctx:turn() + 12
-  ctx:log(string.format("Napoleon is gone: the game ends after %s unless he returns from exile (C.3.c-d).", calendar.words(ctx:turn() + 12)))
+function phase.agreed_end(ctx)
+  ctx.vars.agreed_end = ctx:turn()
+  ctx:log("All the players agree: the game ends at the end of this turn (C.3.b).")
+  relist(ctx)
+end
+
+function phase.napoleon_killed(ctx)
+  ctx.vars.napoleon_gone = { ends = ctx:turn() + 12, exiled = false }
+  ctx:log(string.format("Napoleon is killed: the game ends after %s (C.3.c).", calendar.words(ctx:turn() + 12)))
+  relist(ctx)
+end
+
+function phase.napoleon_exiled(ctx)
+  ctx.vars.napoleon_gone = { ends = ctx:turn() + 12, exiled = true }
+  ctx:log(string.format("Napoleon goes into exile: the game ends after %s unless he returns and is on the map (C.3.d).",
+    calendar.words(ctx:turn() + 12)))
+  relist(ctx)
 end
 
 function phase.napoleon_back(ctx)
-  ctx.vars.ends_at = nil
-  ctx:log("Napoleon is back from exile and on the map: the game goes on (C.3.d).")
+  ctx.vars.napoleon_gone = nil
+  ctx:log("Napoleon is back from exile and on the map: his exile no longer ends the game (C.3.d).")
+  relist(ctx)
 end
 
 function phase.on_resume(ctx, result)

@@ -103,9 +103,9 @@ form.define("naval_combat", "Naval combat", function(ctx, values, data)
     end
   end
   local fields = {
-    { key = "defender", text = "the state of the force attacked", choices = enemies },
+    { key = "defender", text = data.blockaders and "the state of the blockading force" or "the state of the force attacked", choices = enemies },
     { key = "attacker_squadrons", text = string.format("%s's squadrons", states.name(ctx, data.attacker)), min = 1, max = 99 },
-    { key = "defender_squadrons", text = "the other side's squadrons", min = 1, max = 99 },
+    { key = "defender_squadrons", text = data.blockaders and "the blockading force's squadrons" or "the other side's squadrons", min = 1, max = 99 },
   }
   -- Nelson is England's (F.8, L486-L488, L504-L508): he sails with an English force only.
   local nelson = { { "none", "Not in this combat" } }
@@ -128,16 +128,20 @@ function naval.enter(ctx, attacker)
 end
 
 --- Once the figures are in, the combat. Returns whether `result` was the combat's form.
-function naval.begin(ctx, attacker, result, rounds)
+--- With `reversed`, the form was filled in by the side attacked (a blockade run's "F*": the
+--- blockaders attack the runners, F.6.c).
+function naval.begin(ctx, attacker, result, rounds, reversed)
   if not (result and result.form == "naval_combat") then
     return false
   end
   if not result.cancelled then
     local v = result.values
+    local runner = { state = attacker, squadrons = v.attacker_squadrons, nelson = v.nelson == "attacker" and attacker == "EN" }
+    local other_side = { state = v.defender, squadrons = v.defender_squadrons, nelson = v.nelson == "defender" and v.defender == "EN" }
     ctx:call("naval_combat", {
       sides = {
-        attacker = { state = attacker, squadrons = v.attacker_squadrons, nelson = v.nelson == "attacker" and attacker == "EN" },
-        defender = { state = v.defender, squadrons = v.defender_squadrons, nelson = v.nelson == "defender" and v.defender == "EN" },
+        attacker = reversed and other_side or runner,
+        defender = reversed and runner or other_side,
       },
       round = 0, losses = { attacker = 0, defender = 0 }, lost_rounds = { attacker = 0, defender = 0 },
       rounds = rounds,
@@ -172,6 +176,8 @@ local function round(ctx)
   local l = ctx.locals
   l.round = l.round + 1
   local a, d = l.sides.attacker, l.sides.defender
+  -- A retreat is this round's result; a force the victor caught fights on (F.7.c).
+  a.retreats, d.retreats = nil, nil
   local larger = a.squadrons >= d.squadrons and "attacker" or "defender"
   local L, S = l.sides[larger], l.sides[other(larger)]
   local before = { L.squadrons, S.squadrons }
@@ -189,7 +195,10 @@ local function round(ctx)
     if pair[2] == "R" then
       force.retreats = true
       words[#words + 1] = states.name(ctx, force.state) .. " retreats"
-      naval.damage(ctx, force)
+      if not force.damaged then
+        force.damaged = true
+        naval.damage(ctx, force)
+      end
     elseif force.squadrons > 0 then
       force.squadrons = force.squadrons - 1
       l.losses[side] = l.losses[side] + 1
@@ -262,7 +271,7 @@ local function after_round(ctx)
   local a, d = l.sides.attacker, l.sides.defender
   if a.squadrons == 0 or d.squadrons == 0 then
     finish(ctx, "a force has no squadron left")
-  elseif a.retreats or d.retreats then
+  elseif (a.retreats or d.retreats) and l.victor == nil then
     finish(ctx, string.format("%s retreats to the nearest friendly port", states.name(ctx, (a.retreats and a or d).state)))
   elseif l.victor == nil then
     finish(ctx, "no side won the round")
@@ -329,7 +338,7 @@ end)
 
 form.define("intercept", "Interception", function()
   return {
-    { key = "at_sea", text = "is the intercepting squadron or fleet at sea in the zone (+1)?", choices = { { 1, "Yes" }, { 0, "No" } } },
+    { key = "at_sea", text = "is the intercepting squadron or fleet at sea in the zone (+1; not one that was blockading a port, F.6.g)?", choices = { { 1, "Yes" }, { 0, "No" } } },
     { key = "second_turn", text = "its second turn in the zone, against a fleet there all the last French Movement Phase (+1)?", choices = { { 1, "Yes" }, { 0, "No" } } },
     { key = "nelson", text = "is Nelson with it (+1)?", choices = { { 1, "Yes" }, { 0, "No" } } },
   }
@@ -439,16 +448,28 @@ function naval.handlers(phase)
     form.open(ctx, "zone", { seat = ctx.locals.seat, cancel = "No fleet enters after all" })
   end
 
+  -- A blockade run (F.6.c, L374-L386): "F" lets the runners attack the blockaders at once
+  -- (a neutral fleet too: the run's own result, not a combat it starts, RULES-GAPS.md), or
+  -- stay in port; "F*" lets the blockaders fight one round against them.
   function phase.run_blockade(ctx)
     local seat = ctx.locals.seat
     local die = ctx:roll(6, states.name(ctx, seat) .. "'s blockade die")
     local result = ctx.data.tables.naval_blockade[tostring(die)]
     local words = {
       E = "the units escape and move on",
-      F = "they may stay in port or attack the blockaders (the combat calculator)",
-      ["F*"] = "the blockaders may fight one round (the combat calculator)",
+      F = "they may stay in port or attack the blockaders",
+      ["F*"] = "the blockaders may fight one round",
     }
     ctx:log(string.format("%s runs the blockade: %d: %s, %s (F.6.c).", states.name(ctx, seat), die, result, words[result] or result))
+    if result == "F" then
+      ctx.locals.blockade = "F"
+      form.open(ctx, "naval_combat", { seat = states.voice(ctx, seat), data = { attacker = seat, blockaders = true },
+        cancel = "Stay in port" })
+    elseif result == "F*" then
+      ctx.locals.blockade = "F*"
+      form.open(ctx, "naval_combat", { seat = states.voice(ctx, seat), data = { attacker = seat, blockaders = true },
+        cancel = "The blockaders do not fight" })
+    end
   end
 
   function phase.transport_attacked(ctx)
@@ -481,6 +502,9 @@ end
 
 --- A phase's forms come back here: the zone's interception window, a combat, a loan.
 function naval.resume(ctx, result)
+  -- A combat opened by a blockade run's result (run_blockade) comes back first.
+  local blockade = ctx.locals.blockade
+  ctx.locals.blockade = nil
   if not result or result.cancelled then
     return false
   end
@@ -498,6 +522,9 @@ function naval.resume(ctx, result)
     ctx.vars.lent[v.state] = (ctx.vars.lent[v.state] or 0) + v.points
     ctx:log(string.format("England lends %s %d Production Point(s): +%d to its Alliance Phase roll (G.1.k).", states.name(ctx, v.state), v.points, v.points))
     return true
+  end
+  if blockade == "F*" then
+    return naval.begin(ctx, ctx.locals.seat, result, 1, true)
   end
   return naval.begin(ctx, ctx.locals.seat, result)
 end

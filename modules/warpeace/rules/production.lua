@@ -136,7 +136,8 @@ form.define("purchase", "Purchase", function(ctx, values, data)
   end
   for _, kind in ipairs(states.NAVAL_KINDS) do
     if ctx:units(pool, kind) > 0 then
-      kinds[#kinds + 1] = { kind, string.format("%s (%d in the pool; 5 points each)", production.kind_words(ctx, kind), ctx:units(pool, kind)) }
+      kinds[#kinds + 1] = { kind, string.format("%s (%d in the pool; %d points each)", production.kind_words(ctx, kind), ctx:units(pool, kind),
+        production.naval_cost(ctx, data.producer)) }
     end
   end
   local fields = { { key = "kind", text = "what to buy", choices = kinds } }
@@ -308,8 +309,10 @@ end
 --- now (nil: it may), and its cost in half points from the red and black points.
 function production.refusal(ctx, l, kind, n, city)
   local cost = ctx.data.tables.unit_cost[kind] * n
+  -- J.6.d (L941-L945): a Spanish or Portuguese naval unit costs 30 native points, which
+  -- "may be financed" in six installments: bought outright, it costs them all at once.
   if production.IBERIAN[producer(l)] and production.NAVAL[kind] then
-    return "a Spanish or Portuguese naval unit is bought on installments only (J.6.d)"
+    cost = 2 * production.naval_cost(ctx, producer(l)) * n
   end
   local black = kind == "landwehr" and math.min(cost, l.black) or 0
   local red = cost - black

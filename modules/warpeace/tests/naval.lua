@@ -42,12 +42,42 @@ end)
 
 -- Rules F.7.f and F.8.e: Nelson with the smaller force takes one more off. Set-up: France's
 -- 3 against England's 2 with Nelson; a 5: 5 - 1 - 1 = 3 on the 3 to 2 line, the fixture's
--- "SR": England retreats; Nelson's injury roll 6 + 5 = 11: he is hurt (F.8.d).
+-- "SR": England retreats, France may pursue (F.5.b: after each round) and does not; Nelson's
+-- injury roll 6 + 5 = 11: he is hurt (F.8.d).
 test("F.8.e Nelson with the smaller force -1", function(t)
-  local g = combat(t, 3, 2, "defender", { 5, 6, 5 })
+  local g = combat(t, 3, 2, "defender", 5)
   t:ok(log(g):find("France rolls 5 -1 the smaller force is English -1 Nelson with the smaller force = 3: SR (England retreats)", 1, true), log(g))
+  t:eq(g:state(), "naval_pursuit")
+  g:act("stop", nil, { 6, 5 })
   t:ok(log(g):find("Nelson's injury roll: 6 + 5 = 11, 11 or more: he is hurt", 1, true), log(g))
-  t:ok(log(g):find("The naval combat ends after 1 round(s): England retreats to the nearest friendly port.", 1, true), log(g))
+  t:ok(log(g):find("The naval combat ends after 1 round(s): England is not pursued and retreats (F.7.d).", 1, true), log(g))
+end)
+
+-- Rules F.5.b and F.7.c-d (L348-L357, L459-L469): a retreat result does not end the combat
+-- by itself: the victor may pursue, and a force caught fights another round. Set-up:
+-- France's 3 against England's 2; a 4 (4 - 1 = 3 on the 3 to 2 line, the fixture's "SR":
+-- England retreats); France pursues, a 4 ("I"). Expected: the pursuit is offered to France,
+-- and once England is caught a second round is fought.
+test("F.7.c a retreating force may be pursued, and caught fights on", function(t)
+  local g = combat(t, 3, 2, "none", 4)
+  t:ok(log(g):find("= 3: SR (England retreats)", 1, true), log(g))
+  t:eq(g:state(), "naval_pursuit")
+  t:eq(g:prompt().seat, "FR")
+  g:act("pursue", nil, { 4, 3 })
+  t:ok(log(g):find("France pursues: 4: intercepted (F.5.b).", 1, true), log(g))
+  t:ok(log(g):find("Naval combat, round 2: 3 against 2 squadrons", 1, true), log(g))
+end)
+
+-- Rule F.7.b's example (L456-L457): "LS", a squadron of the larger force sunk. Set-up:
+-- France's 4 against England's 4 (a tie: France, attacking, counts as the larger), a 2
+-- (2 - 1 = 1: the fixture's "LS"). Expected: a French squadron goes to France's Force
+-- Pool, and England, untouched, is the victor offered the pursuit.
+test("F.7.b LS: a squadron of the larger force sunk", function(t)
+  local g = combat(t, 4, 4, "none", 2)
+  t:ok(log(g):find("France rolls 2 -1 the smaller force is English = 1: LS (a squadron of France sunk)", 1, true), log(g))
+  t:eq(g:units("pool.FR", "squadrons"), 2, "1 in the pool, and the sunk one")
+  t:eq(g:state(), "naval_pursuit")
+  t:eq(g:prompt().seat, "EN")
 end)
 
 -- Rules F.7.c and F.7.d: the victor may pursue (the Naval Pursuit Table: "I" and another
@@ -118,6 +148,31 @@ test("E.1.a neutral naval units initiate no naval combat", function(t)
   t:ok(legal:find("naval_combat", 1, true) ~= nil, legal)
 end)
 
+-- Rule F.6.c (L374-L386): running a blockade, "F" lets the runners attack the blockaders
+-- at once (or stay in port), "F*" lets the blockaders fight one round. Set-up: France's
+-- Naval Phase in September 1805; France's 4 squadrons run England's blockade of 4. A 3
+-- ("F", the fixture's table): France attacks, a 2 (2 - 1 = 1, "LS": England, untouched, may
+-- pursue and does not); then a 1 ("F*"): England's 4 blockaders attack France's 3, a 3.
+-- Expected: the "F" combat is France's attack, offering a pursuit after the round; the "F*"
+-- combat is England's attack and ends after its one round, with no pursuit offered.
+test("F.6.c a blockade run: F, the runners attack; F*, the blockaders fight one round", function(t)
+  local g = play.game(t, "two-player")
+  t:ok(play.to_state(g, "phase", "FR"), "France's Naval Phase")
+  g:set_dice("physical")
+  g:act("run_blockade", nil, { 3 })
+  t:ok(log(g):find("France runs the blockade: 3: F, they may stay in port or attack the blockaders (F.6.c).", 1, true), log(g))
+  play.fill(g, { "EN", 4, 4, "none" }, { 2 })
+  t:ok(log(g):find("Naval combat, round 1: 4 against 4 squadrons, 1:1; France rolls 2", 1, true), log(g))
+  t:eq(g:state(), "naval_pursuit")
+  g:act("stop")
+  g:act("run_blockade", nil, { 1 })
+  t:ok(log(g):find("France runs the blockade: 1: F*, the blockaders may fight one round (F.6.c).", 1, true), log(g))
+  play.fill(g, { "EN", 3, 4, "none" }, { 3 })
+  t:ok(log(g):find("Naval combat, round 1: 4 against 3 squadrons, 1:1; England rolls 3", 1, true), log(g))
+  t:ok(log(g):find("The naval combat ends after 1 round(s): one round only.", 1, true), log(g))
+  t:eq(g:state(), "phase")
+end)
+
 -- Rules F.8 (L486-L488, L504-L508) and F.8.d (L501-L503): Nelson is English: he sails only
 -- with an English force, so a French attack on Russia offers no Nelson and France's attack on
 -- England offers him only with the force attacked; at the end of a combat he is in, his
@@ -139,6 +194,7 @@ test("F.8 Nelson sails with the English only, and rolls for injury after the com
   play.fill(g, { "EN", 3, 2 })
   local legal = table.concat(g:legal(), " ")
   t:ok(legal:find("defender", 1, true) ~= nil and not legal:find("attacker", 1, true), legal)
-  play.fill(g, { "defender" }, { 5, 4, 6 })
+  play.fill(g, { "defender" }, { 5 })
+  g:act("stop", nil, { 4, 6 })
   t:ok(log(g):find("Nelson's injury roll: 4 + 6 = 10, under 11: he is unharmed (F.8.d).", 1, true), log(g))
 end)

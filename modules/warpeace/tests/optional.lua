@@ -37,6 +37,8 @@ test("K.6.d two prizes and a transport: 7 points and 7 turns", function(t)
   for _ = 1, 2 do
     g:act("naval_combat")
     play.fill(g, { "EN", 8, 4, "none" }, { 6 })
+    -- England retreats; France does not pursue (F.7.c).
+    g:act("stop")
   end
   g:act("transport_attacked", nil, { 1 })
   g:set_dice("digital")
@@ -76,7 +78,9 @@ test("K.7 battle damage, repaired for a point in a turn", function(t)
   local g = french_naval(t, { ["k7.damage"] = "on" })
   g:set_dice("physical")
   g:act("naval_combat")
-  play.fill(g, { "EN", 3, 2, "defender" }, { 5, 1, 1 })
+  play.fill(g, { "EN", 3, 2, "defender" }, { 5 })
+  -- England retreats; France does not pursue (F.7.c); Nelson's injury roll.
+  g:act("stop", nil, { 1, 1 })
   g:set_dice("digital")
   t:eq(g:vars().damaged, { EN = 2 })
   t:ok(play.to_text(g, "England's Reinforcement Phase"), "England produces")

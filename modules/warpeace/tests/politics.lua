@@ -1,6 +1,7 @@
 -- War and Peace, the Grand Campaign: the Alliance Phase, prisoners, conquest and the end.
 
 local play = include("tests/lib/play.lua")
+local util = include("@lib/util.lua")
 
 -- The label of the action `name` with `arg` in the prompt now.
 local function label(g, name, arg)
@@ -82,6 +83,48 @@ test("I.2.f a conquered state is rolled for once its Force Pool has no land unit
   t:ok(play.to_state(g, "alliance_phase", "FR"), "France's Alliance Phase again")
   t:ok(label(g, "roll_for", "AU") ~= nil, "Austria may be rolled for")
   t:ok(log(g):find("Austria has no land unit left in its Force Pool", 1, true), log(g))
+end)
+
+-- Rule G.1.j (L595-L598): "All Victory Points are forfeited whenever any major state is
+-- conquered." Set-up: the anti-French faction holds 3 Victory Points (set by hand, the
+-- withdrawal that gives them being played at the table); France conquers Austria in
+-- September 1805. Expected: the faction's Victory Points fall to 0, and the log says so.
+test("G.1.j Victory Points are forfeited when a major state is conquered", function(t)
+  local g = play.game(t, "two-player")
+  g:set_counter("vp.anti", 3)
+  play.to_text(g, "Movement Phase")
+  g:act("major_conquest")
+  g:act("set", "AU")
+  t:eq(g:counter("vp.anti"), 0)
+  t:ok(log(g):find("All Victory Points are forfeited (G.1.j): the anti-French faction's 3 are lost.", 1, true), log(g))
+end)
+
+-- Rules C.3.b-d (L52-L60): the players may end the game by agreement at the end of a turn;
+-- Napoleon killed ends it a year later, exiled a year later unless he returns; nothing
+-- undoes an agreement or his death. Set-up: September 1805's Movement Phase. Expected: after
+-- the agreement, neither "Napoleon is back" nor a second agreement is offered, and the game
+-- goes to the final count at the end of September 1805; after Napoleon's death, no return is
+-- offered; after his exile, the return is.
+test("C.3 an agreed end stands; only an exile is undone by Napoleon's return", function(t)
+  local g = play.game(t, "two-player")
+  play.to_text(g, "Movement Phase")
+  local here = g:inputs()
+  g:act("agreed_end")
+  t:ok(not util.contains(g:legal(), "napoleon_back"), table.concat(g:legal(), ", "))
+  t:ok(not util.contains(g:legal(), "agreed_end"), table.concat(g:legal(), ", "))
+  t:ok(play.to_state(g, "final_count"), "the final count")
+  t:eq(g:turn(), 1)
+  while g:inputs() > here do
+    g:undo()
+  end
+  g:act("napoleon_killed")
+  t:ok(not util.contains(g:legal(), "napoleon_back"), table.concat(g:legal(), ", "))
+  t:ok(not util.contains(g:legal(), "napoleon_exiled"), table.concat(g:legal(), ", "))
+  g:undo()
+  g:act("napoleon_exiled")
+  t:ok(util.contains(g:legal(), "napoleon_back"), table.concat(g:legal(), ", "))
+  g:act("napoleon_back")
+  t:ok(util.contains(g:legal(), "napoleon_exiled"), table.concat(g:legal(), ", "))
 end)
 
 -- Rule G.3.b: each January the prisoners are exchanged strength point for strength point, as

@@ -3,6 +3,10 @@
 local play = include("tests/lib/play.lua")
 local calendar = include("rules/calendar.lua")
 
+local function log(g)
+  return table.concat(g:log(), "\n")
+end
+
 -- Rule C.3: the game runs from September 1805 to August 1815, a month a turn: 120 turns.
 test("C.3 September 1805 to August 1815 is 120 months", function(t)
   t:eq(calendar.words(1), "September 1805")
@@ -112,6 +116,21 @@ test("J.6.c a naval unit on installments: 1 down, a box a point, 5 in all", func
   t:eq(g:vars().installments, {}, "deployed from box 1")
   t:eq(g:counter("pp.FR"), 3, "8 - 5")
   t:eq(g:units("pool.FR", "squadrons"), 0)
+end)
+
+-- Rule J.6.d (L941-L945): the 30 points of a Spanish naval unit "may be financed" in
+-- installments; it may also be bought outright, all 30 at once. Set-up: Spain's
+-- Reinforcement Phase, 6 points (a 6 with 3 red cities). Expected: the purchase offers a
+-- squadron at 30 points and refuses it for its cost, not because Spain must use installments.
+test("J.6.d a Spanish naval unit may be bought outright, at 30 points", function(t)
+  local g = play.game(t, "two-player")
+  play.to_text(g, "Spain's Reinforcement Phase")
+  play.produce(g, { 3, 0 }, 6)
+  local pool = g:units("pool.SP", "squadrons")
+  play.buy(g, "squadrons", 1)
+  t:ok(log(g):find("it costs 30 Production Points, and 6 (not Landwehr-only points) can pay it", 1, true), log(g))
+  t:ok(not log(g):find("installments only", 1, true), log(g))
+  t:eq(g:units("pool.SP", "squadrons"), pool)
 end)
 
 -- Rule J.6.d: a Spanish naval unit costs 30 native points in six installments of 5. Set-up:
