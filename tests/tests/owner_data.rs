@@ -317,3 +317,58 @@ fn the_demo_starts_the_module_s_own_demo_game_unless_one_is_asked_for() {
         asked.seats
     );
 }
+
+/// Every module made from a published text names it, and every table that gives values
+/// cites the lines they come from: `check --strict` passes and lists, table by table, the
+/// values cited and those left to the owner. A table whose citation is taken away is a
+/// warning naming its file, line and column, and an error with `--strict`.
+#[test]
+fn every_figure_a_module_gives_is_cited_to_its_source() {
+    let modules = chancery_tests::repo_root().join("modules");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&modules).expect("modules/").flatten() {
+        if !entry.path().join("module.ron").exists() {
+            continue;
+        }
+        let (code, out, err) =
+            chancery_as_typed(&["check", path(&entry.path()), "--no-overlay", "--strict"]);
+        assert_eq!(code, 0, "{}: {err}", entry.path().display());
+        assert!(out.contains("  sources, from "), "{out}");
+        assert!(!err.contains("cites no line"), "{err}");
+        checked += 1;
+    }
+    assert!(checked >= 5, "the modules of the box");
+    // War and Peace's unit costs, all ten printed (J.2.d).
+    let (_, out, _) =
+        chancery_as_typed(&["check", path(&modules.join("warpeace")), "--no-overlay"]);
+    assert!(
+        out.contains("Unit costs (J.2.d, J.5.f, J.6.b) (table unit_cost): 10 cited, 0 owner"),
+        "{out}"
+    );
+
+    // The regions of Napoleon: Aftermath without their citation.
+    let (_scratch, dir) = copy_module(&modules.join("aftermath"));
+    let board = dir.join("data/board.ron");
+    let text = std::fs::read_to_string(&board).expect("read");
+    let cited = "as the board description names them (L33).";
+    assert!(text.contains(cited), "the fixture's doc moved");
+    std::fs::write(
+        &board,
+        text.replace(cited, "as the board description names them."),
+    )
+    .expect("write");
+    let (code, _, err) = chancery_as_typed(&["check", path(&dir), "--no-overlay"]);
+    assert_eq!(code, 0, "a warning only: {err}");
+    let line = text
+        .lines()
+        .position(|l| l.contains("id: \"regions\""))
+        .expect("the table")
+        + 1;
+    assert!(
+        err.contains(&format!("warning: {}:{line}:", board.display()))
+            && err.contains("table 'regions' gives 4 values but its doc cites no line of"),
+        "{err}"
+    );
+    let (code, _, _) = chancery_as_typed(&["check", path(&dir), "--no-overlay", "--strict"]);
+    assert_eq!(code, 1, "an error with --strict");
+}

@@ -40,10 +40,96 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
     summary(&module, out)?;
     effects(&module, out)?;
     not_entered(&module, out)?;
+    let cited = sources(&module, out, err)?;
     if !overlay_sets_up(&module, err)? {
         return Ok(1);
     }
+    if !cited && args.strict {
+        return Ok(1);
+    }
     Ok(0)
+}
+
+/// Where the tables' values come from, counted on the module without any overlay: the
+/// values it gives, each table citing the lines of the module's source they are read from,
+/// and those it leaves to the owner. A table that gives values without citing a line is a
+/// warning (an error with `--strict`): a figure the source does not print is owner data
+/// (`unknown`) or a demo placeholder, never the module's own. Returns whether every table
+/// that gives values cites its lines.
+fn sources(
+    m: &chancery_core::Module,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> std::io::Result<bool> {
+    let Some(source) = m.manifest.source.as_deref() else {
+        writeln!(
+            out,
+            "  sources: no source text named (module.ron's `source`): the figures are the module's own"
+        )?;
+        return Ok(true);
+    };
+    let bare = chancery_core::load_module(
+        &m.dir,
+        &chancery_core::LoadOptions {
+            overlay: chancery_core::OverlayChoice::Off,
+            strict: false,
+        },
+    );
+    let Ok(bare) = bare else {
+        // The module loaded with its overlay, so it loads without; nothing to count if not.
+        return Ok(true);
+    };
+    let tables = bare.table_sources();
+    let given: usize = tables.iter().filter(|t| t.cited).map(|t| t.given).sum();
+    let owner: usize = tables.iter().map(|t| t.owner).sum();
+    writeln!(
+        out,
+        "  sources, from {source}: {given} values given, each in a table that cites the lines they come from; {owner} left to the owner (unknown)"
+    )?;
+    for t in &tables {
+        writeln!(
+            out,
+            "    {} (table {}): {} cited, {} owner",
+            t.name,
+            t.id,
+            if t.cited { t.given } else { 0 },
+            t.owner
+        )?;
+    }
+    let mut all_cited = true;
+    for t in tables.iter().filter(|t| t.given > 0 && !t.cited) {
+        all_cited = false;
+        writeln!(
+            err,
+            "warning: {}: table '{}' gives {} value{} but its doc cites no line of {source} \
+             (as L1234 or L1234-L1240): cite the lines they come from, or write them `unknown` \
+             so the owner enters them (a placeholder belongs in the demo overlay)",
+            table_position(m, &t.id),
+            t.id,
+            t.given,
+            if t.given == 1 { "" } else { "s" },
+        )?;
+    }
+    Ok(all_cited)
+}
+
+/// Where table `id` is declared: its data file, line and column (the module folder if no
+/// data file names it).
+fn table_position(m: &chancery_core::Module, id: &str) -> String {
+    use chancery_core::module::{Anchor, Locator};
+    for rel in &m.manifest.data {
+        let path = m.dir.join(rel);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        if let Some((line, col)) = Locator::new(&text)
+            .locate_all(&Anchor::Field("id", id))
+            .first()
+        {
+            return format!("{}:{line}:{col}", path.display());
+        }
+    }
+    m.dir.display().to_string()
 }
 
 /// Whether every scenario sets up with the overlay's values, as the game would take them

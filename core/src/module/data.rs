@@ -32,6 +32,11 @@ pub struct Manifest {
     /// One paragraph about the module.
     #[serde(default)]
     pub description: String,
+    /// The text the module's rules and figures come from (a rulebook, a playbook), whose
+    /// lines its tables cite ("L1234"); none for a game of the designer's own, whose figures
+    /// need no citation.
+    #[serde(default)]
+    pub source: Option<String>,
     /// Data files (RON), relative to the module folder.
     #[serde(default)]
     pub data: Vec<String>,

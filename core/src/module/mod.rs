@@ -188,6 +188,32 @@ pub struct OverlayInfo {
     pub errors: Diagnostics,
 }
 
+/// Where the values of one table come from ([`Module::table_sources`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableSource {
+    /// The table's id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// The values the module itself gives.
+    pub given: usize,
+    /// The values left to the owner of the physical game (`unknown`).
+    pub owner: usize,
+    /// Whether its doc cites a line of the module's source ("L1234").
+    pub cited: bool,
+}
+
+/// Whether `doc` cites a line of a source text: an `L` that begins a word, then a digit
+/// ("L425", "L425-L431").
+pub fn cites_lines(doc: &str) -> bool {
+    let bytes = doc.as_bytes();
+    bytes.windows(2).enumerate().any(|(i, pair)| {
+        pair[0] == b'L'
+            && pair[1].is_ascii_digit()
+            && (i == 0 || !bytes[i - 1].is_ascii_alphanumeric())
+    })
+}
+
 /// A loaded, validated module: immutable, shared by every session that plays it.
 #[derive(Clone, Debug)]
 pub struct Module {
@@ -437,6 +463,29 @@ impl Module {
             None if table.open => Some(DataValue::Unknown),
             None => None,
         }
+    }
+
+    /// Where each table's values come from: how many the module gives, how many it leaves to
+    /// the owner, and whether its doc cites the lines of the module's source they are read
+    /// from. Counted on a module loaded without an overlay (an overlay fills the owner's).
+    pub fn table_sources(&self) -> Vec<TableSource> {
+        self.tables
+            .iter()
+            .map(|t| {
+                let owner = t
+                    .entries
+                    .values()
+                    .filter(|v| matches!(v, DataValue::Unknown))
+                    .count();
+                TableSource {
+                    id: t.id.clone(),
+                    name: t.name.clone(),
+                    given: t.entries.len() - owner,
+                    owner,
+                    cited: cites_lines(&t.doc),
+                }
+            })
+            .collect()
     }
 
     /// The entries of each table that are not entered yet, for tables that have any (bot
