@@ -70,6 +70,65 @@ fn every_solitaire_seating_plays_to_a_result_with_its_default_bots() {
 }
 
 #[test]
+fn bot_only_play_reaches_every_step_of_the_allied_and_french_bots() {
+    // The Playbook's bots (20.1-20.11, 21.1-21.10, with the fixture's chart rows), played
+    // against each other in every scenario and solitaire seating that has them: every step
+    // of their flowcharts is taken in some game. The one step no game of bots can take is
+    // 21.11's: the Victory Point Summary is asked of the table, not of a seat, and a game of
+    // bots alone has it answered by the Allied bot (20.12).
+    let module = cov_with_fixture();
+    let seatings: [&[(&str, &str)]; 3] = [
+        &[("seating", "solo-vs-allied-bot")],
+        &[("seating", "solo-vs-french-bot")],
+        &[("seating", "solo-allied-power"), ("human", "AU")],
+    ];
+    let mut reached: std::collections::BTreeMap<(String, String), (String, u64)> =
+        std::collections::BTreeMap::new();
+    for scenario in [
+        "napoleon-resurgent",
+        "clash-of-armies",
+        "liberation-war",
+        "desperate-times",
+        "full-campaign",
+    ] {
+        for options in seatings {
+            let mut map = Value::map();
+            if let Value::Map(m) = &mut map {
+                for (k, v) in options {
+                    m.insert((*k).to_owned(), Value::Str((*v).to_owned()));
+                }
+            }
+            let config = SimConfig {
+                options: map,
+                max_steps: 20_000,
+                threads: 2,
+                ..SimConfig::new(scenario, 20, 1)
+            };
+            let report = simulate(module.clone(), &config, &|_| {})
+                .unwrap_or_else(|err| panic!("{scenario} {options:?}: {err}"));
+            for step in chancery_core::sim::coverage::steps(&module, &report.bot_rules()) {
+                let entry = reached
+                    .entry((step.bot.clone(), step.step.clone()))
+                    .or_insert((step.at.clone(), 0));
+                entry.1 += step.reached;
+            }
+        }
+    }
+    let never: Vec<String> = reached
+        .iter()
+        .filter(|(_, (_, n))| *n == 0)
+        .map(|((bot, step), (at, _))| format!("{bot}: {step} ({at})"))
+        .filter(|s| !s.starts_with("french_bot: 21.11 "))
+        .collect();
+    assert!(
+        reached.keys().any(|(bot, _)| bot == "allied_bot")
+            && reached.keys().any(|(bot, _)| bot == "french_bot"),
+        "both bots played"
+    );
+    assert!(never.is_empty(), "never reached: {never:#?}");
+}
+
+#[test]
 fn the_chart_conditions_are_the_bots_vocabulary() {
     // Every condition column of the two bots' charts lists exactly the conditions of
     // bots/lib/conditions.lua (each with its words and its test), so that an owner can

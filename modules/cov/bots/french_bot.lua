@@ -995,12 +995,8 @@ bot.decide = decide.answers({
     end
     return first_option(ctx, actions, t)
   end,
-  trade_answer = function(ctx, actions, t)
-    local i = index_of(actions, function(a)
-      return a.arg == false or a.name == "refuse"
-    end)
-    return t:choose(i or 1, "21.7 #1: the Allies may not start a trade with France: it refuses.")
-  end,
+  -- No trade_answer: the Allies never start a trade with France (21.7 #1, L1850), which the
+  -- rules keep (solitaire.may_start_trade), so the French bot is never asked one.
 }, first_option)
 
 -- Battle losses: the chart gives no order (Step 17 is about staying in the mountains, a

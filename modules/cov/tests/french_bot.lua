@@ -38,6 +38,24 @@ local function has(text, part)
   return string.find(text, part, 1, true) ~= nil
 end
 
+-- Rule: 21.7 #1 (L1850): the Allied player cannot start a trade with France. Set-up: the
+-- Clash against the French bot; each of the three Allied powers' first round turns, played
+-- by the person. Expected: none of them is offered a trade (the rules' own step: the French
+-- bot is never asked to answer one), while France's round turn is.
+test("21.7 #1 the Allied player starts no trade with the French bot", BIG, function(t)
+  local g = game(t)
+  for _, power in ipairs({ "RU", "AU", "BR" }) do
+    play.to(g, function(game)
+      local p = game:prompt()
+      return p ~= nil and game:state() == "round_turn" and p.seat == power
+    end, { ALL })
+    for _, legal in ipairs(g:legal()) do
+      t:ok(not has(legal, "trade"), power .. " is offered no trade: " .. legal)
+    end
+    play.first(g, { ALL })
+  end
+end)
+
 -- Rule: 21.4's example (L1814-L1816). Set-up: the Clash, in the Armistice, at France's issue
 -- selection; French Recruitment waiting on the Diplomacy Display, then by hand on France's
 -- track. Expected: Table 21.4's Armistice row 1 takes French Recruitment; with it placed,
