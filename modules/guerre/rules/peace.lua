@@ -336,8 +336,12 @@ function terms.prompt(ctx)
   end
   return {
     seat = l.winners[l.k],
-    text = string.format("5.128 The VP %s gains for the home provinces of %s it evacuates (each province's Political Value, 1 at least)", name(ctx, l.winners[l.k]), loser),
-    actions = { { name = "evacuated", min = 0, max = 100, label = "VP" } },
+    text = string.format("5.128 The home provinces of %s that %s evacuates, one at a time: each gives its Political Value in VP, 1 at least%s",
+      loser, name(ctx, l.winners[l.k]), (l.evacuated or 0) > 0 and string.format(" (%d so far)", l.evacuated) or ""),
+    actions = {
+      { name = "province", min = 0, max = 20, label = "A home province evacuated: its Political Value" },
+      { name = "evacuation_done", label = (l.evacuated or 0) > 0 and "No more home provinces evacuated" or "No home province evacuated" },
+    },
   }
 end
 
@@ -429,13 +433,21 @@ function terms.term(ctx, arg)
   end
 end
 
-function terms.evacuated(ctx, vp)
+-- 5.128 (L1567-L1574): a home province evacuated gives its Political Value in VP, and at
+-- least 1 (the text's example: a province of Political Value 0 gives 1).
+function terms.province(ctx, value)
   local l = ctx.locals
   local winner = l.winners[l.k]
-  if vp > 0 then
-    ctx:log(string.format("%s evacuates %s's home provinces: %d VP (5.128).", name(ctx, winner), name(ctx, l.loser), vp))
-    ctx:add_counter("vp." .. winner, vp)
-  end
+  local vp = math.max(value, 1)
+  l.evacuated = (l.evacuated or 0) + 1
+  ctx:add_counter("vp." .. winner, vp)
+  ctx:log(string.format("%s evacuates a home province of %s, of Political Value %d: %d VP (5.128%s).", name(ctx, winner),
+    name(ctx, l.loser), value, vp, value < 1 and ", 1 at least" or ""))
+end
+
+function terms.evacuation_done(ctx)
+  local l = ctx.locals
+  l.evacuated = nil
   if l.k < #l.winners then
     l.k = l.k + 1
     return

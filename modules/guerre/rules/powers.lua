@@ -16,9 +16,9 @@ powers.BREAK_VP = 5
 -- The Loyal Minor Powers (4.73) and what founding one is worth to its founder (4.73,
 -- L1225-L1226: "immediately gains Victory Points"): Poland 5 VP a province, Warsaw and at
 -- least one more of its five (4.731); Italy 15 (4.732, built at once); the Rhine 20, four
--- to eight provinces (4.733). Poland and the Rhine grow by later Remapping events, 5 VP a
--- province added (4.731; the Rhine's by the same measure, RULES-GAPS.md). Portugal and
--- Sweden (4.734) are worth none the text gives.
+-- to eight provinces, 20 however many (4.733). Poland and the Rhine grow by their founder's
+-- later Remapping events, 5 VP a province added (L1209-L1214). Portugal and Sweden (4.734)
+-- are worth none the text gives.
 powers.LOYAL = {
   { id = "poland", name = "the Grand Duchy of Warsaw", rule = "4.731", only = "FR", per_province = 5, provinces = { 2, 5 } },
   { id = "italy", name = "the Kingdom of Italy", rule = "4.732", vp = 15 },

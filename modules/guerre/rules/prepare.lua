@@ -122,8 +122,9 @@ function event.prompt(ctx)
   local power = ctx.locals.power
   for _, minor in ipairs(prepare.LOYAL) do
     if not ctx.vars.loyal[minor.id] and (minor.only == nil or minor.only == power) then
-      if minor.per_province then
-        -- Poland is worth 5 VP a province: the player says how many it is formed of.
+      if minor.provinces then
+        -- Poland (5 VP a province) and the Rhine (four or more): the player says how many
+        -- provinces it is formed of, which a later event may add to (4.73, L1209-L1214).
         for n = minor.provinces[1], minor.provinces[2] do
           actions[#actions + 1] = { name = "remap", arg = minor.id .. ":" .. n, label = string.format("Carried out: %s forms %s of %d provinces (%s)", name(ctx, power), minor.name, n, minor.rule) }
         end
@@ -186,7 +187,7 @@ function event.remap(ctx, arg)
     local provinces = n or (minor.provinces and minor.provinces[1])
     ctx.vars.loyal_provinces[minor.id] = provinces
     local vp = minor.per_province and minor.per_province * provinces or minor.vp or 0
-    local size = minor.per_province and string.format(" of %d provinces", provinces) or ""
+    local size = minor.provinces and string.format(" of %d provinces", provinces) or ""
     ctx:log(string.format("%s forms %s%s, a Loyal Minor Power (%s)%s; its provinces are remapped at the table.",
       name(ctx, power), minor.name, size, minor.rule, founder_gains(ctx, power, vp)))
   end

@@ -199,10 +199,12 @@ local function caretaker(ctx, l)
     ctx:log(string.format("Nobody bids for %s: %s still runs its units (5.322).", name(ctx, l.npc), name(ctx, ctx.vars.controller[l.npc])))
     return
   end
-  -- 5.33: every player but the attacker rolls; the highest runs the NPC (ties roll again).
+  -- 5.33 (L1790-L1792): every player but the attacker rolls; the highest runs the NPC (ties
+  -- roll again); and not the attacker's allies, whom 3.3 excludes (L515-L519: "a player not
+  -- Allied to the player at war").
   local list = {}
   for _, power in ipairs(ctx.vars.pcs) do
-    if power ~= l.declarer then
+    if power ~= l.declarer and not powers.allied(ctx, l.declarer, power) then
       list[#list + 1] = power
     end
   end

@@ -79,8 +79,8 @@ test("5.124 two victors take 5 VP each, on top of the 5 VP for surrendering", fu
   t:eq(g:prompt().seat, "FR")
   t:ok(not has(g, "term 1:passage"), "group 1 is taken")
   g:act("term", "2:vp")
-  g:act("evacuated", 0)
-  g:act("evacuated", 0)
+  g:act("evacuation_done")
+  g:act("evacuation_done")
   t:eq(g:counter("vp.PR"), 85)
   t:eq(g:counter("vp.FR"), 95)
   t:eq(g:counter("vp.RU"), 95)
@@ -101,8 +101,8 @@ test("5.124 two victors: the first takes group 2, the second groups 1 or 3", fun
   t:eq(g:prompt().seat, "FR")
   t:ok(not has(g, "term 2:vp") and has(g, "term 1:passage"), "group 2 is taken, group 1 is not")
   g:act("term", "1:passage")
-  g:act("evacuated", 0)
-  g:act("evacuated", 0)
+  g:act("evacuation_done")
+  g:act("evacuation_done")
   t:eq(g:counter("vp.PR"), 90)
   t:eq(g:counter("vp.RU"), 95)
 end)
@@ -111,8 +111,8 @@ end)
 -- of the other two groups instead; without 10 gold the loser pays in units. Set-up: France
 -- declares war on Britain in Fall 1805; Britain surrenders in its turn with 4 gold; France
 -- chooses group 1, Britain refuses, France takes 5 VP (group 2) and, Britain having less
--- than 10 gold, the units (group 3); France evacuates provinces worth 2 VP (5.128).
--- Expected: Britain 100 - 5 - 5 = 90 VP; France 100 - 10 + 5 + 2 = 97.
+-- than 10 gold, the units (group 3); France evacuates a home province of Political Value 2
+-- (5.128). Expected: Britain 100 - 5 - 5 = 90 VP; France 100 - 10 + 5 + 2 = 97.
 test("5.124 one victor: the loser refuses the group and gives the other two", function(t)
   local g = britain_surrenders(t, 4)
   t:eq(g:prompt().seat, "FR")
@@ -123,10 +123,34 @@ test("5.124 one victor: the loser refuses the group and gives the other two", fu
   g:act("term", "2:vp")
   t:eq(g:legal(), { "term 3:units" }, "no 10 gold: the units")
   g:act("term", "3:units")
-  g:act("evacuated", 2)
+  g:act("province", 2)
+  g:act("evacuation_done")
   t:eq(g:counter("vp.GB"), 90)
   t:eq(g:counter("vp.FR"), 97)
   t:eq(g:counter("gold.GB"), 4)
+end)
+
+-- Rule 5.128 and its example (L1567-L1574): each home province evacuated gives its
+-- Political Value in VP, at least 1: a province of Political Value 0 still gives 1 VP.
+-- Set-up: France declares war on Britain in Fall 1805; Britain surrenders with no gold;
+-- France keeps group 2 and takes a province (no VP term); it evacuates two home provinces of
+-- Britain, of Political Values 0 and 3. Expected: 1 + 3 = 4 VP: France 100 - 10 + 4 = 94;
+-- Britain 100 - 5 = 95 (5.121).
+test("5.128 a province of Political Value 0 evacuated still gives 1 VP", function(t)
+  local g = britain_surrenders(t, 0)
+  g:act("group", 2)
+  g:act("accept")
+  g:act("term", "2:province")
+  t:eq(g:state(), "surrender_terms")
+  t:eq(g:prompt().seat, "FR")
+  g:act("province", 0)
+  t:ok(table.concat(g:log(), "\n"):find("France evacuates a home province of Great Britain, of Political Value 0: 1 VP (5.128, 1 at least).", 1, true),
+    table.concat(g:log(), "\n"))
+  g:act("province", 3)
+  g:act("evacuation_done")
+  t:eq(g:counter("vp.FR"), 94)
+  t:eq(g:counter("vp.GB"), 95)
+  t:eq(g:state(), "player_turn")
 end)
 
 -- Rule 5.124: the group kept, and 10 gold paid. Set-up: as above, Britain with 12 gold;
@@ -138,7 +162,7 @@ test("5.124 one victor: the group kept, and 10 gold paid", function(t)
   g:act("accept")
   t:eq(g:legal(), { "term 3:gold", "term 3:units" })
   g:act("term", "3:gold")
-  g:act("evacuated", 0)
+  g:act("evacuation_done")
   t:eq(g:counter("gold.GB"), 2)
   t:eq(g:counter("gold.FR"), 10)
   t:eq(g:counter("vp.GB"), 95)
@@ -160,7 +184,7 @@ test("5.14 an Enforced Peace from Summer 1806 holds to the end of Summer 1807", 
   g:act("group", 1)
   g:act("accept")
   g:act("term", "1:passage")
-  g:act("evacuated", 0)
+  g:act("evacuation_done")
   t:eq(g:vars().peace["FR/PR"], index("Summer", 1807))
   t:eq(g:vars().passage["PR>FR"], index("Summer", 1807), "Free Passage for a year")
   play.season(g)
@@ -486,7 +510,8 @@ test("4.73 a Remapping Europe event forms a Loyal Minor Power, and its founder g
   g:act("events")
   t:ok(has(g, "remap poland:2") and has(g, "remap poland:5") and not has(g, "remap portugal"),
     table.concat(g:legal(), ", "))
-  t:ok(has(g, "remap italy") and has(g, "remap rhine"), table.concat(g:legal(), ", "))
+  t:ok(has(g, "remap italy") and has(g, "remap rhine:4") and has(g, "remap rhine:8") and not has(g, "remap rhine:3"),
+    table.concat(g:legal(), ", "))
   local vp = g:counter("vp.FR")
   g:act("remap", "poland:3")
   t:eq(g:vars().loyal, { poland = "FR" })
@@ -497,10 +522,45 @@ test("4.73 a Remapping Europe event forms a Loyal Minor Power, and its founder g
   t:eq(g:state(), "player_turn")
 end)
 
--- Rules 4.732 and 4.733: Italy is worth 15 VP to its founder, the Rhine 20. Set-up: France's
--- Fall 1805 event forms the Kingdom of Italy; in another game, the Rhine Confederation.
+-- Rule 4.73 (L1209-L1214) and 4.731 (L1252-L1261): the founder's later Remapping Europe
+-- event may add provinces to Poland, 5 VP each, up to its five; nobody else's may. Set-up:
+-- four players; France's Fall 1805 event forms Poland of 2 provinces; the next power's event
+-- that Season; then France's event in Spring 1806 adds 2. Expected: the other power is
+-- offered no expansion; France is offered 1 to 3 more provinces, not 4, and no second
+-- founding; +10 VP, Poland of 4 provinces.
+test("4.731 the founder's later Remapping event expands Poland, 5 VP a province", function(t)
+  local g = play.started(t, "four-player")
+  g:act("first")
+  g:act("events")
+  g:act("remap", "poland:2")
+  g:act("done")
+  if g:state() == "preparation" then
+    g:act("events")
+  end
+  t:eq(g:state(), "event")
+  t:ok(g:prompt().seat ~= "FR", "another power's event")
+  t:ok(not has(g, "expand poland:1"), table.concat(g:legal(), ", "))
+  g:act("applied")
+  play.season(g)
+  play.winter(g)
+  play.no_cooperation(g)
+  g:act("first")
+  g:act("events")
+  t:ok(has(g, "expand poland:1") and has(g, "expand poland:3") and not has(g, "expand poland:4")
+    and not has(g, "remap poland:2"), table.concat(g:legal(), ", "))
+  local vp = g:counter("vp.FR")
+  g:act("expand", "poland:2")
+  t:eq(g:vars().loyal_provinces, { poland = 4 })
+  t:eq(g:counter("vp.FR"), vp + 10)
+  t:ok(table.concat(g:log(), "\n"):find("France adds 2 province(s) to the Grand Duchy of Warsaw, now of 4 (4.731); France gains 10 VP.", 1, true),
+    table.concat(g:log(), "\n"))
+end)
+
+-- Rules 4.732 and 4.733: Italy is worth 15 VP to its founder, the Rhine 20 (of any four or
+-- more provinces). Set-up: France's Fall 1805 event forms the Kingdom of Italy; in another
+-- game, the Rhine Confederation of six provinces.
 test("4.732 and 4.733 Italy gives its founder 15 VP, the Rhine 20", function(t)
-  for _, case in ipairs({ { "italy", 15 }, { "rhine", 20 } }) do
+  for _, case in ipairs({ { "italy", 15 }, { "rhine:6", 20 } }) do
     local g = play.started(t, "four-player")
     g:act("first")
     g:act("events")
@@ -508,6 +568,31 @@ test("4.732 and 4.733 Italy gives its founder 15 VP, the Rhine 20", function(t)
     g:act("remap", case[1])
     t:eq(g:counter("vp.FR"), vp + case[2], case[1])
   end
+end)
+
+-- Rules 3.3 (L515-L519) and 5.33 (L1790-L1792): when nobody bids for an attacked NPC, a
+-- player not allied to the attacker runs it: every other player rolls, but the attacker's
+-- allies. Set-up: Russia and Austria allied; in Spring 1806 Russia declares war on Prussia;
+-- France and Britain do not bid; the rolls 3 (France) and 7 (Britain). Expected: Austria
+-- does not roll; Britain runs Prussia's units.
+test("5.33 the caretaker is never the attacker's ally", function(t)
+  local g = russia_austria(t)
+  play.to_turn(g, "RU")
+  g:act("declare_war", "PR")
+  play.stand(g)
+  -- Austria stands by its ally (5.24).
+  g:act_as("AU", "agree")
+  local bidders = {}
+  for _, ask in ipairs(g:prompt().asks) do
+    bidders[#bidders + 1] = ask.seat
+  end
+  table.sort(bidders)
+  t:eq(bidders, { "FR", "GB" }, "the bidders: neither Russia nor its ally; " .. g:state() .. ": " .. (g:prompt().text or ""))
+  g:act_as("FR", "bid", 0)
+  g:act_as("GB", "bid", 0, { 3, 7 })
+  t:eq(g:vars().controller.PR, "GB")
+  local text = table.concat(g:log(), "\n")
+  t:ok(not text:find("Austria's caretaker roll", 1, true), text)
 end)
 
 -- Rule 5.33: a Controlled NPC's units are run by its controller, in battle too. Set-up:
