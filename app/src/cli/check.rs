@@ -96,7 +96,37 @@ fn sources(
             t.owner
         )?;
     }
+    let items = bare.figure_sources();
+    for what in ["card", "space", "piece", "scenario"] {
+        let of: Vec<_> = items.iter().filter(|i| i.what == what).collect();
+        if of.is_empty() {
+            continue;
+        }
+        let cited: usize = of.iter().filter(|i| i.cited).map(|i| i.figures).sum();
+        writeln!(
+            out,
+            "    {what} figures: {cited} of {} cited, on {} of {} {what}s that give figures",
+            of.iter().map(|i| i.figures).sum::<usize>(),
+            of.iter().filter(|i| i.cited).count(),
+            of.len()
+        )?;
+    }
     let mut all_cited = true;
+    for item in items.iter().filter(|i| !i.cited) {
+        all_cited = false;
+        writeln!(
+            err,
+            "warning: {}: {} '{}' ({}) gives {} figure{} but its `source` cites no line of {source} \
+             (as source: \"L1234\"): cite the lines that print them, or write them `unknown` so \
+             the owner enters them",
+            declared_at(m, &item.path),
+            item.what,
+            item.path.join("/"),
+            item.name,
+            item.figures,
+            if item.figures == 1 { "" } else { "s" },
+        )?;
+    }
     for t in tables.iter().filter(|t| t.given > 0 && !t.cited) {
         all_cited = false;
         writeln!(
@@ -104,7 +134,7 @@ fn sources(
             "warning: {}: table '{}' gives {} value{} but its doc cites no line of {source} \
              (as L1234 or L1234-L1240): cite the lines they come from, or write them `unknown` \
              so the owner enters them (a placeholder belongs in the demo overlay)",
-            table_position(m, &t.id),
+            declared_at(m, std::slice::from_ref(&t.id)),
             t.id,
             t.given,
             if t.given == 1 { "" } else { "s" },
@@ -113,20 +143,20 @@ fn sources(
     Ok(all_cited)
 }
 
-/// Where table `id` is declared: its data file, line and column (the module folder if no
-/// data file names it).
-fn table_position(m: &chancery_core::Module, id: &str) -> String {
+/// Where the item at `path` (a table's or a card's id; a place's, then one of its spaces')
+/// is declared: its data file, line and column (the module folder if no data file names it).
+fn declared_at(m: &chancery_core::Module, path: &[String]) -> String {
     use chancery_core::module::{Anchor, Locator};
-    for rel in &m.manifest.data {
-        let path = m.dir.join(rel);
-        let Ok(text) = std::fs::read_to_string(&path) else {
+    let anchors: Vec<Anchor<'_>> = path.iter().map(|id| Anchor::Field("id", id)).collect();
+    for rel in m.manifest.data.iter().chain(&m.manifest.scenarios) {
+        let file = m.dir.join(rel);
+        let Ok(text) = std::fs::read_to_string(&file) else {
             continue;
         };
-        if let Some((line, col)) = Locator::new(&text)
-            .locate_all(&Anchor::Field("id", id))
-            .first()
-        {
-            return format!("{}:{line}:{col}", path.display());
+        let locator = Locator::new(&text);
+        if !locator.locate_all(&anchors[0]).is_empty() {
+            let (line, col) = locator.locate(&anchors);
+            return format!("{}:{line}:{col}", file.display());
         }
     }
     m.dir.display().to_string()

@@ -845,6 +845,10 @@ pub struct CardDef {
     /// Values of the module's card fields; a declared field that is absent is unknown.
     #[serde(default)]
     pub fields: BTreeMap<String, DataValue>,
+    /// Where the card's figures come from: the lines of the module's source that print or
+    /// show them ("L537-L539").
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub source: String,
 }
 
 /// A zone of cards.
@@ -935,6 +939,9 @@ pub struct SpaceDef {
     /// Who may see the pieces on it, where it differs from its place's sight.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sight: Option<Sight>,
+    /// Where its figures come from: the lines of the module's source ("L451").
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub source: String,
 }
 
 /// A marker or block that stands on spaces.
@@ -958,6 +965,9 @@ pub struct PieceDef {
     /// Properties the rules read.
     #[serde(default)]
     pub props: BTreeMap<String, DataValue>,
+    /// Where its figures come from: the lines of the module's source ("L451").
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub source: String,
 }
 
 impl PieceDef {
@@ -1094,6 +1104,9 @@ pub struct ScenarioDef {
     /// Initial rule variables (`ctx.vars`) and anything else the module's setup reads.
     #[serde(default)]
     pub vars: BTreeMap<String, Value>,
+    /// Where its set-up's figures come from: the lines of the module's source ("L700-L760").
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub source: String,
 }
 
 /// An owner's overlay: data entered from the physical game, merged over the module's data.

@@ -203,6 +203,37 @@ pub struct TableSource {
     pub cited: bool,
 }
 
+/// Where the figures of one card, space or piece come from ([`Module::figure_sources`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FigureSource {
+    /// "card", "space", "piece" or "scenario".
+    pub what: &'static str,
+    /// Its id; a space's is its place's id, then its own.
+    pub path: Vec<String>,
+    /// Its name.
+    pub name: String,
+    /// The whole numbers its values give.
+    pub figures: usize,
+    /// Whether its `source` cites a line of the module's source ("L1234").
+    pub cited: bool,
+}
+
+/// The whole numbers a value gives: itself, or those of a list or a map.
+fn figures_in(value: &DataValue) -> usize {
+    fn count(v: &Value) -> usize {
+        match v {
+            Value::Int(_) => 1,
+            Value::List(items) => items.iter().map(count).sum(),
+            Value::Map(map) => map.values().map(count).sum(),
+            _ => 0,
+        }
+    }
+    match value {
+        DataValue::Known(v) => count(v),
+        DataValue::Unknown => 0,
+    }
+}
+
 /// Whether `doc` cites a line of a source text: an `L` that begins a word, then a digit
 /// ("L425", "L425-L431").
 pub fn cites_lines(doc: &str) -> bool {
@@ -486,6 +517,74 @@ impl Module {
                 }
             })
             .collect()
+    }
+
+    /// The cards, spaces and pieces whose values give figures (whole numbers, alone or in
+    /// a map), each with how many it gives and whether its `source` cites the lines of the
+    /// module's source they come from. Counted on a module loaded without an overlay.
+    pub fn figure_sources(&self) -> Vec<FigureSource> {
+        let mut list = Vec::new();
+        let mut add =
+            |what, path: Vec<String>, name: &str, values: Vec<&DataValue>, source: &str| {
+                let figures = values.into_iter().map(figures_in).sum();
+                if figures > 0 {
+                    list.push(FigureSource {
+                        what,
+                        path,
+                        name: name.to_owned(),
+                        figures,
+                        cited: cites_lines(source),
+                    });
+                }
+            };
+        for card in self.cards.iter() {
+            let values = card.fields.values().collect();
+            add(
+                "card",
+                vec![card.id.to_string()],
+                &card.name,
+                values,
+                &card.source,
+            );
+        }
+        for place in self.places.iter() {
+            for space in &place.def.spaces {
+                let path = vec![place.def.id.to_string(), space.id.to_string()];
+                let values = space.props.values().collect();
+                add("space", path, &space.name, values, &space.source);
+            }
+        }
+        for piece in self.pieces.iter() {
+            let values = piece.props.values().collect();
+            add(
+                "piece",
+                vec![piece.id.to_string()],
+                &piece.name,
+                values,
+                &piece.source,
+            );
+        }
+        for scenario in self.scenarios.iter() {
+            // The set-up's counters and units, and the whole numbers of its variables.
+            let mut figures: Vec<DataValue> = scenario
+                .counters
+                .values()
+                .map(|n| DataValue::Known(Value::Int(*n)))
+                .collect();
+            for units in scenario.boxes.values() {
+                figures.extend(units.values().map(|n| DataValue::Known(Value::Int(*n))));
+            }
+            figures.extend(scenario.vars.values().cloned().map(DataValue::Known));
+            let path = vec![scenario.id.to_string()];
+            add(
+                "scenario",
+                path,
+                &scenario.name,
+                figures.iter().collect(),
+                &scenario.source,
+            );
+        }
+        list
     }
 
     /// The entries of each table that are not entered yet, for tables that have any (bot
