@@ -2,7 +2,8 @@
 -- action points (AP) are a turn's and are lost at its end; cash is banked. Trade brings
 -- each nation its dice of RP (16.2), Spain's gold its 6d6 each Fall (16.3); 1 RP buys 1 AP
 -- or $10 (16.5); a raid takes its share of a province's RP (19.9); a submitted nation pays
--- its reparations each turn of its peace (20.1). Each nation's bank is its private state
+-- its reparations each turn of its peace (20.1); a captured capital gives its cash to the
+-- captor (16.7). Each nation's bank is its private state
 -- (`ctx.private[nation].bank`): only it and the umpire read it.
 
 local bank = {}
@@ -54,6 +55,15 @@ function bank.raid_loss(province_rp, cities, victory_city)
     return (province_rp + cities - 1) // cities
   end
   return province_rp // cities
+end
+
+--- A captured capital (16.7, L240): the whole of `seat`'s cash, banked at its capital, goes
+--- to `captor`; RP and AP are never banked (16.6, L238) and stay. Returns the sum.
+function bank.seize(ctx, seat, captor)
+  local cash = bank.of(ctx, seat).cash
+  bank.add(ctx, seat, "cash", -cash)
+  bank.add(ctx, captor, "cash", cash)
+  return cash
 end
 
 --- Converts `rp` of a nation's RP into AP or cash (16.5); returns what it bought, or nil

@@ -2,7 +2,8 @@
 -- value and battle modifiers from the orders of battle (owner data the umpire keeps); the
 -- rules find the odds column, shift it for the side with the battle advantage, roll 2d6
 -- with the generals' modifiers, read the printed cell, and turn its percentages into losses
--- by arm, with pursuit and the cap by the opposing force.
+-- by arm, with pursuit and the cap by the opposing force. At sea the fleets' Intercept and
+-- Evade orders first decide whether a battle is fought at all (19.6a).
 
 local battle = {}
 
@@ -212,6 +213,54 @@ function battle.death_of_general(ctx, b)
       end
     end
   end
+end
+
+--- The same battle seen from the other side: the defender attacks. The umpire's advantage
+--- and generals' modifier keep the side they were entered for.
+function battle.swapped(b)
+  local flip = { attacker = "defender", defender = "attacker" }
+  return {
+    kind = b.kind, attacker = b.defender, defender = b.attacker, at = b.at,
+    cv = { attacker = b.cv.defender, defender = b.cv.attacker },
+    advantage = b.advantage and flip[b.advantage] or nil,
+    drm = -(b.drm or 0),
+    death_of_general = b.death_of_general,
+    arms = { attacker = b.arms.defender, defender = b.arms.attacker },
+  }
+end
+
+-- A fleet's orders at sea (19.6a), as the umpire enters them; a fleet without orders is
+-- read as intercepting (RULES-GAPS.md).
+battle.ORDERS = { intercept = "intercept", evade = "evade", none = "intercept" }
+
+local function all_frigates(arms)
+  return (arms.men_of_war or 0) == 0 and (arms.frigates or 0) > 0
+end
+
+--- Whether two fleets that meet at sea fight (19.6a, L652). `orders` = {attacker, defender}
+--- ("intercept", "evade" or "none"). Both intercepting: a battle; both evading: none; one
+--- of each: a die each (rolled by `roll(side)`), the evader escaping only by rolling
+--- higher (a tie is the interceptor's, RULES-GAPS.md), and an evading fleet all of frigates
+--- fleeing from an interceptor with a man of war instead of fighting. Returns the outcome
+--- ("battle", "evades", "flees" or "both evade"), the battle as it is then fought (the
+--- interceptor attacking an evader it caught, RULES-GAPS.md) and the dice.
+function battle.encounter(b, orders, roll)
+  local a, d = battle.ORDERS[orders.attacker], battle.ORDERS[orders.defender]
+  if a == "intercept" and d == "intercept" then
+    return "battle", b
+  elseif a == "evade" and d == "evade" then
+    return "both evade", nil
+  end
+  local dice = { attacker = roll("attacker"), defender = roll("defender") }
+  local evader = a == "evade" and "attacker" or "defender"
+  local interceptor = evader == "attacker" and "defender" or "attacker"
+  if dice[evader] > dice[interceptor] then
+    return "evades", nil, dice, evader
+  end
+  if all_frigates(b.arms[evader]) and (b.arms[interceptor].men_of_war or 0) >= 1 then
+    return "flees", nil, dice, evader
+  end
+  return "battle", evader == "attacker" and battle.swapped(b) or b, dice, evader
 end
 
 --- Force march (12.5): the percent an army loses for `extra` hexes beyond its movement

@@ -3,14 +3,17 @@
 -- comes in (told to it alone); every nation mails its orders, which the module records as
 -- received (the orders themselves are free text that stays in the mail); then the umpire
 -- carries out the turn's steps, moving the generals on the map by hand, and the rules
--- resolve what the text prints: battles, raids, random events, replacement generals,
--- conversions of RP, submissions and the victory tally.
+-- resolve what the text prints: battles (with the fleets' Intercept and Evade orders at
+-- sea), raids, random events, replacement generals, conversions of RP, captured capitals,
+-- submissions and their enforced peace, the declarations of war and alliances of the
+-- Winter turn (rules/diplomacy.lua), and the victory tally.
 
 local util = include("@lib/util.lua")
 local calendar = include("rules/calendar.lua")
 local battle = include("rules/battle.lua")
 local bank = include("rules/bank.lua")
 local victory = include("rules/victory.lua")
+local diplomacy = include("rules/diplomacy.lua")
 local form = include("@lib/form.lua")
 
 local NATIONS = { "FR", "AU", "GB", "RU", "SP", "OT", "PR", "SW", "DK" }
@@ -40,11 +43,40 @@ local function setup(ctx, scenario, options)
   end
   ctx.vars.held = {}
   ctx.vars.submissions = {}
+  -- By pair of nations (rules/diplomacy.lua): at the start only France and Britain are at
+  -- war (L44), and nobody is allied.
+  ctx.vars.war = { [diplomacy.pair("FR", "GB")] = true }
+  ctx.vars.alliances = {}
   ctx.vars.peace = {}
   ctx:set_turn(1)
   ctx:set_phase(calendar.words(1))
   ctx:log(string.format("The campaign opens in %s; the umpire runs it.", calendar.words(1)))
   ctx:push("intel")
+end
+
+-- The enforced peaces of submissions (20.1a, L854-L860), counted at each turn's start: a
+-- peace holds through the turn of the submission and its four turns (eight for the second
+-- terms) after; the reparations of the third terms are paid in each of those four turns.
+local function count_peace(ctx)
+  for _, key in ipairs(diplomacy.keys(ctx.vars.peace)) do
+    local peace = ctx.vars.peace[key]
+    local loser, to = name(ctx, peace.loser), name(ctx, peace.to)
+    if peace.turns <= 0 then
+      ctx.vars.peace[key] = nil
+      ctx:log(string.format("The enforced peace between %s and %s is over.", loser, to))
+    else
+      peace.turns = peace.turns - 1
+      if peace.terms == "reparations" then
+        local due = ctx.data.tables.reparations[peace.loser]
+        local paid = math.min(due, bank.of(ctx, peace.loser).cash)
+        bank.add(ctx, peace.loser, "cash", -paid)
+        bank.add(ctx, peace.to, "cash", paid)
+        ctx:log(string.format("%s pays %s $%d in reparations (the peace holds this turn and %d more).", loser, to, paid, peace.turns))
+      else
+        ctx:log(string.format("The enforced peace between %s and %s holds this turn and %d more.", loser, to, peace.turns))
+      end
+    end
+  end
 end
 
 -- Step 1 and the turn's income: the umpire publishes the intel map and orders of battle;
@@ -73,16 +105,7 @@ function intel.published(ctx)
     ctx:tell(seat, string.format("Your trade brings %d RP this turn%s.", rp,
       raided > 0 and string.format(", less %d lost to raids", raided) or ""))
   end
-  for loser, peace in pairs(ctx.vars.peace) do
-    if peace.turns > 0 then
-      local due = ctx.data.tables.reparations[loser]
-      local paid = math.min(due, bank.of(ctx, loser).cash)
-      bank.add(ctx, loser, "cash", -paid)
-      bank.add(ctx, peace.to, "cash", paid)
-      peace.turns = peace.turns - 1
-      ctx:log(string.format("%s pays %s $%d in reparations (%d turn(s) of peace left).", name(ctx, loser), name(ctx, peace.to), paid, peace.turns))
-    end
-  end
+  count_peace(ctx)
   ctx:replace("orders")
 end
 
@@ -130,13 +153,53 @@ local function with_rp(ctx)
   return choices
 end
 
+-- The nations that may declare war on someone (L44).
+local function may_declare(ctx)
+  local out = {}
+  for _, seat in ipairs(NATIONS) do
+    if #diplomacy.targets(ctx, seat) > 0 then
+      out[#out + 1] = seat
+    end
+  end
+  return out
+end
+
+-- The nations that may make, renew or break an alliance with someone (L42).
+local function may_ally(ctx)
+  local out = {}
+  for _, seat in ipairs(NATIONS) do
+    if #diplomacy.partners(ctx, seat) > 0 then
+      out[#out + 1] = seat
+    end
+  end
+  return out
+end
+
 local function other_actions(ctx, actions)
   if #with_rp(ctx) > 0 then
     actions[#actions + 1] = { name = "convert", label = "Convert a nation's RP into AP or cash" }
   end
   actions[#actions + 1] = { name = "adjust", label = "Adjust a nation's bank (purchases, exchanges)" }
   actions[#actions + 1] = { name = "held", label = "Record the Victory Cities a nation holds" }
-  actions[#actions + 1] = { name = "submission", label = "Record a nation's submission" }
+  -- Diplomacy (section 7): declarations of war and changes to alliances in the Winter turn
+  -- alone; an ally of France may leave it in the turn after Napoleon's defeat.
+  if diplomacy.winter(ctx) then
+    if #may_declare(ctx) > 0 then
+      actions[#actions + 1] = { name = "declare_war", label = "Record a nation's declaration of war (Winter)" }
+    end
+    if #may_ally(ctx) > 0 then
+      actions[#actions + 1] = { name = "alliance", label = "Record an alliance made, renewed or broken (Winter)" }
+    end
+  end
+  if #diplomacy.french_allies(ctx) > 0 then
+    actions[#actions + 1] = { name = "break_french_alliance", label = "An ally of France leaves it after Napoleon's defeat",
+      confirm = "Only in the turn after Napoleon was defeated in battle: the ally leaves its alliance with France now, whatever the season." }
+  end
+  -- A capital is captured, and a nation submits, only in a war.
+  if #diplomacy.belligerents(ctx) > 0 then
+    actions[#actions + 1] = { name = "capital", label = "Record a nation's captured capital (its bank goes to the captor)" }
+    actions[#actions + 1] = { name = "submission", label = "Record a nation's submission" }
+  end
   actions[#actions + 1] = { name = "replacement", label = "Give a nation a replacement general" }
   actions[#actions + 1] = { name = "end_game", label = "End the game now (an automatic victory)", confirm = "The game ends now and the victory points are counted." }
 end
@@ -145,10 +208,16 @@ function steps.prompt(ctx)
   local step = STEPS[ctx.locals.step]
   local actions = {}
   if step.id == "battles" then
-    actions[#actions + 1] = { name = "battle", label = "Resolve a battle" }
+    -- Nobody attacks a nation it has not declared war on (L44).
+    local war = #diplomacy.belligerents(ctx) > 0
+    if war then
+      actions[#actions + 1] = { name = "battle", label = "Resolve a battle" }
+    end
     actions[#actions + 1] = { name = "raid", label = "Resolve a raid" }
-    actions[#actions + 1] = { name = "privateering", label = "Resolve privateering" }
-    actions[#actions + 1] = { name = "marauders", label = "Resolve a marauders' attack" }
+    if war then
+      actions[#actions + 1] = { name = "privateering", label = "Resolve privateering" }
+      actions[#actions + 1] = { name = "marauders", label = "Resolve a marauders' attack" }
+    end
   elseif step.id == "movement" then
     actions[#actions + 1] = { name = "force_march", label = "A force march's losses" }
   elseif step.id == "event" then
@@ -175,6 +244,31 @@ end
 local YES_NO = { { true, "Yes" }, { false, "No" } }
 local MANY = 100000
 
+-- `seats` as a form's choices.
+local function choices_of(ctx, seats)
+  local choices = {}
+  for _, seat in ipairs(seats) do
+    choices[#choices + 1] = { seat, name(ctx, seat) }
+  end
+  return choices
+end
+
+-- The nations at war with someone, and those at war with `seat`: the attackers and their
+-- victims a form offers (L44).
+local function belligerents(ctx)
+  return choices_of(ctx, diplomacy.belligerents(ctx))
+end
+
+local function enemies(ctx, seat)
+  return choices_of(ctx, diplomacy.enemies(ctx, seat))
+end
+
+local ORDERS = {
+  { "intercept", "Intercept" },
+  { "evade", "Evade" },
+  { "none", "No orders (read as Intercept)" },
+}
+
 form.define("battle", "Battle", function(ctx, v)
   local fields = {
     { key = "kind", text = "what kind of battle", choices = {
@@ -183,11 +277,13 @@ form.define("battle", "Battle", function(ctx, v)
       { "siege", "A siege" },
       { "sea", "A sea battle" },
     } },
-    { key = "attacker", text = "the attacker", choices = nations(ctx) },
-    { key = "defender", text = "the defender", choices = nations(ctx, v.attacker) },
+    { key = "attacker", text = "the attacker", choices = belligerents(ctx) },
+    { key = "defender", text = "the defender (a nation at war with the attacker)", choices = enemies(ctx, v.attacker) },
     { key = "cv_attacker", text = "the attacker's combat value", min = 0, max = MANY },
     { key = "cv_defender", text = "the defender's combat value", min = 1, max = MANY },
-    { key = "advantage", text = "who has the battle advantage (more battle modifiers)", choices = {
+    { key = "advantage", text = v.kind == "sea" and "who has the battle advantage (more battle modifiers)"
+      or string.format("who has the battle advantage (more battle modifiers; an army out of supply counts %s)",
+        ctx.vars.options["battle.out_of_supply"]), choices = {
       { "attacker", "The attacker" }, { "defender", "The defender" }, { "none", "Neither" },
     } },
     { key = "drm", text = "the commanding generals' modifiers to the roll (+1 for the attacker's, -1 for the defender's)", min = -2, max = 2 },
@@ -200,6 +296,10 @@ form.define("battle", "Battle", function(ctx, v)
   end
   if v.kind ~= "sea" then
     fields[#fields + 1] = { key = "death_of_general", text = "whether the Death of a General event holds this turn", choices = YES_NO }
+  else
+    -- Each fleet at sea has Intercept or Evade orders (19.6a), asked after the figures.
+    fields[#fields + 1] = { key = "orders_attacker", text = "the attacker's fleet's orders", choices = ORDERS }
+    fields[#fields + 1] = { key = "orders_defender", text = "the defender's fleet's orders", choices = ORDERS }
   end
   return fields
 end)
@@ -218,8 +318,8 @@ end)
 
 form.define("marauders", "Marauders' attack", function(ctx, v)
   return {
-    { key = "nation", text = "the nation whose marauders attack", choices = nations(ctx) },
-    { key = "victim", text = "the nation attacked", choices = nations(ctx, v.nation) },
+    { key = "nation", text = "the nation whose marauders attack", choices = belligerents(ctx) },
+    { key = "victim", text = "the nation attacked (at war with it)", choices = enemies(ctx, v.nation) },
     { key = "infantry", text = "the infantry attacked", min = 0, max = MANY },
     { key = "cavalry", text = "the cavalry attacked", min = 0, max = MANY },
     { key = "artillery", text = "the artillery attacked", min = 0, max = MANY },
@@ -228,8 +328,8 @@ end)
 
 form.define("privateering", "Privateering", function(ctx, v)
   return {
-    { key = "nation", text = "the nation whose fleets go privateering", choices = nations(ctx) },
-    { key = "victim", text = "the nation whose trade they take", choices = nations(ctx, v.nation) },
+    { key = "nation", text = "the nation whose fleets go privateering", choices = belligerents(ctx) },
+    { key = "victim", text = "the enemy whose trade they take", choices = enemies(ctx, v.nation) },
     { key = "fleets", text = "the fleets and squadrons privateering (after any battle with escorts)", min = 1, max = 100 },
   }
 end)
@@ -271,13 +371,56 @@ end)
 
 form.define("submission", "Submission", function(ctx, v)
   return {
-    { key = "nation", text = "the nation that submits", choices = nations(ctx) },
-    { key = "to", text = "the nation it submits to", choices = nations(ctx, v.nation) },
+    { key = "nation", text = "the nation that submits", choices = belligerents(ctx) },
+    { key = "to", text = "the enemy it submits to", choices = enemies(ctx, v.nation) },
     { key = "terms", text = "the terms the victor chooses (20.1a)", choices = {
       { "two-provinces", "Two provinces ceded, one year of peace" },
       { "one-province", "One province ceded, two years of peace" },
       { "reparations", "Reparations each turn of a one-year peace" },
     } },
+  }
+end)
+
+-- A capital held by an enemy battalion at the turn's end (14.1, L184); Russia's counts when
+-- both its capitals are held (RULES-GAPS.md).
+form.define("capital", "Captured capital", function(ctx, v)
+  return {
+    { key = "nation", text = "the nation whose capital is captured", choices = belligerents(ctx) },
+    { key = "captor", text = "the enemy that captures it", choices = enemies(ctx, v.nation) },
+  }
+end)
+
+form.define("declare_war", "Declaration of war", function(ctx, v)
+  return {
+    { key = "nation", text = "the nation that declares war", choices = choices_of(ctx, may_declare(ctx)) },
+    { key = "target", text = "the nation it declares war on (not at war with it, nor at peace or allied with it)",
+      choices = choices_of(ctx, diplomacy.targets(ctx, v.nation)) },
+  }
+end)
+
+local ALLIANCE_MOVES = {
+  make = "Made (for this year, to the Fall)",
+  renew = "Renewed for this year",
+  ["break"] = "Broken",
+}
+
+form.define("alliance", "Alliance", function(ctx, v)
+  local moves = {}
+  for _, move in ipairs(diplomacy.alliance_moves(ctx, v.a, v.b)) do
+    moves[#moves + 1] = { move, ALLIANCE_MOVES[move] }
+  end
+  return {
+    { key = "a", text = "one nation of the alliance", choices = choices_of(ctx, may_ally(ctx)) },
+    { key = "b", text = "the other (Britain and France never ally, nor the Ottomans with Austria or Russia)",
+      choices = choices_of(ctx, diplomacy.partners(ctx, v.a)) },
+    { key = "what", text = "what becomes of their alliance", choices = moves },
+  }
+end)
+
+form.define("break_french_alliance", "Leaving France's alliance", function(ctx)
+  return {
+    { key = "nation", text = "the ally of France that leaves its alliance (Napoleon was defeated last turn)",
+      choices = choices_of(ctx, diplomacy.french_allies(ctx)) },
   }
 end)
 
@@ -288,7 +431,44 @@ end)
 -- What each form does once its figures are in.
 local DO = {}
 
+local ORDER_WORDS = { intercept = "Intercept", evade = "Evade", none = "no orders, read as Intercept" }
+
+-- Two fleets at sea (19.6a): whether they fight, told to both nations as a battle is; nil
+-- when no battle is fought, else the battle as it is fought.
+local function sea_encounter(ctx, b, v)
+  local told = { b.attacker, b.defender }
+  local seat = { attacker = b.attacker, defender = b.defender }
+  local outcome, fought, dice, evader = battle.encounter(b, { attacker = v.orders_attacker, defender = v.orders_defender },
+    function(side)
+      return ctx:roll(6, name(ctx, seat[side]) .. "'s fleet at sea", told)
+    end)
+  local a, d = name(ctx, b.attacker), name(ctx, b.defender)
+  local text = string.format("Sea encounter, %s (%s) and %s (%s)", a, ORDER_WORDS[v.orders_attacker], d, ORDER_WORDS[v.orders_defender])
+  if dice then
+    text = text .. string.format(": %s rolls %d, %s rolls %d", a, dice.attacker, d, dice.defender)
+  end
+  local runner = evader and name(ctx, seat[evader])
+  if outcome == "both evade" then
+    text = text .. ": both evade; no battle."
+  elseif outcome == "evades" then
+    text = text .. string.format(": %s's fleet evades; no battle.", runner)
+  elseif outcome == "flees" then
+    text = text .. string.format(": %s's frigates flee from the men of war to the nearest friendly port or sea area free of enemy fleets (the umpire moves them); no battle.", runner)
+  elseif evader then
+    text = text .. string.format(": %s's fleet fails to evade; %s attacks.", runner, name(ctx, fought.attacker))
+  else
+    text = text .. ": both intercept; battle."
+  end
+  for _, to in ipairs(told) do
+    ctx:tell(to, text)
+  end
+  return fought
+end
+
 function DO.battle(ctx, v)
+  if not diplomacy.at_war(ctx, v.attacker, v.defender) then
+    error(string.format("%s is not at war with %s", name(ctx, v.attacker), name(ctx, v.defender)))
+  end
   local order = v.kind == "sea" and battle.SEA_ARMS or battle.LAND_ARMS
   local b = {
     kind = v.kind, attacker = v.attacker, defender = v.defender,
@@ -301,6 +481,12 @@ function DO.battle(ctx, v)
   for _, side in ipairs({ "attacker", "defender" }) do
     for _, arm in ipairs(order) do
       b.arms[side][arm] = v[side .. "." .. arm]
+    end
+  end
+  if v.kind == "sea" then
+    b = sea_encounter(ctx, b, v)
+    if not b then
+      return
     end
   end
   local told = { b.attacker, b.defender }
@@ -375,12 +561,60 @@ function DO.held(ctx, v)
   ctx.vars.held[v.nation] = v.cities
 end
 
+local TERMS_WORDS = {
+  ["two-provinces"] = "two provinces ceded",
+  ["one-province"] = "one province ceded",
+  reparations = "reparations each turn",
+}
+
+-- A submission (20.1): a victory point to the victor (22.1), the end of their war (L852)
+-- and the enforced peace of the terms chosen, public.
 function DO.submission(ctx, v)
   ctx.vars.submissions[v.to] = (ctx.vars.submissions[v.to] or 0) + 1
-  if v.terms == "reparations" then
-    ctx.vars.peace[v.nation] = { to = v.to, turns = 4 }
+  diplomacy.submit(ctx, v.nation, v.to, v.terms)
+  ctx:log(string.format("%s submits to %s: %s; their war ends, and an enforced peace holds this turn and %d more.",
+    name(ctx, v.nation), name(ctx, v.to), TERMS_WORDS[v.terms], diplomacy.PEACE_TURNS[v.terms]))
+end
+
+-- A captured capital (16.7, L240): the nation's whole bank of cash goes to the captor. The
+-- bank is private: each of the two is told the sum; everyone reads that the capital fell.
+function DO.capital(ctx, v)
+  local cash = bank.seize(ctx, v.nation, v.captor)
+  local loser, captor = name(ctx, v.nation), name(ctx, v.captor)
+  ctx:tell(v.nation, string.format("%s takes your bank at your capital: $%d.", captor, cash))
+  ctx:tell(v.captor, string.format("You take %s's bank at its capital: $%d.", loser, cash))
+  if v.nation == "RU" then
+    ctx:log("Russia's capitals, St. Petersburg and Moscow, have both fallen.")
+  else
+    ctx:log(string.format("%s's capital has fallen.", loser))
   end
-  ctx:log(string.format("%s submits to %s.", name(ctx, v.nation), name(ctx, v.to)))
+end
+
+-- Declarations of war (L44): in the Winter turn, public.
+function DO.declare_war(ctx, v)
+  diplomacy.declare(ctx, v.nation, v.target)
+  ctx:log(string.format("%s declares war on %s.", name(ctx, v.nation), name(ctx, v.target)))
+end
+
+local ALLIANCE_WORDS = {
+  make = "%s and %s make an alliance, to hold until the Fall.",
+  renew = "%s and %s renew their alliance for the year.",
+  ["break"] = "%s and %s break their alliance.",
+}
+
+-- Alliances (L42): made, renewed or broken in the Winter turn, public.
+function DO.alliance(ctx, v)
+  diplomacy.alliance(ctx, v.a, v.b, v.what)
+  ctx:log(string.format(ALLIANCE_WORDS[v.what], name(ctx, v.a), name(ctx, v.b)))
+end
+
+-- An ally of France leaves it in the turn after Napoleon's defeat (L42), in any season.
+function DO.break_french_alliance(ctx, v)
+  if not diplomacy.allied(ctx, "FR", v.nation) then
+    error(string.format("%s is not allied to France", name(ctx, v.nation)))
+  end
+  ctx.vars.alliances[diplomacy.pair("FR", v.nation)] = nil
+  ctx:log(string.format("%s leaves its alliance with France after Napoleon's defeat.", name(ctx, v.nation)))
 end
 
 function DO.replacement(ctx, v)
@@ -454,6 +688,13 @@ function steps.done(ctx)
   for _, seat in ipairs(NATIONS) do
     bank.forfeit(ctx, seat)
   end
+  -- An alliance not made or renewed in the Winter turn lapses as it ends (L42).
+  if diplomacy.winter(ctx) then
+    for _, key in ipairs(diplomacy.lapse(ctx)) do
+      local a, b = diplomacy.seats(key)
+      ctx:log(string.format("The alliance of %s and %s, not renewed this Winter, lapses.", name(ctx, a), name(ctx, b)))
+    end
+  end
   local turn = ctx:turn()
   if turn >= calendar.last_turn(ctx.vars.options["calendar.last_turn"]) then
     finish(ctx, string.format("The campaign ends after %s", calendar.words(turn)))
@@ -465,20 +706,37 @@ function steps.done(ctx)
   ctx:replace("intel")
 end
 
--- What a nation may see besides the table: its own bank and the turn's date.
--- What a nation reads beside the table, in words: the date and its own bank.
+-- The pairs of `t` (wars, alliances or peaces) in words: "France and Britain; …", or each
+-- as `words(entry, a, b)` gives it.
+local function pairs_words(ctx, t, words)
+  local out = {}
+  for _, key in ipairs(diplomacy.keys(t)) do
+    local a, b = diplomacy.seats(key)
+    out[#out + 1] = words and words(t[key]) or string.format("%s and %s", name(ctx, a), name(ctx, b))
+  end
+  return #out > 0 and table.concat(out, "; ") or "none"
+end
+
+-- What a nation reads beside the table, in words: the date, the wars, alliances and
+-- enforced peaces (public), and its own bank.
 local function view(ctx, seat)
+  local out = {
+    ["Date"] = calendar.words(ctx:turn()),
+    ["At war"] = pairs_words(ctx, ctx.vars.war),
+    ["Alliances"] = pairs_words(ctx, ctx.vars.alliances),
+    ["Enforced peace"] = pairs_words(ctx, ctx.vars.peace, function(p)
+      return string.format("%s, submitted to %s (this turn and %d more)", name(ctx, p.loser), name(ctx, p.to), p.turns)
+    end),
+  }
   if seat == nil or seat == UMPIRE then
-    return { ["Date"] = calendar.words(ctx:turn()) }
+    return out
   end
   local b = bank.of(ctx, seat)
-  return {
-    ["Date"] = calendar.words(ctx:turn()),
-    ["Resource points (RP)"] = b.rp,
-    ["Action points (AP)"] = b.ap,
-    ["Cash ($)"] = b.cash,
-    ["RP a raid takes from next turn's income"] = ctx.private[seat].raided or 0,
-  }
+  out["Resource points (RP)"] = b.rp
+  out["Action points (AP)"] = b.ap
+  out["Cash ($)"] = b.cash
+  out["RP a raid takes from next turn's income"] = ctx.private[seat].raided or 0
+  return out
 end
 
 return {

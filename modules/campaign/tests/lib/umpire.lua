@@ -23,6 +23,35 @@ function M.to_battles(t, options)
   return g
 end
 
+--- The umpire ends the turn and the next begins: its intel published, every nation's orders
+--- received; the game waits at its step 3.
+function M.next_turn(g)
+  M.finish_turn(g)
+  g:act("published")
+  M.orders(g)
+end
+
+--- A game of Fall 1805 (with the fixture and `options`) played quietly to Winter 1806
+--- (turn 2), at its step 3, where war is declared and alliances are made.
+function M.winter(t, options)
+  local g = M.to_battles(t, options)
+  M.next_turn(g)
+  return g
+end
+
+--- Winter 1806's battles step, each pair of `wars` ({{"FR", "AU"}, …}: the first declares
+--- war on the second) at war.
+function M.to_war(t, wars, options)
+  local g = M.winter(t, options)
+  for _, war in ipairs(wars) do
+    M.form(g, "declare_war", war)
+  end
+  for _ = 1, 3 do
+    g:act("done")
+  end
+  return g
+end
+
 --- Fills the umpire's form `name` with `values` in order.
 function M.form(g, name, values)
   g:act(name)
@@ -33,7 +62,9 @@ end
 
 --- Resolves a battle with the dice given: b = {kind, attacker, defender, cv = {a, d},
 --- advantage, drm, arms = {{inf, cav, art}, {inf, cav, art}}, death_of_general} (men of war
---- and frigates at sea, and no Death of a General). Returns the line the attacker is told.
+--- and frigates at sea, no Death of a General, and the fleets' orders = {a, d}, both
+--- "intercept" unless given). Returns the line of the battle the attacker is told, "" when
+--- none is fought.
 function M.battle(g, b, dice)
   g:set_dice("physical")
   local values = { b.kind, b.attacker, b.defender, b.cv[1], b.cv[2], b.advantage or "none", b.drm or 0 }
@@ -44,14 +75,19 @@ function M.battle(g, b, dice)
   end
   if b.kind ~= "sea" then
     values[#values + 1] = b.death_of_general or false
+  else
+    local orders = b.orders or { "intercept", "intercept" }
+    values[#values + 1] = orders[1]
+    values[#values + 1] = orders[2]
   end
+  local before = #g:log(b.attacker)
   g:act("battle")
   for i, v in ipairs(values) do
     g:act("set", v, i == #values and dice or nil)
   end
   g:set_dice("digital")
   local lines = g:log(b.attacker)
-  for i = #lines, 1, -1 do
+  for i = #lines, before + 1, -1 do
     if lines[i]:find(" battle", 1, true) and lines[i]:find(": odds ", 1, true) then
       return lines[i]
     end
