@@ -208,6 +208,15 @@ local function caretaker(ctx, l)
       list[#list + 1] = power
     end
   end
+  -- Every other player allied to the attacker (two players, say): 5.33's roll among all but
+  -- the attacker (RULES-GAPS.md).
+  if #list == 0 then
+    for _, power in ipairs(ctx.vars.pcs) do
+      if power ~= l.declarer then
+        list[#list + 1] = power
+      end
+    end
+  end
   local winner = bid.by_dice(ctx, list, 10, function(power)
     return name(ctx, power) .. "'s caretaker roll for " .. name(ctx, l.npc)
   end)[1]
