@@ -24,6 +24,17 @@ fn cov_with_fixture() -> std::sync::Arc<Module> {
     }
 }
 
+/// Set-up options as a game's options value.
+fn options_value(options: &[(&str, &str)]) -> Value {
+    let mut map = Value::map();
+    if let Value::Map(m) = &mut map {
+        for (k, v) in options {
+            m.insert((*k).to_owned(), Value::Str((*v).to_owned()));
+        }
+    }
+    map
+}
+
 #[test]
 fn every_solitaire_seating_plays_to_a_result_with_its_default_bots() {
     // 20 games of each seating of two scenarios, two threads; a game that fails, stops
@@ -39,14 +50,8 @@ fn every_solitaire_seating_plays_to_a_result_with_its_default_bots() {
     ];
     for scenario in ["clash-of-armies", "napoleon-resurgent"] {
         for options in seatings {
-            let mut map = Value::map();
-            if let Value::Map(m) = &mut map {
-                for (k, v) in options {
-                    m.insert((*k).to_owned(), Value::Str((*v).to_owned()));
-                }
-            }
             let config = SimConfig {
-                options: map,
+                options: options_value(options),
                 max_steps: 20_000,
                 threads: 2,
                 // With the Playbook's bots (20, 21, 22), the module's check after every input:
@@ -92,14 +97,8 @@ fn bot_only_play_reaches_every_step_of_the_allied_and_french_bots() {
         "full-campaign",
     ] {
         for options in seatings {
-            let mut map = Value::map();
-            if let Value::Map(m) = &mut map {
-                for (k, v) in options {
-                    m.insert((*k).to_owned(), Value::Str((*v).to_owned()));
-                }
-            }
             let config = SimConfig {
-                options: map,
+                options: options_value(options),
                 max_steps: 20_000,
                 threads: 2,
                 ..SimConfig::new(scenario, 20, 1)
@@ -239,14 +238,8 @@ fn a_four_power_scenario_s_bot_only_game_is_the_french_bot_against_the_allied_bo
     // the stand-in.
     let module = cov_with_fixture();
     let run = |options: &[(&str, &str)]| {
-        let mut map = Value::map();
-        if let Value::Map(m) = &mut map {
-            for (k, v) in options {
-                m.insert((*k).to_owned(), Value::Str((*v).to_owned()));
-            }
-        }
         let config = SimConfig {
-            options: map,
+            options: options_value(options),
             max_steps: 20_000,
             ..SimConfig::new("clash-of-armies", 2, 1)
         };

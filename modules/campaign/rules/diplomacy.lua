@@ -62,26 +62,29 @@ function diplomacy.peace(ctx, a, b)
   return ctx.vars.peace[diplomacy.pair(a, b)]
 end
 
---- The nations at war with `a` (none for nil), in seat order.
-function diplomacy.enemies(ctx, a)
+--- The nations for which `holds(seat)` is true, in seat order.
+function diplomacy.nations_where(ctx, holds)
   local out = {}
   for _, seat in ipairs(ctx.vars.nations) do
-    if diplomacy.at_war(ctx, a, seat) then
+    if holds(seat) then
       out[#out + 1] = seat
     end
   end
   return out
 end
 
+--- The nations at war with `a` (none for nil), in seat order.
+function diplomacy.enemies(ctx, a)
+  return diplomacy.nations_where(ctx, function(seat)
+    return diplomacy.at_war(ctx, a, seat)
+  end)
+end
+
 --- The nations at war with anyone, in seat order.
 function diplomacy.belligerents(ctx)
-  local out = {}
-  for _, seat in ipairs(ctx.vars.nations) do
-    if #diplomacy.enemies(ctx, seat) > 0 then
-      out[#out + 1] = seat
-    end
-  end
-  return out
+  return diplomacy.nations_where(ctx, function(seat)
+    return #diplomacy.enemies(ctx, seat) > 0
+  end)
 end
 
 --- Whether `a` may declare war on `b` (L44): not on itself, nor on a nation it is at war
@@ -101,35 +104,23 @@ end
 
 --- The nations `a` may declare war on, in seat order.
 function diplomacy.targets(ctx, a)
-  local out = {}
-  for _, seat in ipairs(ctx.vars.nations) do
-    if diplomacy.may_declare(ctx, a, seat) then
-      out[#out + 1] = seat
-    end
-  end
-  return out
+  return diplomacy.nations_where(ctx, function(seat)
+    return diplomacy.may_declare(ctx, a, seat)
+  end)
 end
 
 --- The nations `a` may make, renew or break an alliance with, in seat order.
 function diplomacy.partners(ctx, a)
-  local out = {}
-  for _, seat in ipairs(ctx.vars.nations) do
-    if diplomacy.allied(ctx, a, seat) or diplomacy.may_ally(ctx, a, seat) then
-      out[#out + 1] = seat
-    end
-  end
-  return out
+  return diplomacy.nations_where(ctx, function(seat)
+    return diplomacy.allied(ctx, a, seat) or diplomacy.may_ally(ctx, a, seat)
+  end)
 end
 
 --- France's allies, in seat order.
 function diplomacy.french_allies(ctx)
-  local out = {}
-  for _, seat in ipairs(ctx.vars.nations) do
-    if diplomacy.allied(ctx, "FR", seat) then
-      out[#out + 1] = seat
-    end
-  end
-  return out
+  return diplomacy.nations_where(ctx, function(seat)
+    return diplomacy.allied(ctx, "FR", seat)
+  end)
 end
 
 --- What may be done with the alliance of `a` and `b` this Winter: make one; renew one not

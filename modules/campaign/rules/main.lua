@@ -155,24 +155,16 @@ end
 
 -- The nations that may declare war on someone (L44).
 local function may_declare(ctx)
-  local out = {}
-  for _, seat in ipairs(NATIONS) do
-    if #diplomacy.targets(ctx, seat) > 0 then
-      out[#out + 1] = seat
-    end
-  end
-  return out
+  return diplomacy.nations_where(ctx, function(seat)
+    return #diplomacy.targets(ctx, seat) > 0
+  end)
 end
 
 -- The nations that may make, renew or break an alliance with someone (L42).
 local function may_ally(ctx)
-  local out = {}
-  for _, seat in ipairs(NATIONS) do
-    if #diplomacy.partners(ctx, seat) > 0 then
-      out[#out + 1] = seat
-    end
-  end
-  return out
+  return diplomacy.nations_where(ctx, function(seat)
+    return #diplomacy.partners(ctx, seat) > 0
+  end)
 end
 
 local function other_actions(ctx, actions)
