@@ -9,6 +9,7 @@
 -- umpire's forms offer only nations at war as each other's enemies.
 
 local calendar = include("rules/calendar.lua")
+local util = include("@lib/util.lua")
 
 local diplomacy = {}
 
@@ -25,16 +26,6 @@ function diplomacy.pair(a, b)
     return a .. "|" .. b
   end
   return b .. "|" .. a
-end
-
---- The keys of `t` in order (a table's own order is not the same from one run to the next).
-function diplomacy.keys(t)
-  local keys = {}
-  for k in pairs(t) do
-    keys[#keys + 1] = k
-  end
-  table.sort(keys)
-  return keys
 end
 
 --- The two seats of a pair key.
@@ -170,7 +161,7 @@ end
 function diplomacy.lapse(ctx)
   local _, year = calendar.of(ctx:turn())
   local lapsed = {}
-  for _, key in ipairs(diplomacy.keys(ctx.vars.alliances)) do
+  for _, key in ipairs(util.sorted_keys(ctx.vars.alliances)) do
     if ctx.vars.alliances[key].year < year then
       ctx.vars.alliances[key] = nil
       lapsed[#lapsed + 1] = key

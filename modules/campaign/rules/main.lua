@@ -58,7 +58,7 @@ end
 -- peace holds through the turn of the submission and its four turns (eight for the second
 -- terms) after; the reparations of the third terms are paid in each of those four turns.
 local function count_peace(ctx)
-  for _, key in ipairs(diplomacy.keys(ctx.vars.peace)) do
+  for _, key in ipairs(util.sorted_keys(ctx.vars.peace)) do
     local peace = ctx.vars.peace[key]
     local loser, to = name(ctx, peace.loser), name(ctx, peace.to)
     if peace.turns <= 0 then
@@ -702,7 +702,7 @@ end
 -- as `words(entry, a, b)` gives it.
 local function pairs_words(ctx, t, words)
   local out = {}
-  for _, key in ipairs(diplomacy.keys(t)) do
+  for _, key in ipairs(util.sorted_keys(t)) do
     local a, b = diplomacy.seats(key)
     out[#out + 1] = words and words(t[key]) or string.format("%s and %s", name(ctx, a), name(ctx, b))
   end
