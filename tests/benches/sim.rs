@@ -95,7 +95,17 @@ fn wanted(part: &str) -> bool {
 }
 
 fn main() {
-    let aftermath = load(&repo_root().join("modules/aftermath"));
+    // Aftermath's Napoleon track is owner data; the benchmarks play the demo's.
+    let aftermath = Arc::new(
+        chancery_core::load_module(
+            repo_root().join("modules/aftermath"),
+            &LoadOptions {
+                overlay: OverlayChoice::Demo,
+                strict: false,
+            },
+        )
+        .expect("Napoleon: Aftermath loads with its demo"),
+    );
 
     if wanted("first") {
         first_action(&aftermath);

@@ -268,6 +268,7 @@ fn aftermath_sim_counts_every_game_once_and_repeats_itself() {
     let args = [
         "sim",
         path(&module),
+        "--demo",
         "--games",
         "24",
         "--seed",
@@ -1284,7 +1285,15 @@ fn three_shards_merged_equal_one_run_byte_for_byte() {
     let module = chancery_tests::repo_root().join("modules/aftermath");
     let scratch = tempfile::tempdir().expect("scratch");
     let run = |extra: &[&str]| {
-        let mut args = vec!["sim", path(&module), "--games", "10", "--seed", "7"];
+        let mut args = vec![
+            "sim",
+            path(&module),
+            "--demo",
+            "--games",
+            "10",
+            "--seed",
+            "7",
+        ];
         args.extend_from_slice(extra);
         let (code, out, err) = chancery(&args);
         assert_eq!(code, 0, "{err}");
@@ -1477,7 +1486,15 @@ fn compare_finds_the_changed_card_and_leaves_the_rest() {
 #[test]
 fn sim_speaks_in_tables_and_names() {
     let module = chancery_tests::repo_root().join("modules/aftermath");
-    let (code, out, err) = chancery(&["sim", path(&module), "--games", "6", "--seed", "2"]);
+    let (code, out, err) = chancery(&[
+        "sim",
+        path(&module),
+        "--demo",
+        "--games",
+        "6",
+        "--seed",
+        "2",
+    ]);
     assert_eq!(code, 0, "{err}");
     for heading in [
         "Wins",
@@ -1519,6 +1536,7 @@ fn compare_of_an_unchanged_aftermath_finds_no_difference_at_all() {
     let (code, out, err) = chancery(&[
         "sim",
         path(&copy),
+        "--demo",
         "--compare",
         path(&module),
         "--games",

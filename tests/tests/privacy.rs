@@ -13,7 +13,7 @@ use chancery_core::session::Answer;
 use chancery_core::view::state_json;
 use chancery_core::{GameSpec, LoadOptions, OverlayChoice, SeatId, Table, Value};
 use chancery_tests::{repo_root, test_module};
-use common::{chancery, path};
+use common::{chancery, chancery_as_typed, path};
 
 mod common;
 
@@ -174,15 +174,17 @@ fn the_testbed_council_keeps_each_wager_with_its_seat() {
 }
 
 /// Napoleon: Aftermath, the first player against the second player's bot: at every step,
-/// nothing the first player can get shows the bot's hand, its Great Power or the seed.
+/// nothing the first player can get shows the bot's hand, its Great Power or the seed. The
+/// game plays the demo's Napoleon track (the save remembers it: no overlay is named after).
 #[test]
 fn aftermath_against_its_bot_shows_the_person_nothing_of_the_bot_s_hand_or_power() {
     let scratch = tempfile::tempdir().expect("scratch");
     let save = scratch.path().join("game.ron");
     let module = repo_root().join("modules/aftermath");
-    let (code, out, err) = chancery(&[
+    let (code, out, err) = chancery_as_typed(&[
         "new",
         path(&module),
+        "--demo",
         "--seat",
         "P2=bot",
         "--seed",
@@ -200,7 +202,7 @@ fn aftermath_against_its_bot_shows_the_person_nothing_of_the_bot_s_hand_or_power
         if steps % 4 == 0 {
             // The person's redacted save and report, as mailed, hold nothing of the bot's.
             let mailed = scratch.path().join(format!("p1-{steps}.ron"));
-            let (code, _, err) = chancery(&[
+            let (code, _, err) = chancery_as_typed(&[
                 "export",
                 path(&save),
                 "--seat",
@@ -211,11 +213,11 @@ fn aftermath_against_its_bot_shows_the_person_nothing_of_the_bot_s_hand_or_power
             assert_eq!(code, 0, "{err}");
             let text = std::fs::read_to_string(&mailed).expect("the redacted save");
             check_seen(&p1, &table_of(&save), "export --seat P1", &text);
-            let (code, report, err) = chancery(&["report", path(&save), "--seat", "P1"]);
+            let (code, report, err) = chancery_as_typed(&["report", path(&save), "--seat", "P1"]);
             assert_eq!(code, 0, "{err}");
             check_seen(&p1, &table_of(&save), "report --seat P1", &report);
         }
-        let (code, out, err) = chancery(&["act", path(&save), "--seat", "P1", "1"]);
+        let (code, out, err) = chancery_as_typed(&["act", path(&save), "--seat", "P1", "1"]);
         assert_eq!(code, 0, "{err}");
         check_seen(&p1, &table_of(&save), "act --seat P1", &out);
         steps += 1;

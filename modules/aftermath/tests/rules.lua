@@ -2,14 +2,17 @@
 -- after it, and the seed's three worked examples. Most tests start from the same dispensed
 -- table (see `ready`) and arrange the circle by hand before playing the card under test.
 
+-- The Napoleon track's figures are owner data; the tests play with the demo's.
+local DEMO = "tests/demo.ron"
+
 local util = include("@lib/util.lua")
 
 -- A game through the dispensing, always the same way: P1 keeps the festivities; the
 -- negotiation marker goes to Warsaw; the Austrian and Prussian armies to Germany, the
 -- Russian army to Poland; Austria and Britain join France (coalition A), Prussia joins
 -- Russia (coalition B). P1 is then to play.
-local function ready(t, seed, powers)
-  local g = t:game { seed = seed or 1, options = { first = "P1", powers = powers } }
+local function ready(t, seed, powers, bare)
+  local g = t:game { overlay = not bare and DEMO or nil, seed = seed or 1, options = { first = "P1", powers = powers } }
   g:act("keep_festivities")
   g:act("place_negotiation", "warsaw")
   g:act("place_army", { power = "AU", country = "germany" })
@@ -66,7 +69,7 @@ end
 
 -- Rule: each player gets one Great Power face down; the other three are set aside.
 test("set-up deals one Great Power card to each player and sets three aside", function(t)
-  local g = t:game {}
+  local g = t:game { overlay = DEMO }
   t:eq(#g:zone("power.P1"), 1)
   t:eq(#g:zone("power.P2"), 1)
   t:eq(#g:zone("powers.aside"), 3)
@@ -75,7 +78,7 @@ end)
 
 -- Rule: the fifty cards are shuffled and five dealt to each player; the rest is the deck.
 test("set-up deals five cards to each player from the fifty", function(t)
-  local g = t:game {}
+  local g = t:game { overlay = DEMO }
   t:eq(#g:zone("hand.P1"), 5)
   t:eq(#g:zone("hand.P2"), 5)
   t:eq(#g:zone("deck"), 40)
@@ -84,7 +87,7 @@ end)
 -- Rule: five French tokens form one coalition and six Russian tokens the other; the
 -- Napoleon marker starts on the Retreat from Moscow.
 test("set-up forms the French and Russian coalitions and places the Napoleon marker", function(t)
-  local g = t:game {}
+  local g = t:game { overlay = DEMO }
   t:eq(g:units("coalition.A", "FR"), 5)
   t:eq(g:units("coalition.B", "RU"), 6)
   t:eq(space_of(g, "marker.napoleon"), "retreat_from_moscow")
@@ -92,7 +95,7 @@ end)
 
 -- Rule: beginning with the first player, the players alternate selecting a marker.
 test("markers are dispensed alternately beginning with the first player", function(t)
-  local g = t:game { options = { first = "P2" } }
+  local g = t:game { overlay = DEMO, options = { first = "P2" } }
   t:eq(g:prompt().seat, "P2")
   g:act("keep_festivities")
   t:eq(g:prompt().seat, "P1")
@@ -101,13 +104,13 @@ end)
 
 -- Rule: the negotiation marker may go to any province (all sixteen are offered).
 test("the negotiation marker may be placed in any province", function(t)
-  local g = t:game {}
+  local g = t:game { overlay = DEMO }
   t:eq(util.count(g:legal(), function(a) return a:find("^place_negotiation") ~= nil end), 16)
 end)
 
 -- Rule: an army goes to a country where its power has an interest, or to Germany.
 test("an army is placed in a country of interest or in Germany", function(t)
-  local g = t:game {}
+  local g = t:game { overlay = DEMO }
   local prussia = {}
   for _, action in ipairs(g:prompt().actions) do
     if action.name == "place_army" and action.arg.power == "PR" then
@@ -120,7 +123,7 @@ end)
 
 -- Rule: a dispensed token goes to a coalition together with four of like kind.
 test("a dispensed token joins a coalition with four of like kind", function(t)
-  local g = t:game {}
+  local g = t:game { overlay = DEMO }
   g:act("place_tokens", { power = "BR", coalition = "coalition.B" })
   t:eq(g:units("coalition.B", "BR"), 5)
   t:eq(g:units("supply", "BR"), 4)
@@ -170,6 +173,17 @@ test("a Napoleon card moves the marker and adds tokens as the track says", funct
   t:eq(g:units("coalition.A", "AU"), 6)
   t:eq(g:units("coalition.B", "PR"), 6)
   t:eq(g:units("coalition.B", "RU"), 7)
+end)
+
+-- Rule: the track runs from the Retreat from Moscow to Waterloo and directs the tokens
+-- (L41, L91), but the seed prints none of the spaces between: without an owner's overlay,
+-- the first card that moves the marker there stops and asks for the space's figures.
+test("the Napoleon track's tokens are the owner's, asked when the marker enters a space", function(t)
+  local g = ready(t, nil, nil, true)
+  g:move_card("napoleon_1", "hand." .. g:prompt().seat)
+  local ok, why = g:try("play", "napoleon_1")
+  t:eq(ok, false)
+  t:ok(string.find(why, "space 'napoleon_track/leipzig': property 'tokens' is not entered yet", 1, true), why)
 end)
 
 -- Special situation: a power whose last token is removed gets one back from off board.
@@ -504,7 +518,7 @@ end)
 -- The bot plays either seat to the end, with a reason for every decision.
 test("the bot plays both seats to the end and explains every decision", function(t)
   for seed = 1, 3 do
-    local g = t:game { seed = seed, seats = { P1 = "bot", P2 = "bot" } }
+    local g = t:game { overlay = DEMO, seed = seed, seats = { P1 = "bot", P2 = "bot" } }
     for _ = 1, 200 do
       if g:prompt() == nil then
         break
