@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use chancery_core::module::OverlayChoice;
 use chancery_core::sim::{SimConfig, simulate};
 use chancery_core::{GameSpec, Input, LoadOptions, Module, Value};
-use chancery_tests::{load, repo_root};
+use chancery_tests::repo_root;
 
 /// The program's own allocator (app/src/main.rs), so that the figures are the program's.
 #[global_allocator]

@@ -286,8 +286,25 @@ end
 -- The production roll, once the cities are known.
 local function roll(ctx, v)
   local l = ctx.locals
+  -- Option j2.minor_die=controller (J.2.b, J.2.i, J.3.b): a minor state's cities count as
+  -- those of the player who runs its production, France's for a pro-French state and
+  -- England's for an anti-French one, and take the result of that state's roll this phase.
+  local lead = (ctx.vars.production_die or {})[l.faction == "pro" and "FR" or "EN"]
+  if l.minor and ctx.vars.options["j2.minor_die"] == "controller" and lead and lead.turn == ctx:turn() then
+    local red, black = production.points(ctx, lead.result, v.red or 0), production.points(ctx, lead.result, v.black or 0)
+    l.red, l.black, l.stage = 2 * red, 2 * black, "buy"
+    ctx:set_counter(counter(l), red + black)
+    ctx:log(string.format("%s's cities count as %s's: its production die's %d gives %d Production Point(s) from %d city(ies)%s (J.2.b, J.3.b).",
+      states.name(ctx, l.minor), states.name(ctx, lead.state), lead.result, red + black, (v.red or 0) + (v.black or 0),
+      black > 0 and string.format(", %d of them for Landwehr only", black) or ""))
+    return
+  end
   local die = ctx:roll(6, states.name(ctx, producer(l)) .. "'s production die")
   local modified = die + (v.modifier or 0)
+  if not l.minor then
+    ctx.vars.production_die = ctx.vars.production_die or {}
+    ctx.vars.production_die[producer(l)] = { turn = ctx:turn(), state = producer(l), result = modified }
+  end
   local red, black = production.points(ctx, modified, v.red or 0), production.points(ctx, modified, v.black or 0)
   l.red, l.black, l.stage = 2 * red, 2 * black, "buy"
   ctx:set_counter(counter(l), red + black)

@@ -118,6 +118,30 @@ test("J.6.c a naval unit on installments: 1 down, a box a point, 5 in all", func
   t:eq(g:units("pool.FR", "squadrons"), 0)
 end)
 
+-- Rules J.2.b, J.2.i and J.3.b (L820-L828, L861-L875), option j2.minor_die: a minor state's
+-- production takes its own die, or (controller) the result France rolled this phase, its
+-- cities counting as France's. Set-up: two players; France's Reinforcement Phase, a 5 with
+-- the French +1 (6); Holland, pro-French, produces from its 1 red city. Expected: with
+-- `controller`, no die for Holland, 2 points (6 or more: 2 a city); with `own`, Holland's
+-- die, a 3: 1 point.
+test("J.3.b a minor state's production die: its own, or France's by option", function(t)
+  for _, case in ipairs({ { "controller", 2 }, { "own", 1 } }) do
+    local g = play.game(t, "two-player", 1, { ["j2.minor_die"] = case[1] })
+    play.to_text(g, "France's Reinforcement Phase")
+    play.produce(g, { 3, 1, 1 }, 5)
+    g:act("done")
+    play.to_text(g, "Which state of the group produces")
+    g:act("minor", "holland")
+    g:set_dice("physical")
+    g:act("production")
+    play.fill(g, { 1 }, case[1] == "own" and { 3 } or nil)
+    t:eq(g:counter("pp.minor"), case[2], case[1])
+    if case[1] == "controller" then
+      t:ok(log(g):find("Holland's cities count as France's: its production die's 6 gives 2 Production Point(s) from 1 city(ies) (J.2.b, J.3.b).", 1, true), log(g))
+    end
+  end
+end)
+
 -- Rule J.6.d (L941-L945): the 30 points of a Spanish naval unit "may be financed" in
 -- installments; it may also be bought outright, all 30 at once. Set-up: Spain's
 -- Reinforcement Phase, 6 points (a 6 with 3 red cities). Expected: the purchase offers a
