@@ -1180,12 +1180,13 @@ fn everything_seen_by(save: &Path, seat: &str) -> Vec<(String, String)> {
     ]
 }
 
-/// Two campaigns by mail that differ only in what is Austria's and the umpire's alone —
-/// where Austria's general marched under fog of war, and in how many moves (so the games
-/// differ in how many inputs they have), and the figures of the raid on its province (a
-/// private form) — give France, Russia and Britain exactly the same report,
-/// JSON report, redacted save, state and orders, byte for byte: no count, number, prompt or
-/// seed tells them that anything differs. Austria's own report differs, as it should.
+/// Two campaigns by mail that differ only in what is Austria's, France's and the umpire's
+/// alone — where Austria's general marched under fog of war, and in how many moves (so the
+/// games differ in how many inputs they have), and the figures of Britain's raid on a French
+/// province (a private form, told to France) — give Russia and Britain exactly the same
+/// report, JSON report, redacted save, state and orders, byte for byte: no count, number,
+/// prompt or seed tells them that anything differs (Britain, the raider, is told nothing of
+/// the loss). Austria's and France's own reports differ, as they should.
 #[test]
 fn campaign_seats_learn_nothing_from_what_they_may_not_know() {
     let (one, two) = (
@@ -1199,11 +1200,11 @@ fn campaign_seats_learn_nothing_from_what_they_may_not_know() {
             "by hand: place gen.AU.1 map budapest\nby hand: place gen.AU.1 map krakow",
         )
         .replace(
-            "raid\nset AU\nset 5\nset 2\nset true",
-            "raid\nset AU\nset 9\nset 3\nset false",
+            "raid\nset GB\nset FR\nset 5\nset 2\nset true",
+            "raid\nset GB\nset FR\nset 8\nset 2\nset false",
         )
     });
-    for seat in ["FR", "RU", "GB"] {
+    for seat in ["RU", "GB"] {
         let (a, b) = (
             everything_seen_by(&as_played, seat),
             everything_seen_by(&otherwise, seat),
@@ -1232,11 +1233,16 @@ fn campaign_seats_learn_nothing_from_what_they_may_not_know() {
             "{seat}'s report:\n{report}"
         );
     }
-    let austria = |save: &Path| everything_seen_by(save, "AU")[1].1.clone();
+    let report = |save: &Path, seat: &str| everything_seen_by(save, seat)[1].1.clone();
     assert_ne!(
-        austria(&as_played),
-        austria(&otherwise),
-        "Austria's own report tells its march and its raid"
+        report(&as_played, "AU"),
+        report(&otherwise, "AU"),
+        "Austria's own report tells its march"
+    );
+    assert_ne!(
+        report(&as_played, "FR"),
+        report(&otherwise, "FR"),
+        "France's own report tells the raid's loss"
     );
 }
 

@@ -205,8 +205,8 @@ function steps.prompt(ctx)
     if war then
       actions[#actions + 1] = { name = "battle", label = "Resolve a battle" }
     end
-    actions[#actions + 1] = { name = "raid", label = "Resolve a raid" }
     if war then
+      actions[#actions + 1] = { name = "raid", label = "Resolve a raid" }
       actions[#actions + 1] = { name = "privateering", label = "Resolve privateering" }
       actions[#actions + 1] = { name = "marauders", label = "Resolve a marauders' attack" }
     end
@@ -326,9 +326,11 @@ form.define("privateering", "Privateering", function(ctx, v)
   }
 end)
 
-form.define("raid", "Raid", function(ctx)
+-- A raid is an attack: only on a nation the raider is at war with (L44).
+form.define("raid", "Raid", function(ctx, v)
   return {
-    { key = "nation", text = "the nation raided", choices = nations(ctx) },
+    { key = "raider", text = "the nation whose forces raid", choices = belligerents(ctx) },
+    { key = "nation", text = "the nation raided", choices = enemies(ctx, v.raider) },
     { key = "province_rp", text = "the RP the raided province produces", min = 0, max = MANY },
     { key = "cities", text = "the cities of the province", min = 1, max = 100 },
     { key = "victory_city", text = "whether the city raided is a Victory City", choices = YES_NO },

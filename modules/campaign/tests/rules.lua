@@ -89,12 +89,15 @@ end)
 
 -- Rule 19.9: a raid on a city of a province of 3 cities producing 7 RP costs 2 RP (rounded
 -- down), 3 if the city is a Victory City (rounded up); the raided nation reads it and the
--- next turn's income is less by it.
+-- next turn's income is less by it. A raid is an attack (L44): Britain, at war with France
+-- only, may raid France and nobody else.
 test("19.9 a raid on a 3-city 7-RP province costs 2 RP, a Victory City 3", function(t)
   t:eq(bank.raid_loss(7, 3, false), 2)
   t:eq(bank.raid_loss(7, 3, true), 3)
   local g = umpire.to_battles(t)
   g:act("raid")
+  g:act("set", "GB")
+  t:eq(g:legal(), { "set FR", "cancel" })
   for _, v in ipairs({ "FR", 7, 3, true }) do
     g:act("set", v)
   end
