@@ -99,7 +99,62 @@ end
 --- comes, as a power that has left the game), `label(ctx, item)` (the item in words) and
 --- `resume(ctx, result, item)` (what the sub-procedure it called handed back; it may return
 --- `steps.call(…)` again for a further question, whose answer comes to it in turn).
+-- What a step and a procedure's list may hold (anything else is a misspelling).
+local STEP_KEYS = { name = "string", run = "function", each = "function", skip = "function", label = "function",
+  resume = "function" }
+local LIST_KEYS = { again = "boolean", finish = "function" }
+
+-- Checks a procedure's declaration as the module loads, so that a misspelt key or a step
+-- without its name or work is an error at the line that declares it (level 4: the module's
+-- call of `steps.procedure`).
+local function check(title, list)
+  local function fail(what)
+    error(string.format("steps.procedure '%s': %s", tostring(title), what), 4)
+  end
+  if type(title) ~= "string" then
+    fail("its title must be a string")
+  end
+  if type(list) ~= "table" then
+    fail("its steps must be a list")
+  end
+  for key, value in pairs(list) do
+    if type(key) == "number" then
+      if math.type(key) ~= "integer" or key < 1 or key > #list then
+        fail(string.format("step %s is not in the list's order (1 to %d)", tostring(key), #list))
+      end
+    elseif LIST_KEYS[key] == nil then
+      fail(string.format("unknown key '%s' beside its steps (a list may hold again, finish)", tostring(key)))
+    elseif type(value) ~= LIST_KEYS[key] then
+      fail(string.format("'%s' must be a %s", key, LIST_KEYS[key]))
+    end
+  end
+  for i, step in ipairs(list) do
+    local at = string.format("step %d", i)
+    if type(step) ~= "table" then
+      fail(at .. " must be a table")
+    end
+    if type(step.name) == "string" then
+      at = string.format("step %d ('%s')", i, step.name)
+    end
+    for key, value in pairs(step) do
+      local want = STEP_KEYS[key]
+      if want == nil then
+        fail(string.format("%s: unknown key '%s' (a step has name, run, each, skip, label, resume)", at, tostring(key)))
+      elseif type(value) ~= want then
+        fail(string.format("%s: '%s' must be a %s, not a %s", at, key, want, type(value)))
+      end
+    end
+    if step.name == nil then
+      fail(at .. " has no name")
+    end
+    if step.run == nil then
+      fail(at .. " has no run")
+    end
+  end
+end
+
 function M.procedure(title, list)
+  check(title, list)
   local state = {}
 
   function state.run(ctx)

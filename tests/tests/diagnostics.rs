@@ -557,3 +557,24 @@ fn a_chart_step_naming_a_key_part_the_rows_lack_points_at_the_row() {
         "{report:?}"
     );
 }
+
+#[test]
+fn a_misspelt_key_of_a_declared_step_points_at_the_procedure() {
+    // `resum` for `resume`: the step would never hear its sub-procedure's answer; the
+    // module does not load, and the report names the procedure, the step and the key.
+    let report = broken(|dir| {
+        edit(
+            &dir.join("rules/muster.lua"),
+            "    resume = function(ctx, levied, seat)",
+            "    resum = function(ctx, levied, seat)",
+        )
+    });
+    assert_eq!(report.len(), 1, "{report:?}");
+    assert!(
+        report[0].starts_with("rules/muster.lua:10:")
+            && report[0].contains(
+                "steps.procedure 'Muster': step 1 ('1. Levy'): unknown key 'resum' (a step has name, run, each, skip, label, resume)"
+            ),
+        "{report:?}"
+    );
+}
