@@ -90,15 +90,6 @@ local function advance(l)
   l.step, l.items, l.at = l.step + 1, nil, nil
 end
 
---- An automatic state that runs `list`'s steps in order, then pops (handing back
---- `list.finish(ctx)`, if the list has a `finish`), or with `again = true` in the list
---- starts over from the first (a cycle, as the phases of a turn). A step is a table: `name` (what
---- `steps.where` says, for logs and reasons; the state's locals show it too), `run(ctx, item)` (its work; it returns `steps.call(…)` to run
---- a sub-procedure), and optionally `each(ctx)` (the items to run it for, in order, worked
---- out when the step begins), `skip(ctx, item)` (true: pass this item by when its turn
---- comes, as a power that has left the game), `label(ctx, item)` (the item in words) and
---- `resume(ctx, result, item)` (what the sub-procedure it called handed back; it may return
---- `steps.call(…)` again for a further question, whose answer comes to it in turn).
 -- What a step and a procedure's list may hold (anything else is a misspelling).
 local STEP_KEYS = { name = "string", run = "function", each = "function", skip = "function", label = "function",
   resume = "function" }
@@ -153,6 +144,15 @@ local function check(title, list)
   end
 end
 
+--- An automatic state that runs `list`'s steps in order, then pops (handing back
+--- `list.finish(ctx)`, if the list has a `finish`), or with `again = true` in the list
+--- starts over from the first (a cycle, as the phases of a turn). A step is a table: `name` (what
+--- `steps.where` says, for logs and reasons; the state's locals show it too), `run(ctx, item)` (its work; it returns `steps.call(…)` to run
+--- a sub-procedure), and optionally `each(ctx)` (the items to run it for, in order, worked
+--- out when the step begins), `skip(ctx, item)` (true: pass this item by when its turn
+--- comes, as a power that has left the game), `label(ctx, item)` (the item in words) and
+--- `resume(ctx, result, item)` (what the sub-procedure it called handed back; it may return
+--- `steps.call(…)` again for a further question, whose answer comes to it in turn).
 function M.procedure(title, list)
   check(title, list)
   local state = {}
