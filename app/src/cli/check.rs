@@ -68,16 +68,23 @@ fn sources(
         )?;
         return Ok(true);
     };
-    let bare = chancery_core::load_module(
-        &m.dir,
-        &chancery_core::LoadOptions {
-            overlay: chancery_core::OverlayChoice::Off,
-            strict: false,
-        },
-    );
-    let Ok(bare) = bare else {
-        // The module loaded with its overlay, so it loads without; nothing to count if not.
-        return Ok(true);
+    // The module's own values: loaded again without the overlay only when one gave values.
+    let reloaded;
+    let bare = if m.overlay.as_ref().is_some_and(|o| o.values > 0) {
+        let Ok(module) = chancery_core::load_module(
+            &m.dir,
+            &chancery_core::LoadOptions {
+                overlay: chancery_core::OverlayChoice::Off,
+                strict: false,
+            },
+        ) else {
+            // It loaded with its overlay, so it loads without; nothing to count if not.
+            return Ok(true);
+        };
+        reloaded = module;
+        &reloaded
+    } else {
+        m
     };
     let tables = bare.table_sources();
     let given: usize = tables.iter().filter(|t| t.cited).map(|t| t.given).sum();

@@ -220,17 +220,19 @@ pub struct FigureSource {
 
 /// The whole numbers a value gives: itself, or those of a list or a map.
 fn figures_in(value: &DataValue) -> usize {
-    fn count(v: &Value) -> usize {
-        match v {
-            Value::Int(_) => 1,
-            Value::List(items) => items.iter().map(count).sum(),
-            Value::Map(map) => map.values().map(count).sum(),
-            _ => 0,
-        }
-    }
     match value {
-        DataValue::Known(v) => count(v),
+        DataValue::Known(v) => count_figures(v),
         DataValue::Unknown => 0,
+    }
+}
+
+/// The whole numbers of a plain value: itself, or those of a list or a map.
+fn count_figures(v: &Value) -> usize {
+    match v {
+        Value::Int(_) => 1,
+        Value::List(items) => items.iter().map(count_figures).sum(),
+        Value::Map(map) => map.values().map(count_figures).sum(),
+        _ => 0,
     }
 }
 
@@ -524,65 +526,59 @@ impl Module {
     /// module's source they come from. Counted on a module loaded without an overlay.
     pub fn figure_sources(&self) -> Vec<FigureSource> {
         let mut list = Vec::new();
-        let mut add =
-            |what, path: Vec<String>, name: &str, values: Vec<&DataValue>, source: &str| {
-                let figures = values.into_iter().map(figures_in).sum();
-                if figures > 0 {
-                    list.push(FigureSource {
-                        what,
-                        path,
-                        name: name.to_owned(),
-                        figures,
-                        cited: cites_lines(source),
-                    });
-                }
-            };
+        let mut add = |what, path: Vec<String>, name: &str, figures: usize, source: &str| {
+            if figures > 0 {
+                list.push(FigureSource {
+                    what,
+                    path,
+                    name: name.to_owned(),
+                    figures,
+                    cited: cites_lines(source),
+                });
+            }
+        };
+        let in_values = |values: &BTreeMap<String, DataValue>| -> usize {
+            values.values().map(figures_in).sum()
+        };
         for card in self.cards.iter() {
-            let values = card.fields.values().collect();
+            let path = vec![card.id.to_string()];
             add(
                 "card",
-                vec![card.id.to_string()],
+                path,
                 &card.name,
-                values,
+                in_values(&card.fields),
                 &card.source,
             );
         }
         for place in self.places.iter() {
             for space in &place.def.spaces {
                 let path = vec![place.def.id.to_string(), space.id.to_string()];
-                let values = space.props.values().collect();
-                add("space", path, &space.name, values, &space.source);
+                add(
+                    "space",
+                    path,
+                    &space.name,
+                    in_values(&space.props),
+                    &space.source,
+                );
             }
         }
         for piece in self.pieces.iter() {
-            let values = piece.props.values().collect();
+            let path = vec![piece.id.to_string()];
             add(
                 "piece",
-                vec![piece.id.to_string()],
+                path,
                 &piece.name,
-                values,
+                in_values(&piece.props),
                 &piece.source,
             );
         }
         for scenario in self.scenarios.iter() {
             // The set-up's counters and units, and the whole numbers of its variables.
-            let mut figures: Vec<DataValue> = scenario
-                .counters
-                .values()
-                .map(|n| DataValue::Known(Value::Int(*n)))
-                .collect();
-            for units in scenario.boxes.values() {
-                figures.extend(units.values().map(|n| DataValue::Known(Value::Int(*n))));
-            }
-            figures.extend(scenario.vars.values().cloned().map(DataValue::Known));
+            let figures = scenario.counters.len()
+                + scenario.boxes.values().map(BTreeMap::len).sum::<usize>()
+                + scenario.vars.values().map(count_figures).sum::<usize>();
             let path = vec![scenario.id.to_string()];
-            add(
-                "scenario",
-                path,
-                &scenario.name,
-                figures.iter().collect(),
-                &scenario.source,
-            );
+            add("scenario", path, &scenario.name, figures, &scenario.source);
         }
         list
     }

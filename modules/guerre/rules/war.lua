@@ -202,20 +202,19 @@ local function caretaker(ctx, l)
   -- 5.33 (L1790-L1792): every player but the attacker rolls; the highest runs the NPC (ties
   -- roll again); and not the attacker's allies, whom 3.3 excludes (L515-L519: "a player not
   -- Allied to the player at war").
-  local list = {}
+  local others, list = {}, {}
   for _, power in ipairs(ctx.vars.pcs) do
-    if power ~= l.declarer and not powers.allied(ctx, l.declarer, power) then
-      list[#list + 1] = power
+    if power ~= l.declarer then
+      others[#others + 1] = power
+      if not powers.allied(ctx, l.declarer, power) then
+        list[#list + 1] = power
+      end
     end
   end
   -- Every other player allied to the attacker (two players, say): 5.33's roll among all but
   -- the attacker (RULES-GAPS.md).
   if #list == 0 then
-    for _, power in ipairs(ctx.vars.pcs) do
-      if power ~= l.declarer then
-        list[#list + 1] = power
-      end
-    end
+    list = others
   end
   local winner = bid.by_dice(ctx, list, 10, function(power)
     return name(ctx, power) .. "'s caretaker roll for " .. name(ctx, l.npc)

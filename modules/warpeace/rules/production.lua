@@ -289,28 +289,29 @@ local function roll(ctx, v)
   -- Option j2.minor_die=controller (J.2.b, J.2.i, J.3.b): a minor state's cities count as
   -- those of the player who runs its production, France's for a pro-French state and
   -- England's for an anti-French one, and take the result of that state's roll this phase.
-  local lead = (ctx.vars.production_die or {})[l.faction == "pro" and "FR" or "EN"]
+  local lead_state = l.faction == "pro" and "FR" or "EN"
+  local lead = (ctx.vars.production_die or {})[lead_state]
+  local result, told, rule = nil, nil, "J.2.b"
   if l.minor and ctx.vars.options["j2.minor_die"] == "controller" and lead and lead.turn == ctx:turn() then
-    local red, black = production.points(ctx, lead.result, v.red or 0), production.points(ctx, lead.result, v.black or 0)
-    l.red, l.black, l.stage = 2 * red, 2 * black, "buy"
-    ctx:set_counter(counter(l), red + black)
-    ctx:log(string.format("%s's cities count as %s's: its production die's %d gives %d Production Point(s) from %d city(ies)%s (J.2.b, J.3.b).",
-      states.name(ctx, l.minor), states.name(ctx, lead.state), lead.result, red + black, (v.red or 0) + (v.black or 0),
-      black > 0 and string.format(", %d of them for Landwehr only", black) or ""))
-    return
+    result = lead.result
+    told = string.format("%s's cities count as %s's: its production die's %d gives", states.name(ctx, l.minor),
+      states.name(ctx, lead_state), result)
+    rule = "J.2.b, J.3.b"
+  else
+    local die = ctx:roll(6, states.name(ctx, producer(l)) .. "'s production die")
+    result = die + (v.modifier or 0)
+    if not l.minor then
+      ctx.vars.production_die = ctx.vars.production_die or {}
+      ctx.vars.production_die[producer(l)] = { turn = ctx:turn(), result = result }
+    end
+    told = string.format("%s's production die: %d%s = %d:", states.name(ctx, producer(l)), die,
+      v.modifier and v.modifier ~= 0 and string.format(" %+d", v.modifier) or "", result)
   end
-  local die = ctx:roll(6, states.name(ctx, producer(l)) .. "'s production die")
-  local modified = die + (v.modifier or 0)
-  if not l.minor then
-    ctx.vars.production_die = ctx.vars.production_die or {}
-    ctx.vars.production_die[producer(l)] = { turn = ctx:turn(), state = producer(l), result = modified }
-  end
-  local red, black = production.points(ctx, modified, v.red or 0), production.points(ctx, modified, v.black or 0)
+  local red, black = production.points(ctx, result, v.red or 0), production.points(ctx, result, v.black or 0)
   l.red, l.black, l.stage = 2 * red, 2 * black, "buy"
   ctx:set_counter(counter(l), red + black)
-  ctx:log(string.format("%s's production die: %d%s = %d: %d Production Point(s) from %d city(ies)%s (J.2.b).", states.name(ctx, producer(l)),
-    die, v.modifier and v.modifier ~= 0 and string.format(" %+d", v.modifier) or "", modified, red + black, (v.red or 0) + (v.black or 0),
-    black > 0 and string.format(", %d of them for Landwehr only", black) or ""))
+  ctx:log(string.format("%s %d Production Point(s) from %d city(ies)%s (%s).", told, red + black, (v.red or 0) + (v.black or 0),
+    black > 0 and string.format(", %d of them for Landwehr only", black) or "", rule))
 end
 
 --- The down payment of a naval unit on installments, in Production Points.
