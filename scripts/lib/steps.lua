@@ -92,7 +92,7 @@ end
 
 -- What a step and a procedure's list may hold (anything else is a misspelling).
 local STEP_KEYS = { name = "string", run = "function", each = "function", skip = "function", label = "function",
-  resume = "function" }
+  resume = "function", calls = "table" }
 local LIST_KEYS = { again = "boolean", finish = "function" }
 
 -- Checks a procedure's declaration as the module loads, so that a misspelt key or a step
@@ -127,12 +127,22 @@ local function check(title, list)
     if type(step.name) == "string" then
       at = string.format("step %d ('%s')", i, step.name)
     end
+    if type(step.calls) == "string" then
+      step.calls = { step.calls }
+    end
     for key, value in pairs(step) do
       local want = STEP_KEYS[key]
       if want == nil then
-        fail(string.format("%s: unknown key '%s' (a step has name, run, each, skip, label, resume)", at, tostring(key)))
+        fail(string.format("%s: unknown key '%s' (a step has name, run, each, skip, label, resume, calls)", at,
+          tostring(key)))
       elseif type(value) ~= want then
-        fail(string.format("%s: '%s' must be a %s, not a %s", at, key, want, type(value)))
+        fail(string.format("%s: '%s' must be a %s, not a %s", at, key, key == "calls" and "state's name or a list of them"
+          or want, type(value)))
+      end
+    end
+    for _, called in pairs(step.calls or {}) do
+      if type(called) ~= "string" then
+        fail(string.format("%s: 'calls' must name states, not hold a %s", at, type(called)))
       end
     end
     if step.name == nil then
@@ -144,6 +154,19 @@ local function check(title, list)
   end
 end
 
+-- A sub-procedure a step returned to call: it must be one its `calls` names, so that the
+-- outline drawn from the declarations (`chancery check --outline`) is the one that runs.
+local function checked_call(title, step, out)
+  for _, called in ipairs(step.calls or {}) do
+    if called == out.call then
+      return out
+    end
+  end
+  error(string.format("steps.procedure '%s', step '%s' calls the state '%s', which its 'calls' does not name "
+    .. "(it names: %s): add it to the step's calls", title, step.name, tostring(out.call),
+    step.calls and #step.calls > 0 and table.concat(step.calls, ", ") or "none"), 0)
+end
+
 --- An automatic state that runs `list`'s steps in order, then pops (handing back
 --- `list.finish(ctx)`, if the list has a `finish`), or with `again = true` in the list
 --- starts over from the first (a cycle, as the phases of a turn). A step is a table: `name` (what
@@ -152,10 +175,15 @@ end
 --- out when the step begins), `skip(ctx, item)` (true: pass this item by when its turn
 --- comes, as a power that has left the game), `label(ctx, item)` (the item in words) and
 --- `resume(ctx, result, item)` (what the sub-procedure it called handed back; it may return
---- `steps.call(…)` again for a further question, whose answer comes to it in turn).
+--- `steps.call(…)` again for a further question, whose answer comes to it in turn), and
+--- `calls` (the states its `run` and `resume` may call, a name or a list: a step that calls
+--- one it does not name stops with an error; the module's outline draws them).
 function M.procedure(title, list)
   check(title, list)
-  local state = {}
+  -- The declaration, for the engine's outline of the module's procedures (read at load
+  -- through the metatable, so the state's table holds only its hooks).
+  local state = setmetatable({}, { __index = { __outline = { title = title, again = list.again == true,
+    steps = list } } })
 
   function state.run(ctx)
     local l = ctx.locals
@@ -181,6 +209,7 @@ function M.procedure(title, list)
         l.where = words(ctx, title, step, item)
         local out = step.run and step.run(ctx, item)
         if type(out) == "table" and out.call ~= nil then
+          checked_call(title, step, out)
           l.waiting = true
           return ctx:call(out.call, out.locals)
         elseif type(out) == "table" and out.stop then
@@ -202,6 +231,7 @@ function M.procedure(title, list)
     local out = step ~= nil and step.resume ~= nil and step.resume(ctx, result, item)
     if type(out) == "table" and out.call ~= nil then
       -- A further question for the same step and item: its answer comes to resume too.
+      checked_call(title, step, out)
       l.waiting = true
       return ctx:call(out.call, out.locals)
     end

@@ -573,8 +573,61 @@ fn a_misspelt_key_of_a_declared_step_points_at_the_procedure() {
     assert!(
         report[0].starts_with("rules/muster.lua:10:")
             && report[0].contains(
-                "steps.procedure 'Muster': step 1 ('1. Levy'): unknown key 'resum' (a step has name, run, each, skip, label, resume)"
+                "steps.procedure 'Muster': step 1 ('1. Levy'): unknown key 'resum' (a step has name, run, each, skip, label, resume, calls)"
             ),
         "{report:?}"
+    );
+}
+
+#[test]
+fn a_step_that_calls_a_state_the_rules_lack_points_at_the_step() {
+    // The outline (`chancery check --outline`) is drawn from each step's `calls`: a name
+    // there that is no state is an error at the line of the step's run.
+    let report = broken(|dir| {
+        edit(
+            &dir.join("rules/muster.lua"),
+            "calls = \"review\",",
+            "calls = \"reveiw\",",
+        )
+    });
+    assert_eq!(
+        report,
+        vec![
+            "rules/muster.lua:34:1: step '2. Review' of the procedure 'Muster' calls 'reveiw', which is not a state of the rules: name a state in its calls, or add the state"
+        ]
+    );
+}
+
+#[test]
+fn a_step_that_calls_a_state_its_calls_does_not_name_stops_with_its_name() {
+    // A step's `calls` is checked as it runs too, so the outline cannot leave out a state a
+    // step calls: without `calls = "review"`, the review step stops the move that reaches it.
+    let (_scratch, dir) = copy_module(&test_module("testbed"));
+    edit(
+        &dir.join("rules/muster.lua"),
+        "    calls = \"review\",\n",
+        "",
+    );
+    let module = chancery_core::load_module(&dir, &no_overlay()).expect("loads");
+    let mut session =
+        chancery_core::start_game(module.into(), chancery_core::GameSpec::new("muster", 1))
+            .expect("starts");
+    session
+        .act("levy", chancery_core::Value::Int(2))
+        .expect("Beta levies");
+    let err = session
+        .act("levy", chancery_core::Value::Int(1))
+        .expect_err("the review step calls a state it does not name");
+    let text = format!("{err:#}");
+    assert!(
+        text.contains(
+            "steps.procedure 'Muster', step '2. Review' calls the state 'review', which its 'calls' does not name (it names: none): add it to the step's calls"
+        ),
+        "{text}"
+    );
+    assert_eq!(
+        session.table().top_frame().map(|f| f.state.as_str()),
+        Some("levy"),
+        "the move is refused, the game stands"
     );
 }

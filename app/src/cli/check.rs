@@ -16,6 +16,11 @@ pub struct CheckArgs {
     /// Treat warnings as errors.
     #[arg(long)]
     pub strict: bool,
+    /// Print only the outline of the module's procedures (those declared with
+    /// `steps.procedure`): each turn, phase and step with its rule number as the module
+    /// names it and the file:line of its work, and the states each step calls under it.
+    #[arg(long)]
+    pub outline: bool,
     /// Overlay flags.
     #[command(flatten)]
     pub overlay: OverlayArgs,
@@ -36,6 +41,10 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
     {
         // Printed by load_module; the module is fine, the owner's overlay is not.
         return Ok(1);
+    }
+    if args.outline {
+        write!(out, "{}", chancery_core::devtools::outline_text(&module))?;
+        return Ok(0);
     }
     summary(&module, out)?;
     effects(&module, out)?;

@@ -3,7 +3,9 @@
 
 mod docs;
 pub mod impact;
+mod outline;
 pub mod recording;
 pub mod testing;
 
 pub use docs::{api_reference_markdown, luals_stubs};
+pub use outline::outline_text;

@@ -152,6 +152,54 @@ pub struct RulesInfo {
     pub hooks: Vec<String>,
     /// The ids of the module's data that have registered effects, with their hooks.
     pub effects: BTreeMap<String, Vec<String>>,
+    /// The procedures declared with `steps.procedure`, by state name (empty when only the
+    /// syntax was checked).
+    #[serde(default)]
+    pub procedures: Vec<Procedure>,
+    /// Where each state's own work is written (its `prompt` or `run`), by state name.
+    #[serde(default)]
+    pub places: BTreeMap<String, SourceLine>,
+}
+
+/// A line of one of the module's scripts, by its path in the module (`rules/turn.lua`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SourceLine {
+    /// The script's path relative to the module folder.
+    pub file: String,
+    /// The line, from 1.
+    pub line: u32,
+}
+
+/// A procedure a module declares with `steps.procedure`: a state that runs its steps in
+/// the order the rules give them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Procedure {
+    /// The state that runs it.
+    pub state: String,
+    /// Its title, as the module names it ("16.2 Diplomacy Phase").
+    pub title: String,
+    /// Where it is declared (the line of its `steps.procedure` call), when the title is
+    /// written there as a plain string.
+    pub at: Option<SourceLine>,
+    /// Whether it starts over after its last step (the phases of a turn).
+    pub again: bool,
+    /// Its steps, in order.
+    pub steps: Vec<ProcedureStep>,
+}
+
+/// One step of a declared procedure.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ProcedureStep {
+    /// Its name, with the rule number the module gives it ("3. Spend Resources").
+    pub name: String,
+    /// Where its `run` function begins.
+    pub at: SourceLine,
+    /// The last line of its `run` function.
+    pub end_line: u32,
+    /// Whether it runs once for each of a list (it has `each`).
+    pub each: bool,
+    /// The states it may call, as it declares them.
+    pub calls: Vec<String>,
 }
 
 /// How many single-letter edits turn `a` into `b` (Levenshtein distance).

@@ -112,6 +112,8 @@ pub(crate) struct Host {
     includes: Rc<Includes>,
     /// What the VM remembers of `ctx:space_of` and `ctx:known`.
     remembered: Rc<RefCell<Remembered>>,
+    /// The declared procedures and where each state's work is written, read at load.
+    outline: super::outline::Outline,
     /// `ctx.watched` in this VM's calls: whether anyone will read their words.
     pub watched: bool,
 }
@@ -172,6 +174,7 @@ impl Host {
         let state_table: LuaTable = hooks
             .get("states")
             .map_err(|e| fail(format!("cannot read states: {}", describe(&e).0)))?;
+        let outline = super::outline::collect(&module, &state_table)?;
         Ok(Host {
             vm,
             module,
@@ -185,6 +188,7 @@ impl Host {
             api_calls,
             includes,
             remembered: Rc::new(RefCell::new(remembered)),
+            outline,
             watched: true,
         })
     }
@@ -243,6 +247,8 @@ impl Host {
             bots,
             hooks,
             effects: self.effects.clone(),
+            procedures: self.outline.procedures.clone(),
+            places: self.outline.places.clone(),
         }
     }
 

@@ -9,6 +9,7 @@ mod diag;
 mod host;
 mod interned;
 mod lazy;
+mod outline;
 mod pattern;
 pub mod profile;
 pub(crate) mod prompt;

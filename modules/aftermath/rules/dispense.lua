@@ -33,6 +33,7 @@ end
 local game = steps.procedure("Napoleon: Aftermath", {
   {
     name = "Set Up: select and dispense the markers",
+    calls = "dispense",
     each = selections,
     run = function(ctx, seat)
       return steps.call("dispense", { seat = seat })
@@ -40,6 +41,7 @@ local game = steps.procedure("Napoleon: Aftermath", {
   },
   {
     name = "Game Play",
+    calls = "turn",
     run = function(ctx)
       ctx:set_phase("Play")
       ctx:log("Every marker is dispensed: the first player begins.")

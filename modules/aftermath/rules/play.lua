@@ -146,6 +146,7 @@ end
 states.negotiation = steps.procedure("Negotiation", {
   {
     name = "The contest",
+    calls = "festivities",
     run = function(ctx)
       local province = negotiation.province(ctx)
       local candidates, leaders = negotiation.contest(ctx, province)
@@ -160,6 +161,7 @@ states.negotiation = steps.procedure("Negotiation", {
   },
   {
     name = "The negotiation marker",
+    calls = "move_marker",
     run = function(ctx)
       local card = ctx.locals.card
       local options = negotiation.destinations(ctx, ctx.data.cards[card].fields.regions,
@@ -182,6 +184,7 @@ states.negotiation = steps.procedure("Negotiation", {
 states.turn = steps.procedure("Turn", {
   {
     name = "Play a card",
+    calls = "play",
     run = function(ctx)
       return steps.call("play", { seat = ctx.locals.seat })
     end,
@@ -191,6 +194,7 @@ states.turn = steps.procedure("Turn", {
   },
   {
     name = "The card's action",
+    calls = { "diplomat", "army", "influence", "negotiation" },
     run = function(ctx)
       local card = ctx.locals.card
       local effect = play.effects[ctx.data.cards[card].deck]

@@ -439,6 +439,7 @@ battle.battle = steps.procedure("Battle", {
   },
   {
     name = "withdrawal",
+    calls = "decide",
     run = function(ctx)
       local locals = ctx.locals
       local state = b(ctx)
@@ -457,6 +458,7 @@ battle.battle = steps.procedure("Battle", {
     -- Each seat lays its cards in secret; in solitaire, with the option person-first, the
     -- first side's cards are shown before the other side lays its own.
     name = "battle cards",
+    calls = "battle_cards",
     each = function(ctx)
       if withdrew(ctx) then
         return {}
@@ -517,6 +519,7 @@ battle.battle = steps.procedure("Battle", {
   },
   {
     name = "losses",
+    calls = "battle_losses",
     each = function(ctx)
       return withdrew(ctx) and {} or { "FR", "allied" }
     end,
@@ -530,6 +533,7 @@ battle.battle = steps.procedure("Battle", {
   },
   {
     name = "the result",
+    calls = "decide",
     run = function(ctx)
       if withdrew(ctx) then
         return

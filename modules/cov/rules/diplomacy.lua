@@ -96,6 +96,7 @@ local wager_distance
 diplomacy.diplomacy = steps.procedure("16.2 Diplomacy Phase", {
   {
     name = "the Wager",
+    calls = { "wager", "solo_wager" },
     run = function(ctx)
       hands.deal(ctx)
       return steps.call(solitaire.displays(ctx) and "solo_wager" or "wager", {})
@@ -122,6 +123,7 @@ diplomacy.diplomacy = steps.procedure("16.2 Diplomacy Phase", {
   },
   {
     name = "the free issue",
+    calls = "free_issue",
     run = function(ctx)
       local d = dip(ctx)
       if d.winner and not powers.passive(ctx, d.winner) then
@@ -131,12 +133,14 @@ diplomacy.diplomacy = steps.procedure("16.2 Diplomacy Phase", {
   },
   {
     name = "the selection",
+    calls = "selection",
     run = function(ctx)
       return steps.call("selection", { order = dip(ctx).order, picks = {} })
     end,
   },
   {
     name = "Diplomacy Rounds",
+    calls = "round_turn",
     each = function(ctx)
       local turns = {}
       for round = 1, ROUNDS do
@@ -162,6 +166,7 @@ diplomacy.diplomacy = steps.procedure("16.2 Diplomacy Phase", {
   },
   {
     name = "the phase's winner",
+    calls = "phase_tie",
     run = function(ctx)
       if powers.variant(ctx) == 2 then
         hands.end_of_phase(ctx)
@@ -176,6 +181,7 @@ diplomacy.diplomacy = steps.procedure("16.2 Diplomacy Phase", {
   },
   {
     name = "Austria's Military Operation",
+    calls = "austria_operation",
     run = function(ctx)
       solitaire.austria_operation(ctx)
       if diplomacy.austria_operation_offered(ctx) then

@@ -153,6 +153,7 @@ end
 endturn.end_of_turn = steps.procedure("16.5 End of Turn", {
   {
     name = "Victory Point Summary",
+    calls = "vp_summary",
     run = function(ctx)
       endturn.summary(ctx)
       -- The demo has no copy of the player aid: its own items are left out, and said so.
@@ -165,6 +166,7 @@ endturn.end_of_turn = steps.procedure("16.5 End of Turn", {
   },
   {
     name = "Napoleon's surrender",
+    calls = "decide",
     run = function(ctx)
       if victory.surrender_possible(ctx) then
         return steps.call("decide", { power = "FR", key = "surrender", everyone = true,

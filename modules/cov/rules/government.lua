@@ -414,6 +414,7 @@ end
 government.government = steps.procedure("16.3 Government Phase", {
   {
     name = "Handicap cards",
+    calls = "handicap_use",
     run = function(ctx)
       return handicap.use(ctx, "start of the Government Phase")
     end,
@@ -427,6 +428,7 @@ government.government = steps.procedure("16.3 Government Phase", {
   },
   {
     name = "Card bonuses",
+    calls = "decide",
     each = function(ctx)
       return indices(ctx.vars.government_bonuses)
     end,
@@ -446,6 +448,7 @@ government.government = steps.procedure("16.3 Government Phase", {
   },
   {
     name = "Spending",
+    calls = "spend",
     each = function(ctx)
       return ctx.locals.order
     end,
@@ -456,6 +459,7 @@ government.government = steps.procedure("16.3 Government Phase", {
   },
   {
     name = "Liberalism or Pax Britannica",
+    calls = "decide",
     each = open_bonuses,
     run = function(ctx, i)
       local bonus = ctx.vars.drm_bonuses[i]
@@ -480,6 +484,7 @@ government.government = steps.procedure("16.3 Government Phase", {
   },
   {
     name = "Pax Britannica",
+    calls = "decide",
     run = function(ctx)
       local ok, why = pax_prerequisite(ctx)
       if ok == "ask" then
@@ -508,6 +513,7 @@ government.government = steps.procedure("16.3 Government Phase", {
   },
   {
     name = "New units",
+    calls = "new_units",
     each = function(ctx)
       return ctx.locals.order
     end,

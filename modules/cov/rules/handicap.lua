@@ -132,6 +132,7 @@ end
 handicap.handicap_use = steps.procedure("Handicap cards (20.13, 21.12)", {
   {
     name = "each card",
+    calls = "decide",
     each = function(ctx)
       return due(ctx, ctx.locals.timing)
     end,
@@ -198,6 +199,7 @@ handicap.handicap_use = steps.procedure("Handicap cards (20.13, 21.12)", {
   },
   {
     name = "by hand",
+    calls = "checklist",
     run = function(ctx)
       if ctx.locals.by_hand then
         return steps.call("checklist", { items = ctx.locals.by_hand, title = "Handicap cards" })

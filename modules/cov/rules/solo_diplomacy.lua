@@ -34,6 +34,7 @@ end
 states.solo_wager = steps.procedure("The Wager from the solo displays", {
   {
     name = "the Wager cards",
+    calls = "cdgsm_play",
     each = function(ctx)
       ctx.locals.laid = {}
       return solitaire.wager_order(ctx)
@@ -100,6 +101,7 @@ end
 states.solo_trade = steps.procedure("A trade between the solo displays", {
   {
     name = "the offer",
+    calls = "decide",
     run = function(ctx)
       local locals = ctx.locals
       ctx:log(string.format("%s offers %s a card in trade, face down.", name(ctx, locals.from), name(ctx, locals.to)))
@@ -114,6 +116,7 @@ states.solo_trade = steps.procedure("A trade between the solo displays", {
   },
   {
     name = "the card given in return",
+    calls = "cdgsm_play",
     run = function(ctx)
       if ctx.locals.accepted then
         return play(ctx.locals.to, "trade")

@@ -11,6 +11,7 @@ local turn = {}
 local function phase(phase_name, state, title)
   return {
     name = title or phase_name,
+    calls = state,
     run = function(ctx)
       ctx:set_phase(phase_name)
       if title then

@@ -388,6 +388,7 @@ war.war = steps.procedure("16.4 War Phase", {
   },
   {
     name = "Handicap cards",
+    calls = "handicap_use",
     run = function(ctx)
       return handicap.use(ctx, "start of the War Phase")
     end,
@@ -395,6 +396,7 @@ war.war = steps.procedure("16.4 War Phase", {
   {
     -- A Generalissimo held from the start (L934) and not yet on an army heads one now.
     name = "the Generalissimo's headquarters",
+    calls = "decide",
     run = function(ctx)
       local g = ctx.vars.generalissimo
       if g and g.army == nil then
@@ -405,11 +407,15 @@ war.war = steps.procedure("16.4 War Phase", {
       issues.resume(ctx, nil, result)
     end,
   },
-  { name = "Step 1, Military Operations", each = each_power, label = power_name, run = placing_ops },
-  { name = "Step 2, Military Supports", each = each_power, label = power_name, run = placing_supports },
-  { name = "Step 3, strategic movement", each = each_power, label = power_name, run = moving },
+  { name = "Step 1, Military Operations", each = each_power, label = power_name, run = placing_ops,
+    calls = "place_ops" },
+  { name = "Step 2, Military Supports", each = each_power, label = power_name, run = placing_supports,
+    calls = "place_supports" },
+  { name = "Step 3, strategic movement", each = each_power, label = power_name, run = moving,
+    calls = "strategic" },
   {
     name = "battles",
+    calls = "battle",
     each = function()
       return forces.FRONTS
     end,

@@ -99,6 +99,7 @@ end
 local function at_table(name, text, extra)
   return {
     name = name,
+    calls = "phase",
     run = function(ctx)
       local seat = calendar.lead(ctx, ctx.locals.faction)
       if seat == nil then
@@ -134,11 +135,29 @@ function calendar.procedures(hooks)
     hooks.combat,
   })
   local month = steps.procedure("Month", {
-    { name = "January chores", run = function(ctx) return hooks.january(ctx) end },
-    { name = calendar.SEGMENTS.neutral, run = function() return steps.call("neutral_segment", { faction = "neutral" }) end },
-    { name = calendar.SEGMENTS.pro, run = function() return steps.call("war_segment", { faction = "pro" }) end },
-    { name = calendar.SEGMENTS.anti, run = function() return steps.call("war_segment", { faction = "anti" }) end },
-    { name = "4. The Turn marker advances", run = function(ctx) return hooks.advance(ctx) end },
+    { name = "January chores", calls = "prisoners", run = function(ctx) return hooks.january(ctx) end },
+    {
+      name = calendar.SEGMENTS.neutral,
+      calls = "neutral_segment",
+      run = function()
+        return steps.call("neutral_segment", { faction = "neutral" })
+      end,
+    },
+    {
+      name = calendar.SEGMENTS.pro,
+      calls = "war_segment",
+      run = function()
+        return steps.call("war_segment", { faction = "pro" })
+      end,
+    },
+    {
+      name = calendar.SEGMENTS.anti,
+      calls = "war_segment",
+      run = function()
+        return steps.call("war_segment", { faction = "anti" })
+      end,
+    },
+    { name = "4. The Turn marker advances", calls = "final_count", run = function(ctx) return hooks.advance(ctx) end },
     again = true,
   })
   return { month = month, neutral_segment = neutral, war_segment = war }

@@ -143,6 +143,7 @@ local hooks = {
   },
   alliance = {
     name = "Alliance Phase",
+    calls = "alliance_phase",
     run = function(ctx)
       local faction = ctx.locals.faction
       if faction == "pro" and calendar.january(ctx) then
@@ -162,6 +163,7 @@ local hooks = {
   },
   reinforcement = {
     name = "Reinforcement Phase",
+    calls = "reinforcement",
     each = function(ctx)
       return production.producers(ctx, ctx.locals.faction)
     end,

@@ -22,6 +22,7 @@ end
 local game = steps.procedure("Game", {
   {
     name = "A turn each",
+    calls = "turn",
     each = function(ctx)
       return steps.from(SEATS, "P1")
     end,

@@ -10,6 +10,7 @@ local muster = {}
 muster.muster = steps.procedure("Muster", {
   {
     name = "1. Levy",
+    calls = "levy",
     each = function(ctx)
       return steps.from(ctx:seats(), "B")
     end,
@@ -29,6 +30,7 @@ muster.muster = steps.procedure("Muster", {
   },
   {
     name = "2. Review",
+    calls = "review",
     run = function(ctx)
       return steps.call("review", {})
     end,
