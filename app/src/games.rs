@@ -692,3 +692,27 @@ pub fn metric_name(module: &Module, m: &chancery_core::sim::compare::Metric) -> 
         format!("{} · {of}", m.group)
     }
 }
+
+/// The eyes a command may read `file` with, asked for `seat` (`None`: everything): a seat
+/// of the game; in a redacted save, only the seat it is for.
+pub fn eyes_for(file: &SaveFile, seat: Option<&SeatId>) -> anyhow::Result<Option<SeatId>> {
+    if let Some(seat) = seat
+        && !file.table.seats.contains_key(seat)
+    {
+        let seats: Vec<&str> = file.table.seats.keys().map(|s| s.as_str()).collect();
+        anyhow::bail!(
+            "seat '{seat}' does not play this game (its seats: {})",
+            seats.join(", ")
+        );
+    }
+    if let Some(redacted) = &file.redacted {
+        let own = &redacted.redaction.seat;
+        if seat != Some(own) {
+            anyhow::bail!(
+                "this save is seat {own}'s redacted view of the game: it holds only what {own} may see, \
+                 so it can be read only as {own} (--seat {own}); the umpire's save holds the rest"
+            );
+        }
+    }
+    Ok(file.table.eyes(seat).cloned())
+}

@@ -18,8 +18,8 @@ use chancery_core::{
 use clap::Args;
 
 use crate::games::{
-    OpenArgs, OverlayArgs, StartArgs, load_module, open_session, parse_value, restore, store_value,
-    value_example, value_type,
+    OpenArgs, OverlayArgs, StartArgs, eyes_for, load_module, open_session, parse_value, restore,
+    store_value, value_example, value_type,
 };
 
 /// Bot steps run after each answer before giving up (a runaway between bots).
@@ -863,7 +863,7 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
         bail!("seat '{seat}' does not play this game");
     }
     if own.is_some() {
-        super::mail::eyes_for(&file, seat.as_ref())?;
+        eyes_for(&file, seat.as_ref())?;
     }
     let mut answers = Vec::new();
     if let Some(action) = &args.action {
@@ -1028,7 +1028,7 @@ pub fn state(
     // The umpire sees everything; a redacted save only its own seat.
     let seat = match seat.as_ref().filter(|s| s.is_spectator()) {
         Some(_) if file.redacted.is_none() => seat,
-        _ => super::mail::eyes_for(&file, seat.as_ref())?,
+        _ => eyes_for(&file, seat.as_ref())?,
     };
     // With the module at hand, the game as `--headless` shows it; without, what the save
     // holds.

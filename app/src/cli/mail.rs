@@ -15,7 +15,7 @@ use chancery_core::{Input, Module, SeatId, Session, Value};
 use clap::Args;
 
 use super::game::{describe_table, refuse_existing_unless};
-use crate::games::{OverlayArgs, restore};
+use crate::games::{OverlayArgs, eyes_for, restore};
 use chancery_core::files::same_file;
 
 #[derive(Args, Debug)]
@@ -87,30 +87,6 @@ pub struct OrdersArgs {
     /// Replace the file --out names if it is there already.
     #[arg(long)]
     pub force: bool,
-}
-
-/// The eyes a command may read `file` with, asked for `seat` (`None`: everything): a seat
-/// of the game; in a redacted save, only the seat it is for.
-pub fn eyes_for(file: &SaveFile, seat: Option<&SeatId>) -> anyhow::Result<Option<SeatId>> {
-    if let Some(seat) = seat
-        && !file.table.seats.contains_key(seat)
-    {
-        let seats: Vec<&str> = file.table.seats.keys().map(|s| s.as_str()).collect();
-        bail!(
-            "seat '{seat}' does not play this game (its seats: {})",
-            seats.join(", ")
-        );
-    }
-    if let Some(redacted) = &file.redacted {
-        let own = &redacted.redaction.seat;
-        if seat != Some(own) {
-            bail!(
-                "this save is seat {own}'s redacted view of the game: it holds only what {own} may see, \
-                 so it can be read only as {own} (--seat {own}); the umpire's save holds the rest"
-            );
-        }
-    }
-    Ok(file.table.eyes(seat).cloned())
 }
 
 /// The report of `file`'s turn `turn` for `seat` (`None`: the umpire's; the spectator: the

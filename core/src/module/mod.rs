@@ -4,6 +4,7 @@
 mod data;
 mod diag;
 mod load;
+mod loader;
 mod locate;
 mod overlay;
 mod ronedit;

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::data::{DataValue, FieldType, OverlayFile, RefKind, quoted_list};
-use super::load::{Loader, MANIFEST};
+use super::loader::{Loader, MANIFEST};
 use super::locate::Anchor;
 use super::{BoardItem, LayoutItem, Module};
 use crate::fog::Sight;

@@ -389,6 +389,16 @@ impl Converter {
     }
 }
 
+/// Plain data from a Lua table; an empty table is an empty map.
+pub(super) fn plain(t: mlua::Table, what: &str) -> Result<Value, String> {
+    let value = from_lua(&LuaValue::Table(t), what)?;
+    Ok(if matches!(&value, Value::List(l) if l.is_empty()) {
+        Value::map()
+    } else {
+        value
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use mlua::{Lua, Table, Value as LuaValue};
 
-use super::api::CallState;
+use super::call::CallState;
 use super::convert::to_lua;
 use super::sandbox::Vm;
 use super::util::script_error;

@@ -9,10 +9,11 @@ use std::sync::Arc;
 
 use mlua::{Function, Lua, MultiValue, Table as LuaTable, Value as LuaValue};
 
-use super::api::{self, CallState, FlowEvent, Remembered};
+use super::api;
 use super::budget::Limits;
+use super::call::{CallState, FlowEvent, Lazy, Remembered, Which};
 use super::convert;
-use super::convert::{from_lua, to_lua};
+use super::convert::to_lua;
 use super::sandbox::{Includes, Sources, Vm, install_include};
 use super::stack::{Arg, CallArgs};
 use super::util::{describe, field, is_memory_error, our_frames, script_error, with_position};
@@ -725,8 +726,8 @@ impl<'a> Hook<'a> {
 
 /// The Lua tables a hook call read, to store back into the table after it.
 struct WrittenBack {
-    vars: Option<lazy::Lazy>,
-    locals: Option<lazy::Lazy>,
+    vars: Option<Lazy>,
+    locals: Option<Lazy>,
     frame_id: Option<u64>,
     /// The locals given to the call (of a frame already gone).
     given: Option<Value>,
@@ -736,8 +737,8 @@ struct WrittenBack {
 impl WrittenBack {
     /// Whether ctx's tables are still partly filled.
     fn is_partial(&self) -> bool {
-        self.vars.as_ref().is_some_and(lazy::Lazy::is_partial)
-            || self.locals.as_ref().is_some_and(lazy::Lazy::is_partial)
+        self.vars.as_ref().is_some_and(Lazy::is_partial)
+            || self.locals.as_ref().is_some_and(Lazy::is_partial)
     }
 
     /// Fills ctx's tables whole from `table`, the values they stood for.
@@ -752,16 +753,6 @@ impl WrittenBack {
             given,
         )
     }
-}
-
-/// Plain data from a Lua table; an empty table is an empty map.
-pub(super) fn plain(t: LuaTable, what: &str) -> Result<Value, String> {
-    let value = from_lua(&LuaValue::Table(t), what)?;
-    Ok(if matches!(&value, Value::List(l) if l.is_empty()) {
-        Value::map()
-    } else {
-        value
-    })
 }
 
 /// Stores `ctx.vars`, `ctx.locals` and `ctx.private` back into the table after a call; a
@@ -797,13 +788,13 @@ struct Changes {
 
 fn changes_of(table: &Table, written: &WrittenBack) -> Result<Changes, String> {
     let vars = match &written.vars {
-        Some(vars) => lazy::read_back(vars, Some(&table.vars), lazy::Which::Vars)?,
+        Some(vars) => lazy::read_back(vars, Some(&table.vars), Which::Vars)?,
         None => lazy::Changes::None,
     };
     let locals = match &written.locals {
         Some(locals) => {
             let source = lazy::locals_in(table, written.frame_id, written.given.as_ref());
-            let changes = lazy::read_back(locals, source, lazy::Which::Locals)?;
+            let changes = lazy::read_back(locals, source, Which::Locals)?;
             // Locals of a frame already gone (on_exit) are only read, to check they are
             // plain data.
             let live = written.frame_id.is_some() && source.is_some();
@@ -818,7 +809,7 @@ fn changes_of(table: &Table, written: &WrittenBack) -> Result<Changes, String> {
         if !convert::same(&LuaValue::Table(t.clone()), before, true) {
             private.push((
                 seat.clone(),
-                plain(t.clone(), &format!("ctx.private.{seat}"))?,
+                convert::plain(t.clone(), &format!("ctx.private.{seat}"))?,
             ));
         }
     }
@@ -1313,11 +1304,11 @@ fn make_field(lua: &Lua, key: &str) -> mlua::Result<LuaValue> {
         match key {
             "vars" => match &state.vars_table {
                 Some(t) => return Ok(LuaValue::Table(t.table.clone())),
-                None => lazy::Which::Vars,
+                None => Which::Vars,
             },
             "locals" => match &state.locals_table {
                 Some(t) => return Ok(LuaValue::Table(t.table.clone())),
-                None => lazy::Which::Locals,
+                None => Which::Locals,
             },
             "scenario" => return to_lua(lua, &Value::Str(state.table.scenario.to_string())),
             "watched" => return Ok(LuaValue::Boolean(state.watched)),
@@ -1335,8 +1326,8 @@ fn make_field(lua: &Lua, key: &str) -> mlua::Result<LuaValue> {
     let table = made.table.clone();
     if let Some(mut state) = lua.app_data_mut::<CallState>() {
         match which {
-            lazy::Which::Vars => state.vars_table = Some(made),
-            lazy::Which::Locals => state.locals_table = Some(made),
+            Which::Vars => state.vars_table = Some(made),
+            Which::Locals => state.locals_table = Some(made),
         }
     }
     Ok(LuaValue::Table(table))

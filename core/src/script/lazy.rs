@@ -24,40 +24,14 @@
 
 use mlua::{Function, Lua, Table as LuaTable, Value as LuaValue};
 
-use super::api::CallState;
+use super::call::{CallState, Lazy, Which};
 use super::convert::{changed_fields, same, to_lua};
 use super::stack::raw_store;
 use crate::value::Value;
 
-/// Which of ctx's tables.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Which {
-    Vars,
-    Locals,
-}
-
-impl Which {
-    /// Its name in messages.
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Which::Vars => "ctx.vars",
-            Which::Locals => "ctx.locals",
-        }
-    }
-}
-
 /// More fields than this read or written one at a time, and the rest are filled at once:
 /// the marks are a list, searched for each field.
 const MAX_MARKED: usize = 32;
-
-/// A table handed to a script, and which of its fields are in it.
-pub(crate) struct Lazy {
-    pub table: LuaTable,
-    /// The fields filled from the rules' values or written by the script, in that order.
-    marked: Vec<String>,
-    /// Every field has been filled: the table is the whole of it.
-    whole: bool,
-}
 
 /// What every VM's partial tables share: their metatables, the sandbox's list of partly
 /// filled tables, and the function that fills one whole.
@@ -546,7 +520,7 @@ pub(crate) fn read_back(
         if same(&lua_table, source, true) {
             return Ok(Changes::None);
         }
-        return super::host::plain(table.clone(), which.name()).map(Changes::Whole);
+        return super::convert::plain(table.clone(), which.name()).map(Changes::Whole);
     }
     if lazy.marked.is_empty() {
         return Ok(Changes::None);

@@ -3,6 +3,7 @@
 
 pub(crate) mod api;
 mod budget;
+mod call;
 pub(crate) mod convert;
 pub(crate) mod data;
 mod diag;
