@@ -5,21 +5,7 @@
 //! token stream for a path of anchors: "the struct whose `id` is `"stadion"`, then its key
 //! `"issues"`, then the string `"holand"`". Each anchor is searched after the previous one.
 
-/// A token's kind, as far as locating needs it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Kind {
-    Ident(String),
-    Str(String),
-    Number(String),
-    Punct(char),
-}
-
-#[derive(Clone, Debug)]
-struct Token {
-    kind: Kind,
-    line: usize,
-    col: usize,
-}
+use super::ronlex::{Tok, Token, lex};
 
 /// One step of a search path.
 #[derive(Clone, Debug)]
@@ -45,7 +31,7 @@ impl Locator {
     /// best-effort and only runs on files that already parsed.
     pub fn new(text: &str) -> Self {
         Locator {
-            tokens: tokenize(text),
+            tokens: lex(text).0,
         }
     }
 
@@ -79,8 +65,8 @@ impl Locator {
         }
         // The anchor is a key or field: skip it and its colon.
         let value = self.tokens.get(last? + 2)?;
-        match &value.kind {
-            Kind::Ident(name) => Some(name.clone()),
+        match &value.tok {
+            Tok::Ident(name) => Some(name.clone()),
             _ => None,
         }
     }
@@ -107,164 +93,20 @@ impl Locator {
 
     fn find(&self, anchor: &Anchor<'_>, from: usize) -> Option<usize> {
         let t = &self.tokens;
-        let is_colon = |i: usize| matches!(t.get(i).map(|t| &t.kind), Some(Kind::Punct(':')));
+        let is_colon = |i: usize| matches!(t.get(i).map(|t| &t.tok), Some(Tok::Colon));
         (from..t.len()).find(|&i| match anchor {
             Anchor::Field(name, value) => {
-                matches!(&t[i].kind, Kind::Ident(n) if n == name)
+                matches!(&t[i].tok, Tok::Ident(n) if n == name)
                     && is_colon(i + 1)
-                    && matches!(t.get(i + 2).map(|t| &t.kind), Some(Kind::Str(v)) if v == value)
+                    && matches!(t.get(i + 2).map(|t| &t.tok), Some(Tok::Str(v)) if v == value)
             }
             Anchor::Ident(name) => {
-                matches!(&t[i].kind, Kind::Ident(n) if n == name) && is_colon(i + 1)
+                matches!(&t[i].tok, Tok::Ident(n) if n == name) && is_colon(i + 1)
             }
-            Anchor::Key(key) => matches!(&t[i].kind, Kind::Str(k) if k == key) && is_colon(i + 1),
-            Anchor::Str(value) => matches!(&t[i].kind, Kind::Str(v) if v == value),
+            Anchor::Key(key) => matches!(&t[i].tok, Tok::Str(k) if k == key) && is_colon(i + 1),
+            Anchor::Str(value) => matches!(&t[i].tok, Tok::Str(v) if v == value),
         })
     }
-}
-
-fn tokenize(text: &str) -> Vec<Token> {
-    let chars: Vec<char> = text.chars().collect();
-    let mut tokens = Vec::new();
-    let (mut i, mut line, mut col) = (0usize, 1usize, 1usize);
-    let advance = |i: &mut usize, line: &mut usize, col: &mut usize, chars: &[char]| {
-        if chars[*i] == '\n' {
-            *line += 1;
-            *col = 1;
-        } else {
-            *col += 1;
-        }
-        *i += 1;
-    };
-    while i < chars.len() {
-        let c = chars[i];
-        let (start_line, start_col) = (line, col);
-        if c.is_whitespace() {
-            advance(&mut i, &mut line, &mut col, &chars);
-        } else if c == '/' && chars.get(i + 1) == Some(&'/') {
-            while i < chars.len() && chars[i] != '\n' {
-                advance(&mut i, &mut line, &mut col, &chars);
-            }
-        } else if c == '/' && chars.get(i + 1) == Some(&'*') {
-            let mut depth = 0usize;
-            while i < chars.len() {
-                if chars[i] == '/' && chars.get(i + 1) == Some(&'*') {
-                    depth += 1;
-                    advance(&mut i, &mut line, &mut col, &chars);
-                } else if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
-                    depth -= 1;
-                    advance(&mut i, &mut line, &mut col, &chars);
-                    if depth == 0 {
-                        advance(&mut i, &mut line, &mut col, &chars);
-                        break;
-                    }
-                }
-                advance(&mut i, &mut line, &mut col, &chars);
-            }
-        } else if c == '"' {
-            let mut content = String::new();
-            advance(&mut i, &mut line, &mut col, &chars);
-            while i < chars.len() && chars[i] != '"' {
-                if chars[i] == '\\' && i + 1 < chars.len() {
-                    advance(&mut i, &mut line, &mut col, &chars);
-                    content.push(match chars[i] {
-                        'n' => '\n',
-                        't' => '\t',
-                        other => other,
-                    });
-                } else {
-                    content.push(chars[i]);
-                }
-                advance(&mut i, &mut line, &mut col, &chars);
-            }
-            if i < chars.len() {
-                advance(&mut i, &mut line, &mut col, &chars);
-            }
-            tokens.push(Token {
-                kind: Kind::Str(content),
-                line: start_line,
-                col: start_col,
-            });
-        } else if c == 'r' && matches!(chars.get(i + 1), Some('#') | Some('"')) {
-            // Raw string r#"..."#.
-            let mut hashes = 0;
-            advance(&mut i, &mut line, &mut col, &chars);
-            while i < chars.len() && chars[i] == '#' {
-                hashes += 1;
-                advance(&mut i, &mut line, &mut col, &chars);
-            }
-            if i < chars.len() {
-                advance(&mut i, &mut line, &mut col, &chars);
-            }
-            let mut content = String::new();
-            while i < chars.len() {
-                if chars[i] == '"' && (1..=hashes).all(|k| chars.get(i + k) == Some(&'#')) {
-                    for _ in 0..=hashes {
-                        advance(&mut i, &mut line, &mut col, &chars);
-                    }
-                    break;
-                }
-                content.push(chars[i]);
-                advance(&mut i, &mut line, &mut col, &chars);
-            }
-            tokens.push(Token {
-                kind: Kind::Str(content),
-                line: start_line,
-                col: start_col,
-            });
-        } else if c == '\'' {
-            let mut content = String::new();
-            advance(&mut i, &mut line, &mut col, &chars);
-            while i < chars.len() && chars[i] != '\'' {
-                content.push(chars[i]);
-                advance(&mut i, &mut line, &mut col, &chars);
-            }
-            if i < chars.len() {
-                advance(&mut i, &mut line, &mut col, &chars);
-            }
-            tokens.push(Token {
-                kind: Kind::Str(content),
-                line: start_line,
-                col: start_col,
-            });
-        } else if c.is_alphabetic() || c == '_' {
-            let mut name = String::new();
-            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
-                name.push(chars[i]);
-                advance(&mut i, &mut line, &mut col, &chars);
-            }
-            tokens.push(Token {
-                kind: Kind::Ident(name),
-                line: start_line,
-                col: start_col,
-            });
-        } else if c.is_ascii_digit()
-            || ((c == '-' || c == '+') && chars.get(i + 1).is_some_and(char::is_ascii_digit))
-        {
-            let mut number = String::new();
-            number.push(c);
-            advance(&mut i, &mut line, &mut col, &chars);
-            while i < chars.len()
-                && (chars[i].is_ascii_alphanumeric() || chars[i] == '.' || chars[i] == '_')
-            {
-                number.push(chars[i]);
-                advance(&mut i, &mut line, &mut col, &chars);
-            }
-            tokens.push(Token {
-                kind: Kind::Number(number),
-                line: start_line,
-                col: start_col,
-            });
-        } else {
-            tokens.push(Token {
-                kind: Kind::Punct(c),
-                line: start_line,
-                col: start_col,
-            });
-            advance(&mut i, &mut line, &mut col, &chars);
-        }
-    }
-    tokens
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ mod loader;
 mod locate;
 mod overlay;
 mod ronedit;
+mod ronlex;
 mod validate;
 
 use std::collections::BTreeMap;

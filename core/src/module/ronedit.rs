@@ -12,176 +12,7 @@ pub enum Step<'a> {
     Key(&'a str),
 }
 
-#[derive(Clone, Debug, PartialEq)]
-enum Tok {
-    Ident(String),
-    Str(String),
-    Open(char),
-    Close(char),
-    Colon,
-    Comma,
-    Other,
-}
-
-/// A token and where it lies in the text (byte offsets).
-#[derive(Clone, Debug)]
-struct Token {
-    tok: Tok,
-    start: usize,
-    end: usize,
-}
-
-/// The tokens of `text`, comments and white space left out; `None` if a string or comment
-/// does not end.
-fn tokens(text: &str) -> Option<Vec<Token>> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        let start = i;
-        match c {
-            b' ' | b'\t' | b'\r' | b'\n' => i += 1,
-            b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                let mut depth = 0;
-                loop {
-                    match (bytes.get(i), bytes.get(i + 1)) {
-                        (Some(b'/'), Some(b'*')) => {
-                            depth += 1;
-                            i += 2;
-                        }
-                        (Some(b'*'), Some(b'/')) => {
-                            depth -= 1;
-                            i += 2;
-                            if depth == 0 {
-                                break;
-                            }
-                        }
-                        (Some(_), _) => i += 1,
-                        (None, _) => return None,
-                    }
-                }
-            }
-            b'"' => {
-                let (content, end) = string_at(text, i)?;
-                out.push(Token {
-                    tok: Tok::Str(content),
-                    start,
-                    end,
-                });
-                i = end;
-            }
-            b'r' if matches!(bytes.get(i + 1), Some(b'#' | b'"')) => {
-                let hashes = bytes[i + 1..].iter().take_while(|b| **b == b'#').count();
-                let open = i + 1 + hashes;
-                if bytes.get(open) != Some(&b'"') {
-                    return None;
-                }
-                let close = format!("\"{}", "#".repeat(hashes));
-                let end = text[open + 1..].find(&close)? + open + 1;
-                out.push(Token {
-                    tok: Tok::Str(text[open + 1..end].to_owned()),
-                    start,
-                    end: end + close.len(),
-                });
-                i = end + close.len();
-            }
-            b'(' | b'[' | b'{' => {
-                out.push(Token {
-                    tok: Tok::Open(c as char),
-                    start,
-                    end: i + 1,
-                });
-                i += 1;
-            }
-            b')' | b']' | b'}' => {
-                out.push(Token {
-                    tok: Tok::Close(c as char),
-                    start,
-                    end: i + 1,
-                });
-                i += 1;
-            }
-            b':' | b',' => {
-                let tok = if c == b':' { Tok::Colon } else { Tok::Comma };
-                out.push(Token {
-                    tok,
-                    start,
-                    end: i + 1,
-                });
-                i += 1;
-            }
-            _ => {
-                while i < bytes.len()
-                    && !matches!(
-                        bytes[i],
-                        b' ' | b'\t'
-                            | b'\r'
-                            | b'\n'
-                            | b'('
-                            | b')'
-                            | b'['
-                            | b']'
-                            | b'{'
-                            | b'}'
-                            | b':'
-                            | b','
-                            | b'"'
-                            | b'/'
-                    )
-                {
-                    i += 1;
-                }
-                if i == start {
-                    i += 1;
-                }
-                let word = &text[start..i];
-                let ident = word
-                    .chars()
-                    .next()
-                    .is_some_and(|c| c.is_alphabetic() || c == '_');
-                out.push(Token {
-                    tok: if ident {
-                        Tok::Ident(word.to_owned())
-                    } else {
-                        Tok::Other
-                    },
-                    start,
-                    end: i,
-                });
-            }
-        }
-    }
-    Some(out)
-}
-
-/// The content of the string starting at byte `at` (a `"`) and the offset after it.
-fn string_at(text: &str, at: usize) -> Option<(String, usize)> {
-    let mut content = String::new();
-    let mut chars = text[at + 1..].char_indices();
-    while let Some((i, c)) = chars.next() {
-        match c {
-            '"' => return Some((content, at + 1 + i + 1)),
-            '\\' => {
-                let (_, escaped) = chars.next()?;
-                content.push(match escaped {
-                    'n' => '\n',
-                    't' => '\t',
-                    'r' => '\r',
-                    '0' => '\0',
-                    other => other,
-                });
-            }
-            c => content.push(c),
-        }
-    }
-    None
-}
+use super::ronlex::{Tok, Token, lex};
 
 /// The index of the token closing the bracket opened at token `open`.
 fn closing(tokens: &[Token], open: usize) -> Option<usize> {
@@ -305,9 +136,14 @@ fn indent_of(text: &str, at: usize) -> &str {
 /// A missing entry is added at the end of its container, on a line of its own. `None` when
 /// the text is not shaped as the path expects (the caller then writes the file anew).
 pub fn set(text: &str, path: &[Step<'_>], value: &str) -> Option<String> {
-    let tokens = tokens(text)?;
+    let (tokens, complete) = lex(text);
+    if !complete {
+        return None;
+    }
     // The top-level struct: `Name( … )` or `( … )`.
-    let first = tokens.iter().position(|t| !matches!(t.tok, Tok::Other))?;
+    let first = tokens
+        .iter()
+        .position(|t| !matches!(t.tok, Tok::Other(_) | Tok::Number(_)))?;
     let (mut open, _) = container_of(&tokens, first)?;
     for (depth, step) in path.iter().enumerate() {
         let Some(at) = find_entry(&tokens, open, *step) else {
