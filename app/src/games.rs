@@ -115,6 +115,7 @@ pub struct OpenArgs {
     /// Window size, as WIDTHxHEIGHT.
     #[arg(long, value_name = "WxH", default_value = "1600x1000")]
     pub size: String,
+    /// The owner's overlay.
     #[command(flatten)]
     pub overlay: OverlayArgs,
     /// An invitation link to a seat at a table on a server (`chancery join LINK`): the

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use chancery::cli::{self, Outcome};
 
 /// The allocator: the rules' Lua makes and drops many small tables and strings a
-/// decision, which the system allocator serves slowly (ARCHITECTURE, "Speed").
+/// decision, which the system allocator serves slowly (docs/speed.md).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -826,6 +826,50 @@ fn attacks_with_deeply_nested_input() {
     group.finish();
 }
 
+/// A recorded game of 10,000 inputs, checked by `chancery test` in time linear in it.
+fn a_long_recording(group: &mut Group, cwd: &Path) {
+    let lab = cwd.join("lab");
+    std::fs::create_dir_all(&lab).expect("mkdir");
+    let module = lab.join("testbed");
+    copy(&test_module("testbed"), &module);
+    let notes = cwd.join("notes.txt");
+    let lines: String = (0..10_000)
+        .map(|i| format!("by hand: note n{i}\n"))
+        .collect();
+    std::fs::write(&notes, lines).expect("write");
+    let long = cwd.join("long.ron").display().to_string();
+    let made = chancery(
+        &[
+            "new",
+            &module.display().to_string(),
+            "--no-overlay",
+            "--answers",
+            &notes.display().to_string(),
+            "--out",
+            &long,
+        ],
+        cwd,
+    );
+    assert_eq!(made.code, 0, "{}", made.text);
+    let recorded = module.join("tests/replays/long.ron").display().to_string();
+    let made = chancery(&["record", &long, "--out", &recorded], cwd);
+    assert_eq!(made.code, 0, "{}", made.text);
+    let run = chancery(
+        &["test", &module.display().to_string(), "--no-overlay"],
+        cwd,
+    );
+    group.check(
+        "a recorded game of 10,000 inputs",
+        if run.code != 0 {
+            Err(run.text)
+        } else if run.took > Duration::from_secs(3) {
+            Err(format!("took {:?}", run.took))
+        } else {
+            Ok(())
+        },
+    );
+}
+
 /// Huge files and counts: a device as an answers file, a shard, an overlay or a save; a
 /// note of 10 MB; ten million games in one run. Each is refused at once, in little memory.
 #[test]
@@ -901,47 +945,7 @@ fn attacks_with_huge_files_and_counts() {
         ),
         "39900 more problem(s) in this file are not listed",
     );
-    // A recorded game of 10,000 inputs, checked by `chancery test` in time linear in it.
-    let lab = cwd.join("lab");
-    std::fs::create_dir_all(&lab).expect("mkdir");
-    let module = lab.join("testbed");
-    copy(&test_module("testbed"), &module);
-    let notes = cwd.join("notes.txt");
-    let lines: String = (0..10_000)
-        .map(|i| format!("by hand: note n{i}\n"))
-        .collect();
-    std::fs::write(&notes, lines).expect("write");
-    let long = cwd.join("long.ron").display().to_string();
-    let made = chancery(
-        &[
-            "new",
-            &module.display().to_string(),
-            "--no-overlay",
-            "--answers",
-            &notes.display().to_string(),
-            "--out",
-            &long,
-        ],
-        cwd,
-    );
-    assert_eq!(made.code, 0, "{}", made.text);
-    let recorded = module.join("tests/replays/long.ron").display().to_string();
-    let made = chancery(&["record", &long, "--out", &recorded], cwd);
-    assert_eq!(made.code, 0, "{}", made.text);
-    let run = chancery(
-        &["test", &module.display().to_string(), "--no-overlay"],
-        cwd,
-    );
-    group.check(
-        "a recorded game of 10,000 inputs",
-        if run.code != 0 {
-            Err(run.text)
-        } else if run.took > Duration::from_secs(3) {
-            Err(format!("took {:?}", run.took))
-        } else {
-            Ok(())
-        },
-    );
+    a_long_recording(&mut group, cwd);
     group.run(
         "ten million games in one run",
         chancery(
@@ -969,6 +973,34 @@ fn attacks_with_huge_files_and_counts() {
     group.finish();
 }
 
+/// Shard `i` of 2 of a six-game run of the testbed, as the JSON `sim --shard` prints.
+fn testbed_shard(testbed: &str, i: usize, cwd: &Path) -> serde_json::Value {
+    let run = chancery(
+        &[
+            "sim",
+            testbed,
+            "--games",
+            "6",
+            "--seed",
+            "1",
+            "--threads",
+            "1",
+            "--shard",
+            &format!("{i}/2"),
+            "--no-overlay",
+        ],
+        cwd,
+    );
+    assert_eq!(run.code, 0, "{}", run.text);
+    serde_json::from_str(
+        run.text
+            .lines()
+            .find(|l| l.starts_with('{'))
+            .expect("the shard"),
+    )
+    .expect("JSON")
+}
+
 /// Shard files forged or mixed up: each is refused with what is wrong before anything is
 /// merged.
 #[test]
@@ -976,33 +1008,7 @@ fn attacks_with_forged_shard_files() {
     let scratch = tempfile::tempdir().expect("scratch");
     let cwd = scratch.path();
     let testbed = test_module("testbed").display().to_string();
-    let shard = |i: usize| {
-        let run = chancery(
-            &[
-                "sim",
-                &testbed,
-                "--games",
-                "6",
-                "--seed",
-                "1",
-                "--threads",
-                "1",
-                "--shard",
-                &format!("{i}/2"),
-                "--no-overlay",
-            ],
-            cwd,
-        );
-        assert_eq!(run.code, 0, "{}", run.text);
-        let json: serde_json::Value = serde_json::from_str(
-            run.text
-                .lines()
-                .find(|l| l.starts_with('{'))
-                .expect("the shard"),
-        )
-        .expect("JSON");
-        json
-    };
+    let shard = |i: usize| testbed_shard(&testbed, i, cwd);
     let (one, two) = (shard(1), shard(2));
     let write = |name: &str, json: &serde_json::Value| {
         let path = cwd.join(name);

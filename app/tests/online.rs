@@ -560,6 +560,50 @@ mod hostile {
     }
 }
 
+/// A seat's link does not send a new version; any seat lists the versions the table has
+/// played: the first from the start, the edited one from the move it came at (every move so
+/// far was played before it; the log's first entry is the set-up).
+fn only_the_host_sends_a_version_and_any_seat_lists_them(
+    server: &Server,
+    links: &serde_json::Map<String, Json>,
+) {
+    // A seat's link does not send a new version.
+    let url = server.url.clone();
+    let not_host = token_of(&links["A"]);
+    let refused = chancery_server::client::reload(
+        &url,
+        &not_host,
+        &chancery_server::archive::Archive::from_dir(&repo().join("tests/modules/testbed"))
+            .expect("the testbed"),
+    )
+    .expect_err("refused");
+    assert!(
+        refused.to_string().contains("only the host's invitation"),
+        "{refused}"
+    );
+    // Any seat lists the versions the table has played: the first from the start, the
+    // edited one from the move it came at (every move so far was played before it; the
+    // log's first entry is the set-up).
+    let versions = chancery_server::client::versions(links["B"].as_str().expect("a link"))
+        .expect("the versions");
+    let moves = state(&links["A"])["log"].as_array().map_or(0, Vec::len) - 1;
+    assert!(moves >= 1, "a move was played before the edit");
+    assert_eq!(versions.len(), 2, "{versions:?}");
+    assert_eq!(
+        versions.iter().map(|v| v.from_input).collect::<Vec<_>>(),
+        [0, moves]
+    );
+    assert_ne!(versions[0].hash, versions[1].hash);
+    let (code, out, err) = chancery(&["remote", "versions", links["A"].as_str().expect("a link")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("1. version") && out.contains("from the start"),
+        "{out}"
+    );
+    let from = format!("from move {} (now)", moves + 1);
+    assert!(out.contains("2. version") && out.contains(&from), "{out}");
+}
+
 #[test]
 fn the_host_s_edit_reaches_every_seat_in_its_own_words() {
     // The testbed at the table, A and B connected; the host raises card Five from 5 to 50
@@ -656,41 +700,7 @@ fn the_host_s_edit_reaches_every_seat_in_its_own_words() {
             );
         }
     }
-    // A seat's link does not send a new version.
-    let url = server.url.clone();
-    let not_host = token("A");
-    let refused = chancery_server::client::reload(
-        &url,
-        &not_host,
-        &chancery_server::archive::Archive::from_dir(&repo().join("tests/modules/testbed"))
-            .expect("the testbed"),
-    )
-    .expect_err("refused");
-    assert!(
-        refused.to_string().contains("only the host's invitation"),
-        "{refused}"
-    );
-    // Any seat lists the versions the table has played: the first from the start, the
-    // edited one from the move it came at (every move so far was played before it; the
-    // log's first entry is the set-up).
-    let versions = chancery_server::client::versions(links["B"].as_str().expect("a link"))
-        .expect("the versions");
-    let moves = state(&links["A"])["log"].as_array().map_or(0, Vec::len) - 1;
-    assert!(moves >= 1, "a move was played before the edit");
-    assert_eq!(versions.len(), 2, "{versions:?}");
-    assert_eq!(
-        versions.iter().map(|v| v.from_input).collect::<Vec<_>>(),
-        [0, moves]
-    );
-    assert_ne!(versions[0].hash, versions[1].hash);
-    let (code, out, err) = chancery(&["remote", "versions", links["A"].as_str().expect("a link")]);
-    assert_eq!(code, 0, "{err}");
-    assert!(
-        out.contains("1. version") && out.contains("from the start"),
-        "{out}"
-    );
-    let from = format!("from move {} (now)", moves + 1);
-    assert!(out.contains("2. version") && out.contains(&from), "{out}");
+    only_the_host_sends_a_version_and_any_seat_lists_them(&server, &links);
 }
 
 #[test]
@@ -1052,25 +1062,51 @@ fn step_until(
     h.step();
 }
 
-/// The app at a seat of a table on the server (`chancery join LINK`): it draws the seat's
-/// game from the module the server sent (once, into its cache), answers a decision with a
-/// click, and shows the other seat's move when it arrives. What it holds never names the
-/// other seat's hand.
-#[test]
-fn the_app_joins_a_table_plays_a_decision_and_shows_the_other_seat_s_move() {
-    use chancery::gui::{ChanceryApp, GameView, Launcher};
-
+/// The table's chat: a line typed in the window reaches the `other` seat, and the other
+/// seat's line shows in the window.
+fn chat_both_ways(
+    h: &mut egui_kittest::Harness<'_, chancery::gui::ChanceryApp>,
+    links: &serde_json::Map<String, Json>,
+    other: &str,
+) {
     use egui_kittest::kittest::Queryable;
 
-    let data = tempfile::tempdir().expect("scratch");
-    let cache = tempfile::tempdir().expect("a module cache");
-    let server = Server::start(data.path());
-    let links = host(&server);
-    let (mine, other) = match deciding(&links) {
-        "A" => ("A", "B"),
-        _ => ("B", "A"),
+    // The table's chat: a line typed in the window reaches the other seat, and the other
+    // seat's line shows in the window.
+    h.get_by_label("Line").focus();
+    h.run();
+    h.get_by_label("Line").type_text("Your move, friend.");
+    h.run();
+    h.get_by_label("Say").click();
+    h.run();
+    let said = |key: &str| -> Vec<String> {
+        chancery_server::client::chat(links[key].as_str().expect("a link"))
+            .expect("the chat")
+            .into_iter()
+            .map(|l| l.text)
+            .collect()
     };
-    let link = links[mine].as_str().expect("a link");
+    step_until(h, "the line to reach the table", &|_| {
+        !said(other).is_empty()
+    });
+    assert_eq!(said(other), ["Your move, friend."]);
+    chancery_server::client::say(links[other].as_str().expect("a link"), "Thinking…", None)
+        .expect("said");
+    step_until(h, "the other seat's line", &|app| {
+        app.view.remote().is_some_and(|r| r.chat.len() == 2)
+    });
+    h.get_by_label("Thinking…");
+}
+
+/// The app open on a game of its own, joined to the table at `link` through New / Open…
+/// (its module kept in `cache`), once the table's first game has arrived.
+fn joined_through_the_launcher(
+    link: &str,
+    cache: &std::path::Path,
+) -> egui_kittest::Harness<'static, chancery::gui::ChanceryApp> {
+    use chancery::gui::{ChanceryApp, GameView, Launcher};
+    use egui_kittest::kittest::Queryable;
+
     // The app open on a game of its own; the person joins through New / Open….
     let load = LoadOptions {
         overlay: OverlayChoice::Off,
@@ -1081,7 +1117,7 @@ fn the_app_joins_a_table_plays_a_decision_and_shows_the_other_seat_s_move() {
     );
     let session = chancery_core::start_game(module, GameSpec::new("basic", 1)).expect("starts");
     let mut launcher = Launcher::new(&repo().join("tests/modules/testbed"), load);
-    launcher.module_cache = cache.path().to_path_buf();
+    launcher.module_cache = cache.to_path_buf();
     let view = GameView::new(session, chancery::gui::GameOptions::default());
     let mut h = window(ChanceryApp::new(view, launcher));
     h.run();
@@ -1096,17 +1132,67 @@ fn the_app_joins_a_table_plays_a_decision_and_shows_the_other_seat_s_move() {
     step_until(&mut h, "the table's first game", &|app| {
         app.view.remote().is_some()
     });
+    h
+}
+
+/// The `other` seat moves from another machine; at a physical board, the window lists what
+/// the move changes on it: the other seat's hand counted, never named.
+fn the_other_seat_s_move_at_a_physical_board(
+    h: &mut egui_kittest::Harness<'_, chancery::gui::ChanceryApp>,
+    links: &serde_json::Map<String, Json>,
+    other: &str,
+) {
+    let entries = |app: &chancery::gui::ChanceryApp| app.session().log().len();
+    let before = entries(h.state());
+    h.state_mut().view.set_physical_board(true);
+    let (code, err) = remote_act(&links[other]);
+    assert_eq!(code, 0, "{err}");
+    step_until(h, "the other seat's move", &|app| entries(app) > before);
+    let lists = h.state().view.checklists().to_vec();
+    assert_eq!(lists.len(), 1, "{lists:?}");
+    let items: Vec<&str> = lists[0].items.iter().map(|(i, _)| i.as_str()).collect();
+    let hand = if other == "A" {
+        "Alpha's hand"
+    } else {
+        "Beta's hand"
+    };
+    // The other seat's hand is counted, never named; what it played shows.
+    assert!(
+        items
+            .iter()
+            .any(|i| i.starts_with(&format!("{hand}: ")) && i.contains("you may not see")),
+        "{items:?}"
+    );
+    assert!(
+        items.iter().all(|i| !i.contains('?')),
+        "no stand-in is named: {items:?}"
+    );
+    h.state_mut().view.set_physical_board(false);
+}
+
+/// The app at a seat of a table on the server (`chancery join LINK`): it draws the seat's
+/// game from the module the server sent (once, into its cache), answers a decision with a
+/// click, and shows the other seat's move when it arrives. What it holds never names the
+/// other seat's hand.
+#[test]
+fn the_app_joins_a_table_plays_a_decision_and_shows_the_other_seat_s_move() {
+    use chancery::gui::ChanceryApp;
+
+    use egui_kittest::kittest::Queryable;
+
+    let data = tempfile::tempdir().expect("scratch");
+    let cache = tempfile::tempdir().expect("a module cache");
+    let server = Server::start(data.path());
+    let links = host(&server);
+    let (mine, other) = match deciding(&links) {
+        "A" => ("A", "B"),
+        _ => ("B", "A"),
+    };
+    let link = links[mine].as_str().expect("a link");
+    let mut h = joined_through_the_launcher(link, cache.path());
     // The module came from the server into the cache: its files and what its rules declare.
-    let kept: Vec<String> = std::fs::read_dir(cache.path())
-        .expect("the cache")
-        .map(|e| {
-            e.expect("an entry")
-                .file_name()
-                .to_string_lossy()
-                .into_owned()
-        })
-        .collect();
-    assert_eq!(kept.len(), 2, "the module's folder and its rules: {kept:?}");
+    let kept = std::fs::read_dir(cache.path()).expect("the cache").count();
+    assert_eq!(kept, 2, "the module's folder and its rules");
     let other_hand_hidden = |app: &ChanceryApp| {
         let table = app.session().table();
         let hand = &table.zones[&chancery_core::ZoneId::from(format!("hand.{other}").as_str())];
@@ -1166,34 +1252,7 @@ fn the_app_joins_a_table_plays_a_decision_and_shows_the_other_seat_s_move() {
         h.state().view.my_ask().is_none(),
         "the window offers nothing while the other seat decides"
     );
-    let before = entries(h.state());
-    // At a physical board, the window lists what the other seat's move changes on it.
-    h.state_mut().view.set_physical_board(true);
-    let (code, err) = remote_act(&links[other]);
-    assert_eq!(code, 0, "{err}");
-    step_until(&mut h, "the other seat's move", &|app| {
-        entries(app) > before
-    });
-    let lists = h.state().view.checklists().to_vec();
-    assert_eq!(lists.len(), 1, "{lists:?}");
-    let items: Vec<&str> = lists[0].items.iter().map(|(i, _)| i.as_str()).collect();
-    let hand = if other == "A" {
-        "Alpha's hand"
-    } else {
-        "Beta's hand"
-    };
-    // The other seat's hand is counted, never named; what it played shows.
-    assert!(
-        items
-            .iter()
-            .any(|i| i.starts_with(&format!("{hand}: ")) && i.contains("you may not see")),
-        "{items:?}"
-    );
-    assert!(
-        items.iter().all(|i| !i.contains('?')),
-        "no stand-in is named: {items:?}"
-    );
-    h.state_mut().view.set_physical_board(false);
+    the_other_seat_s_move_at_a_physical_board(&mut h, &links, other);
     let by = h
         .state()
         .session()
@@ -1205,31 +1264,7 @@ fn the_app_joins_a_table_plays_a_decision_and_shows_the_other_seat_s_move() {
         other_hand_hidden(h.state()),
         "the other seat's hand is still stand-ins"
     );
-    // The table's chat: a line typed in the window reaches the other seat, and the other
-    // seat's line shows in the window.
-    h.get_by_label("Line").focus();
-    h.run();
-    h.get_by_label("Line").type_text("Your move, friend.");
-    h.run();
-    h.get_by_label("Say").click();
-    h.run();
-    let said = |key: &str| -> Vec<String> {
-        chancery_server::client::chat(links[key].as_str().expect("a link"))
-            .expect("the chat")
-            .into_iter()
-            .map(|l| l.text)
-            .collect()
-    };
-    step_until(&mut h, "the line to reach the table", &|_| {
-        !said(other).is_empty()
-    });
-    assert_eq!(said(other), ["Your move, friend."]);
-    chancery_server::client::say(links[other].as_str().expect("a link"), "Thinking…", None)
-        .expect("said");
-    step_until(&mut h, "the other seat's line", &|app| {
-        app.view.remote().is_some_and(|r| r.chat.len() == 2)
-    });
-    h.get_by_label("Thinking…");
+    chat_both_ways(&mut h, &links, other);
     // Undo follows the table's rule (the mover's, by default): the other seat moved last,
     // so the server refuses, and says why.
     h.get_by_label("Undo").click();

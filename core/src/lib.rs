@@ -3,6 +3,8 @@
 //! data and sandboxed Lua rules), runs sessions (inputs, undo, redo, bots, replay, rebase
 //! onto a reloaded module), saves them, and watches module folders for hot reload.
 
+#![warn(missing_docs)]
+
 pub mod devtools;
 pub mod digest;
 pub mod files;

@@ -358,31 +358,47 @@ pub struct Table {
 /// A change the table refused, with what was wrong.
 #[derive(Debug, Error, PartialEq, Eq, Clone)]
 pub enum TableError {
+    /// The module has no such zone.
     #[error("unknown zone '{0}'")]
     UnknownZone(ZoneId),
+    /// The module has no such counter.
     #[error("unknown counter '{0}'")]
     UnknownCounter(CounterId),
+    /// The module has no such place.
     #[error("unknown place '{0}'")]
     UnknownPlace(PlaceId),
+    /// The module has no such box.
     #[error("unknown box '{0}'")]
     UnknownBox(BoxId),
+    /// The card is in no zone of the table.
     #[error("card '{0}' is in no zone")]
     CardNowhere(CardId),
+    /// The piece stands on no place.
     #[error("piece '{0}' is on no place")]
     PieceNowhere(PieceId),
+    /// A zone has fewer cards than a deal or draw takes.
     #[error("zone '{zone}' has {have} card(s), {need} wanted")]
     NotEnoughCards {
+        /// The zone.
         zone: ZoneId,
+        /// The cards it has.
         have: usize,
+        /// The cards wanted.
         need: usize,
     },
+    /// A box has fewer units of a kind than a move takes.
     #[error("box '{boxed}' has {have} unit(s) of kind '{kind}', {need} wanted")]
     NotEnoughUnits {
+        /// The box.
         boxed: BoxId,
+        /// The unit kind.
         kind: UnitKindId,
+        /// The units it has.
         have: i64,
+        /// The units wanted.
         need: i64,
     },
+    /// A count of units below zero.
     #[error("a count of units must not be negative (got {0})")]
     NegativeCount(i64),
 }

@@ -459,33 +459,35 @@ async fn send(socket: &mut WebSocket, json: Json) -> bool {
     matches!(tokio::time::timeout(SEND_TIMEOUT, sent).await, Ok(Ok(())))
 }
 
-async fn connection(mut socket: WebSocket, server: Arc<Server>) {
-    let mut rate = Rate {
-        tokens: MAX_RATE * 4.0,
-        at: Instant::now(),
-    };
-    // The first frame says what the connection is for.
+/// The connection's first frame, which says what it is for; `None` (the sender told why)
+/// when it is not a JSON text frame in time.
+async fn hello(socket: &mut WebSocket) -> Option<Json> {
     let first = match tokio::time::timeout(HELLO_TIMEOUT, socket.recv()).await {
         Ok(Some(Ok(Message::Text(text)))) => text,
         Ok(Some(Ok(_))) => {
             let _ = send(
-                &mut socket,
+                socket,
                 json!({"error": "send a JSON text frame: {\"join\": TOKEN} or {\"host\": …}"}),
             )
             .await;
-            return;
+            return None;
         }
-        _ => return,
+        _ => return None,
     };
-    let hello: Json = match serde_json::from_str(&first) {
-        Ok(json) => json,
+    match serde_json::from_str(&first) {
+        Ok(json) => Some(json),
         Err(e) => {
-            let _ = send(&mut socket, json!({"error": format!("not JSON: {e}")})).await;
-            return;
+            let _ = send(socket, json!({"error": format!("not JSON: {e}")})).await;
+            None
         }
-    };
-    if let Some(request) = hello.get("host") {
-        let answer = match serde_json::from_value::<HostRequest>(request.clone()) {
+    }
+}
+
+/// Answers a first frame that asks one thing and ends the connection (host a table, the
+/// server's status, a host's new module version); false when it is a seat joining.
+async fn answered_at_once(socket: &mut WebSocket, server: &Arc<Server>, hello: &Json) -> bool {
+    let answer = if let Some(request) = hello.get("host") {
+        match serde_json::from_value::<HostRequest>(request.clone()) {
             Ok(request) => {
                 let server = server.clone();
                 match tokio::task::spawn_blocking(move || server.host(request)).await {
@@ -495,21 +497,39 @@ async fn connection(mut socket: WebSocket, server: Arc<Server>) {
                 }
             }
             Err(e) => json!({"error": format!("not a table to host: {e}")}),
-        };
-        let _ = send(&mut socket, answer).await;
-        return;
+        }
+    } else if hello.get("status").is_some() {
+        json!({"status": {"running": server.running()}})
+    } else if let Some(reload) = hello.get("reload") {
+        reload_frame(server, reload).await
+    } else {
+        return false;
+    };
+    let _ = send(socket, answer).await;
+    true
+}
+
+/// The chat kept for table `id`, as far as `seat` may read it.
+async fn chat_so_far(server: &Arc<Server>, id: &str, seat: &SeatId) -> Vec<chat::ChatLine> {
+    let kept = {
+        let (server, id) = (server.clone(), id.to_owned());
+        tokio::task::spawn_blocking(move || server.lock_store()?.chat(&id)).await
+    };
+    match kept {
+        Ok(Ok(lines)) => lines.into_iter().filter(|l| l.read_by(seat)).collect(),
+        _ => Vec::new(),
     }
-    if hello.get("status").is_some() {
-        let _ = send(
-            &mut socket,
-            json!({"status": {"running": server.running()}}),
-        )
-        .await;
+}
+
+async fn connection(mut socket: WebSocket, server: Arc<Server>) {
+    let mut rate = Rate {
+        tokens: MAX_RATE * 4.0,
+        at: Instant::now(),
+    };
+    let Some(hello) = hello(&mut socket).await else {
         return;
-    }
-    if let Some(reload) = hello.get("reload") {
-        let answer = reload_frame(&server, reload).await;
-        let _ = send(&mut socket, answer).await;
+    };
+    if answered_at_once(&mut socket, &server, &hello).await {
         return;
     }
     let Some(token) = hello.get("join").and_then(Json::as_str) else {
@@ -541,15 +561,7 @@ async fn connection(mut socket: WebSocket, server: Arc<Server>) {
     changes.mark_changed();
     let mut reloads = table.reloads();
     let mut said = table.chat.subscribe();
-    // The chat so far, as far as the seat may read it.
-    let kept = {
-        let (server, id) = (server.clone(), id.clone());
-        tokio::task::spawn_blocking(move || server.lock_store()?.chat(&id)).await
-    };
-    let kept: Vec<chat::ChatLine> = match kept {
-        Ok(Ok(lines)) => lines.into_iter().filter(|l| l.read_by(&seat)).collect(),
-        _ => Vec::new(),
-    };
+    let kept = chat_so_far(&server, &id, &seat).await;
     if !send(&mut socket, json!({"chat": kept})).await {
         return;
     }

@@ -1331,6 +1331,82 @@ fn three_shards_merged_equal_one_run_byte_for_byte() {
     assert!(err.contains("is not I/N"), "{err}");
 }
 
+/// The comparison's charts are SVG documents that parse, with their titles; cards are
+/// named; each metric is drawn on its own axis, whose ends are written in its unit.
+fn charts_are_named_svg_with_an_axis_each(plots: &std::path::Path) {
+    // The charts are SVG documents that parse, with their titles.
+    let mut charts: Vec<String> = std::fs::read_dir(plots)
+        .expect("the plot folder")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    charts.sort();
+    assert_eq!(
+        charts,
+        [
+            "card-differences.svg",
+            "differences.svg",
+            "scores-A.svg",
+            "scores-B.svg"
+        ]
+    );
+    for chart in &charts {
+        let text = std::fs::read_to_string(plots.join(chart)).expect("read");
+        let doc = roxmltree::Document::parse(&text)
+            .unwrap_or_else(|e| panic!("{chart} is not well-formed XML: {e}"));
+        assert_eq!(doc.root_element().tag_name().name(), "svg");
+        assert!(text.contains("<title>"), "{chart}");
+    }
+    let cards = std::fs::read_to_string(plots.join("card-differences.svg")).expect("read");
+    assert!(
+        cards.contains("card win share · Five"),
+        "cards are named: {cards}"
+    );
+    // Each metric is drawn on its own axis, whose ends are written in the metric's unit:
+    // a rate in points of percent, the length in inputs. One scale for all squeezed the
+    // rates' intervals to dots beside the scores'.
+    let text = std::fs::read_to_string(plots.join("differences.svg")).expect("read");
+    let doc = roxmltree::Document::parse(&text).expect("XML");
+    let rows: Vec<(String, String)> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("row"))
+        .map(|row| {
+            let texts: Vec<roxmltree::Node> =
+                row.children().filter(|n| n.has_tag_name("text")).collect();
+            let name = texts[0].text().unwrap_or_default().to_owned();
+            let high = texts
+                .iter()
+                .find(|n| n.attribute("class") == Some("high"))
+                .and_then(|n| n.text())
+                .unwrap_or_else(|| panic!("row {name} has no axis end"))
+                .to_owned();
+            (name, high)
+        })
+        .collect();
+    let end = |name: &str| {
+        rows.iter()
+            .find(|(n, _)| n == name)
+            .unwrap_or_else(|| panic!("no row {name} in {rows:?}"))
+            .1
+            .clone()
+    };
+    assert!(end("length").ends_with(" inputs"), "{rows:?}");
+    let wins: Vec<&(String, String)> = rows
+        .iter()
+        .filter(|(n, _)| n.starts_with("wins · "))
+        .collect();
+    assert_eq!(
+        wins.len(),
+        2,
+        "a row for each seat's wins, by name: {rows:?}"
+    );
+    assert!(
+        wins.iter().all(|(_, high)| high.ends_with(" points")),
+        "{rows:?}"
+    );
+    let scales: std::collections::BTreeSet<&String> = rows.iter().map(|(_, high)| high).collect();
+    assert!(scales.len() > 2, "every row has its own scale: {rows:?}");
+}
+
 #[test]
 fn compare_finds_the_changed_card_and_leaves_the_rest() {
     // One card's value raised (Five: 5 -> 50) in a copy of the testbed: the games of the
@@ -1385,77 +1461,7 @@ fn compare_finds_the_changed_card_and_leaves_the_rest() {
             .any(|s| s == "card win share of five")
     );
 
-    // The charts are SVG documents that parse, with their titles.
-    let mut charts: Vec<String> = std::fs::read_dir(plots.path())
-        .expect("the plot folder")
-        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-        .collect();
-    charts.sort();
-    assert_eq!(
-        charts,
-        [
-            "card-differences.svg",
-            "differences.svg",
-            "scores-A.svg",
-            "scores-B.svg"
-        ]
-    );
-    for chart in &charts {
-        let text = std::fs::read_to_string(plots.path().join(chart)).expect("read");
-        let doc = roxmltree::Document::parse(&text)
-            .unwrap_or_else(|e| panic!("{chart} is not well-formed XML: {e}"));
-        assert_eq!(doc.root_element().tag_name().name(), "svg");
-        assert!(text.contains("<title>"), "{chart}");
-    }
-    let cards = std::fs::read_to_string(plots.path().join("card-differences.svg")).expect("read");
-    assert!(
-        cards.contains("card win share · Five"),
-        "cards are named: {cards}"
-    );
-    // Each metric is drawn on its own axis, whose ends are written in the metric's unit:
-    // a rate in points of percent, the length in inputs. One scale for all squeezed the
-    // rates' intervals to dots beside the scores'.
-    let text = std::fs::read_to_string(plots.path().join("differences.svg")).expect("read");
-    let doc = roxmltree::Document::parse(&text).expect("XML");
-    let rows: Vec<(String, String)> = doc
-        .descendants()
-        .filter(|n| n.attribute("class") == Some("row"))
-        .map(|row| {
-            let texts: Vec<roxmltree::Node> =
-                row.children().filter(|n| n.has_tag_name("text")).collect();
-            let name = texts[0].text().unwrap_or_default().to_owned();
-            let high = texts
-                .iter()
-                .find(|n| n.attribute("class") == Some("high"))
-                .and_then(|n| n.text())
-                .unwrap_or_else(|| panic!("row {name} has no axis end"))
-                .to_owned();
-            (name, high)
-        })
-        .collect();
-    let end = |name: &str| {
-        rows.iter()
-            .find(|(n, _)| n == name)
-            .unwrap_or_else(|| panic!("no row {name} in {rows:?}"))
-            .1
-            .clone()
-    };
-    assert!(end("length").ends_with(" inputs"), "{rows:?}");
-    let wins: Vec<&(String, String)> = rows
-        .iter()
-        .filter(|(n, _)| n.starts_with("wins · "))
-        .collect();
-    assert_eq!(
-        wins.len(),
-        2,
-        "a row for each seat's wins, by name: {rows:?}"
-    );
-    assert!(
-        wins.iter().all(|(_, high)| high.ends_with(" points")),
-        "{rows:?}"
-    );
-    let scales: std::collections::BTreeSet<&String> = rows.iter().map(|(_, high)| high).collect();
-    assert!(scales.len() > 2, "every row has its own scale: {rows:?}");
+    charts_are_named_svg_with_an_axis_each(plots.path());
     // Without --json, the verdict opens with a sentence naming the largest change.
     let (code, out, err) = chancery(&[
         "sim",

@@ -908,67 +908,7 @@ fn alpha_only(save: &Path) -> Vec<String> {
 fn a_turn_by_mail_tells_each_seat_only_its_own() {
     let (_scratch, save) = mail_game();
     let dir = save.parent().expect("a folder").to_path_buf();
-    let alpha_save = dir.join("alpha.ron");
-    let (code, text, err) = chancery(&[
-        "export",
-        path(&save),
-        "--seat",
-        "A",
-        "--out",
-        path(&alpha_save),
-    ]);
-    assert_eq!(code, 0, "{err}");
-    assert!(
-        text.contains("This save is Alpha's view of the game"),
-        "{text}"
-    );
-    // Alpha checks its orders on its own save, then the umpire applies them.
-    let orders = dir.join("alpha-orders.txt");
-    std::fs::write(&orders, "# Alpha, turn 1\nmarch south\n").expect("orders");
-    let (code, text, err) = chancery(&[
-        "act",
-        path(&alpha_save),
-        "--answers",
-        path(&orders),
-        "--check",
-    ]);
-    assert_eq!(code, 0, "{err}");
-    assert!(text.contains("All 1 answer(s) are taken"), "{text}");
-    let wrong = dir.join("wrong-orders.txt");
-    std::fs::write(&wrong, "march west\n").expect("orders");
-    let (code, _, err) = chancery(&[
-        "act",
-        path(&alpha_save),
-        "--answers",
-        path(&wrong),
-        "--check",
-    ]);
-    assert_eq!(code, 1);
-    assert!(
-        err.contains("wrong-orders.txt:1:") && err.contains("is not a legal action"),
-        "{err}"
-    );
-    let before = std::fs::read(&alpha_save).expect("the save");
-    assert_eq!(
-        std::fs::read(&alpha_save).expect("the save"),
-        before,
-        "--check saves nothing"
-    );
-    for (seat, answers) in [("A", &orders), ("B", &dir.join("beta-orders.txt"))] {
-        if seat == "B" {
-            std::fs::write(answers, "battle\n").expect("orders");
-        }
-        let (code, _, err) = chancery(&[
-            "act",
-            path(&save),
-            "--seat",
-            "U",
-            "--answers",
-            path(answers),
-        ]);
-        assert_eq!(code, 0, "{err}");
-        let _ = seat;
-    }
+    orders_checked_then_applied(&save, &dir);
     // Every seat's report of turn 1, and the public post, in one command.
     let reports = dir.join("turn-1");
     let (code, text, err) = chancery(&[
@@ -1057,18 +997,84 @@ fn a_turn_by_mail_tells_each_seat_only_its_own() {
         "the umpire's save"
     );
 
-    // A redacted save is its seat's alone: no other seat's eyes, no umpire's, no answers.
-    let (code, _, err) = chancery(&["state", path(&beta_save), "--everything"]);
+    a_redacted_save_is_its_seat_s_alone(&save, &beta_save, &reports);
+}
+
+/// Alpha's turn-1 orders checked on its own save (a wrong one refused at its line, nothing
+/// saved), then the umpire applies Alpha's and Beta's orders to the game.
+fn orders_checked_then_applied(save: &Path, dir: &Path) {
+    let alpha_save = dir.join("alpha.ron");
+    let (code, text, err) = chancery(&[
+        "export",
+        path(save),
+        "--seat",
+        "A",
+        "--out",
+        path(&alpha_save),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        text.contains("This save is Alpha's view of the game"),
+        "{text}"
+    );
+    // Alpha checks its orders on its own save, then the umpire applies them.
+    let orders = dir.join("alpha-orders.txt");
+    std::fs::write(&orders, "# Alpha, turn 1\nmarch south\n").expect("orders");
+    let (code, text, err) = chancery(&[
+        "act",
+        path(&alpha_save),
+        "--answers",
+        path(&orders),
+        "--check",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(text.contains("All 1 answer(s) are taken"), "{text}");
+    let wrong = dir.join("wrong-orders.txt");
+    std::fs::write(&wrong, "march west\n").expect("orders");
+    let (code, _, err) = chancery(&[
+        "act",
+        path(&alpha_save),
+        "--answers",
+        path(&wrong),
+        "--check",
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("wrong-orders.txt:1:") && err.contains("is not a legal action"),
+        "{err}"
+    );
+    let before = std::fs::read(&alpha_save).expect("the save");
+    assert_eq!(
+        std::fs::read(&alpha_save).expect("the save"),
+        before,
+        "--check saves nothing"
+    );
+    for (seat, answers) in [("A", &orders), ("B", &dir.join("beta-orders.txt"))] {
+        if seat == "B" {
+            std::fs::write(answers, "battle\n").expect("orders");
+        }
+        let (code, _, err) =
+            chancery(&["act", path(save), "--seat", "U", "--answers", path(answers)]);
+        assert_eq!(code, 0, "{err}");
+        let _ = seat;
+    }
+}
+
+/// A redacted save is its seat's alone: no other seat's eyes, no umpire's, no answers; and
+/// the reports of a turn already written are not written over.
+fn a_redacted_save_is_its_seat_s_alone(save: &Path, beta_save: &Path, reports: &Path) {
+    let dir = save.parent().expect("a folder");
+    let (code, _, err) = chancery(&["state", path(beta_save), "--everything"]);
     assert_eq!(code, 1);
     assert!(err.contains("it holds only what B may see"), "{err}");
-    let (code, _, err) = chancery(&["state", path(&beta_save), "--seat", "A"]);
+    let (code, _, err) = chancery(&["state", path(beta_save), "--seat", "A"]);
     assert_eq!(code, 1, "{err}");
-    let (code, text, err) = chancery(&["state", path(&beta_save)]);
+    let (code, text, err) = chancery(&["state", path(beta_save)]);
     assert_eq!(code, 0, "{err}");
     assert!(text.contains("(Seen as Beta"), "{text}");
     let (code, _, err) = chancery(&[
         "report",
-        path(&beta_save),
+        path(beta_save),
         "--all",
         "--out",
         path(&dir.join("x")),
@@ -1077,7 +1083,7 @@ fn a_turn_by_mail_tells_each_seat_only_its_own() {
     assert!(err.contains("redacted view"), "{err}");
     let (code, _, err) = chancery(&[
         "export",
-        path(&save),
+        path(save),
         "--seat",
         "U",
         "--out",
@@ -1086,7 +1092,7 @@ fn a_turn_by_mail_tells_each_seat_only_its_own() {
     assert_eq!(code, 1);
     assert!(err.contains("is the umpire, who sees everything"), "{err}");
     // Nothing is written over: the reports are there already.
-    let (code, _, err) = chancery(&["report", path(&save), "--all", "--out", path(&reports)]);
+    let (code, _, err) = chancery(&["report", path(save), "--all", "--out", path(reports)]);
     assert_eq!(code, 1);
     assert!(err.contains("already exists"), "{err}");
 }

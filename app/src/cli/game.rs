@@ -579,6 +579,64 @@ fn describe_asks(out: &mut String, session: &Session, prompt: &Prompt, seat: Opt
     }
 }
 
+/// A zone's line: its cards `seat` sees by name, the others counted; a hidden zone face
+/// down.
+fn zone_line(
+    module: &Module,
+    id: &chancery_core::ZoneId,
+    zone: &chancery_core::table::Zone,
+    seat: Option<&SeatId>,
+) -> String {
+    let zone_name = module.name_of("zone", id.as_str());
+    let n = zone.cards.len();
+    if zone.visibility == chancery_core::table::Visibility::Hidden {
+        return format!("{zone_name} ({n}): face down");
+    }
+    let mut shown: Vec<String> = Vec::new();
+    let mut unseen = 0;
+    for c in &zone.cards {
+        let name = module.name_of("card", c.as_str());
+        match (zone.shows(c, seat), zone.face_down.contains(c)) {
+            (false, _) => unseen += 1,
+            (true, true) => shown.push(format!("{name} (face down)")),
+            (true, false) => shown.push(name),
+        }
+    }
+    let unseen = match (unseen, shown.is_empty()) {
+        (0, _) => String::new(),
+        (k, true) => format!("{k} you cannot see"),
+        (k, false) => format!(", and {k} you cannot see"),
+    };
+    format!("{zone_name} ({n}): {}{unseen}", shown.join(", "))
+}
+
+/// The pieces of a place by space, a space named once for all its pieces; and whether any
+/// space holds more than one (then each entry reads "space: pieces").
+fn pieces_by_space(
+    module: &Module,
+    place: &chancery_core::PlaceId,
+    pieces: &std::collections::BTreeMap<chancery_core::PieceId, chancery_core::SpaceId>,
+) -> (Vec<String>, bool) {
+    let mut by_space: Vec<(String, Vec<String>)> = Vec::new();
+    for (p, s) in pieces {
+        let space = module.space_name(place.as_str(), s.as_str());
+        let piece = module.name_of("piece", p.as_str());
+        match by_space.iter_mut().find(|(at, _)| *at == space) {
+            Some((_, list)) => list.push(piece),
+            None => by_space.push((space, vec![piece])),
+        }
+    }
+    let grouped = by_space.iter().any(|(_, list)| list.len() > 1);
+    let at = by_space
+        .into_iter()
+        .map(|(space, list)| match list.as_slice() {
+            [piece] if !grouped => format!("{piece} at {space}"),
+            _ => format!("{space}: {}", list.join(", ")),
+        })
+        .collect();
+    (at, grouped)
+}
+
 /// The table in words: counters, zones, pieces, boxes, by name; cards `seat` may not see
 /// as "?".
 pub fn describe_table(table: &Table, module: &Module, seat: Option<&SeatId>) -> String {
@@ -600,28 +658,7 @@ pub fn describe_table(table: &Table, module: &Module, seat: Option<&SeatId>) -> 
     // Each zone that holds cards (an empty one is not listed): the cards the seat sees by
     // name, the others counted.
     for (id, zone) in table.zones.iter().filter(|(_, z)| !z.cards.is_empty()) {
-        let zone_name = module.name_of("zone", id.as_str());
-        let n = zone.cards.len();
-        if zone.visibility == chancery_core::table::Visibility::Hidden {
-            let _ = writeln!(out, "{zone_name} ({n}): face down");
-            continue;
-        }
-        let mut shown: Vec<String> = Vec::new();
-        let mut unseen = 0;
-        for c in &zone.cards {
-            let name = module.name_of("card", c.as_str());
-            match (zone.shows(c, seat), zone.face_down.contains(c)) {
-                (false, _) => unseen += 1,
-                (true, true) => shown.push(format!("{name} (face down)")),
-                (true, false) => shown.push(name),
-            }
-        }
-        let unseen = match (unseen, shown.is_empty()) {
-            (0, _) => String::new(),
-            (k, true) => format!("{k} you cannot see"),
-            (k, false) => format!(", and {k} you cannot see"),
-        };
-        let _ = writeln!(out, "{zone_name} ({n}): {}{unseen}", shown.join(", "));
+        let _ = writeln!(out, "{}", zone_line(module, id, zone, seat));
     }
     // Under fog of war, the pieces and units the seat may not see are not there, to it;
     // a fogged place or box says so, and who sees it.
@@ -638,24 +675,7 @@ pub fn describe_table(table: &Table, module: &Module, seat: Option<&SeatId>) -> 
     for (place, pieces) in &fogged.places {
         let sight = table.fog.places.get(place).cloned().unwrap_or_default();
         if !pieces.is_empty() || sight != chancery_core::fog::Sight::Public {
-            // The pieces by space, a space named once for all its pieces.
-            let mut by_space: Vec<(String, Vec<String>)> = Vec::new();
-            for (p, s) in pieces {
-                let space = module.space_name(place.as_str(), s.as_str());
-                let piece = module.name_of("piece", p.as_str());
-                match by_space.iter_mut().find(|(at, _)| *at == space) {
-                    Some((_, list)) => list.push(piece),
-                    None => by_space.push((space, vec![piece])),
-                }
-            }
-            let grouped = by_space.iter().any(|(_, list)| list.len() > 1);
-            let at: Vec<String> = by_space
-                .into_iter()
-                .map(|(space, list)| match list.as_slice() {
-                    [piece] if !grouped => format!("{piece} at {space}"),
-                    _ => format!("{space}: {}", list.join(", ")),
-                })
-                .collect();
+            let (at, grouped) = pieces_by_space(module, place, pieces);
             let _ = writeln!(
                 out,
                 "{}{}: {}",
@@ -820,6 +840,49 @@ pub fn new(args: &NewArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
     Ok(0)
 }
 
+/// Refuses to answer in a save whose later inputs no longer fit the module: answering now
+/// would drop them, and a save is never shortened in place.
+fn never_shorten(save: &Path, file: &SaveFile, replayed: usize) -> anyhow::Result<()> {
+    if replayed >= file.inputs.len() {
+        return Ok(());
+    }
+    let input = file
+        .inputs
+        .get(replayed)
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    bail!(
+        "{}: input {} ('{input}') no longer fits the module, so the game stops after {replayed} of its {} inputs. \
+         The save is left as it was. Write the shorter game to a new file with --out FILE, \
+         or see what changed with `chancery replay {}`.",
+        save.display(),
+        replayed + 1,
+        file.inputs.len(),
+        save.display()
+    );
+}
+
+/// The answer given on the command line (an action and its argument), if any. An action
+/// copied whole from the list ("place_army {country: poland, power: AU}") holds its
+/// argument after its name.
+fn command_line_answer(args: &ActArgs, seat: Option<&SeatId>) -> Option<Line> {
+    let action = args.action.as_ref()?;
+    let (name, arg) = match (action.trim().split_once(char::is_whitespace), &args.arg) {
+        (Some((name, arg)), None) => (name.to_owned(), Some(arg.trim())),
+        _ => (action.clone(), args.arg.as_deref()),
+    };
+    Some(Line {
+        answer: Answer {
+            seat: seat.cloned(),
+            name,
+            arg: arg.map(Value::parse_arg).unwrap_or(Value::Nil),
+            dice: args.dice.clone(),
+            manual: None,
+        },
+        line: 0,
+    })
+}
+
 pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<i32> {
     let file = SaveFile::read(&args.save)?;
     let mut session = restore(
@@ -836,22 +899,8 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
         refuse_existing_unless(&target, replace)?;
     }
     let replayed = session.history().len();
-    if replayed < file.inputs.len() && chancery_core::files::same_file(&target, &args.save) {
-        // Answering now would drop the inputs that no longer fit: never shorten a save.
-        let input = file
-            .inputs
-            .get(replayed)
-            .map(ToString::to_string)
-            .unwrap_or_default();
-        bail!(
-            "{}: input {} ('{input}') no longer fits the module, so the game stops after {replayed} of its {} inputs. \
-             The save is left as it was. Write the shorter game to a new file with --out FILE, \
-             or see what changed with `chancery replay {}`.",
-            args.save.display(),
-            replayed + 1,
-            file.inputs.len(),
-            args.save.display()
-        );
+    if chancery_core::files::same_file(&target, &args.save) {
+        never_shorten(&args.save, &file, replayed)?;
     }
     let seat = args.seat.clone().map(SeatId::from);
     // A redacted save answers as its own seat only.
@@ -865,25 +914,9 @@ pub fn act(args: &ActArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
     if own.is_some() {
         eyes_for(&file, seat.as_ref())?;
     }
-    let mut answers = Vec::new();
-    if let Some(action) = &args.action {
-        // An action copied whole from the list ("place_army {country: poland, power: AU}")
-        // holds its argument after its name.
-        let (name, arg) = match (action.trim().split_once(char::is_whitespace), &args.arg) {
-            (Some((name, arg)), None) => (name.to_owned(), Some(arg.trim())),
-            _ => (action.clone(), args.arg.as_deref()),
-        };
-        answers.push(Line {
-            answer: Answer {
-                seat: seat.clone(),
-                name,
-                arg: arg.map(Value::parse_arg).unwrap_or(Value::Nil),
-                dice: args.dice.clone(),
-                manual: None,
-            },
-            line: 0,
-        });
-    }
+    let answers: Vec<Line> = command_line_answer(args, seat.as_ref())
+        .into_iter()
+        .collect();
     // --value gives the first value not entered yet that the answers (of the file, then of
     // the command line) or the bots after them need.
     let mut value = args

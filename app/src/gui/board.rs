@@ -778,55 +778,16 @@ impl Draw<'_> {
         self.piece_actions(ui, response, piece, clicks);
     }
 
-    fn board_box(
+    /// The units of box `id` (drawn in `r`) in rows of chips under its title; what does not
+    /// fit is counted, and listed on hover.
+    fn unit_chips(
         &self,
         ui: &mut Ui,
-        id: &BoxId,
-        r: Rect,
-        drops: &mut Vec<Drop>,
+        painter: &egui::Painter,
+        (id, r): (&BoxId, Rect),
+        units: &std::collections::BTreeMap<chancery_core::UnitKindId, i64>,
         clicks: &mut Vec<Click>,
     ) {
-        let Some(def) = self.module.boxes.get(id.as_str()) else {
-            return;
-        };
-        let target = self.targets.boxes.contains(id);
-        let response = ui.interact(r, ui.scope_id().with(("box", id.as_str())), Sense::click());
-        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &def.name));
-        let visuals = ui.visuals();
-        let stroke = outline(ui, r, target);
-        let painter = ui.painter().clone();
-        // A box is darker than a space, with its name on a bar.
-        painter.rect(
-            r,
-            2.0,
-            visuals.extreme_bg_color,
-            stroke,
-            egui::StrokeKind::Inside,
-        );
-        painter.rect_filled(
-            Rect::from_min_size(r.min, vec2(r.width(), 18.0)).shrink(1.0),
-            egui::CornerRadius {
-                nw: 2,
-                ne: 2,
-                sw: 0,
-                se: 0,
-            },
-            visuals.widgets.inactive.bg_fill,
-        );
-        title_line(&painter, r, &def.name, target, visuals.strong_text_color());
-        if response.clicked() {
-            if matches!(self.selected, Some(Selected::Units(from, _)) if from != id) {
-                clicks.push(Click::Drop(DropTarget::Box(id.clone())));
-            } else if target {
-                clicks.push(Click::Act(Target::Box(id.clone())));
-            }
-        }
-        response.context_menu(|ui| self.add_units_menu(ui, id, clicks));
-        drops.push(Drop {
-            rect: r,
-            target: DropTarget::Box(id.clone()),
-        });
-        let units = self.table.boxes.get(id).cloned().unwrap_or_default();
         // The units in rows of chips under the title.
         let mut x = r.min.x + 4.0;
         let mut y = r.min.y + 20.0;
@@ -885,6 +846,58 @@ impl Draw<'_> {
             self.units_actions(ui, response, (id, kind, *count), &label, clicks);
             x += width + 4.0;
         }
+    }
+
+    fn board_box(
+        &self,
+        ui: &mut Ui,
+        id: &BoxId,
+        r: Rect,
+        drops: &mut Vec<Drop>,
+        clicks: &mut Vec<Click>,
+    ) {
+        let Some(def) = self.module.boxes.get(id.as_str()) else {
+            return;
+        };
+        let target = self.targets.boxes.contains(id);
+        let response = ui.interact(r, ui.scope_id().with(("box", id.as_str())), Sense::click());
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &def.name));
+        let visuals = ui.visuals().clone();
+        let stroke = outline(ui, r, target);
+        let painter = ui.painter().clone();
+        // A box is darker than a space, with its name on a bar.
+        painter.rect(
+            r,
+            2.0,
+            visuals.extreme_bg_color,
+            stroke,
+            egui::StrokeKind::Inside,
+        );
+        painter.rect_filled(
+            Rect::from_min_size(r.min, vec2(r.width(), 18.0)).shrink(1.0),
+            egui::CornerRadius {
+                nw: 2,
+                ne: 2,
+                sw: 0,
+                se: 0,
+            },
+            visuals.widgets.inactive.bg_fill,
+        );
+        title_line(&painter, r, &def.name, target, visuals.strong_text_color());
+        if response.clicked() {
+            if matches!(self.selected, Some(Selected::Units(from, _)) if from != id) {
+                clicks.push(Click::Drop(DropTarget::Box(id.clone())));
+            } else if target {
+                clicks.push(Click::Act(Target::Box(id.clone())));
+            }
+        }
+        response.context_menu(|ui| self.add_units_menu(ui, id, clicks));
+        drops.push(Drop {
+            rect: r,
+            target: DropTarget::Box(id.clone()),
+        });
+        let units = self.table.boxes.get(id).cloned().unwrap_or_default();
+        self.unit_chips(ui, &painter, (id, r), &units, clicks);
         if units.values().all(|n| *n == 0) {
             painter.text(
                 pos2(r.min.x + 5.0, r.min.y + 22.0),
@@ -894,6 +907,47 @@ impl Draw<'_> {
                 visuals.weak_text_color(),
             );
         }
+    }
+
+    /// A zone whose cards the seat does not see as a deck: a stack of backs, whose top card
+    /// can be taken.
+    fn deck(
+        &self,
+        ui: &mut Ui,
+        painter: &egui::Painter,
+        (id, zone): (&ZoneId, &chancery_core::table::Zone),
+        (body, width, height): (Rect, f32, f32),
+        clicks: &mut Vec<Click>,
+    ) {
+        // A deck: a stack of backs, whose top card can be taken.
+        let depth = zone.cards.len().min(4);
+        for i in (0..depth).rev() {
+            let back = Rect::from_min_size(
+                body.min + vec2(i as f32 * 3.0, i as f32 * 3.0),
+                vec2(width, height - 9.0),
+            );
+            card_back(painter, back);
+        }
+        let top = Rect::from_min_size(body.min, vec2(width, height - 9.0));
+        let response = ui.interact(
+            top,
+            ui.scope_id().with(("top", id.as_str())),
+            Sense::click_and_drag(),
+        );
+        let card = zone.cards[0].clone();
+        let response = super::draw::draggable(
+            ui,
+            response,
+            Selected::Card(card.clone()),
+            "the top card",
+        )
+        .on_hover_text(
+            "Drag, or click then click a zone: move the top card. Right-click: shuffle or deal.",
+        );
+        if response.clicked() {
+            clicks.push(Click::Select(Selected::Card(card)));
+        }
+        response.context_menu(|ui| self.zone_menu(ui, id, clicks));
     }
 
     fn board_zone(
@@ -952,28 +1006,7 @@ impl Draw<'_> {
             .min(height * 0.8)
             .max(MINI_CARD[0] * height / MINI_CARD[1]);
         if !visible || (all_down && !mine && def.visibility != Visibility::Owner) {
-            // A deck: a stack of backs, whose top card can be taken.
-            let depth = zone.cards.len().min(4);
-            for i in (0..depth).rev() {
-                let back = Rect::from_min_size(
-                    body.min + vec2(i as f32 * 3.0, i as f32 * 3.0),
-                    vec2(width, height - 9.0),
-                );
-                card_back(&painter, back);
-            }
-            let top = Rect::from_min_size(body.min, vec2(width, height - 9.0));
-            let response = ui.interact(
-                top,
-                ui.scope_id().with(("top", id.as_str())),
-                Sense::click_and_drag(),
-            );
-            let card = zone.cards[0].clone();
-            let response = super::draw::draggable(ui, response, Selected::Card(card.clone()), "the top card")
-                .on_hover_text("Drag, or click then click a zone: move the top card. Right-click: shuffle or deal.");
-            if response.clicked() {
-                clicks.push(Click::Select(Selected::Card(card)));
-            }
-            response.context_menu(|ui| self.zone_menu(ui, id, clicks));
+            self.deck(ui, &painter, (id, zone), (body, width, height), clicks);
             return;
         }
         // A row of cards, overlapping when there are more than the zone has room for.

@@ -95,10 +95,15 @@ pub enum Click {
 
 /// What drawing needs to know.
 pub struct Draw<'a> {
+    /// The module the game plays.
     pub module: &'a Arc<Module>,
+    /// The table as the seat sees it.
     pub table: &'a Table,
+    /// What the decision lets the seat click.
     pub targets: &'a Targets,
+    /// What the seat has picked up to move, if anything.
     pub selected: Option<&'a Selected>,
+    /// Whose eyes the table is drawn with (`None`: everything).
     pub eyes: Option<&'a chancery_core::SeatId>,
 }
 

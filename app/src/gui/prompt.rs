@@ -1,13 +1,14 @@
 //! The decision panel: what the rules wait for and the legal answers, a step waiting for a
 //! die or a value from the physical game, and the bots (one step at a time, with reasons).
 
+use chancery_core::module::OverlayTarget;
 use chancery_core::{
     Ask, Choice, Controller, Decision, Module, Need, Prompt, SeatId, Target, Value,
 };
 use egui::{Color32, RichText, Ui};
 
 use super::draw::{TARGET, UNKNOWN};
-use super::game::{GameView, seat_name};
+use super::game::{GameView, Pending, seat_name};
 
 /// Draws the decision panel.
 pub fn prompt_ui(ui: &mut Ui, view: &mut GameView) {
@@ -578,135 +579,150 @@ fn need_ui(ui: &mut Ui, view: &mut GameView) {
         .stroke(egui::Stroke::new(2.0, UNKNOWN))
         .show(ui, |ui| {
             match &pending.need {
-                Need::Die { sides } => {
-                    ui.label(
-                        RichText::new(format!("Roll a {sides}-sided die"))
-                            .strong()
-                            .color(UNKNOWN),
-                    );
-                    ui.label("Roll your physical die and click its result:");
-                    ui.horizontal_wrapped(|ui| {
-                        for n in 1..=i64::from(*sides) {
-                            if ui
-                                .button(n.to_string())
-                                .on_hover_text(format!("The die shows {n}"))
-                                .clicked()
-                            {
-                                view.answer_die(n);
-                            }
-                        }
-                    });
-                    if ui.button("Roll it in the app instead").clicked() {
-                        view.answer_die(roll(*sides));
-                    }
-                }
-                Need::Data(target) => {
-                    ui.label(
-                        RichText::new("A value is not entered yet")
-                            .strong()
-                            .color(UNKNOWN),
-                    );
-                    let what = view.session().module().describe_target(target);
-                    ui.label(if view.session().module().is_chart_cell(target) {
-                        format!("The bot's chart needs {what}. Copy it from your printed chart and type it here.")
-                    } else {
-                        format!("The rules need {what}. Read it off the physical game and type it here.")
-                    });
-                    let ty = view.value_type(target);
-                    let example =
-                        crate::games::value_example(view.session().module(), target, &ty);
-                    ui.weak(format!("Expected: {ty}. For example: {example}"));
-                    if let Some(path) = view.overlay_named_by_save() {
-                        ui.colored_label(
-                            UNKNOWN,
-                            format!(
-                                "This game's save names {} as its overlay; values are stored only in an overlay you choose.",
-                                path.display()
-                            ),
-                        );
-                        if ui
-                            .button("Store my values in it")
-                            .on_hover_text("Use that file as your overlay for this game")
-                            .clicked()
-                        {
-                            view.adopt_saved_overlay();
-                        }
-                    }
-                    // A value of a few words: one button each.
-                    if let chancery_core::module::FieldType::OneOf(options) = &ty {
-                        ui.horizontal_wrapped(|ui| {
-                            for option in options {
-                                if ui.button(option).clicked() {
-                                    if let Some(p) = view.pending_mut() {
-                                        p.answer.clone_from(option);
-                                    }
-                                    view.answer_data();
-                                }
-                            }
-                        });
-                    }
-                    let module = view.session().module().clone();
-                    let enter = match crate::games::keyed_parts(&module, &ty) {
-                        // A record or a map of known keys: a box for each key, by its name.
-                        Some(parts) => {
-                            let mut typed = pending.parts.clone();
-                            let mut enter = false;
-                            egui::Grid::new("value parts").num_columns(2).show(ui, |ui| {
-                                for (key, words, inner) in &parts {
-                                    let label = ui.label(words);
-                                    let text = typed.entry(key.clone()).or_default();
-                                    let edit = ui
-                                        .add(egui::TextEdit::singleline(text).desired_width(110.0))
-                                        .labelled_by(label.id)
-                                        .on_hover_text(format!(
-                                            "For example: {}",
-                                            inner.example(&|kind| module.first_id(kind))
-                                        ));
-                                    enter |= edit.lost_focus()
-                                        && ui.input(|i| i.key_pressed(egui::Key::Enter));
-                                    ui.end_row();
-                                }
-                            });
-                            if matches!(ty, chancery_core::module::FieldType::MapOf(..)) {
-                                ui.weak("Leave a box empty for a key the game does not give.");
-                            }
-                            if let Some(p) = view.pending_mut() {
-                                p.parts = typed;
-                            }
-                            enter
-                        }
-                        None => {
-                            let mut answer = pending.answer.clone();
-                            let edit = ui
-                                .horizontal(|ui| {
-                                    let label = ui.label("Value read off the game:");
-                                    ui.add(
-                                        egui::TextEdit::singleline(&mut answer)
-                                            .desired_width(160.0),
-                                    )
-                                    .labelled_by(label.id)
-                                })
-                                .inner;
-                            if let Some(p) = view.pending_mut() {
-                                p.answer = answer;
-                            }
-                            edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter))
-                        }
-                    };
-                    if ui
-                        .button("Store and go on")
-                        .on_hover_text("Written to your overlay file: asked only once")
-                        .clicked()
-                        || enter
-                    {
-                        view.answer_data();
-                    }
-                }
+                Need::Die { sides } => die_ui(ui, view, *sides),
+                Need::Data(target) => value_ui(ui, view, &pending, target),
             }
             if ui.small_button("Cancel this step").clicked() {
                 view.cancel_pending();
             }
         });
+}
+
+/// Asks for the result of a physical die of `sides`.
+fn die_ui(ui: &mut Ui, view: &mut GameView, sides: u32) {
+    ui.label(
+        RichText::new(format!("Roll a {sides}-sided die"))
+            .strong()
+            .color(UNKNOWN),
+    );
+    ui.label("Roll your physical die and click its result:");
+    ui.horizontal_wrapped(|ui| {
+        for n in 1..=i64::from(sides) {
+            if ui
+                .button(n.to_string())
+                .on_hover_text(format!("The die shows {n}"))
+                .clicked()
+            {
+                view.answer_die(n);
+            }
+        }
+    });
+    if ui.button("Roll it in the app instead").clicked() {
+        view.answer_die(roll(sides));
+    }
+}
+
+/// Asks for a value of the module's data that is not entered yet, read off the game or
+/// the printed chart, and stores it in the owner's overlay.
+fn value_ui(ui: &mut Ui, view: &mut GameView, pending: &Pending, target: &OverlayTarget) {
+    ui.label(
+        RichText::new("A value is not entered yet")
+            .strong()
+            .color(UNKNOWN),
+    );
+    let what = view.session().module().describe_target(target);
+    ui.label(if view.session().module().is_chart_cell(target) {
+        format!("The bot's chart needs {what}. Copy it from your printed chart and type it here.")
+    } else {
+        format!("The rules need {what}. Read it off the physical game and type it here.")
+    });
+    let ty = view.value_type(target);
+    let example = crate::games::value_example(view.session().module(), target, &ty);
+    ui.weak(format!("Expected: {ty}. For example: {example}"));
+    if let Some(path) = view.overlay_named_by_save() {
+        ui.colored_label(
+            UNKNOWN,
+            format!(
+                "This game's save names {} as its overlay; values are stored only in an overlay you choose.",
+                path.display()
+            ),
+        );
+        if ui
+            .button("Store my values in it")
+            .on_hover_text("Use that file as your overlay for this game")
+            .clicked()
+        {
+            view.adopt_saved_overlay();
+        }
+    }
+    // A value of a few words: one button each.
+    if let chancery_core::module::FieldType::OneOf(options) = &ty {
+        ui.horizontal_wrapped(|ui| {
+            for option in options {
+                if ui.button(option).clicked() {
+                    if let Some(p) = view.pending_mut() {
+                        p.answer.clone_from(option);
+                    }
+                    view.answer_data();
+                }
+            }
+        });
+    }
+    let enter = value_entry(ui, view, pending, &ty);
+    if ui
+        .button("Store and go on")
+        .on_hover_text("Written to your overlay file: asked only once")
+        .clicked()
+        || enter
+    {
+        view.answer_data();
+    }
+}
+
+/// The boxes the value is typed in: one for each key of a record or a map of known keys,
+/// else one; true when Enter was pressed in one.
+fn value_entry(
+    ui: &mut Ui,
+    view: &mut GameView,
+    pending: &Pending,
+    ty: &chancery_core::module::FieldType,
+) -> bool {
+    let module = view.session().module().clone();
+    match crate::games::keyed_parts(&module, ty) {
+        // A record or a map of known keys: a box for each key, by its name.
+        Some(parts) => {
+            let mut typed = pending.parts.clone();
+            let mut enter = false;
+            egui::Grid::new("value parts")
+                .num_columns(2)
+                .show(ui, |ui| {
+                    for (key, words, inner) in &parts {
+                        let label = ui.label(words);
+                        let text = typed.entry(key.clone()).or_default();
+                        let edit = ui
+                            .add(egui::TextEdit::singleline(text).desired_width(110.0))
+                            .labelled_by(label.id)
+                            .on_hover_text(format!(
+                                "For example: {}",
+                                inner.example(&|kind| module.first_id(kind))
+                            ));
+                        enter |= edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                        ui.end_row();
+                    }
+                });
+            if matches!(ty, chancery_core::module::FieldType::MapOf(..)) {
+                ui.weak("Leave a box empty for a key the game does not give.");
+            }
+            if let Some(p) = view.pending_mut() {
+                p.parts = typed;
+            }
+            enter
+        }
+        None => {
+            let mut answer = pending.answer.clone();
+            let edit = ui
+                .horizontal(|ui| {
+                    let label = ui.label("Value read off the game:");
+                    ui.add(egui::TextEdit::singleline(&mut answer).desired_width(160.0))
+                        .labelled_by(label.id)
+                })
+                .inner;
+            if let Some(p) = view.pending_mut() {
+                p.answer = answer;
+            }
+            edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter))
+        }
+    }
 }
 
 /// A die roll for a step the rules asked a person to roll (recorded in the input, so replays

@@ -83,13 +83,9 @@ fn words(key: &str) -> String {
     }
 }
 
-/// The log: every input with its messages and a bot's reasons; click an input to go back to it.
-pub fn log_ui(ui: &mut Ui, view: &mut GameView) {
-    standings_ui(ui, view);
-    if view.remote().is_some() {
-        chat_ui(ui, view);
-    }
-    ui.heading("Log");
+/// The game's scenario by its name, with its seed when the seat may know it (never at a
+/// table on a server, which keeps it).
+fn game_title_ui(ui: &mut Ui, view: &GameView, remote: bool) {
     let spec = view.session().spec();
     let table = view.session().table();
     // The scenario by its name, as the launcher lists it.
@@ -99,8 +95,6 @@ pub fn log_ui(ui: &mut Ui, view: &mut GameView) {
         .scenarios
         .get(spec.scenario.as_str()))
     .map_or_else(|| spec.scenario.to_string(), |s| s.name.clone());
-    // At a table on a server, the seed stays there.
-    let remote = view.remote().is_some();
     if table.seed_shown_to(view.eyes().as_ref()) && !remote {
         ui.label(format!("{scenario}, seed {}", spec.seed))
             .on_hover_text("Start a new game with this seed to play the same deal again");
@@ -109,6 +103,18 @@ pub fn log_ui(ui: &mut Ui, view: &mut GameView) {
             "The seed shows when nothing is hidden, with open hands, or when the game is over: every shuffle follows from it",
         );
     }
+}
+
+/// The log: every input with its messages and a bot's reasons; click an input to go back to it.
+pub fn log_ui(ui: &mut Ui, view: &mut GameView) {
+    standings_ui(ui, view);
+    if view.remote().is_some() {
+        chat_ui(ui, view);
+    }
+    ui.heading("Log");
+    // At a table on a server, the seed stays there.
+    let remote = view.remote().is_some();
+    game_title_ui(ui, view, remote);
     ui.weak(match remote {
         true => "The table's log, as your seat may read it.",
         false => "Click an entry to go back to just after it; Redo goes forward again.",

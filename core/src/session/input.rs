@@ -342,74 +342,32 @@ pub(crate) fn apply_manual(
     change: &Manual,
     io: &mut StepIo,
 ) -> Result<(), String> {
-    let card_exists = |card: &CardId| {
-        if module.cards.contains(card.as_str()) {
-            Ok(())
-        } else {
-            Err(format!("unknown card '{card}'"))
-        }
-    };
-    let piece_exists = |piece: &PieceId| {
-        if module.pieces.contains(piece.as_str()) {
-            Ok(())
-        } else {
-            Err(format!("unknown piece '{piece}'"))
-        }
-    };
-    let units_allowed = |boxed: &BoxId, kind: &UnitKindId| {
-        if !module.boxes.contains(boxed.as_str()) {
-            Err(format!("unknown box '{boxed}'"))
-        } else if !module.box_accepts(boxed.as_str(), kind.as_str()) {
-            Err(format!(
-                "box '{boxed}' does not hold units of kind '{kind}'"
-            ))
-        } else {
-            Ok(())
-        }
-    };
+    let err = |e: crate::table::TableError| e.to_string();
     match change {
         Manual::MoveCard { card, to, position } => {
-            card_exists(card)?;
-            table
-                .move_card(card, to, *position)
-                .map_err(|e| e.to_string())?;
+            card_exists(module, card)?;
+            table.move_card(card, to, *position).map_err(err)?;
         }
         Manual::FlipCard { card, face_up } => {
-            card_exists(card)?;
-            table
-                .flip(card, Some(*face_up))
-                .map_err(|e| e.to_string())?;
+            card_exists(module, card)?;
+            table.flip(card, Some(*face_up)).map_err(err)?;
         }
         Manual::Deal { from, to, count } => deal(module, table, from, to, *count, io)?,
-        Manual::Shuffle { zone } => table.shuffle(zone).map_err(|e| e.to_string())?,
+        Manual::Shuffle { zone } => table.shuffle(zone).map_err(err)?,
         Manual::PlacePiece {
             piece,
             place,
             space,
-        } => {
-            piece_exists(piece)?;
-            let def = module
-                .places
-                .get(place.as_str())
-                .ok_or_else(|| format!("unknown place '{place}'"))?;
-            if def.space(space.as_str()).is_none() {
-                return Err(format!("place '{place}' has no space '{space}'"));
-            }
-            table
-                .place_piece(piece, place, space)
-                .map_err(|e| e.to_string())?;
-        }
+        } => place_piece(module, table, piece, place, space)?,
         Manual::RemovePiece { piece } => {
-            piece_exists(piece)?;
+            piece_exists(module, piece)?;
             table
                 .remove_piece(piece)
                 .ok_or_else(|| format!("piece '{piece}' is not on the table"))?;
         }
         Manual::AddUnits { boxed, kind, delta } => {
-            units_allowed(boxed, kind)?;
-            table
-                .add_units(boxed, kind, *delta)
-                .map_err(|e| e.to_string())?;
+            units_allowed(module, boxed, kind)?;
+            table.add_units(boxed, kind, *delta).map_err(err)?;
         }
         Manual::MoveUnits {
             from,
@@ -417,60 +375,122 @@ pub(crate) fn apply_manual(
             kind,
             count,
         } => {
-            units_allowed(from, kind)?;
-            units_allowed(to, kind)?;
-            table
-                .move_units(from, to, kind, *count)
-                .map_err(|e| e.to_string())?;
+            units_allowed(module, from, kind)?;
+            units_allowed(module, to, kind)?;
+            table.move_units(from, to, kind, *count).map_err(err)?;
         }
         Manual::SetCounter { counter, value } => {
-            let set = table
-                .set_counter(counter, *value)
-                .map_err(|e| e.to_string())?;
+            let set = table.set_counter(counter, *value).map_err(err)?;
             if set != *value {
                 io.log.push(LogLine::public(format!(
                     "{counter} stops at its bound: {set}"
                 )));
             }
         }
-        Manual::Roll { sides, count } => {
-            if *sides < 2 || *count == 0 || *count > 100 {
-                return Err(format!(
-                    "cannot roll {count}d{sides} (1 to 100 dice of 2 or more sides)"
-                ));
-            }
-            let rolls: Vec<String> = (0..*count)
-                .map(|_| table.rng.roll(*sides).to_string())
-                .collect();
-            io.log.push(LogLine::public(format!(
-                "Rolled {count}d{sides}: {}",
-                rolls.join(", ")
-            )));
-        }
+        Manual::Roll { sides, count } => roll(table, *sides, *count, io)?,
         Manual::SetController { seat, controller } => {
-            if !table.seats.contains_key(seat) {
-                return Err(format!("seat '{seat}' does not play this game"));
-            }
-            if let Controller::Bot(bot) = controller
-                && !module.rules.bots.contains(bot)
-            {
-                return Err(format!(
-                    "there is no bot '{bot}' (bots: {})",
-                    module.rules.bots.join(", ")
-                ));
-            }
-            table.seats.insert(seat.clone(), controller.clone());
+            set_controller(module, table, seat, controller)?;
         }
         Manual::SetDice { mode } => table.dice = *mode,
-        Manual::Note { text } => {
-            if text.len() > crate::rules::MAX_TEXT_BYTES {
-                return Err(format!(
-                    "a note of {} bytes is too long (at most {}): write a shorter one",
-                    text.len(),
-                    crate::rules::MAX_TEXT_BYTES
-                ));
-            }
-        }
+        Manual::Note { text } => note_fits(text)?,
+    }
+    Ok(())
+}
+
+fn card_exists(module: &Module, card: &CardId) -> Result<(), String> {
+    if module.cards.contains(card.as_str()) {
+        Ok(())
+    } else {
+        Err(format!("unknown card '{card}'"))
+    }
+}
+
+fn piece_exists(module: &Module, piece: &PieceId) -> Result<(), String> {
+    if module.pieces.contains(piece.as_str()) {
+        Ok(())
+    } else {
+        Err(format!("unknown piece '{piece}'"))
+    }
+}
+
+/// Whether units of `kind` may stand in `boxed`.
+fn units_allowed(module: &Module, boxed: &BoxId, kind: &UnitKindId) -> Result<(), String> {
+    if !module.boxes.contains(boxed.as_str()) {
+        Err(format!("unknown box '{boxed}'"))
+    } else if !module.box_accepts(boxed.as_str(), kind.as_str()) {
+        Err(format!(
+            "box '{boxed}' does not hold units of kind '{kind}'"
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+fn place_piece(
+    module: &Module,
+    table: &mut Table,
+    piece: &PieceId,
+    place: &PlaceId,
+    space: &SpaceId,
+) -> Result<(), String> {
+    piece_exists(module, piece)?;
+    let def = module
+        .places
+        .get(place.as_str())
+        .ok_or_else(|| format!("unknown place '{place}'"))?;
+    if def.space(space.as_str()).is_none() {
+        return Err(format!("place '{place}' has no space '{space}'"));
+    }
+    table
+        .place_piece(piece, place, space)
+        .map_err(|e| e.to_string())
+}
+
+/// A roll by hand of `count` dice of `sides`, logged.
+fn roll(table: &mut Table, sides: u32, count: u32, io: &mut StepIo) -> Result<(), String> {
+    if sides < 2 || count == 0 || count > 100 {
+        return Err(format!(
+            "cannot roll {count}d{sides} (1 to 100 dice of 2 or more sides)"
+        ));
+    }
+    let rolls: Vec<String> = (0..count)
+        .map(|_| table.rng.roll(sides).to_string())
+        .collect();
+    io.log.push(LogLine::public(format!(
+        "Rolled {count}d{sides}: {}",
+        rolls.join(", ")
+    )));
+    Ok(())
+}
+
+fn set_controller(
+    module: &Module,
+    table: &mut Table,
+    seat: &SeatId,
+    controller: &Controller,
+) -> Result<(), String> {
+    if !table.seats.contains_key(seat) {
+        return Err(format!("seat '{seat}' does not play this game"));
+    }
+    if let Controller::Bot(bot) = controller
+        && !module.rules.bots.contains(bot)
+    {
+        return Err(format!(
+            "there is no bot '{bot}' (bots: {})",
+            module.rules.bots.join(", ")
+        ));
+    }
+    table.seats.insert(seat.clone(), controller.clone());
+    Ok(())
+}
+
+fn note_fits(text: &str) -> Result<(), String> {
+    if text.len() > crate::rules::MAX_TEXT_BYTES {
+        return Err(format!(
+            "a note of {} bytes is too long (at most {}): write a shorter one",
+            text.len(),
+            crate::rules::MAX_TEXT_BYTES
+        ));
     }
     Ok(())
 }
