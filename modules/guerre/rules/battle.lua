@@ -5,10 +5,12 @@
 -- Batteries), resolve the attack (a d6 each, modified, times the divisions: casualties; a
 -- rout for every ten, half the routed eliminated), name the victor (by the option
 -- `battle.victory`: the text gives two rules, RULES-GAPS.md), award the VP and count the
--- pursuit.
+-- pursuit. The battle is one procedure in the Land Battle Sequence's order
+-- (@lib/steps.lua); each choice is a state that hands its answer back to it.
 
 local form = include("@lib/form.lua")
 local powers = include("rules/powers.lua")
+local steps = include("@lib/steps.lua")
 
 local battle = {}
 
@@ -114,9 +116,8 @@ function battle.enter(ctx, moving)
   form.open(ctx, "land_battle", { seat = powers.voice(ctx, moving), data = { moving = moving }, cancel = "No battle after all" })
 end
 
---- Once the figures are in: the Initiative (5.615: a d6 each plus the commander's Tactical
---- Rating; a tie is rolled again), then the option cycle. Returns whether `result` was the
---- battle's form.
+--- Once the figures are in, the battle; the caller's `on_resume` gets its result (the
+--- winner, its VP, the pursuit). Returns whether `result` was the battle's form.
 function battle.begin(ctx, moving, result)
   if not (result and result.form == "land_battle") then
     return false
@@ -131,7 +132,20 @@ function battle.begin(ctx, moving, result)
       f[side][field] = value
     end
   end
-  local sides = { moving = moving, other = result.values.power }
+  ctx:call("land_battle", { f = f, powers = { moving = moving, other = result.values.power } })
+  return true
+end
+
+-- The side that chooses in option turn `turn` (5.612 steps 4-6): the Initiative side, the
+-- other side, then the Initiative side again.
+local function chooser(l, turn)
+  return turn == 2 and other(l.initiative) or l.initiative
+end
+
+-- 5.615: a d6 each plus the commander's Tactical Rating; a tie is rolled again.
+local function initiative(ctx)
+  local l = ctx.locals
+  local f, sides = l.f, l.powers
   local first
   repeat
     local m = ctx:roll(6, name(ctx, sides.moving) .. "'s Initiative") + f.moving.tactical
@@ -140,167 +154,19 @@ function battle.begin(ctx, moving, result)
       first = m > o and "moving" or "other"
     end
   until first
+  l.initiative = first
   ctx:log(string.format("Land battle, %s against %s: %s has the Initiative.", name(ctx, sides.moving), name(ctx, sides.other), name(ctx, sides[first])))
-  ctx:call("land_options", { f = f, powers = sides, initiative = first, step = 1 })
-  return true
 end
 
--- The option cycle (5.612 steps 4-6): the Initiative side, then the other side, may attack,
--- retreat, roll an Auxiliary Option or fire Massed Batteries; then the Initiative side
--- must attack or retreat.
-local options = {}
-battle.states.land_options = options
-
-local function chooser(l)
-  return l.step == 2 and other(l.initiative) or l.initiative
+-- The battle is decided: `winner` (a side) wins it, `how` ("attack", "retreat", or the
+-- Auxiliary Option a side withdrew under).
+local function decide(l, winner, how)
+  l.winner, l.how = winner, how
 end
 
-function options.prompt(ctx)
+-- Massed Batteries: a d10 an artillery division, two enemy divisions lost for each 10.
+local function batteries(ctx, side)
   local l = ctx.locals
-  local side = chooser(l)
-  local actions = {
-    { name = "attack", label = "Attack" },
-    { name = "retreat", label = "Retreat" },
-  }
-  if l.step < 3 then
-    actions[#actions + 1] = { name = "auxiliary", label = "Roll on the Auxiliary Options Table" }
-    if l.f[side].artillery > 0 then
-      actions[#actions + 1] = { name = "batteries", label = "Massed Batteries: a d10 an artillery division" }
-    end
-  end
-  return {
-    seat = powers.voice(ctx, l.powers[side]),
-    text = string.format("5.612 Land battle (%d against %d divisions): %s's option", l.f.moving.divisions, l.f.other.divisions, name(ctx, l.powers[side])),
-    actions = actions,
-  }
-end
-
-local function finish(ctx, winner, how)
-  local l = ctx.locals
-  local loser = other(winner)
-  local vp = 0
-  if how ~= "night" and how ~= "rearguard" then
-    vp = l.f[loser].corps
-  end
-  local lost = battle.pursuit(l.f[winner], l.f[loser], how)
-  local power = l.powers[winner]
-  ctx:log(string.format("%s wins the battle: %d VP; %s retreats and loses %d division(s) to the pursuit.",
-    name(ctx, power), vp, name(ctx, l.powers[loser]), lost))
-  local result = { winner = power, vp = vp, pursuit = lost }
-  local allies = {}
-  for _, member in ipairs(powers.alliance(ctx, power)) do
-    if member ~= power then
-      allies[#allies + 1] = member
-    end
-  end
-  if vp > 0 and #allies > 0 then
-    ctx:replace("battle_split", { result = result, allies = allies, present = { power }, n = 1 })
-    return
-  end
-  battle.award(ctx, { [power] = vp })
-  ctx:pop(result)
-end
-
---- Gives each power its share of a victory's VP; an NPC's share is lost (5.621).
-function battle.award(ctx, shares)
-  for _, power in ipairs(ctx.vars.powers) do
-    if shares[power] and ctx.vars.pcs_set[power] then
-      ctx:add_counter("vp." .. power, shares[power])
-    end
-  end
-end
-
---- The shares of `vp` among the `present` allies (5.621): as even as possible, the
---- remainder, `extra`, given by the commanding player (a list of powers, one a point).
-function battle.shares(vp, present, extra)
-  local shares = {}
-  for _, power in ipairs(present) do
-    shares[power] = vp // #present
-  end
-  for _, power in ipairs(extra) do
-    shares[power] = shares[power] + 1
-  end
-  return shares
-end
-
--- 5.621: the VP of an allied army's victory, split among the allies that had divisions in
--- the battle; the commanding player gives the remainder, a point at a time.
-local split = {}
-battle.states.battle_split = split
-
-function split.prompt(ctx)
-  local l = ctx.locals
-  local power = l.result.winner
-  local seat = ctx.vars.npc_ally[power] or ctx.vars.controller[power] or power
-  if l.n <= #l.allies then
-    local ally = l.allies[l.n]
-    return {
-      seat = seat,
-      text = string.format("5.621 %s's allied army wins %d VP: had %s divisions in the battle (garrisons count)?", name(ctx, power), l.result.vp, name(ctx, ally)),
-      actions = {
-        { name = "present", arg = true, label = "Yes" },
-        { name = "present", arg = false, label = "No" },
-      },
-    }
-  end
-  local actions = {}
-  for _, p in ipairs(l.present) do
-    actions[#actions + 1] = { name = "extra", arg = p, label = name(ctx, p) }
-  end
-  return {
-    seat = seat,
-    text = string.format("5.621 %d VP among %s: %d each; who has the %s point left over?", l.result.vp, powers.names(ctx, l.present),
-      l.result.vp // #l.present, #l.extra == 0 and "first" or "next"),
-    actions = actions,
-  }
-end
-
-local function share_out(ctx)
-  local l = ctx.locals
-  if #l.extra < l.result.vp % #l.present then
-    return
-  end
-  local shares = battle.shares(l.result.vp, l.present, l.extra)
-  local words = {}
-  for _, p in ipairs(l.present) do
-    words[#words + 1] = string.format("%s %d%s", name(ctx, p), shares[p], ctx.vars.pcs_set[p] and "" or " (lost: an NPC's)")
-  end
-  ctx:log(string.format("The %d VP are shared (5.621): %s.", l.result.vp, table.concat(words, ", ")))
-  battle.award(ctx, shares)
-  ctx:pop(l.result)
-end
-
-function split.present(ctx, yes)
-  local l = ctx.locals
-  if yes then
-    l.present[#l.present + 1] = l.allies[l.n]
-  end
-  l.n = l.n + 1
-  if l.n > #l.allies then
-    l.extra = {}
-    share_out(ctx)
-  end
-end
-
-function split.extra(ctx, power)
-  local l = ctx.locals
-  l.extra[#l.extra + 1] = power
-  share_out(ctx)
-end
-
-local function next_step(ctx)
-  local l = ctx.locals
-  l.step = l.step + 1
-end
-
-function options.retreat(ctx)
-  -- A retreat concedes the battle (5.621).
-  finish(ctx, other(chooser(ctx.locals)), "retreat")
-end
-
-function options.batteries(ctx)
-  local l = ctx.locals
-  local side = chooser(l)
   local hits = 0
   for _ = 1, l.f[side].artillery do
     if ctx:roll(10, name(ctx, l.powers[side]) .. "'s massed batteries") == 10 then
@@ -312,15 +178,16 @@ function options.batteries(ctx)
   enemy.divisions = enemy.divisions - gone
   ctx:log(string.format("Massed batteries: %d hit(s); %s loses %d division(s).", hits, name(ctx, l.powers[other(side)]), gone))
   if enemy.divisions == 0 then
-    finish(ctx, side, "attack")
-    return
+    decide(l, side, "attack")
   end
-  next_step(ctx)
 end
 
-function options.auxiliary(ctx)
+-- A roll on the Auxiliary Options Table: a bombardment costs the enemy two divisions (if
+-- the side has artillery); Night or Rearguard lets the side retreat now, which it is asked.
+-- Reinforcements are moved in at the table; their divisions are not counted here
+-- (RULES-GAPS.md).
+local function auxiliary(ctx, side)
   local l = ctx.locals
-  local side = chooser(l)
   local roll = ctx:roll(10, name(ctx, l.powers[side]) .. "'s Auxiliary Option")
   local result = ctx.data.tables.auxiliary_options[tostring(roll)]
   ctx:log(string.format("Auxiliary Option (%d): %s.", roll, result))
@@ -329,21 +196,18 @@ function options.auxiliary(ctx)
       local enemy = l.f[other(side)]
       enemy.divisions = math.max(0, enemy.divisions - 2)
       if enemy.divisions == 0 then
-        finish(ctx, side, "attack")
-        return
+        decide(l, side, "attack")
       end
     end
   elseif result == "night" or result == "rearguard" then
     l.may_withdraw = result
-    ctx:replace("land_withdraw", l)
-    return
+    return steps.call("land_withdraw", { power = l.powers[side], may_withdraw = result })
   end
-  -- Reinforcements are moved in at the table; their divisions are not counted here
-  -- (RULES-GAPS.md).
-  next_step(ctx)
 end
 
-function options.attack(ctx)
+-- The attack (5.616): a d6 each, modified (5.617), times the divisions: the casualties,
+-- a rout for every ten; then the victor.
+local function attack(ctx)
   local l = ctx.locals
   local rolls = {}
   for _, side in ipairs(SIDES) do
@@ -375,17 +239,215 @@ function options.attack(ctx)
     local m, o = rolls.moving.casualties, rolls.other.casualties
     winner = (m == o) and l.initiative or (m > o and "moving" or "other")
   end
-  finish(ctx, winner, "attack")
+  decide(l, winner, "attack")
 end
 
--- Night or Rearguard: the side that rolled it may retreat now.
+-- 5.621, 5.622: the victor's VP (the loser's Corps; none after Night or a Rearguard), the
+-- pursuit's losses. An allied army's VP are shared among the allies in the battle (below).
+local function victory(ctx)
+  local l = ctx.locals
+  local winner, how = l.winner, l.how
+  local loser = other(winner)
+  local vp = 0
+  if how ~= "night" and how ~= "rearguard" then
+    vp = l.f[loser].corps
+  end
+  local lost = battle.pursuit(l.f[winner], l.f[loser], how)
+  local power = l.powers[winner]
+  ctx:log(string.format("%s wins the battle: %d VP; %s retreats and loses %d division(s) to the pursuit.",
+    name(ctx, power), vp, name(ctx, l.powers[loser]), lost))
+  l.result = { winner = power, vp = vp, pursuit = lost }
+  local allies = {}
+  for _, member in ipairs(powers.alliance(ctx, power)) do
+    if member ~= power then
+      allies[#allies + 1] = member
+    end
+  end
+  if vp > 0 and #allies > 0 then
+    l.allies, l.present = allies, { power }
+    return
+  end
+  battle.award(ctx, { [power] = vp })
+end
+
+--- Gives each power its share of a victory's VP; an NPC's share is lost (5.621).
+function battle.award(ctx, shares)
+  for _, power in ipairs(ctx.vars.powers) do
+    if shares[power] and ctx.vars.pcs_set[power] then
+      ctx:add_counter("vp." .. power, shares[power])
+    end
+  end
+end
+
+--- The shares of `vp` among the `present` allies (5.621): as even as possible, the
+--- remainder, `extra`, given by the commanding player (a list of powers, one a point).
+function battle.shares(vp, present, extra)
+  local shares = {}
+  for _, power in ipairs(present) do
+    shares[power] = vp // #present
+  end
+  for _, power in ipairs(extra) do
+    shares[power] = shares[power] + 1
+  end
+  return shares
+end
+
+-- 5.621: the commanding player gives the points left over, one at a time.
+local function left_over(ctx)
+  local l = ctx.locals
+  if #l.extra < l.result.vp % #l.present then
+    return steps.call("battle_remainder", { winner = l.result.winner, vp = l.result.vp, present = l.present, given = #l.extra })
+  end
+end
+
+-- 5.621: the allied army's VP, shared.
+local function share_out(ctx)
+  local l = ctx.locals
+  local shares = battle.shares(l.result.vp, l.present, l.extra)
+  local words = {}
+  for _, p in ipairs(l.present) do
+    words[#words + 1] = string.format("%s %d%s", name(ctx, p), shares[p], ctx.vars.pcs_set[p] and "" or " (lost: an NPC's)")
+  end
+  ctx:log(string.format("The %d VP are shared (5.621): %s.", l.result.vp, table.concat(words, ", ")))
+  battle.award(ctx, shares)
+end
+
+-- The Land Battle Sequence (5.612), once the figures are in: the Initiative, the option
+-- turns until one ends the battle, the victor's VP and the pursuit. It hands back the
+-- winner, its VP and the pursuit's losses.
+battle.states.land_battle = steps.procedure("5.612 Land Battle Sequence", {
+  { name = "5.615 Initiative", run = initiative },
+  {
+    name = "5.616 Battle Options: the Initiative side, the other side, then the Initiative side again",
+    each = function()
+      return { 1, 2, 3 }
+    end,
+    skip = function(ctx)
+      return ctx.locals.winner ~= nil
+    end,
+    label = function(ctx, turn)
+      return name(ctx, ctx.locals.powers[chooser(ctx.locals, turn)])
+    end,
+    calls = { "land_options", "land_withdraw" },
+    run = function(ctx, turn)
+      local l = ctx.locals
+      return steps.call("land_options", { f = l.f, powers = l.powers, side = chooser(l, turn), turn = turn })
+    end,
+    resume = function(ctx, answer, turn)
+      local l = ctx.locals
+      local side = chooser(l, turn)
+      if answer.option == "attack" then
+        attack(ctx)
+      elseif answer.option == "retreat" then
+        -- A retreat concedes the battle (5.621).
+        decide(l, other(side), "retreat")
+      elseif answer.option == "batteries" then
+        batteries(ctx, side)
+      elseif answer.option == "auxiliary" then
+        return auxiliary(ctx, side)
+      elseif answer.withdraw then
+        decide(l, other(side), l.may_withdraw)
+      else
+        l.may_withdraw = nil
+      end
+    end,
+  },
+  { name = "5.621, 5.622 Victory and Pursuit", run = victory },
+  {
+    name = "5.621 An allied army: which allies had divisions in the battle",
+    each = function(ctx)
+      return ctx.locals.allies
+    end,
+    label = name,
+    calls = "battle_split",
+    run = function(ctx, ally)
+      local l = ctx.locals
+      return steps.call("battle_split", { winner = l.result.winner, vp = l.result.vp, ally = ally })
+    end,
+    resume = function(ctx, present, ally)
+      if present then
+        table.insert(ctx.locals.present, ally)
+      end
+    end,
+  },
+  {
+    name = "5.621 The points left over, given by the commanding player",
+    calls = "battle_remainder",
+    run = function(ctx)
+      if ctx.locals.allies then
+        ctx.locals.extra = {}
+        return left_over(ctx)
+      end
+    end,
+    resume = function(ctx, power)
+      table.insert(ctx.locals.extra, power)
+      return left_over(ctx)
+    end,
+  },
+  {
+    name = "5.621 The allies' shares",
+    run = function(ctx)
+      if ctx.locals.allies then
+        share_out(ctx)
+      end
+    end,
+  },
+  finish = function(ctx)
+    return ctx.locals.result
+  end,
+})
+
+-- An option turn (5.612 steps 4-6): the side may attack, retreat, roll an Auxiliary Option
+-- or fire Massed Batteries; in the third turn it must attack or retreat. It hands back the
+-- option chosen.
+local options = {}
+battle.states.land_options = options
+
+function options.prompt(ctx)
+  local l = ctx.locals
+  local side = l.side
+  local actions = {
+    { name = "attack", label = "Attack" },
+    { name = "retreat", label = "Retreat" },
+  }
+  if l.turn < 3 then
+    actions[#actions + 1] = { name = "auxiliary", label = "Roll on the Auxiliary Options Table" }
+    if l.f[side].artillery > 0 then
+      actions[#actions + 1] = { name = "batteries", label = "Massed Batteries: a d10 an artillery division" }
+    end
+  end
+  return {
+    seat = powers.voice(ctx, l.powers[side]),
+    text = string.format("5.612 Land battle (%d against %d divisions): %s's option", l.f.moving.divisions, l.f.other.divisions, name(ctx, l.powers[side])),
+    actions = actions,
+  }
+end
+
+function options.attack(ctx)
+  ctx:pop({ option = "attack" })
+end
+
+function options.retreat(ctx)
+  ctx:pop({ option = "retreat" })
+end
+
+function options.auxiliary(ctx)
+  ctx:pop({ option = "auxiliary" })
+end
+
+function options.batteries(ctx)
+  ctx:pop({ option = "batteries" })
+end
+
+-- Night or Rearguard: the side that rolled it may retreat now; it hands back whether it
+-- does.
 local withdraw = {}
 battle.states.land_withdraw = withdraw
 
 function withdraw.prompt(ctx)
   local l = ctx.locals
   return {
-    seat = powers.voice(ctx, l.powers[chooser(l)]),
+    seat = powers.voice(ctx, l.power),
     text = string.format("Auxiliary Option %s: retreat now (no VP to the victor)?", l.may_withdraw),
     actions = {
       { name = "withdraw", label = "Retreat" },
@@ -395,15 +457,59 @@ function withdraw.prompt(ctx)
 end
 
 function withdraw.withdraw(ctx)
-  local l = ctx.locals
-  finish(ctx, other(chooser(l)), l.may_withdraw)
+  ctx:pop({ withdraw = true })
 end
 
 function withdraw.stay(ctx)
+  ctx:pop({ withdraw = false })
+end
+
+-- 5.621: whether an ally had divisions in the allied army's victory (garrisons count),
+-- asked of the commanding player; it hands back the answer.
+local split = {}
+battle.states.battle_split = split
+
+-- The seat of the allied army's commanding player.
+local function commander(ctx, power)
+  return ctx.vars.npc_ally[power] or ctx.vars.controller[power] or power
+end
+
+function split.prompt(ctx)
   local l = ctx.locals
-  l.may_withdraw = nil
-  l.step = l.step + 1
-  ctx:replace("land_options", l)
+  return {
+    seat = commander(ctx, l.winner),
+    text = string.format("5.621 %s's allied army wins %d VP: had %s divisions in the battle (garrisons count)?", name(ctx, l.winner), l.vp, name(ctx, l.ally)),
+    actions = {
+      { name = "present", arg = true, label = "Yes" },
+      { name = "present", arg = false, label = "No" },
+    },
+  }
+end
+
+function split.present(ctx, yes)
+  ctx:pop(yes)
+end
+
+-- 5.621: who has the next point left over, given by the commanding player.
+local remainder = {}
+battle.states.battle_remainder = remainder
+
+function remainder.prompt(ctx)
+  local l = ctx.locals
+  local actions = {}
+  for _, p in ipairs(l.present) do
+    actions[#actions + 1] = { name = "extra", arg = p, label = name(ctx, p) }
+  end
+  return {
+    seat = commander(ctx, l.winner),
+    text = string.format("5.621 %d VP among %s: %d each; who has the %s point left over?", l.vp, powers.names(ctx, l.present),
+      l.vp // #l.present, l.given == 0 and "first" or "next"),
+    actions = actions,
+  }
+end
+
+function remainder.extra(ctx, power)
+  ctx:pop(power)
 end
 
 return battle

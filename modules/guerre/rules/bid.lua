@@ -1,7 +1,8 @@
 -- La Guerre de l'Empereur: the Country Representation Bid (3.1, 3.5). Every player bids VP
 -- in secret, all at once; the highest bidder picks the power he will play, then the next,
 -- ties broken by a die; each power's VP start at 100 less its player's bid. A player is
--- known by the seat he bid from until he picks: the players then sit at their powers.
+-- known by the seat he bid from until he picks: the players then sit at their powers. The
+-- bid and each pick are decisions the game's sequence (rules/main.lua) calls in turn.
 
 local bid = {}
 
@@ -84,10 +85,11 @@ function bidding.reveal(ctx, choices)
   ctx.vars.bids = bids
   ctx.vars.pick_order = order
   ctx.vars.played_by = {}
-  ctx:replace("pick", { n = 1 })
+  ctx:pop()
 end
 
--- The picks, in bid order: each player takes a power not yet taken.
+-- A pick (the `n`th, in bid order): the player takes a power not yet taken, and hands it
+-- back.
 local pick = {}
 bid.states.pick = pick
 
@@ -110,19 +112,23 @@ function pick.prompt(ctx)
 end
 
 function pick.pick(ctx, power)
-  local bidder = ctx.vars.pick_order[ctx.locals.n]
+  ctx:pop(power)
+end
+
+--- The `n`th pick made: the player sits at `power`, with 100 VP less his bid (3.5).
+function bid.picked(ctx, power, n)
+  local bidder = ctx.vars.pick_order[n]
   local paid = ctx.vars.bids[bidder]
   ctx.vars.played_by[power] = bidder
   ctx:set_counter("vp." .. power, 100 - paid)
   ctx:log(string.format("The player who bid %d at %s's place plays %s: %d VP (3.5).",
     paid, ctx.data.seats[bidder].name, ctx.data.seats[power].name, 100 - paid))
-  if ctx.locals.n < #ctx.vars.pick_order then
-    ctx.locals.n = ctx.locals.n + 1
-    return
-  end
+end
+
+--- Every power has its player; each takes his initial money from the bank, as his Player
+--- Mat prints it (3.2; owner data: the mats are not in the rulebook).
+function bid.initial_money(ctx)
   ctx:log("Every power has its player; each sits at the power he picked.")
-  -- 3.2: each player takes his initial money from the bank, as his Player Mat prints it
-  -- (owner data: the mats are not in the rulebook).
   local money = {}
   for _, pc in ipairs(ctx.vars.pcs) do
     local gold = ctx.data.tables.starting_gold[pc]
@@ -130,7 +136,6 @@ function pick.pick(ctx, power)
     money[#money + 1] = string.format("%s %d", ctx.data.seats[pc].name, gold)
   end
   ctx:log("Initial money from the bank (3.2, the Player Mats): " .. table.concat(money, ", ") .. " gold.")
-  ctx:replace("turn_start")
 end
 
 return bid

@@ -4,6 +4,7 @@
 -- rolls two dice read as tens and ones; 95 or more cancels it for this Season.
 
 local powers = include("rules/powers.lua")
+local steps = include("@lib/steps.lua")
 
 local cancel = {}
 
@@ -30,15 +31,25 @@ local function others(ctx, parties)
   return list
 end
 
---- Opens the window on a declaration (`words`: "France declares war on Britain"; `parties`
---- may not try). The caller's `on_resume` gets `{cancelled = true|false}`. Returns false,
---- opening nothing, when no player may try.
-function cancel.open(ctx, words, parties)
+--- The window on a declaration (`words`: "France declares war on Britain"; `parties` may
+--- not try), as a procedure's step returns it: its `resume` gets `{cancelled = true|false}`.
+--- Nil when no player may try (the declaration stands).
+function cancel.window(ctx, words, parties)
   local list = others(ctx, parties)
   if #list == 0 then
+    return nil
+  end
+  return steps.call("cancel_window", { words = words, seats = list, n = 1 })
+end
+
+--- Opens the window from a state's action: the state's `on_resume` gets `{cancelled =
+--- true|false}`. Returns false, opening nothing, when no player may try.
+function cancel.open(ctx, words, parties)
+  local window = cancel.window(ctx, words, parties)
+  if window == nil then
     return false
   end
-  ctx:call("cancel_window", { words = words, seats = list, n = 1 })
+  ctx:call(window.call, window.locals)
   return true
 end
 

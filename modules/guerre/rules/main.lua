@@ -1,9 +1,11 @@
--- La Guerre de l'Empereur (seed 003): the hook table, the set-up (3.0-3.6) and the
--- calendar of Combat Seasons with their chit cup (4.5-4.6). The module runs the game in
--- steps (see README.md for how far): what it does not run yet is played at the table,
--- and the module keeps the calendar, the chits, the VP and the gold.
+-- La Guerre de l'Empereur (seed 003): the hook table, the set-up (3.0-3.6) and the game's
+-- sequence of play (3.7): the bid, then the Seasons on the calendar (rules/season.lua,
+-- rules/winter.lua). The module runs the game in steps (see README.md for how far): what it
+-- does not run yet is played at the table, and the module keeps the calendar, the chits,
+-- the VP and the gold.
 
 local util = include("@lib/util.lua")
+local steps = include("@lib/steps.lua")
 local bid = include("rules/bid.lua")
 local season = include("rules/season.lua")
 local winter = include("rules/winter.lua")
@@ -61,7 +63,7 @@ local function setup(ctx, scenario, options)
   ctx:set_phase("Fall 1805: set-up")
   ctx:log(string.format("%d players: %s play; %s start as inactive NPCs, and nobody is at war.",
     #players, powers.names(ctx, players), #players < #POWERS and powers.names(ctx, { table.unpack(POWERS, #players + 1) }) or "no power"))
-  ctx:push("bid")
+  ctx:call("game")
 end
 
 -- What a seat may see besides the table, in words (the app's Standings panel): the
@@ -90,8 +92,43 @@ local function view(ctx, seat)
   return v
 end
 
+-- The game (3.7, 1.2): the set-up's bid and picks (3.1) and initial money (3.2), then each
+-- Season in turn from Fall 1805: a Winterphase or a Combat Season, each of which moves the
+-- calendar on as it ends (4.41, 6.2), until a victory (7.0) or the end of Fall 1815.
+local game = steps.procedure("3.7 Sequence of Play", {
+  {
+    name = "3.1 Country Representation Bid",
+    calls = "bid",
+    run = function(ctx)
+      return steps.call("bid")
+    end,
+  },
+  {
+    name = "3.1 The picks, in bid order",
+    each = function(ctx)
+      local picks = {}
+      for n in ipairs(ctx.vars.pick_order) do
+        picks[n] = n
+      end
+      return picks
+    end,
+    calls = "pick",
+    run = function(ctx, n)
+      return steps.call("pick", { n = n })
+    end,
+    resume = bid.picked,
+  },
+  { name = "3.2 Initial money", run = bid.initial_money },
+  {
+    name = "1.2 The Seasons, from Fall 1805 to the end of Fall 1815",
+    calls = { "season", "winterphase" },
+    run = season.current,
+    resume = season.current,
+  },
+})
+
 -- Every procedure's states, in one table (a form's figures asked one at a time: @lib/form.lua).
-local states = { form = form.state }
+local states = { form = form.state, game = game }
 for _, part in ipairs({ bid, season, winter, prepare, naval, battle, war, cancel, peace, alliance }) do
   for name, state in pairs(part.states) do
     states[name] = state

@@ -4,10 +4,12 @@
 -- smaller side: 8 to 3 is 2 to 1); each side adds its other modifiers from that table;
 -- both roll a die. The higher wins 3 VP and the loser loses a squadron and retreats; a tie
 -- costs each side a squadron, awards no VP, and either side may end the combat, else
--- another round is fought.
+-- another round is fought. The combat is one procedure (@lib/steps.lua); the question after
+-- a tie is a state that hands its answer back to it.
 
 local form = include("@lib/form.lua")
 local powers = include("rules/powers.lua")
+local steps = include("@lib/steps.lua")
 
 local naval = {}
 
@@ -59,7 +61,8 @@ function naval.enter(ctx, attacker)
   form.open(ctx, "naval", { seat = powers.voice(ctx, attacker), data = { attacker = attacker }, cancel = "No naval combat after all" })
 end
 
---- Once the figures are in, the combat. Returns whether `result` was the naval form.
+--- Once the figures are in, the combat; the caller's `on_resume` gets `{naval = the
+--- winner, or "tie"}`. Returns whether `result` was the naval form.
 function naval.begin(ctx, attacker, result)
   if not (result and result.form == "naval") then
     return false
@@ -91,6 +94,9 @@ function naval.round(ctx, l)
   return a > d and "attacker" or "defender", a, d
 end
 
+-- A round (5.441, 5.442): the winner gains 3 VP, the loser loses a squadron and retreats;
+-- a tie costs each side a squadron, and unless a side has none left, the sides are asked
+-- whether to fight another round.
 local function fight(ctx)
   local l = ctx.locals
   local winner, a, d = naval.round(ctx, l)
@@ -98,16 +104,12 @@ local function fight(ctx)
     l.attacker_squadrons, l.defender_squadrons = l.attacker_squadrons - 1, l.defender_squadrons - 1
     ctx:log(string.format("Naval combat, %s against %s: %d to %d, a tie: each loses a squadron (5.442).",
       name(ctx, l.attacker), name(ctx, l.defender), a, d))
+    l.outcome = "tie"
     if l.attacker_squadrons == 0 or l.defender_squadrons == 0 then
-      ctx:pop({ naval = "tie" })
-      return
+      return nil
     end
-    local keep = {}
-    for _, key in ipairs({ "attacker", "defender", "attacker_squadrons", "defender_squadrons", "attacker_drm", "defender_drm" }) do
-      keep[key] = l[key]
-    end
-    ctx:replace("naval_tie", keep)
-    return
+    return steps.call("naval_tie", { attacker = l.attacker, defender = l.defender,
+      attacker_squadrons = l.attacker_squadrons, defender_squadrons = l.defender_squadrons })
   end
   local victor = winner == "attacker" and l.attacker or l.defender
   local loser = winner == "attacker" and l.defender or l.attacker
@@ -117,13 +119,30 @@ local function fight(ctx)
   ctx:log(string.format("Naval combat, %s against %s: %d to %d: %s wins%s; %s loses a squadron and retreats (5.441).",
     name(ctx, l.attacker), name(ctx, l.defender), a, d, name(ctx, victor),
     ctx.vars.pcs_set[victor] and " 3 VP" or "", name(ctx, loser)))
-  ctx:pop({ naval = victor })
+  l.outcome = victor
 end
 
--- A round fought at once: its figures are in the locals.
-naval.states.naval_combat = { run = fight }
+-- The combat (5.44), its figures in the locals: rounds until a side wins, a side is out of
+-- squadrons, or a side ends it after a tie.
+naval.states.naval_combat = steps.procedure("5.44 Naval Combat", {
+  {
+    name = "5.441 A round of combat (5.442: another after a tie, unless a side ends it)",
+    calls = "naval_tie",
+    run = fight,
+    resume = function(ctx, again)
+      if again then
+        return fight(ctx)
+      end
+      ctx:log("The naval combat ends after the tie (5.442).")
+    end,
+  },
+  finish = function(ctx)
+    return { naval = ctx.locals.outcome }
+  end,
+})
 
--- After a tie: the phasing side, then the other, may end the combat; else another round.
+-- After a tie: the phasing side, then the other (if a player's), may end the combat; it
+-- hands back whether another round is fought.
 local tie = {}
 naval.states.naval_tie = tie
 
@@ -145,13 +164,11 @@ function tie.again(ctx)
     ctx.locals.asked = "defender"
     return
   end
-  ctx.locals.asked = nil
-  fight(ctx)
+  ctx:pop(true)
 end
 
 function tie.end_combat(ctx)
-  ctx:log("The naval combat ends after the tie (5.442).")
-  ctx:pop({ naval = "tie" })
+  ctx:pop(false)
 end
 
 return naval

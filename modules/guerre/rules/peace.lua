@@ -7,11 +7,13 @@
 -- one victor chooses a group and the loser lets him have it or gives him both of the
 -- others; several victors choose a group each, in the order the loser gives, three at
 -- most. Provinces, units and repatriation are moved on the map; the module keeps the VP,
--- the gold, the Free Passage and the Enforced Peace.
+-- the gold, the Free Passage and the Enforced Peace. Both are procedures in the rules'
+-- order (@lib/steps.lua); each decision is a state that hands its answer back to them.
 
 local util = include("@lib/util.lua")
 local cancel = include("rules/cancel.lua")
 local powers = include("rules/powers.lua")
+local steps = include("@lib/steps.lua")
 
 local peace = {}
 
@@ -71,24 +73,49 @@ function peace.offer(ctx, from, to)
   ctx:call("negotiation", { from = from, to = to, made = {} })
 end
 
-local negotiation = {}
-peace.states.negotiation = negotiation
+-- Peace is made between the offering power (`from`) and `to`: the war ends, with an
+-- Enforced Peace (5.14).
+local function made(ctx)
+  local l = ctx.locals
+  powers.end_war(ctx, l.from, l.to, true)
+  powers.settle_npc(ctx, l.from)
+  powers.settle_npc(ctx, l.to)
+  l.made[#l.made + 1] = { l.from, l.to }
+  l.made[#l.made + 1] = { l.to, l.from }
+  ctx:log(string.format("%s and %s make peace: an Enforced Peace holds to the end of %s (5.14).",
+    name(ctx, l.from), name(ctx, l.to), powers.season_name(ctx.vars.peace[powers.pair(l.from, l.to)])))
+end
 
--- The allies of `from` (Player Countries) still at war with `to`, who may make their own
--- offer (5.11).
-local function also(ctx, l)
-  local list = {}
-  for _, ally in ipairs(powers.pc_allies(ctx, l.from)) do
-    if powers.at_war(ctx, ally, l.to) and not l.asked[ally] then
-      list[#list + 1] = ally
+-- The offer of `from` (the locals') to `to`, put to the player who answers for `to`.
+local function put(ctx)
+  local l = ctx.locals
+  return steps.call("peace_answer", { from = l.from, to = l.to })
+end
+
+-- The answer to an offer, then the cancel window's once it is accepted (4.62): peace is
+-- made, or the war goes on. (A cancelled peace may not be offered again this Season.)
+local function answered(ctx, result)
+  local l = ctx.locals
+  if result.accepted then
+    local words = string.format("%s and %s make peace", name(ctx, l.from), name(ctx, l.to))
+    local window = cancel.window(ctx, words, { peace.voice(ctx, l.from), peace.voice(ctx, l.to) })
+    if window then
+      return window
     end
+    made(ctx)
+  elseif result.accepted == false then
+    ctx:log(string.format("%s rejects the offer: the war goes on.", name(ctx, l.to)))
+  elseif result.cancelled then
+    ctx.vars.cancelled["peace:" .. powers.pair(l.from, l.to)] = ctx:turn()
+  else
+    made(ctx)
   end
-  return list
 end
 
 -- The offer's chain is over: those who made peace while an ally of theirs fights on leave
 -- the alliance and pay 5 VP (5.11, 5.22).
-local function settle(ctx, l)
+local function settle(ctx)
+  local l = ctx.locals
   for _, pair in ipairs(l.made) do
     local power, other = pair[1], pair[2]
     local fighting = {}
@@ -104,51 +131,58 @@ local function settle(ctx, l)
         name(ctx, power), name(ctx, other), powers.names(ctx, fighting), powers.BREAK_VP, vp))
     end
   end
-  ctx:pop(nil)
 end
 
-local function next_offer(ctx)
-  local l = ctx.locals
-  l.asked = l.asked or {}
-  l.asked[l.from] = true
-  local left = also(ctx, l)
-  if #left > 0 then
-    l.stage, l.ally = "also", left[1]
-    return
-  end
-  settle(ctx, l)
-end
+-- The Offer Negotiated Peace Step (5.11): the offer and its answer; then each ally of the
+-- offering power (a Player Country) still at war with the same enemy may make its own
+-- offer, in the powers' order; then the alliances of those at peace while an ally fights
+-- on are broken (5.22).
+peace.states.negotiation = steps.procedure("5.11 Offer Negotiated Peace", {
+  {
+    name = "5.11 The offer, and its answer",
+    calls = { "peace_answer", "cancel_window" },
+    run = function(ctx)
+      local l = ctx.locals
+      ctx:log(string.format("%s offers %s a Negotiated Peace (5.11).", name(ctx, l.from), name(ctx, l.to)))
+      return put(ctx)
+    end,
+    resume = answered,
+  },
+  {
+    name = "5.11 Each ally still at war may make its own offer",
+    each = function(ctx)
+      return powers.pc_allies(ctx, ctx.locals.from)
+    end,
+    skip = function(ctx, ally)
+      return not powers.at_war(ctx, ally, ctx.locals.to)
+    end,
+    label = name,
+    calls = { "peace_also", "peace_answer", "cancel_window" },
+    run = function(ctx, ally)
+      local l = ctx.locals
+      return steps.call("peace_also", { from = l.from, to = l.to, ally = ally })
+    end,
+    resume = function(ctx, result, ally)
+      local l = ctx.locals
+      if result.offer then
+        l.from = ally
+        ctx:log(string.format("%s offers %s a Negotiated Peace as well (5.11).", name(ctx, l.from), name(ctx, l.to)))
+        return put(ctx)
+      elseif result.offer == nil then
+        return answered(ctx, result)
+      end
+    end,
+  },
+  { name = "5.22 Those at peace while an ally fights on leave the alliance", run = settle },
+})
 
-local function made(ctx)
-  local l = ctx.locals
-  powers.end_war(ctx, l.from, l.to, true)
-  powers.settle_npc(ctx, l.from)
-  powers.settle_npc(ctx, l.to)
-  l.made[#l.made + 1] = { l.from, l.to }
-  l.made[#l.made + 1] = { l.to, l.from }
-  ctx:log(string.format("%s and %s make peace: an Enforced Peace holds to the end of %s (5.14).",
-    name(ctx, l.from), name(ctx, l.to), powers.season_name(ctx.vars.peace[powers.pair(l.from, l.to)])))
-  next_offer(ctx)
-end
+-- 5.11: the offer put to the player who answers for `to`: a Controlled NPC must accept; it
+-- hands back whether it accepts.
+local answer = {}
+peace.states.peace_answer = answer
 
-function negotiation.on_enter(ctx)
+function answer.prompt(ctx)
   local l = ctx.locals
-  ctx:log(string.format("%s offers %s a Negotiated Peace (5.11).", name(ctx, l.from), name(ctx, l.to)))
-  l.stage = "answer"
-end
-
-function negotiation.prompt(ctx)
-  local l = ctx.locals
-  if l.stage == "also" then
-    return {
-      seat = l.ally,
-      text = string.format("5.11 %s has offered %s peace: %s may make its own offer to %s", name(ctx, l.from), name(ctx, l.to), name(ctx, l.ally), name(ctx, l.to)),
-      actions = {
-        { name = "offer", label = string.format("Offer %s a Negotiated Peace", name(ctx, l.to)) },
-        { name = "no_offer", label = "No offer" },
-      },
-    }
-  end
   if ctx.vars.npc[l.to] == "controlled" then
     -- A Controlled NPC must accept (5.11): its controller confirms it.
     return {
@@ -167,39 +201,37 @@ function negotiation.prompt(ctx)
   }
 end
 
-function negotiation.accept(ctx)
-  local l = ctx.locals
-  local words = string.format("%s and %s make peace", name(ctx, l.from), name(ctx, l.to))
-  if not cancel.open(ctx, words, { peace.voice(ctx, l.from), peace.voice(ctx, l.to) }) then
-    made(ctx)
-  end
+function answer.accept(ctx)
+  ctx:pop({ accepted = true })
 end
 
-function negotiation.on_resume(ctx, result)
-  local l = ctx.locals
-  if result.cancelled then
-    ctx.vars.cancelled["peace:" .. powers.pair(l.from, l.to)] = ctx:turn()
-    next_offer(ctx)
-    return
-  end
-  made(ctx)
+function answer.reject(ctx)
+  ctx:pop({ accepted = false })
 end
 
-function negotiation.reject(ctx)
+-- 5.11: an ally of the offering power, at war with the same enemy, may make its own offer;
+-- it hands back whether it does.
+local also = {}
+peace.states.peace_also = also
+
+function also.prompt(ctx)
   local l = ctx.locals
-  ctx:log(string.format("%s rejects the offer: the war goes on.", name(ctx, l.to)))
-  next_offer(ctx)
+  return {
+    seat = l.ally,
+    text = string.format("5.11 %s has offered %s peace: %s may make its own offer to %s", name(ctx, l.from), name(ctx, l.to), name(ctx, l.ally), name(ctx, l.to)),
+    actions = {
+      { name = "offer", label = string.format("Offer %s a Negotiated Peace", name(ctx, l.to)) },
+      { name = "no_offer", label = "No offer" },
+    },
+  }
 end
 
-function negotiation.offer(ctx)
-  local l = ctx.locals
-  l.from, l.stage = l.ally, "answer"
-  ctx:log(string.format("%s offers %s a Negotiated Peace as well (5.11).", name(ctx, l.from), name(ctx, l.to)))
+function also.offer(ctx)
+  ctx:pop({ offer = true })
 end
 
-function negotiation.no_offer(ctx)
-  ctx.locals.asked[ctx.locals.ally] = true
-  next_offer(ctx)
+function also.no_offer(ctx)
+  ctx:pop({ offer = false })
 end
 
 --- `loser` surrenders to all its enemies (5.12-5.123); the Surrender Terms follow.
@@ -249,145 +281,28 @@ function peace.surrender(ctx, loser)
   if #winners == 0 then
     return
   end
-  ctx:call("surrender_terms", { loser = loser, winners = winners, stage = #winners == 1 and "group" or "order", order = {}, used = {}, k = 1 })
+  ctx:call("surrender_terms", { loser = loser, winners = winners, order = {}, used = {} })
 end
-
--- The Surrender Terms (5.124), then each winner's VP for the home provinces it evacuates
--- (5.128).
-local terms = {}
-peace.states.surrender_terms = terms
 
 -- Whether the loser can pay a term: the gold only if it has 10 (5.124: else the units).
 local function payable(ctx, loser, term)
   return term ~= "gold" or ctx:counter("gold." .. loser) >= peace.TERM_GOLD
 end
 
--- The term choices of the groups `groups`, as actions.
-local function term_actions(ctx, l, groups)
-  local actions = {}
-  for _, g in ipairs(groups) do
-    for _, term in ipairs(peace.GROUPS[g]) do
-      if payable(ctx, l.loser, term) then
-        actions[#actions + 1] = { name = "term", arg = g .. ":" .. term, label = string.format("Group %d: %s", g, peace.TERMS[term]) }
-      end
+-- The groups other than `group`, in order.
+local function other_groups(group)
+  local list = {}
+  for g = 1, #peace.GROUPS do
+    if g ~= group then
+      list[#list + 1] = g
     end
   end
-  return actions
-end
-
-function terms.prompt(ctx)
-  local l = ctx.locals
-  local loser = name(ctx, l.loser)
-  if l.stage == "group" then
-    local actions = {}
-    for g, list in ipairs(peace.GROUPS) do
-      actions[g] = { name = "group", arg = g, label = string.format("Group %d (%s, or %s)", g, peace.TERMS[list[1]], peace.TERMS[list[2]]) }
-    end
-    return { seat = l.winners[1], text = string.format("5.124 %s surrenders to %s: choose a group of Surrender Terms", loser, name(ctx, l.winners[1])), actions = actions }
-  elseif l.stage == "answer" then
-    local others = {}
-    for g = 1, 3 do
-      if g ~= l.group then
-        others[#others + 1] = g
-      end
-    end
-    return {
-      seat = peace.voice(ctx, l.loser),
-      text = string.format("5.124 %s chooses group %d: let it have one term of that group, or a term of each of groups %d and %d", name(ctx, l.winners[1]), l.group, others[1], others[2]),
-      actions = {
-        { name = "accept", label = string.format("Let %s choose in group %d", name(ctx, l.winners[1]), l.group) },
-        { name = "refuse", label = string.format("Give it groups %d and %d instead", others[1], others[2]) },
-      },
-    }
-  elseif l.stage == "order" then
-    local actions = {}
-    for _, w in ipairs(l.winners) do
-      local placed = false
-      for _, o in ipairs(l.order) do
-        placed = placed or o == w
-      end
-      if not placed then
-        actions[#actions + 1] = { name = "next", arg = w, label = name(ctx, w) }
-      end
-    end
-    return {
-      seat = peace.voice(ctx, l.loser),
-      text = string.format("5.124 %s surrenders to %s: which of them chooses its term %s?", loser, powers.names(ctx, l.winners), #l.order == 0 and "first" or "next"),
-      actions = actions,
-    }
-  elseif l.stage == "pick" then
-    local groups = {}
-    for g = 1, 3 do
-      if not util.contains(l.used, g) then
-        groups[#groups + 1] = g
-      end
-    end
-    return {
-      seat = l.order[l.k],
-      text = string.format("5.124 %s's term from %s: one term from a group not yet chosen", name(ctx, l.order[l.k]), loser),
-      actions = term_actions(ctx, l, groups),
-    }
-  elseif l.stage == "term" then
-    return {
-      seat = l.winners[1],
-      text = string.format("5.124 %s's term from %s in group %d", name(ctx, l.winners[1]), loser, l.groups[1]),
-      actions = term_actions(ctx, l, { l.groups[1] }),
-    }
-  end
-  return {
-    seat = l.winners[l.k],
-    text = string.format("5.128 The home provinces of %s that %s evacuates, one at a time: each gives its Political Value in VP, 1 at least%s",
-      loser, name(ctx, l.winners[l.k]), (l.evacuated or 0) > 0 and string.format(" (%d so far)", l.evacuated) or ""),
-    actions = {
-      { name = "province", min = 0, max = 20, label = "A home province evacuated: its Political Value" },
-      { name = "evacuation_done", label = (l.evacuated or 0) > 0 and "No more home provinces evacuated" or "No home province evacuated" },
-    },
-  }
-end
-
-function terms.group(ctx, g)
-  local l = ctx.locals
-  l.group, l.stage = g, "answer"
-  ctx:log(string.format("%s chooses group %d of the Surrender Terms.", name(ctx, l.winners[1]), g))
-end
-
-function terms.accept(ctx)
-  local l = ctx.locals
-  l.groups, l.stage = { l.group }, "term"
-  ctx:log(string.format("%s lets %s have a term of group %d.", name(ctx, l.loser), name(ctx, l.winners[1]), l.group))
-end
-
-function terms.refuse(ctx)
-  local l = ctx.locals
-  l.groups = {}
-  for g = 1, 3 do
-    if g ~= l.group then
-      l.groups[#l.groups + 1] = g
-    end
-  end
-  l.stage = "term"
-  ctx:log(string.format("%s refuses: %s has a term of each of groups %d and %d.", name(ctx, l.loser), name(ctx, l.winners[1]), l.groups[1], l.groups[2]))
-end
-
-function terms.next(ctx, winner)
-  local l = ctx.locals
-  l.order[#l.order + 1] = winner
-  if #l.order == #l.winners then
-    local beyond = {}
-    for i = 4, #l.order do
-      beyond[#beyond + 1] = l.order[i]
-    end
-    if #beyond > 0 then
-      ctx:log(string.format("%s gain%s no Surrender Term: three groups only (5.124).", powers.names(ctx, beyond), #beyond == 1 and "s" or ""))
-    end
-    l.stage, l.k = "pick", 1
-  end
+  return list
 end
 
 -- The term's effect: the VP and gold change hands; Free Passage is kept for a year; a
 -- province or the units are moved at the table.
-local function apply(ctx, l, winner, term)
-  local loser = l.loser
+local function apply(ctx, loser, winner, term)
   local words
   if term == "vp" then
     if ctx.vars.pcs_set[loser] then
@@ -410,49 +325,260 @@ local function apply(ctx, l, winner, term)
   ctx:log(string.format("%s takes %s.", name(ctx, winner), words))
 end
 
-function terms.term(ctx, arg)
+-- Whether a single victor takes the terms (else several, in the order the loser gives).
+local function one_victor(ctx)
+  return #ctx.locals.winners == 1
+end
+
+-- The loser names the next victor to choose, until all are named.
+local function next_in_order(ctx)
   local l = ctx.locals
-  local group, term = arg:match("^(%d):(%a+)$")
-  group = tonumber(group)
-  if l.stage == "pick" then
-    apply(ctx, l, l.order[l.k], term)
-    -- A list of the groups chosen, in order (a set keyed by group number would have holes:
+  return steps.call("surrender_order", { loser = l.loser, winners = l.winners, order = l.order })
+end
+
+-- The Surrender Terms (5.124), then each victor's VP for the home provinces it evacuates
+-- (5.128). One victor chooses a group; the loser lets it take one term of that group, or
+-- gives it one term of each of the other two. Several victors take a term each, from a
+-- group not yet taken, in the order the loser gives: three at most.
+peace.states.surrender_terms = steps.procedure("5.124 Surrender Terms", {
+  {
+    name = "5.124 One victor chooses a group",
+    calls = "surrender_group",
+    run = function(ctx)
+      local l = ctx.locals
+      if one_victor(ctx) then
+        return steps.call("surrender_group", { loser = l.loser, winner = l.winners[1] })
+      end
+    end,
+    resume = function(ctx, g)
+      local l = ctx.locals
+      l.group = g
+      ctx:log(string.format("%s chooses group %d of the Surrender Terms.", name(ctx, l.winners[1]), g))
+    end,
+  },
+  {
+    name = "5.124 The loser lets it have that group, or gives it the other two",
+    calls = "surrender_answer",
+    run = function(ctx)
+      local l = ctx.locals
+      if one_victor(ctx) then
+        return steps.call("surrender_answer", { loser = l.loser, winner = l.winners[1], group = l.group })
+      end
+    end,
+    resume = function(ctx, kept)
+      local l = ctx.locals
+      if kept then
+        l.groups = { l.group }
+        ctx:log(string.format("%s lets %s have a term of group %d.", name(ctx, l.loser), name(ctx, l.winners[1]), l.group))
+      else
+        l.groups = other_groups(l.group)
+        ctx:log(string.format("%s refuses: %s has a term of each of groups %d and %d.", name(ctx, l.loser), name(ctx, l.winners[1]), l.groups[1], l.groups[2]))
+      end
+    end,
+  },
+  {
+    name = "5.124 The victor's term in each group it has",
+    each = function(ctx)
+      return ctx.locals.groups
+    end,
+    calls = "surrender_term",
+    run = function(ctx, g)
+      local l = ctx.locals
+      local winner = l.winners[1]
+      return steps.call("surrender_term", { loser = l.loser, winner = winner, groups = { g },
+        text = string.format("5.124 %s's term from %s in group %d", name(ctx, winner), name(ctx, l.loser), g) })
+    end,
+    resume = function(ctx, chosen)
+      apply(ctx, ctx.locals.loser, ctx.locals.winners[1], chosen.term)
+    end,
+  },
+  {
+    name = "5.124 Several victors: the loser gives the order in which they choose",
+    calls = "surrender_order",
+    run = function(ctx)
+      if not one_victor(ctx) then
+        return next_in_order(ctx)
+      end
+    end,
+    resume = function(ctx, winner)
+      local l = ctx.locals
+      l.order[#l.order + 1] = winner
+      if #l.order < #l.winners then
+        return next_in_order(ctx)
+      end
+      local beyond = { table.unpack(l.order, 4) }
+      if #beyond > 0 then
+        ctx:log(string.format("%s gain%s no Surrender Term: three groups only (5.124).", powers.names(ctx, beyond), #beyond == 1 and "s" or ""))
+      end
+    end,
+  },
+  {
+    name = "5.124 Each of the first three takes a term from a group not yet taken",
+    each = function(ctx)
+      return { table.unpack(ctx.locals.order, 1, math.min(3, #ctx.locals.order)) }
+    end,
+    label = name,
+    calls = "surrender_term",
+    run = function(ctx, winner)
+      local l = ctx.locals
+      local groups = {}
+      for g = 1, #peace.GROUPS do
+        if not util.contains(l.used, g) then
+          groups[#groups + 1] = g
+        end
+      end
+      return steps.call("surrender_term", { loser = l.loser, winner = winner, groups = groups,
+        text = string.format("5.124 %s's term from %s: one term from a group not yet chosen", name(ctx, winner), name(ctx, l.loser)) })
+    end,
+    -- The groups taken, as a list in order (a set keyed by group number would have holes:
     -- plain data keeps lists whole).
-    l.used[#l.used + 1] = group
-    if l.k < math.min(3, #l.order) then
-      l.k = l.k + 1
-    else
-      l.stage, l.k = "evacuation", 1
+    resume = function(ctx, chosen, winner)
+      local l = ctx.locals
+      apply(ctx, l.loser, winner, chosen.term)
+      l.used[#l.used + 1] = chosen.group
+    end,
+  },
+  {
+    name = "5.128 Victory Points for the home provinces each victor evacuates",
+    each = function(ctx)
+      return ctx.locals.winners
+    end,
+    label = name,
+    calls = "evacuation",
+    run = function(ctx, winner)
+      ctx.locals.evacuated = 0
+      return steps.call("evacuation", { loser = ctx.locals.loser, winner = winner, evacuated = 0 })
+    end,
+    -- 5.128 (L1567-L1574): a home province evacuated gives its Political Value in VP, and
+    -- at least 1 (the text's example: a province of Political Value 0 gives 1).
+    resume = function(ctx, value, winner)
+      local l = ctx.locals
+      if value == nil then
+        return
+      end
+      local vp = math.max(value, 1)
+      l.evacuated = l.evacuated + 1
+      ctx:add_counter("vp." .. winner, vp)
+      ctx:log(string.format("%s evacuates a home province of %s, of Political Value %d: %d VP (5.128%s).", name(ctx, winner),
+        name(ctx, l.loser), value, vp, value < 1 and ", 1 at least" or ""))
+      return steps.call("evacuation", { loser = l.loser, winner = winner, evacuated = l.evacuated })
+    end,
+  },
+})
+
+-- 5.124: the single victor chooses a group of Surrender Terms; it hands back the group.
+local group = {}
+peace.states.surrender_group = group
+
+function group.prompt(ctx)
+  local l = ctx.locals
+  local actions = {}
+  for g, list in ipairs(peace.GROUPS) do
+    actions[g] = { name = "group", arg = g, label = string.format("Group %d (%s, or %s)", g, peace.TERMS[list[1]], peace.TERMS[list[2]]) }
+  end
+  return { seat = l.winner, text = string.format("5.124 %s surrenders to %s: choose a group of Surrender Terms", name(ctx, l.loser), name(ctx, l.winner)), actions = actions }
+end
+
+function group.group(ctx, g)
+  ctx:pop(g)
+end
+
+-- 5.124: the loser lets the victor have a term of the group it chose, or gives it a term of
+-- each of the other two; it hands back whether it lets it have the group.
+local answer_group = {}
+peace.states.surrender_answer = answer_group
+
+function answer_group.prompt(ctx)
+  local l = ctx.locals
+  local others = other_groups(l.group)
+  return {
+    seat = peace.voice(ctx, l.loser),
+    text = string.format("5.124 %s chooses group %d: let it have one term of that group, or a term of each of groups %d and %d", name(ctx, l.winner), l.group, others[1], others[2]),
+    actions = {
+      { name = "accept", label = string.format("Let %s choose in group %d", name(ctx, l.winner), l.group) },
+      { name = "refuse", label = string.format("Give it groups %d and %d instead", others[1], others[2]) },
+    },
+  }
+end
+
+function answer_group.accept(ctx)
+  ctx:pop(true)
+end
+
+function answer_group.refuse(ctx)
+  ctx:pop(false)
+end
+
+-- 5.124: the loser names the next victor to choose a term; it hands back that victor.
+local order = {}
+peace.states.surrender_order = order
+
+function order.prompt(ctx)
+  local l = ctx.locals
+  local actions = {}
+  for _, w in ipairs(l.winners) do
+    if not util.contains(l.order, w) then
+      actions[#actions + 1] = { name = "next", arg = w, label = name(ctx, w) }
     end
-    return
   end
-  apply(ctx, l, l.winners[1], term)
-  table.remove(l.groups, 1)
-  if #l.groups == 0 then
-    l.stage, l.k = "evacuation", 1
-  end
+  return {
+    seat = peace.voice(ctx, l.loser),
+    text = string.format("5.124 %s surrenders to %s: which of them chooses its term %s?", name(ctx, l.loser), powers.names(ctx, l.winners), #l.order == 0 and "first" or "next"),
+    actions = actions,
+  }
 end
 
--- 5.128 (L1567-L1574): a home province evacuated gives its Political Value in VP, and at
--- least 1 (the text's example: a province of Political Value 0 gives 1).
-function terms.province(ctx, value)
-  local l = ctx.locals
-  local winner = l.winners[l.k]
-  local vp = math.max(value, 1)
-  l.evacuated = (l.evacuated or 0) + 1
-  ctx:add_counter("vp." .. winner, vp)
-  ctx:log(string.format("%s evacuates a home province of %s, of Political Value %d: %d VP (5.128%s).", name(ctx, winner),
-    name(ctx, l.loser), value, vp, value < 1 and ", 1 at least" or ""))
+function order.next(ctx, winner)
+  ctx:pop(winner)
 end
 
-function terms.evacuation_done(ctx)
+-- 5.124: a victor takes one term of the groups offered (`groups`; `text` says which); it
+-- hands back the group and the term.
+local term = {}
+peace.states.surrender_term = term
+
+function term.prompt(ctx)
   local l = ctx.locals
-  l.evacuated = nil
-  if l.k < #l.winners then
-    l.k = l.k + 1
-    return
+  local actions = {}
+  for _, g in ipairs(l.groups) do
+    for _, t in ipairs(peace.GROUPS[g]) do
+      if payable(ctx, l.loser, t) then
+        actions[#actions + 1] = { name = "term", arg = g .. ":" .. t, label = string.format("Group %d: %s", g, peace.TERMS[t]) }
+      end
+    end
   end
-  ctx:pop(nil)
+  return { seat = l.winner, text = l.text, actions = actions }
+end
+
+function term.term(ctx, arg)
+  local g, t = arg:match("^(%d):(%a+)$")
+  ctx:pop({ group = tonumber(g), term = t })
+end
+
+-- 5.128: the home provinces of the loser the victor evacuates, one at a time; it hands back
+-- a province's Political Value, or nothing once there are no more.
+local evacuation = {}
+peace.states.evacuation = evacuation
+
+function evacuation.prompt(ctx)
+  local l = ctx.locals
+  return {
+    seat = l.winner,
+    text = string.format("5.128 The home provinces of %s that %s evacuates, one at a time: each gives its Political Value in VP, 1 at least%s",
+      name(ctx, l.loser), name(ctx, l.winner), l.evacuated > 0 and string.format(" (%d so far)", l.evacuated) or ""),
+    actions = {
+      { name = "province", min = 0, max = 20, label = "A home province evacuated: its Political Value" },
+      { name = "evacuation_done", label = l.evacuated > 0 and "No more home provinces evacuated" or "No home province evacuated" },
+    },
+  }
+end
+
+function evacuation.province(ctx, value)
+  ctx:pop(value)
+end
+
+function evacuation.evacuation_done(ctx)
+  ctx:pop()
 end
 
 return peace

@@ -1,13 +1,23 @@
--- La Guerre de l'Empereur: the Turn Preparation Sequences (4.7) before a Player Country's
--- turn proper: the optional NPC Alliance roll for 10 gold (4.71), then the Event Table
+-- La Guerre de l'Empereur: a country's turn. First a Player Country's Turn Preparation
+-- Sequences (4.7): the optional NPC Alliance roll for 10 gold (4.71), then the Event Table
 -- Sequence (4.72): a die on the Administrative Events Table #1 (France and Britain add
 -- one), a 9 sending the roll to the Political Events Table #2, a 10 to the Strategic
 -- Events Table #3, and France's or Britain's 11 to its own Diplomacy Table. The events'
 -- texts are owner data; a one-time event that has happened happens no more, and an event
--- whose criteria are not met does not happen (the player says so).
+-- whose criteria are not met does not happen (the player says so). Then the Player Turn
+-- proper (5.0): the Peace, Alliance and War Declaration Steps and the Naval and Land
+-- Phases, in their order. The turn is one procedure (@lib/steps.lua).
 
-local util = include("@lib/util.lua")
+local alliance = include("rules/alliance.lua")
+local battle = include("rules/battle.lua")
+local mat = include("rules/mat.lua")
+local naval = include("rules/naval.lua")
+local peace = include("rules/peace.lua")
 local powers = include("rules/powers.lua")
+local season = include("rules/season.lua")
+local steps = include("@lib/steps.lua")
+local util = include("@lib/util.lua")
+local war = include("rules/war.lua")
 local winter = include("rules/winter.lua")
 
 local prepare = {}
@@ -24,6 +34,7 @@ prepare.TABLES = {
 }
 
 local name = powers.name
+local date = season.date
 
 -- The Loyal Minor Powers a Remapping Europe event forms (3.42, 4.73).
 prepare.LOYAL = powers.LOYAL
@@ -43,7 +54,71 @@ end
 
 prepare.states = {}
 
--- 4.71: the optional NPC Alliance roll, for 10 gold (none in a deficit: 4.221).
+-- 4.72: a die on the Administrative Events Table (France and Britain add one), sent on to
+-- another table by a 9, 10 or 11; the event it names is then the player's to carry out,
+-- unless it is a one-time event that has happened already (4.721).
+local function roll_events(ctx)
+  local power = ctx.locals.power
+  local die = ctx:roll(10, name(ctx, power) .. "'s Administrative Events roll")
+  local admin = die + ((power == "FR" or power == "GB") and 1 or 0)
+  local routed = prepare.routed(power, admin)
+  local which, roll = "admin", admin
+  if routed then
+    which = routed
+    roll = ctx:roll(10, string.format("%s's roll on the %s", name(ctx, power), prepare.TABLES[routed].name))
+  end
+  local tbl = prepare.TABLES[which]
+  local key = which .. "/" .. roll
+  local event = ctx.data.tables[tbl.id][tostring(roll)]
+  ctx:log(string.format("%s: %s %d: %s%s", name(ctx, power), tbl.name, roll, event.text,
+    event.once and " (one time)" or ""))
+  if event.once and ctx.vars.events_done[key] then
+    ctx:log("It has happened already: no event (4.72).")
+    return nil
+  end
+  return steps.call("event", { power = power, key = key, text = event.text, once = event.once, deferred = event.deferred })
+end
+
+-- A country's turn (4.7, 5.0): a Player Country's Turn Preparation Sequences, then its
+-- Player Turn proper; a Controlled NPC has only the turn proper (only the players roll on
+-- the Event Table, 4.72).
+prepare.states.turn = steps.procedure("5.0 A Player Turn", {
+  {
+    name = "4.71 Optional NPC Alliance roll",
+    calls = "preparation",
+    run = function(ctx)
+      if ctx.vars.pcs_set[ctx.locals.power] then
+        return steps.call("preparation", { power = ctx.locals.power })
+      end
+    end,
+    -- 10 gold paid to the bank, then the roll on the NPC Alliance Table (4.4).
+    resume = function(ctx, npc)
+      if npc then
+        ctx:add_counter("gold." .. ctx.locals.power, -prepare.NPC_ROLL_COST)
+        winter.roll_for(ctx, ctx.locals.power, npc)
+      end
+    end,
+  },
+  {
+    name = "4.72 Event Table Sequence",
+    calls = "event",
+    run = function(ctx)
+      if ctx.vars.pcs_set[ctx.locals.power] then
+        return roll_events(ctx)
+      end
+    end,
+  },
+  {
+    name = "5.0 The Player Turn proper: Peace, Alliance, War Declaration, Naval and Land",
+    calls = "player_turn",
+    run = function(ctx)
+      return steps.call("player_turn", { power = ctx.locals.power })
+    end,
+  },
+})
+
+-- 4.71: the optional NPC Alliance roll, for 10 gold (none in a deficit: 4.221). It hands
+-- back the NPC rolled for, or nothing.
 local preparation = {}
 prepare.states.preparation = preparation
 
@@ -65,38 +140,12 @@ function preparation.prompt(ctx)
   }
 end
 
-local function roll_events(ctx)
-  local power = ctx.locals.power
-  local die = ctx:roll(10, name(ctx, power) .. "'s Administrative Events roll")
-  local admin = die + ((power == "FR" or power == "GB") and 1 or 0)
-  local routed = prepare.routed(power, admin)
-  local which, roll = "admin", admin
-  if routed then
-    which = routed
-    roll = ctx:roll(10, string.format("%s's roll on the %s", name(ctx, power), prepare.TABLES[routed].name))
-  end
-  local tbl = prepare.TABLES[which]
-  local key = which .. "/" .. roll
-  local event = ctx.data.tables[tbl.id][tostring(roll)]
-  ctx:log(string.format("%s: %s %d: %s%s", name(ctx, power), tbl.name, roll, event.text,
-    event.once and " (one time)" or ""))
-  if event.once and ctx.vars.events_done[key] then
-    ctx:log("It has happened already: no event (4.72).")
-    ctx:replace("player_turn", { power = power, queue = ctx.locals.queue })
-    return
-  end
-  ctx:replace("event", { power = power, queue = ctx.locals.queue, key = key, text = event.text, once = event.once, deferred = event.deferred })
-end
-
 function preparation.npc_roll(ctx, npc)
-  local power = ctx.locals.power
-  ctx:add_counter("gold." .. power, -prepare.NPC_ROLL_COST)
-  winter.roll_for(ctx, power, npc)
-  roll_events(ctx)
+  ctx:pop(npc)
 end
 
 function preparation.events(ctx)
-  roll_events(ctx)
+  ctx:pop()
 end
 
 -- The event, carried out at the table; or its criteria are not met; or, one of the four
@@ -150,7 +199,7 @@ function event.applied(ctx)
   if ctx.locals.once then
     ctx.vars.events_done[ctx.locals.key] = true
   end
-  ctx:replace("player_turn", { power = ctx.locals.power, queue = ctx.locals.queue })
+  ctx:pop()
 end
 
 function event.peace_party(ctx, pc)
@@ -209,7 +258,7 @@ end
 
 function event.not_met(ctx)
   ctx:log("Its criteria are not met: no event (4.72); a one-time event may still come on a later roll (4.721).")
-  ctx:replace("player_turn", { power = ctx.locals.power, queue = ctx.locals.queue })
+  ctx:pop()
 end
 
 function event.defer(ctx)
@@ -219,7 +268,233 @@ function event.defer(ctx)
     ctx.vars.events_done[ctx.locals.key] = true
   end
   ctx:log(string.format("%s defers the event to the end of its Alliance Step (4.722).", name(ctx, power)))
-  ctx:replace("player_turn", { power = power, queue = ctx.locals.queue })
+  ctx:pop()
+end
+
+-- A Player Turn (5.0): its steps in their order, the Peace Step (1), the Alliance Step
+-- (2), the War Declaration Step (3), then the Naval and Land Phases (4), played at the
+-- table with the calculators; an action of a later step closes the earlier ones. Its
+-- player draws the next chit when it ends.
+local player_turn = {}
+prepare.states.player_turn = player_turn
+
+prepare.STEPS = { "Peace Step", "Alliance Step", "War Declaration Step", "Naval and Land Phases" }
+
+-- The step each action belongs to.
+local STEP_OF = {
+  offer_peace = 1, surrender = 1,
+  ally = 2, leave = 2, break_npc = 2,
+  declare_war = 3,
+  naval = 4, battle = 4,
+  done = 5,
+}
+
+function player_turn.on_enter(ctx)
+  ctx:set_phase(string.format("%s: %s's Player Turn", date(ctx), name(ctx, ctx.locals.power)))
+  ctx.locals.step = 1
+end
+
+-- The declarations of war `power` owes, in the powers' order (those it may still make).
+local function owed(ctx, power)
+  local list = {}
+  for _, target in ipairs(ctx.vars.powers) do
+    local ally = (ctx.vars.owed[power] or {})[target]
+    if ally and not powers.at_war(ctx, power, target) and not powers.allied(ctx, power, target)
+      and not powers.enforced(ctx, power, target) then
+      list[#list + 1] = target
+    end
+  end
+  return list
+end
+
+function player_turn.prompt(ctx)
+  local l = ctx.locals
+  local power = l.power
+  local seat = ctx.vars.npc[power] == "controlled" and ctx.vars.controller[power] or power
+  local actions = {}
+  local function add(list)
+    for _, action in ipairs(list) do
+      if (STEP_OF[action.name] or l.step) >= l.step then
+        actions[#actions + 1] = action
+      end
+    end
+  end
+  local pc = ctx.vars.pcs_set[power]
+  add(peace.actions(ctx, power))
+  if pc then
+    add(alliance.actions(ctx, power))
+    local declare = {}
+    for _, target in ipairs(war.declarable(ctx, power)) do
+      declare[#declare + 1] = { name = "declare_war", arg = target, label = string.format("Declare war on %s (10 VP, 5.31)", powers.names(ctx, powers.alliance(ctx, target))) }
+    end
+    add(declare)
+    -- The Continental System (4.24, 4.243): France declares or cancels it; another player
+    -- (Britain excepted: the embargo is against it) joins or leaves it of his own will (the
+    -- conditions are the table's).
+    local embargo = ctx.vars.embargo
+    if power == "FR" then
+      actions[#actions + 1] = embargo.FR and { name = "cancel_embargo", label = "Cancel the Continental System" }
+        or { name = "declare_embargo", label = "Declare the Continental System (French troops in Berlin, or allied with Prussia)" }
+    elseif embargo.FR and power ~= "GB" then
+      actions[#actions + 1] = embargo[power] and { name = "leave_embargo", label = "Leave the Continental System" }
+        or { name = "join_embargo", label = "Join the Continental System" }
+    end
+  end
+  -- A power fights only the powers it is at war with (5.3).
+  if powers.in_war(ctx, power) then
+    add({
+      { name = "naval", label = "Resolve a naval combat (5.44)" },
+      { name = "battle", label = "Resolve a land battle (5.61)" },
+    })
+  end
+  if pc then
+    actions[#actions + 1] = { name = "mat", label = "Adjust my Player Mat (hidden from the other players, 2.5)" }
+  end
+  table.insert(actions, 1, { name = "done", label = "End the turn and draw" })
+  local text = string.format("%s: %s's Player Turn, %s (moves played at the table)", date(ctx), name(ctx, power), prepare.STEPS[math.min(l.step, 4)])
+  local debts = owed(ctx, power)
+  if pc and l.step <= 3 and #debts > 0 then
+    text = text .. string.format("; it owes its allies war on %s in this War Declaration Step, or leaves them (5.24)", powers.names(ctx, debts))
+  end
+  if pc and l.step <= 2 and ctx.vars.deferred[power] then
+    text = text .. "; the deferred event comes at the end of the Alliance Step: " .. ctx.vars.deferred[power]
+  end
+  return { seat = seat, text = text, actions = actions }
+end
+
+--- The War Declaration Step is over: each ally `power` still owes a declaration to is
+--- left, at 5 VP for its alliance of players (5.24) and 5 VP for each NPC (5.23).
+local function unpaid(ctx, power)
+  local creditors = {}
+  for _, target in ipairs(owed(ctx, power)) do
+    local ally = ctx.vars.owed[power][target]
+    if not creditors[ally] then
+      creditors[ally] = true
+      creditors[#creditors + 1] = ally
+    end
+  end
+  local broken = {}
+  for _, ally in ipairs(creditors) do
+    if not broken[ally] then
+      broken[ally] = true
+      if ctx.vars.npc_ally[ally] == power then
+        powers.drop_npc(ctx, power, ally)
+        local vp = ctx:add_counter("vp." .. power, -powers.BREAK_VP)
+        ctx:log(string.format("%s did not declare war on %s's enemies: the alliance is broken and it pays %d VP (%d VP) (5.23); %s is %s.",
+          name(ctx, power), name(ctx, ally), powers.BREAK_VP, vp, name(ctx, ally), ctx.vars.npc[ally]))
+      elseif ctx.vars.league[power] and powers.allied(ctx, power, ally) then
+        powers.leave(ctx, power)
+        local vp = ctx:add_counter("vp." .. power, -powers.BREAK_VP)
+        ctx:log(string.format("%s did not declare war on its allies' enemies: it leaves the alliance and pays %d VP (%d VP) (5.24).",
+          name(ctx, power), powers.BREAK_VP, vp))
+      end
+    end
+  end
+  ctx.vars.owed[power] = nil
+end
+
+-- Moves the turn on to step `to`, closing the steps passed: the deferred event at the end
+-- of the Alliance Step (4.722); the debts of war and the victory check at the end of the
+-- War Declaration Step (5.24, 7.0). Returns false when the game has ended.
+local function advance(ctx, to)
+  local l = ctx.locals
+  local power = l.power
+  local pc = ctx.vars.pcs_set[power]
+  if pc and l.step <= 2 and to > 2 and ctx.vars.deferred[power] then
+    ctx:log(string.format("%s carries out its deferred event at the table: %s (4.722).", name(ctx, power), ctx.vars.deferred[power]))
+    ctx.vars.deferred[power] = nil
+  end
+  if pc and l.step <= 3 and to > 3 then
+    unpaid(ctx, power)
+    local victor = season.victor(ctx)
+    if victor then
+      season.finish(ctx, string.format("%s reaches its objective of %d VP", name(ctx, victor), ctx.data.tables.victory_objective[victor]))
+      return false
+    end
+  end
+  l.step = math.max(l.step, math.min(to, 4))
+  return true
+end
+
+function player_turn.offer_peace(ctx, arg)
+  local from, to = arg:match("^(.-)>(.+)$")
+  peace.offer(ctx, from, to)
+end
+
+function player_turn.surrender(ctx, loser)
+  peace.surrender(ctx, loser)
+end
+
+function player_turn.ally(ctx, other)
+  advance(ctx, 2)
+  alliance.propose(ctx, ctx.locals.power, other)
+end
+
+function player_turn.leave(ctx)
+  advance(ctx, 2)
+  alliance.leave(ctx, ctx.locals.power)
+end
+
+function player_turn.break_npc(ctx, npc)
+  advance(ctx, 2)
+  alliance.break_npc(ctx, ctx.locals.power, npc)
+end
+
+function player_turn.declare_war(ctx, target)
+  advance(ctx, 3)
+  war.declare(ctx, ctx.locals.power, target)
+end
+
+function player_turn.battle(ctx)
+  if advance(ctx, 4) then
+    battle.enter(ctx, ctx.locals.power)
+  end
+end
+
+function player_turn.naval(ctx)
+  if advance(ctx, 4) then
+    naval.enter(ctx, ctx.locals.power)
+  end
+end
+
+function player_turn.mat(ctx)
+  mat.edit(ctx, ctx.locals.power)
+end
+
+-- Back from a sub-procedure: a form's figures go to what it was filled in for (a Corps of
+-- the Player Mat, a battle, a naval combat); the rest need nothing.
+function player_turn.on_resume(ctx, result)
+  local power = ctx.locals.power
+  if not mat.store(ctx, power, result) and not battle.begin(ctx, power, result) then
+    naval.begin(ctx, power, result)
+  end
+end
+
+function player_turn.declare_embargo(ctx)
+  ctx.vars.embargo.FR = true
+  ctx:log(string.format("%s: France declares the Continental System.", date(ctx)))
+end
+
+function player_turn.cancel_embargo(ctx)
+  ctx.vars.embargo = {}
+  ctx:log(string.format("%s: France cancels the Continental System.", date(ctx)))
+end
+
+function player_turn.join_embargo(ctx)
+  ctx.vars.embargo[ctx.locals.power] = true
+  ctx:log(string.format("%s: %s joins the Continental System.", date(ctx), name(ctx, ctx.locals.power)))
+end
+
+function player_turn.leave_embargo(ctx)
+  ctx.vars.embargo[ctx.locals.power] = nil
+  ctx:log(string.format("%s: %s leaves the Continental System.", date(ctx), name(ctx, ctx.locals.power)))
+end
+
+-- The turn is over (the player then draws the next chit, 5.7), unless it ended the game.
+function player_turn.done(ctx)
+  if advance(ctx, 5) then
+    ctx:pop()
+  end
 end
 
 return prepare

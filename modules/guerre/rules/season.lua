@@ -3,17 +3,15 @@
 -- Controlled NPC; France may go first; each player whose turn ends draws the next chit;
 -- the Mutual Build Phase closes the Season. After Fall comes the next year's Winterphase;
 -- the game ends at the end of Fall 1815, or when a power reaches its Victory Point
--- objective (7.0, 7.1).
+-- objective (7.0, 7.1). The Season is one procedure in the rulebook's order
+-- (@lib/steps.lua); each decision is a state that hands its answer back to it. A country's
+-- turn is rules/prepare.lua's.
 
-local alliance = include("rules/alliance.lua")
 local cancel = include("rules/cancel.lua")
-local battle = include("rules/battle.lua")
 local form = include("@lib/form.lua")
 local mat = include("rules/mat.lua")
-local naval = include("rules/naval.lua")
-local peace = include("rules/peace.lua")
 local powers = include("rules/powers.lua")
-local war = include("rules/war.lua")
+local steps = include("@lib/steps.lua")
 
 local season = {}
 
@@ -21,9 +19,12 @@ season.NEXT = { Spring = "Summer", Summer = "Fall" }
 
 local name = powers.name
 
-local function date(ctx)
+--- The Season on the calendar in words ("Spring 1806").
+function season.date(ctx)
   return string.format("%s %d", ctx.vars.season, ctx.vars.year)
 end
+
+local date = season.date
 
 --- The powers whose chits go in the cup (4.6): the Player Countries and the Controlled
 --- NPCs (an inactive NPC's or an Allied NPC's does not).
@@ -66,12 +67,6 @@ end
 
 season.states = {}
 
--- The Turn Start Phase: the chits in the cup; each alliance of two or more Player
--- Countries may declare Military Cooperation (4.61), moving on one member's chit, subject
--- to a cancel window; then France's option to go first.
-local turn_start = {}
-season.states.turn_start = turn_start
-
 --- The alliances of two or more Player Countries, each as its members in the powers' order.
 function season.coalitions(ctx)
   local by, list = {}, {}
@@ -88,7 +83,20 @@ function season.coalitions(ctx)
   return list
 end
 
-function turn_start.on_enter(ctx)
+--- The members of `power`'s coalition who take their turns after it (4.61).
+function season.partners(ctx, power)
+  local list = {}
+  for _, m in ipairs(ctx.vars.coalition[power] or {}) do
+    if m ~= power then
+      list[#list + 1] = m
+    end
+  end
+  return list
+end
+
+-- 4.6: the Turn Start Phase opens: no coalition yet; a Peace Party's nation at peace now may
+-- stay so the whole Season (4.741); a chit in the cup for each country that moves.
+local function chits_in_cup(ctx)
   ctx:set_phase(date(ctx) .. ": Turn Start Phase")
   ctx.vars.coalition = {}
   for power, party in pairs(ctx.vars.peace_party) do
@@ -99,13 +107,147 @@ function turn_start.on_enter(ctx)
     ctx:move_card("chit." .. power, "cup")
   end
   ctx:shuffle("cup")
-  ctx.locals.n = 1
 end
 
+-- 4.61: the alliance `members` moves this Season on `head`'s chit: the others' chits leave
+-- the cup.
+local function cooperate(ctx, members, head)
+  ctx.vars.coalition[head] = members
+  for _, m in ipairs(members) do
+    if m ~= head then
+      ctx:move_card("chit." .. m, "chits", "bottom")
+    end
+  end
+  ctx:log(string.format("%s: %s move together this Season, on %s's chit (4.61).", date(ctx), powers.names(ctx, members), name(ctx, head)))
+end
+
+-- The Player Turns on the chit of `power`: its own, then its coalition's others' (4.61).
+local function turns_on(ctx, power)
+  local list = season.partners(ctx, power)
+  table.insert(list, 1, power)
+  return steps.call("chit", { powers = list })
+end
+
+-- 4.6: France takes the first Player Turn: its chit is drawn without the cup.
+local function france_first(ctx)
+  ctx:move_card("chit.FR", "drawn", "bottom")
+  ctx:flip("chit.FR", true)
+  ctx:log(string.format("%s: France takes the first Player Turn.", date(ctx)))
+  return turns_on(ctx, "FR")
+end
+
+-- 4.6, 5.7: the next chit drawn from the cup, and its Player Turns; nothing once the cup is
+-- empty (every country has had its turn).
+local function draw(ctx)
+  if ctx:count("cup") == 0 then
+    return nil
+  end
+  local chit = ctx:zone("cup")[1]
+  ctx:move_card(chit, "drawn", "bottom")
+  ctx:flip(chit, true)
+  local power = chit:match("^chit%.(.+)$")
+  local members = ctx.vars.coalition[power]
+  if members then
+    ctx:log(string.format("%s: %s's chit is drawn: %s take their Player Turns together.", date(ctx), name(ctx, power), powers.names(ctx, members)))
+  else
+    ctx:log(string.format("%s: %s's chit is drawn.", date(ctx), name(ctx, power)))
+  end
+  return turns_on(ctx, power)
+end
+
+-- A Combat Season (4.5, 3.7 B): the Turn Start Phase, the Player Turns in the order of the
+-- chits, the Mutual Build Phase, and the End of Turn, which moves the Season marker on.
+season.states.season = steps.procedure("4.5 Combat Season", {
+  { name = "4.6 Turn Start Phase: the chits in the cup", run = chits_in_cup },
+  {
+    name = "4.61 Military Cooperation, alliance by alliance",
+    each = season.coalitions,
+    label = function(ctx, members)
+      return powers.names(ctx, members)
+    end,
+    calls = { "turn_start", "cancel_window" },
+    run = function(ctx, members)
+      return steps.call("turn_start", { members = members })
+    end,
+    -- The alliance names the chit it moves on, subject to the cancel window (4.62).
+    resume = function(ctx, answer, members)
+      if answer.head then
+        ctx.locals.head = answer.head
+        local window = cancel.window(ctx, string.format("%s declare Military Cooperation", powers.names(ctx, members)), members)
+        if window then
+          return window
+        end
+        cooperate(ctx, members, answer.head)
+      elseif answer.cancelled == false then
+        cooperate(ctx, members, ctx.locals.head)
+      end
+    end,
+  },
+  {
+    name = "4.6 France may take the first Player Turn",
+    calls = "turn_start",
+    run = function(ctx)
+      return steps.call("turn_start", { power = "FR" })
+    end,
+    resume = function(ctx, answer)
+      ctx.locals.france_first = answer.first
+    end,
+  },
+  {
+    name = "4.6, 5.7 The Player Turns, each player drawing the next chit",
+    calls = "chit",
+    run = function(ctx)
+      if ctx.locals.france_first then
+        return france_first(ctx)
+      end
+      return draw(ctx)
+    end,
+    resume = draw,
+  },
+  {
+    name = "6.0 Mutual Build Phase",
+    each = function(ctx)
+      return ctx.vars.pcs
+    end,
+    label = name,
+    calls = "build",
+    run = function(ctx, power)
+      return steps.call("build", { power = power })
+    end,
+  },
+  {
+    name = "6.2 End of Turn",
+    run = function(ctx)
+      return season.end_season(ctx)
+    end,
+  },
+})
+
+-- The Player Turns taken on one chit (4.61): its country's, then each of its coalition's
+-- others', before the next chit is drawn.
+season.states.chit = steps.procedure("4.61 The Player Turns on one chit", {
+  {
+    name = "4.61 Each country of the chit in turn",
+    each = function(ctx)
+      return ctx.locals.powers
+    end,
+    label = name,
+    calls = "turn",
+    run = function(ctx, power)
+      return steps.call("turn", { power = power })
+    end,
+  },
+})
+
+-- The Turn Start Phase's questions (4.6, 4.61): called with an alliance's `members`, whether
+-- it declares Military Cooperation and on whose chit; called with `power` (France), its
+-- option to go first. It hands back `{head = the chit's country}` or `{}`, or `{first =
+-- true|false}`.
+local turn_start = {}
+season.states.turn_start = turn_start
+
 function turn_start.prompt(ctx)
-  local l = ctx.locals
-  local leagues = season.coalitions(ctx)
-  local members = leagues[l.n]
+  local members = ctx.locals.members
   if members then
     local actions = {}
     for _, m in ipairs(members) do
@@ -120,331 +262,37 @@ function turn_start.prompt(ctx)
   end
   -- France is a Player Country in every game (3.0); it may not go first while it
   -- cooperates with a Player Country ally (4.6).
+  local power = ctx.locals.power
   local actions = { { name = "draw", label = "Draw the first chit" } }
-  if not (ctx.vars.coalition.FR or ctx:card_zone("chit.FR") ~= "cup") then
-    table.insert(actions, 1, { name = "first", label = "France goes first" })
+  if not (ctx.vars.coalition[power] or ctx:card_zone("chit." .. power) ~= "cup") then
+    table.insert(actions, 1, { name = "first", label = name(ctx, power) .. " goes first" })
   end
   return {
-    seat = "FR",
-    text = date(ctx) .. ": 4.6 France may take the first Player Turn, or put its chit in the cup and draw",
+    seat = power,
+    text = string.format("%s: 4.6 %s may take the first Player Turn, or put its chit in the cup and draw", date(ctx), name(ctx, power)),
     actions = actions,
   }
 end
 
 function turn_start.cooperate(ctx, head)
-  local l = ctx.locals
-  local members = season.coalitions(ctx)[l.n]
-  l.head = head
-  local words = string.format("%s declare Military Cooperation", powers.names(ctx, members))
-  if not cancel.open(ctx, words, members) then
-    turn_start.on_resume(ctx, { cancelled = false })
-  end
-end
-
-function turn_start.on_resume(ctx, result)
-  local l = ctx.locals
-  local members = season.coalitions(ctx)[l.n]
-  if not result.cancelled then
-    ctx.vars.coalition[l.head] = members
-    for _, m in ipairs(members) do
-      if m ~= l.head then
-        ctx:move_card("chit." .. m, "chits", "bottom")
-      end
-    end
-    ctx:log(string.format("%s: %s move together this Season, on %s's chit (4.61).", date(ctx), powers.names(ctx, members), name(ctx, l.head)))
-  end
-  l.n = l.n + 1
+  ctx:pop({ head = head })
 end
 
 function turn_start.no_cooperation(ctx)
-  ctx.locals.n = ctx.locals.n + 1
-end
-
-local function draw(ctx)
-  if ctx:count("cup") == 0 then
-    ctx:replace("build")
-    return
-  end
-  local chit = ctx:zone("cup")[1]
-  ctx:move_card(chit, "drawn", "bottom")
-  ctx:flip(chit, true)
-  local power = chit:match("^chit%.(.+)$")
-  local members = ctx.vars.coalition[power]
-  if members then
-    ctx:log(string.format("%s: %s's chit is drawn: %s take their Player Turns together.", date(ctx), name(ctx, power), powers.names(ctx, members)))
-  else
-    ctx:log(string.format("%s: %s's chit is drawn.", date(ctx), name(ctx, power)))
-  end
-  season.begin_turn(ctx, power, season.partners(ctx, power))
-end
-
---- The members of `power`'s coalition who take their turns after it (4.61).
-function season.partners(ctx, power)
-  local list = {}
-  for _, m in ipairs(ctx.vars.coalition[power] or {}) do
-    if m ~= power then
-      list[#list + 1] = m
-    end
-  end
-  return list
-end
-
---- A power's turn: a Player Country's begins with its Turn Preparation (4.7); a Controlled
---- NPC's with its turn proper (only PCs roll on the Event Table, 4.72). `queue`: the
---- members of its coalition whose turns follow, before the next chit.
-function season.begin_turn(ctx, power, queue)
-  if ctx.vars.pcs_set[power] then
-    ctx:replace("preparation", { power = power, queue = queue or {} })
-  else
-    ctx:replace("player_turn", { power = power, queue = queue or {} })
-  end
+  ctx:pop({})
 end
 
 function turn_start.first(ctx)
-  ctx:move_card("chit.FR", "drawn", "bottom")
-  ctx:flip("chit.FR", true)
-  ctx:log(string.format("%s: France takes the first Player Turn.", date(ctx)))
-  season.begin_turn(ctx, "FR", season.partners(ctx, "FR"))
+  ctx:pop({ first = true })
 end
 
 function turn_start.draw(ctx)
-  draw(ctx)
+  ctx:pop({ first = false })
 end
 
--- A Player Turn (5.0): its steps in their order, the Peace Step (1), the Alliance Step
--- (2), the War Declaration Step (3), then the Naval and Land Phases (4), played at the
--- table with the calculators; an action of a later step closes the earlier ones. Its
--- player draws the next chit when it ends.
-local player_turn = {}
-season.states.player_turn = player_turn
-
-season.STEPS = { "Peace Step", "Alliance Step", "War Declaration Step", "Naval and Land Phases" }
-
--- The step each action belongs to.
-local STEP_OF = {
-  offer_peace = 1, surrender = 1,
-  ally = 2, leave = 2, break_npc = 2,
-  declare_war = 3,
-  naval = 4, battle = 4,
-  done = 5,
-}
-
-function player_turn.on_enter(ctx)
-  ctx:set_phase(string.format("%s: %s's Player Turn", date(ctx), name(ctx, ctx.locals.power)))
-  ctx.locals.step = 1
-end
-
--- The declarations of war `power` owes, in the powers' order (those it may still make).
-local function owed(ctx, power)
-  local list = {}
-  for _, target in ipairs(ctx.vars.powers) do
-    local ally = (ctx.vars.owed[power] or {})[target]
-    if ally and not powers.at_war(ctx, power, target) and not powers.allied(ctx, power, target)
-      and not powers.enforced(ctx, power, target) then
-      list[#list + 1] = target
-    end
-  end
-  return list
-end
-
-function player_turn.prompt(ctx)
-  local l = ctx.locals
-  local power = l.power
-  local seat = ctx.vars.npc[power] == "controlled" and ctx.vars.controller[power] or power
-  local actions = {}
-  local function add(list)
-    for _, action in ipairs(list) do
-      if (STEP_OF[action.name] or l.step) >= l.step then
-        actions[#actions + 1] = action
-      end
-    end
-  end
-  local pc = ctx.vars.pcs_set[power]
-  add(peace.actions(ctx, power))
-  if pc then
-    add(alliance.actions(ctx, power))
-    local declare = {}
-    for _, target in ipairs(war.declarable(ctx, power)) do
-      declare[#declare + 1] = { name = "declare_war", arg = target, label = string.format("Declare war on %s (10 VP, 5.31)", powers.names(ctx, powers.alliance(ctx, target))) }
-    end
-    add(declare)
-    -- The Continental System (4.24, 4.243): France declares or cancels it; another player
-    -- (Britain excepted: the embargo is against it) joins or leaves it of his own will (the
-    -- conditions are the table's).
-    local embargo = ctx.vars.embargo
-    if power == "FR" then
-      actions[#actions + 1] = embargo.FR and { name = "cancel_embargo", label = "Cancel the Continental System" }
-        or { name = "declare_embargo", label = "Declare the Continental System (French troops in Berlin, or allied with Prussia)" }
-    elseif embargo.FR and power ~= "GB" then
-      actions[#actions + 1] = embargo[power] and { name = "leave_embargo", label = "Leave the Continental System" }
-        or { name = "join_embargo", label = "Join the Continental System" }
-    end
-  end
-  -- A power fights only the powers it is at war with (5.3).
-  if powers.in_war(ctx, power) then
-    add({
-      { name = "naval", label = "Resolve a naval combat (5.44)" },
-      { name = "battle", label = "Resolve a land battle (5.61)" },
-    })
-  end
-  if pc then
-    actions[#actions + 1] = { name = "mat", label = "Adjust my Player Mat (hidden from the other players, 2.5)" }
-  end
-  table.insert(actions, 1, { name = "done", label = "End the turn and draw" })
-  local text = string.format("%s: %s's Player Turn, %s (moves played at the table)", date(ctx), name(ctx, power), season.STEPS[math.min(l.step, 4)])
-  local debts = owed(ctx, power)
-  if pc and l.step <= 3 and #debts > 0 then
-    text = text .. string.format("; it owes its allies war on %s in this War Declaration Step, or leaves them (5.24)", powers.names(ctx, debts))
-  end
-  if pc and l.step <= 2 and ctx.vars.deferred[power] then
-    text = text .. "; the deferred event comes at the end of the Alliance Step: " .. ctx.vars.deferred[power]
-  end
-  return { seat = seat, text = text, actions = actions }
-end
-
---- The War Declaration Step is over: each ally `power` still owes a declaration to is
---- left, at 5 VP for its alliance of players (5.24) and 5 VP for each NPC (5.23).
-local function unpaid(ctx, power)
-  local creditors = {}
-  for _, target in ipairs(owed(ctx, power)) do
-    local ally = ctx.vars.owed[power][target]
-    if not creditors[ally] then
-      creditors[ally] = true
-      creditors[#creditors + 1] = ally
-    end
-  end
-  local broken = {}
-  for _, ally in ipairs(creditors) do
-    if not broken[ally] then
-      broken[ally] = true
-      if ctx.vars.npc_ally[ally] == power then
-        powers.drop_npc(ctx, power, ally)
-        local vp = ctx:add_counter("vp." .. power, -powers.BREAK_VP)
-        ctx:log(string.format("%s did not declare war on %s's enemies: the alliance is broken and it pays %d VP (%d VP) (5.23); %s is %s.",
-          name(ctx, power), name(ctx, ally), powers.BREAK_VP, vp, name(ctx, ally), ctx.vars.npc[ally]))
-      elseif ctx.vars.league[power] and powers.allied(ctx, power, ally) then
-        powers.leave(ctx, power)
-        local vp = ctx:add_counter("vp." .. power, -powers.BREAK_VP)
-        ctx:log(string.format("%s did not declare war on its allies' enemies: it leaves the alliance and pays %d VP (%d VP) (5.24).",
-          name(ctx, power), powers.BREAK_VP, vp))
-      end
-    end
-  end
-  ctx.vars.owed[power] = nil
-end
-
--- Moves the turn on to step `to`, closing the steps passed: the deferred event at the end
--- of the Alliance Step (4.722); the debts of war and the victory check at the end of the
--- War Declaration Step (5.24, 7.0). Returns false when the game has ended.
-local function advance(ctx, to)
-  local l = ctx.locals
-  local power = l.power
-  local pc = ctx.vars.pcs_set[power]
-  if pc and l.step <= 2 and to > 2 and ctx.vars.deferred[power] then
-    ctx:log(string.format("%s carries out its deferred event at the table: %s (4.722).", name(ctx, power), ctx.vars.deferred[power]))
-    ctx.vars.deferred[power] = nil
-  end
-  if pc and l.step <= 3 and to > 3 then
-    unpaid(ctx, power)
-    local victor = season.victor(ctx)
-    if victor then
-      season.finish(ctx, string.format("%s reaches its objective of %d VP", name(ctx, victor), ctx.data.tables.victory_objective[victor]))
-      return false
-    end
-  end
-  l.step = math.max(l.step, math.min(to, 4))
-  return true
-end
-
-function player_turn.offer_peace(ctx, arg)
-  local from, to = arg:match("^(.-)>(.+)$")
-  peace.offer(ctx, from, to)
-end
-
-function player_turn.surrender(ctx, loser)
-  peace.surrender(ctx, loser)
-end
-
-function player_turn.ally(ctx, other)
-  advance(ctx, 2)
-  alliance.propose(ctx, ctx.locals.power, other)
-end
-
-function player_turn.leave(ctx)
-  advance(ctx, 2)
-  alliance.leave(ctx, ctx.locals.power)
-end
-
-function player_turn.break_npc(ctx, npc)
-  advance(ctx, 2)
-  alliance.break_npc(ctx, ctx.locals.power, npc)
-end
-
-function player_turn.declare_war(ctx, target)
-  advance(ctx, 3)
-  war.declare(ctx, ctx.locals.power, target)
-end
-
-function player_turn.battle(ctx)
-  if advance(ctx, 4) then
-    battle.enter(ctx, ctx.locals.power)
-  end
-end
-
-function player_turn.naval(ctx)
-  if advance(ctx, 4) then
-    naval.enter(ctx, ctx.locals.power)
-  end
-end
-
-function player_turn.mat(ctx)
-  mat.edit(ctx, ctx.locals.power)
-end
-
--- Back from a sub-procedure: a form's figures go to what it was filled in for (a Corps of
--- the Player Mat, a battle, a naval combat); the rest need nothing.
-function player_turn.on_resume(ctx, result)
-  local power = ctx.locals.power
-  if not mat.store(ctx, power, result) and not battle.begin(ctx, power, result) then
-    naval.begin(ctx, power, result)
-  end
-end
-
-function player_turn.declare_embargo(ctx)
-  ctx.vars.embargo.FR = true
-  ctx:log(string.format("%s: France declares the Continental System.", date(ctx)))
-end
-
-function player_turn.cancel_embargo(ctx)
-  ctx.vars.embargo = {}
-  ctx:log(string.format("%s: France cancels the Continental System.", date(ctx)))
-end
-
-function player_turn.join_embargo(ctx)
-  ctx.vars.embargo[ctx.locals.power] = true
-  ctx:log(string.format("%s: %s joins the Continental System.", date(ctx), name(ctx, ctx.locals.power)))
-end
-
-function player_turn.leave_embargo(ctx)
-  ctx.vars.embargo[ctx.locals.power] = nil
-  ctx:log(string.format("%s: %s leaves the Continental System.", date(ctx), name(ctx, ctx.locals.power)))
-end
-
-function player_turn.done(ctx)
-  if not advance(ctx, 5) then
-    return
-  end
-  local queue = ctx.locals.queue or {}
-  if #queue > 0 then
-    season.begin_turn(ctx, queue[1], { table.unpack(queue, 2) })
-    return
-  end
-  draw(ctx)
-end
-
--- The Mutual "Build" Phase (1.212, 6.0): each player in turn buys his new units, every
--- purchase at its list cost (the Player Mat's) raised 5% a province of its Line of
--- Communications (6.12), paid in gold; then the Season ends.
+-- The Mutual "Build" Phase (1.212, 6.0): a player buys his new units, every purchase at
+-- its list cost (the Player Mat's) raised 5% a province of its Line of Communications
+-- (6.12), paid in gold; he says when he is done.
 local build = {}
 season.states.build = build
 
@@ -456,11 +304,10 @@ end
 
 function build.on_enter(ctx)
   ctx:set_phase(date(ctx) .. ": Mutual Build Phase")
-  ctx.locals.n = 1
 end
 
 function build.prompt(ctx)
-  local power = ctx.vars.pcs[ctx.locals.n]
+  local power = ctx.locals.power
   local actions = {
     { name = "built", label = "My builds are done" },
     { name = "mat", label = "Put the new divisions on my Player Mat (hidden from the other players, 2.5)" },
@@ -477,15 +324,15 @@ function build.prompt(ctx)
 end
 
 function build.mat(ctx)
-  mat.edit(ctx, ctx.vars.pcs[ctx.locals.n])
+  mat.edit(ctx, ctx.locals.power)
 end
 
 function build.build(ctx)
-  form.open(ctx, "purchase", { seat = ctx.vars.pcs[ctx.locals.n], cancel = "Buy nothing" })
+  form.open(ctx, "purchase", { seat = ctx.locals.power, cancel = "Buy nothing" })
 end
 
 function build.on_resume(ctx, result)
-  local power = ctx.vars.pcs[ctx.locals.n]
+  local power = ctx.locals.power
   if mat.store(ctx, power, result) or result.cancelled then
     return
   end
@@ -501,11 +348,7 @@ function build.on_resume(ctx, result)
 end
 
 function build.built(ctx)
-  if ctx.locals.n < #ctx.vars.pcs then
-    ctx.locals.n = ctx.locals.n + 1
-    return
-  end
-  season.end_season(ctx)
+  ctx:pop()
 end
 
 -- A purchase's figures: the list cost of the units, then the length of their Line of
@@ -518,8 +361,9 @@ form.define("purchase", "6.12 A purchase", function()
   }
 end)
 
---- The Season's end (6.2): the chits come out of the play; after Fall, the Winterphase of
---- the next year (or the end of the game after Fall 1815); else the next Season.
+--- The Season's end (6.2): the chits come out of the play, and the Season marker moves on:
+--- after Fall to the next year's Winterphase (or the game ends, after Fall 1815); else to
+--- the next Season.
 function season.end_season(ctx)
   -- A cancellation holds for its Season only (4.623); an Enforced Peace or Free Passage
   -- that has run out is no longer kept.
@@ -547,18 +391,22 @@ function season.end_season(ctx)
   if ctx.vars.season == "Fall" then
     if ctx.vars.year >= 1815 then
       season.finish(ctx, "The game ends after the Fall 1815 Season (1.2): the players ranked by the share of their objectives (7.0)")
-      return
+      return steps.stop()
     end
     ctx.vars.year = ctx.vars.year + 1
     ctx.vars.season = "Winterphase"
     ctx:set_turn(ctx:turn() + 1)
     ctx:set_phase(date(ctx))
-    ctx:replace("tax", { n = 1 })
     return
   end
   ctx.vars.season = season.NEXT[ctx.vars.season]
   ctx:set_turn(ctx:turn() + 1)
-  ctx:replace("turn_start")
+end
+
+--- The procedure of the Season the calendar stands at (1.2): a Winterphase or a Combat
+--- Season, as a step returns it.
+function season.current(ctx)
+  return steps.call(ctx.vars.season == "Winterphase" and "winterphase" or "season")
 end
 
 return season

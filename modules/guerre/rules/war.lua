@@ -6,11 +6,14 @@
 -- then breaks the alliance and pays 5 VP, 5.24). An NPC attacked without an ally (inactive
 -- or Controlled) is bid for in secret, in gold, by the players not allied with the
 -- declarer (a tie goes to an open auction among the tied); if nobody bids for an inactive
--- NPC, the other players roll for who runs its units (5.33), and it has its own turn.
+-- NPC, the other players roll for who runs its units (5.33), and it has its own turn. The
+-- declaration is one procedure (@lib/steps.lua); each decision is a state that hands its
+-- answer back to it.
 
 local bid = include("rules/bid.lua")
 local cancel = include("rules/cancel.lua")
 local powers = include("rules/powers.lua")
+local steps = include("@lib/steps.lua")
 
 local war = {}
 
@@ -47,9 +50,6 @@ function war.declare(ctx, declarer, target)
   ctx:call("war_declaration", { declarer = declarer, target = target, targets = targets, words = powers.names(ctx, targets) })
 end
 
-local declaration = {}
-war.states.war_declaration = declaration
-
 -- The NPCs among the targets that are bid for (5.32, 5.322): those with no ally.
 local function unallied_npcs(ctx, targets)
   local list = {}
@@ -62,15 +62,10 @@ local function unallied_npcs(ctx, targets)
   return list
 end
 
--- After the declarer's allies have answered: the auctions for the NPCs attacked (below).
-local auctions
-
+-- 5.31: the declaration stands: the declarer pays 10 VP and is at war with every target.
+-- Its allies not yet at war with every target are then asked to join it (5.24).
 local function stands(ctx)
   local l = ctx.locals
-  local was = {}
-  for _, target in ipairs(l.targets) do
-    was[target] = ctx.vars.npc[target]
-  end
   ctx:add_counter("vp." .. l.declarer, -war.DECLARE_VP)
   for _, target in ipairs(l.targets) do
     powers.start_war(ctx, l.declarer, target)
@@ -79,7 +74,6 @@ local function stands(ctx)
     end
   end
   ctx:log(string.format("%s declares war on %s and pays %d VP (5.31).", name(ctx, l.declarer), l.words, war.DECLARE_VP))
-  -- The allies not at war with every target already are asked to join (5.24).
   local allies = {}
   for _, ally in ipairs(powers.pc_allies(ctx, l.declarer)) do
     for _, target in ipairs(l.targets) do
@@ -89,81 +83,8 @@ local function stands(ctx)
       end
     end
   end
-  if #allies > 0 then
-    ctx:replace("war_allies", { declarer = l.declarer, targets = l.targets, words = l.words, allies = allies, n = 1 })
-    return
-  end
-  auctions(ctx, l.declarer, l.targets, {})
+  l.allies = allies
 end
-
-function declaration.run(ctx)
-  local l = ctx.locals
-  if not cancel.open(ctx, string.format("%s declares war on %s", name(ctx, l.declarer), l.words), { l.declarer }) then
-    stands(ctx)
-  end
-end
-
-function declaration.on_resume(ctx, result)
-  local l = ctx.locals
-  if result.cancelled then
-    ctx.vars.cancelled[l.declarer .. ">" .. l.target] = ctx:turn()
-    ctx:pop({ war = false })
-    return
-  end
-  stands(ctx)
-end
-
--- 5.24: each ally of the declarer agrees to join the war, or refuses (the declarer, who
--- made the war alone, then leaves the alliance and pays 5 VP).
-local war_allies = {}
-war.states.war_allies = war_allies
-
-function war_allies.prompt(ctx)
-  local l = ctx.locals
-  return {
-    seat = l.allies[l.n],
-    text = string.format("5.24 %s, your ally, is at war with %s: will %s join the war (and declare it in its next War Declaration Step)?",
-      name(ctx, l.declarer), l.words, name(ctx, l.allies[l.n])),
-    actions = {
-      { name = "agree", label = "Agree: declare war on them in my next War Declaration Step" },
-      { name = "refuse", label = "Refuse: the alliance is broken" },
-    },
-  }
-end
-
-local function next_ally(ctx)
-  local l = ctx.locals
-  if l.n < #l.allies then
-    l.n = l.n + 1
-    return
-  end
-  if l.refused then
-    powers.leave(ctx, l.declarer)
-    local vp = ctx:add_counter("vp." .. l.declarer, -powers.BREAK_VP)
-    ctx:log(string.format("%s declared war without its allies' agreement: it leaves the alliance and pays %d VP (%d VP) (5.24).",
-      name(ctx, l.declarer), powers.BREAK_VP, vp))
-  end
-  auctions(ctx, l.declarer, l.targets, {})
-end
-
-function war_allies.agree(ctx)
-  local l = ctx.locals
-  local ally = l.allies[l.n]
-  powers.owe(ctx, ally, l.declarer, l.targets)
-  ctx:log(string.format("%s agrees to join %s's war.", name(ctx, ally), name(ctx, l.declarer)))
-  next_ally(ctx)
-end
-
-function war_allies.refuse(ctx)
-  local l = ctx.locals
-  l.refused = true
-  ctx:log(string.format("%s refuses to join %s's war.", name(ctx, l.allies[l.n]), name(ctx, l.declarer)))
-  next_ally(ctx)
-end
-
--- 5.32: the players not allied with the declarer bid gold for the attacked NPC, in secret.
-local auction = {}
-war.states.npc_auction = auction
 
 -- The Player Countries who may bid for `npc`, which `declarer` attacked (5.32): all but the
 -- declarer and its allies, and those at war with the NPC (as for a roll, 4.4), in the
@@ -178,15 +99,6 @@ local function bidders(ctx, declarer, npc)
   return list
 end
 
-function auction.prompt(ctx)
-  local l = ctx.locals
-  local asks = {}
-  for _, power in ipairs(bidders(ctx, l.declarer, l.npc)) do
-    asks[#asks + 1] = { seat = power, actions = { { name = "bid", min = 0, max = math.max(0, ctx:counter("gold." .. power)), label = "Gold bid for the alliance" } } }
-  end
-  return { text = string.format("5.32 Bids in gold, in secret, for an alliance with %s", name(ctx, l.npc)), asks = asks }
-end
-
 local function allied(ctx, power, npc, paid)
   ctx:add_counter("gold." .. power, -paid)
   powers.gain_npc(ctx, power, npc)
@@ -194,9 +106,11 @@ local function allied(ctx, power, npc, paid)
     name(ctx, power), paid, name(ctx, npc), name(ctx, npc)))
 end
 
-local function caretaker(ctx, l)
-  if ctx.vars.npc[l.npc] == "controlled" then
-    ctx:log(string.format("Nobody bids for %s: %s still runs its units (5.322).", name(ctx, l.npc), name(ctx, ctx.vars.controller[l.npc])))
+-- Nobody bids for `npc`: a Controlled NPC stays with its controller (5.322); an inactive one
+-- is run by the player the dice choose (5.33), with a turn of its own.
+local function caretaker(ctx, declarer, npc)
+  if ctx.vars.npc[npc] == "controlled" then
+    ctx:log(string.format("Nobody bids for %s: %s still runs its units (5.322).", name(ctx, npc), name(ctx, ctx.vars.controller[npc])))
     return
   end
   -- 5.33 (L1790-L1792): every player but the attacker rolls; the highest runs the NPC (ties
@@ -204,9 +118,9 @@ local function caretaker(ctx, l)
   -- Allied to the player at war").
   local others, list = {}, {}
   for _, power in ipairs(ctx.vars.pcs) do
-    if power ~= l.declarer then
+    if power ~= declarer then
       others[#others + 1] = power
-      if not powers.allied(ctx, l.declarer, power) then
+      if not powers.allied(ctx, declarer, power) then
         list[#list + 1] = power
       end
     end
@@ -217,28 +131,148 @@ local function caretaker(ctx, l)
     list = others
   end
   local winner = bid.by_dice(ctx, list, 10, function(power)
-    return name(ctx, power) .. "'s caretaker roll for " .. name(ctx, l.npc)
+    return name(ctx, power) .. "'s caretaker roll for " .. name(ctx, npc)
   end)[1]
-  ctx.vars.npc[l.npc] = "controlled"
-  ctx.vars.controller[l.npc] = winner
-  ctx:move_card("chit." .. l.npc, "cup")
-  ctx:log(string.format("Nobody bids for %s: %s runs its units, and it has a turn of its own (5.33).", name(ctx, l.npc), winner and name(ctx, winner) or "nobody"))
+  ctx.vars.npc[npc] = "controlled"
+  ctx.vars.controller[npc] = winner
+  ctx:move_card("chit." .. npc, "cup")
+  ctx:log(string.format("Nobody bids for %s: %s runs its units, and it has a turn of its own (5.33).", name(ctx, npc), winner and name(ctx, winner) or "nobody"))
 end
 
--- The NPCs attacked not yet bid for, one by one (none bid for one no player may bid
--- for), then back to the turn.
-function auctions(ctx, declarer, targets, seen)
-  for _, npc in ipairs(unallied_npcs(ctx, targets)) do
-    if not seen[npc] then
-      seen[npc] = true
-      if #bidders(ctx, declarer, npc) > 0 then
-        ctx:replace("npc_auction", { declarer = declarer, npc = npc, targets = targets, seen = seen })
-        return
+-- The War Declaration (5.3): the cancel window, the war and its 10 VP, each ally's answer,
+-- then an auction for each NPC attacked without an ally, one by one (none for an NPC no
+-- player may bid for). It hands back whether the war stands.
+war.states.war_declaration = steps.procedure("5.3 War Declaration", {
+  {
+    name = "4.62 Any other player may try to cancel it",
+    calls = "cancel_window",
+    run = function(ctx)
+      local l = ctx.locals
+      return cancel.window(ctx, string.format("%s declares war on %s", name(ctx, l.declarer), l.words), { l.declarer })
+    end,
+    -- A cancelled declaration may not be made again this Season (4.623).
+    resume = function(ctx, result)
+      local l = ctx.locals
+      if result.cancelled then
+        ctx.vars.cancelled[l.declarer .. ">" .. l.target] = ctx:turn()
+        l.cancelled = true
       end
-      caretaker(ctx, { declarer = declarer, npc = npc })
-    end
+    end,
+  },
+  {
+    name = "5.31 The war begins: 10 VP",
+    run = function(ctx)
+      if not ctx.locals.cancelled then
+        stands(ctx)
+      end
+    end,
+  },
+  {
+    name = "5.24 Each ally joins the war or refuses",
+    each = function(ctx)
+      return ctx.locals.allies
+    end,
+    label = name,
+    calls = "war_allies",
+    run = function(ctx, ally)
+      local l = ctx.locals
+      return steps.call("war_allies", { declarer = l.declarer, words = l.words, ally = ally })
+    end,
+    -- An ally who agrees owes the declaration in its next War Declaration Step.
+    resume = function(ctx, agreed, ally)
+      local l = ctx.locals
+      if agreed then
+        powers.owe(ctx, ally, l.declarer, l.targets)
+        ctx:log(string.format("%s agrees to join %s's war.", name(ctx, ally), name(ctx, l.declarer)))
+      else
+        l.refused = true
+        ctx:log(string.format("%s refuses to join %s's war.", name(ctx, ally), name(ctx, l.declarer)))
+      end
+    end,
+  },
+  {
+    name = "5.24 A war made without the allies' agreement breaks the alliance",
+    run = function(ctx)
+      local l = ctx.locals
+      if l.refused then
+        powers.leave(ctx, l.declarer)
+        local vp = ctx:add_counter("vp." .. l.declarer, -powers.BREAK_VP)
+        ctx:log(string.format("%s declared war without its allies' agreement: it leaves the alliance and pays %d VP (%d VP) (5.24).",
+          name(ctx, l.declarer), powers.BREAK_VP, vp))
+      end
+    end,
+  },
+  {
+    name = "5.32 Each NPC attacked without an ally is bid for",
+    each = function(ctx)
+      return not ctx.locals.cancelled and unallied_npcs(ctx, ctx.locals.targets) or {}
+    end,
+    label = name,
+    calls = { "npc_auction", "open_auction" },
+    run = function(ctx, npc)
+      local declarer = ctx.locals.declarer
+      if #bidders(ctx, declarer, npc) > 0 then
+        return steps.call("npc_auction", { declarer = declarer, npc = npc })
+      end
+      caretaker(ctx, declarer, npc)
+    end,
+    -- The highest secret bid wins; nobody's, a caretaker (5.33); a tie, an open auction among
+    -- the tied, whose last bidder in pays his bid.
+    resume = function(ctx, result, npc)
+      if result.winner then
+        allied(ctx, result.winner, npc, result.paid)
+      elseif result.high == 0 then
+        caretaker(ctx, ctx.locals.declarer, npc)
+      elseif #result.top == 1 then
+        allied(ctx, result.top[1], npc, result.high)
+      else
+        return steps.call("open_auction", { npc = npc, high = result.high, leader = result.top[1], bidders = result.top, n = 2 })
+      end
+    end,
+  },
+  finish = function(ctx)
+    return { war = not ctx.locals.cancelled }
+  end,
+})
+
+-- 5.24: an ally of the declarer agrees to join the war, or refuses; it hands back whether it
+-- agrees.
+local war_allies = {}
+war.states.war_allies = war_allies
+
+function war_allies.prompt(ctx)
+  local l = ctx.locals
+  return {
+    seat = l.ally,
+    text = string.format("5.24 %s, your ally, is at war with %s: will %s join the war (and declare it in its next War Declaration Step)?",
+      name(ctx, l.declarer), l.words, name(ctx, l.ally)),
+    actions = {
+      { name = "agree", label = "Agree: declare war on them in my next War Declaration Step" },
+      { name = "refuse", label = "Refuse: the alliance is broken" },
+    },
+  }
+end
+
+function war_allies.agree(ctx)
+  ctx:pop(true)
+end
+
+function war_allies.refuse(ctx)
+  ctx:pop(false)
+end
+
+-- 5.32: the players not allied with the declarer bid gold for the attacked NPC, in secret,
+-- all revealed at once; it hands back the highest bid and who made it.
+local auction = {}
+war.states.npc_auction = auction
+
+function auction.prompt(ctx)
+  local l = ctx.locals
+  local asks = {}
+  for _, power in ipairs(bidders(ctx, l.declarer, l.npc)) do
+    asks[#asks + 1] = { seat = power, actions = { { name = "bid", min = 0, max = math.max(0, ctx:counter("gold." .. power)), label = "Gold bid for the alliance" } } }
   end
-  ctx:pop({ war = true })
+  return { text = string.format("5.32 Bids in gold, in secret, for an alliance with %s", name(ctx, l.npc)), asks = asks }
 end
 
 function auction.reveal(ctx, choices)
@@ -252,19 +286,11 @@ function auction.reveal(ctx, choices)
       top[#top + 1] = power
     end
   end
-  if best == 0 then
-    caretaker(ctx, l)
-    auctions(ctx, l.declarer, l.targets, l.seen)
-  elseif #top == 1 then
-    allied(ctx, top[1], l.npc, best)
-    auctions(ctx, l.declarer, l.targets, l.seen)
-  else
-    ctx:replace("open_auction", { declarer = l.declarer, npc = l.npc, targets = l.targets, seen = l.seen, high = best, leader = top[1], bidders = top, n = 2 })
-  end
+  ctx:pop({ high = best, top = top })
 end
 
 -- The open auction among the tied (5.32): each in turn raises the high bid or drops out;
--- the last one in pays his bid.
+-- it hands back the last one in and his bid.
 local open = {}
 war.states.open_auction = open
 
@@ -297,8 +323,7 @@ function open.drop(ctx)
     l.n = 1
   end
   if #l.bidders == 1 then
-    allied(ctx, l.bidders[1], l.npc, l.high)
-    auctions(ctx, l.declarer, l.targets, l.seen)
+    ctx:pop({ winner = l.bidders[1], paid = l.high })
   end
 end
 

@@ -3,9 +3,11 @@
 -- expenses (4.22); the VP his provinces give (4.23); the Continental System's toll on
 -- Britain (4.24); the secret VP purchase (4.25). Then the Diplomacy Phase at the table
 -- (4.3), the NPC Alliance Phase in chit order (4.4), the NPC builds at the table (4.41),
--- and Spring.
+-- and Spring. The phase is one procedure in the rulebook's order (@lib/steps.lua); each
+-- decision is a state that hands its answer back to it.
 
 local powers = include("rules/powers.lua")
+local steps = include("@lib/steps.lua")
 
 local winter = {}
 
@@ -57,23 +59,9 @@ end
 
 winter.states = {}
 
--- 4.21 Tax Collection: each player, in turn, his provinces' gold.
-local tax = {}
-winter.states.tax = tax
-
-function tax.prompt(ctx)
-  local power = ctx.vars.pcs[ctx.locals.n]
-  return {
-    seat = power,
-    text = string.format("%d Winterphase, 4.21 Tax Collection: %s's taxes (the gold of its provinces on the map)", ctx.vars.year, name(ctx, power)),
-    actions = {
-      { name = "tax", min = 0, max = 1000, label = "Taxes" },
-      { name = "no_tax", label = "No taxes: the capital has been occupied two turns running (4.213)" },
-    },
-  }
-end
-
-local function next_tax(ctx, power, taxes)
+-- 4.21: a player's taxes (none once his capital has been held two turns running, 4.213),
+-- less what the Continental System costs him this year (4.258).
+local function collect_taxes(ctx, taxes, power)
   local embargo = 0
   if ctx.vars.embargo[power] then
     embargo = winter.embargo_cost(ctx, power)
@@ -81,26 +69,10 @@ local function next_tax(ctx, power, taxes)
   local now = gold(ctx, power, taxes - embargo)
   local cost = embargo ~= 0 and string.format(", less %d for the Continental System", embargo) or ""
   ctx:log(string.format("%s collects %d gold in taxes%s: %d gold.", name(ctx, power), taxes, cost, now))
-  if ctx.locals.n < #ctx.vars.pcs then
-    ctx.locals.n = ctx.locals.n + 1
-  else
-    ctx:replace("expenses")
-  end
 end
 
-function tax.tax(ctx, n)
-  next_tax(ctx, ctx.vars.pcs[ctx.locals.n], n)
-end
-
-function tax.no_tax(ctx)
-  next_tax(ctx, ctx.vars.pcs[ctx.locals.n], 0)
-end
-
--- 4.22 Expenses, then 4.23 VP Collection.
-local expenses = {}
-winter.states.expenses = expenses
-
-function expenses.run(ctx)
+-- 4.22, 4.221: 10 gold for each NPC ally, 5 for being at war; it may leave a deficit.
+local function pay_expenses(ctx)
   for _, power in ipairs(ctx.vars.pcs) do
     local allies = 0
     for _, ally in pairs(ctx.vars.npc_ally) do
@@ -116,102 +88,27 @@ function expenses.run(ctx)
         allies == 1 and "y" or "ies", at_war and ", at war" or "", now, now < 0 and ", a deficit" or ""))
     end
   end
-  local parties = {}
-  for _, power in ipairs(ctx.vars.pcs) do
-    if ctx.vars.peace_party[power] then
-      parties[#parties + 1] = power
-    end
-  end
-  if #parties > 0 then
-    ctx:replace("peace_party", { powers = parties, n = 1 })
-    return
-  end
-  ctx:replace("vp_collection", { n = 1 })
 end
-
--- 4.74 A Peace Party unresolved in the Winterphase costs 2d10 gold and 5 VP, unless a
--- temporary resolution (4.742) spares its nation this year. (Read after the Expense Step.)
-local peace_party = {}
-winter.states.peace_party = peace_party
 
 winter.PEACE_PARTY_VP = 5
 
-function peace_party.prompt(ctx)
-  local power = ctx.locals.powers[ctx.locals.n]
-  return {
-    seat = power,
-    text = string.format("%d Winterphase, 4.74 Peace Party in %s: has it, since the event, taken an enemy capital, beaten a field army of 5 Corps or more, or a fleet of 2 fleets or more (4.742)?",
-      ctx.vars.year, name(ctx, power)),
-    actions = {
-      { name = "resolved", label = "Yes: no penalty this year" },
-      { name = "penalty", label = "No: pay 2d10 gold and 5 VP" },
-    },
-  }
-end
-
-local function next_party(ctx)
-  if ctx.locals.n < #ctx.locals.powers then
-    ctx.locals.n = ctx.locals.n + 1
-  else
-    ctx:replace("vp_collection", { n = 1 })
+-- 4.74: an unresolved Peace Party costs its nation 2d10 gold and 5 VP, unless a temporary
+-- resolution (4.742) holds it off this year.
+local function peace_party_toll(ctx, resolved, power)
+  if resolved then
+    ctx:log(string.format("%s's Peace Party is held off this year (4.742).", name(ctx, power)))
+    return
   end
-end
-
-function peace_party.resolved(ctx)
-  ctx:log(string.format("%s's Peace Party is held off this year (4.742).", name(ctx, ctx.locals.powers[ctx.locals.n])))
-  next_party(ctx)
-end
-
-function peace_party.penalty(ctx)
-  local power = ctx.locals.powers[ctx.locals.n]
   local a = ctx:roll(10, name(ctx, power) .. "'s Peace Party, first die")
   local b = ctx:roll(10, name(ctx, power) .. "'s Peace Party, second die")
   local now = gold(ctx, power, -(a + b))
   local vp = ctx:add_counter("vp." .. power, -winter.PEACE_PARTY_VP)
   ctx:log(string.format("%s's Peace Party costs %d gold (%d + %d) and %d VP: %d gold, %d VP (4.74).", name(ctx, power), a + b, a, b, winter.PEACE_PARTY_VP, now, vp))
-  next_party(ctx)
 end
 
-local vp_collection = {}
-winter.states.vp_collection = vp_collection
-
-function vp_collection.prompt(ctx)
-  local power = ctx.vars.pcs[ctx.locals.n]
-  return {
-    seat = power,
-    text = string.format("%d Winterphase, 4.23 VP Collection: %s's VP (the VP of its provinces on the map)", ctx.vars.year, name(ctx, power)),
-    actions = { { name = "vp", min = 0, max = 1000, label = "VP collected" } },
-  }
-end
-
-function vp_collection.vp(ctx, n)
-  local power = ctx.vars.pcs[ctx.locals.n]
-  local now = ctx:add_counter("vp." .. power, n)
-  ctx:log(string.format("%s collects %d VP: %d VP.", name(ctx, power), n, now))
-  if ctx.locals.n < #ctx.vars.pcs then
-    ctx.locals.n = ctx.locals.n + 1
-  elseif #winter.embargoed(ctx) > 0 then
-    ctx:replace("continental")
-  else
-    ctx:replace("vp_purchase")
-  end
-end
-
--- 4.24 The Continental System, at the end of the VP Collection Step: each participant's
--- toll on Britain by its year on the track, one VP a minor port of trade its blockaders
--- hold, and each participant's marker one year on.
-local continental = {}
-winter.states.continental = continental
-
-function continental.prompt(ctx)
-  return {
-    seat = "FR",
-    text = string.format("%d Winterphase, 4.24 Continental System: the minor powers' ports of trade its blockaders hold (from the map)", ctx.vars.year),
-    actions = { { name = "ports", min = 0, max = 100, label = "Minor ports of trade closed" } },
-  }
-end
-
-function continental.ports(ctx, ports)
+-- 4.24: each participant's year on the track costs Britain its VP, and a VP for each minor
+-- port of trade its blockaders hold; each participant's marker moves a year on.
+local function continental_toll(ctx, ports)
   local loss = ports
   for _, power in ipairs(winter.embargoed(ctx)) do
     local year = embargo_year(ctx, power)
@@ -224,10 +121,236 @@ function continental.ports(ctx, ports)
     local now = ctx:add_counter("vp.GB", -loss)
     ctx:log(string.format("Britain loses %d VP (%d for minor ports of trade): %d VP.", loss, ports, now))
   end
-  ctx:replace("vp_purchase")
 end
 
--- 4.25 VP Purchase: each player in secret, then each in turn pays and adds his VP.
+-- 4.25: the purchases revealed, each player in turn pays the VP Purchase Chart's price.
+local function buy_vp(ctx, bought)
+  for _, power in ipairs(ctx.vars.pcs) do
+    local n = bought[power]
+    if n > 0 then
+      local cost = ctx.data.tables.vp_purchase[tostring(n)]
+      gold(ctx, power, -cost)
+      local vp = ctx:add_counter("vp." .. power, n)
+      ctx:log(string.format("%s buys %d VP for %d gold: %d VP.", name(ctx, power), n, cost, vp))
+    else
+      ctx:log(string.format("%s buys no VP.", name(ctx, power)))
+    end
+  end
+end
+
+-- 4.4: every Player Country's chit in the cup, drawn one at a time: the order of the rolls.
+local function npc_alliance_order(ctx)
+  local order = {}
+  for _, power in ipairs(ctx.vars.pcs) do
+    ctx:move_card("chit." .. power, "cup")
+  end
+  ctx:shuffle("cup")
+  for _, chit in ipairs(ctx:zone("cup")) do
+    order[#order + 1] = chit:match("^chit%.(.+)$")
+  end
+  for _, chit in ipairs(ctx:zone("cup")) do
+    ctx:move_card(chit, "chits", "bottom")
+  end
+  local names = {}
+  for i, p in ipairs(order) do
+    names[i] = name(ctx, p)
+  end
+  ctx:log(string.format("%d Winterphase, 4.4 NPC Alliance Phase: the chits come out %s.", ctx.vars.year, table.concat(names, ", ")))
+  return order
+end
+
+-- A step that asks each Player Country in turn, in the powers' order.
+local function each_player(ctx)
+  return ctx.vars.pcs
+end
+
+-- The Winterphase (4.0, 3.7 A), in the rulebook's order. The Peace Parties are read after
+-- the Expense Step (4.74 names no step), the Continental System's toll at the end of the VP
+-- Collection Step (4.24); then the turn marker moves from Winter to Spring (4.41).
+winter.states.winterphase = steps.procedure("4.0 Winterphase", {
+  {
+    name = "4.21 Tax Collection Step",
+    each = each_player,
+    label = name,
+    calls = "tax",
+    run = function(ctx, power)
+      return steps.call("tax", { power = power })
+    end,
+    resume = collect_taxes,
+  },
+  { name = "4.22 Expense Step", run = pay_expenses },
+  {
+    name = "4.74 Peace Parties",
+    each = each_player,
+    skip = function(ctx, power)
+      return not ctx.vars.peace_party[power]
+    end,
+    label = name,
+    calls = "peace_party",
+    run = function(ctx, power)
+      return steps.call("peace_party", { power = power })
+    end,
+    resume = peace_party_toll,
+  },
+  {
+    name = "4.23 Victory Point Collection Step",
+    each = each_player,
+    label = name,
+    calls = "vp_collection",
+    run = function(ctx, power)
+      return steps.call("vp_collection", { power = power })
+    end,
+    resume = function(ctx, n, power)
+      local now = ctx:add_counter("vp." .. power, n)
+      ctx:log(string.format("%s collects %d VP: %d VP.", name(ctx, power), n, now))
+    end,
+  },
+  {
+    name = "4.24 The Continental System's toll on Britain",
+    calls = "continental",
+    run = function(ctx)
+      if #winter.embargoed(ctx) > 0 then
+        return steps.call("continental")
+      end
+    end,
+    resume = continental_toll,
+  },
+  {
+    name = "4.25 Victory Point Purchase Step",
+    calls = "vp_purchase",
+    run = function(ctx)
+      return steps.call("vp_purchase")
+    end,
+    resume = buy_vp,
+  },
+  {
+    name = "4.3 Diplomacy Phase",
+    calls = "diplomacy",
+    run = function(ctx)
+      return steps.call("diplomacy")
+    end,
+  },
+  {
+    name = "4.4 NPC Alliance Phase: the chits drawn",
+    run = function(ctx)
+      ctx.locals.order = npc_alliance_order(ctx)
+    end,
+  },
+  {
+    name = "4.4 NPC Alliance Phase: a roll as each chit comes out",
+    each = function(ctx)
+      return ctx.locals.order
+    end,
+    label = name,
+    calls = "npc_alliance",
+    run = function(ctx, power)
+      return steps.call("npc_alliance", { power = power })
+    end,
+    resume = function(ctx, npc, power)
+      if npc then
+        winter.roll_for(ctx, power, npc)
+      end
+    end,
+  },
+  {
+    name = "4.41 NPC builds and Minor Power desertions",
+    calls = "npc_builds",
+    run = function(ctx)
+      return steps.call("npc_builds")
+    end,
+  },
+  {
+    name = "4.41 The turn marker from Winter to Spring",
+    run = function(ctx)
+      ctx.vars.season = "Spring"
+      ctx:set_turn(ctx:turn() + 1)
+    end,
+  },
+})
+
+-- 4.21: a player's taxes, read off the map.
+local tax = {}
+winter.states.tax = tax
+
+function tax.prompt(ctx)
+  local power = ctx.locals.power
+  return {
+    seat = power,
+    text = string.format("%d Winterphase, 4.21 Tax Collection: %s's taxes (the gold of its provinces on the map)", ctx.vars.year, name(ctx, power)),
+    actions = {
+      { name = "tax", min = 0, max = 1000, label = "Taxes" },
+      { name = "no_tax", label = "No taxes: the capital has been occupied two turns running (4.213)" },
+    },
+  }
+end
+
+function tax.tax(ctx, n)
+  ctx:pop(n)
+end
+
+function tax.no_tax(ctx)
+  ctx:pop(0)
+end
+
+-- 4.742: whether a Peace Party's nation has earned a temporary resolution this year.
+local peace_party = {}
+winter.states.peace_party = peace_party
+
+function peace_party.prompt(ctx)
+  local power = ctx.locals.power
+  return {
+    seat = power,
+    text = string.format("%d Winterphase, 4.74 Peace Party in %s: has it, since the event, taken an enemy capital, beaten a field army of 5 Corps or more, or a fleet of 2 fleets or more (4.742)?",
+      ctx.vars.year, name(ctx, power)),
+    actions = {
+      { name = "resolved", label = "Yes: no penalty this year" },
+      { name = "penalty", label = "No: pay 2d10 gold and 5 VP" },
+    },
+  }
+end
+
+function peace_party.resolved(ctx)
+  ctx:pop(true)
+end
+
+function peace_party.penalty(ctx)
+  ctx:pop(false)
+end
+
+-- 4.23: a player's VP, read off the map.
+local vp_collection = {}
+winter.states.vp_collection = vp_collection
+
+function vp_collection.prompt(ctx)
+  local power = ctx.locals.power
+  return {
+    seat = power,
+    text = string.format("%d Winterphase, 4.23 VP Collection: %s's VP (the VP of its provinces on the map)", ctx.vars.year, name(ctx, power)),
+    actions = { { name = "vp", min = 0, max = 1000, label = "VP collected" } },
+  }
+end
+
+function vp_collection.vp(ctx, n)
+  ctx:pop(n)
+end
+
+-- 4.24: the minor powers' ports of trade the blockaders hold, read off the map.
+local continental = {}
+winter.states.continental = continental
+
+function continental.prompt(ctx)
+  return {
+    seat = "FR",
+    text = string.format("%d Winterphase, 4.24 Continental System: the minor powers' ports of trade its blockaders hold (from the map)", ctx.vars.year),
+    actions = { { name = "ports", min = 0, max = 100, label = "Minor ports of trade closed" } },
+  }
+end
+
+function continental.ports(ctx, ports)
+  ctx:pop(ports)
+end
+
+-- 4.25: how many VP each player buys, written in secret and revealed together.
 local vp_purchase = {}
 winter.states.vp_purchase = vp_purchase
 
@@ -240,23 +363,16 @@ function vp_purchase.prompt(ctx)
 end
 
 function vp_purchase.reveal(ctx, choices)
+  local bought = {}
   for _, power in ipairs(ctx.vars.pcs) do
-    local n = choices[power].arg
-    if n > 0 then
-      local cost = ctx.data.tables.vp_purchase[tostring(n)]
-      gold(ctx, power, -cost)
-      local vp = ctx:add_counter("vp." .. power, n)
-      ctx:log(string.format("%s buys %d VP for %d gold: %d VP.", name(ctx, power), n, cost, vp))
-    else
-      ctx:log(string.format("%s buys no VP.", name(ctx, power)))
-    end
+    bought[power] = choices[power].arg
   end
-  ctx:replace("diplomacy")
+  ctx:pop(bought)
 end
 
---- A step played at the table: the first player says when it is over (`label`), and
---- `after(ctx)` goes on. `what` is the step's words after the year.
-local function at_table(what, label, after)
+--- A step played at the table: the first player says when it is over (`label`). `what` is
+--- the step's words after the year.
+local function at_table(what, label)
   return {
     prompt = function(ctx)
       return {
@@ -265,44 +381,15 @@ local function at_table(what, label, after)
         actions = { { name = "done", label = label } },
       }
     end,
-    done = after,
+    done = function(ctx)
+      ctx:pop()
+    end,
   }
 end
 
 -- 4.3 The Diplomacy Phase: five minutes of talks, at the table.
 winter.states.diplomacy = at_table("4.3 Diplomacy Phase: five minutes of talks, in private if the players wish",
-  "The talks are over", function(ctx)
-    ctx:replace("npc_alliance")
-  end)
-
--- 4.4 The NPC Alliance Phase: the Player Countries' chits drawn one by one; each may roll
--- a d10 on the NPC Alliance Table to gain an NPC no one has, or to break another player's
--- alliance with one (two more than its number, a 10 always).
-local npc_alliance = {}
-winter.states.npc_alliance = npc_alliance
-
-function npc_alliance.on_enter(ctx)
-  local order = {}
-  for _, power in ipairs(ctx.vars.pcs) do
-    ctx:move_card("chit." .. power, "cup")
-  end
-  ctx:shuffle("cup")
-  for _, chit in ipairs(ctx:zone("cup")) do
-    order[#order + 1] = chit:match("^chit%.(.+)$")
-  end
-  for _, chit in ipairs(ctx:zone("cup")) do
-    ctx:move_card(chit, "chits", "bottom")
-  end
-  ctx.locals.order, ctx.locals.n = order, 1
-  ctx:log(string.format("%d Winterphase, 4.4 NPC Alliance Phase: the chits come out %s.", ctx.vars.year,
-    table.concat((function()
-      local names = {}
-      for i, p in ipairs(order) do
-        names[i] = name(ctx, p)
-      end
-      return names
-    end)(), ", ")))
-end
+  "The talks are over")
 
 --- The NPC Alliance rolls open to `power`, as actions named `action`, each label begun by
 --- `how` ("Roll", "Pay 10 gold and roll"): for each NPC it is not allied with, to gain it or
@@ -320,8 +407,14 @@ function winter.npc_rolls(ctx, power, action, how)
   return actions
 end
 
+-- 4.4: as its chit comes out, a player may roll a d10 on the NPC Alliance Table to gain an
+-- NPC no one has, or to break another player's alliance with one (two more than its
+-- number, a 10 always).
+local npc_alliance = {}
+winter.states.npc_alliance = npc_alliance
+
 function npc_alliance.prompt(ctx)
-  local power = ctx.locals.order[ctx.locals.n]
+  local power = ctx.locals.power
   local actions = winter.npc_rolls(ctx, power, "roll", "Roll")
   actions[#actions + 1] = { name = "pass", label = "No roll" }
   return {
@@ -329,6 +422,14 @@ function npc_alliance.prompt(ctx)
     text = string.format("%d Winterphase, 4.4 NPC Alliance Phase: %s may roll on the NPC Alliance Table", ctx.vars.year, name(ctx, power)),
     actions = actions,
   }
+end
+
+function npc_alliance.roll(ctx, npc)
+  ctx:pop(npc)
+end
+
+function npc_alliance.pass(ctx)
+  ctx:pop()
 end
 
 --- The NPC Alliance Table's roll for `power` on `npc`: whether it gains (or breaks) it.
@@ -355,29 +456,8 @@ function winter.roll_for(ctx, power, npc)
   end
 end
 
-local function next_chit(ctx)
-  if ctx.locals.n < #ctx.locals.order then
-    ctx.locals.n = ctx.locals.n + 1
-  else
-    ctx:replace("npc_builds")
-  end
-end
-
-function npc_alliance.roll(ctx, npc)
-  winter.roll_for(ctx, ctx.locals.order[ctx.locals.n], npc)
-  next_chit(ctx)
-end
-
-function npc_alliance.pass(ctx)
-  next_chit(ctx)
-end
-
--- 4.41 NPC builds and desertions, at the table; then Spring.
+-- 4.41 NPC builds and desertions, at the table.
 winter.states.npc_builds = at_table("4.41 NPC builds and Minor Power desertions (at the table): then Spring",
-  "Done: Spring begins", function(ctx)
-    ctx.vars.season = "Spring"
-    ctx:set_turn(ctx:turn() + 1)
-    ctx:replace("turn_start")
-  end)
+  "Done: Spring begins")
 
 return winter

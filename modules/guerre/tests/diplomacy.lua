@@ -70,7 +70,7 @@ end
 -- Russia 100 - 10 + 5 = 95; peace, and an Enforced Peace to the end of Spring 1807.
 test("5.124 two victors take 5 VP each, on top of the 5 VP for surrendering", function(t)
   local g = prussia_surrenders_to_two(t)
-  t:eq(g:state(), "surrender_terms")
+  t:eq(g:state(), "surrender_order")
   t:eq(g:prompt().seat, "PR", "the loser orders the victors")
   g:act("next", "RU")
   g:act("next", "FR")
@@ -141,7 +141,7 @@ test("5.128 a province of Political Value 0 evacuated still gives 1 VP", functio
   g:act("group", 2)
   g:act("accept")
   g:act("term", "2:province")
-  t:eq(g:state(), "surrender_terms")
+  t:eq(g:state(), "evacuation")
   t:eq(g:prompt().seat, "FR")
   g:act("province", 0)
   t:ok(table.concat(g:log(), "\n"):find("France evacuates a home province of Great Britain, of Political Value 0: 1 VP (5.128, 1 at least).", 1, true),
