@@ -15,20 +15,10 @@ local bank = include("rules/bank.lua")
 local victory = include("rules/victory.lua")
 local diplomacy = include("rules/diplomacy.lua")
 local form = include("@lib/form.lua")
+local steps = include("@lib/steps.lua")
 
 local NATIONS = { "FR", "AU", "GB", "RU", "SP", "OT", "PR", "SW", "DK" }
 local UMPIRE = "UM"
-
--- The umpire's steps after the orders (section 8, steps 3-9).
-local STEPS = {
-  { id = "deploy", text = "3. Deploy the new troops (place the generals by hand; convert RP)" },
-  { id = "movement", text = "4. Resolve the movement, all at once (move the generals by hand)" },
-  { id = "supply", text = "5. Check supply and take attrition" },
-  { id = "battles", text = "6. Resolve the battles, sieges, sea battles and raids" },
-  { id = "retreats", text = "7. Resolve the retreats" },
-  { id = "event", text = "8. Roll the random event" },
-  { id = "oob", text = "9. Update the orders of battle" },
-}
 
 local function name(ctx, seat)
   return ctx.data.seats[seat].name
@@ -51,7 +41,7 @@ local function setup(ctx, scenario, options)
   ctx:set_turn(1)
   ctx:set_phase(calendar.words(1))
   ctx:log(string.format("The campaign opens in %s; the umpire runs it.", calendar.words(1)))
-  ctx:push("intel")
+  ctx:call("turn")
 end
 
 -- The enforced peaces of submissions (20.1a, L854-L860), counted at each turn's start: a
@@ -79,8 +69,7 @@ local function count_peace(ctx)
   end
 end
 
--- Step 1 and the turn's income: the umpire publishes the intel map and orders of battle;
--- each nation's trade comes in, told to it alone.
+-- Step 1: the umpire publishes the intel map and the orders of battle.
 local intel = {}
 
 function intel.prompt(ctx)
@@ -92,6 +81,12 @@ function intel.prompt(ctx)
 end
 
 function intel.published(ctx)
+  ctx:pop()
+end
+
+-- The turn's income: each nation's trade (16.2), Spain's gold in the Fall (16.3), told to
+-- it alone.
+local function income(ctx)
   local season = calendar.of(ctx:turn())
   for _, seat in ipairs(NATIONS) do
     local rp = bank.trade(ctx, seat)
@@ -105,8 +100,6 @@ function intel.published(ctx)
     ctx:tell(seat, string.format("Your trade brings %d RP this turn%s.", rp,
       raided > 0 and string.format(", less %d lost to raids", raided) or ""))
   end
-  count_peace(ctx)
-  ctx:replace("orders")
 end
 
 -- Step 2: every nation mails its orders at once; the umpire records each as received.
@@ -136,11 +129,12 @@ function orders.reveal(ctx, choices)
   if #none > 0 then
     ctx:log(string.format("No orders from %s: their forces hold.", table.concat(none, ", ")))
   end
-  ctx:replace("steps", { step = 1 })
+  ctx:pop()
 end
 
--- Steps 3 to 9: the umpire's, in order.
-local steps = {}
+-- Steps 3 to 9, one at a time: the umpire carries out the step (locals: its `id` and the
+-- prompt's `text`) and records what the rules resolve, then is done with it.
+local umpire = {}
 
 -- The nations that have RP to convert (16.5).
 local function with_rp(ctx)
@@ -196,8 +190,8 @@ local function other_actions(ctx, actions)
   actions[#actions + 1] = { name = "end_game", label = "End the game now (an automatic victory)", confirm = "The game ends now and the victory points are counted." }
 end
 
-function steps.prompt(ctx)
-  local step = STEPS[ctx.locals.step]
+function umpire.prompt(ctx)
+  local step = ctx.locals
   local actions = {}
   if step.id == "battles" then
     -- Nobody attacks a nation it has not declared war on (L44).
@@ -215,7 +209,7 @@ function steps.prompt(ctx)
   elseif step.id == "event" then
     actions[#actions + 1] = { name = "event", label = "Roll the random event" }
   end
-  if step.id ~= "event" or ctx.locals.rolled then
+  if step.id ~= "event" or step.rolled then
     actions[#actions + 1] = { name = "done", label = "Done: the next step" }
   end
   other_actions(ctx, actions)
@@ -619,13 +613,13 @@ function DO.replacement(ctx, v)
 end
 
 for form_name in pairs(DO) do
-  steps[form_name] = function(ctx)
+  umpire[form_name] = function(ctx)
     -- The umpire's figures are the umpire's: the rules tell each nation what it may learn.
     form.open(ctx, form_name, { seat = UMPIRE, private = "" })
   end
 end
 
-function steps.on_resume(ctx, result)
+function umpire.on_resume(ctx, result)
   if result and not result.cancelled then
     DO[result.form](ctx, result.values)
   end
@@ -642,7 +636,7 @@ local function event_dice(ctx)
   return n, sides
 end
 
-function steps.event(ctx)
+function umpire.event(ctx)
   local n, sides = event_dice(ctx)
   local roll = 0
   for _ = 1, n do
@@ -668,21 +662,20 @@ local function finish(ctx, why)
   ctx:game_over({ winners = winners, scores = points, text = string.format("%s; won by %s", why, table.concat(names, " and ")) })
 end
 
-function steps.end_game(ctx)
+function umpire.end_game(ctx)
   finish(ctx, "The umpire ends the campaign")
 end
 
-function steps.done(ctx)
-  local n = ctx.locals.step
-  if n < #STEPS then
-    ctx.locals.step = n + 1
-    ctx.locals.rolled = nil
-    return
-  end
+function umpire.done(ctx)
+  ctx:pop()
+end
+
+-- The turn's end: unspent RP and AP are lost (16.6); an alliance not made or renewed in
+-- the Winter turn lapses (L42); after the last turn the victory points are counted.
+local function end_of_turn(ctx)
   for _, seat in ipairs(NATIONS) do
     bank.forfeit(ctx, seat)
   end
-  -- An alliance not made or renewed in the Winter turn lapses as it ends (L42).
   if diplomacy.winter(ctx) then
     for _, key in ipairs(diplomacy.lapse(ctx)) do
       local a, b = diplomacy.seats(key)
@@ -692,13 +685,54 @@ function steps.done(ctx)
   local turn = ctx:turn()
   if turn >= calendar.last_turn(ctx.vars.options["calendar.last_turn"]) then
     finish(ctx, string.format("The campaign ends after %s", calendar.words(turn)))
-    return
+    return steps.stop()
   end
   ctx:set_turn(turn + 1)
   ctx:set_phase(calendar.words(turn + 1))
   ctx:log(string.format("%s begins.", calendar.words(turn + 1)))
-  ctx:replace("intel")
 end
+
+-- One of the umpire's steps 3 to 9: `name` in the outline, `id` and `text` for its prompt.
+local function umpire_step(step_name, id, text)
+  return {
+    name = step_name,
+    calls = "steps",
+    run = function()
+      return steps.call("steps", { id = id, text = text })
+    end,
+  }
+end
+
+-- The turn (section 8), again each turn until the campaign's last.
+local turn = steps.procedure("8 Sequence of play", {
+  {
+    name = "8.1 Intel published, income in",
+    calls = "intel",
+    run = function()
+      return steps.call("intel")
+    end,
+    resume = function(ctx)
+      income(ctx)
+      count_peace(ctx)
+    end,
+  },
+  {
+    name = "8.2 Orders by mail",
+    calls = "orders",
+    run = function()
+      return steps.call("orders")
+    end,
+  },
+  umpire_step("8.3 New troops deployed", "deploy", "3. Deploy the new troops (place the generals by hand; convert RP)"),
+  umpire_step("8.4 Movement, all at once", "movement", "4. Resolve the movement, all at once (move the generals by hand)"),
+  umpire_step("8.5 Supply and attrition", "supply", "5. Check supply and take attrition"),
+  umpire_step("8.6 Battles", "battles", "6. Resolve the battles, sieges, sea battles and raids"),
+  umpire_step("8.7 Retreats", "retreats", "7. Resolve the retreats"),
+  umpire_step("8.8 Random event", "event", "8. Roll the random event"),
+  umpire_step("8.9 Orders of battle updated", "oob", "9. Update the orders of battle"),
+  { name = "End of the turn", run = end_of_turn },
+  again = true,
+})
 
 -- The pairs of `t` (wars, alliances or peaces) in words: "France and Britain; …", or each
 -- as `words(entry, a, b)` gives it.
@@ -735,6 +769,7 @@ end
 
 return {
   setup = setup,
-  states = { intel = intel, orders = orders, steps = steps, form = form.state },
+  -- The umpire's step keeps its state name "steps", which the tests read.
+  states = { turn = turn, intel = intel, orders = orders, steps = umpire, form = form.state },
   view = view,
 }

@@ -96,12 +96,15 @@ local wager_distance
 diplomacy.diplomacy = steps.procedure("16.2 Diplomacy Phase", {
   {
     name = "the Wager",
-    calls = { "wager", "solo_wager" },
+    calls = { "wager", "solo_wager", "tie" },
     run = function(ctx)
       hands.deal(ctx)
       return steps.call(solitaire.displays(ctx) and "solo_wager" or "wager", {})
     end,
     resume = function(ctx, result)
+      if result.tied then
+        return diplomacy.ask_britain(result)
+      end
       local d = dip(ctx)
       if solitaire.displays(ctx) then
         solitaire.after_wager(ctx)
@@ -166,7 +169,7 @@ diplomacy.diplomacy = steps.procedure("16.2 Diplomacy Phase", {
   },
   {
     name = "the phase's winner",
-    calls = "phase_tie",
+    calls = { "phase_tie", "tie" },
     run = function(ctx)
       if powers.variant(ctx) == 2 then
         hands.end_of_phase(ctx)
@@ -174,6 +177,9 @@ diplomacy.diplomacy = steps.procedure("16.2 Diplomacy Phase", {
       return diplomacy.score(ctx)
     end,
     resume = function(ctx, result)
+      if result.tied then
+        return diplomacy.ask_britain(result)
+      end
       if result.winner then
         diplomacy.award(ctx, result.winner)
       end
@@ -347,7 +353,7 @@ function diplomacy.wager.reveal(ctx, choices)
 end
 
 -- The Wager's cards are shown (`laid`: a card by power) and discarded; the state on top of
--- the flow pops the winner and the values, at once or after a tie is broken.
+-- the flow pops the winner and the values, or the tie for Britain to break.
 function diplomacy.wager_result(ctx, laid)
   local values, high, best, parts = {}, nil, {}, {}
   for _, power in ipairs(powers.CLOCKWISE) do
@@ -380,7 +386,8 @@ end
 -- Britain breaks every tie (its National Advantage, 16.2). Lützen & Bautzen (18.4.3):
 -- Britain wins its own ties; with one or two players a Russia-France tie goes to France.
 -- Against a bot (20, L1521; 21; 22): Britain, else Austria, else Russia, never France.
--- Pops `{winner = …}` with `extra` merged, at once or after Britain's choice.
+-- Pops `{winner = …}` with `extra` merged when the scenario's rule decides, else the tie
+-- (`{tied, what, extra}`) for the caller to ask Britain (`diplomacy.ask_britain`).
 function diplomacy.break_tie(ctx, tied, what, extra)
   local winner = solitaire.tie_winner(ctx, tied)
   if winner == nil and ctx.vars.lutzen then
@@ -399,7 +406,13 @@ function diplomacy.break_tie(ctx, tied, what, extra)
     ctx:pop(result)
     return
   end
-  ctx:replace("tie", { tied = tied, what = what, extra = extra })
+  ctx:pop({ tied = tied, what = what, extra = extra })
+end
+
+--- Britain's decision of a tie `break_tie` handed back: the call for a step to return (its
+--- answer, `{winner = …}` with the tie's `extra`, comes back to the same step).
+function diplomacy.ask_britain(tie)
+  return steps.call("tie", { tied = tie.tied, what = tie.what, extra = tie.extra })
 end
 
 diplomacy.tie = {}

@@ -11,6 +11,7 @@ local display = include("rules/display.lua")
 local setup = include("rules/setup.lua")
 local handicap = include("rules/handicap.lua")
 local solitaire = include("rules/solitaire.lua")
+local steps = include("@lib/steps.lua")
 
 local initial = {}
 
@@ -409,14 +410,13 @@ end
 -- Situation card; RULES-GAPS.md); the French bot takes BERTHIER too when the Grande Armée
 -- stands in Paris (L1777). After twelve rolls that give no card, the power chooses as
 -- without the chart. The tables are owner data (data/bot_charts.ron).
-initial.chart_extra_card = {}
-
 local function takeable(ctx, card)
   local zone = ctx:card_zone(card)
   return zone == "deck" or zone == "discard"
 end
 
-function initial.chart_extra_card.run(ctx)
+-- The rolls on the power's chart until one gives a card it may take (`locals.taken`).
+local function chart_rolls(ctx)
   local power = ctx.locals.power
   local french = power == "FR"
   local chart = french and "21.1" or "20.1.1"
@@ -436,15 +436,30 @@ function initial.chart_extra_card.run(ctx)
         ctx.vars.initial_cards.berthier = true
         ctx:log("The Grande Armée is in Paris: France takes Berthier too (21.1.1).")
       end
-      ctx:pop({})
+      ctx.locals.taken = true
       return
     end
     ctx:log(string.format("%s, %s: %s is not in the draw deck or the discard pile; the dice are rolled again.", chart, row,
       card_name(ctx, card)))
   end
   ctx:log(string.format("Twelve rolls on Table %s give no card in the deck: %s chooses its card.", chart, powers.name(ctx, power)))
-  ctx:replace("extra_card", { power = power })
 end
+
+initial.chart_extra_card = steps.procedure("20.1.1 and 21.1.1 A bot's extra card", {
+  { name = "up to twelve rolls on the chart", run = chart_rolls },
+  {
+    name = "no card in twelve rolls: the power chooses",
+    calls = "extra_card",
+    run = function(ctx)
+      if not ctx.locals.taken then
+        return steps.call("extra_card", { power = ctx.locals.power })
+      end
+    end,
+  },
+  finish = function()
+    return {}
+  end,
+})
 
 -- British Fleet Demobilization (16.1): Britain may turn two fleets, from any boxes, into 1
 -- VP or 1 Resource, as often as it likes (20.1.2 speaks of "two or more fleets").

@@ -403,7 +403,9 @@ end
 -- What the negotiation waits for when a sub-procedure returns: its local `stage` is "discard"
 -- while a Leader's discard is asked (then the debate opens), "debate" once it is open. These
 -- are the module's last uses of a hand-kept stage: an action's two follow-ups, not a
--- procedure that steps would read better as.
+-- procedure that steps would read better as. (Declared steps would also open more frames
+-- around the decisions here, and the flow's frames seed the bots' draws: bot games would
+-- change.)
 function diplomacy.negotiation.on_resume(ctx, result)
   if ctx.locals.stage == "discard" then
     ctx.locals.stage = "debate"

@@ -7,9 +7,11 @@
 -- that is not pursued, or loses two rounds running, retreats. Interception is a reaction
 -- window of the inactive side when the active player's fleet enters a sea zone; a
 -- blockade is run on the Naval Blockade Table; an unescorted transport attacked rolls on
--- the Naval Transport Table. The fleets move on the map.
+-- the Naval Transport Table. The fleets move on the map. A combat is declared steps
+-- (@lib/steps.lua): a round, the victor's pursuit, the retreat, again until it ends.
 
 local form = include("@lib/form.lua")
+local steps = include("@lib/steps.lua")
 local states = include("rules/states.lua")
 
 local naval = {}
@@ -150,9 +152,6 @@ function naval.begin(ctx, attacker, result, rounds, reversed)
   return true
 end
 
-local combat = {}
-naval.states.naval_combat = combat
-
 --- K.7.a: with the optional rule, the squadrons of a force retreating after an adverse
 --- result are damaged, immobile until repaired.
 function naval.damage(ctx, force)
@@ -265,42 +264,36 @@ local function finish(ctx, why)
   })
 end
 
--- After a round: the combat ends, or the victor may pursue.
-local function after_round(ctx)
+-- After a round, why the combat ends (F.7.c-d); nil: the victor may pursue.
+local function ends(ctx)
   local l = ctx.locals
   local a, d = l.sides.attacker, l.sides.defender
   if a.squadrons == 0 or d.squadrons == 0 then
-    finish(ctx, "a force has no squadron left")
+    return "a force has no squadron left"
   elseif (a.retreats or d.retreats) and l.victor == nil then
-    finish(ctx, string.format("%s retreats to the nearest friendly port", states.name(ctx, (a.retreats and a or d).state)))
+    return string.format("%s retreats to the nearest friendly port", states.name(ctx, (a.retreats and a or d).state))
   elseif l.victor == nil then
-    finish(ctx, "no side won the round")
+    return "no side won the round"
   elseif l.lost_rounds[other(l.victor)] >= 2 then
-    finish(ctx, string.format("%s lost two rounds running and retreats (F.7.d)", states.name(ctx, l.sides[other(l.victor)].state)))
+    return string.format("%s lost two rounds running and retreats (F.7.d)", states.name(ctx, l.sides[other(l.victor)].state))
   elseif l.rounds and l.round >= l.rounds then
-    finish(ctx, "one round only")
-  else
-    ctx:replace("naval_pursuit", l)
+    return "one round only"
   end
+  return nil
 end
 
--- A round, fought at once.
-function combat.run(ctx)
-  round(ctx)
-  after_round(ctx)
-end
-
--- The victor's choice to pursue (F.5.b, F.7.c).
+-- The victor's choice to pursue (F.5.b, F.7.c), with the two forces (locals `victor` and
+-- `loser`); it pops "caught", "escaped" or "let go".
 local pursuit = {}
 naval.states.naval_pursuit = pursuit
 
 function pursuit.prompt(ctx)
   local l = ctx.locals
-  local victor = l.sides[l.victor]
+  local victor = l.victor
   return {
     seat = states.voice(ctx, victor.state),
     text = string.format("F.7.c %s won the round (%d against %d squadrons): pursue for another round?", states.name(ctx, victor.state),
-      victor.squadrons, l.sides[other(l.victor)].squadrons),
+      victor.squadrons, l.loser.squadrons),
     actions = {
       { name = "pursue", label = "Roll on the Naval Pursuit Table" },
       { name = "stop", label = "Let the enemy retreat" },
@@ -309,24 +302,61 @@ function pursuit.prompt(ctx)
 end
 
 function pursuit.pursue(ctx)
-  local l = ctx.locals
-  local victor = l.sides[l.victor]
+  local victor = ctx.locals.victor
   local m = ctx.data.tables.naval_modifiers
   local bonus = victor.nelson and m.nelson or 0
   local die = ctx:roll(6, states.name(ctx, victor.state) .. "'s pursuit die")
   local result = ctx.data.tables.naval_pursuit[tostring(naval.row(die + bonus))]
   ctx:log(string.format("%s pursues: %d%s: %s (F.5.b).", states.name(ctx, victor.state), die, bonus > 0 and " +1 Nelson" or "", result == "I" and "intercepted" or "not caught"))
-  if result == "I" then
-    ctx:replace("naval_combat", l)
-  else
-    finish(ctx, string.format("%s escapes and retreats (F.7.d)", states.name(ctx, l.sides[other(l.victor)].state)))
-  end
+  ctx:pop(result == "I" and "caught" or "escaped")
 end
 
 function pursuit.stop(ctx)
-  local l = ctx.locals
-  finish(ctx, string.format("%s is not pursued and retreats (F.7.d)", states.name(ctx, l.sides[other(l.victor)].state)))
+  ctx:pop("let go")
 end
+
+-- A naval combat (F.7), called with the two `sides`, its `round`, `losses`, `lost_rounds`
+-- and at most `rounds` (nil: no limit); it pops the result `finish` gives.
+naval.states.naval_combat = steps.procedure("F.7 Naval combat", {
+  {
+    name = "F.7.b A round",
+    run = function(ctx)
+      round(ctx)
+      local why = ends(ctx)
+      if why then
+        finish(ctx, why)
+        return steps.stop()
+      end
+    end,
+  },
+  {
+    name = "F.7.c The victor may pursue",
+    calls = "naval_pursuit",
+    run = function(ctx)
+      local l = ctx.locals
+      return steps.call("naval_pursuit", { victor = l.sides[l.victor], loser = l.sides[other(l.victor)] })
+    end,
+    resume = function(ctx, outcome)
+      local l = ctx.locals
+      local loser = states.name(ctx, l.sides[other(l.victor)].state)
+      if outcome == "escaped" then
+        l.retreat = string.format("%s escapes and retreats (F.7.d)", loser)
+      elseif outcome == "let go" then
+        l.retreat = string.format("%s is not pursued and retreats (F.7.d)", loser)
+      end
+    end,
+  },
+  {
+    name = "F.7.d A force not caught retreats; one caught fights another round",
+    run = function(ctx)
+      if ctx.locals.retreat then
+        finish(ctx, ctx.locals.retreat)
+        return steps.stop()
+      end
+    end,
+  },
+  again = true,
+})
 
 -- The inactive side's chance to intercept a fleet entering a sea zone (F.4): a reaction
 -- window; each squadron or fleet that intercepts may attack it.

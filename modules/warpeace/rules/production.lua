@@ -8,9 +8,11 @@
 -- plan (Spain and Portugal: 30 native points in six installments of 5). Points not spent
 -- are lost. In January the state's Force Pool first gets the year's additions, and England
 -- may add a naval unit. Minor states produce only when pro- or anti-French, one state a
--- group in each phase, from the group's Force Pool.
+-- group in each phase, from the group's Force Pool. A state's phase is declared as steps
+-- (@lib/steps.lua): the additions, the group's producing state, the die, the purchases.
 
 local form = include("@lib/form.lua")
+local steps = include("@lib/steps.lua")
 local states = include("rules/states.lua")
 local calendar = include("rules/calendar.lua")
 
@@ -159,34 +161,14 @@ end)
 
 production.states = {}
 
-local phase = {}
-production.states.reinforcement = phase
-
 -- The state producing: a major state, or the minor state chosen for a group.
 local function producer(l)
   return l.minor or l.state
 end
 
-function phase.on_enter(ctx)
-  local l = ctx.locals
-  ctx:set_phase(string.format("%s: %s, Reinforcement Phase: %s", calendar.words(ctx:turn()), calendar.SEGMENTS[l.faction], states.name(ctx, l.state)))
-  l.group = l.state:match("^group:(.+)$")
-  if l.group then
-    for _, g in ipairs(states.GROUPS) do
-      if g.id == l.group then
-        for _, minor in ipairs(g.states) do
-          if ctx.vars.status[minor] == l.faction then
-            additions(ctx, minor)
-          end
-        end
-      end
-    end
-    l.stage = "minor"
-  else
-    additions(ctx, l.state)
-    l.stage = "cities"
-  end
-  l.deployed, l.land_spent, l.naval_spent = {}, 0, 0
+-- Whether a state produces: a major state, or a group once one of its states is chosen.
+local function produces(l)
+  return l.minor ~= nil or l.group == nil
 end
 
 -- The seat deciding: the state's player (or the faction's leader for a minor state).
@@ -198,29 +180,81 @@ local function counter(l)
   return l.minor and "pp.minor" or ("pp." .. l.state)
 end
 
-function phase.prompt(ctx)
-  local l = ctx.locals
-  local who = seat(ctx, l)
-  if l.stage == "minor" then
-    local actions = {}
-    for _, g in ipairs(states.GROUPS) do
-      if g.id == l.group then
-        for _, minor in ipairs(g.states) do
-          if ctx.vars.status[minor] == l.faction then
-            actions[#actions + 1] = { name = "minor", arg = minor, label = "Produce for " .. states.name(ctx, minor) }
-          end
+-- The minor states of the group `l.group` on the faction's side.
+local function group_states(ctx, l)
+  local list = {}
+  for _, g in ipairs(states.GROUPS) do
+    if g.id == l.group then
+      for _, minor in ipairs(g.states) do
+        if ctx.vars.status[minor] == l.faction then
+          list[#list + 1] = minor
         end
       end
     end
-    actions[#actions + 1] = { name = "done", label = "No minor state of the group produces" }
-    return { seat = who, text = "J.3.b Which state of the group produces this phase (one a group)?", actions = actions }
-  elseif l.stage == "cities" then
-    return {
-      seat = who,
-      text = string.format("%s's Reinforcement Phase (J.2): its production", states.name(ctx, producer(l))),
-      actions = { { name = "production", label = "Say which production cities it holds, and roll" } },
-    }
   end
+  return list
+end
+
+-- Who produces, as the states that ask read it: the state (or group), its faction, the
+-- minor state chosen.
+local function producing(l)
+  return { state = l.state, faction = l.faction, group = l.group, minor = l.minor }
+end
+
+-- J.3.b: which state of the group produces this phase; it pops the minor state, or nil.
+local group_producer = {}
+production.states.group_producer = group_producer
+
+function group_producer.prompt(ctx)
+  local l = ctx.locals
+  local actions = {}
+  for _, minor in ipairs(group_states(ctx, l)) do
+    actions[#actions + 1] = { name = "minor", arg = minor, label = "Produce for " .. states.name(ctx, minor) }
+  end
+  actions[#actions + 1] = { name = "done", label = "No minor state of the group produces" }
+  return { seat = seat(ctx, l), text = "J.3.b Which state of the group produces this phase (one a group)?", actions = actions }
+end
+
+function group_producer.minor(ctx, minor)
+  ctx:pop(minor)
+end
+
+function group_producer.done(ctx)
+  ctx:pop(nil)
+end
+
+-- J.2.b: the production cities no enemy controls (a form); it pops the form's values.
+local production_die = {}
+production.states.production_die = production_die
+
+function production_die.prompt(ctx)
+  local l = ctx.locals
+  return {
+    seat = seat(ctx, l),
+    text = string.format("%s's Reinforcement Phase (J.2): its production", states.name(ctx, producer(l))),
+    actions = { { name = "production", label = "Say which production cities it holds, and roll" } },
+  }
+end
+
+function production_die.production(ctx)
+  local l = ctx.locals
+  form.open(ctx, "production", { seat = seat(ctx, l), data = { state = producer(l) } })
+end
+
+function production_die.on_resume(ctx, result)
+  if result and not result.cancelled then
+    ctx:pop(result.values)
+  end
+end
+
+-- J.2.d to J.6: the purchases with the points rolled (locals: who produces, `red` and
+-- `black` in half points, what is deployed and spent so far); done, the rest is lost.
+local purchases = {}
+production.states.purchases = purchases
+
+function purchases.prompt(ctx)
+  local l = ctx.locals
+  local who = seat(ctx, l)
   local actions = {
     { name = "done", label = string.format("Done (%s unspent Production Points are lost)", production.words(l.red + l.black)) },
   }
@@ -274,16 +308,7 @@ function production.words(halves)
   return halves % 2 == 1 and (whole > 0 and whole .. "½" or "½") or tostring(whole)
 end
 
-function phase.minor(ctx, minor)
-  ctx.locals.minor, ctx.locals.stage = minor, "cities"
-end
-
-function phase.production(ctx)
-  local l = ctx.locals
-  form.open(ctx, "production", { seat = seat(ctx, l), data = { state = producer(l) } })
-end
-
--- The production roll, once the cities are known.
+-- The production roll, once the cities are known (`v`: the form's values).
 local function roll(ctx, v)
   local l = ctx.locals
   -- Option j2.minor_die=controller (J.2.b, J.2.i, J.3.b): a minor state's cities count as
@@ -308,7 +333,7 @@ local function roll(ctx, v)
       v.modifier and v.modifier ~= 0 and string.format(" %+d", v.modifier) or "", result)
   end
   local red, black = production.points(ctx, result, v.red or 0), production.points(ctx, result, v.black or 0)
-  l.red, l.black, l.stage = 2 * red, 2 * black, "buy"
+  l.red, l.black = 2 * red, 2 * black
   ctx:set_counter(counter(l), red + black)
   ctx:log(string.format("%s %d Production Point(s) from %d city(ies)%s (%s).", told, red + black, (v.red or 0) + (v.black or 0),
     black > 0 and string.format(", %d of them for Landwehr only", black) or "", rule))
@@ -375,23 +400,18 @@ local function buy(ctx, v)
     v.city and (", deployed in " .. v.city) or ""))
 end
 
-function phase.on_resume(ctx, result)
-  if not result or result.cancelled then
-    return
-  end
-  if result.form == "production" then
-    roll(ctx, result.values)
-  elseif result.form == "purchase" then
+function purchases.on_resume(ctx, result)
+  if result and not result.cancelled then
     buy(ctx, result.values)
   end
 end
 
-function phase.buy(ctx)
+function purchases.buy(ctx)
   local l = ctx.locals
   form.open(ctx, "purchase", { seat = seat(ctx, l), data = { producer = producer(l), state = producer(l) }, cancel = "Buy nothing" })
 end
 
-function phase.installment(ctx, kind)
+function purchases.installment(ctx, kind)
   local l = ctx.locals
   local down = 2 * production.down_payment(ctx, producer(l))
   if down > l.red then
@@ -416,7 +436,7 @@ function production.naval_cost(ctx, state)
   return ctx.data.tables.unit_cost.squadrons // 2
 end
 
-function phase.pay(ctx, i)
+function purchases.pay(ctx, i)
   local l = ctx.locals
   local item = ctx.vars.installments[i]
   local step = production.down_payment(ctx, item.state)
@@ -468,7 +488,7 @@ local function spend(ctx, l, points)
   ctx:set_counter(counter(l), (l.red + l.black) // 2)
 end
 
-function phase.repair_prize(ctx)
+function purchases.repair_prize(ctx)
   local l = ctx.locals
   local state = producer(l)
   local r = ctx.data.tables.repair
@@ -486,7 +506,7 @@ function phase.repair_prize(ctx)
   ctx:log(string.format("%s begins repairing a captured %s (K.6.d): 1 point paid.", states.name(ctx, state), squadron and "squadron" or "transport"))
 end
 
-function phase.pay_prize(ctx)
+function purchases.pay_prize(ctx)
   local l = ctx.locals
   local state = producer(l)
   local repair = ctx.vars.prize_repair[state]
@@ -496,7 +516,7 @@ function phase.pay_prize(ctx)
   ctx:log(string.format("%s pays a point toward the prize's repair: %d of %d.", states.name(ctx, state), repair.paid, repair.cost))
 end
 
-function phase.repair_damage(ctx)
+function purchases.repair_damage(ctx)
   local l = ctx.locals
   local state = producer(l)
   local repair = ctx.vars.damage_repair[state] or { n = 0 }
@@ -506,22 +526,71 @@ function phase.repair_damage(ctx)
   ctx:log(string.format("%s pays to repair a damaged squadron: ready after a turn (K.7.c).", states.name(ctx, state)))
 end
 
-function phase.add_naval(ctx, kind)
+function purchases.add_naval(ctx, kind)
   ctx:add_units("pool.EN", kind, 1)
   local _, year = calendar.month_of(ctx:turn())
   ctx.vars.naval_added = year
   ctx:log(string.format("England adds a %s to its Force Pool (J.5.f).", kind == "squadrons" and "squadron" or "transport"))
 end
 
-function phase.done(ctx)
+function purchases.done(ctx)
   local l = ctx.locals
-  if l.red and l.red + l.black > 0 then
+  if l.red + l.black > 0 then
     ctx:log(string.format("%s's %s unspent Production Points are lost (J.2.h).", states.name(ctx, producer(l)), production.words(l.red + l.black)))
   end
-  if l.stage == "buy" then
-    ctx:set_counter(counter(l), 0)
-  end
+  ctx:set_counter(counter(l), 0)
   ctx:pop(nil)
 end
+
+-- One state's (or minor group's) Reinforcement Phase (J), called by its segment with the
+-- `state` and its `faction`.
+production.states.reinforcement = steps.procedure("J Reinforcement Phase", {
+  {
+    name = "J.1.f The January additions to the Force Pool",
+    run = function(ctx)
+      local l = ctx.locals
+      ctx:set_phase(string.format("%s: %s, Reinforcement Phase: %s", calendar.words(ctx:turn()), calendar.SEGMENTS[l.faction],
+        states.name(ctx, l.state)))
+      l.group = l.state:match("^group:(.+)$")
+      for _, state in ipairs(l.group and group_states(ctx, l) or { l.state }) do
+        additions(ctx, state)
+      end
+    end,
+  },
+  {
+    name = "J.3.b One state of the group produces",
+    calls = "group_producer",
+    run = function(ctx)
+      if ctx.locals.group then
+        return steps.call("group_producer", producing(ctx.locals))
+      end
+    end,
+    resume = function(ctx, minor)
+      ctx.locals.minor = minor
+    end,
+  },
+  {
+    name = "J.2.b The production die",
+    calls = "production_die",
+    run = function(ctx)
+      if produces(ctx.locals) then
+        return steps.call("production_die", producing(ctx.locals))
+      end
+    end,
+    resume = roll,
+  },
+  {
+    name = "J.2.d-J.6 Purchases; J.2.h the rest is lost",
+    calls = "purchases",
+    run = function(ctx)
+      local l = ctx.locals
+      if produces(l) then
+        local buying = producing(l)
+        buying.red, buying.black, buying.deployed, buying.land_spent, buying.naval_spent = l.red, l.black, {}, 0, 0
+        return steps.call("purchases", buying)
+      end
+    end,
+  },
+})
 
 return production
