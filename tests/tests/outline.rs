@@ -10,7 +10,7 @@ use chancery_tests::{load, repo_root};
 /// The modules in the box, and the scaffold a new module starts from.
 fn modules() -> Vec<PathBuf> {
     let root = repo_root();
-    let mut dirs: Vec<PathBuf> = ["cov", "aftermath", "warpeace"]
+    let mut dirs: Vec<PathBuf> = ["cov", "aftermath", "warpeace", "guerre", "campaign"]
         .iter()
         .map(|m| root.join("modules").join(m))
         .collect();
