@@ -132,3 +132,32 @@ fn automatic_states_that_loop_for_ever_are_stopped_as_a_runaway() {
         "the game goes on from before the step"
     );
 }
+
+/// A state called with empty locals (`ctx:call("review", {})`) has a map for them, as one
+/// called with none: its prompt may read `ctx.locals` (a read-only hook) without being
+/// taken for one that changed them (an empty Lua table read back is an empty map, not the
+/// empty list it was stored as).
+#[test]
+fn a_state_called_with_empty_locals_may_read_them_in_its_prompt() {
+    let (_scratch, dir) = copy_module(&test_module("testbed"));
+    edit(
+        &dir.join("rules/muster.lua"),
+        "    text = \"Review: how many cavalry join?\",",
+        "    text = \"Review: how many cavalry join?\" .. (ctx.locals.note or \"\"),",
+    );
+    let mut session = start(&load(&dir), GameSpec::new("muster", 1));
+    session.act("levy", Value::Int(1)).expect("Beta levies");
+    session
+        .act("levy", Value::Int(1))
+        .expect("Alpha levies, and the review is asked");
+    let prompt = session
+        .prompt()
+        .as_ref()
+        .expect("the review's prompt reads its locals")
+        .as_ref()
+        .expect("a decision");
+    assert_eq!(prompt.text, "Review: how many cavalry join?");
+    session
+        .act("cavalry", Value::Int(2))
+        .expect("the review is answered");
+}

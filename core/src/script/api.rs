@@ -322,10 +322,12 @@ fn check_state(st: &CallState, state: &str) -> Result<(), String> {
 fn push_frame(st: &mut CallState, state: String, locals: Value) -> u64 {
     let id = st.table.next_frame_id;
     st.table.next_frame_id += 1;
-    let locals = if locals.is_nil() {
-        Value::map()
-    } else {
-        locals
+    // No locals, or an empty Lua table (which reads as an empty list), are an empty map:
+    // what a script's empty table reads back as, so that reading them changes nothing.
+    let locals = match locals {
+        Value::Nil => Value::map(),
+        Value::List(list) if list.is_empty() => Value::map(),
+        locals => locals,
     };
     st.table.flow.push(Frame {
         id,
