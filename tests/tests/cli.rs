@@ -1824,3 +1824,59 @@ fn the_printed_table_lists_no_empty_zone_and_names_a_space_once() {
         "{out}"
     );
 }
+
+#[test]
+fn until_clear_stops_as_soon_as_the_answer_is_clear() {
+    // Card Five raised from 5 to 50 changes who wins: the rounds stop once each seat's win
+    // rate and score is clearly changed (long before the 5,000 games allowed). The module
+    // against itself changes nothing at the same seeds: the first round settles it.
+    let (_scratch, copy) = copy_module(&test_module("testbed"));
+    edit(
+        &copy.join("data/cards.ron"),
+        "\"value\": 5, \"suit\": \"sun\"",
+        "\"value\": 50, \"suit\": \"sun\"",
+    );
+    let original = test_module("testbed");
+    let run = |new: &Path| {
+        let (code, out, err) = chancery(&[
+            "sim",
+            path(new),
+            "--compare",
+            path(&original),
+            "--until-clear",
+            "--games",
+            "5000",
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+        (json["until_clear"].clone(), err)
+    };
+    let (edited, rounds) = run(&copy);
+    let games = edited["games"].as_u64().expect("games");
+    assert!(games < 5000, "{edited}");
+    let stopped = edited["stopped"].as_str().expect("why");
+    assert!(
+        stopped.contains("clearly changed: wins of Alpha"),
+        "{stopped}"
+    );
+    assert!(
+        rounds.contains("until clear: 40 of at most 5000"),
+        "{rounds}"
+    );
+    let headlines = edited["headlines"].as_array().expect("headlines");
+    assert!(
+        headlines
+            .iter()
+            .any(|h| h["group"] == "wins" && h["changed"] == true),
+        "{edited}"
+    );
+    let (same, _) = run(&original);
+    assert_eq!(same["games"], 40, "{same}");
+    assert!(
+        same["stopped"]
+            .as_str()
+            .is_some_and(|s| s.contains("no headline metric changed")),
+        "{same}"
+    );
+}

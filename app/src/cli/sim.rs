@@ -11,6 +11,9 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use chancery_core::sim::compare::compare;
 use chancery_core::sim::coverage;
+use chancery_core::sim::sequential::{
+    Headline, Sequential, Stopped, UntilClear, compare_until_clear,
+};
 use chancery_core::sim::shard::{ShardFile, merge};
 use chancery_core::sim::{Shard, SimConfig, SimReport, simulate};
 use chancery_core::{Module, ScenarioId, SeatId};
@@ -66,6 +69,22 @@ pub struct SimArgs {
     /// commit). Reports each metric's difference with a 95 % interval.
     #[arg(long, value_name = "OLD_MODULE_DIR|git:REV")]
     pub compare: Option<String>,
+    /// With --compare: play in rounds (40 games, then doubling) and stop as soon as each
+    /// headline metric (each seat's win rate and mean score, the game's length) is either
+    /// clearly changed or known to within --precision, or at --games. The intervals it
+    /// judges by hold however often they are looked at (confidence sequences), so
+    /// stopping early does not turn chance into a change.
+    #[arg(long, requires = "compare")]
+    pub until_clear: bool,
+    /// With --until-clear: win rates to within this many points of percent, mean scores
+    /// and the length to within this percentage of the old version's mean.
+    #[arg(
+        long,
+        value_name = "P",
+        default_value_t = 2.0,
+        requires = "until_clear"
+    )]
+    pub precision: f64,
     /// Write charts (SVG) into this folder.
     #[arg(long, value_name = "DIR")]
     pub plot: Option<PathBuf>,
@@ -564,15 +583,30 @@ fn run_compare(
     err: &mut dyn Write,
 ) -> anyhow::Result<i32> {
     let old_module = load_old_version(old, new_dir, &args.overlay.load_options(false))?;
-    let games = config.shard.range(config.games).len();
-    let progress = Progress::new(2 * games, "compare");
-    let comparison = compare(old_module, module.clone(), config, &|done| {
-        progress.tick(done)
-    })
-    .map_err(anyhow::Error::msg)?;
-    progress.finish();
+    let mut games = config.shard.range(config.games).len();
+    let (comparison, until) = if args.until_clear {
+        let (sequential, words) = until_clear(args, old_module, &module, config, err)?;
+        games = sequential.games;
+        (sequential.comparison, Some((words, sequential.headlines)))
+    } else {
+        let progress = Progress::new(2 * games, "compare");
+        let comparison = compare(old_module, module.clone(), config, &|done| {
+            progress.tick(done)
+        })
+        .map_err(anyhow::Error::msg)?;
+        progress.finish();
+        (comparison, None)
+    };
     let new_name = new_dir.display().to_string();
-    let json = comparison.to_json(old, &new_name, config, module.id());
+    let mut json = comparison.to_json(old, &new_name, config, module.id());
+    if let Some((words, headlines)) = &until {
+        json["until_clear"] = serde_json::json!({
+            "games": games,
+            "stopped": words,
+            "precision": args.precision,
+            "headlines": headlines,
+        });
+    }
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
     } else {
@@ -582,6 +616,9 @@ fn run_compare(
             "{} against {}: {games} games each, paired by seed.",
             new_name, old
         )?;
+        if let Some((words, _)) = &until {
+            writeln!(out, "{words}")?;
+        }
         writeln!(
             out,
             "{}",
@@ -630,4 +667,114 @@ fn run_compare(
     let a = exit_code(&comparison.old, config, err)?;
     let b = exit_code(&comparison.new, config, err)?;
     Ok(a.max(b))
+}
+
+/// Plays `--until-clear`'s rounds, telling each round's intervals on `err`; the comparison
+/// and why it stopped, in words.
+fn until_clear(
+    args: &SimArgs,
+    old: Arc<Module>,
+    module: &Arc<Module>,
+    config: &SimConfig,
+    err: &mut dyn Write,
+) -> anyhow::Result<(Sequential, String)> {
+    let rule = UntilClear {
+        precision: args.precision,
+        ..UntilClear::default()
+    };
+    if !(rule.precision > 0.0 && rule.precision.is_finite()) {
+        anyhow::bail!(
+            "--precision must be a number above 0 (points of percent), not {}",
+            args.precision
+        );
+    }
+    let lines = Mutex::new(Vec::new());
+    let live = std::io::stderr().is_terminal();
+    let sequential = compare_until_clear(
+        old,
+        module.clone(),
+        config,
+        &rule,
+        &|round| {
+            let open = round.headlines.iter().filter(|h| !h.settled()).count();
+            let widest = round
+                .headlines
+                .iter()
+                .filter(|h| !h.settled())
+                .map(|h| {
+                    format!(
+                        "{} ±{:.3} (want ±{:.3})",
+                        headline_name(module, h),
+                        h.half_width,
+                        h.precision
+                    )
+                })
+                .next()
+                .unwrap_or_default();
+            let line = format!(
+                "until clear: {} of at most {} games each; {open} metric(s) open{}",
+                round.games,
+                round.most,
+                if widest.is_empty() {
+                    String::new()
+                } else {
+                    format!(", e.g. {widest}")
+                }
+            );
+            if live {
+                eprintln!("{line}");
+            } else if let Ok(mut lines) = lines.lock() {
+                lines.push(line);
+            }
+        },
+        &std::sync::atomic::AtomicBool::new(false),
+    )
+    .map_err(anyhow::Error::msg)?;
+    // On a terminal each round is told as it ends; otherwise all of them at the end.
+    if !live {
+        for line in lines.into_inner().unwrap_or_default() {
+            writeln!(err, "{line}")?;
+        }
+    }
+    let changed: Vec<String> = sequential
+        .headlines
+        .iter()
+        .filter(|h| h.changed)
+        .map(|h| headline_name(module, h))
+        .collect();
+    let words = match sequential.stopped {
+        Stopped::Settled if changed.is_empty() => format!(
+            "Stopped after {} games each: no headline metric changed, each known to within {} (points of percent for win rates, percent of the old mean otherwise).",
+            sequential.games, args.precision
+        ),
+        Stopped::Settled => format!(
+            "Stopped after {} games each: clearly changed: {}; every other headline metric known to within {}.",
+            sequential.games,
+            changed.join(", "),
+            args.precision
+        ),
+        Stopped::AtMost => format!(
+            "Stopped at the most games allowed ({} each, --games) before every headline metric was clear{}.",
+            sequential.games,
+            if changed.is_empty() {
+                String::new()
+            } else {
+                format!("; clearly changed so far: {}", changed.join(", "))
+            }
+        ),
+    };
+    Ok((sequential, words))
+}
+
+/// A headline metric in words: "wins of France", "length".
+fn headline_name(module: &Module, h: &Headline) -> String {
+    if h.name.is_empty() {
+        h.group.clone()
+    } else {
+        format!(
+            "{} of {}",
+            h.group,
+            module.seat_name(&chancery_core::SeatId::from(h.name.as_str()))
+        )
+    }
 }

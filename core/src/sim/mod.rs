@@ -5,6 +5,7 @@
 
 pub mod compare;
 pub mod coverage;
+pub mod sequential;
 pub mod shard;
 
 use std::collections::BTreeMap;

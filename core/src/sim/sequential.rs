@@ -1,0 +1,335 @@
+//! A comparison that stops when its answer is clear (`chancery sim --compare --until-clear`):
+//! both versions are played in rounds of more games, at the same seeds, and after each
+//! round every headline metric (each seat's win rate and mean score, the game's length) is
+//! judged by a **confidence sequence**: an interval that holds at every round at once, so
+//! looking after each round and stopping when it suits does not make chance look like a
+//! change, as a fixed-sample interval looked at again and again would.
+//!
+//! The sequence is the normal mixture boundary of the paired differences' running mean
+//! (Robbins; the asymptotic form of Waudby-Smith, Arbour, Sinha, Kennedy and Ramdas,
+//! "Time-uniform central limit theory", 2021): with `t` pairs, their standard deviation
+//! `s` and a mixing width `ρ`, the mean difference lies within
+//! `s · sqrt(2 (tρ² + 1) / (t² ρ²) · ln(sqrt(tρ² + 1) / α))` of the truth at every `t` at
+//! once, with probability 1 − α (as `t` grows). `α` is shared among the headline metrics
+//! (Bonferroni), and `ρ` is tuned for the width at the run's most games.
+//!
+//! The run stops when each headline metric is either clearly changed (its interval leaves
+//! out zero) or known to within the precision asked (its interval's half width is at most
+//! the precision), or at the most games it may play.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use serde::Serialize;
+
+use super::compare::{Comparison, compare_until, metrics};
+use super::{GameOutcome, SimConfig};
+use crate::module::Module;
+
+/// What `--until-clear` asks for.
+#[derive(Clone, Debug)]
+pub struct UntilClear {
+    /// The precision at which a metric that is not clearly changed counts as known: win
+    /// rates to within this many points of percent, mean scores and the game's length to
+    /// within this percentage of the old version's mean.
+    pub precision: f64,
+    /// The chance, shared by the headline metrics, that any interval misses at any round.
+    pub alpha: f64,
+    /// The games of the first round (each later round doubles the games played so far).
+    pub first_round: usize,
+}
+
+impl Default for UntilClear {
+    fn default() -> Self {
+        UntilClear {
+            precision: 2.0,
+            alpha: 0.05,
+            first_round: 40,
+        }
+    }
+}
+
+/// A headline metric after a round: its difference and the confidence sequence's interval.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Headline {
+    /// "wins", "score" or "length".
+    pub group: String,
+    /// The seat, or "" for the game.
+    pub name: String,
+    /// New minus old, the mean over the pairs.
+    pub difference: f64,
+    /// The interval's half width: the difference is within this of the truth.
+    pub half_width: f64,
+    /// The precision asked for this metric, in its own unit.
+    pub precision: f64,
+    /// Its interval leaves out zero.
+    pub changed: bool,
+    /// Its half width is within the precision.
+    pub precise: bool,
+}
+
+impl Headline {
+    /// Whether this metric needs no more games.
+    pub fn settled(&self) -> bool {
+        self.changed || self.precise
+    }
+}
+
+/// Why the run stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stopped {
+    /// Every headline metric is clearly changed or known to within the precision.
+    Settled,
+    /// It played the most games it was allowed.
+    AtMost,
+}
+
+/// A round's state, for progress: games played per version, and the headlines so far.
+#[derive(Clone, Debug)]
+pub struct Round {
+    /// Games played so far by each version.
+    pub games: usize,
+    /// The most it may play.
+    pub most: usize,
+    /// The headline metrics after the round.
+    pub headlines: Vec<Headline>,
+}
+
+/// The comparison of every game played, with how many it took and why it stopped.
+pub struct Sequential {
+    /// The comparison of all the games played (its fixed-sample intervals, for the record).
+    pub comparison: Comparison,
+    /// Games played by each version.
+    pub games: usize,
+    /// Why it stopped.
+    pub stopped: Stopped,
+    /// The headline metrics at the end, judged by their confidence sequences.
+    pub headlines: Vec<Headline>,
+}
+
+/// Plays rounds of `config`'s games (at most `config.games`) under `old` and `new` until
+/// the headline metrics are settled; `round` is told after each round.
+pub fn compare_until_clear(
+    old: Arc<Module>,
+    new: Arc<Module>,
+    config: &SimConfig,
+    rule: &UntilClear,
+    round: &(dyn Fn(&Round) + Sync),
+    stop: &AtomicBool,
+) -> Result<Sequential, String> {
+    let most = config.games.max(1);
+    let mut games = 0;
+    let mut old_games: Vec<GameOutcome> = Vec::new();
+    let mut new_games: Vec<GameOutcome> = Vec::new();
+    let mut last: Option<Comparison> = None;
+    loop {
+        let size = if games == 0 {
+            rule.first_round.max(2)
+        } else {
+            games
+        }
+        .min(most - games);
+        let mut part = config.clone();
+        part.seed = config.seed + games as u64;
+        part.games = size;
+        let played = compare_until(old.clone(), new.clone(), &part, &|_| {}, stop)?;
+        games += size;
+        old_games.extend(played.old.outcomes.iter().cloned());
+        new_games.extend(played.new.outcomes.iter().cloned());
+        let headlines = headlines(&old_games, &new_games, rule, most);
+        round(&Round {
+            games,
+            most,
+            headlines: headlines.clone(),
+        });
+        let mut whole = played;
+        whole.old.outcomes.clone_from(&old_games);
+        whole.new.outcomes.clone_from(&new_games);
+        if let Some(before) = &last {
+            whole.old.elapsed_ms += before.old.elapsed_ms;
+            whole.new.elapsed_ms += before.new.elapsed_ms;
+        }
+        let settled = headlines.iter().all(Headline::settled);
+        if settled || games >= most {
+            whole.metrics = metrics(&old_games, &new_games);
+            return Ok(Sequential {
+                comparison: whole,
+                games,
+                stopped: if settled {
+                    Stopped::Settled
+                } else {
+                    Stopped::AtMost
+                },
+                headlines,
+            });
+        }
+        last = Some(whole);
+    }
+}
+
+/// A headline metric's pairs (old, new), by its group and name.
+type Series = (&'static str, String, Vec<(f64, f64)>);
+
+/// The headline metrics of the games paired so far (by seed; unfinished games left out),
+/// each judged by its confidence sequence, tuned for `most` pairs.
+pub fn headlines(
+    old: &[GameOutcome],
+    new: &[GameOutcome],
+    rule: &UntilClear,
+    most: usize,
+) -> Vec<Headline> {
+    let by_seed: std::collections::BTreeMap<u64, &GameOutcome> =
+        new.iter().map(|o| (o.seed, o)).collect();
+    let pairs: Vec<(&GameOutcome, &GameOutcome)> = old
+        .iter()
+        .filter_map(|o| by_seed.get(&o.seed).map(|n| (o, *n)))
+        .filter(|(a, b)| a.winners.is_some() && b.winners.is_some())
+        .collect();
+    let mut seats = std::collections::BTreeSet::new();
+    for (a, b) in &pairs {
+        seats.extend(a.scores.keys().chain(b.scores.keys()).cloned());
+        seats.extend(a.winners.iter().chain(b.winners.iter()).flatten().cloned());
+    }
+    let won = |o: &GameOutcome, seat| {
+        f64::from(u8::from(
+            o.winners.as_ref().is_some_and(|w| w.contains(seat)),
+        ))
+    };
+    let mut series: Vec<Series> = Vec::new();
+    for seat in &seats {
+        let wins = pairs.iter().map(|(a, b)| (won(a, seat), won(b, seat)));
+        series.push(("wins", seat.to_string(), wins.collect()));
+        let scores = pairs
+            .iter()
+            .filter_map(|(a, b)| Some((*a.scores.get(seat)? as f64, *b.scores.get(seat)? as f64)));
+        series.push(("score", seat.to_string(), scores.collect()));
+    }
+    let length = pairs.iter().map(|(a, b)| (a.steps as f64, b.steps as f64));
+    series.push(("length", String::new(), length.collect()));
+    series.retain(|(_, _, list)| !list.is_empty());
+    let alpha = rule.alpha / series.len().max(1) as f64;
+    series
+        .into_iter()
+        .map(|(group, name, list)| {
+            let differences: Vec<f64> = list.iter().map(|(o, n)| n - o).collect();
+            let old_mean = list.iter().map(|p| p.0).sum::<f64>() / list.len() as f64;
+            let precision = if group == "wins" {
+                rule.precision / 100.0
+            } else {
+                rule.precision / 100.0 * old_mean.abs().max(1.0)
+            };
+            let (difference, half_width) = interval(&differences, alpha, most);
+            Headline {
+                group: group.to_owned(),
+                name,
+                difference,
+                half_width,
+                precision,
+                changed: difference.abs() > half_width,
+                precise: half_width <= precision,
+            }
+        })
+        .collect()
+}
+
+/// The running mean of `differences` and the half width of its confidence sequence at
+/// level `alpha`, the mixing width tuned for the interval at `most` observations.
+pub fn interval(differences: &[f64], alpha: f64, most: usize) -> (f64, f64) {
+    let t = differences.len() as f64;
+    if differences.is_empty() {
+        return (0.0, f64::INFINITY);
+    }
+    let mean = differences.iter().sum::<f64>() / t;
+    let variance = if differences.len() > 1 {
+        differences.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (t - 1.0)
+    } else {
+        // One pair says nothing of the spread: no interval yet.
+        return (mean, f64::INFINITY);
+    };
+    let log = -2.0 * alpha.ln();
+    let rho2 = (log + (log + 1.0).ln()) / (most.max(1) as f64);
+    let spread = t * rho2 + 1.0;
+    let half =
+        variance.sqrt() * (2.0 * spread / (t * t * rho2) * (spread.sqrt() / alpha).ln()).sqrt();
+    (mean, half)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{UntilClear, interval};
+    use crate::rng::Rng;
+
+    /// Draws `n` paired differences of two independent win/lose games that each win with
+    /// chance `p` (a null edit: the versions differ only by chance).
+    fn null_differences(rng: &mut Rng, n: usize, p: f64) -> Vec<f64> {
+        let win = |rng: &mut Rng| f64::from(u8::from((rng.roll(1_000_000) as f64) <= p * 1e6));
+        (0..n).map(|_| win(rng) - win(rng)).collect()
+    }
+
+    /// The honesty of the stopping rule: over 200 null comparisons looked at after every
+    /// round (40, 80, 160, … up to 2,560 pairs), the share that ever declares a change stays
+    /// within the 5 % asked (with room for the 200 runs' own chance: 5 % of 200 is 10, and
+    /// 3 standard deviations above is 19).
+    #[test]
+    fn a_null_edit_is_declared_changed_no_more_often_than_asked() {
+        let rule = UntilClear::default();
+        let most = 2_560;
+        let mut rng = Rng::from_seed(7);
+        let (mut declared, mut naive) = (0, 0);
+        for _ in 0..200 {
+            let all = null_differences(&mut rng, most, 0.4);
+            let (mut n, mut sequence_done, mut fixed_done) = (rule.first_round, false, false);
+            while !(sequence_done && fixed_done) {
+                let (mean, half) = interval(&all[..n], rule.alpha, most);
+                if !sequence_done && mean.abs() > half {
+                    declared += 1;
+                    sequence_done = true;
+                }
+                sequence_done |= half <= rule.precision / 100.0 || n >= most;
+                // The fixed-sample 95 % interval, looked at after every round as well.
+                let sd = (all[..n].iter().map(|d| (d - mean).powi(2)).sum::<f64>()
+                    / (n as f64 - 1.0))
+                    .sqrt();
+                if !fixed_done && mean.abs() > 1.96 * sd / (n as f64).sqrt() {
+                    naive += 1;
+                    fixed_done = true;
+                }
+                fixed_done |= n >= most;
+                n = (2 * n).min(most);
+            }
+        }
+        assert!(
+            declared <= 19,
+            "{declared} of 200 null runs declared a change"
+        );
+        // The check has teeth: a fixed-sample interval peeked at after every round is
+        // fooled by chance far more often than the 5 % it claims.
+        assert!(
+            naive > 19,
+            "the peeked fixed interval declared only {naive} of 200"
+        );
+    }
+
+    /// A real change of about 15 points in a win rate is declared within the first rounds.
+    #[test]
+    fn a_large_change_is_declared_early() {
+        let mut rng = Rng::from_seed(11);
+        let differences: Vec<f64> = (0..160)
+            .map(|i| {
+                let base = f64::from(u8::from(rng.roll(10) <= 4));
+                let edited = if i % 4 == 0 { 1.0 } else { base };
+                edited - base
+            })
+            .collect();
+        let (mean, half) = interval(&differences, 0.05, 2_000);
+        assert!(mean > 0.0 && mean.abs() > half, "{mean} ± {half}");
+    }
+
+    #[test]
+    fn no_spread_yet_is_no_interval() {
+        assert_eq!(interval(&[], 0.05, 100).1, f64::INFINITY);
+        assert_eq!(interval(&[1.0], 0.05, 100).1, f64::INFINITY);
+        assert_eq!(interval(&[0.0, 0.0, 0.0], 0.05, 100), (0.0, 0.0));
+    }
+}
