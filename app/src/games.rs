@@ -717,3 +717,16 @@ pub fn eyes_for(file: &SaveFile, seat: Option<&SeatId>) -> anyhow::Result<Option
     }
     Ok(file.table.eyes(seat).cloned())
 }
+
+/// A headline metric in words: "wins of France", "length".
+pub fn headline_name(module: &Module, h: &chancery_core::sim::sequential::Headline) -> String {
+    if h.name.is_empty() {
+        h.group.clone()
+    } else {
+        format!(
+            "{} of {}",
+            h.group,
+            module.seat_name(&chancery_core::SeatId::from(h.name.as_str()))
+        )
+    }
+}

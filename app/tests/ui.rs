@@ -1582,6 +1582,12 @@ fn the_balance_panel_compares_an_edit_with_the_old_version_and_draws_the_result(
     h.get_by_label("length");
     h.get_by_label("wins · Alpha");
     h.get_by_label_contains("length: ");
+    // It stopped as soon as the answer was clear (the panel's default), and says so.
+    h.get_by_label_contains("clearly changed: wins of Alpha");
+    assert!(
+        h.query_by_label_contains("200 games each").is_none(),
+        "the rounds stopped before the 200 games allowed"
+    );
 }
 
 #[test]

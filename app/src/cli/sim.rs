@@ -11,9 +11,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use chancery_core::sim::compare::compare;
 use chancery_core::sim::coverage;
-use chancery_core::sim::sequential::{
-    Headline, Sequential, Stopped, UntilClear, compare_until_clear,
-};
+use chancery_core::sim::sequential::{Sequential, UntilClear, compare_until_clear};
 use chancery_core::sim::shard::{ShardFile, merge};
 use chancery_core::sim::{Shard, SimConfig, SimReport, simulate};
 use chancery_core::{Module, ScenarioId, SeatId};
@@ -695,7 +693,7 @@ fn until_clear(
         module.clone(),
         config,
         &rule,
-        &|round| {
+        (&|_| {}, &|round| {
             let open = round.headlines.iter().filter(|h| !h.settled()).count();
             let widest = round
                 .headlines
@@ -704,7 +702,7 @@ fn until_clear(
                 .map(|h| {
                     format!(
                         "{} ±{:.3} (want ±{:.3})",
-                        headline_name(module, h),
+                        crate::games::headline_name(module, h),
                         h.half_width,
                         h.precision
                     )
@@ -726,7 +724,7 @@ fn until_clear(
             } else if let Ok(mut lines) = lines.lock() {
                 lines.push(line);
             }
-        },
+        }),
         &std::sync::atomic::AtomicBool::new(false),
     )
     .map_err(anyhow::Error::msg)?;
@@ -736,45 +734,6 @@ fn until_clear(
             writeln!(err, "{line}")?;
         }
     }
-    let changed: Vec<String> = sequential
-        .headlines
-        .iter()
-        .filter(|h| h.changed)
-        .map(|h| headline_name(module, h))
-        .collect();
-    let words = match sequential.stopped {
-        Stopped::Settled if changed.is_empty() => format!(
-            "Stopped after {} games each: no headline metric changed, each known to within {} (points of percent for win rates, percent of the old mean otherwise).",
-            sequential.games, args.precision
-        ),
-        Stopped::Settled => format!(
-            "Stopped after {} games each: clearly changed: {}; every other headline metric known to within {}.",
-            sequential.games,
-            changed.join(", "),
-            args.precision
-        ),
-        Stopped::AtMost => format!(
-            "Stopped at the most games allowed ({} each, --games) before every headline metric was clear{}.",
-            sequential.games,
-            if changed.is_empty() {
-                String::new()
-            } else {
-                format!("; clearly changed so far: {}", changed.join(", "))
-            }
-        ),
-    };
+    let words = sequential.words(args.precision, |h| crate::games::headline_name(module, h));
     Ok((sequential, words))
-}
-
-/// A headline metric in words: "wins of France", "length".
-fn headline_name(module: &Module, h: &Headline) -> String {
-    if h.name.is_empty() {
-        h.group.clone()
-    } else {
-        format!(
-            "{} of {}",
-            h.group,
-            module.seat_name(&chancery_core::SeatId::from(h.name.as_str()))
-        )
-    }
 }

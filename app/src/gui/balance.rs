@@ -2,13 +2,14 @@
 //! against another version at the same seeds (the last committed one, or a folder), with
 //! progress, Cancel, and the results drawn (egui_plot).
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, channel};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use chancery_core::sim::compare::{Comparison, Metric, compare_until};
 use chancery_core::sim::coverage;
+use chancery_core::sim::sequential::{Round, UntilClear, compare_until_clear};
 use chancery_core::sim::{SimConfig, SimReport, simulate_until};
 use chancery_core::{Module, SeatId, Value};
 use egui::{Color32, RichText, Ui};
@@ -40,6 +41,8 @@ pub struct Balance {
     pub against: Against,
     /// The other version's folder, for [`Against::Folder`].
     pub folder: String,
+    /// When comparing: stop as soon as the answer is clear (at most `games` each).
+    pub until_clear: bool,
     job: Option<Job>,
     /// The set-up options of the games of the last run, in words.
     setup: Option<String>,
@@ -55,6 +58,7 @@ impl Default for Balance {
             seed: 1,
             against: Against::Nothing,
             folder: String::new(),
+            until_clear: true,
             job: None,
             setup: None,
             result: None,
@@ -71,12 +75,16 @@ enum Finished {
     Compare {
         comparison: Box<Comparison>,
         against: String,
+        /// With "stop when clear": why the rounds stopped, in words.
+        stopped: Option<String>,
     },
 }
 
 /// A run under way on its own thread.
 struct Job {
     done: Arc<AtomicUsize>,
+    /// With "stop when clear": the headline metrics after the last round.
+    round: Arc<Mutex<Option<Round>>>,
     total: usize,
     stop: Arc<AtomicBool>,
     started: Instant,
@@ -121,6 +129,9 @@ impl Balance {
         let (tell, answer) = channel();
         let total = config.games * if against.is_some() { 2 } else { 1 };
         let (count, halt) = (done.clone(), stop.clone());
+        let round = Arc::new(Mutex::new(None));
+        let last_round = round.clone();
+        let until_clear = self.until_clear;
         std::thread::spawn(move || {
             let progress = |n: usize| count.store(n, Ordering::Relaxed);
             let result = match against {
@@ -143,12 +154,37 @@ impl Balance {
                 Some((spec, against)) => load_old_version(&spec, &module.dir, &load)
                     .map_err(|e| format!("{e:#}"))
                     .and_then(|old| {
-                        compare_until(old, module, &config, &progress, &halt).map(|comparison| {
-                            Finished::Compare {
-                                comparison: Box::new(comparison),
+                        if until_clear {
+                            let rule = UntilClear::default();
+                            let told = |r: &Round| {
+                                if let Ok(mut last) = last_round.lock() {
+                                    *last = Some(r.clone());
+                                }
+                            };
+                            compare_until_clear(
+                                old,
+                                module.clone(),
+                                &config,
+                                &rule,
+                                (&progress, &told),
+                                &halt,
+                            )
+                            .map(|sequential| Finished::Compare {
+                                stopped: Some(sequential.words(rule.precision, |h| {
+                                    crate::games::headline_name(&module, h)
+                                })),
+                                comparison: Box::new(sequential.comparison),
                                 against,
-                            }
-                        })
+                            })
+                        } else {
+                            compare_until(old, module, &config, &progress, &halt).map(
+                                |comparison| Finished::Compare {
+                                    comparison: Box::new(comparison),
+                                    against,
+                                    stopped: None,
+                                },
+                            )
+                        }
                     }),
             };
             let _ = tell.send(result);
@@ -156,6 +192,7 @@ impl Balance {
         self.result = None;
         self.job = Some(Job {
             done,
+            round,
             total,
             stop,
             started: Instant::now(),
@@ -263,6 +300,15 @@ fn window_ui(ui: &mut Ui, view: &GameView, balance: &mut Balance) {
             .on_hover_text("The module's folder as last committed to git (git:HEAD)");
             ui.radio_value(&mut balance.against, Against::Folder, "a folder");
         });
+        if balance.against != Against::Nothing {
+            ui.checkbox(
+                &mut balance.until_clear,
+                "Stop as soon as the answer is clear (at most the games above)",
+            )
+            .on_hover_text(
+                "Plays rounds of games and stops when each seat's win rate and score, and the game's length, is clearly changed or known to within 2 points (2 % of the mean for scores and length). The intervals stay valid however often they are looked at.",
+            );
+        }
         if balance.against == Against::Folder {
             ui.horizontal(|ui| {
                 let label = ui.label("Other version's folder");
@@ -303,6 +349,13 @@ fn window_ui(ui: &mut Ui, view: &GameView, balance: &mut Balance) {
             }
         }
     });
+    if let Some(round) = balance
+        .job
+        .as_ref()
+        .and_then(|job| job.round.lock().ok().and_then(|r| r.clone()))
+    {
+        round_ui(ui, &module, &round);
+    }
     ui.separator();
     if let (Some(setup), Some(_)) = (&balance.setup, &balance.result) {
         ui.label(setup);
@@ -319,8 +372,49 @@ fn window_ui(ui: &mut Ui, view: &GameView, balance: &mut Balance) {
         Some(Ok(Finished::Compare {
             comparison,
             against,
-        })) => compare_ui(ui, &module, comparison, against),
+            stopped,
+        })) => {
+            if let Some(stopped) = stopped {
+                ui.label(RichText::new(stopped).strong());
+            }
+            compare_ui(ui, &module, comparison, against);
+        }
     }
+}
+
+/// The headline metrics after the last round of a run that stops when clear: each one's
+/// interval narrowing towards the precision asked, or clear of zero.
+fn round_ui(ui: &mut Ui, module: &Module, round: &Round) {
+    ui.label(format!(
+        "After {} of at most {} games each:",
+        round.games, round.most
+    ));
+    egui::Grid::new("balance-rounds")
+        .num_columns(3)
+        .spacing([12.0, 2.0])
+        .show(ui, |ui| {
+            for h in &round.headlines {
+                ui.label(crate::games::headline_name(module, h));
+                let width = if h.half_width.is_finite() && h.half_width > 0.0 {
+                    (h.precision / h.half_width).min(1.0) as f32
+                } else {
+                    1.0
+                };
+                ui.add(
+                    egui::ProgressBar::new(width)
+                        .desired_width(160.0)
+                        .text(format!("±{:.3} of ±{:.3}", h.half_width, h.precision)),
+                );
+                ui.label(if h.changed {
+                    "clearly changed"
+                } else if h.precise {
+                    "known"
+                } else {
+                    "open"
+                });
+                ui.end_row();
+            }
+        });
 }
 
 /// Wins by seat name, draws and unfinished games, most first.

@@ -108,14 +108,48 @@ pub struct Sequential {
     pub headlines: Vec<Headline>,
 }
 
+/// Who is told as the run goes: of the games finished (both versions), and of each round.
+pub type Told<'a> = (&'a (dyn Fn(usize) + Sync), &'a (dyn Fn(&Round) + Sync));
+
+impl Sequential {
+    /// Why the run stopped, in words, each metric named by `name`: how many games it took,
+    /// which headline metrics clearly changed, and the precision the others are known to.
+    pub fn words(&self, precision: f64, name: impl Fn(&Headline) -> String) -> String {
+        let changed: Vec<String> = self
+            .headlines
+            .iter()
+            .filter(|h| h.changed)
+            .map(name)
+            .collect();
+        let games = self.games;
+        match self.stopped {
+            Stopped::Settled if changed.is_empty() => format!(
+                "Stopped after {games} games each: no headline metric changed, each known to within {precision} (points of percent for win rates, percent of the old mean otherwise)."
+            ),
+            Stopped::Settled => format!(
+                "Stopped after {games} games each: clearly changed: {}; every other headline metric known to within {precision}.",
+                changed.join(", ")
+            ),
+            Stopped::AtMost if changed.is_empty() => format!(
+                "Stopped at the most games allowed ({games} each) before every headline metric was clear."
+            ),
+            Stopped::AtMost => format!(
+                "Stopped at the most games allowed ({games} each) before every headline metric was clear; clearly changed so far: {}.",
+                changed.join(", ")
+            ),
+        }
+    }
+}
+
 /// Plays rounds of `config`'s games (at most `config.games`) under `old` and `new` until
-/// the headline metrics are settled; `round` is told after each round.
+/// the headline metrics are settled; `progress` is told how many games of both versions
+/// have finished, and `round` the headlines after each round.
 pub fn compare_until_clear(
     old: Arc<Module>,
     new: Arc<Module>,
     config: &SimConfig,
     rule: &UntilClear,
-    round: &(dyn Fn(&Round) + Sync),
+    (progress, round): Told<'_>,
     stop: &AtomicBool,
 ) -> Result<Sequential, String> {
     let most = config.games.max(1);
@@ -133,7 +167,14 @@ pub fn compare_until_clear(
         let mut part = config.clone();
         part.seed = config.seed + games as u64;
         part.games = size;
-        let played = compare_until(old.clone(), new.clone(), &part, &|_| {}, stop)?;
+        let before = 2 * games;
+        let played = compare_until(
+            old.clone(),
+            new.clone(),
+            &part,
+            &|done| progress(before + done),
+            stop,
+        )?;
         games += size;
         old_games.extend(played.old.outcomes.iter().cloned());
         new_games.extend(played.new.outcomes.iter().cloned());
