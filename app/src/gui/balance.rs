@@ -259,27 +259,9 @@ pub fn balance_ui(ctx: &egui::Context, view: &GameView, balance: &mut Balance) {
     }
 }
 
-fn window_ui(ui: &mut Ui, view: &GameView, balance: &mut Balance) {
-    let module = view.session().module().clone();
-    let scenario = module
-        .scenarios
-        .get(view.session().table().scenario.as_str())
-        .map_or_else(
-            || view.session().table().scenario.to_string(),
-            |s| s.name.clone(),
-        );
-    // The scenario, unless it repeats the module's name.
-    let game = if scenario == module.manifest.name {
-        scenario
-    } else {
-        format!("{} ({scenario})", module.manifest.name)
-    };
-    ui.label(format!(
-        "Bot-only games of {game}, every seat played by its default bot, the version open \
-         now. Compare it against another version to see what an edit changes: both play \
-         the same seeds."
-    ));
-    let running = balance.running();
+/// The run's settings: games, first seed, what to compare against, and whether to stop
+/// when clear; fixed while games are under way.
+fn settings_ui(ui: &mut Ui, balance: &mut Balance, running: bool) {
     ui.add_enabled_ui(!running, |ui| {
         ui.horizontal(|ui| {
             ui.label("Games");
@@ -317,6 +299,30 @@ fn window_ui(ui: &mut Ui, view: &GameView, balance: &mut Balance) {
             });
         }
     });
+}
+
+fn window_ui(ui: &mut Ui, view: &GameView, balance: &mut Balance) {
+    let module = view.session().module().clone();
+    let scenario = module
+        .scenarios
+        .get(view.session().table().scenario.as_str())
+        .map_or_else(
+            || view.session().table().scenario.to_string(),
+            |s| s.name.clone(),
+        );
+    // The scenario, unless it repeats the module's name.
+    let game = if scenario == module.manifest.name {
+        scenario
+    } else {
+        format!("{} ({scenario})", module.manifest.name)
+    };
+    ui.label(format!(
+        "Bot-only games of {game}, every seat played by its default bot, the version open \
+         now. Compare it against another version to see what an edit changes: both play \
+         the same seeds."
+    ));
+    let running = balance.running();
+    settings_ui(ui, balance, running);
     ui.horizontal(|ui| {
         if let Some(job) = &balance.job {
             let done = job.done.load(Ordering::Relaxed).min(job.total);
