@@ -60,6 +60,36 @@ local function captured(g, province)
   return nil
 end
 
+-- Every province but Warsaw.
+local ALL_BUT_WARSAW = { "rhineland", "westphalia", "hanover", "belgium", "atlantic_trade", "the_channel", "abolition",
+  "iberia", "malta", "lombardy", "naples", "ionian", "posen", "norway", "finland" }
+
+-- Gives each province of `provinces` to `power`, captured (one of its tokens there).
+local function take(g, power, provinces)
+  for _, province in ipairs(provinces) do
+    set(g, "province." .. province, power, 1)
+  end
+end
+
+-- The negotiation of a Region card: the circle `tokens` (as `circle`), the armies `armies`
+-- placed (a country by power), the negotiation marker in `province`; returns who captured
+-- it.
+local function negotiation(g, tokens, province, armies)
+  circle(g, tokens)
+  for power, country in pairs(armies or {}) do
+    g:place("army." .. power, "countries", country)
+  end
+  g:place("marker.negotiation", "provinces", province)
+  play(g, "region_1")
+  return captured(g, province)
+end
+
+-- Plays the Influence card `card` and negates `power`'s token (`token`: "full" or "half").
+local function negate(g, card, power, token)
+  play(g, card)
+  g:act("negate", { power = power, token = token })
+end
+
 local function space_of(g, piece)
   local _, space = g:space_of(piece)
   return space
@@ -269,8 +299,7 @@ end)
 -- is negated (flipped).
 test("influence where the card names negates a full token", function(t)
   local g = ready(t)
-  play(g, "influence_sweden")
-  g:act("negate", { power = "RU", token = "full" })
+  negate(g, "influence_sweden", "RU", "full")
   t:eq(g:units("coalition.B", "RU_negated"), 1)
   t:eq(g:units("coalition.B", "RU"), 5)
 end)
@@ -278,8 +307,7 @@ end)
 -- Rule: elsewhere, half a token is negated (a -½ marker next to it).
 test("influence elsewhere negates half a token", function(t)
   local g = ready(t)
-  play(g, "influence_murat")
-  g:act("negate", { power = "RU", token = "full" })
+  negate(g, "influence_murat", "RU", "full")
   t:eq(g:units("coalition.B", "RU_half"), 1)
 end)
 
@@ -288,8 +316,7 @@ test("half negation is cumulative", function(t)
   local g = ready(t)
   set(g, "coalition.B", "RU", 5)
   set(g, "coalition.B", "RU_half", 1)
-  play(g, "influence_murat")
-  g:act("negate", { power = "RU", token = "half" })
+  negate(g, "influence_murat", "RU", "half")
   t:eq(g:units("coalition.B", "RU_negated"), 1)
   t:eq(g:units("coalition.B", "RU_half"), 0)
 end)
@@ -339,39 +366,33 @@ end)
 -- with an interest in the province; the one with the most capital wins and captures it.
 test("the winning coalition's interested candidate with most capital captures the province", function(t)
   local g = ready(t)
-  circle(g, { ["coalition.A"] = { FR = 5, AU = 4, BR = 5 }, ["coalition.B"] = { RU = 6, PR = 5 } })
-  g:place("marker.negotiation", "provinces", "lombardy")
-  play(g, "region_1")
-  t:eq(captured(g, "lombardy"), "FR", "France 5 against Austria 4 (Britain has no interest in Italy)")
+  local winner = negotiation(g, { ["coalition.A"] = { FR = 5, AU = 4, BR = 5 }, ["coalition.B"] = { RU = 6, PR = 5 } },
+    "lombardy")
+  t:eq(winner, "FR", "France 5 against Austria 4 (Britain has no interest in Italy)")
 end)
 
 -- Rule: armies count as capital, negated tokens do not; a tie goes to the festivities holder.
 test("armies count as capital and negated tokens do not", function(t)
   local g = ready(t)
-  circle(g, { ["coalition.A"] = { FR = 4, FR_negated = 1, AU = 4, BR = 5 }, ["coalition.B"] = { RU = 6, PR = 5 } })
-  g:place("army.AU", "countries", "italy")
-  g:place("marker.negotiation", "provinces", "lombardy")
-  play(g, "region_1")
-  t:eq(captured(g, "lombardy"), "AU", "Austria 4 + its army = 5 against France 5 - 1 negated = 4")
+  local winner = negotiation(g, { ["coalition.A"] = { FR = 4, FR_negated = 1, AU = 4, BR = 5 },
+    ["coalition.B"] = { RU = 6, PR = 5 } }, "lombardy", { AU = "italy" })
+  t:eq(winner, "AU", "Austria 4 + its army = 5 against France 5 - 1 negated = 4")
 end)
 
 -- Rule: with no candidate interested, every power of the winning coalition is a candidate.
 test("with no interested candidate every winning power is a candidate", function(t)
   local g = ready(t)
-  circle(g, { ["coalition.A"] = { FR = 5, AU = 3, PR = 2 }, ["coalition.B"] = { RU = 6, BR = 5 } })
-  g:place("marker.negotiation", "provinces", "finland")
-  play(g, "region_1")
-  t:eq(captured(g, "finland"), "FR", "only Russia is interested in Finland, and it lost")
+  local winner = negotiation(g, { ["coalition.A"] = { FR = 5, AU = 3, PR = 2 }, ["coalition.B"] = { RU = 6, BR = 5 } },
+    "finland")
+  t:eq(winner, "FR", "only Russia is interested in Finland, and it lost")
 end)
 
 -- Rule: a candidate whose tokens are all negated can still win.
 test("a candidate with every token negated can still win", function(t)
   local g = ready(t)
-  circle(g, { ["coalition.A"] = { FR = 5, AU = 5, RU_negated = 6 }, ["coalition.B"] = { BR = 5, PR = 5 } })
   g:remove_piece("army.RU")
-  g:place("marker.negotiation", "provinces", "finland")
-  play(g, "region_1")
-  t:eq(captured(g, "finland"), "RU")
+  t:eq(negotiation(g, { ["coalition.A"] = { FR = 5, AU = 5, RU_negated = 6 }, ["coalition.B"] = { BR = 5, PR = 5 } },
+    "finland"), "RU")
 end)
 
 -- Rule: negated tokens are restored once the negotiation is resolved.
@@ -388,13 +409,9 @@ end)
 -- Special situation: the winner's last token captures the province and is replaced.
 test("a winner's last token is replenished after it captures", function(t)
   local g = ready(t)
-  circle(g, { ["coalition.A"] = { FR = 5, AU = 5, BR = 5 }, ["coalition.B"] = { RU = 6, PR = 5 } })
-  set(g, "coalition.A", "AU", 1)
-  g:place("marker.negotiation", "provinces", "lombardy")
-  g:place("army.AU", "countries", "italy")
-  set(g, "coalition.A", "FR", 1)
-  play(g, "region_1")
-  t:eq(captured(g, "lombardy"), "AU")
+  local winner = negotiation(g, { ["coalition.A"] = { FR = 1, AU = 1, BR = 5 }, ["coalition.B"] = { RU = 6, PR = 5 } },
+    "lombardy", { AU = "italy" })
+  t:eq(winner, "AU")
   t:eq(g:units("coalition.A", "AU"), 1, "its last token left and one came back")
 end)
 
@@ -404,9 +421,7 @@ end)
 -- Mediterranean.
 test("seed example: the region card moves the marker away from full regions", function(t)
   local g = ready(t)
-  for _, province in ipairs({ "rhineland", "westphalia", "hanover", "belgium" }) do
-    set(g, "province." .. province, "PR", 1)
-  end
+  take(g, "PR", { "rhineland", "westphalia", "hanover", "belgium" })
   play(g, "region_10")
   local regions = {}
   for _, action in ipairs(g:prompt().actions) do
@@ -422,10 +437,8 @@ end)
 -- Rule: if no other region has an open province, the marker moves within its region.
 test("the marker stays in its region when no other region is open", function(t)
   local g = ready(t)
-  for _, space in ipairs({ "rhineland", "westphalia", "hanover", "belgium", "atlantic_trade", "the_channel",
-    "abolition", "iberia", "malta", "lombardy", "naples", "ionian" }) do
-    set(g, "province." .. space, "BR", 1)
-  end
+  take(g, "BR", { "rhineland", "westphalia", "hanover", "belgium", "atlantic_trade", "the_channel", "abolition", "iberia",
+    "malta", "lombardy", "naples", "ionian" })
   play(g, "region_10")
   t:eq(g:legal(), { "move posen", "move norway", "move finland" })
 end)
@@ -433,10 +446,7 @@ end)
 -- Rule: when no province is open anywhere, the game is over.
 test("the game ends when every province is captured", function(t)
   local g = ready(t)
-  for _, space in ipairs({ "rhineland", "westphalia", "hanover", "belgium", "atlantic_trade", "the_channel",
-    "abolition", "iberia", "malta", "lombardy", "naples", "ionian", "posen", "norway", "finland" }) do
-    set(g, "province." .. space, "BR", 1)
-  end
+  take(g, "BR", ALL_BUT_WARSAW)
   play(g, "region_1")
   t:ok(g:result() ~= nil, "the game is over")
 end)
@@ -447,13 +457,8 @@ end)
 -- both have 4; the holder gives it to Austria and hands the marker over.
 test("seed example: the Netherlands tie goes to Austria by the festivities marker", function(t)
   local g = ready(t)
-  circle(g, {
-    ["coalition.A"] = { AU = 3, BR = 4, BR_negated = 1, RU = 6 },
-    ["coalition.B"] = { FR = 5, PR = 5 },
-  })
-  g:place("army.AU", "countries", "netherlands")
-  g:place("marker.negotiation", "provinces", "belgium")
-  play(g, "region_1")
+  negotiation(g, { ["coalition.A"] = { AU = 3, BR = 4, BR_negated = 1, RU = 6 }, ["coalition.B"] = { FR = 5, PR = 5 } },
+    "belgium", { AU = "netherlands" })
   t:eq(g:state(), "festivities")
   t:eq(g:prompt().seat, "P1", "P1 holds the festivities marker")
   t:eq(g:legal(), { "award AU", "award BR" }, "Russia has no interest in the Netherlands")
@@ -468,27 +473,20 @@ end)
 -- example 3: Russia with two provinces in Poland and one in Malta scores 5.
 test("seed example: Russia scores 5 with two Polish provinces and Malta", function(t)
   local g = ready(t)
-  set(g, "province.warsaw", "RU", 1)
-  set(g, "province.posen", "RU", 1)
-  set(g, "province.malta", "RU", 1)
+  take(g, "RU", { "warsaw", "posen", "malta" })
   t:eq(g:json().view.scores_by_power.RU, 5)
 end)
 
 -- Rule: German provinces count double for Prussia.
 test("German provinces count double for Prussia", function(t)
   local g = ready(t)
-  set(g, "province.rhineland", "PR", 1)
-  set(g, "province.warsaw", "PR", 1)
-  set(g, "province.belgium", "PR", 1)
+  take(g, "PR", { "rhineland", "warsaw", "belgium" })
   t:eq(g:json().view.scores_by_power.PR, 5)
 end)
 
 -- Captures every province but Warsaw for Britain and leaves Russia to take Warsaw.
 local function last_negotiation(g)
-  for _, space in ipairs({ "rhineland", "westphalia", "hanover", "belgium", "atlantic_trade", "the_channel",
-    "abolition", "iberia", "malta", "lombardy", "naples", "ionian", "posen", "norway", "finland" }) do
-    set(g, "province." .. space, "BR", 1)
-  end
+  take(g, "BR", ALL_BUT_WARSAW)
   circle(g, { ["coalition.A"] = { RU = 6, AU = 1, PR = 1 }, ["coalition.B"] = { FR = 5, BR = 5 } })
   play(g, "region_1")
 end

@@ -249,6 +249,34 @@ local function enemies(ctx, seat)
   return choices_of(ctx, diplomacy.enemies(ctx, seat))
 end
 
+-- `fields` with a count for each land arm (battle.LAND_ARMS), in words `words` ("its %s
+-- present").
+local function with_arms(fields, words)
+  for _, arm in ipairs(battle.LAND_ARMS) do
+    fields[#fields + 1] = { key = arm, text = string.format(words, arm), min = 0, max = MANY }
+  end
+  return fields
+end
+
+-- The land arms' losses at `pct` percent of the counts a form gave (`v`), in words.
+local function land_losses(v, pct)
+  local lost = battle.losses({ infantry = v.infantry, cavalry = v.cavalry, artillery = v.artillery }, battle.LAND_ARMS, pct)
+  return string.format("%d infantry, %d cavalry, %d artillery", lost.infantry, lost.cavalry, lost.artillery)
+end
+
+-- The fields of an attack (L44): the attacker (field `key`, in words `words`), a nation at
+-- war, and its victim (`victim_key`, `victim_words`), a nation at war with it; then `more`.
+local function attack_fields(ctx, v, key, words, victim_key, victim_words, more)
+  local fields = {
+    { key = key, text = words, choices = belligerents(ctx) },
+    { key = victim_key, text = victim_words, choices = enemies(ctx, v[key]) },
+  }
+  for _, field in ipairs(more or {}) do
+    fields[#fields + 1] = field
+  end
+  return fields
+end
+
 local ORDERS = {
   { "intercept", "Intercept" },
   { "evade", "Evade" },
@@ -292,43 +320,31 @@ end)
 
 -- An army force-marches at most its movement again: the hexes beyond are asked up to it.
 form.define("force_march", "Force march", function(ctx, v)
-  return {
+  return with_arms({
     { key = "nation", text = "the nation whose army force-marched", choices = nations(ctx) },
     { key = "movement", text = "the army's movement allowance in hexes", min = 1, max = 100 },
     { key = "extra", text = "the hexes it marched beyond it", min = 1, max = v.movement or 100 },
-    { key = "infantry", text = "its infantry present", min = 0, max = MANY },
-    { key = "cavalry", text = "its cavalry present", min = 0, max = MANY },
-    { key = "artillery", text = "its artillery present", min = 0, max = MANY },
-  }
+  }, "its %s present")
 end)
 
 form.define("marauders", "Marauders' attack", function(ctx, v)
-  return {
-    { key = "nation", text = "the nation whose marauders attack", choices = belligerents(ctx) },
-    { key = "victim", text = "the nation attacked (at war with it)", choices = enemies(ctx, v.nation) },
-    { key = "infantry", text = "the infantry attacked", min = 0, max = MANY },
-    { key = "cavalry", text = "the cavalry attacked", min = 0, max = MANY },
-    { key = "artillery", text = "the artillery attacked", min = 0, max = MANY },
-  }
+  return with_arms(attack_fields(ctx, v, "nation", "the nation whose marauders attack", "victim",
+    "the nation attacked (at war with it)"), "the %s attacked")
 end)
 
 form.define("privateering", "Privateering", function(ctx, v)
-  return {
-    { key = "nation", text = "the nation whose fleets go privateering", choices = belligerents(ctx) },
-    { key = "victim", text = "the enemy whose trade they take", choices = enemies(ctx, v.nation) },
+  return attack_fields(ctx, v, "nation", "the nation whose fleets go privateering", "victim", "the enemy whose trade they take", {
     { key = "fleets", text = "the fleets and squadrons privateering (after any battle with escorts)", min = 1, max = 100 },
-  }
+  })
 end)
 
 -- A raid is an attack: only on a nation the raider is at war with (L44).
 form.define("raid", "Raid", function(ctx, v)
-  return {
-    { key = "raider", text = "the nation whose forces raid", choices = belligerents(ctx) },
-    { key = "nation", text = "the nation raided", choices = enemies(ctx, v.raider) },
+  return attack_fields(ctx, v, "raider", "the nation whose forces raid", "nation", "the nation raided", {
     { key = "province_rp", text = "the RP the raided province produces", min = 0, max = MANY },
     { key = "cities", text = "the cities of the province", min = 1, max = 100 },
     { key = "victory_city", text = "whether the city raided is a Victory City", choices = YES_NO },
-  }
+  })
 end)
 
 -- A nation converts no more RP than it has: the form offers only nations with RP, and as
@@ -358,15 +374,13 @@ form.define("held", "Victory Cities held", function(ctx)
 end)
 
 form.define("submission", "Submission", function(ctx, v)
-  return {
-    { key = "nation", text = "the nation that submits", choices = belligerents(ctx) },
-    { key = "to", text = "the enemy it submits to", choices = enemies(ctx, v.nation) },
+  return attack_fields(ctx, v, "nation", "the nation that submits", "to", "the enemy it submits to", {
     { key = "terms", text = "the terms the victor chooses (20.1a)", choices = {
       { "two-provinces", "Two provinces ceded, one year of peace" },
       { "one-province", "One province ceded, two years of peace" },
       { "reparations", "Reparations each turn of a one-year peace" },
     } },
-  }
+  })
 end)
 
 -- A capital held by an enemy battalion at the turn's end (14.1, L184); Russia's counts when
@@ -487,10 +501,8 @@ function DO.force_march(ctx, v)
   if not pct then
     error(string.format("an army may force-march at most its movement again (%d hexes), not %d", v.movement, v.extra))
   end
-  local arms = { infantry = v.infantry, cavalry = v.cavalry, artillery = v.artillery }
-  local lost = battle.losses(arms, battle.LAND_ARMS, pct)
-  ctx:tell(v.nation, string.format("Your force march of %d extra hex(es) costs %d%%: %d infantry, %d cavalry, %d artillery.",
-    v.extra, pct, lost.infantry, lost.cavalry, lost.artillery))
+  local words = land_losses(v, pct)
+  ctx:tell(v.nation, string.format("Your force march of %d extra hex(es) costs %d%%: %s.", v.extra, pct, words))
 end
 
 -- Marauders (L116): an attrition attack of 1d6 x 5% casualties, by arm as a battle's
@@ -498,9 +510,8 @@ end
 function DO.marauders(ctx, v)
   local told = { v.nation, v.victim }
   local pct = 5 * ctx:roll(6, "the marauders' attack", told)
-  local lost = battle.losses({ infantry = v.infantry, cavalry = v.cavalry, artillery = v.artillery }, battle.LAND_ARMS, pct)
-  local text = string.format("%s's marauders inflict %d%% on %s: %d infantry, %d cavalry, %d artillery.",
-    name(ctx, v.nation), pct, name(ctx, v.victim), lost.infantry, lost.cavalry, lost.artillery)
+  local words = land_losses(v, pct)
+  local text = string.format("%s's marauders inflict %d%% on %s: %s.", name(ctx, v.nation), pct, name(ctx, v.victim), words)
   for _, seat in ipairs(told) do
     ctx:tell(seat, text)
   end

@@ -17,7 +17,6 @@ local flowchart = include("@lib/flowchart.lua")
 local util = include("@lib/util.lua")
 local powers = include("rules/powers.lua")
 local forces = include("rules/forces.lua")
-local rules_war = include("rules/war.lua")
 local display = include("rules/display.lua")
 local cards = include("rules/cards.lua")
 local solo = include("rules/cdgsm_display.lua")
@@ -25,13 +24,13 @@ local restrictions = include("rules/restrictions.lua")
 local solitaire = include("rules/solitaire.lua")
 local decide = include("rules/decide.lua")
 local options = include("rules/options.lua")
-local chartdice = include("rules/chartdice.lua")
 local trade = include("bots/lib/trade.lua")
 local libissues = include("bots/lib/issues.lua")
 local reach = include("bots/lib/track.lua")
 local botwar = include("bots/lib/war.lua")
 local conditions = include("bots/lib/conditions.lua")
 local chart = include("bots/lib/chart.lua")
+local playbook = include("bots/lib/playbook.lua")
 
 local bot = {}
 
@@ -61,9 +60,7 @@ local index_of, named = flowchart.first, chart.named
 local field, issue_name, war_status, round_of, play_index = chart.field, chart.issue_name, chart.war_status,
   chart.round_of, chart.play_index
 
-local function name(ctx, power)
-  return powers.name(ctx, power)
-end
+local name = powers.name
 
 local function power_of(ctx, seat)
   return ctx.locals.power or seat
@@ -79,11 +76,7 @@ end
 local MINOR_WORDS = { minor_unit = "a minor ally that gives the power a unit", minor_vp = "a minor ally that gives only VP",
   minor_ally = "a minor ally (one that gives a unit, else one that gives VP)" }
 
-local row_issues, bonus_issue = libissues.row_issues, libissues.bonus_issue
-
-local function entry_words(ctx, entry)
-  return libissues.entry_words(ctx, entry, MINOR_WORDS)
-end
+local bonus_issue = libissues.bonus_issue
 
 -- Each power's rows of Table 20.4, read once a game (the table is data, which never changes
 -- in a VM): every issue's rank reads them.
@@ -130,39 +123,19 @@ end
 -- Step 5 (20.4): the first row of the power's Table 20.4 whose condition holds and whose
 -- issue is offered (HIGHEST PRIORITY plays no part here, L1555); a minor ally at random
 -- among equals; no row, at random (L1559).
-local function select_issue(ctx, power, actions, t, what)
-  local offered = {}
-  for _, action in ipairs(actions) do
-    if type(action.arg) == "string" and ctx.data.pieces[action.arg] then
-      offered[#offered + 1] = action.arg
-    end
-  end
-  for _, row in ipairs(priority_rows(ctx, power)) do
-    local cond = ctx.data.tables.allied_priority_condition[row.key]
-    local found = row_issues(ctx, row.issue, offered, power)
-    if #found == 0 then
-      t:step("%s: %s is not offered.", row.step, entry_words(ctx, row.issue))
-    elseif not holds(ctx, cond, power, found[1], t) then
-      t:step("%s: its condition does not hold (%s).", row.step, conditions.words(cond))
-    else
-      table.sort(found)
-      local piece = #found == 1 and found[1] or found[ctx:random(#found, "equal minor allies, at random (20.4)")]
-      local i = named(actions, actions[1].name, piece)
-      return t:choose(i, "%s: %s, %s.", row.step, what, actions[i].label)
-    end
-  end
-  local pick = ctx:random(#actions, "no row of 20.4 applies, at random")
-  return t:choose(pick, "After the last row of 20.4: no row applies, %s at random: %s.", what,
-    actions[pick].label)
+local function select_issue(ctx, seat, actions, t, what)
+  local power = power_of(ctx, seat)
+  return playbook.select_issue(ctx, actions, t, what, {
+    rows = priority_rows(ctx, power), condition = "allied_priority_condition", power = power,
+    holds = function(cond, piece)
+      return holds(ctx, cond, power, piece, t)
+    end,
+    minor_words = MINOR_WORDS, table = "20.4", equal = "equal minor allies, at random (20.4)",
+  })
 end
 
-function bot.free_issue(ctx, seat, actions, t)
-  return select_issue(ctx, power_of(ctx, seat), actions, t, "the free issue")
-end
-
-function bot.selection(ctx, seat, actions, t)
-  return select_issue(ctx, power_of(ctx, seat), actions, t, "the issue")
-end
+bot.free_issue = playbook.with(select_issue, "the free issue")
+bot.selection = playbook.with(select_issue, "the issue")
 
 -- ---------------------------------------------------------------------------------------
 -- Step 2: British Fleet Demobilization (20.1.2, L1509-L1515).
@@ -246,39 +219,16 @@ local function pumc(ctx, power, card)
   return solo.pumc(ctx, power, card)
 end
 
-local function wager_words(power)
-  return {
+local function wager_card(ctx, power, actions, t)
+  local words = playbook.wager_rows(power, "equal Wager cards (20.3, Step 4)", {
     highest_own = { words = "the highest card of the wagering power's own nation", pick = function(ctx, list)
       return extreme(ctx, filter(list, function(c)
         return cards.nation(ctx, c) == power
       end), 1, "equal Wager cards (20.3, Step 4)")
     end },
-    highest_non_military = { words = "the highest card that is no possibly usable military card", pick = function(ctx, list)
-      return extreme(ctx, filter(list, function(c)
-        return not pumc(ctx, power, c)
-      end), 1, "equal Wager cards (20.3, Step 4)")
-    end },
-    highest = { words = "the highest card", pick = function(ctx, list)
-      return extreme(ctx, list, 1, "equal Wager cards (20.3, Step 4)")
-    end },
-    lowest = { words = "the lowest card", pick = function(ctx, list)
-      return extreme(ctx, list, -1, "equal Wager cards (20.3, Step 4)")
-    end },
-  }
-end
-
-local function wager_card(ctx, power, actions, t)
-  local offered = flowchart.collect(actions, "play", "card")
-  local words = wager_words(power)
-  for key, word in rows(ctx, "allied_wager") do
-    local card = words[word].pick(ctx, offered)
-    if card then
-      return t:choose(play_index(actions, card), "20.3, Step 4, row %s: for %s, %s, %s (%d).", key, name(ctx, power),
-        words[word].words, cards.name(ctx, card), value_of(ctx, card))
-    end
-    t:step("20.3, Step 4, row %s: no %s is available.", key, words[word].words)
-  end
-  return t:choose(1, "After the last row of 20.3, Step 4: %s.", actions[1].label)
+  })
+  return playbook.wager_card(ctx, actions, t, "allied_wager", words, "20.3, Step 4",
+    string.format("for %s, ", name(ctx, power)))
 end
 
 -- ---------------------------------------------------------------------------------------
@@ -309,28 +259,21 @@ local function best_negotiation(ctx, power, hand, pieces, keep)
 end
 
 local function negotiation_words(ctx, power, plan)
-  return string.format("%s on %s gains %s %d space%s, to %s%s", cards.name(ctx, plan.card), issue_name(ctx, plan.piece),
-    name(ctx, power), plan.gain, plan.gain == 1 and "" or "s", reach.words(ctx, power, plan.pos),
-    plan.rank < 99 and string.format(" (Table 20.4 rank %d)", plan.rank) or "")
+  return playbook.negotiation_words(ctx, power, plan, "20.4")
 end
 
 -- Table 20.5.2: the power's Leader's row that applies, if any: {key, piece}.
 local function leader_plan(ctx, power, pieces, t)
-  local leader = LEADERS[power]
-  for key, issue in rows(ctx, "allied_leader_issue", leader .. "/") do
-    local cond = ctx.data.tables.allied_leader_condition[key]
-    local found = row_issues(ctx, issue, pieces, power)
-    if not holds(ctx, cond, power, nil, t) then
-      t:step("%s: its condition does not hold (%s).", chart.row(ctx, "allied_leader_condition", key),
-        conditions.words(cond))
-    elseif #found == 0 then
-      t:step("%s: %s cannot be negotiated.", chart.row(ctx, "allied_leader_condition", key), entry_words(ctx, issue))
-    else
-      table.sort(found)
-      return { key = key, piece = found[1] }
-    end
-  end
-  return nil
+  return playbook.leader_plan(ctx, t, pieces, {
+    issues = "allied_leader_issue", prefix = LEADERS[power] .. "/", condition = "allied_leader_condition", power = power,
+    holds = function(cond)
+      return holds(ctx, cond, power, nil, t)
+    end,
+    label = function(key)
+      return chart.row(ctx, "allied_leader_condition", key)
+    end,
+    minor_words = MINOR_WORDS,
+  })
 end
 
 -- The Allied negotiations remaining, this one included (20.5.1 (a) and (b), L1571-L1573):
@@ -404,13 +347,10 @@ local function round_plan(ctx, power, available, pieces, t)
     if word == "leader" then
       t:step("20.5, step %s: the Leader was weighed before the fate die (Table 20.5.2).", key)
     elseif word == "bonus" then
-      for _, card in ipairs(available) do
-        local piece = bonus_issue(ctx, card, power, pieces)
-        if piece then
-          return { key = key, what = "bonus", card = card, piece = piece }
-        end
+      local plan = playbook.bonus_plan(ctx, t, "20.5, step", key, power, available, pieces)
+      if plan then
+        return plan
       end
-      t:step("20.5, step %s: no available card collects its bonus now (it would be a normal card).", key)
     else
       local plan = #pieces > 0 and best_negotiation(ctx, power, available, pieces, NEGOTIATE[word].keep) or nil
       if plan then
@@ -470,13 +410,7 @@ end
 -- collecting its bonus, that issue; otherwise the best negotiation.
 function bot.negotiation(ctx, seat, actions, t)
   local power = power_of(ctx, seat)
-  local pieces = flowchart.collect(actions, "on", "piece")
-  local card = ctx.locals.card
-  local function on(piece)
-    return index_of(actions, function(a)
-      return a.name == "on" and a.piece == piece
-    end)
-  end
+  local pieces, card, on = flowchart.collect(actions, "on", "piece"), ctx.locals.card, playbook.on(actions)
   if ctx.locals.leader then
     local plan = leader_plan(ctx, power, pieces, t)
     if plan then
@@ -492,13 +426,9 @@ function bot.negotiation(ctx, seat, actions, t)
   if plan then
     return t:choose(on(plan.piece), "20.5: negotiate: %s.", negotiation_words(ctx, power, plan))
   end
-  local best, rank = nil, nil
-  for _, p in ipairs(pieces) do
-    local r = priority_rank(ctx, power, p) or 99
-    if rank == nil or r < rank then
-      best, rank = p, r
-    end
-  end
+  local best = playbook.first_ranked(pieces, function(p)
+    return priority_rank(ctx, power, p)
+  end)
   return t:choose(on(best) or 1, "20.5: no play gains a space; the first issue of Table 20.4 offered: %s.",
     best and issue_name(ctx, best) or actions[1].label)
 end
@@ -607,27 +537,11 @@ local function debate_decision(ctx, power, t)
       end
       t:step("%s: Table 20.7.b decides.", step)
       local pile = solo.transferred(ctx, "allies") and "transferred" or "active"
-      local cell_key = class .. "/" .. round_of(ctx) .. "/" .. pile
-      local entry = ctx.data.tables.allied_debate[cell_key]
-      local cell = chart.row(ctx, "allied_debate", cell_key)
-      if entry == "never" then
-        t:step("%s: never (for %s).", cell, name(ctx, power))
-        return nil
-      elseif entry == "always" then
-        t:step("%s: always.", cell)
-        return "debate"
-      end
-      local m, space = chart.debate_m(ctx, piece)
-      local roll = chartdice.rolled(ctx, power)
-      if roll == nil then
-        t:step("%s: roll 1d6 against M = 7 - %d = %d.", cell, space, m)
-        return "roll"
-      end
-      local yes, how = roll_debates(ctx, roll, m)
-      t:step("%s: the die shows %d, M = 7 - %d = %d: %s M, %s.", cell, roll, space, m, how,
-        yes and name(ctx, power) .. " debates" or "no debate")
-      if not yes then
-        return nil
+      local decision, rolled = playbook.debate_cell(ctx, t, "allied_debate", class .. "/" .. round_of(ctx) .. "/" .. pile,
+        piece, power, "", name(ctx, power), roll_debates)
+      -- A debate the die allows goes on to the chart's next steps.
+      if decision ~= "debate" or not rolled then
+        return decision
       end
     elseif word == "ask" then
       if not holds(ctx, "ask", power, piece, t) then
@@ -647,24 +561,15 @@ function bot.debate(ctx, seat, actions, t)
   -- In the solitaire seatings each Allied power has its own seat, asked alone.
   local power = seat
   local decision = debate_decision(ctx, power, t)
-  local pass = named(actions, "pass")
-  if decision == "roll" then
-    local roll = index_of(actions, function(a)
-      return a.name == "chart_roll" and a.arg.power == power
-    end)
-    if roll then
-      return t:choose(roll, "20.7.b: %s rolls its debate die.", name(ctx, power))
-    end
-    decision = nil
-  end
-  local act = index_of(actions, function(a)
-    return a.name == "debate" and (type(a.arg) ~= "table" or a.arg.power == nil or a.arg.power == power)
+  local roll = index_of(actions, function(a)
+    return a.name == "chart_roll" and a.arg.power == power
   end)
-  if decision == "debate" and act then
-    return t:choose(act, "20.7.a: %s debates%s.", name(ctx, power),
-      ctx.locals.leader and " with its Leader" or "; the fate die gives its card")
-  end
-  return t:choose(pass or 1, "20.7.a: %s does not debate.", name(ctx, power))
+  return playbook.declare(actions, t, decision, roll, "debate", power, {
+    roll = string.format("20.7.b: %s rolls its debate die.", name(ctx, power)),
+    act = string.format("20.7.a: %s debates%s.", name(ctx, power),
+      ctx.locals.leader and " with its Leader" or "; the fate die gives its card"),
+    pass = string.format("20.7.a: %s does not debate.", name(ctx, power)),
+  })
 end
 
 -- Steps 6-8 of Table 20.7.a: the card the debater plays from what the fate die made
@@ -689,10 +594,7 @@ local function debate_card(ctx, power, piece, offered, t)
       t:step("%s: no requirement to move %s to the Negotiation Table (none is known to the module).", step,
         issue_name(ctx, piece))
     elseif word == "farthest_card" then
-      local card, pos = reach.best_card(ctx, list, piece, power, true, function(tied)
-        table.sort(tied)
-        return #tied == 1 and tied[1] or tied[ctx:random(#tied, "equal debate cards (20.7.a)")]
-      end)
+      local card, pos = playbook.farthest_card(ctx, list, piece, power, "equal debate cards (20.7.a)")
       if card then
         return card, string.format("%s: %s takes %s farthest, to %s", step, cards.name(ctx, card), issue_name(ctx, piece),
           reach.words(ctx, power, pos))
@@ -708,14 +610,7 @@ end
 function bot.cdgsm_play(ctx, seat, actions, t)
   local locals = ctx.locals
   local power = locals.power or seat
-  if named(actions, "save_none") then
-    return botwar.save(ctx, actions, t)
-  end
-  local offered = flowchart.collect(actions, "play", "card")
-  local purpose = locals.purpose
-  if purpose == "wager" then
-    return wager_card(ctx, power, actions, t)
-  elseif purpose == "round" or purpose == "negotiate" then
+  local function round(offered)
     local plan = round_plan(ctx, power, offered, display.negotiable(ctx), t)
     if plan then
       return t:choose(play_index(actions, plan.card), "%s", plan_words(ctx, power, plan))
@@ -723,24 +618,33 @@ function bot.cdgsm_play(ctx, seat, actions, t)
     local card = extreme(ctx, offered, -1, "equal cards (20.5)")
     return t:choose(play_index(actions, card), "After the last row of 20.5: no card gains a space; the lowest, %s.",
       cards.name(ctx, card))
-  elseif purpose == "trade" then
-    -- The card given to France: the one France can use least, by France's letters.
-    local card = trade.order(ctx, offered, "FR", power)[1]
-    return t:choose(play_index(actions, card), "20.6, Step 8: give France %s (French letter %s: the least use to it).",
-      cards.name(ctx, card), cards.known_letter(ctx, card, "FR") or "?")
-  elseif purpose == "debate" then
-    local card, why = debate_card(ctx, power, locals.piece, offered, t)
-    if card then
-      return t:choose(play_index(actions, card), "%s.", why)
-    end
-    return t:choose(1, "20.7.a: no card's values entered to weigh the debate: %s.", actions[1].label)
   end
-  -- A Leader's cost (the discard): the card the power needs least, by its letters.
-  local card = trade.order(ctx, filter(offered, function(c)
-    return not pumc(ctx, power, c)
-  end), power, power)[1] or trade.order(ctx, offered, power, power)[1]
-  return t:choose(play_index(actions, card), "20.5.2: the Leader's cost, the card %s needs least: %s.", name(ctx, power),
-    cards.name(ctx, card))
+  return playbook.cdgsm_play(ctx, actions, t, {
+    wager = function()
+      return wager_card(ctx, power, actions, t)
+    end,
+    round = round,
+    negotiate = round,
+    trade = function(offered)
+      -- The card given to France: the one France can use least, by France's letters.
+      local card = trade.order(ctx, offered, "FR", power)[1]
+      return t:choose(play_index(actions, card), "20.6, Step 8: give France %s (French letter %s: the least use to it).",
+        cards.name(ctx, card), cards.known_letter(ctx, card, "FR") or "?")
+    end,
+    debate = function(offered)
+      local card, why = debate_card(ctx, power, locals.piece, offered, t)
+      if card then
+        return t:choose(play_index(actions, card), "%s.", why)
+      end
+      return t:choose(1, "20.7.a: no card's values entered to weigh the debate: %s.", actions[1].label)
+    end,
+    -- A Leader's cost (the discard): the card the power needs least, by its letters.
+    cost = function(offered)
+      local card = playbook.least_needed(ctx, offered, power)
+      return t:choose(play_index(actions, card), "20.5.2: the Leader's cost, the card %s needs least: %s.",
+        name(ctx, power), cards.name(ctx, card))
+    end,
+  })
 end
 
 -- ---------------------------------------------------------------------------------------
@@ -846,114 +750,39 @@ end
 -- ---------------------------------------------------------------------------------------
 -- Steps 13-16: the War Phase's placements and moves (20.10).
 
-local function power_advantage(ctx, front)
-  return chart.advantage(ctx, front, "allied")
-end
-
 local FRENCH_OPS = {
-  fewest_units = { words = "with the French army that has the fewest units", pick = function(ctx, actions)
-    return chart.best_action(actions, "place", function(a)
-      return a.piece and forces.units(ctx, forces.box(a.piece)) or nil
-    end, -1)
-  end },
-  allied_advantage = { words = "with the French army where the Allies outnumber France the most", pick = function(ctx, actions)
-    local i, adv = chart.best_action(actions, "place", function(a)
-      local front = a.piece and chart.target_front(ctx, a.arg)
-      return front and power_advantage(ctx, front) or nil
-    end, 1)
-    return (adv or 0) > 0 and i or nil
-  end },
-  war_of_1812 = { words = "the War of 1812 box", pick = function(_, actions)
-    return named(actions, "place", forces.W1812)
-  end },
+  fewest_units = playbook.fewest_row("with the French army that has the fewest units"),
+  allied_advantage = playbook.outnumber_row("with the French army where the Allies outnumber France the most", "allied"),
+  war_of_1812 = playbook.W1812_ROW,
 }
 
-local ALLIED_OPS = {
-  persian_war = { words = "a Russian operation to the Russian-Persian War box", pick = function(_, actions)
-    return named(actions, "place", "russian_persian_war")
-  end },
-  war_of_1812 = { words = "a British operation to the War of 1812 box", pick = function(_, actions)
-    return named(actions, "place", forces.W1812)
-  end },
-  battle_advantage = { words = "with the power's army, without an operation yet, where the Allies outnumber France the most (if they do)",
-    pick = function(ctx, actions)
-      local i, adv = chart.best_action(actions, "place", function(a)
-        local front = chart.target_front(ctx, a.arg)
-        return front and power_advantage(ctx, front) or nil
-      end, 1, function(a)
-        return not chart.has_op(ctx, a.arg)
-      end)
-      return (adv or 0) > 0 and i or nil
-    end },
+local ALLIED_OPS = playbook.merged(playbook.ALLIED_OP_ROWS, {
+  battle_advantage = playbook.outnumber_row(
+    "with the power's army, without an operation yet, where the Allies outnumber France the most (if they do)", "allied", true),
   most_units = { words = "with the power's army that has the most units", pick = function(ctx, actions)
     return chart.best_action(actions, "place", function(a)
       return a.piece and forces.units(ctx, forces.box(a.piece)) or nil
     end, 1)
   end },
-}
+})
 
-function bot.place_ops(ctx, _, actions, t)
-  local op = ctx.locals.todo[1]
-  local table_id, list, step = "allied_ops", ALLIED_OPS, "20.10.2, Step 14"
-  if op.enemy then
-    table_id, list, step = "allied_french_ops", FRENCH_OPS, "20.10.1, Step 13"
-  end
-  local i = chart.pick_row(ctx, t, table_id, list, step, actions, op)
-  if i then
-    return t:choose(i)
-  end
-  return t:choose(1, "After the last row of %s: %s.", step, actions[1].label)
-end
+bot.place_ops = playbook.place_ops({ id = "allied_ops", words = ALLIED_OPS, step = "20.10.2, Step 14" },
+  { id = "allied_french_ops", words = FRENCH_OPS, step = "20.10.1, Step 13" })
 
-local SUPPORTS = {
-  battle_fronts = { words = "with the power's army in a battle with the smallest unit advantage", pick = function(ctx, actions, power)
-    local fronts = chart.battle_fronts(ctx, power)
-    return chart.best_action(actions, "place", function(a)
-      return fronts[a.arg] and power_advantage(ctx, fronts[a.arg]) or nil
-    end, -1)
-  end },
-  war_of_1812 = { words = "the War of 1812 box, where a battle is fought", pick = function(ctx, actions)
-    return rules_war.battle_on(ctx, "G") and named(actions, "place", forces.W1812) or nil
-  end },
-  most_units = { words = "with the power's army that has the most units", pick = function(ctx, actions)
-    return chart.best_action(actions, "place", function(a)
-      return type(a.arg) == "string" and ctx.data.boxes[a.arg] and forces.units(ctx, a.arg) or nil
-    end, 1)
-  end },
-}
+local SUPPORTS, STRATEGIC = playbook.war_rows("allied", "the power's army", "a National Reserve unit", function(ctx, kind, power)
+  return forces.owner_of_kind(ctx, kind) == power
+end)
+
+SUPPORTS.most_units = { words = "with the power's army that has the most units", pick = function(ctx, actions)
+  return chart.best_action(actions, "place", function(a)
+    return type(a.arg) == "string" and ctx.data.boxes[a.arg] and forces.units(ctx, a.arg) or nil
+  end, 1)
+end }
 
 function bot.place_supports(ctx, seat, actions, t)
-  local power = power_of(ctx, seat)
-  local i = chart.pick_row(ctx, t, "allied_supports", SUPPORTS, "20.10.3, Step 15", actions, power)
-  if i then
-    return t:choose(i)
-  end
-  return t:choose(named(actions, "done") or 1, "After the last row of 20.10.3, Step 15: the rest stay unplaced.")
+  return playbook.rows_or_done(ctx, t, "allied_supports", SUPPORTS, "20.10.3, Step 15", "the rest stay unplaced.", actions,
+    power_of(ctx, seat))
 end
-
-local STRATEGIC = {
-  reserve_to_battles = { words = "a National Reserve unit to the power's army in a battle with the smallest unit advantage",
-    pick = function(ctx, actions, power)
-      local fronts = chart.battle_fronts(ctx, power)
-      return chart.best_action(actions, "reserve", function(a)
-        return fronts[a.arg.box] and power_advantage(ctx, fronts[a.arg.box]) or nil
-      end, -1)
-    end },
-  reserve_fewest = { words = "a National Reserve unit to the power's army with the fewest units", pick = function(ctx, actions)
-    return chart.best_action(actions, "reserve", function(a)
-      return forces.units(ctx, a.arg.box, "allied")
-    end, -1)
-  end },
-  idle_to_battles = { words = "a unit from an army without a battle to the army in a battle with the smallest advantage",
-    pick = function(ctx, actions, power)
-      local fronts = chart.battle_fronts(ctx, power)
-      return chart.best_action(actions, "move", function(a)
-        return fronts[a.arg.to] and power_advantage(ctx, fronts[a.arg.to]) or nil
-      end, -1, function(a)
-        return fronts[a.arg.from] == nil and forces.owner_of_kind(ctx, a.arg.kind) == power
-      end)
-    end },
-}
 
 function bot.strategic(ctx, seat, actions, t)
   local power = power_of(ctx, seat)
@@ -977,21 +806,11 @@ end
 local function ibd(ctx, laid)
   local state = ctx.vars.war.battle
   local sum = chart.differential_sum(ctx, "20.11.2: the Initial Battle Differential", "allied")
-  for _, entry in ipairs(state.cards.FR or {}) do
-    sum:add(-math.abs(field(ctx, entry.card, "drm") or 0), string.format("%s %s", cards.name(ctx, entry.card),
-      entry.target == "enemy" and "against the Allies" or "(French card)"))
-  end
-  for _, entry in ipairs(state.cards.allied or {}) do
-    sum:add(math.abs(field(ctx, entry.card, "drm") or 0), string.format("%s (Allied card)", cards.name(ctx, entry.card)))
-  end
-  for _, entry in ipairs(laid or {}) do
-    sum:add(math.abs(entry.drm or field(ctx, entry.card, "drm") or 0), string.format("%s %s", cards.name(ctx, entry.card),
-      entry.target == "enemy" and "against France" or "(laid now)"))
-  end
+  playbook.add_cards(ctx, sum, state.cards.FR, -1, "against the Allies", "(French card)")
+  playbook.add_cards(ctx, sum, state.cards.allied, 1, "(Allied card)", "(Allied card)")
+  playbook.add_cards(ctx, sum, laid, 1, "against France", "(laid now)")
   return sum
 end
-
-local drm_of = botwar.drm_of
 
 local CARDS = botwar.card_rows(powers.allied)
 
@@ -1004,15 +823,7 @@ function bot.battle_cards(ctx, seat, actions, t)
     return t:choose(done, "20.11.2: the IBD %d is greater than %d: the Allies lay no more cards.", differential, stop)
   end
   -- In 22 the rules offer a neutral card only at the front it went to (22.1, L1994).
-  for key, word in rows(ctx, "allied_cards") do
-    local i = CARDS[word].pick(ctx, actions)
-    if i then
-      return t:choose(i, "20.11.2, row %s: %s: lay %s (DRM %d).", key, CARDS[word].words, cards.name(ctx, actions[i].card),
-        drm_of(ctx, actions[i].card))
-    end
-    t:step("20.11.2, row %s: %s: none.", key, CARDS[word].words)
-  end
-  return t:choose(done, "After the last row of 20.11.2: the Allies have no more cards for this battle.")
+  return playbook.lay_card(ctx, t, actions, done, "allied_cards", CARDS, "20.11.2", "the Allies have")
 end
 
 -- Step 19 (20.11.3, L1721-L1723): each Allied power with no unit in its Force Pool removes a
@@ -1130,11 +941,7 @@ local function trade_answer(ctx, actions, t)
   return t:choose(i or 1, "After the last row of 20.6, Step 8: the Allies refuse France's offer.")
 end
 
-local function first_option(ctx, actions, t)
-  local i = named(actions, "choose") or 1
-  return t:choose(i, "20 (best judgment): no step of the chart for the question %s: %s.",
-    tostring(ctx.locals.key), actions[i].label)
-end
+local first_option = playbook.first_option("20 (best judgment)")
 
 -- 20.9, Step 11, 2c: the funded Future Government of France moves away from the Emperor.
 local function future_government(ctx, actions, t)

@@ -28,6 +28,7 @@ local reach = include("bots/lib/track.lua")
 local botwar = include("bots/lib/war.lua")
 local conditions = include("bots/lib/conditions.lua")
 local chart = include("bots/lib/chart.lua")
+local playbook = include("bots/lib/playbook.lua")
 
 local bot = {}
 
@@ -51,16 +52,7 @@ local GA = "block.grande_armee"
 local GA_BOX = "army.grande_armee"
 
 local rows, filter, extreme, value_of = chart.rows, chart.filter, chart.extreme, chart.value_of
-local best_action, target_front, has_op = chart.best_action, chart.target_front, chart.has_op
-
--- France's unit advantage on a front: its units there less the Allies'.
-local function advantage(ctx, front)
-  return chart.advantage(ctx, front, "FR")
-end
-
-local function battle_fronts(ctx)
-  return chart.battle_fronts(ctx, "FR")
-end
+local has_op = chart.has_op
 
 local function differential_sum(ctx, title)
   return chart.differential_sum(ctx, title, "allied")
@@ -80,11 +72,6 @@ end
 
 -- ---------------------------------------------------------------------------------------
 -- Cards.
-
--- A possibly usable military card for France (19.1).
-local function pumc(ctx, card)
-  return solo.pumc(ctx, "FR", card)
-end
 
 -- Whether a French card lies face up on the Coalition's display (21.5: then the bot checks a
 -- trade).
@@ -123,15 +110,6 @@ end
 
 local MINOR_WORDS = { minor_unit = "a minor ally that gives France a unit", minor_vp = "a minor ally that gives only VP",
   minor_ally = "a minor ally (footnote **: one that gives a unit, else one that gives VP)" }
-
--- The pieces of `pieces` a row's issue names, for France; the row's issue in words.
-local function row_issues(ctx, entry, pieces)
-  return libissues.row_issues(ctx, entry, pieces, "FR")
-end
-
-local function entry_words(ctx, entry)
-  return libissues.entry_words(ctx, entry, MINOR_WORDS)
-end
 
 local function bonus_issue(ctx, card, pieces)
   return libissues.bonus_issue(ctx, card, "FR", pieces)
@@ -186,73 +164,32 @@ local function selection_rank(ctx, piece)
 end
 
 -- Step 4: the first row of Table 21.4 whose condition holds and whose issue is offered.
-local function select_issue(ctx, actions, t, what)
-  local offered = {}
-  for _, action in ipairs(actions) do
-    if type(action.arg) == "string" and ctx.data.pieces[action.arg] then
-      offered[#offered + 1] = action.arg
-    end
-  end
-  for _, row in ipairs(selection_rows(ctx)) do
-    local cond = ctx.data.tables.french_selection_condition[row.key]
-    local found = row_issues(ctx, row.issue, offered)
-    if #found == 0 then
-      t:step("%s: %s is not offered.", row.step, entry_words(ctx, row.issue))
-    elseif not holds(ctx, cond, nil, t) then
-      t:step("%s: its condition does not hold (%s).", row.step, conditions.words(cond))
-    else
-      table.sort(found)
-      local piece = #found == 1 and found[1]
-        or found[ctx:random(#found, "equal minor allies, at random (21.4, footnote **)")]
-      local i = named(actions, actions[1].name, piece)
-      return t:choose(i, "%s: %s, %s.", row.step, what, actions[i].label)
-    end
-  end
-  local pick = ctx:random(#actions, "no row of 21.4 applies, at random")
-  return t:choose(pick, "After the last row of 21.4: no row applies, %s at random: %s.", what, actions[pick].label)
+local function select_issue(ctx, _, actions, t, what)
+  return playbook.select_issue(ctx, actions, t, what, {
+    rows = selection_rows(ctx), condition = "french_selection_condition", power = "FR",
+    holds = function(cond)
+      return holds(ctx, cond, nil, t)
+    end,
+    minor_words = MINOR_WORDS, table = "21.4", equal = "equal minor allies, at random (21.4, footnote **)",
+  })
 end
 
-function bot.free_issue(ctx, _, actions, t)
-  return select_issue(ctx, actions, t, "the free issue")
-end
-
-function bot.selection(ctx, _, actions, t)
-  return select_issue(ctx, actions, t, "the issue")
-end
+bot.free_issue = playbook.with(select_issue, "the free issue")
+bot.selection = playbook.with(select_issue, "the issue")
 
 -- ---------------------------------------------------------------------------------------
 -- Step 3: the Wager card; 19.3's saves.
 
-local WAGER = {
+local WAGER = playbook.wager_rows("FR", "equal Wager cards (21.3, Step 3)", {
   highest_allied = { words = "the highest Allied card", pick = function(ctx, list)
     return extreme(ctx, filter(list, function(c)
       return util.contains({ "RU", "AU", "BR" }, cards.nation(ctx, c))
     end), 1, "equal Wager cards (21.3, Step 3)")
   end },
-  highest_non_military = { words = "the highest card that is no possibly usable military card", pick = function(ctx, list)
-    return extreme(ctx, filter(list, function(c)
-      return not pumc(ctx, c)
-    end), 1, "equal Wager cards (21.3, Step 3)")
-  end },
-  highest = { words = "the highest card", pick = function(ctx, list)
-    return extreme(ctx, list, 1, "equal Wager cards (21.3, Step 3)")
-  end },
-  lowest = { words = "the lowest card", pick = function(ctx, list)
-    return extreme(ctx, list, -1, "equal Wager cards (21.3, Step 3)")
-  end },
-}
+})
 
 local function wager_card(ctx, actions, t)
-  local offered = flowchart.collect(actions, "play", "card")
-  for key, word in rows(ctx, "french_wager") do
-    local card = WAGER[word].pick(ctx, offered)
-    if card then
-      return t:choose(play_index(actions, card), "21.3, Step 3, row %s: %s, %s (%d).", key, WAGER[word].words,
-        cards.name(ctx, card), value_of(ctx, card))
-    end
-    t:step("21.3, Step 3, row %s: no %s is available.", key, WAGER[word].words)
-  end
-  return t:choose(1, "After the last row of 21.3, Step 3: %s.", actions[1].label)
+  return playbook.wager_card(ctx, actions, t, "french_wager", WAGER, "21.3, Step 3", "")
 end
 
 -- ---------------------------------------------------------------------------------------
@@ -280,9 +217,7 @@ local function best_negotiation(ctx, hand, pieces)
 end
 
 local function negotiation_words(ctx, plan)
-  return string.format("%s on %s gains France %d space%s, to %s%s", cards.name(ctx, plan.card),
-    issue_name(ctx, plan.piece), plan.gain, plan.gain == 1 and "" or "s", reach.words(ctx, "FR", plan.pos),
-    plan.rank < 99 and string.format(" (Table 21.4 rank %d)", plan.rank) or "")
+  return playbook.negotiation_words(ctx, "FR", plan, "21.4")
 end
 
 -- The face-up non-military cards of France's display (L1822).
@@ -305,19 +240,16 @@ end
 
 -- Table 21.5.2: NAPOLEON's row, if one applies: {key, piece}.
 local function napoleon_plan(ctx, pieces, t)
-  for key, issue in rows(ctx, "french_napoleon_issue") do
-    local cond = ctx.data.tables.french_napoleon_condition[key]
-    local found = row_issues(ctx, issue, pieces)
-    if not holds(ctx, cond, nil, t) then
-      t:step("21.5.2, row %s: its condition does not hold (%s).", key, conditions.words(cond))
-    elseif #found == 0 then
-      t:step("21.5.2, row %s: %s cannot be negotiated.", key, entry_words(ctx, issue))
-    else
-      table.sort(found)
-      return { key = key, piece = found[1] }
-    end
-  end
-  return nil
+  return playbook.leader_plan(ctx, t, pieces, {
+    issues = "french_napoleon_issue", condition = "french_napoleon_condition", power = "FR",
+    holds = function(cond)
+      return holds(ctx, cond, nil, t)
+    end,
+    label = function(key)
+      return "21.5.2, row " .. key
+    end,
+    minor_words = MINOR_WORDS,
+  })
 end
 
 -- Step 5 (L1822): France passes when it debated since it last negotiated (the rules offer
@@ -347,13 +279,10 @@ local function round_plan(ctx, available, pieces, partners, t)
     if word == "napoleon" then
       t:step("21.5.1, row %s: NAPOLEON was weighed before the fate die (Table 21.5.2).", key)
     elseif word == "bonus" then
-      for _, card in ipairs(available) do
-        local piece = bonus_issue(ctx, card, pieces)
-        if piece then
-          return { key = key, what = "bonus", card = card, piece = piece }
-        end
+      local plan = playbook.bonus_plan(ctx, t, "21.5.1, row", key, "FR", available, pieces)
+      if plan then
+        return plan
       end
-      t:step("21.5.1, row %s: no available card collects its bonus now (it would be a normal card).", key)
     elseif word == "trade" then
       local partner = trade_partner(ctx, partners)
       local low = trade_check and partner and trade_cards(ctx, available) or {}
@@ -444,26 +373,16 @@ end
 -- The issue for the card France plays: NAPOLEON's from Table 21.5.2; a card collecting its
 -- bonus, that issue; otherwise the best negotiation.
 function bot.negotiation(ctx, _, actions, t)
-  local pieces = flowchart.collect(actions, "on", "piece")
-  local card = ctx.locals.card
-  local function on(piece)
-    return index_of(actions, function(a)
-      return a.name == "on" and a.piece == piece
-    end)
-  end
+  local pieces, card, on = flowchart.collect(actions, "on", "piece"), ctx.locals.card, playbook.on(actions)
   if ctx.locals.leader then
     local plan = napoleon_plan(ctx, pieces, t)
     if plan then
       return t:choose(on(plan.piece), "21.5.2, row %s: NAPOLEON takes %s to France's Seat.", plan.key,
         issue_name(ctx, plan.piece))
     end
-    local best, rank = nil, nil
-    for _, piece in ipairs(pieces) do
-      local r = selection_rank(ctx, piece) or 99
-      if rank == nil or r < rank then
-        best, rank = piece, r
-      end
-    end
+    local best = playbook.first_ranked(pieces, function(piece)
+      return selection_rank(ctx, piece)
+    end)
     return t:choose(on(best) or 1, "After the last row of 21.5.2: the first issue of Table 21.4 offered, %s.",
       best and issue_name(ctx, best) or actions[1].label)
   end
@@ -515,114 +434,75 @@ local function debate_decision(ctx, piece, t)
     elseif word == "table" then
       local class = debate_class(ctx, piece)
       local pile = solo.transferred(ctx, "FR") and "transferred" or "active"
-      local cell_key = class .. "/" .. round_of(ctx) .. "/" .. pile
-      local entry = ctx.data.tables.french_debate[cell_key]
-      local cell = chart.row(ctx, "french_debate", cell_key)
       t:step("21.6.1, step %s: Table 21.6.2.", key)
-      if entry == "never" then
-        t:step("21.6.2: %s: never (for France).", cell)
-        return nil
-      elseif entry == "always" then
-        t:step("21.6.2: %s: always.", cell)
-        return "debate"
-      end
-      local m, space = chart.debate_m(ctx, piece)
-      local roll = chartdice.rolled(ctx, "FR")
-      if roll == nil then
-        t:step("21.6.2: %s: roll 1d6 against M = 7 - %d = %d.", cell, space, m)
-        return "roll"
-      end
-      local yes, how = roll_debates(ctx, roll, m)
-      t:step("21.6.2: %s: the die shows %d, M = 7 - %d = %d: %s M, %s.", cell, roll, space, m, how,
-        yes and "France debates" or "no debate")
-      return yes and "debate" or nil
+      return (playbook.debate_cell(ctx, t, "french_debate", class .. "/" .. round_of(ctx) .. "/" .. pile, piece, "FR",
+        "21.6.2: ", "France", roll_debates))
     end
   end
   return "debate"
 end
 
-local function debate_or_pass(ctx, actions, t, name)
+local function debate_or_pass(ctx, _, actions, t, name)
   local decision = debate_decision(ctx, ctx.locals.piece, t)
-  local pass = named(actions, "pass")
-  if decision == "roll" then
-    local roll = named(actions, "chart_roll")
-    if roll then
-      return t:choose(roll, "21.6.2: France rolls its debate die.")
-    end
-    decision = nil
-  end
-  local act = index_of(actions, function(a)
-    return a.name == name and (type(a.arg) ~= "table" or a.arg.power == nil or a.arg.power == "FR")
-  end)
-  if decision == "debate" and act then
-    return t:choose(act, "21.6: France %s; the fate die gives its card.", name == "preempt" and "pre-empts" or "debates")
-  end
-  return t:choose(pass or 1, "21.6: France does not %s.", name == "preempt" and "pre-empt" or "debate")
+  return playbook.declare(actions, t, decision, named(actions, "chart_roll"), name, "FR", {
+    roll = "21.6.2: France rolls its debate die.",
+    act = string.format("21.6: France %s; the fate die gives its card.", name == "preempt" and "pre-empts" or "debates"),
+    pass = string.format("21.6: France does not %s.", name == "preempt" and "pre-empt" or "debate"),
+  })
 end
 
-function bot.debate(ctx, _, actions, t)
-  return debate_or_pass(ctx, actions, t, "debate")
-end
-
-function bot.preempt(ctx, _, actions, t)
-  return debate_or_pass(ctx, actions, t, "preempt")
-end
+bot.debate = playbook.with(debate_or_pass, "debate")
+bot.preempt = playbook.with(debate_or_pass, "preempt")
 
 -- ---------------------------------------------------------------------------------------
 -- The card-driven solo method (19.3): the card France plays from its display.
 
 function bot.cdgsm_play(ctx, _, actions, t)
   local locals = ctx.locals
-  if named(actions, "save_none") then
-    return botwar.save(ctx, actions, t)
-  end
-  local offered = flowchart.collect(actions, "play", "card")
-  local purpose = locals.purpose
-  if purpose == "wager" then
-    return wager_card(ctx, actions, t)
-  elseif purpose == "round" or purpose == "negotiate" then
+  local function round(offered)
     local pieces = display.negotiable(ctx)
-    local trades = purpose == "round" and solitaire.may_start_trade(ctx, "FR")
+    local trades = locals.purpose == "round" and solitaire.may_start_trade(ctx, "FR")
     local partners = trades and powers.allied(ctx) or {}
     local plan = round_plan(ctx, offered, pieces, partners, t)
     if plan then
       return t:choose(play_index(actions, plan.card), "%s", plan_words(ctx, plan))
     end
     return t:choose(1, "After the last row of 21.5.1: %s.", actions[1].label)
-  elseif purpose == "trade" then
-    local low = trade_cards(ctx, offered)
-    local card = low[1] or trade.order(ctx, offered, "FR", "FR")[1]
-    return t:choose(play_index(actions, card), "21.5.1: trade %s (D before C, then the lowest).", letter_words(ctx, card))
-  elseif purpose == "debate" then
-    local piece = locals.piece
-    local card, pos = reach.best_card(ctx, offered, piece, "FR", true, function(tied)
-      table.sort(tied)
-      return #tied == 1 and tied[1] or tied[ctx:random(#tied, "equal debate cards (21.6)")]
-    end)
-    if card then
-      return t:choose(play_index(actions, card), "21.6: debate with %s: %s to %s, the furthest toward France.",
-        cards.name(ctx, card), issue_name(ctx, piece), reach.words(ctx, "FR", pos))
-    end
-    return t:choose(1, "21.6: no card's values entered to weigh the debate: %s.", actions[1].label)
   end
-  -- A Leader's cost (the discard): the card France needs least, by its letters.
-  local card = trade.order(ctx, filter(offered, function(c)
-    return not pumc(ctx, c)
-  end), "FR", "FR")[1] or trade.order(ctx, offered, "FR", "FR")[1]
-  return t:choose(play_index(actions, card), "21.5.2: NAPOLEON's cost, the card France needs least: %s.",
-    letter_words(ctx, card))
+  return playbook.cdgsm_play(ctx, actions, t, {
+    wager = function()
+      return wager_card(ctx, actions, t)
+    end,
+    round = round,
+    negotiate = round,
+    trade = function(offered)
+      local low = trade_cards(ctx, offered)
+      local card = low[1] or trade.order(ctx, offered, "FR", "FR")[1]
+      return t:choose(play_index(actions, card), "21.5.1: trade %s (D before C, then the lowest).", letter_words(ctx, card))
+    end,
+    debate = function(offered)
+      local piece = locals.piece
+      local card, pos = playbook.farthest_card(ctx, offered, piece, "FR", "equal debate cards (21.6)")
+      if card then
+        return t:choose(play_index(actions, card), "21.6: debate with %s: %s to %s, the furthest toward France.",
+          cards.name(ctx, card), issue_name(ctx, piece), reach.words(ctx, "FR", pos))
+      end
+      return t:choose(1, "21.6: no card's values entered to weigh the debate: %s.", actions[1].label)
+    end,
+    -- A Leader's cost (the discard): the card France needs least, by its letters.
+    cost = function(offered)
+      local card = playbook.least_needed(ctx, offered, "FR")
+      return t:choose(play_index(actions, card), "21.5.2: NAPOLEON's cost, the card France needs least: %s.",
+        letter_words(ctx, card))
+    end,
+  })
 end
 
 -- ---------------------------------------------------------------------------------------
 -- Step 9: Government spending (21.8.1).
 
 local function funded_ops(ctx)
-  local n = 0
-  for id, power in pairs((ctx.vars.government or {}).funded or {}) do
-    if power == "FR" and ctx.data.pieces[id].props.issue == "mil_op_fr" then
-      n = n + 1
-    end
-  end
+  local n = botwar.french_ops_funded(ctx)
   -- NAPOLEON's free operation counts two: the Grande Armée takes two markers with him (L480).
   return n + (rules_war.napoleon_available(ctx) and 2 or 0)
 end
@@ -665,11 +545,7 @@ local SPENDING = {
 }
 
 function bot.spend(ctx, _, actions, t)
-  local i = chart.pick_row(ctx, t, "french_spending", SPENDING, "21.8.1, Step 9", actions, t)
-  if i then
-    return t:choose(i)
-  end
-  return t:choose(named(actions, "done") or 1, "After the last row of 21.8.1, Step 9: France keeps the rest.")
+  return playbook.rows_or_done(ctx, t, "french_spending", SPENDING, "21.8.1, Step 9", "France keeps the rest.", actions, t)
 end
 
 -- ---------------------------------------------------------------------------------------
@@ -721,26 +597,10 @@ end
 -- ---------------------------------------------------------------------------------------
 -- Steps 11-14: the War Phase's placements and moves (21.9).
 
-local ALLIED_OPS = {
-  persian_war = { words = "a Russian operation to the Russian-Persian War box", pick = function(_, actions)
-    return named(actions, "place", "russian_persian_war")
-  end },
-  war_of_1812 = { words = "a British operation to the War of 1812 box", pick = function(_, actions)
-    return named(actions, "place", forces.W1812)
-  end },
-  fewest_units = { words = "with the owner's army that has the fewest units", pick = function(ctx, actions)
-    return best_action(actions, "place", function(a)
-      return a.piece and forces.units(ctx, forces.box(a.piece)) or nil
-    end, -1)
-  end },
-  french_advantage = { words = "with the owner's army where France outnumbers the Allies the most", pick = function(ctx, actions)
-    local i, adv = best_action(actions, "place", function(a)
-      local front = a.piece and target_front(ctx, a.arg)
-      return front and advantage(ctx, front) or nil
-    end, 1)
-    return (adv or 0) > 0 and i or nil
-  end },
-}
+local ALLIED_OPS = playbook.merged(playbook.ALLIED_OP_ROWS, {
+  fewest_units = playbook.fewest_row("with the owner's army that has the fewest units"),
+  french_advantage = playbook.outnumber_row("with the owner's army where France outnumbers the Allies the most", "FR"),
+})
 
 local FRENCH_OPS = {
   napoleon_ga = { words = "NAPOLEON's free operation with the Grande Armée", pick = function(ctx, actions, op)
@@ -749,88 +609,34 @@ local FRENCH_OPS = {
   grande_armee = { words = "with the Grande Armée, which has no operation yet", pick = function(ctx, actions)
     return not has_op(ctx, GA) and named(actions, "place", GA) or nil
   end },
-  french_advantage = { words = "with the French army, without an operation yet, where France outnumbers the Allies the most",
-    pick = function(ctx, actions)
-      local i, adv = best_action(actions, "place", function(a)
-        local front = target_front(ctx, a.arg)
-        return front and advantage(ctx, front) or nil
-      end, 1, function(a)
-        return not has_op(ctx, a.arg)
-      end)
-      return (adv or 0) > 0 and i or nil
-    end },
-  war_of_1812 = { words = "the War of 1812 box", pick = function(_, actions)
-    return named(actions, "place", forces.W1812)
-  end },
+  french_advantage = playbook.outnumber_row(
+    "with the French army, without an operation yet, where France outnumbers the Allies the most", "FR", true),
+  war_of_1812 = playbook.W1812_ROW,
 }
 
-function bot.place_ops(ctx, _, actions, t)
-  local op = ctx.locals.todo[1]
-  local table_id, list, step = "french_ops", FRENCH_OPS, "21.9.2, Step 12"
-  if op.enemy then
-    table_id, list, step = "french_allied_ops", ALLIED_OPS, "21.9.1"
-  end
-  local i = chart.pick_row(ctx, t, table_id, list, step, actions, op)
-  if i then
-    return t:choose(i)
-  end
-  return t:choose(1, "After the last row of %s: %s.", step, actions[1].label)
-end
+bot.place_ops = playbook.place_ops({ id = "french_ops", words = FRENCH_OPS, step = "21.9.2, Step 12" },
+  { id = "french_allied_ops", words = ALLIED_OPS, step = "21.9.1" })
 
-local SUPPORTS = {
-  grande_armee = { words = "with the Grande Armée", pick = function(_, actions)
-    return named(actions, "place", GA_BOX)
-  end },
-  battle_fronts = { words = "with the French army in a battle with the smallest unit advantage", pick = function(ctx, actions)
-    local fights = battle_fronts(ctx)
-    return best_action(actions, "place", function(a)
-      return fights[a.arg] and advantage(ctx, fights[a.arg]) or nil
-    end, -1)
-  end },
-  war_of_1812 = { words = "the War of 1812 box, where a battle is fought", pick = function(ctx, actions)
-    return rules_war.battle_on(ctx, "G") and named(actions, "place", forces.W1812) or nil
-  end },
-}
+local SUPPORTS, STRATEGIC = playbook.war_rows("FR", "the French army", "a Paris Reserve unit", function(_, kind)
+  return kind == "FR"
+end)
+
+SUPPORTS.grande_armee = { words = "with the Grande Armée", pick = function(_, actions)
+  return named(actions, "place", GA_BOX)
+end }
+
+STRATEGIC.reserve_to_ga = { words = "a Paris Reserve unit to the Grande Armée", pick = function(_, actions)
+  return index_of(actions, function(a)
+    return a.name == "reserve" and a.arg.box == GA_BOX
+  end)
+end }
 
 function bot.place_supports(ctx, _, actions, t)
-  local i = chart.pick_row(ctx, t, "french_supports", SUPPORTS, "21.9.3, Step 13", actions)
-  if i then
-    return t:choose(i)
-  end
-  return t:choose(named(actions, "done") or 1, "After the last row of 21.9.3, Step 13: the rest stay unplaced.")
+  return playbook.rows_or_done(ctx, t, "french_supports", SUPPORTS, "21.9.3, Step 13", "the rest stay unplaced.", actions, "FR")
 end
 
-local STRATEGIC = {
-  reserve_to_ga = { words = "a Paris Reserve unit to the Grande Armée", pick = function(_, actions)
-    return index_of(actions, function(a)
-      return a.name == "reserve" and a.arg.box == GA_BOX
-    end)
-  end },
-  reserve_to_battles = { words = "a Paris Reserve unit to the French army in a battle with the smallest unit advantage",
-    pick = function(ctx, actions)
-      local fights = battle_fronts(ctx)
-      return best_action(actions, "reserve", function(a)
-        return fights[a.arg.box] and advantage(ctx, fights[a.arg.box]) or nil
-      end, -1)
-    end },
-  reserve_fewest = { words = "a Paris Reserve unit to the French army with the fewest units", pick = function(ctx, actions)
-    return best_action(actions, "reserve", function(a)
-      return forces.units(ctx, a.arg.box, "FR")
-    end, -1)
-  end },
-  idle_to_battles = { words = "a unit from an army without a battle to the army in a battle with the smallest advantage",
-    pick = function(ctx, actions)
-      local fights = battle_fronts(ctx)
-      return best_action(actions, "move", function(a)
-        return fights[a.arg.to] and advantage(ctx, fights[a.arg.to]) or nil
-      end, -1, function(a)
-        return fights[a.arg.from] == nil and a.arg.kind == "FR"
-      end)
-    end },
-}
-
 function bot.strategic(ctx, _, actions, t)
-  local i = chart.pick_row(ctx, t, "french_strategic", STRATEGIC, "21.9.4", actions)
+  local i = chart.pick_row(ctx, t, "french_strategic", STRATEGIC, "21.9.4", actions, "FR")
   if i then
     return t:choose(i)
   end
@@ -851,15 +657,9 @@ end
 local function ibd(ctx, laid)
   local state = ctx.vars.war.battle
   local sum = differential_sum(ctx, "21.10.2: the Initial Battle Differential")
-  for _, entry in ipairs(state.cards.allied or {}) do
-    -- An Allied card raises the Allied DRM or lowers the French one: either way, the IBD.
-    sum:add(math.abs(field(ctx, entry.card, "drm") or 0), string.format("%s %s", cards.name(ctx, entry.card),
-      entry.target == "enemy" and "against France" or "(Allied card)"))
-  end
-  for _, entry in ipairs(laid or {}) do
-    local drm = math.abs(entry.drm or field(ctx, entry.card, "drm") or 0)
-    sum:add(-drm, string.format("%s %s", cards.name(ctx, entry.card), entry.target == "enemy" and "against the Allies" or "(French card)"))
-  end
+  -- An Allied card raises the Allied DRM or lowers the French one: either way, the IBD.
+  playbook.add_cards(ctx, sum, state.cards.allied, 1, "against France", "(Allied card)")
+  playbook.add_cards(ctx, sum, laid, -1, "against the Allies", "(French card)")
   return sum
 end
 
@@ -881,8 +681,6 @@ local function cards_in_hand(ctx, seat, zone)
   end
   return list
 end
-
-local drm_of = botwar.drm_of
 
 local function lay_index(actions, card)
   return index_of(actions, function(a)
@@ -918,15 +716,7 @@ function bot.battle_cards(ctx, seat, actions, t)
   if differential < stop then
     return t:choose(done, "21.10.2: the IBD %d is below %d: France lays no more cards.", differential, stop)
   end
-  for key, word in rows(ctx, "french_cards") do
-    local i = CARDS[word].pick(ctx, actions, laid)
-    if i then
-      return t:choose(i, "21.10.2, row %s: %s: lay %s (DRM %d).", key, CARDS[word].words, cards.name(ctx, actions[i].card),
-        drm_of(ctx, actions[i].card))
-    end
-    t:step("21.10.2, row %s: %s: none.", key, CARDS[word].words)
-  end
-  return t:choose(done, "After the last row of 21.10.2: France has no more cards for this battle.")
+  return playbook.lay_card(ctx, t, actions, done, "french_cards", CARDS, "21.10.2", "France has", laid)
 end
 
 -- Step 15 (L1900-L1906): the IBD without cards, modified by the chart's rows; negative, France
@@ -977,37 +767,20 @@ local function handicap_issue(ctx, actions, t)
   end, "21.12", "21.4")
 end
 
-local function first_option(ctx, actions, t)
-  local i = named(actions, "choose") or 1
-  return t:choose(i, "21 (best judgment): no step of the chart for the question %s: %s.",
-    tostring(ctx.locals.key), actions[i].label)
-end
+local first_option = playbook.first_option("21 (best judgment)")
 
 bot.decide = decide.answers({
   withdraw = withdraw,
   handicap_issue = handicap_issue,
-  bonus = function(ctx, actions, t)
-    local i = index_of(actions, function(a)
-      return a.arg == "Liberalism"
-    end)
-    if i then
-      return t:choose(i, "21.8.1: a card's bonus goes on the Liberalism roll (Step 9's row for it).")
-    end
-    return first_option(ctx, actions, t)
-  end,
+  bonus = playbook.liberalism_bonus("21.8.1: a card's bonus goes on the Liberalism roll (Step 9's row for it).",
+    first_option),
   -- No trade_answer: the Allies never start a trade with France (21.7 #1, L1850), which the
   -- rules keep (solitaire.may_start_trade), so the French bot is never asked one.
 }, first_option)
 
 -- Battle losses: the chart gives no order (Step 17 is about staying in the mountains, a
 -- Rulebook option the module lacks); from the largest French box.
-function bot.battle_losses(ctx, _, actions, t)
-  local i, n = flowchart.best(actions, function(a)
-    return a.arg and a.arg.box and ctx:units(a.arg.box, a.arg.kind) or nil
-  end)
-  return t:choose(i or 1, "21.10: losses come off the largest French box (%s units): %s.", tostring(n),
-    actions[i or 1].label)
-end
+bot.battle_losses = botwar.losses_by_size("21.10: losses come off the largest French box (%s units): %s.")
 
 function bot.vp_summary(_, _, actions, t)
   return t:choose(named(actions, "done") or 1, "21.11: the bot adds nothing to the Victory Point Summary.")

@@ -19,6 +19,7 @@ local botwar = include("bots/lib/war.lua")
 local battle = include("rules/battle.lua")
 local decide = include("rules/decide.lua")
 local options = include("rules/options.lua")
+local playbook = include("bots/lib/playbook.lua")
 
 local bot = {}
 
@@ -171,12 +172,7 @@ local function gives_units(ctx, piece)
 end
 
 local function support_limit(ctx)
-  local ops = 0
-  for id, power in pairs((ctx.vars.government or {}).funded or {}) do
-    if power == "FR" and ctx.data.pieces[id].props.issue == "mil_op_fr" then
-      ops = ops + 1
-    end
-  end
+  local ops = botwar.french_ops_funded(ctx)
   if war.napoleon_available(ctx) and options.get(ctx, "lutzen_france.support_limit") == "with-napoleon" then
     ops = ops + 2
   end
@@ -713,7 +709,7 @@ end
 
 -- A debate of another power's play, or France's pre-emptive debate: both follow the debate
 -- table, with the card 18.4.5.6 would play.
-local function debate_or_pass(ctx, actions, t, doing)
+local function debate_or_pass(ctx, _, actions, t, doing)
   local pass = index_of(actions, function(a)
     return a.name == "pass"
   end)
@@ -727,13 +723,8 @@ local function debate_or_pass(ctx, actions, t, doing)
   return t:choose(pass or 1, "France does not %s.", doing)
 end
 
-function bot.debate(ctx, _, actions, t)
-  return debate_or_pass(ctx, actions, t, "debate")
-end
-
-function bot.preempt(ctx, _, actions, t)
-  return debate_or_pass(ctx, actions, t, "pre-empt")
-end
+bot.debate = playbook.with(debate_or_pass, "debate")
+bot.preempt = playbook.with(debate_or_pass, "pre-empt")
 
 -- A trade: the card France offers (18.4.5.4), or its answer to Russia's offer.
 function bot.trade(ctx, _, actions, t)
@@ -894,15 +885,8 @@ end
 
 bot.decide = decide.answers({
   withdraw = withdraw,
-  bonus = function(ctx, actions, t)
-    local i = index_of(actions, function(a)
-      return a.arg == "Liberalism"
-    end)
-    if i then
-      return t:choose(i, "18.4, no table for a card's Liberalism or Pax bonus: Liberalism (18.4.5.7 ranks it second).")
-    end
-    return first_option(ctx, actions, t)
-  end,
+  bonus = playbook.liberalism_bonus(
+    "18.4, no table for a card's Liberalism or Pax bonus: Liberalism (18.4.5.7 ranks it second).", first_option),
 }, first_option)
 
 -- The card-driven solo method's play (19.3), when France's cards come from its display:
@@ -933,13 +917,7 @@ end
 
 -- Battle losses: 18.4 has no rule; the bot takes them from the largest French box, so that
 -- no army is emptied while another has units to spare.
-function bot.battle_losses(ctx, _, actions, t)
-  local i, n = flowchart.best(actions, function(a)
-    return a.arg and a.arg.box and ctx:units(a.arg.box, a.arg.kind) or nil
-  end)
-  return t:choose(i or 1, "18.4, no table for losses: from the largest box (%s units), %s.", tostring(n),
-    actions[i or 1].label)
-end
+bot.battle_losses = botwar.losses_by_size("18.4, no table for losses: from the largest box (%s units), %s.")
 
 -- The Victory Point Summary's other items are entered by the players: the bot confirms.
 function bot.vp_summary(_, _, actions, t)

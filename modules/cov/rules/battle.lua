@@ -56,9 +56,7 @@ local battle = {}
 local SIDE_NAMES = { FR = "France", allied = "the Allies" }
 local SIDE_TITLES = { FR = "France", allied = "The Allies" }
 
-local function name(ctx, power)
-  return powers.name(ctx, power)
-end
+local name = powers.name
 
 local function other(side)
   return side == "FR" and "allied" or "FR"

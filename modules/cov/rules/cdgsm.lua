@@ -283,12 +283,19 @@ local function find(options, card)
   return nil
 end
 
+-- The option of `card` among `options` while the play is at step `mode` ("save", "play");
+-- else an error: the card's name, then `refused`.
+local function option_of(ctx, mode, options, card, refused)
+  local option = find(options, card)
+  if ctx.locals.mode ~= mode or option == nil then
+    error(string.format("%s %s", card_name(ctx, card), refused), 0)
+  end
+  return option
+end
+
 function cdgsm.cdgsm_play.save(ctx, card)
   local locals = ctx.locals
-  local option = find(locals.saves, card)
-  if locals.mode ~= "save" or option == nil then
-    error(string.format("%s cannot be saved now", card_name(ctx, card)), 0)
-  end
+  local option = option_of(ctx, "save", locals.saves, card, "cannot be saved now")
   ctx:move_card(card, zone(locals.side, "military"))
   ctx:log(string.format("%s saves %s (%s) to the Military pile (19.3, step 3).", power_name(ctx, locals.power),
     card_name(ctx, card), solo.space_words(option.space)))
@@ -305,10 +312,7 @@ local FACE_DOWN = { wager = "wager", trade = "offer" }
 
 function cdgsm.cdgsm_play.play(ctx, card)
   local locals = ctx.locals
-  local option = find(locals.options, card)
-  if locals.mode ~= "play" or option == nil then
-    error(string.format("%s is not available to play", card_name(ctx, card)), 0)
-  end
+  local option = option_of(ctx, "play", locals.options, card, "is not available to play")
   local down = FACE_DOWN[locals.purpose]
   ctx:move_card(card, zone(locals.side, down or "played"))
   if down then
@@ -339,17 +343,15 @@ end
 
 -- The cards in the hands of the side's powers.
 local function hand_cards(ctx, side)
-  local list, seen = {}, {}
+  local hands, seen = {}, {}
   for _, power in ipairs(side_powers(ctx, side)) do
     local hand = powers.hand_zone(ctx, power)
     if not seen[hand] then
       seen[hand] = true
-      for _, card in ipairs(ctx:zone(hand)) do
-        list[#list + 1] = card
-      end
+      hands[#hands + 1] = hand
     end
   end
-  return list
+  return solo.cards_in(ctx, hands)
 end
 
 -- Enters the desk (from the rules' set-up, given the option's value).

@@ -447,10 +447,17 @@ function solo.war_cards(ctx, side)
   end
   from[#from + 1] = zone(side, "C.up")
   from[#from + 1] = zone(side, "C")
+  return solo.cards_in(ctx, from, function(card)
+    return solo.side_pumc(ctx, side, card)
+  end)
+end
+
+-- The cards of `zones` in order, those `keep(card)` allows (all, without it).
+function solo.cards_in(ctx, zones, keep)
   local list = {}
-  for _, z in ipairs(from) do
+  for _, z in ipairs(zones) do
     for _, card in ipairs(ctx:zone(z)) do
-      if solo.side_pumc(ctx, side, card) then
+      if keep == nil or keep(card) then
         list[#list + 1] = card
       end
     end

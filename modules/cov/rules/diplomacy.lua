@@ -21,19 +21,11 @@ local diplomacy = {}
 
 local ROUNDS = 6
 
-local function name(ctx, power)
-  return powers.name(ctx, power)
-end
+local name, issue_name, as_power = powers.name, display.issue_name, powers.as_power
 
 local function dip(ctx)
   return ctx.vars.diplomacy
 end
-
-local function issue_name(ctx, piece)
-  return ctx.data.pieces[piece].name
-end
-
-local as_power = powers.as_power
 
 local function discard(ctx, card)
   ctx:move_card(card, "discard")

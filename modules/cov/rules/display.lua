@@ -18,6 +18,15 @@ display.SEAT = 7
 -- game: every rule and bot asks where issues stand, again and again.
 local track_spaces = {}
 
+-- An issue marker's name, and its issue (the kind of issue: "lib_abs", "poland").
+function display.issue_name(ctx, piece)
+  return ctx.data.pieces[piece].name
+end
+
+function display.issue_of(ctx, piece)
+  return ctx.data.pieces[piece].props.issue
+end
+
 -- Where an issue marker stands: "display" (waiting on the Diplomacy Display), "table",
 -- or a power and a space number 1-7; nil and the place when it is elsewhere (a box).
 function display.where(ctx, piece)

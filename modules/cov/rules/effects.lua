@@ -7,11 +7,11 @@
 -- in `vars.drm_bonuses` for the roll they modify; bonuses the Government Phase pays are
 -- listed in `vars.government_bonuses`.
 
+local display = include("rules/display.lua")
+
 local effects = {}
 
-local function issue_of(ctx, piece)
-  return ctx.data.pieces[piece].props.issue
-end
+local issue_of = display.issue_of
 
 local function resource(ctx, power, card)
   ctx:add_counter("resources." .. power, 1)
@@ -34,73 +34,65 @@ local function government_bonus(ctx, power, card, what)
   ctx:log(string.format("%s: %s (in the Government Phase).", ctx.data.cards[card].name, what))
 end
 
+-- An effect whose bonus `bonus(ctx, power, piece)` says when the card collects, and
+-- `give(ctx, power, piece)` pays when it is played.
+local function effect(bonus, give)
+  return {
+    bonus = bonus,
+    played = function(ctx, power, piece)
+      if bonus(ctx, power, piece) then
+        give(ctx, power, piece)
+      end
+    end,
+  }
+end
+
 -- TRAUTTMANSDORFF: played by Austria on Austria at War, 1 VP for Austria (16.2, Round 1).
-effects.trauttmansdorff = {
-  bonus = function(ctx, power, piece)
-    return power == "AU" and issue_of(ctx, piece) == "austria_at_war"
-  end,
-  played = function(ctx, power, piece)
-    if effects.trauttmansdorff.bonus(ctx, power, piece) then
-      local vp = ctx:add_counter("vp.AU", 1)
-      ctx:log(string.format("Trauttmansdorff on Austria at War: +1 VP for Austria (%d).", vp))
-    end
-  end,
-}
+effects.trauttmansdorff = effect(function(ctx, power, piece)
+  return power == "AU" and issue_of(ctx, piece) == "austria_at_war"
+end, function(ctx)
+  local vp = ctx:add_counter("vp.AU", 1)
+  ctx:log(string.format("Trauttmansdorff on Austria at War: +1 VP for Austria (%d).", vp))
+end)
 
 -- MARTIN GAUDIN: played by France on British Financial Aid, Holland, Italy or
 -- Liberalism/Absolutism, +1 Resource for France; on Liberalism/Absolutism also +1 drm on
 -- the Liberalism or Pax Britannica roll (A-5, 16.2 Round 3).
 local GAUDIN_ISSUES = { fin_aid_br = true, holland = true, italy = true, lib_abs = true }
-effects.gaudin = {
-  bonus = function(ctx, power, piece)
-    return power == "FR" and GAUDIN_ISSUES[issue_of(ctx, piece)] == true
-  end,
-  played = function(ctx, power, piece)
-    local issue = issue_of(ctx, piece)
-    if effects.gaudin.bonus(ctx, power, piece) then
-      resource(ctx, "FR", "gaudin")
-      if issue == "lib_abs" then
-        drm_bonus(ctx, "FR", "gaudin", "Liberalism or Pax Britannica")
-      end
-    end
-  end,
-}
+effects.gaudin = effect(function(ctx, power, piece)
+  return power == "FR" and GAUDIN_ISSUES[issue_of(ctx, piece)] == true
+end, function(ctx, _, piece)
+  resource(ctx, "FR", "gaudin")
+  if issue_of(ctx, piece) == "lib_abs" then
+    drm_bonus(ctx, "FR", "gaudin", "Liberalism or Pax Britannica")
+  end
+end)
 
 -- HUSKISSON: played by Britain on Liberalism/Absolutism or Russian Financial Aid, +1 drm
 -- on the Liberalism or Pax Britannica roll (A-5).
-effects.huskisson = {
-  bonus = function(ctx, power, piece)
-    local issue = issue_of(ctx, piece)
-    return power == "BR" and (issue == "lib_abs" or issue == "fin_aid_ru")
-  end,
-  played = function(ctx, power, piece)
-    if effects.huskisson.bonus(ctx, power, piece) then
-      drm_bonus(ctx, "BR", "huskisson", "Liberalism or Pax Britannica")
-    end
-  end,
-}
+effects.huskisson = effect(function(ctx, power, piece)
+  local issue = issue_of(ctx, piece)
+  return power == "BR" and (issue == "lib_abs" or issue == "fin_aid_ru")
+end, function(ctx)
+  drm_bonus(ctx, "BR", "huskisson", "Liberalism or Pax Britannica")
+end)
 
 -- BARON ELDON: played by Britain on one of the issues its card lists (British Military
 -- Operation among them; the list is the card's `bonus_issues`), +1 Resource (16.2 Round 3).
-effects.eldon = {
-  bonus = function(ctx, power, piece)
-    if power ~= "BR" then
-      return false
-    end
-    local issue = issue_of(ctx, piece)
-    for _, listed in ipairs(ctx.data.cards.eldon.fields.bonus_issues) do
-      if listed == issue then
-        return true
-      end
-    end
+effects.eldon = effect(function(ctx, power, piece)
+  if power ~= "BR" then
     return false
-  end,
-  played = function(ctx, power, piece)
-    if effects.eldon.bonus(ctx, power, piece) then
-      resource(ctx, "BR", "eldon")
+  end
+  local issue = issue_of(ctx, piece)
+  for _, listed in ipairs(ctx.data.cards.eldon.fields.bonus_issues) do
+    if listed == issue then
+      return true
     end
-  end,
-}
+  end
+  return false
+end, function(ctx)
+  resource(ctx, "BR", "eldon")
+end)
 
 -- BARON BEXLEY: used by Britain in diplomacy, a die roll of 1-3 gives a Resource, and +1
 -- drm on the Pax Britannica roll this turn (16.2 Round 4: Britain rolled a 5, no Resource).
@@ -124,29 +116,19 @@ effects.bexley = {
 
 -- KING FRIEDRICH WILHELM III: played by Russia on Russian Recruitment, a bonus printed
 -- "1 VP unit" (A-5); the Government Phase pays it (which of the two it is: RULES-GAPS.md).
-effects.friedrich_wilhelm_iii = {
-  bonus = function(ctx, power, piece)
-    return power == "RU" and issue_of(ctx, piece) == "recruit_ru"
-  end,
-  played = function(ctx, power, piece)
-    if effects.friedrich_wilhelm_iii.bonus(ctx, power, piece) then
-      government_bonus(ctx, "RU", "friedrich_wilhelm_iii", "the bonus printed \"1 VP unit\" for Russia")
-    end
-  end,
-}
+effects.friedrich_wilhelm_iii = effect(function(ctx, power, piece)
+  return power == "RU" and issue_of(ctx, piece) == "recruit_ru"
+end, function(ctx)
+  government_bonus(ctx, "RU", "friedrich_wilhelm_iii", "the bonus printed \"1 VP unit\" for Russia")
+end)
 
 -- PONIATOWSKI: played on Poland before Austria at War has occurred, one more military
 -- unit (L1836, cov-rules: "Poniatowski on Poland"); paid when the power that played it
 -- funds Poland in the Government Phase (RULES-GAPS.md).
-effects.poniatowski = {
-  bonus = function(ctx, _, piece)
-    return not ctx.vars.austria_at_war_done and issue_of(ctx, piece) == "poland"
-  end,
-  played = function(ctx, power, piece)
-    if effects.poniatowski.bonus(ctx, power, piece) then
-      government_bonus(ctx, power, "poniatowski", "one more military unit for " .. ctx.data.seats[power].name .. " if it funds Poland")
-    end
-  end,
-}
+effects.poniatowski = effect(function(ctx, _, piece)
+  return not ctx.vars.austria_at_war_done and issue_of(ctx, piece) == "poland"
+end, function(ctx, power)
+  government_bonus(ctx, power, "poniatowski", "one more military unit for " .. ctx.data.seats[power].name .. " if it funds Poland")
+end)
 
 return effects

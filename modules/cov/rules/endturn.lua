@@ -14,9 +14,7 @@ local steps = include("@lib/steps.lua")
 
 local endturn = {}
 
-local function name(ctx, power)
-  return powers.name(ctx, power)
-end
+local name = powers.name
 
 local function add_vp(ctx, power, n, why)
   powers.score(ctx, power, n, "Victory Point Summary, " .. why)

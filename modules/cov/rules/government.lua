@@ -19,9 +19,7 @@ local steps = include("@lib/steps.lua")
 
 local government = {}
 
-local function name(ctx, power)
-  return powers.name(ctx, power)
-end
+local name = powers.name
 
 local function gov(ctx)
   return ctx.vars.government

@@ -20,9 +20,7 @@ hands.ALLIED_DECK = "deck.allied"
 local ALLIED_HAND = { limited = 11, armistice = 12, general = 13 }
 local WAR_STATUS = { limited = "Limited War", armistice = "Armistice", general = "General War" }
 
-local function name(ctx, power)
-  return powers.name(ctx, power)
-end
+local name = powers.name
 
 -- Cards held apart from Leaders: Leaders stay in hand and are not drawn from the Allied
 -- deck, so they do not count against the Allied hand size (RULES-GAPS.md). Before the

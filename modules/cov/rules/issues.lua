@@ -7,6 +7,7 @@
 -- new units), asked the first time a power funds it.
 
 local powers = include("rules/powers.lua")
+local display = include("rules/display.lua")
 local forces = include("rules/forces.lua")
 
 local issues = {}
@@ -16,13 +17,7 @@ local OWN = {
   mil_op_fr = "FR", mil_op_ru = "RU", mil_op_br = "BR", mil_op_au = "AU",
 }
 
-local function name(ctx, power)
-  return powers.name(ctx, power)
-end
-
-local function kind_of(ctx, piece)
-  return ctx.data.pieces[piece].props.issue
-end
+local name, kind_of = powers.name, display.issue_of
 
 function issues.is_military_operation(ctx, piece)
   local issue = kind_of(ctx, piece)

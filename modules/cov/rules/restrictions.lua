@@ -22,13 +22,7 @@ local AUSTRIA_AT_PEACE = {
   armistice = true, austria_at_war = true,
 }
 
-local function name(ctx, power)
-  return powers.name(ctx, power)
-end
-
-local function issue_of(ctx, piece)
-  return ctx.data.pieces[piece].props.issue
-end
+local name, issue_of = powers.name, display.issue_of
 
 local function dip(ctx)
   return ctx.vars.diplomacy or {}

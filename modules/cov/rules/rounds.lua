@@ -24,19 +24,11 @@ local diplomacy = {}
 
 local MAX_PREEMPTS = 2
 
-local function name(ctx, power)
-  return powers.name(ctx, power)
-end
+local name, issue_name, as_power = powers.name, display.issue_name, powers.as_power
 
 local function dip(ctx)
   return ctx.vars.diplomacy
 end
-
-local function issue_name(ctx, piece)
-  return ctx.data.pieces[piece].name
-end
-
-local as_power = powers.as_power
 
 -- A card play's argument: the card, or {card =, power =} from a seat that plays several
 -- powers (or, from a solo display, {power =} alone: the fate die gives the card).

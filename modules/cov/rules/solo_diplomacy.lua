@@ -21,9 +21,7 @@ local steps = include("@lib/steps.lua")
 
 local states = {}
 
-local function name(ctx, power)
-  return powers.name(ctx, power)
-end
+local name = powers.name
 
 local function play(power, purpose, nation)
   return steps.call("cdgsm_play", { side = solo.side_of(power), power = power, purpose = purpose, nation = nation })

@@ -15,9 +15,7 @@ local steps = include("@lib/steps.lua")
 
 local war = {}
 
-local function name(ctx, power)
-  return powers.name(ctx, power)
-end
+local name = powers.name
 
 local function w(ctx)
   return ctx.vars.war

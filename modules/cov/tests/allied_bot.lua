@@ -9,17 +9,10 @@
 local util = include("@lib/util.lua")
 local play = include("tests/lib/play.lua")
 
-local FIXTURE = "tests/owner-fixture.ron"
 local ALL, CDE = 6, 5
 local BIG = { instructions = 2000000000, seconds = 100 }
 
-local function game(t, scenario, options)
-  local opts = { seating = "solo-vs-allied-bot" }
-  for k, v in pairs(options or {}) do
-    opts[k] = v
-  end
-  return t:game { scenario = scenario, overlay = FIXTURE, options = opts }
-end
+local game = play.seating("solo-vs-allied-bot")
 
 local function at(state, seat)
   return function(g)
@@ -279,14 +272,7 @@ test("20.7 General War, Round 4: Russia debates British Financial Aid on France 
   t:ok(has(why, "20.7.b, a priority issue, Round 4, Military pile active: "), why)
   t:ok(has(chosen, "chart_roll"), chosen .. " / " .. why)
   t:ok(has(why, "roll 1d6 against M = 7 - 3 = 4."), why)
-  local roll
-  for _, ask in ipairs(g:prompt().asks) do
-    for _, action in ipairs(ask.actions) do
-      if action.name == "chart_roll" and action.arg.power == "RU" then
-        roll = action
-      end
-    end
-  end
+  local roll = play.chart_roll(g, "RU")
   g:act_as("RU", "chart_roll", roll.arg, { 3 })
   chosen, why = choice(g, "RU")
   t:ok(has(chosen, "debate"), chosen .. " / " .. why)

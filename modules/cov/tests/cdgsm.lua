@@ -42,6 +42,26 @@ local function negotiate(g, die)
   g:act("play", { power = "FR", purpose = "negotiate" }, die and { die } or nil)
 end
 
+-- France negotiates, the fate die showing `die`: the cards offered to play are `offered`, in
+-- order, and it plays `card`.
+local function plays(t, g, die, offered, card)
+  negotiate(g, die)
+  local legal = {}
+  for i, c in ipairs(offered) do
+    legal[i] = "play " .. c
+  end
+  t:eq(g:legal(), legal)
+  g:act("play", card)
+end
+
+-- France's display holds, zone by zone, the cards `layout` gives (a zone's suffix to its
+-- cards, top first).
+local function holds(t, g, layout)
+  for _, what in ipairs(util.sorted_keys(layout)) do
+    t:eq(g:zone(z("FR", what)), layout[what], what)
+  end
+end
+
 local function sorted(list)
   local copy = util.copy(list)
   table.sort(copy)
@@ -224,12 +244,8 @@ end)
 test("19.3 cdgsm DE: D and E turned up, one of them played", function(t)
   local g = desk(t, "FR")
   lay(g, { A = "soult", B = "davout", ["D.down"] = "gaudin", ["E.down"] = "oudinot" }, { "caulaincourt", "fouche" })
-  negotiate(g, FATE.DE)
-  t:eq(g:legal(), { "play gaudin", "play oudinot" })
-  g:act("play", "oudinot")
-  t:eq(g:zone(z("FR", "D")), { "gaudin" })
-  t:eq(g:zone(z("FR", "E.down")), { "caulaincourt" })
-  t:eq(g:zone(z("FR", "C")), { "fouche" })
+  plays(t, g, FATE.DE, { "gaudin", "oudinot" }, "oudinot")
+  holds(t, g, { D = { "gaudin" }, ["E.down"] = { "caulaincourt" }, C = { "fouche" } })
   t:eq(g:zone("discard"), { "oudinot" })
 end)
 
@@ -256,13 +272,9 @@ end)
 test("19.3 cdgsm CDE: the draw pile's top card played", function(t)
   local g = desk(t, "FR")
   lay(g, { A = "soult", B = "davout", ["D.down"] = "gaudin", ["E.down"] = "oudinot" }, { "caulaincourt", "fouche" })
-  negotiate(g, FATE.CDE)
-  t:eq(g:legal(), { "play gaudin", "play oudinot", "play caulaincourt" })
-  g:act("play", "caulaincourt")
+  plays(t, g, FATE.CDE, { "gaudin", "oudinot", "caulaincourt" }, "caulaincourt")
   t:eq(g:zone("discard"), { "caulaincourt" })
-  t:eq(g:zone(z("FR", "D")), { "gaudin" })
-  t:eq(g:zone(z("FR", "E")), { "oudinot" })
-  t:eq(g:zone(z("FR", "C")), { "fouche" })
+  holds(t, g, { D = { "gaudin" }, E = { "oudinot" }, C = { "fouche" } })
   t:eq(#play.lines(g, "France plays Caulaincourt (the draw pile, C) to negotiate"), 1)
 end)
 
@@ -291,12 +303,8 @@ end)
 test("19.3 cdgsm C or lowest-lettered: C or the lowest French letter", function(t)
   local g = desk(t, "FR")
   lay(g, { A = "gentz", B = "gambier", D = "wittgenstein", ["E.down"] = "oudinot" }, { "caulaincourt", "fouche" })
-  negotiate(g, FATE.lowest)
-  t:eq(g:legal(), { "play caulaincourt", "play gentz" })
-  g:act("play", "gentz")
-  t:eq(g:zone(z("FR", "A")), { "caulaincourt" })
-  t:eq(g:zone(z("FR", "E.down")), { "oudinot" })
-  t:eq(g:zone(z("FR", "C")), { "fouche" })
+  plays(t, g, FATE.lowest, { "caulaincourt", "gentz" }, "gentz")
+  holds(t, g, { A = { "caulaincourt" }, ["E.down"] = { "oudinot" }, C = { "fouche" } })
 end)
 
 -- Rule: 19.3, "C or lowest-lettered card" (L1445) on the Coalition's display: the letter
@@ -326,9 +334,7 @@ end)
 test("19.3 cdgsm C or lowest-lettered: with no face-up card, the draw pile's top card", function(t)
   local g = desk(t, "FR")
   lay(g, { ["A.down"] = "gentz", ["B.down"] = "gambier", ["D.down"] = "soult", ["E.down"] = "davout" }, { "caulaincourt", "fouche" })
-  negotiate(g, FATE.lowest)
-  t:eq(g:legal(), { "play caulaincourt" })
-  g:act("play", "caulaincourt")
+  plays(t, g, FATE.lowest, { "caulaincourt" }, "caulaincourt")
   t:eq(g:zone(z("FR", "A.down")), { "gentz" }, "nothing turned up")
   t:eq(g:zone(z("FR", "C")), { "fouche" })
 end)
@@ -340,12 +346,8 @@ end)
 test("19.3 cdgsm step 3: no save of the only card left to play; step 5 fills every open space", function(t)
   local g = desk(t, "FR")
   lay(g, { ["A.down"] = "guard_corps", D = "soult", E = "davout" }, { "caulaincourt", "fouche", "talleyrand" })
-  negotiate(g, FATE.AB)
-  t:eq(g:legal(), { "play guard_corps" })
-  g:act("play", "guard_corps")
-  t:eq(g:zone(z("FR", "A.down")), { "caulaincourt" })
-  t:eq(g:zone(z("FR", "B.down")), { "fouche" })
-  t:eq(g:zone(z("FR", "military")), {})
+  plays(t, g, FATE.AB, { "guard_corps" }, "guard_corps")
+  holds(t, g, { ["A.down"] = { "caulaincourt" }, ["B.down"] = { "fouche" }, military = {} })
 end)
 
 -- Rule: 19.3 (L1432): the fate die's faces are owner data (the Playbook leaves them blank).

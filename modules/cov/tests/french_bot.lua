@@ -9,17 +9,10 @@
 local util = include("@lib/util.lua")
 local play = include("tests/lib/play.lua")
 
-local FIXTURE = "tests/owner-fixture.ron"
 local ALL, CDE = 6, 5
 local BIG = { instructions = 2000000000, seconds = 100 }
 
-local function game(t, options, scenario)
-  local opts = { seating = "solo-vs-french-bot" }
-  for k, v in pairs(options or {}) do
-    opts[k] = v
-  end
-  return t:game { scenario = scenario or "clash-of-armies", overlay = FIXTURE, options = opts }
-end
+local game = play.seating("solo-vs-french-bot")
 
 local function french(state)
   return function(g)
@@ -94,7 +87,7 @@ local FRENCH_STACK = { "card_62", "event_61", "unidentified_1", "unidentified_2"
 local ALLIED_STACK = { "liverpool", "gentz", "yorck", "stein", "bexley", "graham", "scharnhorst", "hardenberg" }
 
 local function to_french_round(t, options)
-  local g = game(t, options)
+  local g = game(t, nil, options)
   play.to(g, "clash")
   play.stack(g, { FR = FRENCH_STACK, allies = ALLIED_STACK })
   play.to(g, french("round_turn"), { ALL })
@@ -201,14 +194,7 @@ test("21.6 M = 7 - 2 = 5 on Russia 2: France debates on 1-5, not on 6", BIG, fun
   local chosen, why = choice(g)
   t:ok(has(chosen, "chart_roll"), "[" .. chosen .. "] / " .. why)
   t:ok(has(why, "roll 1d6 against M = 7 - 2 = 5."), why)
-  local roll
-  for _, ask in ipairs(g:prompt().asks) do
-    for _, action in ipairs(ask.actions) do
-      if action.name == "chart_roll" then
-        roll = action
-      end
-    end
-  end
+  local roll = play.chart_roll(g, "FR")
   for die = 1, 6 do
     g:act_as("FR", "chart_roll", roll.arg, { die })
     chosen, why = choice(g)
@@ -368,12 +354,7 @@ test("21.10.1 Step 15: France fights below zero, withdraws above it, and the die
   chosen, why = choice(g)
   t:ok(has(chosen, "chart_roll"), chosen .. " / " .. why)
   t:ok(has(why, "the modified IBD is zero: the die decides (4-6 withdraws)."), why)
-  local roll
-  for _, action in ipairs(g:prompt().actions) do
-    if action.name == "chart_roll" then
-      roll = action
-    end
-  end
+  local roll = play.chart_roll(g, "FR")
   for _, case in ipairs({ { 3, "choose false", "fights" }, { 5, "choose true", "withdraws" } }) do
     g:act("chart_roll", roll.arg, { case[1] })
     chosen, why = choice(g)

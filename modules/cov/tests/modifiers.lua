@@ -64,81 +64,78 @@ local function lacks(t, label, text)
   t:ok(label and not string.find(label, text, 1, true), string.format("no %q in %q", text, tostring(label)))
 end
 
+-- A test of `rule`: each check on a fresh game, the label its first field gives for the
+-- fields after it (`negotiation` or `debate`), which holds the text `has` or lacks `lacks`.
+local function labels(rule, checks)
+  test(rule, { instructions = 400000000, seconds = 20 }, function(t)
+    for _, check in ipairs(checks) do
+      local label = check[1](fresh(t), table.unpack(check, 2))
+      if check.has then
+        has(t, label, check.has)
+      else
+        lacks(t, label, check.lacks)
+      end
+    end
+  end)
+end
+
 -- Rule: the printed value (16.2): HILL 3 for Britain, nothing else.
-test("16.2 the printed value", { instructions = 400000000, seconds = 20 }, function(t)
-  local g = fresh(t)
-  has(t, negotiation(g, "BR", "hill", "issue.italy", "table"), "(3 Hill = 3)")
-end)
+labels("16.2 the printed value", {
+  { negotiation, "BR", "hill", "issue.italy", "table", has = "(3 Hill = 3)" },
+})
 
 -- Rule: a modifier for the card's own power (black diamond, L196): HUSKISSON +3 on
 -- Liberalism/Absolutism when Britain plays it (L300), not when Russia does.
-test("16.2 the card's own power's modifier (black diamond)", { instructions = 400000000, seconds = 20 }, function(t)
-  local g = fresh(t)
-  has(t, negotiation(g, "BR", "huskisson", "issue.lib_abs", "table"), "(2 Huskisson + 3 Liberalism / Absolutism = 5)")
-  g = fresh(t)
-  has(t, negotiation(g, "RU", "huskisson", "issue.lib_abs", "table"), "(2 Huskisson = 2)")
-end)
+labels("16.2 the card's own power's modifier (black diamond)", {
+  { negotiation, "BR", "huskisson", "issue.lib_abs", "table", has = "(2 Huskisson + 3 Liberalism / Absolutism = 5)" },
+  { negotiation, "RU", "huskisson", "issue.lib_abs", "table", has = "(2 Huskisson = 2)" },
+})
 
 -- Rule: a modifier for every player by issue (white feather, L223, L266): PONIATOWSKI +2 on
 -- Poland, whoever plays it.
-test("16.2 every player's modifier by issue (white feather)", { instructions = 400000000, seconds = 20 }, function(t)
-  local g = fresh(t)
-  has(t, negotiation(g, "RU", "poniatowski", "issue.poland", "table"), "(3 Poniatowski + 2 Poland (every player) = 5)")
-end)
+labels("16.2 every player's modifier by issue (white feather)", {
+  { negotiation, "RU", "poniatowski", "issue.poland", "table", has = "(3 Poniatowski + 2 Poland (every player) = 5)" },
+})
 
 -- Rule: a modifier by the track the issue is on (L321-L325): GRAHAM +1 on an issue on the
 -- British track, for any power; nothing elsewhere.
-test("16.2 every player's modifier by track", { instructions = 400000000, seconds = 20 }, function(t)
-  local g = fresh(t)
-  local label = negotiation(g, "RU", "graham", "issue.italy", "BR-3")
-  has(t, label, "+ 1 issue on the British track")
-  g = fresh(t)
-  lacks(t, negotiation(g, "RU", "graham", "issue.italy", "table"), "British track")
-end)
+labels("16.2 every player's modifier by track", {
+  { negotiation, "RU", "graham", "issue.italy", "BR-3", has = "+ 1 issue on the British track" },
+  { negotiation, "RU", "graham", "issue.italy", "table", lacks = "British track" },
+})
 
 -- Rule: a modifier for one power on one issue (L286): FRIEDRICH AUGUST counts 6 for Saxony
 -- in the French hand (2 printed + 4), 2 for anyone else.
-test("16.2 a modifier for one power and issue", { instructions = 400000000, seconds = 20 }, function(t)
-  local g = fresh(t)
-  has(t, negotiation(g, "FR", "friedrich_august", "issue.saxony", "table"), "+ 4 Saxony for France = 6)")
-  g = fresh(t)
-  lacks(t, negotiation(g, "RU", "friedrich_august", "issue.saxony", "table"), "Saxony for")
-end)
+labels("16.2 a modifier for one power and issue", {
+  { negotiation, "FR", "friedrich_august", "issue.saxony", "table", has = "+ 4 Saxony for France = 6)" },
+  { negotiation, "RU", "friedrich_august", "issue.saxony", "table", lacks = "Saxony for" },
+})
 
 -- Rule: a penalty for the power that plays it (L227-L233): DAVOUT -2 for any Allied power,
 -- STADION -1 for France.
-test("16.2 penalties", { instructions = 400000000, seconds = 20 }, function(t)
-  local g = fresh(t)
-  has(t, negotiation(g, "RU", "davout", "issue.italy", "table"), "(5 Davout − 2 played by Russia = 3)")
-  g = fresh(t)
-  has(t, negotiation(g, "FR", "stadion", "issue.italy", "table"), "(4 Stadion − 1 played by France = 3)")
-end)
+labels("16.2 penalties", {
+  { negotiation, "RU", "davout", "issue.italy", "table", has = "(5 Davout − 2 played by Russia = 3)" },
+  { negotiation, "FR", "stadion", "issue.italy", "table", has = "(4 Stadion − 1 played by France = 3)" },
+})
 
 -- Rule: the French National Advantage (L318): -1 to any other power's card on an issue on
 -- the French track; France's own cards are not touched.
-test("16.2 the French National Advantage", { instructions = 400000000, seconds = 20 }, function(t)
-  local g = fresh(t)
-  has(t, negotiation(g, "RU", "hill", "issue.italy", "FR-3"), "(3 Hill − 1 French National Advantage (issue on the French track) = 2)")
-  g = fresh(t)
-  has(t, negotiation(g, "FR", "hill", "issue.italy", "FR-3"), "(3 Hill = 3)")
-end)
+labels("16.2 the French National Advantage", {
+  { negotiation, "RU", "hill", "issue.italy", "FR-3", has = "(3 Hill − 1 French National Advantage (issue on the French track) = 2)" },
+  { negotiation, "FR", "hill", "issue.italy", "FR-3", has = "(3 Hill = 3)" },
+})
 
 -- Rule: a bonus when the card debates (20.7, L1637): NESSELRODE +1 when debating, not when
 -- negotiating.
-test("20.7 a modifier when debating", { instructions = 400000000, seconds = 20 }, function(t)
-  local g = fresh(t)
-  has(t, debate(g, "FR", "murat", "issue.italy", "RU", "nesselrode"), "+ 1 when debating")
-  g = fresh(t)
-  lacks(t, negotiation(g, "RU", "nesselrode", "issue.italy", "table"), "when debating")
-end)
+labels("20.7 a modifier when debating", {
+  { debate, "FR", "murat", "issue.italy", "RU", "nesselrode", has = "+ 1 when debating" },
+  { negotiation, "RU", "nesselrode", "issue.italy", "table", lacks = "when debating" },
+})
 
 -- Rule: the Austrian National Advantage (L266-L268, L290): +1 when Austria debates with an
 -- Austrian card; not with another power's card, not when negotiating.
-test("16.2 the Austrian National Advantage", { instructions = 400000000, seconds = 20 }, function(t)
-  local g = fresh(t)
-  has(t, debate(g, "FR", "murat", "issue.italy", "AU", "bellegarde"), "+ 1 Austrian National Advantage (debate)")
-  g = fresh(t)
-  lacks(t, debate(g, "FR", "murat", "issue.italy", "AU", "hill"), "Austrian National Advantage")
-  g = fresh(t)
-  lacks(t, negotiation(g, "AU", "bellegarde", "issue.italy", "table"), "Austrian National Advantage")
-end)
+labels("16.2 the Austrian National Advantage", {
+  { debate, "FR", "murat", "issue.italy", "AU", "bellegarde", has = "+ 1 Austrian National Advantage (debate)" },
+  { debate, "FR", "murat", "issue.italy", "AU", "hill", lacks = "Austrian National Advantage" },
+  { negotiation, "AU", "bellegarde", "issue.italy", "table", lacks = "Austrian National Advantage" },
+})

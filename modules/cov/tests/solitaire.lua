@@ -13,13 +13,7 @@ local play = include("tests/lib/play.lua")
 local FIXTURE = "tests/owner-fixture.ron"
 local ALL = 6
 
-local function game(t, seating, options, scenario)
-  local opts = { seating = seating }
-  for k, v in pairs(options or {}) do
-    opts[k] = v
-  end
-  return t:game { scenario = scenario or "clash-of-armies", overlay = FIXTURE, options = opts }
-end
+local game = play.game
 
 -- The cards of a side's display: its spaces, face up or down, and its draw pile.
 local function display_cards(g, side)
@@ -329,12 +323,7 @@ test("16.2/19.3 a trade between the displays, and who may start one", { instruct
     g:act("trade", "RU", { ALL })
     local offered = g:prompt().actions[1].arg
     g:act("play", offered)
-    g:act("choose", true, { ALL })
-    if util.contains(g:legal(), "save_none") then
-      g:act("save_none")
-    end
-    local answer = g:prompt().actions[1].arg
-    g:act("play", answer)
+    local answer = play.first_card(g, ALL, "choose", true)
     return g, offered, answer
   end
   local g, offered, answer = france_trades()
@@ -446,12 +435,7 @@ test("the rules roll a bot's chart die (21.6.2)", { instructions = 2000000000, s
     local p = game:prompt()
     return p ~= nil and (game:state() == "debate" or game:state() == "preempt") and p.seat == "FR"
   end)
-  local roll
-  for _, action in ipairs(g:prompt().actions) do
-    if action.name == "chart_roll" then
-      roll = action
-    end
-  end
+  local roll = play.chart_roll(g, "FR")
   t:ok(roll ~= nil, "France is offered its chart's die: " .. table.concat(g:legal(), "; "))
   g:set_dice("physical")
   local ok, why = g:try("chart_roll", roll.arg)

@@ -42,6 +42,19 @@ local function deal_the_narrative(g)
   end
 end
 
+-- The power whose round turn it is negotiates `piece` with `card`.
+local function negotiate(g, card, piece)
+  g:act("negotiate", card)
+  g:act("on", piece)
+end
+
+-- Each of `seats` in turn lets the play stand (no debate).
+local function pass(g, seats)
+  for _, seat in ipairs(seats) do
+    g:act_as(seat, "pass")
+  end
+end
+
 local function where(g, piece)
   local _, space = g:space_of(piece)
   return space
@@ -135,8 +148,7 @@ local function diplomacy_phase(t)
   t:ok(util.contains(g:zone("hand.FR"), "andrew_jackson"), "France received Andrew Jackson")
   t:ok(util.contains(g:zone("hand.AU"), "reuss_plauen"), "Austria received Reuss-Plauen")
   t:eq(#g:zone("hand.FR"), 14)
-  g:act("negotiate", "poniatowski")
-  g:act("on", "issue.poland")
+  negotiate(g, "poniatowski", "issue.poland")
   t:eq(where(g, "issue.poland"), "RU-5", "Poniatowski: 3 and +2 on Poland for every player")
   t:eq(g:prompt().state, "preempt", "France, last in the order, may pre-empt before the others are asked")
   g:act_as("FR", "pass")
@@ -149,84 +161,63 @@ local function diplomacy_phase(t)
   g:act_as("AU", "give", "sherbrooke")
   t:ok(util.contains(g:zone("hand.BR"), "sherbrooke"), "Britain received Sherbrooke")
   t:ok(util.contains(g:zone("hand.AU"), "klenau"), "Austria received Von Klenau")
-  g:act("negotiate", "trauttmansdorff")
-  g:act("on", "issue.austria_at_war")
+  negotiate(g, "trauttmansdorff", "issue.austria_at_war")
   t:eq(where(g, "issue.austria_at_war"), "AU-6", "Trauttmansdorff: 4 and +2 on Austria at War (L272)")
   t:eq(g:counter("vp.AU"), 22, "Trauttmansdorff on Austria at War: +1 VP, Austria 22")
   g:act_as("FR", "debate", "fouche")
   t:eq(where(g, "issue.austria_at_war"), "AU-2", "France debates it back to Austria 2 (L272)")
 
   -- Round 2 (L286-L294).
-  g:act("negotiate", "friedrich_august")
-  g:act("on", "issue.saxony")
+  negotiate(g, "friedrich_august", "issue.saxony")
   t:eq(where(g, "issue.saxony"), "FR-6", "Friedrich August counts 6 for Saxony in the French hand (L286)")
-  for _, seat in ipairs({ "RU", "BR", "AU" }) do
-    g:act_as(seat, "pass")
-  end
+  pass(g, { "RU", "BR", "AU" })
   g:act("trade", "AU")
   g:act_as("RU", "offer", "merveldt")
   g:act_as("AU", "give", "bernadotte")
-  g:act("negotiate", "huskisson")
-  g:act("on", "issue.lib_abs")
+  negotiate(g, "huskisson", "issue.lib_abs")
   t:eq(where(g, "issue.lib_abs"), "BR-4", "Huskisson, 5 on Liberalism/Absolutism: Austria 1 to Britain 4 (L290)")
   g:act_as("FR", "pass") -- the pre-empt offer
   g:act_as("AU", "debate", "kaiser_franz")
   g:act_as("FR", "pass") -- the offer to pre-empt Austria's declared debate
   t:eq(where(g, "issue.lib_abs"), "AU-3", "Kaiser Franz 5 + 1 + 1 Austrian advantage = 7: back to Austria 3")
-  g:act("negotiate", "talleyrand")
-  g:act("on", "issue.lib_abs")
+  negotiate(g, "talleyrand", "issue.lib_abs")
   -- The Playbook moves it "7 spaces from Austria-2 to theoretically 9" (L294), but the
   -- previous debate left it on Austria 3 (L290: "back to Austria -3"), so 3 + 7 = 10.
   t:eq(g:vars().diplomacy.beyond.n, 10, "Talleyrand: 7 spaces from Austria 3, 10 beyond the Seat")
-  for _, seat in ipairs({ "FR", "RU", "BR" }) do
-    g:act_as(seat, "pass")
-  end
+  pass(g, { "FR", "RU", "BR" })
   t:eq(where(g, "issue.lib_abs"), "AU-7")
   t:eq(g:vars().secured["issue.lib_abs"], true, "no debate: secured on Austria's Seat")
 
   -- Round 3 (L300-L308).
-  g:act("negotiate", "gaudin")
-  g:act("on", "issue.italy")
+  negotiate(g, "gaudin", "issue.italy")
   t:eq(where(g, "issue.italy"), "FR-5", "Gaudin 3 + 2 on Italy (L300)")
   t:eq(g:counter("resources.FR"), 1, "Gaudin on Italy: an additional Resource for France")
-  for _, seat in ipairs({ "RU", "BR", "AU" }) do
-    g:act_as(seat, "pass")
-  end
-  g:act("negotiate", "oudinot")
-  g:act("on", "issue.poland")
+  pass(g, { "RU", "BR", "AU" })
+  negotiate(g, "oudinot", "issue.poland")
   t:eq(where(g, "issue.poland"), "RU-2")
   g:act_as("FR", "pass")
   g:act_as("BR", "pass")
   g:act_as("AU", "debate", "kolowrat")
   g:act_as("FR", "pass")
   t:eq(where(g, "issue.poland"), "AU-1", "Austria debates Poland to Austria 1 with Kolowrat (L304)")
-  g:act("negotiate", "eldon")
-  g:act("on", "issue.mil_op_br.1")
+  negotiate(g, "eldon", "issue.mil_op_br.1")
   t:eq(where(g, "issue.mil_op_br.1"), "BR-4", "Eldon: the British Military Operation to Britain 4 (L306)")
   t:eq(g:counter("resources.BR"), 1, "Eldon on the British Military Operation: an additional Resource")
   g:act_as("FR", "pass") -- the pre-empt offer
-  for _, seat in ipairs({ "AU", "FR", "RU" }) do
-    g:act_as(seat, "pass")
-  end
-  g:act("negotiate", "nesselrode")
-  g:act("on", "issue.future_government")
+  pass(g, { "AU", "FR", "RU" })
+  negotiate(g, "nesselrode", "issue.future_government")
   t:eq(where(g, "issue.future_government"), "AU-4")
-  for _, seat in ipairs({ "FR", "RU", "BR" }) do
-    g:act_as(seat, "pass")
-  end
+  pass(g, { "FR", "RU", "BR" })
 
   -- Round 4 (L316-L329).
-  g:act("negotiate", "yorck")
-  g:act("on", "issue.austria_at_war")
+  negotiate(g, "yorck", "issue.austria_at_war")
   t:eq(where(g, "issue.austria_at_war"), "table", "Yorck: Austria 2 to the Negotiation Table (L316)")
   g:act_as("RU", "debate", "humboldt")
   t:eq(where(g, "issue.austria_at_war"), "RU-5", "Von Humboldt 2 + 3 on Austria at War: Russia 5 (L316)")
   g:act("leader", "alexander")
   g:act("on", "issue.mil_op_ru")
   g:act("discard", "gentz")
-  for _, seat in ipairs({ "BR", "AU", "FR" }) do
-    g:act_as(seat, "pass")
-  end
+  pass(g, { "BR", "AU", "FR" })
   t:eq(where(g, "issue.mil_op_ru"), "RU-7", "Alexander: the Russian Military Operation to Russia's Seat (L320)")
   t:eq(g:vars().secured["issue.mil_op_ru"], true)
   t:eq(g:zone("discard")[1], "gentz")
@@ -244,28 +235,23 @@ local function diplomacy_phase(t)
   g:act("leader", "metternich")
   g:act("on", "issue.generalissimo")
   g:act("discard", "klenau")
-  for _, seat in ipairs({ "FR", "BR" }) do
-    g:act_as(seat, "pass")
-  end
+  pass(g, { "FR", "BR" })
   t:eq(where(g, "issue.generalissimo"), "AU-7", "Metternich secures Generalissimo (L329)")
 
   -- Round 5 (L352-L386).
-  g:act("negotiate", "bulow")
-  g:act("on", "issue.poland")
+  negotiate(g, "bulow", "issue.poland")
   t:eq(where(g, "issue.poland"), "FR-2")
   g:act_as("RU", "pass")
   g:act_as("BR", "debate", "hardenberg")
   t:eq(where(g, "issue.poland"), "BR-1", "Von Hardenberg 4 - 1 for the French track: Britain 1 (L364)")
-  g:act("negotiate", "marmont")
-  g:act("on", "issue.recruit_fr")
+  negotiate(g, "marmont", "issue.recruit_fr")
   t:eq(where(g, "issue.recruit_fr"), "RU-2")
   g:act_as("FR", "preempt", "ney")
   t:eq(where(g, "issue.recruit_fr"), "FR-3", "France pre-empts with Ney, bringing it to its track (L378)")
   t:eq(g:vars().diplomacy.preempts, 1)
   local _, used = g:space_of("marker.fr_preempts")
   t:eq(used, "1", "the French Pre-Empts track advances")
-  g:act("negotiate", "blucher")
-  g:act("on", "issue.recruit_fr")
+  negotiate(g, "blucher", "issue.recruit_fr")
   t:eq(where(g, "issue.recruit_fr"), "BR-1", "Blücher 5 - 1 for the French track")
   g:act_as("FR", "pass") -- the pre-empt offer
   g:act_as("AU", "debate", "merveldt")
@@ -275,8 +261,7 @@ local function diplomacy_phase(t)
   g:act("pass")
 
   -- Round 6 (L392-L404).
-  g:act("negotiate", "stein")
-  g:act("on", "issue.fin_aid_br.1")
+  negotiate(g, "stein", "issue.fin_aid_br.1")
   t:eq(where(g, "issue.fin_aid_br.1"), "FR-1", "Stein: Austria 2 to France 1 (L392)")
   g:act_as("RU", "debate", "event_61")
   t:eq(where(g, "issue.fin_aid_br.1"), "RU-3", "Russia debates with #61: Russia 3 (L394)")

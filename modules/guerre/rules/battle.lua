@@ -11,6 +11,7 @@
 local form = include("@lib/form.lua")
 local powers = include("rules/powers.lua")
 local steps = include("@lib/steps.lua")
+local ask = include("rules/ask.lua")
 
 local battle = {}
 
@@ -423,21 +424,10 @@ function options.prompt(ctx)
   }
 end
 
-function options.attack(ctx)
-  ctx:pop({ option = "attack" })
-end
-
-function options.retreat(ctx)
-  ctx:pop({ option = "retreat" })
-end
-
-function options.auxiliary(ctx)
-  ctx:pop({ option = "auxiliary" })
-end
-
-function options.batteries(ctx)
-  ctx:pop({ option = "batteries" })
-end
+options.attack = ask.result({ option = "attack" })
+options.retreat = ask.result({ option = "retreat" })
+options.auxiliary = ask.result({ option = "auxiliary" })
+options.batteries = ask.result({ option = "batteries" })
 
 -- Night or Rearguard: the side that rolled it may retreat now; it hands back whether it
 -- does.
@@ -456,13 +446,8 @@ function withdraw.prompt(ctx)
   }
 end
 
-function withdraw.withdraw(ctx)
-  ctx:pop({ withdraw = true })
-end
-
-function withdraw.stay(ctx)
-  ctx:pop({ withdraw = false })
-end
+withdraw.withdraw = ask.result({ withdraw = true })
+withdraw.stay = ask.result({ withdraw = false })
 
 -- 5.621: whether an ally had divisions in the allied army's victory (garrisons count),
 -- asked of the commanding player; it hands back the answer.
@@ -486,9 +471,7 @@ function split.prompt(ctx)
   }
 end
 
-function split.present(ctx, yes)
-  ctx:pop(yes)
-end
+split.present = ask.given
 
 -- 5.621: who has the next point left over, given by the commanding player.
 local remainder = {}
@@ -508,8 +491,6 @@ function remainder.prompt(ctx)
   }
 end
 
-function remainder.extra(ctx, power)
-  ctx:pop(power)
-end
+remainder.extra = ask.given
 
 return battle

@@ -4,6 +4,8 @@
 -- known by the seat he bid from until he picks: the players then sit at their powers. The
 -- bid and each pick are decisions the game's sequence (rules/main.lua) calls in turn.
 
+local ask = include("rules/ask.lua")
+
 local bid = {}
 
 -- `seats` grouped by `key(seat)`, the highest key first; each group in `seats`' order.
@@ -111,9 +113,7 @@ function pick.prompt(ctx)
   }
 end
 
-function pick.pick(ctx, power)
-  ctx:pop(power)
-end
+pick.pick = ask.given
 
 --- The `n`th pick made: the player sits at `power`, with 100 VP less his bid (3.5).
 function bid.picked(ctx, power, n)

@@ -19,6 +19,7 @@ local peace = include("rules/peace.lua")
 local alliance = include("rules/alliance.lua")
 local form = include("@lib/form.lua")
 local standings = include("rules/standings.lua")
+local ask = include("rules/ask.lua")
 
 -- The powers in the order 3.0 makes them Player Countries (L463-L467).
 local POWERS = { "FR", "GB", "RU", "AU", "PR", "SP", "OT" }
@@ -96,12 +97,9 @@ end
 -- Season in turn from Fall 1805: a Winterphase or a Combat Season, each of which moves the
 -- calendar on as it ends (4.41, 6.2), until a victory (7.0) or the end of Fall 1815.
 local game = steps.procedure("3.7 Sequence of Play", {
-  {
+  ask.calling {
     name = "3.1 Country Representation Bid",
     calls = "bid",
-    run = function(ctx)
-      return steps.call("bid")
-    end,
   },
   {
     name = "3.1 The picks, in bid order",

@@ -10,6 +10,7 @@
 local form = include("@lib/form.lua")
 local powers = include("rules/powers.lua")
 local steps = include("@lib/steps.lua")
+local ask = include("rules/ask.lua")
 
 local naval = {}
 
@@ -167,8 +168,6 @@ function tie.again(ctx)
   ctx:pop(true)
 end
 
-function tie.end_combat(ctx)
-  ctx:pop(false)
-end
+tie.end_combat = ask.result(false)
 
 return naval

@@ -14,6 +14,7 @@ local util = include("@lib/util.lua")
 local cancel = include("rules/cancel.lua")
 local powers = include("rules/powers.lua")
 local steps = include("@lib/steps.lua")
+local ask = include("rules/ask.lua")
 
 local peace = {}
 
@@ -201,13 +202,8 @@ function answer.prompt(ctx)
   }
 end
 
-function answer.accept(ctx)
-  ctx:pop({ accepted = true })
-end
-
-function answer.reject(ctx)
-  ctx:pop({ accepted = false })
-end
+answer.accept = ask.result({ accepted = true })
+answer.reject = ask.result({ accepted = false })
 
 -- 5.11: an ally of the offering power, at war with the same enemy, may make its own offer;
 -- it hands back whether it does.
@@ -226,13 +222,8 @@ function also.prompt(ctx)
   }
 end
 
-function also.offer(ctx)
-  ctx:pop({ offer = true })
-end
-
-function also.no_offer(ctx)
-  ctx:pop({ offer = false })
-end
+also.offer = ask.result({ offer = true })
+also.no_offer = ask.result({ offer = false })
 
 --- `loser` surrenders to all its enemies (5.12-5.123); the Surrender Terms follow.
 function peace.surrender(ctx, loser)
@@ -479,9 +470,7 @@ function group.prompt(ctx)
   return { seat = l.winner, text = string.format("5.124 %s surrenders to %s: choose a group of Surrender Terms", name(ctx, l.loser), name(ctx, l.winner)), actions = actions }
 end
 
-function group.group(ctx, g)
-  ctx:pop(g)
-end
+group.group = ask.given
 
 -- 5.124: the loser lets the victor have a term of the group it chose, or gives it a term of
 -- each of the other two; it hands back whether it lets it have the group.
@@ -501,13 +490,8 @@ function answer_group.prompt(ctx)
   }
 end
 
-function answer_group.accept(ctx)
-  ctx:pop(true)
-end
-
-function answer_group.refuse(ctx)
-  ctx:pop(false)
-end
+answer_group.accept = ask.result(true)
+answer_group.refuse = ask.result(false)
 
 -- 5.124: the loser names the next victor to choose a term; it hands back that victor.
 local order = {}
@@ -528,9 +512,7 @@ function order.prompt(ctx)
   }
 end
 
-function order.next(ctx, winner)
-  ctx:pop(winner)
-end
+order.next = ask.given
 
 -- 5.124: a victor takes one term of the groups offered (`groups`; `text` says which); it
 -- hands back the group and the term.
@@ -573,12 +555,7 @@ function evacuation.prompt(ctx)
   }
 end
 
-function evacuation.province(ctx, value)
-  ctx:pop(value)
-end
-
-function evacuation.evacuation_done(ctx)
-  ctx:pop()
-end
+evacuation.province = ask.given
+evacuation.evacuation_done = ask.done
 
 return peace

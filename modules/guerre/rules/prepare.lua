@@ -19,6 +19,7 @@ local steps = include("@lib/steps.lua")
 local util = include("@lib/util.lua")
 local war = include("rules/war.lua")
 local winter = include("rules/winter.lua")
+local ask = include("rules/ask.lua")
 
 local prepare = {}
 
@@ -140,13 +141,8 @@ function preparation.prompt(ctx)
   }
 end
 
-function preparation.npc_roll(ctx, npc)
-  ctx:pop(npc)
-end
-
-function preparation.events(ctx)
-  ctx:pop()
-end
+preparation.npc_roll = ask.given
+preparation.events = ask.done
 
 -- The event, carried out at the table; or its criteria are not met; or, one of the four
 -- that may wait (4.722), deferred to the end of the Alliance Step.

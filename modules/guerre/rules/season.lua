@@ -12,6 +12,7 @@ local form = include("@lib/form.lua")
 local mat = include("rules/mat.lua")
 local powers = include("rules/powers.lua")
 local steps = include("@lib/steps.lua")
+local ask = include("rules/ask.lua")
 
 local season = {}
 
@@ -204,16 +205,13 @@ season.states.season = steps.procedure("4.5 Combat Season", {
     end,
     resume = draw,
   },
-  {
+  ask.calling {
     name = "6.0 Mutual Build Phase",
     each = function(ctx)
       return ctx.vars.pcs
     end,
     label = name,
     calls = "build",
-    run = function(ctx, power)
-      return steps.call("build", { power = power })
-    end,
   },
   {
     name = "6.2 End of Turn",
@@ -226,16 +224,13 @@ season.states.season = steps.procedure("4.5 Combat Season", {
 -- The Player Turns taken on one chit (4.61): its country's, then each of its coalition's
 -- others', before the next chit is drawn.
 season.states.chit = steps.procedure("4.61 The Player Turns on one chit", {
-  {
+  ask.calling {
     name = "4.61 Each country of the chit in turn",
     each = function(ctx)
       return ctx.locals.powers
     end,
     label = name,
     calls = "turn",
-    run = function(ctx, power)
-      return steps.call("turn", { power = power })
-    end,
   },
 })
 
@@ -278,17 +273,9 @@ function turn_start.cooperate(ctx, head)
   ctx:pop({ head = head })
 end
 
-function turn_start.no_cooperation(ctx)
-  ctx:pop({})
-end
-
-function turn_start.first(ctx)
-  ctx:pop({ first = true })
-end
-
-function turn_start.draw(ctx)
-  ctx:pop({ first = false })
-end
+turn_start.no_cooperation = ask.result({})
+turn_start.first = ask.result({ first = true })
+turn_start.draw = ask.result({ first = false })
 
 -- The Mutual "Build" Phase (1.212, 6.0): a player buys his new units, every purchase at
 -- its list cost (the Player Mat's) raised 5% a province of its Line of Communications
@@ -347,9 +334,7 @@ function build.on_resume(ctx, result)
     name(ctx, power), result.list, result.loc, cost, now))
 end
 
-function build.built(ctx)
-  ctx:pop()
-end
+build.built = ask.done
 
 -- A purchase's figures: the list cost of the units, then the length of their Line of
 -- Communications (0 at home; provinces of Spain, Portugal, Russia, the Ottoman Empire and

@@ -14,6 +14,7 @@ local bid = include("rules/bid.lua")
 local cancel = include("rules/cancel.lua")
 local powers = include("rules/powers.lua")
 local steps = include("@lib/steps.lua")
+local ask = include("rules/ask.lua")
 
 local war = {}
 
@@ -253,13 +254,8 @@ function war_allies.prompt(ctx)
   }
 end
 
-function war_allies.agree(ctx)
-  ctx:pop(true)
-end
-
-function war_allies.refuse(ctx)
-  ctx:pop(false)
-end
+war_allies.agree = ask.result(true)
+war_allies.refuse = ask.result(false)
 
 -- 5.32: the players not allied with the declarer bid gold for the attacked NPC, in secret,
 -- all revealed at once; it hands back the highest bid and who made it.

@@ -8,6 +8,7 @@
 
 local powers = include("rules/powers.lua")
 local steps = include("@lib/steps.lua")
+local ask = include("rules/ask.lua")
 
 local winter = {}
 
@@ -168,18 +169,15 @@ end
 -- the Expense Step (4.74 names no step), the Continental System's toll at the end of the VP
 -- Collection Step (4.24); then the turn marker moves from Winter to Spring (4.41).
 winter.states.winterphase = steps.procedure("4.0 Winterphase", {
-  {
+  ask.calling {
     name = "4.21 Tax Collection Step",
     each = each_player,
     label = name,
     calls = "tax",
-    run = function(ctx, power)
-      return steps.call("tax", { power = power })
-    end,
     resume = collect_taxes,
   },
   { name = "4.22 Expense Step", run = pay_expenses },
-  {
+  ask.calling {
     name = "4.74 Peace Parties",
     each = each_player,
     skip = function(ctx, power)
@@ -187,19 +185,13 @@ winter.states.winterphase = steps.procedure("4.0 Winterphase", {
     end,
     label = name,
     calls = "peace_party",
-    run = function(ctx, power)
-      return steps.call("peace_party", { power = power })
-    end,
     resume = peace_party_toll,
   },
-  {
+  ask.calling {
     name = "4.23 Victory Point Collection Step",
     each = each_player,
     label = name,
     calls = "vp_collection",
-    run = function(ctx, power)
-      return steps.call("vp_collection", { power = power })
-    end,
     resume = function(ctx, n, power)
       local now = ctx:add_counter("vp." .. power, n)
       ctx:log(string.format("%s collects %d VP: %d VP.", name(ctx, power), n, now))
@@ -215,20 +207,14 @@ winter.states.winterphase = steps.procedure("4.0 Winterphase", {
     end,
     resume = continental_toll,
   },
-  {
+  ask.calling {
     name = "4.25 Victory Point Purchase Step",
     calls = "vp_purchase",
-    run = function(ctx)
-      return steps.call("vp_purchase")
-    end,
     resume = buy_vp,
   },
-  {
+  ask.calling {
     name = "4.3 Diplomacy Phase",
     calls = "diplomacy",
-    run = function(ctx)
-      return steps.call("diplomacy")
-    end,
   },
   {
     name = "4.4 NPC Alliance Phase: the chits drawn",
@@ -236,28 +222,22 @@ winter.states.winterphase = steps.procedure("4.0 Winterphase", {
       ctx.locals.order = npc_alliance_order(ctx)
     end,
   },
-  {
+  ask.calling {
     name = "4.4 NPC Alliance Phase: a roll as each chit comes out",
     each = function(ctx)
       return ctx.locals.order
     end,
     label = name,
     calls = "npc_alliance",
-    run = function(ctx, power)
-      return steps.call("npc_alliance", { power = power })
-    end,
     resume = function(ctx, npc, power)
       if npc then
         winter.roll_for(ctx, power, npc)
       end
     end,
   },
-  {
+  ask.calling {
     name = "4.41 NPC builds and Minor Power desertions",
     calls = "npc_builds",
-    run = function(ctx)
-      return steps.call("npc_builds")
-    end,
   },
   {
     name = "4.41 The turn marker from Winter to Spring",
@@ -268,87 +248,42 @@ winter.states.winterphase = steps.procedure("4.0 Winterphase", {
   },
 })
 
+-- A question of the Winterphase (ask.question): its words `what(ctx, power)` after the
+-- year.
+local function question(what, actions, answers, seat)
+  return ask.question(function(ctx, power)
+    return string.format("%d Winterphase, %s", ctx.vars.year, what(ctx, power))
+  end, actions, answers, seat)
+end
+
 -- 4.21: a player's taxes, read off the map.
-local tax = {}
-winter.states.tax = tax
-
-function tax.prompt(ctx)
-  local power = ctx.locals.power
-  return {
-    seat = power,
-    text = string.format("%d Winterphase, 4.21 Tax Collection: %s's taxes (the gold of its provinces on the map)", ctx.vars.year, name(ctx, power)),
-    actions = {
-      { name = "tax", min = 0, max = 1000, label = "Taxes" },
-      { name = "no_tax", label = "No taxes: the capital has been occupied two turns running (4.213)" },
-    },
-  }
-end
-
-function tax.tax(ctx, n)
-  ctx:pop(n)
-end
-
-function tax.no_tax(ctx)
-  ctx:pop(0)
-end
+winter.states.tax = question(function(ctx, power)
+  return string.format("4.21 Tax Collection: %s's taxes (the gold of its provinces on the map)", name(ctx, power))
+end, {
+  { name = "tax", min = 0, max = 1000, label = "Taxes" },
+  { name = "no_tax", label = "No taxes: the capital has been occupied two turns running (4.213)" },
+}, { tax = ask.given, no_tax = ask.result(0) })
 
 -- 4.742: whether a Peace Party's nation has earned a temporary resolution this year.
-local peace_party = {}
-winter.states.peace_party = peace_party
-
-function peace_party.prompt(ctx)
-  local power = ctx.locals.power
-  return {
-    seat = power,
-    text = string.format("%d Winterphase, 4.74 Peace Party in %s: has it, since the event, taken an enemy capital, beaten a field army of 5 Corps or more, or a fleet of 2 fleets or more (4.742)?",
-      ctx.vars.year, name(ctx, power)),
-    actions = {
-      { name = "resolved", label = "Yes: no penalty this year" },
-      { name = "penalty", label = "No: pay 2d10 gold and 5 VP" },
-    },
-  }
-end
-
-function peace_party.resolved(ctx)
-  ctx:pop(true)
-end
-
-function peace_party.penalty(ctx)
-  ctx:pop(false)
-end
+winter.states.peace_party = question(function(ctx, power)
+  return string.format("4.74 Peace Party in %s: has it, since the event, taken an enemy capital, beaten a field army of 5 Corps or more, or a fleet of 2 fleets or more (4.742)?",
+    name(ctx, power))
+end, {
+  { name = "resolved", label = "Yes: no penalty this year" },
+  { name = "penalty", label = "No: pay 2d10 gold and 5 VP" },
+}, { resolved = ask.result(true), penalty = ask.result(false) })
 
 -- 4.23: a player's VP, read off the map.
-local vp_collection = {}
-winter.states.vp_collection = vp_collection
-
-function vp_collection.prompt(ctx)
-  local power = ctx.locals.power
-  return {
-    seat = power,
-    text = string.format("%d Winterphase, 4.23 VP Collection: %s's VP (the VP of its provinces on the map)", ctx.vars.year, name(ctx, power)),
-    actions = { { name = "vp", min = 0, max = 1000, label = "VP collected" } },
-  }
-end
-
-function vp_collection.vp(ctx, n)
-  ctx:pop(n)
-end
+winter.states.vp_collection = question(function(ctx, power)
+  return string.format("4.23 VP Collection: %s's VP (the VP of its provinces on the map)", name(ctx, power))
+end, { { name = "vp", min = 0, max = 1000, label = "VP collected" } }, { vp = ask.given })
 
 -- 4.24: the minor powers' ports of trade the blockaders hold, read off the map.
-local continental = {}
-winter.states.continental = continental
-
-function continental.prompt(ctx)
-  return {
-    seat = "FR",
-    text = string.format("%d Winterphase, 4.24 Continental System: the minor powers' ports of trade its blockaders hold (from the map)", ctx.vars.year),
-    actions = { { name = "ports", min = 0, max = 100, label = "Minor ports of trade closed" } },
-  }
-end
-
-function continental.ports(ctx, ports)
-  ctx:pop(ports)
-end
+winter.states.continental = question(function()
+  return "4.24 Continental System: the minor powers' ports of trade its blockaders hold (from the map)"
+end, { { name = "ports", min = 0, max = 100, label = "Minor ports of trade closed" } }, { ports = ask.given }, function()
+  return "FR"
+end)
 
 -- 4.25: how many VP each player buys, written in secret and revealed together.
 local vp_purchase = {}
@@ -373,18 +308,11 @@ end
 --- A step played at the table: the first player says when it is over (`label`). `what` is
 --- the step's words after the year.
 local function at_table(what, label)
-  return {
-    prompt = function(ctx)
-      return {
-        seat = ctx.vars.pcs[1],
-        text = string.format("%d Winterphase, %s", ctx.vars.year, what),
-        actions = { { name = "done", label = label } },
-      }
-    end,
-    done = function(ctx)
-      ctx:pop()
-    end,
-  }
+  return question(function()
+    return what
+  end, { { name = "done", label = label } }, { done = ask.done }, function(ctx)
+    return ctx.vars.pcs[1]
+  end)
 end
 
 -- 4.3 The Diplomacy Phase: five minutes of talks, at the table.
@@ -424,13 +352,8 @@ function npc_alliance.prompt(ctx)
   }
 end
 
-function npc_alliance.roll(ctx, npc)
-  ctx:pop(npc)
-end
-
-function npc_alliance.pass(ctx)
-  ctx:pop()
-end
+npc_alliance.roll = ask.given
+npc_alliance.pass = ask.done
 
 --- The NPC Alliance Table's roll for `power` on `npc`: whether it gains (or breaks) it.
 function winter.alliance_roll(ctx, power, npc, roll)

@@ -24,36 +24,55 @@ local function to_spring(g)
   play.winter(g)
 end
 
--- Russia and Austria allied in Russia's turn of Fall 1805 (Austria agrees; nobody tries to
--- cancel it), the Season then played out to the next Spring.
-local function russia_austria(t)
-  local g = play.started(t, "four-player")
+-- Russia allies with Austria in its turn of Fall 1805 (Austria agrees; nobody tries to
+-- cancel it).
+local function russia_allies_austria(t, g)
   play.to_turn(g, "RU")
   g:act("ally", "AU")
   t:eq(g:prompt().seat, "AU", "Austria is asked")
   g:act("agree")
   play.stand(g)
+end
+
+-- Russia and Austria allied in Russia's turn of Fall 1805, the Season then played out to
+-- the next Spring.
+local function russia_austria(t)
+  local g = play.started(t, "four-player")
+  russia_allies_austria(t, g)
   to_spring(g)
+  return g
+end
+
+-- A game of `scenario` in which France declares war on `target` in its turn of Fall 1805
+-- (nobody tries to cancel it).
+local function france_declares(t, scenario, target)
+  local g = play.started(t, scenario)
+  play.to_turn(g, "FR")
+  play.declare(g, target)
   return g
 end
 
 -- France at war with Britain (Fall 1805), at Britain's turn with `gold`, which surrenders.
 local function britain_surrenders(t, gold)
-  local g = play.started(t, "four-player")
-  play.to_turn(g, "FR")
-  play.declare(g, "GB")
+  local g = france_declares(t, "four-player", "GB")
   play.to_turn(g, "GB")
   g:set_counter("gold.GB", gold)
   g:act("surrender", "GB")
   return g
 end
 
+-- The surrender's one victor chooses group `group`, the loser lets it, and the victor takes
+-- the term `term` of it (5.124).
+local function group_kept(g, group, term)
+  g:act("group", group)
+  g:act("accept")
+  g:act("term", term)
+end
+
 -- Five players; France and Russia at war with Prussia since Fall 1805; in Spring 1806
 -- Prussia surrenders to both.
 local function prussia_surrenders_to_two(t)
-  local g = play.started(t, "five-player")
-  play.to_turn(g, "FR")
-  play.declare(g, "PR")
+  local g = france_declares(t, "five-player", "PR")
   play.to_turn(g, "RU")
   play.declare(g, "PR")
   to_spring(g)
@@ -138,14 +157,11 @@ end)
 -- Britain 100 - 5 = 95 (5.121).
 test("5.128 a province of Political Value 0 evacuated still gives 1 VP", function(t)
   local g = britain_surrenders(t, 0)
-  g:act("group", 2)
-  g:act("accept")
-  g:act("term", "2:province")
+  group_kept(g, 2, "2:province")
   t:eq(g:state(), "evacuation")
   t:eq(g:prompt().seat, "FR")
   g:act("province", 0)
-  t:ok(table.concat(g:log(), "\n"):find("France evacuates a home province of Great Britain, of Political Value 0: 1 VP (5.128, 1 at least).", 1, true),
-    table.concat(g:log(), "\n"))
+  play.logged(t, g, "France evacuates a home province of Great Britain, of Political Value 0: 1 VP (5.128, 1 at least).")
   g:act("province", 3)
   g:act("evacuation_done")
   t:eq(g:counter("vp.FR"), 94)
@@ -174,16 +190,12 @@ end)
 -- surrenders in Summer 1806 (France takes Free Passage). Expected: no declaration on
 -- Prussia in France's turns of Fall 1806 to Summer 1807; one in Fall 1807.
 test("5.14 an Enforced Peace from Summer 1806 holds to the end of Summer 1807", function(t)
-  local g = play.started(t, "five-player")
-  play.to_turn(g, "FR")
-  play.declare(g, "PR")
+  local g = france_declares(t, "five-player", "PR")
   to_spring(g)
   play.season(g)
   play.to_turn(g, "PR")
   g:act("surrender", "PR")
-  g:act("group", 1)
-  g:act("accept")
-  g:act("term", "1:passage")
+  group_kept(g, 1, "1:passage")
   g:act("evacuation_done")
   t:eq(g:vars().peace["FR/PR"], index("Summer", 1807))
   t:eq(g:vars().passage["PR>FR"], index("Summer", 1807), "Free Passage for a year")
@@ -207,10 +219,7 @@ end)
 -- Russia and Austria still allied.
 test("5.24 leaving an alliance of three costs 5 VP, not 10", function(t)
   local g = play.started(t, "five-player")
-  play.to_turn(g, "RU")
-  g:act("ally", "AU")
-  g:act("agree")
-  play.stand(g)
+  russia_allies_austria(t, g)
   t:ok(has(g, "ally PR"), "Russia may invite Prussia")
   g:act("ally", "PR")
   t:eq(g:prompt().seat, "AU", "every member agrees")
@@ -253,9 +262,7 @@ end)
 -- Again, Russia declaring war on Britain: the alliance holds, Russia 90 VP.
 test("5.24 an ally who does not declare war on its ally's enemy leaves the alliance", function(t)
   for _, declares in ipairs({ false, true }) do
-    local g = play.started(t, "four-player")
-    play.to_turn(g, "FR")
-    play.declare(g, "GB")
+    local g = france_declares(t, "four-player", "GB")
     to_spring(g)
     play.to_turn(g, "RU")
     g:act("ally", "FR")
@@ -329,9 +336,7 @@ end)
 -- France at war with Prussia, which nobody bids for and Austria runs (dice 3, 7, 7, 2, 9
 -- as in 5.33's test): Fall 1805, played out to Spring 1806.
 local function prussia_run_by_austria(t)
-  local g = play.started(t, "four-player")
-  play.to_turn(g, "FR")
-  play.declare(g, "PR")
+  local g = france_declares(t, "four-player", "PR")
   g:act_as("GB", "bid", 0)
   g:act_as("RU", "bid", 0)
   g:act_as("AU", "bid", 0, { 3, 7, 7, 2, 9 })
@@ -382,9 +387,7 @@ end)
 -- offered. Set-up: France at war with Britain (Fall 1805); in Spring 1806 Russia declares
 -- war on France and they make peace in Summer. Expected: Russia may not ally with Britain.
 test("5.14 no alliance with the enemy of a power one has an Enforced Peace with", function(t)
-  local g = play.started(t, "four-player")
-  play.to_turn(g, "FR")
-  play.declare(g, "GB")
+  local g = france_declares(t, "four-player", "GB")
   to_spring(g)
   play.to_turn(g, "RU")
   play.declare(g, "FR")
@@ -428,13 +431,8 @@ end)
 -- Prussia's point is lost.
 test("5.621 an allied army's VP are shared, and an NPC's share lost", function(t)
   local g = play.started(t, "four-player")
-  play.to_turn(g, "RU")
-  g:act("ally", "AU")
-  g:act("agree")
-  play.stand(g)
-  play.season(g)
-  play.winter(g, { rolls = { RU = { "PR", 6 } } })
-  t:eq(g:vars().npc_ally.PR, "RU")
+  russia_allies_austria(t, g)
+  play.gains_npc(t, g, "RU", "PR", 6)
   play.to_turn(g, "FR")
   play.declare(g, "RU")
   t:eq(g:vars().wars, { ["AU/FR"] = true, ["FR/PR"] = true, ["FR/RU"] = true })
@@ -452,8 +450,7 @@ test("5.621 an allied army's VP are shared, and an NPC's share lost", function(t
   t:eq(g:counter("vp.RU"), ru + 2)
   t:eq(g:counter("vp.AU"), au + 2)
   t:eq(g:counter("vp.PR"), 0, "an NPC keeps no VP")
-  local log = table.concat(g:log(), "\n")
-  t:ok(log:find("The 5 VP are shared (5.621): Russia 2, Austria 2, Prussia 1 (lost: an NPC's).", 1, true), log)
+  play.logged(t, g, "The 5 VP are shared (5.621): Russia 2, Austria 2, Prussia 1 (lost: an NPC's).")
   t:eq(g:state(), "player_turn")
 end)
 
@@ -614,9 +611,7 @@ end)
 -- them in words. Set-up: in Fall 1805 France declares war on Austria, Britain allies with
 -- Russia; in Spring 1806 Austria offers France peace and France accepts.
 test("2.7 the relations between the powers, in words, for every seat", function(t)
-  local g = play.started(t, "four-player")
-  play.to_turn(g, "FR")
-  play.declare(g, "AU")
+  local g = france_declares(t, "four-player", "AU")
   play.to_turn(g, "GB")
   g:act("ally", "RU")
   g:act("agree")

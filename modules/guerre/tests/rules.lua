@@ -15,6 +15,17 @@ local function bid_all(g, bids, dice)
   end
 end
 
+-- The four-player game of seed 3 past its bid (France 4, Britain 3, Russia 2, Austria 1)
+-- and picks (each bidder its own power), at the Fall 1805 Turn Start.
+local function picked(t)
+  local g = t:game { scenario = "four-player", seed = 3, overlay = play.FIXTURE }
+  bid_all(g, { FR = 4, GB = 3, RU = 2, AU = 1 })
+  for _, power in ipairs(POWERS4) do
+    g:act("pick", power)
+  end
+  return g
+end
+
 -- Rule 3.1 and 3.5: the highest bidder picks first, and each power's VP start at 100 less
 -- its player's bid. Set-up: four players bid 5 (France's place), 12 (Britain's), 0
 -- (Russia's) and 3 (Austria's). Expected: picks in the order Britain's, France's,
@@ -82,11 +93,7 @@ end)
 -- the Mutual Build Phase closes the Season; after Fall 1805 comes the 1806 Winterphase,
 -- then Spring 1806 with every chit back in the cup.
 test("4.6 the chit cup orders the Season, and the calendar runs on", function(t)
-  local g = t:game { scenario = "four-player", seed = 3, overlay = play.FIXTURE }
-  bid_all(g, { FR = 4, GB = 3, RU = 2, AU = 1 })
-  for _, power in ipairs(POWERS4) do
-    g:act("pick", power)
-  end
+  local g = picked(t)
   t:eq(g:legal(), { "first", "draw" })
   g:act("first")
   play.prepare(g)
@@ -115,11 +122,7 @@ end)
 -- Set-up: France's VP set to 450 by hand during its turn. Expected: the game ends, France
 -- the winner.
 test("7.0 France wins on reaching 450 VP", function(t)
-  local g = t:game { scenario = "four-player", seed = 3, overlay = play.FIXTURE }
-  bid_all(g, { FR = 4, GB = 3, RU = 2, AU = 1 })
-  for _, power in ipairs(POWERS4) do
-    g:act("pick", power)
-  end
+  local g = picked(t)
   g:act("first")
   play.prepare(g)
   g:set_counter("vp.FR", 449)
@@ -165,9 +168,7 @@ end)
 -- Spain; 1809 France rolls 8 (7 + 2 needed) and fails.
 test("4.4 an NPC is gained on its number, and an alliance broken two above it or on a 10", function(t)
   local g = play.started(t, "two-player")
-  play.season(g)
-  play.winter(g, { rolls = { FR = { "SP", 7 } } })
-  t:eq(g:vars().npc_ally.SP, "FR")
+  play.gains_npc(t, g, "FR", "SP", 7)
   play.year(g, { rolls = { GB = { "SP", 10 } } })
   t:eq(g:vars().npc_ally.SP, nil, "a 10 always breaks it")
   t:eq(g:vars().npc.SP, "inactive")
@@ -300,8 +301,7 @@ test("4.721 a one-time event happens once, and may wait for its criteria", funct
   play.winter(g)
   french_turn("applied")
   french_turn(nil)
-  local log = table.concat(g:log(), "\n")
-  t:ok(log:find("It has happened already: no event", 1, true), log)
+  play.logged(t, g, "It has happened already: no event")
 end)
 
 -- Rule 4.71: a player may pay 10 gold before his turn for an NPC Alliance roll (none in a
@@ -338,12 +338,7 @@ test("5.441 the naval winner gains 3 VP", function(t)
   end
   play.declare(g, "FR")
   local vp = g:counter("vp.GB")
-  g:set_dice("physical")
-  g:act("naval")
-  for _, v in ipairs({ "FR", 8, 3, 0 }) do
-    g:act("set", v)
-  end
-  g:act("set", 0, { 6, 6 })
+  play.naval(g, { "FR", 8, 3, 0, 0 }, { 6, 6 })
   t:eq(g:counter("vp.GB"), vp + 3)
   t:eq(g:state(), "player_turn", "back to Britain's turn")
 end)
@@ -353,17 +348,9 @@ end)
 -- squadrons against Britain's 2; the dice 4 and 4 (a tie, 1 each left), both fight on,
 -- then 3 and 7: Britain wins 3 VP.
 test("5.442 a tie costs a squadron each, and another round may follow", function(t)
-  local g = play.started(t, "two-player")
-  g:act("first")
-  play.prepare(g)
-  play.declare(g, "GB")
+  local g = play.french_war(t, "GB")
   local gb = g:counter("vp.GB")
-  g:set_dice("physical")
-  g:act("naval")
-  for _, v in ipairs({ "GB", 2, 2, 0 }) do
-    g:act("set", v)
-  end
-  g:act("set", 0, { 4, 4 })
+  play.naval(g, { "GB", 2, 2, 0, 0 }, { 4, 4 })
   t:eq(g:state(), "naval_tie")
   t:eq(g:counter("vp.GB"), gb, "no VP on a tie")
   g:act("again")
@@ -387,11 +374,7 @@ end)
 -- By casualties (5.616, the default) France wins; by routs and eliminations (5.621) the
 -- two are even and the Initiative, Britain's, wins.
 local function even_battle(t, reading)
-  local g = play.started(t, "two-player", 1, { ["battle.victory"] = reading })
-  g:act("first")
-  play.prepare(g)
-  play.declare(g, "GB")
-  g:set_dice("physical")
+  local g = play.french_war(t, "GB", { ["battle.victory"] = reading })
   play.battle(g, "GB", { divisions = 9, corps = 3 }, { divisions = 13, corps = 4 }, { 1, 6 })
   g:act("attack", nil, { 3, 2 })
   return g
@@ -399,16 +382,14 @@ end
 
 test("5.616 reading casualties: the side that inflicts more wins", function(t)
   local g = even_battle(t, "casualties")
-  local log = table.concat(g:log(), "\n")
-  t:ok(log:find("France: 3 = 3, times 9 divisions: 27 casualties, 3 rout(s).", 1, true), log)
-  t:ok(log:find("France wins the battle: 4 VP", 1, true), log)
+  play.logged(t, g, "France: 3 = 3, times 9 divisions: 27 casualties, 3 rout(s).")
+  play.logged(t, g, "France wins the battle: 4 VP")
 end)
 
 test("5.621 reading routs: the side with more routed and eliminated loses, a tie to the Initiative", function(t)
   local g = even_battle(t, "routs")
-  local log = table.concat(g:log(), "\n")
-  t:ok(log:find("Great Britain has the Initiative", 1, true), log)
-  t:ok(log:find("Great Britain wins the battle: 3 VP", 1, true), log)
+  play.logged(t, g, "Great Britain has the Initiative")
+  play.logged(t, g, "Great Britain wins the battle: 3 VP")
 end)
 
 -- Rules 5.617 and 5.622: the modifiers (outnumbered two to one, less cavalry, a tactical
@@ -419,18 +400,13 @@ end)
 -- routs), Britain 6 (-2: 4, 16 casualties, 2 routs). Expected: France wins 2 VP; Britain
 -- retreats and loses 4 + 2 - 1 = 5 to the pursuit.
 test("5.617 the modifiers, and 5.622 the pursuit", function(t)
-  local g = play.started(t, "two-player")
-  g:act("first")
-  play.prepare(g)
-  play.declare(g, "GB")
-  g:set_dice("physical")
+  local g = play.french_war(t, "GB")
   play.battle(g, "GB", { divisions = 10, cavalry = 4, artillery = 1, corps = 3, tactical = 2, edge = true },
     { divisions = 4, corps = 2, tactical = 1 }, { 5, 1 })
   g:act("attack", nil, { 2, 6 })
-  local log = table.concat(g:log(), "\n")
-  t:ok(log:find("France: 2 +1 tactical edge +1 artillery +1 the better commander = 5, times 10 divisions: 50 casualties, 4 rout(s).", 1, true), log)
-  t:ok(log:find("Great Britain: 6 -1 outnumbered two to one -1 less cavalry = 4, times 4 divisions: 16 casualties, 2 rout(s).", 1, true), log)
-  t:ok(log:find("France wins the battle: 2 VP; Great Britain retreats and loses 5 division(s) to the pursuit.", 1, true), log)
+  play.logged(t, g, "France: 2 +1 tactical edge +1 artillery +1 the better commander = 5, times 10 divisions: 50 casualties, 4 rout(s).")
+  play.logged(t, g, "Great Britain: 6 -1 outnumbered two to one -1 less cavalry = 4, times 4 divisions: 16 casualties, 2 rout(s).")
+  play.logged(t, g, "France wins the battle: 2 VP; Great Britain retreats and loses 5 division(s) to the pursuit.")
 end)
 
 -- Rule 5.616: Massed Batteries roll a d10 an artillery division, each 10 eliminating two
@@ -438,19 +414,13 @@ end)
 -- Set-up: France (3 artillery) fires: 10, 4, 10; Britain, on its option, rolls a Night
 -- (the fixture's 3) and retreats.
 test("5.616 Massed Batteries, and a retreat by Night", function(t)
-  local g = play.started(t, "two-player")
-  g:act("first")
-  play.prepare(g)
-  play.declare(g, "GB")
-  g:set_dice("physical")
+  local g = play.french_war(t, "GB")
   play.battle(g, "GB", { divisions = 8, artillery = 3, corps = 2 }, { divisions = 9, corps = 3, cavalry = 2 }, { 6, 1 })
   g:act("batteries", nil, { 10, 4, 10 })
-  local log = table.concat(g:log(), "\n")
-  t:ok(log:find("Massed batteries: 2 hit(s); Great Britain loses 4 division(s).", 1, true), log)
+  play.logged(t, g, "Massed batteries: 2 hit(s); Great Britain loses 4 division(s).")
   g:act("auxiliary", nil, { 3 })
   g:act("withdraw")
-  log = table.concat(g:log(), "\n")
-  t:ok(log:find("France wins the battle: 0 VP; Great Britain retreats and loses 0 division(s) to the pursuit.", 1, true), log)
+  play.logged(t, g, "France wins the battle: 0 VP; Great Britain retreats and loses 0 division(s) to the pursuit.")
   t:eq(g:state(), "player_turn")
 end)
 
@@ -497,6 +467,22 @@ local function french_turn(t, gold)
   return g
 end
 
+-- France declares war on Prussia and nobody tries to cancel it (the three others pass).
+local function war_on_prussia(g)
+  g:act("declare_war", "PR")
+  for _ = 1, 3 do
+    g:act("pass")
+  end
+end
+
+-- The secret bids of Britain, Russia and Austria for Prussia (5.32), the dice given with the
+-- last.
+local function bids(g, gb, ru, au, dice)
+  g:act_as("GB", "bid", gb)
+  g:act_as("RU", "bid", ru)
+  g:act_as("AU", "bid", au, dice)
+end
+
 -- Rules 4.62 and 4.621: any other player may try once, for 5 gold, to cancel a declaration
 -- of war: two dice read as tens and ones, 95 or more. Set-up: France declares war on
 -- Britain; Britain pays 5 and rolls 9 and 5 (95). Expected: cancelled; France may not
@@ -537,14 +523,9 @@ end)
 -- Britain bids 5, Russia 8, Austria 0. Expected: Russia pays 8, Prussia its ally.
 test("5.32 the attacked NPC goes to the highest secret bid", function(t)
   local g = french_turn(t, { GB = 10, RU = 10, AU = 10 })
-  g:act("declare_war", "PR")
-  for _, power in ipairs({ "GB", "RU", "AU" }) do
-    g:act("pass")
-  end
+  war_on_prussia(g)
   t:eq(g:state(), "npc_auction")
-  g:act_as("GB", "bid", 5)
-  g:act_as("RU", "bid", 8)
-  g:act_as("AU", "bid", 0)
+  bids(g, 5, 8, 0)
   t:eq(g:vars().npc_ally.PR, "RU")
   t:eq(g:counter("gold.RU"), 2)
   t:eq(g:counter("gold.GB"), 10)
@@ -554,13 +535,8 @@ end)
 -- bid 5; Russia raises to 6, Britain drops out. Expected: Russia pays 6.
 test("5.32 tied bids go to an open auction", function(t)
   local g = french_turn(t, { GB = 10, RU = 10, AU = 10 })
-  g:act("declare_war", "PR")
-  for _ = 1, 3 do
-    g:act("pass")
-  end
-  g:act_as("GB", "bid", 5)
-  g:act_as("RU", "bid", 5)
-  g:act_as("AU", "bid", 0)
+  war_on_prussia(g)
+  bids(g, 5, 5, 0)
   t:eq(g:state(), "open_auction")
   t:eq(g:prompt().seat, "RU")
   g:act("raise", 6)
@@ -575,13 +551,8 @@ end)
 -- declares war on Prussia; no bids; the rolls 3, 7, 7, then 2 and 9.
 test("5.33 nobody bids: a caretaker by the dice, and a turn of its own", function(t)
   local g = french_turn(t)
-  g:act("declare_war", "PR")
-  for _ = 1, 3 do
-    g:act("pass")
-  end
-  g:act_as("GB", "bid", 0)
-  g:act_as("RU", "bid", 0)
-  g:act_as("AU", "bid", 0, { 3, 7, 7, 2, 9 })
+  war_on_prussia(g)
+  bids(g, 0, 0, 0, { 3, 7, 7, 2, 9 })
   t:eq(g:vars().npc.PR, "controlled")
   t:eq(g:vars().controller.PR, "AU")
   t:ok(g:json().zones.cup.count >= 1, "Prussia's chit in the cup")
@@ -592,16 +563,11 @@ end)
 -- declares war on Prussia. Expected: France is at war with Prussia and Russia.
 test("5.3 war on an alliance member is war on the alliance", function(t)
   local g = play.started(t, "four-player")
-  play.season(g)
-  play.winter(g, { rolls = { RU = { "PR", 6 } } })
-  t:eq(g:vars().npc_ally.PR, "RU")
+  play.gains_npc(t, g, "RU", "PR", 6)
   g:act("first")
   play.prepare(g)
   t:ok(table.concat(g:legal(), " "):find("declare_war PR", 1, true), "Prussia may be declared on")
-  g:act("declare_war", "PR")
-  for _ = 1, 3 do
-    g:act("pass")
-  end
+  war_on_prussia(g)
   t:eq(g:vars().wars, { ["FR/PR"] = true, ["FR/RU"] = true })
   t:eq(g:state(), "player_turn", "an allied NPC is not bid for")
 end)

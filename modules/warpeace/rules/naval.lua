@@ -37,17 +37,17 @@ function naval.combat_modifier(ctx, l, s)
     drm = drm + n
     why[#why + 1] = string.format("%+d %s", n, reason)
   end
-  if l.english then
-    add(m.english, "the larger force is English")
-  end
-  if s.english then
-    add(-m.english, "the smaller force is English")
-  end
-  if l.nelson then
-    add(m.nelson, "Nelson with the larger force")
-  end
-  if s.nelson then
-    add(-m.nelson, "Nelson with the smaller force")
+  for _, term in ipairs({
+    { "english", "the larger force is English", "the smaller force is English" },
+    { "nelson", "Nelson with the larger force", "Nelson with the smaller force" },
+  }) do
+    local key, larger, smaller = term[1], term[2], term[3]
+    if l[key] then
+      add(m[key], larger)
+    end
+    if s[key] then
+      add(-m[key], smaller)
+    end
   end
   return drm, why
 end

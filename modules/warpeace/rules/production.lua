@@ -21,6 +21,16 @@ local production = {}
 production.LAND, production.NAVAL = states.LAND, states.NAVAL
 production.IBERIAN = { SP = true, portugal = true }
 
+-- The minor states of `group` (one of states.GROUPS) on `faction`'s side, in its order.
+local function sided(ctx, group, faction)
+  local list = {}
+  for _, minor in ipairs(group.states) do
+    if ctx.vars.status[minor] == faction then
+      list[#list + 1] = minor
+    end
+  end
+  return list
+end
 
 --- Who produces in a faction's Reinforcement Phase (J.2, J.3): each major state of the
 --- faction, then each minor state group with a state of the faction (one of its states
@@ -29,11 +39,8 @@ function production.producers(ctx, faction)
   local list = calendar.majors_of(ctx, faction)
   if faction ~= "neutral" then
     for _, group in ipairs(states.GROUPS) do
-      for _, minor in ipairs(group.states) do
-        if ctx.vars.status[minor] == faction then
-          list[#list + 1] = "group:" .. group.id
-          break
-        end
+      if #sided(ctx, group, faction) > 0 then
+        list[#list + 1] = "group:" .. group.id
       end
     end
   end
@@ -182,17 +189,12 @@ end
 
 -- The minor states of the group `l.group` on the faction's side.
 local function group_states(ctx, l)
-  local list = {}
   for _, g in ipairs(states.GROUPS) do
     if g.id == l.group then
-      for _, minor in ipairs(g.states) do
-        if ctx.vars.status[minor] == l.faction then
-          list[#list + 1] = minor
-        end
-      end
+      return sided(ctx, g, l.faction)
     end
   end
-  return list
+  return {}
 end
 
 -- Who produces, as the states that ask read it: the state (or group), its faction, the

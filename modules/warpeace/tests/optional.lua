@@ -2,14 +2,20 @@
 
 local play = include("tests/lib/play.lua")
 
-local function log(g)
-  return table.concat(g:log(), "\n")
-end
+local log = play.log
 
 -- At France's Naval Phase of September 1805, with the options `options`.
 local function french_naval(t, options)
-  local g = play.game(t, "two-player", 1, options)
-  t:ok(play.to_state(g, "phase", "FR"), "France's Naval Phase")
+  return play.at(t, "phase", "FR", "France's Naval Phase", options)
+end
+
+-- France's expeditionary force from Prussia (K.4.b, the rule in use): 2 pro-French City
+-- Points, and France's Alliance Phase roll for Prussia with the dice `dice`.
+local function expedition(t, dice)
+  local g = play.at(t, "alliance_phase", "FR", "France's Alliance Phase", { ["k4.expeditions"] = "on" })
+  g:set_counter("cp.pro", 2)
+  g:set_dice("physical")
+  g:act("roll_for", "PR", dice)
   return g
 end
 
@@ -21,7 +27,7 @@ test("F.3.d how many transports a cargo needs", function(t)
   for _, case in ipairs({ { 5, 0, 0, 1 }, { 2, 1, 0, 1 }, { 0, 2, 0, 1 }, { 0, 0, 2, 2 }, { 7, 3, 1, 4 } }) do
     g:act("transport_load")
     play.fill(g, { case[1], case[2], case[3] })
-    t:ok(log(g):find(string.format("%d production or supply points, %d infantry and %d cavalry strength points need %d transport(s)", case[1], case[2], case[3], case[4]), 1, true), log(g))
+    play.logged(t, g, string.format("%d production or supply points, %d infantry and %d cavalry strength points need %d transport(s)", case[1], case[2], case[3], case[4]))
   end
 end)
 
@@ -75,9 +81,7 @@ end)
 -- against England's 2 with Nelson, a 5 ("SR": England retreats, 2 squadrons damaged);
 -- England pays for one in its Reinforcement Phase. Expected: 1 left damaged after the month.
 test("K.7 battle damage, repaired for a point in a turn", function(t)
-  local g = french_naval(t, { ["k7.damage"] = "on" })
-  g:set_dice("physical")
-  g:act("naval_combat")
+  local g = play.naval_combat(t, "FR", { ["k7.damage"] = "on" })
   play.fill(g, { "EN", 3, 2, "defender" }, { 5 })
   -- England retreats; France does not pursue (F.7.c); Nelson's injury roll.
   g:act("stop", nil, { 1, 1 })
@@ -88,7 +92,7 @@ test("K.7 battle damage, repaired for a point in a turn", function(t)
   g:act("repair_damage")
   play.to_turn(g, 3)
   t:eq(g:vars().damaged, { EN = 1 })
-  t:ok(log(g):find("1 damaged squadron(s) of England are repaired (K.7.c).", 1, true), log(g))
+  play.logged(t, g, "1 damaged squadron(s) of England are repaired (K.7.c).")
 end)
 
 -- Rule K.4.b: a major state no player represents turning pro-French yields France an
@@ -96,22 +100,14 @@ end)
 -- and an unnamed leader. Set-up: the rule in use; 2 pro-French City Points; France rolls
 -- for Prussia: a 1 (1 - 1 = 0: pro-French), then 3 and 2.
 test("K.4.b an expeditionary force: 5 infantry, 1 cavalry, an unnamed leader", function(t)
-  local g = play.game(t, "two-player", 1, { ["k4.expeditions"] = "on" })
-  t:ok(play.to_state(g, "alliance_phase", "FR"), "France's Alliance Phase")
-  g:set_counter("cp.pro", 2)
-  g:set_dice("physical")
-  g:act("roll_for", "PR", { 1, 3, 2 })
+  local g = expedition(t, { 1, 3, 2 })
   t:eq(g:vars().status.PR, "pro")
-  t:ok(log(g):find("France requisitions an expeditionary force from Prussia (K.4.b): 5: 5 infantry and 1 cavalry strength points, with an unnamed leader.", 1, true), log(g))
+  play.logged(t, g, "France requisitions an expeditionary force from Prussia (K.4.b): 5: 5 infantry and 1 cavalry strength points, with an unnamed leader.")
 end)
 
 -- Rule K.4.b: with 7 or more, two cavalry strength points and a named leader drawn at
 -- random. Set-up: as above, the dice 4 and 3.
 test("K.4.b an expeditionary force of 7: two cavalry and a named leader", function(t)
-  local g = play.game(t, "two-player", 1, { ["k4.expeditions"] = "on" })
-  t:ok(play.to_state(g, "alliance_phase", "FR"), "France's Alliance Phase")
-  g:set_counter("cp.pro", 2)
-  g:set_dice("physical")
-  g:act("roll_for", "PR", { 1, 4, 3 })
-  t:ok(log(g):find("(K.4.b): 7: 7 infantry and 2 cavalry strength points, with a named leader drawn at random.", 1, true), log(g))
+  local g = expedition(t, { 1, 4, 3 })
+  play.logged(t, g, "(K.4.b): 7: 7 infantry and 2 cavalry strength points, with a named leader drawn at random.")
 end)

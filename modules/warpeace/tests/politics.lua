@@ -12,9 +12,7 @@ local function label(g, name, arg)
   end
 end
 
-local function log(g)
-  return table.concat(g:log(), "\n")
-end
+local log = play.log
 
 -- Rule G.1.g: the Alliance Phase's die is modified -1 for each pro-French City Point, major
 -- state and minor group, +1 for each anti-French one, at most 4 either way. Set-up (the
@@ -29,9 +27,9 @@ test("G.1.g the Alliance modifier, capped at 4", function(t)
   t:eq(label(g, "roll_for", "PR"), "Roll for Prussia (-4)")
   g:set_dice("physical")
   g:act("roll_for", "PR", { 3 })
-  t:ok(log(g):find("France rolls for Prussia: 3 -9 for pro-French City Points, -2 for pro-French states and groups, +3 for anti-French states and groups, -8, capped at -4 = -1.", 1, true), log(g))
+  play.logged(t, g, "France rolls for Prussia: 3 -9 for pro-French City Points, -2 for pro-French states and groups, +3 for anti-French states and groups, -8, capped at -4 = -1.")
   t:eq(g:vars().status.PR, "pro")
-  t:ok(log(g):find("Prussia becomes pro-French (the Alliance Table, G.1).", 1, true), log(g))
+  play.logged(t, g, "Prussia becomes pro-French (the Alliance Table, G.1).")
 end)
 
 -- Rule G.1.k: England's roll is raised by one for each Production Point it lent the state in
@@ -82,7 +80,7 @@ test("I.2.f a conquered state is rolled for once its Force Pool has no land unit
   end
   t:ok(play.to_state(g, "alliance_phase", "FR"), "France's Alliance Phase again")
   t:ok(label(g, "roll_for", "AU") ~= nil, "Austria may be rolled for")
-  t:ok(log(g):find("Austria has no land unit left in its Force Pool", 1, true), log(g))
+  play.logged(t, g, "Austria has no land unit left in its Force Pool")
 end)
 
 -- Rule G.1.j (L595-L598): "All Victory Points are forfeited whenever any major state is
@@ -96,7 +94,7 @@ test("G.1.j Victory Points are forfeited when a major state is conquered", funct
   g:act("major_conquest")
   g:act("set", "AU")
   t:eq(g:counter("vp.anti"), 0)
-  t:ok(log(g):find("All Victory Points are forfeited (G.1.j): the anti-French faction's 3 are lost.", 1, true), log(g))
+  play.logged(t, g, "All Victory Points are forfeited (G.1.j): the anti-French faction's 3 are lost.")
 end)
 
 -- Rules C.3.b-d (L52-L60): the players may end the game by agreement at the end of a turn;
@@ -139,7 +137,7 @@ test("G.3.b the January exchange, strength point for strength point", function(t
   g:add_units("prisoners.EN", "cavalry", 2)
   local pool = g:units("pool.FR", "infantry")
   play.to_turn(g, 5)
-  t:ok(log(g):find("January: 2 strength point(s) of prisoners exchanged on each side (G.3.b): 2 infantry of France for 2 cavalry of England.", 1, true), log(g))
+  play.logged(t, g, "January: 2 strength point(s) of prisoners exchanged on each side (G.3.b): 2 infantry of France for 2 cavalry of England.")
   t:eq(g:units("prisoners.FR", "infantry"), 1)
   t:eq(g:units("prisoners.FR", "squadrons"), 1)
   t:eq(g:units("prisoners.EN", "cavalry"), 0)
@@ -156,11 +154,11 @@ test("I.3.b the conquest die: 3 to the Force Pool, 4 replaced on the map", funct
   g:set_dice("physical")
   g:act("conquest")
   play.fill(g, { "hanover", "FR" }, { 3 })
-  t:ok(log(g):find("France conquers Hanover (I.3): its Force Pool's units now stand for France's; die 3: its units on the map go to its Force Pool and are exchanged for the conqueror's.", 1, true), log(g))
+  play.logged(t, g, "France conquers Hanover (I.3): its Force Pool's units now stand for France's; die 3: its units on the map go to its Force Pool and are exchanged for the conqueror's.")
   t:eq(g:vars().status.hanover, "pro")
   g:act("conquest")
   play.fill(g, { "sweden", "FR" }, { 4 })
-  t:ok(log(g):find("die 4: its units on the map are replaced there by the conqueror's.", 1, true), log(g))
+  play.logged(t, g, "die 4: its units on the map are replaced there by the conqueror's.")
 end)
 
 -- Rules C.2 and D.3.f: the most production cities wins, equals are joint victors; the
@@ -205,7 +203,7 @@ test("G.1 reading: a roll beyond the Alliance Table reads as its last row", func
   t:ok(play.to_state(g, "alliance_phase", "EN"), "England's Alliance Phase")
   g:set_dice("physical")
   g:act("roll_for", "PR", { 6 })
-  t:ok(log(g):find("= 17 (read as 14).", 1, true), log(g))
+  play.logged(t, g, "= 17 (read as 14).")
 end)
 
 -- Reading (RULES-GAPS.md): a state's January additions come once, in the segment it is in

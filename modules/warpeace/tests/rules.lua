@@ -3,9 +3,7 @@
 local play = include("tests/lib/play.lua")
 local calendar = include("rules/calendar.lua")
 
-local function log(g)
-  return table.concat(g:log(), "\n")
-end
+local log = play.log
 
 -- Rule C.3: the game runs from September 1805 to August 1815, a month a turn: 120 turns.
 test("C.3 September 1805 to August 1815 is 120 months", function(t)
@@ -21,8 +19,7 @@ test("E a month's segments and phases, to October 1805", function(t)
   play.to_turn(g, 2)
   t:eq(g:turn(), 2)
   t:eq({ g:space_of("turn.marker") }, { "turn", "2" })
-  local log = table.concat(g:log(), "\n")
-  t:ok(log:find("October 1805 begins.", 1, true), log)
+  play.logged(t, g, "October 1805 begins.")
 end)
 
 -- Rule J.2.b: the production die: 5 or less gives a Production Point a production city no
@@ -31,9 +28,7 @@ end)
 -- 8 points, 2 of them Landwehr-only.
 test("J.2.b a 5 gives a point a city, a 6 two; France's +1", function(t)
   for _, case in ipairs({ { 0, 4, 1 }, { 1, 8, 2 } }) do
-    local g = play.game(t, "two-player")
-    t:ok(play.to_text(g, "France's Reinforcement Phase"), "France produces")
-    play.produce(g, { 3, 1, case[1] }, 5)
+    local g = play.produced(t, "France's Reinforcement Phase", { 3, 1, case[1] }, 5)
     t:eq(g:counter("pp.FR"), case[2])
     t:ok(g:prompt().text:find(string.format("(%d of them Landwehr-only)", case[3]), 1, true), g:prompt().text)
   end
@@ -45,9 +40,7 @@ end)
 -- Landwehr (1, from the black points first); an infantry (1) from the last red point; then
 -- the Landwehr-only point left buys no infantry.
 test("J.2.d the costs, and J.2.e Landwehr-only points", function(t)
-  local g = play.game(t, "two-player")
-  play.to_text(g, "France's Reinforcement Phase")
-  play.produce(g, { 3, 1, 1 }, 5)
+  local g = play.produced(t, "France's Reinforcement Phase", { 3, 1, 1 }, 5)
   play.buy(g, "guard_cavalry", 1, "FR red 1")
   t:eq(g:counter("pp.FR"), 5)
   play.buy(g, "guard_infantry", 1, "FR red 1")
@@ -56,8 +49,7 @@ test("J.2.d the costs, and J.2.e Landwehr-only points", function(t)
   play.buy(g, "infantry", 1, "FR red 2")
   t:ok(g:prompt().text:find("1 Production Points (1 of them Landwehr-only)", 1, true), g:prompt().text)
   play.buy(g, "infantry", 1, "FR red 2")
-  local log = table.concat(g:log(), "\n")
-  t:ok(log:find("Not bought: it costs 1 Production Points, and 0 (not Landwehr-only points) can pay it.", 1, true), log)
+  play.logged(t, g, "Not bought: it costs 1 Production Points, and 0 (not Landwehr-only points) can pay it.")
   t:eq(g:units("pool.FR", "guard_cavalry"), 0)
   t:eq(g:units("pool.FR", "landwehr"), 0)
   t:eq(g:units("pool.FR", "infantry"), 5)
@@ -67,13 +59,10 @@ end)
 -- Reinforcement Phase. Set-up: France's 8 points; 3 infantry in "FR red 1", then 2 more
 -- there (refused), then 2 in "FR red 2".
 test("J.2.a four strength points a city", function(t)
-  local g = play.game(t, "two-player")
-  play.to_text(g, "France's Reinforcement Phase")
-  play.produce(g, { 3, 1, 1 }, 5)
+  local g = play.produced(t, "France's Reinforcement Phase", { 3, 1, 1 }, 5)
   play.buy(g, "infantry", 3, "FR red 1")
   play.buy(g, "infantry", 2, "FR red 1")
-  local log = table.concat(g:log(), "\n")
-  t:ok(log:find("Not bought: no more than 4 strength points are deployed in FR red 1 in a phase (J.2.a).", 1, true), log)
+  play.logged(t, g, "Not bought: no more than 4 strength points are deployed in FR red 1 in a phase (J.2.a).")
   play.buy(g, "infantry", 2, "FR red 2")
   t:eq(g:units("pool.FR", "infantry"), 1)
 end)
@@ -83,17 +72,14 @@ end)
 -- fixture's) and rolls a 6: 12 points, and 2 Landwehr-only; 2 infantry (2), a cavalry
 -- (refused: 2 more on land), a squadron (5), a transport (refused: 5 more at sea).
 test("J.5.d England's 2 points on land and 5 at sea", function(t)
-  local g = play.game(t, "two-player")
-  play.to_text(g, "England's Reinforcement Phase")
-  play.produce(g, { 6, 1, 0 }, 6)
+  local g = play.produced(t, "England's Reinforcement Phase", { 6, 1, 0 }, 6)
   t:eq(g:counter("pp.EN"), 14)
   play.buy(g, "infantry", 2, "EN red 1")
   play.buy(g, "cavalry", 1, "EN red 2")
   play.buy(g, "squadrons", 1)
   play.buy(g, "transports", 1)
-  local log = table.concat(g:log(), "\n")
-  t:ok(log:find("Not bought: England spends at most 2 Production Points on land units in a phase (J.5.d).", 1, true), log)
-  t:ok(log:find("Not bought: England spends at most 5 Production Points on naval units in a phase (J.5.d).", 1, true), log)
+  play.logged(t, g, "Not bought: England spends at most 2 Production Points on land units in a phase (J.5.d).")
+  play.logged(t, g, "Not bought: England spends at most 5 Production Points on naval units in a phase (J.5.d).")
   t:eq(g:units("pool.EN", "squadrons"), 0)
   t:eq(g:units("pool.EN", "transports"), 1)
   t:eq(g:counter("pp.EN"), 7, "14 - 2 - 5")
@@ -103,9 +89,7 @@ end)
 -- 5 of the Production Track; each point moves it a box down; from box 1 it is deployed: 5
 -- in all. Set-up: France's 8 points: the down payment, then 4 payments in the same phase.
 test("J.6.c a naval unit on installments: 1 down, a box a point, 5 in all", function(t)
-  local g = play.game(t, "two-player")
-  play.to_text(g, "France's Reinforcement Phase")
-  play.produce(g, { 3, 1, 1 }, 5)
+  local g = play.produced(t, "France's Reinforcement Phase", { 3, 1, 1 }, 5)
   g:act("installment", "squadrons")
   t:eq(g:vars().installments, { { state = "FR", kind = "squadrons", box = 5, paid = 1 } })
   for box = 4, 2, -1 do
@@ -137,7 +121,7 @@ test("J.3.b a minor state's production die: its own, or France's by option", fun
     play.fill(g, { 1 }, case[1] == "own" and { 3 } or nil)
     t:eq(g:counter("pp.minor"), case[2], case[1])
     if case[1] == "controller" then
-      t:ok(log(g):find("Holland's cities count as France's: its production die's 6 gives 2 Production Point(s) from 1 city(ies) (J.2.b, J.3.b).", 1, true), log(g))
+      play.logged(t, g, "Holland's cities count as France's: its production die's 6 gives 2 Production Point(s) from 1 city(ies) (J.2.b, J.3.b).")
     end
   end
 end)
@@ -147,12 +131,10 @@ end)
 -- Reinforcement Phase, 6 points (a 6 with 3 red cities). Expected: the purchase offers a
 -- squadron at 30 points and refuses it for its cost, not because Spain must use installments.
 test("J.6.d a Spanish naval unit may be bought outright, at 30 points", function(t)
-  local g = play.game(t, "two-player")
-  play.to_text(g, "Spain's Reinforcement Phase")
-  play.produce(g, { 3, 0 }, 6)
+  local g = play.produced(t, "Spain's Reinforcement Phase", { 3, 0 }, 6)
   local pool = g:units("pool.SP", "squadrons")
   play.buy(g, "squadrons", 1)
-  t:ok(log(g):find("it costs 30 Production Points, and 6 (not Landwehr-only points) can pay it", 1, true), log(g))
+  play.logged(t, g, "it costs 30 Production Points, and 6 (not Landwehr-only points) can pay it")
   t:ok(not log(g):find("installments only", 1, true), log(g))
   t:eq(g:units("pool.SP", "squadrons"), pool)
 end)

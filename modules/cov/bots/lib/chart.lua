@@ -41,9 +41,7 @@ function chart.field(ctx, card, name)
   return ctx.data.cards[card].fields[name]
 end
 
-function chart.issue_name(ctx, piece)
-  return ctx.data.pieces[piece].name
-end
+chart.issue_name = display.issue_name
 
 function chart.war_status(ctx)
   return ctx.vars.war_status or "limited"

@@ -116,6 +116,28 @@ function botwar.save(ctx, actions, t)
   end), "19.3, step 3: nothing to save.")
 end
 
+-- France's own Military Operations funded this Government Phase (the French issue).
+function botwar.french_ops_funded(ctx)
+  local n = 0
+  for id, power in pairs((ctx.vars.government or {}).funded or {}) do
+    if power == "FR" and ctx.data.pieces[id].props.issue == "mil_op_fr" then
+      n = n + 1
+    end
+  end
+  return n
+end
+
+-- A bot's battle losses where its chart gives no order: from the largest box, `why`
+-- giving the reason from the box's units and the loss's label.
+function botwar.losses_by_size(why)
+  return function(ctx, _, actions, t)
+    local i, n = flowchart.best(actions, function(a)
+      return a.arg and a.arg.box and ctx:units(a.arg.box, a.arg.kind) or nil
+    end)
+    return t:choose(i or 1, why, tostring(n), actions[i or 1].label)
+  end
+end
+
 -- A card's battle DRM, whichever side it counts for.
 function botwar.drm_of(ctx, card)
   return math.abs((ctx:known("card", card, "drm") and ctx.data.cards[card].fields.drm) or 0)

@@ -4,6 +4,37 @@ local util = include("@lib/util.lua")
 
 local play = {}
 
+-- A game of `scenario` (the Clash of Armies if not given) in `seating`, with the test
+-- fixture's placeholder owner data and `options` besides.
+function play.game(t, seating, options, scenario)
+  local opts = { seating = seating }
+  for k, v in pairs(options or {}) do
+    opts[k] = v
+  end
+  return t:game { scenario = scenario or "clash-of-armies", overlay = "tests/owner-fixture.ron", options = opts }
+end
+
+-- `play.game` in `seating`, taking the scenario and the options: (t, scenario, options).
+function play.seating(seating)
+  return function(t, scenario, options)
+    return play.game(t, seating, options, scenario)
+  end
+end
+
+-- The action that rolls `power`'s chart die (rules/chartdice.lua), among those the
+-- decision the game waits for offers any seat, or nil.
+function play.chart_roll(g, power)
+  local roll
+  for _, ask in ipairs(g:prompt().asks) do
+    for _, action in ipairs(ask.actions) do
+      if action.name == "chart_roll" and action.arg.power == power then
+        roll = action
+      end
+    end
+  end
+  return roll
+end
+
 -- Plays every decision with its first legal action (each seat of a shared decision in
 -- turn) until `stop(g)` is true, or the game reaches the state named `stop`. With `dice`,
 -- every answer gives them: the rules' rolls during that answer take them first (a fate die
@@ -96,17 +127,23 @@ function play.lay(g, side, spaces)
   end
 end
 
--- The power whose round turn it is negotiates from its side's display: the fate die shows
--- `die`, no card is saved, and the first card offered is played; returns that card (the
--- issue is chosen next).
-function play.negotiate_first_card(g, die)
-  g:act("negotiate", nil, { die })
+-- A power plays from its side's display: it answers `name` (with `arg`) and its fate die
+-- shows `die`, no card is saved, and the first card offered is played; returns that card.
+function play.first_card(g, die, name, arg)
+  g:act(name, arg, { die })
   if util.contains(g:legal(), "save_none") then
     g:act("save_none")
   end
   local card = g:prompt().actions[1].arg
   g:act("play", card)
   return card
+end
+
+-- The power whose round turn it is negotiates from its side's display: the fate die shows
+-- `die`, no card is saved, and the first card offered is played; returns that card (the
+-- issue is chosen next).
+function play.negotiate_first_card(g, die)
+  return play.first_card(g, die, "negotiate")
 end
 
 -- Brings the game to `power`'s round turn in `round` with the pass offered, which needs the

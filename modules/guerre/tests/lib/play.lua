@@ -129,6 +129,41 @@ function M.declare(g, target)
   M.stand(g)
 end
 
+--- A two-player game (with `options`) at France's first Player Turn proper, France going
+--- first and at war with `target` (nobody cancels), physical dice from then on.
+function M.french_war(t, target, options)
+  local g = M.started(t, "two-player", 1, options)
+  g:act("first")
+  M.prepare(g)
+  M.declare(g, target)
+  g:set_dice("physical")
+  return g
+end
+
+--- From the moving power's turn, with physical dice: a naval combat, its figures `values`
+--- (the enemy, then the squadrons and modifiers), the dice given with the last.
+function M.naval(g, values, dice)
+  g:set_dice("physical")
+  g:act("naval")
+  for i, v in ipairs(values) do
+    g:act("set", v, i == #values and dice or nil)
+  end
+end
+
+--- Checks that the game's log holds `text` (showing the whole log when it does not).
+function M.logged(t, g, text)
+  local log = table.concat(g:log(), "\n")
+  t:ok(log:find(text, 1, true), log)
+end
+
+--- Plays the rest of the Season and the Winterphase, in whose NPC Alliance Phase `power`
+--- rolls `die` for `npc` and gains it (the test checks it).
+function M.gains_npc(t, g, power, npc, die)
+  M.season(g)
+  M.winter(g, { rolls = { [power] = { npc, die } } })
+  t:eq(g:vars().npc_ally[npc], power)
+end
+
 --- A whole year from a Spring Turn Start: three Seasons, then the Winterphase `w`.
 function M.year(g, w, during)
   for _ = 1, 3 do

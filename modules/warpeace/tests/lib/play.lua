@@ -77,6 +77,34 @@ function M.to_state(g, state, seat)
   end)
 end
 
+--- A two-player game (with `options`) played passively to `seat`'s decision in `state`,
+--- which the test checks (`where`: the words of its failure, "France's Naval Phase").
+function M.at(t, state, seat, where, options)
+  local g = M.game(t, "two-player", 1, options)
+  t:ok(M.to_state(g, state, seat), where)
+  return g
+end
+
+--- A two-player game (with `options`) at `seat`'s Naval Phase of September 1805, with
+--- physical dice, its naval combat begun: the form of its figures waits.
+function M.naval_combat(t, seat, options)
+  local g = M.at(t, "phase", seat, seat == "FR" and "France's Naval Phase" or "England's Naval Phase", options)
+  g:set_dice("physical")
+  g:act("naval_combat")
+  return g
+end
+
+--- The game's log as one text, a line each.
+function M.log(g)
+  return table.concat(g:log(), "\n")
+end
+
+--- Checks that the game's log holds `text` (showing the whole log when it does not).
+function M.logged(t, g, text)
+  local log = M.log(g)
+  t:ok(log:find(text, 1, true), log)
+end
+
 --- Plays passively until a decision whose prompt text contains `words`.
 function M.to_text(g, words)
   return M.play_until(g, function(_, p)
@@ -91,6 +119,15 @@ function M.produce(g, values, die)
   g:act("production")
   M.fill(g, values, { die })
   g:set_dice("digital")
+end
+
+--- A two-player game played passively to the Reinforcement Phase named `phase` ("France's
+--- Reinforcement Phase"), which the test checks, and its production made (as `produce`).
+function M.produced(t, phase, values, die)
+  local g = M.game(t, "two-player")
+  t:ok(M.to_text(g, phase), phase)
+  M.produce(g, values, die)
+  return g
 end
 
 --- At a Reinforcement Phase's purchases: buys `n` of `kind` (in `city`, for land units).
