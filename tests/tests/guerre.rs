@@ -33,8 +33,14 @@ fn a_four_player_game_from_the_command_line_to_the_spring_chit_draw() {
     for _ in 0..4 {
         // Each Player Turn: its preparation (no NPC roll, the event carried out), then done.
         let state = state_of(&save, "FR");
-        let seat = state["flow"][0]["locals"]["power"]
-            .as_str()
+        // The power whose turn it is: the nearest frame of the flow that names one (the
+        // turn's procedure calls its steps' decisions above it).
+        let seat = state["flow"]
+            .as_array()
+            .expect("the flow")
+            .iter()
+            .rev()
+            .find_map(|frame| frame["locals"]["power"].as_str())
             .expect("a Player Turn")
             .to_owned();
         run(&["act", path(&save), "--seat", &seat, "events"]);
@@ -59,7 +65,8 @@ fn a_four_player_game_from_the_command_line_to_the_spring_chit_draw() {
         let state = state_of(&save, seat);
         let text = state.to_string();
         assert!(!text.contains("buys"), "{seat} reads a purchase: {text}");
-        let answers = &state["flow"][0]["answers"];
+        // The purchase is the decision on top of the flow (the Winterphase calls it).
+        let answers = top_frame(&state)["answers"].clone();
         for other in ["FR", "GB"] {
             if other != seat {
                 assert_eq!(
@@ -78,9 +85,9 @@ fn a_four_player_game_from_the_command_line_to_the_spring_chit_draw() {
     );
     run(&["act", path(&save), "--seat", "FR", "done"]);
     for _ in 0..4 {
+        // Each power in the chits' order, asked by the Winterphase's 4.4 step on top.
         let state = state_of(&save, "FR");
-        let seat = state["flow"][0]["locals"]["order"]
-            [state["flow"][0]["locals"]["n"].as_u64().expect("n") as usize - 1]
+        let seat = top_frame(&state)["locals"]["power"]
             .as_str()
             .expect("a power")
             .to_owned();
@@ -111,6 +118,14 @@ fn new_game(save: &std::path::Path, seed: &str, more: &[&str]) {
     ];
     args.extend_from_slice(more);
     run(&args);
+}
+
+/// The frame on top of the flow in a state JSON: the decision waited for.
+fn top_frame(state: &serde_json::Value) -> &serde_json::Value {
+    state["flow"]
+        .as_array()
+        .and_then(|flow| flow.last())
+        .expect("a frame")
 }
 
 fn state_of(save: &std::path::Path, seat: &str) -> serde_json::Value {
