@@ -1407,17 +1407,24 @@ fn charts_are_named_svg_with_an_axis_each(plots: &std::path::Path) {
     assert!(scales.len() > 2, "every row has its own scale: {rows:?}");
 }
 
-#[test]
-fn compare_finds_the_changed_card_and_leaves_the_rest() {
-    // One card's value raised (Five: 5 -> 50) in a copy of the testbed: the games of the
-    // same seed are paired, so the card's win share moves clearly while the length of the
-    // game, which no card value changes (every game is seven plays), does not.
-    let (_scratch, copy) = copy_module(&test_module("testbed"));
+/// A copy of the testbed with card Five's value raised from 5 to 50 (it then wins far more
+/// often), for comparisons against the testbed itself.
+fn testbed_with_five_at_50() -> (tempfile::TempDir, std::path::PathBuf) {
+    let (scratch, copy) = copy_module(&test_module("testbed"));
     edit(
         &copy.join("data/cards.ron"),
         "\"value\": 5, \"suit\": \"sun\"",
         "\"value\": 50, \"suit\": \"sun\"",
     );
+    (scratch, copy)
+}
+
+#[test]
+fn compare_finds_the_changed_card_and_leaves_the_rest() {
+    // One card's value raised (Five: 5 -> 50) in a copy of the testbed: the games of the
+    // same seed are paired, so the card's win share moves clearly while the length of the
+    // game, which no card value changes (every game is seven plays), does not.
+    let (_scratch, copy) = testbed_with_five_at_50();
     let plots = tempfile::tempdir().expect("scratch");
     let original = test_module("testbed");
     let (code, out, err) = chancery(&[
@@ -1830,12 +1837,7 @@ fn until_clear_stops_as_soon_as_the_answer_is_clear() {
     // Card Five raised from 5 to 50 changes who wins: the rounds stop once each seat's win
     // rate and score is clearly changed (long before the 5,000 games allowed). The module
     // against itself changes nothing at the same seeds: the first round settles it.
-    let (_scratch, copy) = copy_module(&test_module("testbed"));
-    edit(
-        &copy.join("data/cards.ron"),
-        "\"value\": 5, \"suit\": \"sun\"",
-        "\"value\": 50, \"suit\": \"sun\"",
-    );
+    let (_scratch, copy) = testbed_with_five_at_50();
     let original = test_module("testbed");
     let run = |new: &Path| {
         let (code, out, err) = chancery(&[
