@@ -113,8 +113,6 @@ pub(crate) struct Host {
     includes: Rc<Includes>,
     /// What the VM remembers of `ctx:space_of` and `ctx:known`.
     remembered: Rc<RefCell<Remembered>>,
-    /// The declared procedures and where each state's work is written, read at load.
-    outline: super::outline::Outline,
     /// `ctx.watched` in this VM's calls: whether anyone will read their words.
     pub watched: bool,
 }
@@ -175,7 +173,6 @@ impl Host {
         let state_table: LuaTable = hooks
             .get("states")
             .map_err(|e| fail(format!("cannot read states: {}", describe(&e).0)))?;
-        let outline = super::outline::collect(&module, &state_table)?;
         Ok(Host {
             vm,
             module,
@@ -189,7 +186,6 @@ impl Host {
             api_calls,
             includes,
             remembered: Rc::new(RefCell::new(remembered)),
-            outline,
             watched: true,
         })
     }
@@ -248,9 +244,20 @@ impl Host {
             bots,
             hooks,
             effects: self.effects.clone(),
-            procedures: self.outline.procedures.clone(),
-            places: self.outline.places.clone(),
+            procedures: Vec::new(),
+            places: Default::default(),
         }
+    }
+
+    /// What the rules table declares, with the outline of its procedures (read once, as
+    /// the module loads: a step that names a state the rules lack is an error there).
+    pub fn info_with_outline(&self) -> Result<RulesInfo, Diagnostics> {
+        let outline = super::outline::collect(&self.module, &self.state_table)?;
+        Ok(RulesInfo {
+            procedures: outline.procedures,
+            places: outline.places,
+            ..self.info()
+        })
     }
 
     /// The function `states[state][name]`, if there is one.

@@ -40,9 +40,7 @@ use crate::value::Value;
 /// problem with file and line.
 pub fn inspect(module: &Module, depth: Depth) -> Result<RulesInfo, Diagnostics> {
     match depth {
-        Depth::Full => {
-            Host::new(Arc::new(module.clone()), Limits::default()).map(|host| host.info())
-        }
+        Depth::Full => Host::new(Arc::new(module.clone()), Limits::default())?.info_with_outline(),
         Depth::Syntax => {
             let lua = mlua::Lua::new_with(mlua::StdLib::NONE, mlua::LuaOptions::default())
                 .map_err(|e| {

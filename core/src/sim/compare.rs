@@ -18,6 +18,7 @@ use serde::Serialize;
 use serde_json::{Value as Json, json};
 
 use super::{GameOutcome, SimConfig, SimReport, simulate_until};
+use crate::ids::SeatId;
 use crate::module::Module;
 
 /// The normal quantile of a two-sided 95 % interval.
@@ -328,29 +329,46 @@ fn finish(group: &str, name: &str, old: f64, new: f64, difference: f64, se: f64)
     }
 }
 
-/// Every metric of two runs, paired by seed (seeds played in only one run, or unfinished
-/// in either, are left out).
-pub fn metrics(old: &[GameOutcome], new: &[GameOutcome]) -> Vec<Metric> {
+/// The games of the same seed in both runs, both finished, in the old run's order.
+pub(super) fn paired_games<'a>(
+    old: &'a [GameOutcome],
+    new: &'a [GameOutcome],
+) -> Vec<(&'a GameOutcome, &'a GameOutcome)> {
     let by_seed: BTreeMap<u64, &GameOutcome> = new.iter().map(|o| (o.seed, o)).collect();
-    let pairs: Vec<(&GameOutcome, &GameOutcome)> = old
-        .iter()
+    old.iter()
         .filter_map(|o| by_seed.get(&o.seed).map(|n| (o, *n)))
         .filter(|(a, b)| a.winners.is_some() && b.winners.is_some())
-        .collect();
+        .collect()
+}
+
+/// Every seat that scored or won in either game of any pair.
+pub(super) fn seats_of(pairs: &[(&GameOutcome, &GameOutcome)]) -> BTreeSet<SeatId> {
     let mut seats = BTreeSet::new();
-    let mut cards = BTreeSet::new();
-    for (a, b) in &pairs {
+    for (a, b) in pairs {
         for o in [a, b] {
             seats.extend(o.scores.keys().cloned());
             seats.extend(o.winners.iter().flatten().cloned());
-            cards.extend(o.card_use.keys().cloned());
         }
     }
-    let won = |o: &GameOutcome, seat| {
-        f64::from(u8::from(
-            o.winners.as_ref().is_some_and(|w| w.contains(seat)),
-        ))
-    };
+    seats
+}
+
+/// 1 if `seat` won the game `o`, else 0.
+pub(super) fn won(o: &GameOutcome, seat: &SeatId) -> f64 {
+    f64::from(u8::from(
+        o.winners.as_ref().is_some_and(|w| w.contains(seat)),
+    ))
+}
+
+/// Every metric of two runs, paired by seed (seeds played in only one run, or unfinished
+/// in either, are left out).
+pub fn metrics(old: &[GameOutcome], new: &[GameOutcome]) -> Vec<Metric> {
+    let pairs = paired_games(old, new);
+    let seats = seats_of(&pairs);
+    let mut cards = BTreeSet::new();
+    for (a, b) in &pairs {
+        cards.extend(a.card_use.keys().chain(b.card_use.keys()).cloned());
+    }
     let mut out = Vec::new();
     for seat in &seats {
         let list: Vec<(f64, f64)> = pairs

@@ -22,8 +22,8 @@ use std::sync::atomic::AtomicBool;
 
 use serde::Serialize;
 
-use super::compare::{Comparison, compare_until, metrics};
-use super::{GameOutcome, SimConfig};
+use super::compare::{Comparison, compare_until, metrics, paired_games, seats_of, won};
+use super::{GameOutcome, SimConfig, SimReport};
 use crate::module::Module;
 
 /// What `--until-clear` asks for.
@@ -154,9 +154,13 @@ pub fn compare_until_clear(
 ) -> Result<Sequential, String> {
     let most = config.games.max(1);
     let mut games = 0;
-    let mut old_games: Vec<GameOutcome> = Vec::new();
-    let mut new_games: Vec<GameOutcome> = Vec::new();
-    let mut last: Option<Comparison> = None;
+    // Every round's games of each version, gathered; the metrics worked out at the end.
+    let empty = || SimReport {
+        outcomes: Vec::new(),
+        elapsed_ms: 0,
+        profile: Default::default(),
+    };
+    let (mut old_all, mut new_all) = (empty(), empty());
     loop {
         let size = if games == 0 {
             rule.first_round.max(2)
@@ -176,26 +180,25 @@ pub fn compare_until_clear(
             stop,
         )?;
         games += size;
-        old_games.extend(played.old.outcomes.iter().cloned());
-        new_games.extend(played.new.outcomes.iter().cloned());
-        let headlines = headlines(&old_games, &new_games, rule, most);
+        for (into, from) in [(&mut old_all, played.old), (&mut new_all, played.new)] {
+            into.outcomes.extend(from.outcomes);
+            into.elapsed_ms += from.elapsed_ms;
+        }
+        let headlines = headlines(&old_all.outcomes, &new_all.outcomes, rule, most);
         round(&Round {
             games,
             most,
             headlines: headlines.clone(),
         });
-        let mut whole = played;
-        whole.old.outcomes.clone_from(&old_games);
-        whole.new.outcomes.clone_from(&new_games);
-        if let Some(before) = &last {
-            whole.old.elapsed_ms += before.old.elapsed_ms;
-            whole.new.elapsed_ms += before.new.elapsed_ms;
-        }
         let settled = headlines.iter().all(Headline::settled);
         if settled || games >= most {
-            whole.metrics = metrics(&old_games, &new_games);
+            let metrics = metrics(&old_all.outcomes, &new_all.outcomes);
             return Ok(Sequential {
-                comparison: whole,
+                comparison: Comparison {
+                    old: old_all,
+                    new: new_all,
+                    metrics,
+                },
                 games,
                 stopped: if settled {
                     Stopped::Settled
@@ -205,7 +208,6 @@ pub fn compare_until_clear(
                 headlines,
             });
         }
-        last = Some(whole);
     }
 }
 
@@ -220,23 +222,8 @@ pub fn headlines(
     rule: &UntilClear,
     most: usize,
 ) -> Vec<Headline> {
-    let by_seed: std::collections::BTreeMap<u64, &GameOutcome> =
-        new.iter().map(|o| (o.seed, o)).collect();
-    let pairs: Vec<(&GameOutcome, &GameOutcome)> = old
-        .iter()
-        .filter_map(|o| by_seed.get(&o.seed).map(|n| (o, *n)))
-        .filter(|(a, b)| a.winners.is_some() && b.winners.is_some())
-        .collect();
-    let mut seats = std::collections::BTreeSet::new();
-    for (a, b) in &pairs {
-        seats.extend(a.scores.keys().chain(b.scores.keys()).cloned());
-        seats.extend(a.winners.iter().chain(b.winners.iter()).flatten().cloned());
-    }
-    let won = |o: &GameOutcome, seat| {
-        f64::from(u8::from(
-            o.winners.as_ref().is_some_and(|w| w.contains(seat)),
-        ))
-    };
+    let pairs = paired_games(old, new);
+    let seats = seats_of(&pairs);
     let mut series: Vec<Series> = Vec::new();
     for seat in &seats {
         let wins = pairs.iter().map(|(a, b)| (won(a, seat), won(b, seat)));
