@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::testing::{GAME_API, TEST_API};
+use super::testing::{DocEntry, GAME_API, TEST_API};
 use crate::script::api::{API, FIELDS};
 use crate::script::data::{CARD_FIELD_FIELDS, DATA, SPACE_FIELDS, singular};
 use crate::script::sandbox::LIBRARY;
@@ -107,6 +107,20 @@ fn signature(params: &[(&str, &str)]) -> String {
         .join(", ")
 }
 
+/// One line for each entry of a test API list: its name after `prefix`, its parameters and
+/// what it does.
+fn api_list(out: &mut String, prefix: &str, entries: &[DocEntry]) {
+    for entry in entries {
+        let _ = writeln!(
+            out,
+            "- `{prefix}{}({})`: {}",
+            entry.name,
+            signature(entry.params),
+            entry.doc
+        );
+    }
+}
+
 fn returns(list: &[(&str, &str)]) -> String {
     if list.is_empty() {
         "nothing".to_owned()
@@ -195,25 +209,9 @@ pub fn api_reference_markdown() -> String {
         }
     }
     out.push_str("\n## Module tests (`tests/*.lua`, run by `chancery test`)\n\n");
-    for entry in TEST_API {
-        let _ = writeln!(
-            out,
-            "- `{}({})`: {}",
-            entry.name,
-            signature(entry.params),
-            entry.doc
-        );
-    }
+    api_list(&mut out, "", TEST_API);
     out.push_str("\nA game handle `g` (from `t:game{…}`) offers:\n\n");
-    for entry in GAME_API {
-        let _ = writeln!(
-            out,
-            "- `g:{}({})`: {}",
-            entry.name,
-            signature(entry.params),
-            entry.doc
-        );
-    }
+    api_list(&mut out, "g:", GAME_API);
     out.push_str(RECORDING_TEXT);
     out
 }

@@ -95,17 +95,24 @@ pub fn changed_lines(before: &[String], after: &[String]) -> Vec<String> {
     out
 }
 
-/// `new` with the words that changed from `old` marked: "Beta moves it [10 → 7] spaces".
-fn word_change(old: &str, new: &str) -> String {
-    let a: Vec<&str> = old.split(' ').collect();
-    let b: Vec<&str> = new.split(' ').collect();
-    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+/// How many items `a` and `b` share at their start, and how many at their end after that
+/// (the changed region of each lies between).
+fn common_ends<T: PartialEq>(a: &[T], b: &[T]) -> (usize, usize) {
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
     let suffix = a[prefix..]
         .iter()
         .rev()
         .zip(b[prefix..].iter().rev())
         .take_while(|(x, y)| x == y)
         .count();
+    (prefix, suffix)
+}
+
+/// `new` with the words that changed from `old` marked: "Beta moves it [10 → 7] spaces".
+fn word_change(old: &str, new: &str) -> String {
+    let a: Vec<&str> = old.split(' ').collect();
+    let b: Vec<&str> = new.split(' ').collect();
+    let (prefix, suffix) = common_ends(&a, &b);
     let (was, now) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
     // Mostly new words: the whole line reads better than a marked one.
     if was.len() + now.len() > 12 {
@@ -484,13 +491,7 @@ fn compare_ids(
 fn changed_functions(old: &str, new: &str) -> Vec<String> {
     let a: Vec<&str> = old.lines().collect();
     let b: Vec<&str> = new.lines().collect();
-    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
-    let suffix = a[prefix..]
-        .iter()
-        .rev()
-        .zip(b[prefix..].iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count();
+    let (prefix, suffix) = common_ends(&a, &b);
     let changed = prefix..b.len() - suffix;
     let mut names = Vec::new();
     let mut current: Option<String> = None;
