@@ -468,6 +468,12 @@ pub trait Rules {
     fn api_calls(&self) -> Vec<(&'static str, u64)> {
         Vec::new()
     }
+
+    /// How many steps the rules took on their own (automatic states run) since they were
+    /// made or last reset: the part of a game that asks no one.
+    fn automatic_runs(&self) -> u64 {
+        0
+    }
 }
 
 #[cfg(test)]

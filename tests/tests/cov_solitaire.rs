@@ -358,3 +358,57 @@ fn the_french_bot_s_battle_cards_stay_face_down_until_the_reveal() {
         "no game reached a battle in which France laid a card"
     );
 }
+
+#[test]
+fn a_game_counts_its_bots_decisions_by_kind_and_the_steps_the_rules_take_alone() {
+    use chancery_core::sim::{SimConfig, simulate};
+    // Lützen & Bautzen, bot against bot: most decisions are choices, some have one action.
+    let module = cov_with_fixture();
+    let config = SimConfig {
+        max_steps: 20_000,
+        ..SimConfig::new("lutzen-bautzen", 3, 1)
+    };
+    // Counted by hand, decision by decision: one legal action is forced, more a choice.
+    let spec = config.spec(&module, 0).expect("a spec");
+    let mut session = chancery_core::start_game(module.clone(), spec).expect("starts");
+    let (mut forced, mut chosen) = (0, 0);
+    while let Some(prompt) = session.prompt().clone().expect("a prompt") {
+        let ask = prompt.asks.first().expect("someone is asked");
+        if ask.actions.len() == 1 {
+            forced += 1;
+        } else {
+            chosen += 1;
+        }
+        assert!(session.bot_step().expect("a bot answers").is_some());
+    }
+    let counted = session.bot_decisions();
+    assert_eq!((counted.forced, counted.chosen), (forced, chosen));
+    assert!(chosen > 0 && forced > 0, "both kinds: {counted:?}");
+    assert_eq!(
+        (forced + chosen) as usize,
+        session.history().len(),
+        "every input of a game of bots is a bot's decision"
+    );
+    assert!(
+        session.automatic_steps() > 0,
+        "the rules run steps of their own"
+    );
+
+    // A simulation of the same games adds them up.
+    let report = simulate(module.clone(), &config, &|_| {}).expect("the games run");
+    let timing = report.timing();
+    let first = &report.outcomes[0];
+    assert_eq!((first.forced, first.chosen), (forced, chosen));
+    assert_eq!(first.automatic, session.automatic_steps());
+    let sum = |f: fn(&chancery_core::sim::GameOutcome) -> u64| -> u64 {
+        report.outcomes.iter().map(f).sum()
+    };
+    assert_eq!(timing["forced_decisions"], sum(|o| o.forced));
+    assert_eq!(timing["chosen_decisions"], sum(|o| o.chosen));
+    assert_eq!(timing["automatic_steps"], sum(|o| o.automatic));
+    assert_eq!(
+        timing["decisions"],
+        sum(|o| o.forced + o.chosen),
+        "bots answer every decision of a game of bots"
+    );
+}

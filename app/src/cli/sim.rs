@@ -395,6 +395,11 @@ fn print_summary(
         timing["us_per_decision"],
         timing["engine_share"],
     )?;
+    writeln!(
+        out,
+        "Decisions: {} bots chose among several actions, {} had a single one; the rules took {} steps on their own",
+        timing["chosen_decisions"], timing["forced_decisions"], timing["automatic_steps"],
+    )?;
     print_tables(module, json, report.outcomes.len(), out)?;
     if let Some(errors) = json["errors"].as_array().filter(|e| !e.is_empty()) {
         writeln!(

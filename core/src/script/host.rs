@@ -115,6 +115,8 @@ pub(crate) struct Host {
     remembered: Rc<RefCell<Remembered>>,
     /// `ctx.watched` in this VM's calls: whether anyone will read their words.
     pub watched: bool,
+    /// How many times an automatic state's `run` has been called since the last reset.
+    pub automatic_runs: std::cell::Cell<u64>,
 }
 
 impl Host {
@@ -187,6 +189,7 @@ impl Host {
             includes,
             remembered: Rc::new(RefCell::new(remembered)),
             watched: true,
+            automatic_runs: std::cell::Cell::new(0),
         })
     }
 
@@ -207,6 +210,7 @@ impl Host {
         })?;
         self.vm.output.borrow_mut().clear();
         self.api_calls.borrow_mut().iter_mut().for_each(|n| *n = 0);
+        self.automatic_runs.set(0);
         // The scripts run again from the same bytecode over the same data, with nothing
         // kept from before: the rules table has the shape checked at the first load, and
         // declares the same states, kinds and effects.
@@ -506,6 +510,7 @@ impl Host {
                 if steps > MAX_FLOW_STEPS {
                     return runaway(table, io);
                 }
+                self.automatic_runs.set(self.automatic_runs.get() + 1);
                 let hook = format!("run of state '{state}'");
                 let invoked = self.invoke(
                     table,

@@ -572,6 +572,13 @@ impl Rules for LuaRules {
             .collect()
     }
 
+    fn automatic_runs(&self) -> u64 {
+        std::iter::once(&self.host)
+            .chain(self.seat_hosts.values())
+            .map(|host| host.automatic_runs.get())
+            .sum()
+    }
+
     fn api_calls(&self) -> Vec<(&'static str, u64)> {
         let mut calls = vec![0; api::API.len()];
         for host in std::iter::once(&self.host).chain(self.seat_hosts.values()) {

@@ -66,6 +66,16 @@ impl GameSpec {
     }
 }
 
+/// The decisions bots answered, by kind: `forced` had one legal action (the bot had no
+/// choice to make), `chosen` several.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BotDecisions {
+    /// Decisions with a single legal action.
+    pub forced: u64,
+    /// Decisions with a choice among several actions.
+    pub chosen: u64,
+}
+
 /// One applied input and what it did.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct InputRecord {
@@ -397,6 +407,8 @@ pub struct Session {
     pub warnings: Vec<String>,
     /// Time spent in bots choosing (for the engine's share in simulations).
     bot_time: std::time::Duration,
+    /// The decisions bots answered in this session's `bot_input`s, by kind.
+    bot_decisions: BotDecisions,
     /// Set when the game is one seat's redacted view (see [`crate::redact`]).
     redaction: Option<crate::redact::Redaction>,
     /// What the set-up waits for, if the game has not begun (see [`Session::setup_waits`]).
@@ -487,6 +499,7 @@ impl Session {
             watched: true,
             warnings: Vec::new(),
             bot_time: std::time::Duration::ZERO,
+            bot_decisions: BotDecisions::default(),
             redaction,
             setup_waits: None,
             shown_log: None,
@@ -953,6 +966,11 @@ impl Session {
         let ask = prompt
             .ask_for(Some(&seat))
             .map_err(SessionError::WrongSeat)?;
+        if ask.actions.len() == 1 {
+            self.bot_decisions.forced += 1;
+        } else {
+            self.bot_decisions.chosen += 1;
+        }
         let started = std::time::Instant::now();
         let pick = self.rules.bot(&mut self.table, &bot, &seat, &ask.actions);
         self.bot_time += started.elapsed();
@@ -1019,6 +1037,17 @@ impl Session {
     /// Time the bots have spent choosing in this session's `bot_step`s.
     pub fn bot_time(&self) -> std::time::Duration {
         self.bot_time
+    }
+
+    /// The decisions bots have answered in this session's `bot_step`s, by kind.
+    pub fn bot_decisions(&self) -> BotDecisions {
+        self.bot_decisions
+    }
+
+    /// How many steps the rules have taken on their own in this game (automatic states run,
+    /// asking no one).
+    pub fn automatic_steps(&self) -> u64 {
+        self.rules.automatic_runs()
     }
 
     /// Whether the game is over.

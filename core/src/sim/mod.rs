@@ -121,6 +121,15 @@ pub struct GameOutcome {
     /// Whether the rules or a bot failed (an error in the module, which every later game
     /// would meet again): the simulation stops at the first such game.
     pub failed: bool,
+    /// The bots' decisions with a single legal action (no choice to make).
+    #[serde(default)]
+    pub forced: u64,
+    /// The bots' decisions with a choice among several actions.
+    #[serde(default)]
+    pub chosen: u64,
+    /// The steps the rules took on their own (automatic states run, asking no one).
+    #[serde(default)]
+    pub automatic: u64,
     /// Time spent in the bots' own code, in nanoseconds (not deterministic: not stored).
     #[serde(skip)]
     pub bot_nanos: u64,
@@ -242,6 +251,9 @@ fn play_reusing(
         bot_rules: BTreeMap::new(),
         error: None,
         failed: false,
+        forced: 0,
+        chosen: 0,
+        automatic: 0,
         bot_nanos: 0,
         nanos: 0,
     };
@@ -268,6 +280,9 @@ fn play_reusing(
     outcome.steps = session.history().len();
     count_cards_and_rules(module, &session, &mut outcome);
     how_it_ended(&session, result, max_steps, &mut outcome);
+    let decisions = session.bot_decisions();
+    (outcome.forced, outcome.chosen) = (decisions.forced, decisions.chosen);
+    outcome.automatic = session.automatic_steps();
     outcome.bot_nanos = u64::try_from(session.bot_time().as_nanos()).unwrap_or(u64::MAX);
     outcome.nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
     *rules = Some(session.into_rules());
@@ -479,6 +494,9 @@ impl SimReport {
             "decisions": decisions,
             "decisions_per_second": round(decisions as f64 / seconds, 0),
             "us_per_decision": if decisions == 0 { 0.0 } else { round(nanos as f64 / 1000.0 / decisions as f64, 1) },
+            "forced_decisions": self.outcomes.iter().map(|o| o.forced).sum::<u64>(),
+            "chosen_decisions": self.outcomes.iter().map(|o| o.chosen).sum::<u64>(),
+            "automatic_steps": self.outcomes.iter().map(|o| o.automatic).sum::<u64>(),
             "bot_share": share(bot),
             "engine_share": share(nanos.saturating_sub(bot)),
         })
