@@ -395,6 +395,15 @@ function LibFlowchart.collect(actions, name, key) end
 ---@param score any
 function LibFlowchart.best(actions, score) end
 
+--- A bot's answer by the state the game is in: `plans[state](ctx, seat, actions, t)`, the trace `t` given (a new one if nil). A state with no plan gets `fallback`: a function called the same way, or a `string.format` pattern given the state's name, with which the bot takes the first action.
+---@param plans any
+---@param ctx any
+---@param seat any
+---@param actions any
+---@param fallback any
+---@param t any
+function LibFlowchart.by_state(plans, ctx, seat, actions, fallback, t) end
+
 ---@class LibFlowchartTrace
 local LibFlowchartTrace = {}
 
@@ -442,6 +451,15 @@ function LibFlowchart.collect(actions, name, key) end
 ---@param score any
 function LibFlowchart.best(actions, score) end
 
+--- A bot's answer by the state the game is in: `plans[state](ctx, seat, actions, t)`, the trace `t` given (a new one if nil). A state with no plan gets `fallback`: a function called the same way, or a `string.format` pattern given the state's name, with which the bot takes the first action.
+---@param plans any
+---@param ctx any
+---@param seat any
+---@param actions any
+---@param fallback any
+---@param t any
+function LibFlowchart.by_state(plans, ctx, seat, actions, fallback, t) end
+
 ---@class LibDeck
 local LibDeck = {}
 
@@ -462,6 +480,10 @@ function LibDeck.move_all(ctx, from, to) end
 --- How many cards are in all the zones of the table together.
 ---@param ctx any
 function LibDeck.cards_on_table(ctx) end
+
+--- Whether every card of the game is in some zone of the table (for a module's `check`): true, or false and the counts.
+---@param ctx any
+function LibDeck.all_cards_on_table(ctx) end
 
 --- The index of the action named `name` (with argument `arg`, if given), or nil.
 ---@param actions any
@@ -509,6 +531,21 @@ function LibUtil.sum(list, f) end
 ---@param words any
 ---@param none any
 function LibUtil.joined(words, none) end
+
+--- The items of `list` for which `keep(item)` is true, in order (a new list).
+---@param list any
+---@param keep any
+function LibUtil.filter(list, keep) end
+
+--- The highest `score(item)` over `list`, and the items that reach it, in order (nil and an empty list for an empty list; an item whose score is nil takes no part).
+---@param list any
+---@param score any
+function LibUtil.highest(list, score) end
+
+--- A new list of `f(item)` for the items of `list`, in order.
+---@param list any
+---@param f any
+function LibUtil.map(list, f) end
 
 ---@class LibModifiers
 local LibModifiers = {}
@@ -568,6 +605,10 @@ function LibSteps.call(state, locals) end
 
 --- What a step's `run` returns when it has ended the procedure itself (it ended the game with `ctx:game_over`, say): no later step runs, and the procedure does not pop.
 function LibSteps.stop() end
+
+--- A step's `each` that runs it for the items of the list in the state's locals at `key` (`each = steps.listed("allies")` for `ctx.locals.allies`).
+---@param key any
+function LibSteps.listed(key) end
 
 --- `list` in order from `first`, wrapping around (clockwise from a seat): {A, B, C, D} from C is {C, D, A, B}. A `first` not in the list leaves the order as it is.
 ---@param list any

@@ -43,6 +43,16 @@ function M.cards_on_table(ctx)
   return n
 end
 
+--- Whether every card of the game is in some zone of the table (for a module's `check`):
+--- true, or false and the counts.
+function M.all_cards_on_table(ctx)
+  local cards = M.cards_on_table(ctx)
+  if cards ~= #ctx.data.card_ids then
+    return false, string.format("%d cards on the table, %d in the game", cards, #ctx.data.card_ids)
+  end
+  return true
+end
+
 --- The index of the action named `name` (with argument `arg`, if given), or nil.
 function M.find_action(actions, name, arg)
   for i, action in ipairs(actions) do

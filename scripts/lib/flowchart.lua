@@ -81,4 +81,19 @@ function M.best(actions, score)
   return best, best_score
 end
 
+--- A bot's answer by the state the game is in: `plans[state](ctx, seat, actions, t)`, the
+--- trace `t` given (a new one if nil). A state with no plan gets `fallback`: a function
+--- called the same way, or a `string.format` pattern given the state's name, with which
+--- the bot takes the first action.
+function M.by_state(plans, ctx, seat, actions, fallback, t)
+  t = t or M.trace()
+  local decide = plans[ctx:state()]
+  if decide ~= nil then
+    return decide(ctx, seat, actions, t)
+  elseif type(fallback) == "function" then
+    return fallback(ctx, seat, actions, t)
+  end
+  return t:choose(1, fallback, tostring(ctx:state()))
+end
+
 return M

@@ -27,6 +27,14 @@ function M.stop()
   return { stop = true }
 end
 
+--- A step's `each` that runs it for the items of the list in the state's locals at `key`
+--- (`each = steps.listed("allies")` for `ctx.locals.allies`).
+function M.listed(key)
+  return function(ctx)
+    return ctx.locals[key]
+  end
+end
+
 --- `list` in order from `first`, wrapping around (clockwise from a seat): {A, B, C, D} from
 --- C is {C, D, A, B}. A `first` not in the list leaves the order as it is.
 function M.from(list, first)

@@ -101,4 +101,39 @@ function M.joined(words, none)
   return table.concat(words, ", ", 1, #words - 1) .. " and " .. words[#words]
 end
 
+--- The items of `list` for which `keep(item)` is true, in order (a new list).
+function M.filter(list, keep)
+  local out = {}
+  for _, v in ipairs(list) do
+    if keep(v) then
+      out[#out + 1] = v
+    end
+  end
+  return out
+end
+
+--- The highest `score(item)` over `list`, and the items that reach it, in order (nil and
+--- an empty list for an empty list; an item whose score is nil takes no part).
+function M.highest(list, score)
+  local best, leaders = nil, {}
+  for _, v in ipairs(list) do
+    local s = score(v)
+    if s ~= nil and (best == nil or s > best) then
+      best, leaders = s, { v }
+    elseif s ~= nil and s == best then
+      leaders[#leaders + 1] = v
+    end
+  end
+  return best, leaders
+end
+
+--- A new list of `f(item)` for the items of `list`, in order.
+function M.map(list, f)
+  local out = {}
+  for i, v in ipairs(list) do
+    out[i] = f(v)
+  end
+  return out
+end
+
 return M

@@ -1627,8 +1627,8 @@ fn replay_under_another_version_lists_the_recorded_games_it_changes() {
     let (_new_scratch, new) = copy_module(&old);
     edit(
         &new.join("rules/board.lua"),
-        "score = score + (double and 2 or 1)",
-        "score = score + (double and 3 or 1)",
+        "double_for, power) and 2 or 1",
+        "double_for, power) and 3 or 1",
     );
     let (code, out, err) = chancery(&[
         "replay",

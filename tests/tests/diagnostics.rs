@@ -170,7 +170,7 @@ fn an_undeclared_global_at_load_time_names_file_line_and_column() {
     });
     assert_eq!(
         report,
-        vec!["rules/main.lua:10:16: undeclared global 'missing_helper'"]
+        vec!["rules/main.lua:11:16: undeclared global 'missing_helper'"]
     );
 }
 
@@ -186,7 +186,7 @@ fn an_unknown_hook_name_is_reported_at_its_key() {
     assert_eq!(
         report,
         vec![
-            "rules/main.lua:123:3: unknown hook 'bot' in the rules table (hooks are: setup, states, view, check, bots, effects)"
+            "rules/main.lua:120:3: unknown hook 'bot' in the rules table (hooks are: setup, states, view, check, bots, effects)"
         ]
     );
 }

@@ -481,11 +481,5 @@ local function remembering(ctx)
 end
 
 return function(ctx, seat, actions)
-  ctx = remembering(ctx)
-  local t = flowchart.trace()
-  local decide = bot[ctx:state()]
-  if decide == nil then
-    return t:choose(1, "No plan for state %s: the first action.", tostring(ctx:state()))
-  end
-  return decide(ctx, seat, actions, t)
+  return flowchart.by_state(bot, remembering(ctx), seat, actions, "No plan for state %s: the first action.")
 end

@@ -216,14 +216,12 @@ end
 
 --- A power's score: one per captured province, two where its country counts double.
 function board.score(ctx, power)
-  local score = 0
-  for _, space in ipairs(ctx.data.places.provinces.spaces) do
-    if board.captured_by(ctx, space.id) == power then
-      local double = util.contains(board.country(ctx, space.props.country).double_for, power)
-      score = score + (double and 2 or 1)
+  return util.sum(ctx.data.places.provinces.spaces, function(space)
+    if board.captured_by(ctx, space.id) ~= power then
+      return 0
     end
-  end
-  return score
+    return util.contains(board.country(ctx, space.props.country).double_for, power) and 2 or 1
+  end)
 end
 
 --- A seat's name ("First player"), as players read it.

@@ -36,24 +36,15 @@ end
 function negotiation.contest(ctx, province)
   local country = board.country_of(ctx, province)
   local coalition, members = board.winning_coalition(ctx)
-  local candidates = {}
-  for _, power in ipairs(members) do
-    if board.has_interest(ctx, power, country) then
-      candidates[#candidates + 1] = power
-    end
-  end
+  local candidates = util.filter(members, function(power)
+    return board.has_interest(ctx, power, country)
+  end)
   if #candidates == 0 then
     candidates = members
   end
-  local best, leaders = nil, {}
-  for _, power in ipairs(candidates) do
-    local capital = board.capital2(ctx, power, country)
-    if best == nil or capital > best then
-      best, leaders = capital, { power }
-    elseif capital == best then
-      leaders[#leaders + 1] = power
-    end
-  end
+  local _, leaders = util.highest(candidates, function(power)
+    return board.capital2(ctx, power, country)
+  end)
   return candidates, leaders, coalition
 end
 

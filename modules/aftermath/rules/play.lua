@@ -228,6 +228,14 @@ function states.play.play(ctx, card)
   ctx:pop(card)
 end
 
+--- A card's `play` whose whole action is a choice asked in the state `state`, of the seat
+--- that played the card (the turn waits for it).
+local function asked_in(state)
+  return function(ctx, seat, card)
+    return steps.call(state, { seat = seat, card = card })
+  end
+end
+
 -- The effects of the five card types, registered by card group; a `play` that asks for a
 -- choice returns the call of the state that asks it (the turn waits for it).
 play.effects = {
@@ -255,9 +263,7 @@ play.effects = {
   -- Army: one of the named powers' armies moves to another country where that power has
   -- an interest, or to Germany.
   army = {
-    play = function(ctx, seat, card)
-      return steps.call("army", { seat = seat, card = card })
-    end,
+    play = asked_in("army"),
   },
   -- Influence: negate one token (fully where the card names the negotiation's region or
   -- country, else half), of any power the card may be used against.
@@ -273,9 +279,7 @@ play.effects = {
   -- Region: the negotiation under the marker is resolved, then the marker moves to an open
   -- province of a named region.
   region = {
-    play = function(ctx, seat, card)
-      return steps.call("negotiation", { seat = seat, card = card })
-    end,
+    play = asked_in("negotiation"),
   },
   -- Great Power: a player's secret identity; at the end it scores its provinces.
   power = {

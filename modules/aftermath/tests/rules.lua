@@ -6,6 +6,7 @@
 local DEMO = "tests/demo.ron"
 
 local util = include("@lib/util.lua")
+local board = include("rules/board.lua")
 
 -- A game through the dispensing, always the same way: P1 keeps the festivities; the
 -- negotiation marker goes to Warsaw; the Austrian and Prussian armies to Germany, the
@@ -50,14 +51,10 @@ local function play(g, card)
   g:act("play", card)
 end
 
+-- The power that captured `province`, or nil: the rules' own reading, of the game's boxes.
 local function captured(g, province)
-  local box = g:json().boxes["province." .. province]
-  for power, n in pairs(box) do
-    if n > 0 then
-      return power
-    end
-  end
-  return nil
+  local boxes = g:json().boxes
+  return board.captured_by({ box = function(_, box) return boxes[box] end }, province)
 end
 
 -- Every province but Warsaw.
@@ -362,30 +359,30 @@ end)
 
 -- Region and negotiation -------------------------------------------------------------
 
+--- Declares the test `name`: from the `ready` table, the negotiation of `province` with the
+--- circle `tokens` and the armies `armies` (as `negotiation`) is won by `winner` (`why`: the
+--- reckoning, shown if it is not).
+local function captures(name, tokens, province, armies, winner, why)
+  test(name, function(t)
+    t:eq(negotiation(ready(t), tokens, province, armies), winner, why)
+  end)
+end
+
 -- Rule: the winning coalition is the one with more great powers; its candidates are those
 -- with an interest in the province; the one with the most capital wins and captures it.
-test("the winning coalition's interested candidate with most capital captures the province", function(t)
-  local g = ready(t)
-  local winner = negotiation(g, { ["coalition.A"] = { FR = 5, AU = 4, BR = 5 }, ["coalition.B"] = { RU = 6, PR = 5 } },
-    "lombardy")
-  t:eq(winner, "FR", "France 5 against Austria 4 (Britain has no interest in Italy)")
-end)
+captures("the winning coalition's interested candidate with most capital captures the province",
+  { ["coalition.A"] = { FR = 5, AU = 4, BR = 5 }, ["coalition.B"] = { RU = 6, PR = 5 } }, "lombardy", nil,
+  "FR", "France 5 against Austria 4 (Britain has no interest in Italy)")
 
 -- Rule: armies count as capital, negated tokens do not; a tie goes to the festivities holder.
-test("armies count as capital and negated tokens do not", function(t)
-  local g = ready(t)
-  local winner = negotiation(g, { ["coalition.A"] = { FR = 4, FR_negated = 1, AU = 4, BR = 5 },
-    ["coalition.B"] = { RU = 6, PR = 5 } }, "lombardy", { AU = "italy" })
-  t:eq(winner, "AU", "Austria 4 + its army = 5 against France 5 - 1 negated = 4")
-end)
+captures("armies count as capital and negated tokens do not",
+  { ["coalition.A"] = { FR = 4, FR_negated = 1, AU = 4, BR = 5 }, ["coalition.B"] = { RU = 6, PR = 5 } }, "lombardy",
+  { AU = "italy" }, "AU", "Austria 4 + its army = 5 against France 5 - 1 negated = 4")
 
 -- Rule: with no candidate interested, every power of the winning coalition is a candidate.
-test("with no interested candidate every winning power is a candidate", function(t)
-  local g = ready(t)
-  local winner = negotiation(g, { ["coalition.A"] = { FR = 5, AU = 3, PR = 2 }, ["coalition.B"] = { RU = 6, BR = 5 } },
-    "finland")
-  t:eq(winner, "FR", "only Russia is interested in Finland, and it lost")
-end)
+captures("with no interested candidate every winning power is a candidate",
+  { ["coalition.A"] = { FR = 5, AU = 3, PR = 2 }, ["coalition.B"] = { RU = 6, BR = 5 } }, "finland", nil,
+  "FR", "only Russia is interested in Finland, and it lost")
 
 -- Rule: a candidate whose tokens are all negated can still win.
 test("a candidate with every token negated can still win", function(t)
@@ -546,13 +543,9 @@ end)
 test("each player alone is told its Great Power", function(t)
   local g = ready(t, 2, { P1 = "BR", P2 = "PR" })
   local function told(seat)
-    local lines = {}
-    for _, line in ipairs(g:log(seat)) do
-      if line:find("Your Great Power", 1, true) then
-        lines[#lines + 1] = line
-      end
-    end
-    return lines
+    return util.filter(g:log(seat), function(line)
+      return line:find("Your Great Power", 1, true) ~= nil
+    end)
   end
   t:eq(told("P1"), { "Your Great Power is Britain." })
   t:eq(told("P2"), { "Your Great Power is Prussia." })

@@ -55,20 +55,20 @@ end
 
 --- The nations for which `holds(seat)` is true, in seat order.
 function diplomacy.nations_where(ctx, holds)
-  local out = {}
-  for _, seat in ipairs(ctx.vars.nations) do
-    if holds(seat) then
-      out[#out + 1] = seat
-    end
-  end
-  return out
+  return util.filter(ctx.vars.nations, holds)
+end
+
+--- The nations `seat` for which `relation(ctx, a, seat)` is true (at war with `a`, allied to
+--- it…), in seat order.
+function diplomacy.related(ctx, relation, a)
+  return diplomacy.nations_where(ctx, function(seat)
+    return relation(ctx, a, seat)
+  end)
 end
 
 --- The nations at war with `a` (none for nil), in seat order.
 function diplomacy.enemies(ctx, a)
-  return diplomacy.nations_where(ctx, function(seat)
-    return diplomacy.at_war(ctx, a, seat)
-  end)
+  return diplomacy.related(ctx, diplomacy.at_war, a)
 end
 
 --- The nations at war with anyone, in seat order.
@@ -95,9 +95,7 @@ end
 
 --- The nations `a` may declare war on, in seat order.
 function diplomacy.targets(ctx, a)
-  return diplomacy.nations_where(ctx, function(seat)
-    return diplomacy.may_declare(ctx, a, seat)
-  end)
+  return diplomacy.related(ctx, diplomacy.may_declare, a)
 end
 
 --- The nations `a` may make, renew or break an alliance with, in seat order.
@@ -109,9 +107,7 @@ end
 
 --- France's allies, in seat order.
 function diplomacy.french_allies(ctx)
-  return diplomacy.nations_where(ctx, function(seat)
-    return diplomacy.allied(ctx, "FR", seat)
-  end)
+  return diplomacy.related(ctx, diplomacy.allied, "FR")
 end
 
 --- What may be done with the alliance of `a` and `b` this Winter: make one; renew one not
@@ -140,10 +136,7 @@ end
 
 --- Makes, renews or breaks the alliance of `a` and `b` (`what`), in a Winter turn.
 function diplomacy.alliance(ctx, a, b, what)
-  local allowed = false
-  for _, move in ipairs(diplomacy.alliance_moves(ctx, a, b)) do
-    allowed = allowed or move == what
-  end
+  local allowed = util.contains(diplomacy.alliance_moves(ctx, a, b), what)
   if not diplomacy.winter(ctx) or not allowed then
     error(string.format("the alliance of %s and %s may not be changed so now (%s)", a, b, what))
   end
@@ -160,12 +153,11 @@ end
 --- their keys, removed.
 function diplomacy.lapse(ctx)
   local _, year = calendar.of(ctx:turn())
-  local lapsed = {}
-  for _, key in ipairs(util.sorted_keys(ctx.vars.alliances)) do
-    if ctx.vars.alliances[key].year < year then
-      ctx.vars.alliances[key] = nil
-      lapsed[#lapsed + 1] = key
-    end
+  local lapsed = util.filter(util.sorted_keys(ctx.vars.alliances), function(key)
+    return ctx.vars.alliances[key].year < year
+  end)
+  for _, key in ipairs(lapsed) do
+    ctx.vars.alliances[key] = nil
   end
   return lapsed
 end

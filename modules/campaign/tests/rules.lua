@@ -16,10 +16,11 @@ local FIXTURE = "tests/owner-fixture.ron"
 -- Expected: France loses 25% (5 infantry), Austria 20% (4) and retreats.
 test("19.4 field battle 1:1 roll 2 reads 25/20R", function(t)
   local g = umpire.to_war(t, { { "FR", "AU" } })
-  local told = umpire.battle(g, { kind = "field", attacker = "FR", defender = "AU", cv = { 30, 30 },
-    arms = { { 20, 0, 0 }, { 20, 0, 0 } } }, { 1, 1 })
-  t:ok(told:find("odds 1:1, column 1:1, roll 2 (2 modified): 25/20R", 1, true), told)
-  t:ok(told:find("France loses 25%: 5 infantry. Austria loses 20%: 4 infantry; retreats.", 1, true), told)
+  umpire.fought(t, g, { kind = "field", attacker = "FR", defender = "AU", cv = { 30, 30 },
+    arms = { { 20, 0, 0 }, { 20, 0, 0 } } }, { 1, 1 }, {
+    "odds 1:1, column 1:1, roll 2 (2 modified): 25/20R",
+    "France loses 25%: 5 infantry. Austria loses 20%: 4 infantry; retreats.",
+  })
 end)
 
 -- Rule 19.4, meeting engagement: "a roll of a 7 at 1:1 odds both sides take 20% losses and
@@ -28,10 +29,11 @@ end)
 -- Expected: 20R/20R, both lose 20% and both retreat.
 test("19.4 meeting engagement 1:1 roll 7 reads 20R/20R, both fall back", function(t)
   local g = umpire.to_war(t, { { "RU", "OT" } })
-  local told = umpire.battle(g, { kind = "meeting", attacker = "RU", defender = "OT", cv = { 12, 12 },
-    arms = { { 10, 0, 0 }, { 10, 0, 0 } } }, { 3, 4 })
-  t:ok(told:find("roll 7 (7 modified): 20R/20R", 1, true), told)
-  t:ok(told:find("Russia loses 20%: 2 infantry; retreats. Ottoman Empire loses 20%: 2 infantry; retreats.", 1, true), told)
+  umpire.fought(t, g, { kind = "meeting", attacker = "RU", defender = "OT", cv = { 12, 12 },
+    arms = { { 10, 0, 0 }, { 10, 0, 0 } } }, { 3, 4 }, {
+    "roll 7 (7 modified): 20R/20R",
+    "Russia loses 20%: 2 infantry; retreats. Ottoman Empire loses 20%: 2 infantry; retreats.",
+  })
 end)
 
 -- Rule 19.8: losses by arm, half a unit rounded up and less rounded down: 10 infantry,
@@ -51,10 +53,11 @@ end)
 -- roll of 2 (20/25R), the attacker with 25 cavalry. Expected: the defender loses 25% + 2%.
 test("19.5a pursuit adds 1% per ten cavalry of the side that holds the field", function(t)
   local g = umpire.to_battles(t)
-  local told = umpire.battle(g, { kind = "field", attacker = "GB", defender = "FR", cv = { 20, 10 },
-    arms = { { 10, 25, 0 }, { 100, 0, 0 } } }, { 1, 1 })
-  t:ok(told:find("column 2:1, roll 2 (2 modified): 20/25R", 1, true), told)
-  t:ok(told:find("France loses 25% (+2% pursuit): 27 infantry; retreats.", 1, true), told)
+  umpire.fought(t, g, { kind = "field", attacker = "GB", defender = "FR", cv = { 20, 10 },
+    arms = { { 10, 25, 0 }, { 100, 0, 0 } } }, { 1, 1 }, {
+    "column 2:1, roll 2 (2 modified): 20/25R",
+    "France loses 25% (+2% pursuit): 27 infantry; retreats.",
+  })
 end)
 
 -- Rules 19.3 and 19.4: the battle advantage shifts one column toward its side; a general's
@@ -64,9 +67,9 @@ end)
 -- Expected: column 2:1, roll 8 modified to 7: 25/20R.
 test("19.3 the battle advantage shifts a column and the general's +1 the roll", function(t)
   local g = umpire.to_war(t, { { "FR", "PR" } })
-  local told = umpire.battle(g, { kind = "field", attacker = "FR", defender = "PR", cv = { 30, 30 },
-    advantage = "attacker", drm = 1, arms = { { 10, 0, 0 }, { 10, 0, 0 } } }, { 4, 4 })
-  t:ok(told:find("odds 1:1, column 2:1, roll 8 (7 modified): 25/20R", 1, true), told)
+  umpire.fought(t, g, { kind = "field", attacker = "FR", defender = "PR", cv = { 30, 30 },
+    advantage = "attacker", drm = 1, arms = { { 10, 0, 0 }, { 10, 0, 0 } } }, { 4, 4 },
+    { "odds 1:1, column 2:1, roll 8 (7 modified): 25/20R" })
 end)
 
 -- Reading (RULES-GAPS.md): odds round in the defender's favour, to the highest column they
@@ -79,12 +82,10 @@ test("reading: odds columns and the sparse last column", function(t)
   t:eq(battle.column("siege", 1, 2), 1, "a siege below 1:1 reads 1:1")
   t:eq(battle.shifted("field", 9, "attacker"), 9, "no column beyond the last")
   local g = umpire.to_war(t, { { "FR", "SW" } })
-  local told = umpire.battle(g, { kind = "field", attacker = "FR", defender = "SW", cv = { 120, 10 },
-    arms = { { 10, 0, 0 }, { 10, 0, 0 } } }, { 2, 1 })
-  t:ok(told:find("odds 12:1, column 6:1, roll 3 (3 modified): 4/40R", 1, true), told)
-  told = umpire.battle(g, { kind = "field", attacker = "FR", defender = "SW", cv = { 120, 10 },
-    arms = { { 10, 0, 0 }, { 10, 0, 0 } } }, { 1, 1 })
-  t:ok(told:find("odds 12:1, column 12:1, roll 2 (2 modified): 0/100", 1, true), told)
+  local twelve_to_one = { kind = "field", attacker = "FR", defender = "SW", cv = { 120, 10 },
+    arms = { { 10, 0, 0 }, { 10, 0, 0 } } }
+  umpire.fought(t, g, twelve_to_one, { 2, 1 }, { "odds 12:1, column 6:1, roll 3 (3 modified): 4/40R" })
+  umpire.fought(t, g, twelve_to_one, { 1, 1 }, { "odds 12:1, column 12:1, roll 2 (2 modified): 0/100" })
 end)
 
 -- Rule 19.9: a raid on a city of a province of 3 cities producing 7 RP costs 2 RP (rounded
@@ -225,10 +226,11 @@ end)
 -- the attacker captures 4 of its 8 lost ships.
 test("19.6e half the defeated side's lost ships are captured", function(t)
   local g = umpire.to_battles(t)
-  local told = umpire.battle(g, { kind = "sea", attacker = "GB", defender = "FR", cv = { 10, 10 },
-    arms = { { 20, 10 }, { 20, 10 } } }, { 1, 1 })
-  t:ok(told:find("column 1:1, roll 2 (2 modified): 20/25R", 1, true), told)
-  t:ok(told:find("France loses 25%: 5 men of war, 3 frigates; retreats. Britain captures 4 of France's lost ships.", 1, true), told)
+  umpire.fought(t, g, { kind = "sea", attacker = "GB", defender = "FR", cv = { 10, 10 },
+    arms = { { 20, 10 }, { 20, 10 } } }, { 1, 1 }, {
+    "column 1:1, roll 2 (2 modified): 20/25R",
+    "France loses 25%: 5 men of war, 3 frigates; retreats. Britain captures 4 of France's lost ships.",
+  })
 end)
 
 -- Rule 19.5(c): in a turn of the Death of a General event, one die for each side of a
@@ -394,9 +396,8 @@ test("7 (L44) war is declared in the Winter turn alone, publicly, and only then 
   for _ = 1, 3 do
     g:act("done")
   end
-  local told = umpire.battle(g, { kind = "field", attacker = "AU", defender = "FR", cv = { 30, 30 },
-    arms = { { 20, 0, 0 }, { 20, 0, 0 } } }, { 1, 1 })
-  t:ok(told:find("field battle, Austria against France", 1, true), told)
+  umpire.fought(t, g, { kind = "field", attacker = "AU", defender = "FR", cv = { 30, 30 },
+    arms = { { 20, 0, 0 }, { 20, 0, 0 } } }, { 1, 1 }, { "field battle, Austria against France" })
   umpire.next_turn(g)
   t:eq(g:json().phase, "Spring 1806 (turn 3)")
   t:eq(offered(g, "declare_war"), false, "no declaration in the Spring")
@@ -618,11 +619,9 @@ end
 -- nation told so, nothing public.
 test("19.6a (L652) both fleets intercept: a battle; both evade: none", function(t)
   local g = umpire.to_battles(t)
-  local told = umpire.battle(g, at_sea({ "intercept", "intercept" }), { 1, 1 })
-  t:ok(told:find("column 1:1, roll 2 (2 modified): 20/25R", 1, true), told)
+  umpire.fought(t, g, at_sea({ "intercept", "intercept" }), { 1, 1 }, { "column 1:1, roll 2 (2 modified): 20/25R" })
   t:ok(umpire.told(g, "FR", "Sea encounter, Britain (Intercept) and France (Intercept): both intercept; battle."), "France is told")
-  told = umpire.battle(g, at_sea({ "evade", "evade" }), {})
-  t:eq(told, "", "no battle")
+  t:eq(umpire.battle(g, at_sea({ "evade", "evade" }), {}), "", "no battle")
   t:ok(umpire.told(g, "GB", "Sea encounter, Britain (Evade) and France (Evade): both evade; no battle."), "Britain is told")
   t:eq(umpire.told(g, "RU", "Sea encounter"), false, "the encounter is the two nations'")
   t:eq(public_battles(g), 1)
@@ -637,8 +636,8 @@ test("19.6a (L652) intercept against evade: the evader escapes only by rolling h
   local told = umpire.battle(g, at_sea({ "intercept", "evade" }), { 2, 5 })
   t:eq(told, "")
   t:ok(umpire.told(g, "FR", "Britain rolls 2, France rolls 5: France's fleet evades; no battle."), "France evades")
-  told = umpire.battle(g, at_sea({ "intercept", "evade" }), { 5, 2, 1, 1 })
-  t:ok(told:find("sea battle, Britain against France: odds 1:1, column 1:1, roll 2 (2 modified): 20/25R", 1, true), told)
+  umpire.fought(t, g, at_sea({ "intercept", "evade" }), { 5, 2, 1, 1 },
+    { "sea battle, Britain against France: odds 1:1, column 1:1, roll 2 (2 modified): 20/25R" })
   t:ok(umpire.told(g, "GB", "Britain rolls 5, France rolls 2: France's fleet fails to evade; Britain attacks."), "caught")
   told = umpire.battle(g, at_sea({ "intercept", "evade" }), { 4, 4, 1, 1 })
   t:ok(told:find("roll 2 (2 modified): 20/25R", 1, true), "a tie is a battle: " .. told)
@@ -656,8 +655,8 @@ test("19.6a (L652) frigates that fail to evade a man of war flee", function(t)
   t:eq(told, "", "no battle")
   t:ok(umpire.told(g, "FR", "France's frigates flee from the men of war to the nearest friendly port"), told)
   t:eq(public_battles(g), 0)
-  told = umpire.battle(g, at_sea({ "intercept", "evade" }, { { 0, 5 }, { 0, 6 } }), { 6, 1, 1, 1 })
-  t:ok(told:find("sea battle, Britain against France", 1, true), told)
+  umpire.fought(t, g, at_sea({ "intercept", "evade" }, { { 0, 5 }, { 0, 6 } }), { 6, 1, 1, 1 },
+    { "sea battle, Britain against France" })
 end)
 
 -- Readings (RULES-GAPS.md) of 19.6(a): the intercepting fleet attacks an evading fleet it
@@ -670,10 +669,10 @@ test("reading: the interceptor attacks an evader it caught, and no orders is Int
   local g = umpire.to_battles(t)
   local b = at_sea({ "evade", "intercept" }, nil, { 10, 20 })
   b.advantage = "attacker"
-  local told = umpire.battle(g, b, { 1, 6, 1, 1 })
-  t:ok(told:find("sea battle, France against Britain: odds 2:1, column 1:1, roll 2 (2 modified): 20/25R", 1, true), told)
+  umpire.fought(t, g, b, { 1, 6, 1, 1 },
+    { "sea battle, France against Britain: odds 2:1, column 1:1, roll 2 (2 modified): 20/25R" })
   t:ok(umpire.told(g, "FR", "Britain's fleet fails to evade; France attacks."), "France attacks")
-  told = umpire.battle(g, at_sea({ "none", "intercept" }), { 1, 1 })
-  t:ok(told:find("sea battle, Britain against France: odds 1:1, column 1:1, roll 2 (2 modified): 20/25R", 1, true), told)
+  umpire.fought(t, g, at_sea({ "none", "intercept" }), { 1, 1 },
+    { "sea battle, Britain against France: odds 1:1, column 1:1, roll 2 (2 modified): 20/25R" })
   t:ok(umpire.told(g, "GB", "Britain (no orders, read as Intercept) and France (Intercept): both intercept; battle."), "read as Intercept")
 end)

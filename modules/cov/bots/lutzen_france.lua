@@ -20,6 +20,7 @@ local battle = include("rules/battle.lua")
 local decide = include("rules/decide.lua")
 local options = include("rules/options.lua")
 local playbook = include("bots/lib/playbook.lua")
+local chart = include("bots/lib/chart.lua")
 
 local bot = {}
 
@@ -45,6 +46,9 @@ local function index_of(actions, wanted)
   return flowchart.first(actions, wanted)
 end
 
+-- The index of the first action named `name` (with the argument `arg`, if given), or nil.
+local named = chart.named
+
 -- The box of the French army of each front (the first in the data's order; the War of
 -- 1812 box for G), by front. A bot's call changes nothing, so one call works it out once.
 local function french_boxes(ctx)
@@ -56,6 +60,14 @@ local function french_boxes(ctx)
     end
   end
   return boxes
+end
+
+--- The fronts of `order`, in that order, that will have a battle this War Phase and where
+--- France has an army (`boxes`, from french_boxes).
+local function fronts_with_battle(ctx, order, boxes)
+  return util.filter(order, function(front)
+    return war.battle_on(ctx, front) and boxes[front] ~= nil
+  end)
 end
 
 -- 18.4.7.2 and 18.4.7.3: France's own Military Operations, then the Allied ones it won
@@ -110,37 +122,22 @@ function bot.place_supports(ctx, _, actions, t)
     return t:choose(ga, "18.4.7.4: the Grande Armée gets 2 (it has %d).", ctx:units("army.grande_armee", "FR_support"))
   end
   local boxes = french_boxes(ctx)
-  for _, front in ipairs(SUPPORT_FRONTS) do
-    local box = boxes[front]
-    if war.battle_on(ctx, front) and box then
-      local i = index_of(actions, function(a)
-        return a.arg == box
-      end)
-      if i then
-        return t:choose(i, "18.4.7.4: Front %s will have a battle: %s.", front, actions[i].label)
-      end
+  for _, front in ipairs(fronts_with_battle(ctx, SUPPORT_FRONTS, boxes)) do
+    local i = named(actions, "place", boxes[front])
+    if i then
+      return t:choose(i, "18.4.7.4: Front %s will have a battle: %s.", front, actions[i].label)
     end
   end
-  local done = index_of(actions, function(a)
-    return a.name == "done"
-  end)
-  return t:choose(done, "18.4.7.4: no other front with a battle takes a marker.")
+  return t:choose(named(actions, "done"), "18.4.7.4: no other front with a battle takes a marker.")
 end
 
 -- 18.4.7.5: one unit at a time from a front without a battle (F, C, E, D, B, A) to a front
 -- with one (B, A, D, E, C, F), the fronts with a battle served in turn; every army keeps a
 -- unit.
 function bot.strategic(ctx, _, actions, t)
-  local to_fronts = {}
   local boxes = french_boxes(ctx)
-  for _, front in ipairs(MOVE_TO) do
-    if war.battle_on(ctx, front) and boxes[front] then
-      to_fronts[#to_fronts + 1] = front
-    end
-  end
-  local done = index_of(actions, function(a)
-    return a.name == "done"
-  end)
+  local to_fronts = fronts_with_battle(ctx, MOVE_TO, boxes)
+  local done = named(actions, "done")
   if #to_fronts == 0 then
     return t:choose(done, "18.4.7.5: no French army has a battle to reinforce.")
   end
@@ -180,12 +177,7 @@ local function support_limit(ctx)
 end
 
 function bot.spend(ctx, _, actions, t)
-  local function find(name, arg)
-    return index_of(actions, function(a)
-      return a.name == name and (arg == nil or a.arg == arg)
-    end)
-  end
-  local i = find("fund", "issue.recruit_fr")
+  local i = named(actions, "fund", "issue.recruit_fr")
   if i then
     return t:choose(i, "18.4.6.1, 1: French Recruitment.")
   end
@@ -197,7 +189,7 @@ function bot.spend(ctx, _, actions, t)
   end
   local bought = ((ctx.vars.government or {}).supports or {}).FR or 0
   local limit = support_limit(ctx)
-  i = find("support")
+  i = named(actions, "support")
   if i and t:ask(string.format("18.4.6.1, 3: %d Military Support bought, fewer than %d (the operations this turn)?", bought,
     limit), bought < limit) then
     return t:choose(i, "Buy one.")
@@ -208,15 +200,15 @@ function bot.spend(ctx, _, actions, t)
   end
   -- Liberalism: France's own issue funded, or one Resource on the roll when Britain won it.
   local liberal = util.contains({ "FR", "BR" }, display.track_of(ctx, "issue.lib_abs"))
-  i = find("fund", "issue.lib_abs") or (spent == 0 and liberal and find("lib_abs")) or nil
+  i = named(actions, "fund", "issue.lib_abs") or (spent == 0 and liberal and named(actions, "lib_abs")) or nil
   if i then
     return t:choose(i, "18.4.6.1, 4: the Liberalism roll, one Resource.")
   end
-  i = find("sound")
+  i = named(actions, "sound")
   if i then
     return t:choose(i, "18.4.6.1, 5: Sound Government.")
   end
-  return t:choose(find("done"), "Nothing left to spend on.")
+  return t:choose(named(actions, "done"), "Nothing left to spend on.")
 end
 
 -- 18.4.7.1: new French units: one to each army without a unit (fronts in alphabetical
@@ -303,20 +295,15 @@ end
 -- 18.4.5.2: the wager card is the highest-valued Allied or Austrian card of the hand (at
 -- random among equals; a card whose value is not entered counts as none).
 function bot.wager(ctx, _, actions, t)
-  local best, candidates = nil, {}
-  for k, action in ipairs(actions) do
-    local card = action.arg
+  local best, candidates = util.highest(chart.indices(actions), function(k)
+    local card = actions[k].arg
     local f = ctx.data.cards[card].fields
     local nation = ctx:known("card", card, "nation") and f.nation or nil
-    if util.contains({ "RU", "BR", "AU" }, nation) then
-      local value = ctx:known("card", card, "value") and f.value or -1
-      if best == nil or value > best then
-        best, candidates = value, { k }
-      elseif value == best then
-        candidates[#candidates + 1] = k
-      end
+    if not util.contains({ "RU", "BR", "AU" }, nation) then
+      return nil
     end
-  end
+    return ctx:known("card", card, "value") and f.value or -1
+  end)
   if #candidates == 0 then
     return t:choose(1, "18.4.5.2: no Allied or Austrian card in hand: the first card.")
   end
@@ -595,20 +582,15 @@ local PASS_TABLE = { 7, 6, 5, 4, 3, 1 }
 
 function bot.round_turn(ctx, _, actions, t)
   local round = round_of(ctx)
-  local function find(name, arg)
-    return index_of(actions, function(a)
-      return a.name == name and (arg == nil or a.arg == arg)
-    end)
-  end
   local trade = trade_to_offer(ctx, t)
-  local offer = trade and find("trade", trade.to)
+  local offer = trade and named(actions, "trade", trade.to)
   if offer then
     return t:choose(offer, "18.4.5.4, %s: offer %s to %s.", trade.why, cards.name(ctx, trade.card),
       powers.name(ctx, trade.to))
   end
   local hand = non_military(ctx)
   local limit = PASS_TABLE[round] - (won_wager(ctx) and 1 or 0)
-  local pass = find("pass")
+  local pass = named(actions, "pass")
   if pass and t:ask(string.format("18.4.5.5, Round %d: %d non-military cards <= %d%s?", round, #hand, limit,
     won_wager(ctx) and " (France won the Wager: -1)" or ""), #hand <= limit) then
     return t:choose(pass, "France passes.")
@@ -617,12 +599,9 @@ function bot.round_turn(ctx, _, actions, t)
     return t:choose(pass, "18.4.5.5: France passes rather than play a military card.")
   end
   local playable = flowchart.collect(actions, "negotiate", "card")
-  local offered = {}
-  for _, card in ipairs(hand) do
-    if util.contains(playable, card) then
-      offered[#offered + 1] = card
-    end
-  end
+  local offered = util.filter(hand, function(card)
+    return util.contains(playable, card)
+  end)
   local pieces = {}
   for _, piece in ipairs(display.negotiable(ctx)) do
     pieces[#pieces + 1] = piece
@@ -630,22 +609,18 @@ function bot.round_turn(ctx, _, actions, t)
   local plan = #offered > 0 and plan_play(ctx, offered, pieces, t) or nil
   if plan then
     t:step(plan.why)
-    local i = find("negotiate", plan.card)
+    local i = named(actions, "negotiate", plan.card)
     return t:choose(i, "%s.", actions[i].label)
   end
   -- Only military cards (or nothing) left and no pass: one of them at random (L1218),
   -- never NAPOLEON (a Leader, 18.4.5.6).
-  local military = {}
-  for k, action in ipairs(actions) do
-    if action.name == "negotiate" then
-      military[#military + 1] = k
-    end
-  end
+  local military = chart.indices(actions, "negotiate")
   if #military > 0 then
     local k = military[ctx:random(#military, "18.4.5.5: only military cards; one at random")]
     return t:choose(k, "Only military cards and France may not pass: %s.", actions[k].label)
   end
-  return t:choose(pass or find("trade") or 1, "Nothing France would play: %s.", actions[pass or find("trade") or 1].label)
+  local last = pass or named(actions, "trade") or 1
+  return t:choose(last, "Nothing France would play: %s.", actions[last].label)
 end
 
 -- The issue for the card chosen above: the same plan, for that card.
@@ -710,9 +685,7 @@ end
 -- A debate of another power's play, or France's pre-emptive debate: both follow the debate
 -- table, with the card 18.4.5.6 would play.
 local function debate_or_pass(ctx, _, actions, t, doing)
-  local pass = index_of(actions, function(a)
-    return a.name == "pass"
-  end)
+  local pass = named(actions, "pass")
   local plan = debate_plan(ctx, ctx.locals.piece, t)
   local i = plan and index_of(actions, function(a)
     return a.card == plan.card
@@ -751,9 +724,7 @@ function bot.trade(ctx, _, actions, t)
       list[#list + 1] = action.card
     end
   end
-  local refuse = index_of(actions, function(a)
-    return a.name == "refuse"
-  end)
+  local refuse = named(actions, "refuse")
   if not t:ask(string.format("18.4.5.4: does France hold a card whose Russian (green) letter is C or D%s?",
     russian_only and ", a Russian card" or ""), locals.from == "RU" and #list > 0) then
     return t:choose(refuse, "France refuses.")
@@ -809,13 +780,10 @@ local function hand_military(ctx, seat)
   for _, entry in ipairs(ctx.private[seat].battle or {}) do
     laid[entry.card] = true
   end
-  local list = {}
   local boxes = french_boxes(ctx)
-  for _, card in ipairs(ctx:zone("hand." .. seat)) do
-    if not laid[card] and helps_in_war(ctx, card, boxes) then
-      list[#list + 1] = card
-    end
-  end
+  local list = util.filter(ctx:zone("hand." .. seat), function(card)
+    return not laid[card] and helps_in_war(ctx, card, boxes)
+  end)
   return list, #(ctx.private[seat].battle or {})
 end
 
@@ -843,9 +811,7 @@ function bot.battle_cards(ctx, seat, actions, t)
       return t:choose(i, "Lay %s (DRM %+d).", cards.name(ctx, card), field(ctx, card, "drm") or 0)
     end
   end
-  return t:choose(index_of(actions, function(a)
-    return a.name == "done"
-  end), "No more cards for this front.")
+  return t:choose(named(actions, "done"), "No more cards for this front.")
 end
 
 -- 18.4.7.6: France withdraws when the Allies' DRM advantage (without cards and dice)
@@ -893,9 +859,7 @@ bot.decide = decide.answers({
 -- step 3 saves the offered possibly usable military card with the largest |DRM| (the bot
 -- always saves one when it may: RULES-GAPS.md); step 4 plays the card 18.4.5.6 would.
 function bot.cdgsm_play(ctx, _, actions, t)
-  if index_of(actions, function(a)
-    return a.name == "save_none"
-  end) then
+  if named(actions, "save_none") then
     return botwar.save(ctx, actions, t)
   end
   local offered = {}
@@ -921,16 +885,9 @@ bot.battle_losses = botwar.losses_by_size("18.4, no table for losses: from the l
 
 -- The Victory Point Summary's other items are entered by the players: the bot confirms.
 function bot.vp_summary(_, _, actions, t)
-  return t:choose(index_of(actions, function(a)
-    return a.name == "done"
-  end), "The bot adds nothing to the Victory Point Summary.")
+  return t:choose(named(actions, "done"), "The bot adds nothing to the Victory Point Summary.")
 end
 
 return function(ctx, seat, actions)
-  local t = flowchart.trace()
-  local decide = bot[ctx:state()]
-  if decide == nil then
-    return t:choose(1, "18.4, no table for state %s: the first action.", tostring(ctx:state()))
-  end
-  return decide(ctx, seat, actions, t)
+  return flowchart.by_state(bot, ctx, seat, actions, "18.4, no table for state %s: the first action.")
 end

@@ -329,31 +329,28 @@ function bot.cdgsm_play(ctx, seat, actions, t)
   return t:choose(i or 1, "%s: %s.", sign > 0 and "The highest value" or "The lowest value", actions[i or 1].label)
 end
 
--- The players' questions (rules/decide.lua), answered by their key.
+--- An answer to a yes-or-no question (rules/decide.lua): the option "no" (its argument false,
+--- else the first option), with the reason `why`.
+local function answer_no(why)
+  return function(ctx, actions, t)
+    local no = flowchart.first(actions, function(a)
+      return a.arg == false
+    end)
+    return t:choose(no or 1, why)
+  end
+end
+
+-- The players' questions (rules/decide.lua), answered by their key: the stand-in always
+-- fights (it does not withdraw) and never trades.
 bot.decide = decide.answers({
-  withdraw = function(ctx, actions, t)
-    local fight = flowchart.first(actions, function(a)
-      return a.arg == false
-    end)
-    return t:choose(fight or 1, "The stand-in always fights.")
-  end,
-  trade_answer = function(ctx, actions, t)
-    local refuse = flowchart.first(actions, function(a)
-      return a.arg == false
-    end)
-    return t:choose(refuse or 1, "The stand-in never trades.")
-  end,
+  withdraw = answer_no("The stand-in always fights."),
+  trade_answer = answer_no("The stand-in never trades."),
 }, function(ctx, actions, t)
   return t:choose(1, "The first option.")
 end)
 
-return function(ctx, seat, actions)
-  local t = flowchart.trace()
-  t:step("Stand-in Allied player (not the Playbook's bot).")
-  local decide = bot[ctx:state()]
-  if decide then
-    return decide(ctx, seat, actions, t)
-  end
+-- A state with no plan of its own: the answer that changes nothing, else the first offer.
+local function nothing_to_weigh(_, _, actions, t)
   for _, name in ipairs({ "done", "keep", "pass", "none" }) do
     local i = named(actions, name)
     if i then
@@ -361,4 +358,9 @@ return function(ctx, seat, actions)
     end
   end
   return t:choose(1, "Nothing to weigh here: the first offer, %s.", actions[1].label)
+end
+
+return function(ctx, seat, actions)
+  local t = flowchart.trace():step("Stand-in Allied player (not the Playbook's bot).")
+  return flowchart.by_state(bot, ctx, seat, actions, nothing_to_weigh, t)
 end

@@ -15,38 +15,31 @@
 -- Every number comes from the card's data; a value not entered yet is asked for.
 
 local modifiers = include("@lib/modifiers.lua")
+local once = include("rules/once.lua")
 local display = include("rules/display.lua")
 local powers = include("rules/powers.lua")
 
 local cards = {}
 
--- What never changes in a game, read once: each card's fields (the read-only view of them,
--- whose values not entered are still asked for when read), whether it is a Leader, whether
--- all the values its sum reads are entered, and each issue marker's issue. The scripts run
--- afresh for each game; the data never changes while they run.
-local fields_of, leader, entered, issue_of = {}, {}, {}, {}
+-- What never changes in a game, read once (rules/once.lua): each card's fields (the
+-- read-only view of them, whose values not entered are still asked for when read), whether
+-- it is a Leader, whether all the values its sum reads are entered, and each issue marker's
+-- issue.
+local fields = once.per_key(function(ctx, card)
+  return ctx.data.cards[card].fields
+end)
 
-local function fields(ctx, card)
-  local f = fields_of[card]
-  if f == nil then
-    f = ctx.data.cards[card].fields
-    fields_of[card] = f
-  end
-  return f
-end
+local issue_of = once.per_key(function(ctx, piece)
+  return ctx.data.pieces[piece].props.issue
+end)
 
 function cards.name(ctx, card)
   return ctx.data.cards[card].name
 end
 
-function cards.is_leader(ctx, card)
-  local is = leader[card]
-  if is == nil then
-    is = ctx.data.cards[card].deck == "leader"
-    leader[card] = is
-  end
-  return is
-end
+cards.is_leader = once.per_key(function(ctx, card)
+  return ctx.data.cards[card].deck == "leader"
+end)
 
 -- The card's nation (asked for if not entered).
 function cards.nation(ctx, card)
@@ -93,14 +86,7 @@ end
 
 -- Whether every value the sum for this card would read is entered (to label actions in a
 -- prompt without asking).
-function cards.known(ctx, card)
-  local is = entered[card]
-  if is == nil then
-    is = all_entered(ctx, card)
-    entered[card] = is
-  end
-  return is
-end
+cards.known = once.per_key(all_entered)
 
 -- Whether `v` is a number a sum takes as a term (finite: modifiers.lua's Sum:add).
 local function finite(v)
@@ -115,11 +101,7 @@ end
 -- this runs for every card on every issue a bot weighs.
 local function move(ctx, card, power, piece, debate, track, sum)
   local f = fields(ctx, card)
-  local issue = issue_of[piece]
-  if issue == nil then
-    issue = ctx.data.pieces[piece].props.issue
-    issue_of[piece] = issue
-  end
+  local issue = issue_of(ctx, piece)
   local issue_name = sum and ctx.data.pieces[piece].name
   -- The printed value always; any other term unless it is zero (nil, false or 0).
   local v = f.value

@@ -270,13 +270,9 @@ end
 
 -- The Leaders of `power` lying beside its side's display.
 function solo.leaders(ctx, power)
-  local list = {}
-  for _, card in ipairs(ctx:zone(zone(solo.side_of(power), "beside"))) do
-    if cards.is_leader(ctx, card) and (not ctx:known("card", card, "nation") or cards.nation(ctx, card) == power) then
-      list[#list + 1] = card
-    end
-  end
-  return list
+  return util.filter(ctx:zone(zone(solo.side_of(power), "beside")), function(card)
+    return cards.is_leader(ctx, card) and (not ctx:known("card", card, "nation") or cards.nation(ctx, card) == power)
+  end)
 end
 
 -- A card a side receives in a trade while the sides play from their displays (19 does not

@@ -40,6 +40,14 @@ end
 
 decide.decide.chart_roll = chartdice.roll
 
+--- A step's `resume` (@lib/steps.lua) that keeps the answer to its question, the choice, in
+--- the procedure's locals at `key`, for a later step to read.
+function decide.keep(key)
+  return function(ctx, result)
+    ctx.locals[key] = result.choice
+  end
+end
+
 -- A bot's answer to the question on top of the flow: `answers[key](ctx, actions, t)` for
 -- the question's key, else `otherwise(ctx, actions, t)`. A bot registers its answers once:
 --   bot.decide = decide.answers({ withdraw = withdraw, bonus = bonus }, first_option)

@@ -347,7 +347,7 @@ end
 -- The Wager's cards are shown (`laid`: a card by power) and discarded; the state on top of
 -- the flow pops the winner and the values, or the tie for Britain to break.
 function diplomacy.wager_result(ctx, laid)
-  local values, high, best, parts = {}, nil, {}, {}
+  local values, parts = {}, {}
   for _, power in ipairs(powers.CLOCKWISE) do
     local card = laid[power]
     if card then
@@ -355,13 +355,11 @@ function diplomacy.wager_result(ctx, laid)
       values[power] = value
       parts[#parts + 1] = string.format("%s %s %d", name(ctx, power), cards.name(ctx, card), value)
       discard(ctx, card)
-      if high == nil or value > high then
-        high, best = value, { power }
-      elseif value == high then
-        best[#best + 1] = power
-      end
     end
   end
+  local high, best = util.highest(powers.CLOCKWISE, function(power)
+    return values[power]
+  end)
   if high == nil then
     ctx:log("Nobody wagers.")
     ctx:pop({})
@@ -526,16 +524,14 @@ end
 -- sub-procedure of its own, returned for the phase's step to call.
 function diplomacy.score(ctx)
   local counts = display.counts(ctx)
-  local best, tied, parts = -1, {}, {}
-  for _, power in ipairs(powers.in_game(ctx)) do
-    local n = counts[power]
-    parts[#parts + 1] = string.format("%s %d", name(ctx, power), n)
-    if n > best then
-      best, tied = n, { power }
-    elseif n == best then
-      tied[#tied + 1] = power
-    end
+  local in_game = powers.in_game(ctx)
+  local parts = {}
+  for _, power in ipairs(in_game) do
+    parts[#parts + 1] = string.format("%s %d", name(ctx, power), counts[power])
   end
+  local _, tied = util.highest(in_game, function(power)
+    return counts[power]
+  end)
   ctx:log("End of the Diplomacy Phase, issues on each track: " .. table.concat(parts, ", ") .. ".")
   dip(ctx).counts = counts
   if #tied == 1 then

@@ -131,17 +131,14 @@ end
 
 -- The issues that can be negotiated now: on the Table or a National Track, not secured.
 function display.negotiable(ctx)
-  local list = {}
   local secured = ctx.vars.secured or {}
-  for _, piece in ipairs(util.pieces_of_kind(ctx, "issue")) do
-    if not secured[piece] then
-      local kind = display.where(ctx, piece)
-      if kind == "table" or kind == "track" then
-        list[#list + 1] = piece
-      end
+  return util.filter(util.pieces_of_kind(ctx, "issue"), function(piece)
+    if secured[piece] then
+      return false
     end
-  end
-  return list
+    local kind = display.where(ctx, piece)
+    return kind == "table" or kind == "track"
+  end)
 end
 
 -- How many issues stand on each power's National Track (spaces 1 to the Seat).
@@ -159,32 +156,34 @@ function display.counts(ctx)
   return counts
 end
 
--- The first issue marker of kind `issue` still waiting on the Diplomacy Display.
 -- Every issue marker waiting on the Diplomacy Display, in the data's order.
 function display.all_waiting(ctx)
-  local list = {}
-  for _, piece in ipairs(util.pieces_of_kind(ctx, "issue")) do
-    if display.where(ctx, piece) == "display" then
-      list[#list + 1] = piece
-    end
-  end
-  return list
+  return util.filter(util.pieces_of_kind(ctx, "issue"), function(piece)
+    return display.where(ctx, piece) == "display"
+  end)
+end
+
+--- The markers of issue `issue` ("mil_op_us"), in the data's order, wherever they are.
+local function markers_of(ctx, issue)
+  return util.filter(util.pieces_of_kind(ctx, "issue"), function(piece)
+    return ctx.data.pieces[piece].props.issue == issue
+  end)
 end
 
 -- The name of issue `issue` as its markers carry it ("US Military Operation"), whether or
 -- not one waits.
 function display.issue_words(ctx, issue)
-  for _, piece in ipairs(util.pieces_of_kind(ctx, "issue")) do
-    if ctx.data.pieces[piece].props.issue == issue then
-      return ctx.data.pieces[piece].name
-    end
+  local piece = markers_of(ctx, issue)[1]
+  if piece == nil then
+    return issue
   end
-  return issue
+  return ctx.data.pieces[piece].name
 end
 
+-- The first issue marker of kind `issue` still waiting on the Diplomacy Display, or nil.
 function display.waiting(ctx, issue)
-  for _, piece in ipairs(util.pieces_of_kind(ctx, "issue")) do
-    if ctx.data.pieces[piece].props.issue == issue and display.where(ctx, piece) == "display" then
+  for _, piece in ipairs(markers_of(ctx, issue)) do
+    if display.where(ctx, piece) == "display" then
       return piece
     end
   end

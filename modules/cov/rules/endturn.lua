@@ -10,6 +10,7 @@ local forces = include("rules/forces.lua")
 local cards = include("rules/cards.lua")
 local victory = include("rules/victory.lua")
 local handicap = include("rules/handicap.lua")
+local decide = include("rules/decide.lua")
 local steps = include("@lib/steps.lua")
 
 local endturn = {}
@@ -172,9 +173,7 @@ endturn.end_of_turn = steps.procedure("16.5 End of Turn", {
           options = { { arg = false, label = "No" }, { arg = true, label = "Yes: the game ends" } } })
       end
     end,
-    resume = function(ctx, result)
-      ctx.locals.surrendered = result.choice
-    end,
+    resume = decide.keep("surrendered"),
   },
   {
     name = "The end of the game",
@@ -188,9 +187,7 @@ endturn.end_of_turn = steps.procedure("16.5 End of Turn", {
   },
   {
     name = "The next turn",
-    run = function(ctx)
-      endturn.prepare(ctx)
-    end,
+    run = endturn.prepare,
   },
   finish = function()
     return {}

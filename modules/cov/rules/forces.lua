@@ -5,6 +5,7 @@
 
 local util = include("@lib/util.lua")
 local powers = include("rules/powers.lua")
+local once = include("rules/once.lua")
 
 local forces = {}
 
@@ -58,16 +59,9 @@ function forces.front_of(ctx, block)
 end
 
 -- Each block's owner, read once a game (bots ask for it again and again).
-local owners = {}
-
-function forces.owner(ctx, block)
-  local owner = owners[block]
-  if owner == nil then
-    owner = ctx.data.pieces[block].owner
-    owners[block] = owner
-  end
-  return owner
-end
+forces.owner = once.per_key(function(ctx, block)
+  return ctx.data.pieces[block].owner
+end)
 
 -- The army's space; nil for an army not on its front's line (the Army of Bohemia in
 -- Vienna before Austria is at war).

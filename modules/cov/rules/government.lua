@@ -410,13 +410,7 @@ end
 -- the income; the "Liberalism or Pax Britannica" bonuses open when both rolls are due are
 -- chosen one by one before the Liberalism roll, and any left go to the Pax Britannica roll.
 government.government = steps.procedure("16.3 Government Phase", {
-  {
-    name = "Handicap cards",
-    calls = "handicap_use",
-    run = function(ctx)
-      return handicap.use(ctx, "start of the Government Phase")
-    end,
-  },
+  handicap.step("start of the Government Phase"),
   {
     name = "Income",
     run = function(ctx)
@@ -447,9 +441,7 @@ government.government = steps.procedure("16.3 Government Phase", {
   {
     name = "Spending",
     calls = "spend",
-    each = function(ctx)
-      return ctx.locals.order
-    end,
+    each = steps.listed("order"),
     label = name,
     run = function(ctx, power)
       return steps.call("spend", { power = power })
@@ -512,9 +504,7 @@ government.government = steps.procedure("16.3 Government Phase", {
   {
     name = "New units",
     calls = "new_units",
-    each = function(ctx)
-      return ctx.locals.order
-    end,
+    each = steps.listed("order"),
     skip = function(ctx, power)
       return forces.units(ctx, "reserve." .. power) <= 0
     end,

@@ -93,21 +93,26 @@ function handicap.use(ctx, timing)
   return nil
 end
 
+--- The step of a phase's procedure (@lib/steps.lua) that uses the Handicap cards due at
+--- `timing` ("start of the War Phase"), if any: a step for the procedure's list.
+function handicap.step(timing)
+  return {
+    name = "Handicap cards",
+    calls = "handicap_use",
+    run = function(ctx)
+      return handicap.use(ctx, timing)
+    end,
+  }
+end
+
 -- The issues a card may place for `power`, waiting on the display.
 local function issue_choices(ctx, spec, power)
-  local list = {}
-  for _, piece in ipairs(display.all_waiting(ctx)) do
-    local fits
+  return util.filter(display.all_waiting(ctx), function(piece)
     if spec.issues == "minor_unit" then
-      fits = issues.minor_ally_of(ctx, piece, power) and issues.gives_unit(ctx, piece, power)
-    else
-      fits = util.contains(spec.issues or {}, ctx.data.pieces[piece].props.issue)
+      return issues.minor_ally_of(ctx, piece, power) and issues.gives_unit(ctx, piece, power)
     end
-    if fits then
-      list[#list + 1] = piece
-    end
-  end
-  return list
+    return util.contains(spec.issues or {}, ctx.data.pieces[piece].props.issue)
+  end)
 end
 
 -- What is left for the players to do by hand for a card: its words, or, when nothing of it

@@ -89,9 +89,9 @@ end
 -- stands with its army; every Military Operation placed with an army this War Phase
 -- stands with it.
 local function check(ctx)
-  local cards = deck.cards_on_table(ctx)
-  if cards ~= #ctx.data.card_ids then
-    return false, string.format("%d cards on the table, %d in the game", cards, #ctx.data.card_ids)
+  local all, why = deck.all_cards_on_table(ctx)
+  if not all then
+    return false, why
   end
   for _, id in ipairs(ctx.data.piece_ids) do
     local piece = ctx.data.pieces[id]

@@ -142,24 +142,16 @@ end
 
 -- The powers in the game, clockwise from France.
 function powers.in_game(ctx)
-  local list = {}
-  for _, power in ipairs(powers.CLOCKWISE) do
-    if not powers.out(ctx, power) then
-      list[#list + 1] = power
-    end
-  end
-  return list
+  return util.filter(powers.CLOCKWISE, function(power)
+    return not powers.out(ctx, power)
+  end)
 end
 
 -- The Allied powers in the game, clockwise from France.
 function powers.allied(ctx)
-  local list = {}
-  for _, power in ipairs(powers.in_game(ctx)) do
-    if power ~= "FR" then
-      list[#list + 1] = power
-    end
-  end
-  return list
+  return util.filter(powers.in_game(ctx), function(power)
+    return power ~= "FR"
+  end)
 end
 
 -- The powers clockwise starting with the one to the left of `first_after` (the next one

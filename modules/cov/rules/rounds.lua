@@ -9,6 +9,7 @@
 -- rolls first and then chooses, 21.5), and a debate, once declared, goes ahead (L1442);
 -- the states that play from the displays are in rules/solo_diplomacy.lua.
 
+local util = include("@lib/util.lua")
 local powers = include("rules/powers.lua")
 local display = include("rules/display.lua")
 local cards = include("rules/cards.lua")
@@ -120,27 +121,19 @@ end
 
 -- The issues `power` may negotiate now.
 local function negotiable(ctx, power)
-  local list = {}
-  for _, piece in ipairs(display.negotiable(ctx)) do
-    if not restrictions.issue(ctx, power, piece, "negotiate") then
-      list[#list + 1] = piece
-    end
-  end
-  return list
+  return util.filter(display.negotiable(ctx), function(piece)
+    return not restrictions.issue(ctx, power, piece, "negotiate")
+  end)
 end
 
 -- The powers `power` may offer a trade now.
 local function partners(ctx, power)
-  local list = {}
   if solitaire.displays(ctx) and not solitaire.may_start_trade(ctx, power) then
-    return list
+    return {}
   end
-  for _, other in ipairs(powers.in_game(ctx)) do
-    if other ~= power and has_cards(ctx, other) and not restrictions.trade(ctx, power, other) then
-      list[#list + 1] = other
-    end
-  end
-  return list
+  return util.filter(powers.in_game(ctx), function(other)
+    return other ~= power and has_cards(ctx, other) and not restrictions.trade(ctx, power, other)
+  end)
 end
 
 -- A round's actions from a solo display (19.3): negotiate or offer a trade (the fate die

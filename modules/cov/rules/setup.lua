@@ -56,14 +56,20 @@ function setup.options(scenario, options)
   return seating, mode, humans
 end
 
+--- Puts every card of the data's deck `deck` ("common", "situation") that is in no zone
+--- yet at the bottom of `zone`, in the data's order.
+local function gather(ctx, deck, zone)
+  for _, id in ipairs(ctx.data.card_ids) do
+    if ctx.data.cards[id].deck == deck and ctx:card_zone(id) == nil then
+      ctx:move_card(id, zone, "bottom")
+    end
+  end
+end
+
 -- Every card of the common deck that the scenario did not place goes into the draw deck,
 -- which is then shuffled.
 function setup.draw_deck(ctx)
-  for _, id in ipairs(ctx.data.card_ids) do
-    if ctx.data.cards[id].deck == "common" and ctx:card_zone(id) == nil then
-      ctx:move_card(id, "deck", "bottom")
-    end
-  end
+  gather(ctx, "common", "deck")
   ctx:shuffle("deck")
 end
 
@@ -81,14 +87,8 @@ function setup.situation_deck(ctx, spec)
       end
     end
   end
-  for _, id in ipairs(ctx.data.card_ids) do
-    local deck = ctx.data.cards[id].deck
-    if deck == "situation" and ctx:card_zone(id) == nil then
-      ctx:move_card(id, "situation.aside", "bottom")
-    elseif deck == "handicap" then
-      ctx:move_card(id, "handicap.deck", "bottom")
-    end
-  end
+  gather(ctx, "situation", "situation.aside")
+  gather(ctx, "handicap", "handicap.deck")
   ctx:shuffle("handicap.deck")
 end
 

@@ -66,13 +66,9 @@ local allied_powers = powers.allied
 -- The cards of `zone` a side keeps from the last turn: not a Leader, not one the Initial
 -- Phase gave this turn (those wait until the Wager is over, 19.2).
 local function kept(ctx, zone)
-  local list = {}
-  for _, card in ipairs(ctx:zone(zone)) do
-    if not cards.is_leader(ctx, card) and not ctx.vars.initial_cards[card] then
-      list[#list + 1] = card
-    end
-  end
-  return list
+  return util.filter(ctx:zone(zone), function(card)
+    return not cards.is_leader(ctx, card) and not ctx.vars.initial_cards[card]
+  end)
 end
 
 local function leaders_in(ctx, zone, list)
@@ -144,13 +140,9 @@ function solitaire.wager_order(ctx)
   else
     order = powers.CLOCKWISE
   end
-  local list = {}
-  for _, power in ipairs(order) do
-    if not powers.passive(ctx, power) then
-      list[#list + 1] = power
-    end
-  end
-  return list
+  return util.filter(order, function(power)
+    return not powers.passive(ctx, power)
+  end)
 end
 
 -- After the Wager (19.2): each side's Initial Phase cards, the possibly usable military cards

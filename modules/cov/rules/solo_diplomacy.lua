@@ -17,6 +17,7 @@ local solitaire = include("rules/solitaire.lua")
 local options = include("rules/options.lua")
 local diplomacy = include("rules/diplomacy.lua")
 local rounds = include("rules/rounds.lua")
+local decide = include("rules/decide.lua")
 local steps = include("@lib/steps.lua")
 
 local states = {}
@@ -108,9 +109,7 @@ states.solo_trade = steps.procedure("A trade between the solo displays", {
           name(ctx, locals.from)),
         options = { { arg = false, label = "Refuse the trade" }, { arg = true, label = "Accept: the fate die gives the card you give" } } })
     end,
-    resume = function(ctx, result)
-      ctx.locals.accepted = result.choice
-    end,
+    resume = decide.keep("accepted"),
   },
   {
     name = "the card given in return",

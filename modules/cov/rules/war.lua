@@ -350,13 +350,7 @@ end
 
 -- Steps 1-3 are played by every power in turn, in the War Phase's order (worked out once,
 -- at the phase's start); then a battle on every front where one is due (16.4).
-local function each_power(ctx)
-  return ctx.locals.order
-end
-
-local function power_name(ctx, power)
-  return powers.name(ctx, power)
-end
+local each_power = steps.listed("order")
 
 -- In the solitaire seatings Kutuzov, set aside while he lives, joins Russia at the start of
 -- each War Phase (19.3, the first note, L1440), among the Coalition's cards, and is set
@@ -384,13 +378,7 @@ war.war = steps.procedure("16.4 War Phase", {
       war.kutuzov_joins(ctx)
     end,
   },
-  {
-    name = "Handicap cards",
-    calls = "handicap_use",
-    run = function(ctx)
-      return handicap.use(ctx, "start of the War Phase")
-    end,
-  },
+  handicap.step("start of the War Phase"),
   {
     -- A Generalissimo held from the start (L934) and not yet on an army heads one now.
     name = "the Generalissimo's headquarters",
@@ -405,11 +393,11 @@ war.war = steps.procedure("16.4 War Phase", {
       issues.resume(ctx, nil, result)
     end,
   },
-  { name = "Step 1, Military Operations", each = each_power, label = power_name, run = placing_ops,
+  { name = "Step 1, Military Operations", each = each_power, label = name, run = placing_ops,
     calls = "place_ops" },
-  { name = "Step 2, Military Supports", each = each_power, label = power_name, run = placing_supports,
+  { name = "Step 2, Military Supports", each = each_power, label = name, run = placing_supports,
     calls = "place_supports" },
-  { name = "Step 3, strategic movement", each = each_power, label = power_name, run = moving,
+  { name = "Step 3, strategic movement", each = each_power, label = name, run = moving,
     calls = "strategic" },
   {
     name = "battles",
@@ -426,9 +414,7 @@ war.war = steps.procedure("16.4 War Phase", {
   },
   {
     name = "Kutuzov set aside",
-    run = function(ctx)
-      war.kutuzov_aside(ctx)
-    end,
+    run = war.kutuzov_aside,
   },
   finish = function()
     return {}

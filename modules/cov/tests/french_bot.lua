@@ -175,9 +175,7 @@ end)
 test("21.6 M = 7 - 2 = 5 on Russia 2: France debates on 1-5, not on 6", BIG, function(t)
   local g = to_french_round(t)
   g:act("pass")
-  play.to(g, function(game)
-    return game:state() == "round_turn" and game:prompt().seat == "RU"
-  end, { ALL })
+  play.to_seat(g, "round_turn", "RU", { ALL })
   g:place("issue.saxony", "diplomacy", "table")
   play.negotiate_first_card(g, ALL)
   g:act("on", "issue.saxony")
@@ -321,9 +319,7 @@ test("21.10.1 Step 15: France fights below zero, withdraws above it, and the die
   play.to(g, "spend")
   g:place("issue.mil_op_ru", "diplomacy", "RU-3")
   g:set_counter("resources.RU", 2)
-  play.to(g, function(game)
-    return game:state() == "place_ops" and game:prompt().seat == "RU"
-  end)
+  play.to_seat(g, "place_ops", "RU")
   g:act("place", "block.northern")
   play.to(g, function(game)
     local flow = game:json().flow

@@ -12,9 +12,7 @@ local function fresh(t)
 end
 
 local function turn_of(g, power)
-  play.to(g, function(game)
-    return game:state() == "round_turn" and game:prompt().seat == power
-  end)
+  play.to_seat(g, "round_turn", power)
 end
 
 -- The label of playing `card` on `piece` for `power`, with the issue put at `space` ("table"

@@ -14,23 +14,16 @@ end
 -- The cards of a hand that count toward its size: no Leaders, no Initial Phase cards.
 local function dealt(g, zone)
   local initial = g:vars().initial_cards or {}
-  local list = {}
-  for _, card in ipairs(play.non_leaders(g, zone)) do
-    if not initial[card] then
-      list[#list + 1] = card
-    end
-  end
-  return list
+  return util.filter(play.non_leaders(g, zone), function(card)
+    return not initial[card]
+  end)
 end
 
 -- Puts `cards` into a hand in place of as many of its dealt cards, which go to the deck.
 local function swap_in(g, zone, cards)
-  local out = {}
-  for _, card in ipairs(dealt(g, zone)) do
-    if not util.contains(cards, card) then
-      out[#out + 1] = card
-    end
-  end
+  local out = util.filter(dealt(g, zone), function(card)
+    return not util.contains(cards, card)
+  end)
   for i = 1, #cards do
     if not util.contains(g:zone(zone), cards[i]) then
       g:move_card(out[i], "deck")
@@ -75,9 +68,7 @@ test("18.2.1 the Allied deck and hand", { instructions = 400000000, seconds = 20
   t:eq(#dealt(g, "hand.BR"), 12)
   t:eq(#g:zone("deck.allied"), 30 - 12)
   t:eq(#dealt(g, "hand.FR"), 13, "France is dealt its own hand size")
-  play.to(g, function(game)
-    return game:json().phase == "Government Phase"
-  end)
+  play.to_phase(g, "Government Phase")
   t:eq(g:zone("deck.allied"), {}, "the Allied deck is used up or taken into the hand by the end of the phase")
 end)
 
@@ -176,9 +167,7 @@ test("18.2.3-18.2.4 the two-player restrictions", { instructions = 800000000, se
   t:eq(ok, false)
   t:ok(string.find(why, "not a legal action", 1, true), why)
   g:act("back")
-  play.to(g, function(game)
-    return game:state() == "round_turn" and game:prompt().seat == "FR"
-  end)
+  play.to_seat(g, "round_turn", "FR")
   local trades = {}
   for _, action in ipairs(g:prompt().actions) do
     if action.name == "trade" then
@@ -190,9 +179,7 @@ test("18.2.3-18.2.4 the two-player restrictions", { instructions = 800000000, se
   local p = g:prompt()
   g:act_as("FR", "offer", p.asks[1].actions[1].arg)
   g:act_as("BR", "refuse")
-  play.to(g, function(game)
-    return game:state() == "round_turn" and game:prompt().seat == "FR"
-  end)
+  play.to_seat(g, "round_turn", "FR")
   trades = {}
   for _, action in ipairs(g:prompt().actions) do
     if action.name == "trade" then
@@ -278,13 +265,9 @@ end)
 -- issue selection nobody is offered Austria at War.
 test("21.7 Austria at War waits a turn after the Armistice", { instructions = 1500000000, seconds = 80 }, function(t)
   local g = game(t, "solo-vs-french-bot", "liberation-war")
-  play.to(g, function(game)
-    return game:json().phase == "Government Phase"
-  end)
+  play.to_phase(g, "Government Phase")
   g:place("issue.armistice", "diplomacy", "RU-3")
-  play.to(g, function(game)
-    return game:json().phase == "War Phase"
-  end)
+  play.to_phase(g, "War Phase")
   t:eq(g:vars().armistice_turn, 1, "the Armistice is accepted in turn 1")
   play.to(g, "selection")
   t:eq(g:turn(), 2)

@@ -100,9 +100,7 @@ test("18.4.4 special: a passive power (Intr-2's Britain)", { instructions = 4000
   for _, ask in ipairs(g:prompt().asks) do
     t:ok(ask.seat ~= "BR", "Britain does not wager")
   end
-  play.to(g, function(game)
-    return game:json().phase == "Government Phase"
-  end)
+  play.to_phase(g, "Government Phase")
   t:eq(#play.lines(g, "Britain selects"), 0)
   t:eq(#play.lines(g, "Britain negotiates"), 0)
   t:eq(#play.lines(g, "Britain debates"), 0)

@@ -317,9 +317,7 @@ test("16.2/19.3 a trade between the displays, and who may start one", { instruct
     local g = game(t, "solo-fog-of-war", options)
     play.to(g, "clash")
     play.stack(g, { FR = FRENCH_STACK, allies = ALLIED_STACK })
-    play.to(g, function(game)
-      return game:state() == "round_turn" and game:prompt().seat == "FR"
-    end, { ALL })
+    play.to_seat(g, "round_turn", "FR", { ALL })
     g:act("trade", "RU", { ALL })
     local offered = g:prompt().actions[1].arg
     g:act("play", offered)
@@ -338,19 +336,13 @@ test("16.2/19.3 a trade between the displays, and who may start one", { instruct
   t:eq(g:zone("cdgsm.allies.C.up"), { offered }, "face up on top of the Coalition's draw pile")
 
   local bot = to_rounds(t, "solo-vs-french-bot")
-  play.to(bot, function(game)
-    return game:state() == "round_turn" and game:prompt().seat == "FR"
-  end, { ALL })
+  play.to_seat(bot, "round_turn", "FR", { ALL })
   t:ok(util.contains(bot:legal(), "draw"), "the French bot rolls first: " .. table.concat(bot:legal(), "; "))
   local declared = to_rounds(t, "solo-vs-french-bot", { ["cdgsm.bot_roll"] = "declare" })
-  play.to(declared, function(game)
-    return game:state() == "round_turn" and game:prompt().seat == "FR"
-  end, { ALL })
+  play.to_seat(declared, "round_turn", "FR", { ALL })
   t:ok(util.contains(declared:legal(), "negotiate") and util.contains(declared:legal(), "trade RU"),
     "declared first: " .. table.concat(declared:legal(), "; "))
-  play.to(declared, function(game)
-    return game:state() == "round_turn" and game:prompt().seat == "RU"
-  end, { ALL })
+  play.to_seat(declared, "round_turn", "RU", { ALL })
   for _, action in ipairs(declared:legal()) do
     t:ok(not string.find(action, "^trade"), "the Allies start no trade: " .. action)
   end
@@ -364,9 +356,7 @@ end)
 -- their names.
 test("19.5 the War Phase's cards of each side", { instructions = 2000000000, seconds = 100 }, function(t)
   local g = game(t, "solo-vs-french-bot")
-  play.to(g, function(game)
-    return game:json().phase == "Government Phase"
-  end)
+  play.to_phase(g, "Government Phase")
   t:eq(#display_cards(g, "FR") + #display_cards(g, "allies") + #g:zone("cdgsm.FR.beside") + #g:zone("cdgsm.allies.beside"), 0,
     "the displays are cleared")
   local taken = play.lines(g, "possibly usable military card")
@@ -396,19 +386,13 @@ end)
 -- Government Phase, and in strategic movement France places both before it may be done.
 test("21.8.2 the Paris Reserve is placed in strategic movement", { instructions = 2000000000, seconds = 100 }, function(t)
   local g = game(t, "solo-vs-french-bot")
-  play.to(g, function(game)
-    return game:json().phase == "Government Phase"
-  end)
+  play.to_phase(g, "Government Phase")
   g:add_units("reserve.FR", "FR", 2)
-  play.to(g, function(game)
-    return game:state() == "new_units" and game:prompt().seat == "FR"
-  end)
+  play.to_seat(g, "new_units", "FR")
   t:ok(util.contains(g:legal(), "keep"), table.concat(g:legal(), "; "))
   g:act("keep")
   t:eq(g:units("reserve.FR", "FR"), 2, "kept in Paris")
-  play.to(g, function(game)
-    return game:state() == "strategic" and game:prompt().seat == "FR"
-  end)
+  play.to_seat(g, "strategic", "FR")
   local legal = table.concat(g:legal(), "; ")
   t:ok(string.find(legal, "reserve", 1, true) ~= nil and not util.contains(g:legal(), "done"), legal)
   local placed = 0
@@ -582,13 +566,9 @@ test("21.12 the Enhanced French bot keeps its military cards for the War Phase",
     g:set_counter("hand_size.FR", 12)
     g:set_counter("vp.RU", g:counter("vp.FR") + 5)
     play.stack(g, { FR = { "marmont", "oudinot", "murat" }, allies = ALLIED_STACK })
-    play.to(g, function(game)
-      return game:state() == "round_turn" and game:prompt().seat == "FR"
-    end, { ALL })
+    play.to_seat(g, "round_turn", "FR", { ALL })
     lay(g, "FR", { A = "murat" })
-    play.to(g, function(game)
-      return game:state() == "negotiation" and game:prompt().seat == "FR"
-    end, { ALL })
+    play.to_seat(g, "negotiation", "FR", { ALL })
     t:eq(g:vars().cdgsm.FR.transferred, true, "France's Military pile has gone to its draw pile")
     if g:json().flow[#g:json().flow].locals.card == "murat" then
       local issue = g:prompt().actions[1]
@@ -637,9 +617,7 @@ test("20.8/21.7.1 the 18.2.4 restrictions bind the Allies against a bot", { inst
   function(t)
     for _, case in ipairs({ { "solo-vs-french-bot", false }, { "solo-fog-of-war", true } }) do
       local g = to_rounds(t, case[1])
-      play.to(g, function(game)
-        return game:state() == "round_turn" and game:prompt().seat == "RU"
-      end, { ALL })
+      play.to_seat(g, "round_turn", "RU", { ALL })
       g:place("issue.peace_congress", "diplomacy", "table")
       local card = play.negotiate_first_card(g, ALL)
       t:eq(g:state(), "negotiation")

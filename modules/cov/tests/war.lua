@@ -28,9 +28,7 @@ end)
 -- Russian-Persian War box; Russia pays nothing for it.
 test("16.4 a Military Operation won by an enemy is placed by its winner", { instructions = 800000000, seconds = 40 }, function(t)
   local g = t:game { scenario = "clash-of-armies", overlay = FIXTURE }
-  play.to(g, function(game)
-    return game:json().phase == "Government Phase"
-  end)
+  play.to_phase(g, "Government Phase")
   g:place("issue.mil_op_ru", "diplomacy", "FR-3")
   play.to(g, "place_ops")
   local seen = false
@@ -79,9 +77,7 @@ test("19.3 Kutuzov joins Russia at the War Phase in solitaire play", { instructi
   local g = t:game { scenario = "liberation-war", options = { seating = "solo-vs-french-bot" },
     overlay = "tests/owner-fixture.ron" }
   t:eq(g:zone("aside"), { "kutuzov" }, "set aside at the set-up")
-  play.to(g, function(game)
-    return game:json().phase == "War Phase"
-  end)
+  play.to_phase(g, "War Phase")
   t:ok(util.contains(g:zone("hand.allies"), "kutuzov"), "among the Coalition's cards for the War Phase")
   t:eq(#play.lines(g, "Kutuzov joins Russia for the War Phase (19.3)."), 1)
   play.to(g, "vp_summary")

@@ -8,6 +8,8 @@
 
 local cancel = include("rules/cancel.lua")
 local powers = include("rules/powers.lua")
+local util = include("@lib/util.lua")
+local ask = include("rules/ask.lua")
 
 local alliance = {}
 
@@ -21,13 +23,9 @@ local function joined(ctx, a, b)
       set[m] = true
     end
   end
-  local list = {}
-  for _, p in ipairs(ctx.vars.powers) do
-    if set[p] then
-      list[#list + 1] = p
-    end
-  end
-  return list
+  return util.filter(ctx.vars.powers, function(p)
+    return set[p]
+  end)
 end
 
 --- Why `a` may not ally with `b` now (nil: it may): members at war with one another, or a
@@ -85,30 +83,21 @@ alliance.states = {}
 --- `power` proposes an alliance with `other`: every other Player Country of the alliance
 --- to be agrees, then the cancel window; the caller's `on_resume` gets nothing back.
 function alliance.propose(ctx, power, other)
-  local seats = {}
-  for _, m in ipairs(joined(ctx, power, other)) do
-    if ctx.vars.pcs_set[m] and m ~= power then
-      seats[#seats + 1] = m
-    end
-  end
+  local seats = util.filter(powers.players(ctx, joined(ctx, power, other)), function(m)
+    return m ~= power
+  end)
   ctx:call("alliance_consent", { power = power, other = other, seats = seats, n = 1 })
 end
 
-local consent = {}
-alliance.states.alliance_consent = consent
-
-function consent.prompt(ctx)
+local consent = ask.question(function(ctx)
   local l = ctx.locals
   local members = joined(ctx, l.power, l.other)
-  return {
-    seat = l.seats[l.n],
-    text = string.format("5.21 %s proposes an alliance of %s: does %s agree?", name(ctx, l.power), powers.names(ctx, members), name(ctx, l.seats[l.n])),
-    actions = {
-      { name = "agree", label = "Agree" },
-      { name = "refuse", label = "Refuse" },
-    },
-  }
-end
+  return string.format("5.21 %s proposes an alliance of %s: does %s agree?", name(ctx, l.power), powers.names(ctx, members), name(ctx, ask.in_turn(ctx)))
+end, {
+  { name = "agree", label = "Agree" },
+  { name = "refuse", label = "Refuse" },
+}, {}, ask.in_turn)
+alliance.states.alliance_consent = consent
 
 -- Forms the alliance: one number for all its Player Countries; each owes war on the
 -- others' enemies.
@@ -119,53 +108,42 @@ local function form(ctx, l)
     ctx.vars.leagues = (ctx.vars.leagues or 0) + 1
     id = ctx.vars.leagues
   end
-  for _, m in ipairs(members) do
-    if ctx.vars.pcs_set[m] then
-      ctx.vars.league[m] = id
-    end
+  local pcs = powers.players(ctx, members)
+  for _, m in ipairs(pcs) do
+    ctx.vars.league[m] = id
   end
   ctx:log(string.format("The alliance of %s is formed (5.21).", powers.names(ctx, members)))
-  for _, m in ipairs(members) do
-    if ctx.vars.pcs_set[m] then
-      for _, other in ipairs(members) do
-        if other ~= m then
-          powers.owe(ctx, m, other, powers.enemies(ctx, other))
-        end
+  for _, m in ipairs(pcs) do
+    for _, other in ipairs(members) do
+      if other ~= m then
+        powers.owe(ctx, m, other, powers.enemies(ctx, other))
       end
-      local owed = {}
-      for target in pairs(ctx.vars.owed[m] or {}) do
-        owed[#owed + 1] = target
-      end
-      if #owed > 0 then
-        table.sort(owed)
-        ctx:log(string.format("%s must declare war on %s in its next War Declaration Step (5.21).", name(ctx, m), powers.names(ctx, owed)))
-      end
+    end
+    local owed = {}
+    for target in pairs(ctx.vars.owed[m] or {}) do
+      owed[#owed + 1] = target
+    end
+    if #owed > 0 then
+      table.sort(owed)
+      ctx:log(string.format("%s must declare war on %s in its next War Declaration Step (5.21).", name(ctx, m), powers.names(ctx, owed)))
     end
   end
   ctx:pop(nil)
 end
 
 function consent.agree(ctx)
-  local l = ctx.locals
-  if l.n < #l.seats then
-    l.n = l.n + 1
+  if ask.pass_on(ctx) then
     return
   end
-  local members = joined(ctx, l.power, l.other)
-  local pcs = {}
-  for _, m in ipairs(members) do
-    if ctx.vars.pcs_set[m] then
-      pcs[#pcs + 1] = m
-    end
-  end
+  local l = ctx.locals
+  local pcs = powers.players(ctx, joined(ctx, l.power, l.other))
   if not cancel.open(ctx, string.format("%s declare an alliance", powers.names(ctx, pcs)), pcs) then
     form(ctx, l)
   end
 end
 
 function consent.refuse(ctx)
-  local l = ctx.locals
-  ctx:log(string.format("%s refuses the alliance %s proposes.", name(ctx, l.seats[l.n]), name(ctx, l.power)))
+  ctx:log(string.format("%s refuses the alliance %s proposes.", name(ctx, ask.in_turn(ctx)), name(ctx, ctx.locals.power)))
   ctx:pop(nil)
 end
 

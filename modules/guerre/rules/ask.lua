@@ -19,20 +19,54 @@ function ask.calling(step)
   return step
 end
 
+--- A step's `each`: every Player Country in turn, in the powers' order.
+function ask.players(ctx)
+  return ctx.vars.pcs
+end
+
 --- A question put to the power its step asks (or to `seat(ctx)`): its words
---- `words(ctx, power)`, its `actions` (a fresh copy for each prompt), and its answers
---- (`answers`: an action's name to its handler).
+--- `words(ctx, power)`, its `actions` (a list, a fresh copy for each prompt; or
+--- `actions(ctx, power)`, which gives them), and its answers (`answers`: an action's name
+--- to its handler).
 function ask.question(words, actions, answers, seat)
   local state = {
     prompt = function(ctx)
       local power = ctx.locals.power
-      return { seat = seat and seat(ctx) or power, text = words(ctx, power), actions = util.copy(actions) }
+      local offered = type(actions) == "function" and actions(ctx, power) or util.copy(actions)
+      return { seat = seat and seat(ctx) or power, text = words(ctx, power), actions = offered }
     end,
   }
   for action, answer in pairs(answers) do
     state[action] = answer
   end
   return state
+end
+
+--- The seat a question asks now, of those it asks one after another (its locals' `seats`,
+--- the `n`th now): its `seat`, for ask.question.
+function ask.in_turn(ctx)
+  local l = ctx.locals
+  return l.seats[l.n]
+end
+
+--- Passes the question on to the next of its `seats`; false once the last has answered.
+function ask.pass_on(ctx)
+  local l = ctx.locals
+  if l.n < #l.seats then
+    l.n = l.n + 1
+    return true
+  end
+  return false
+end
+
+--- What a state's `on_resume` got back, read as the answer to the form `form`
+--- (@lib/form.lua): whether it is that form's, and the figures entered in it (nil when the
+--- form was cancelled).
+function ask.filled(result, form)
+  if not (result and result.form == form) then
+    return false, nil
+  end
+  return true, not result.cancelled and result.values or nil
 end
 
 --- The answer that ends the question with `result` (a fresh copy each time: the state that

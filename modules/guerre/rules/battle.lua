@@ -90,12 +90,7 @@ battle.states = {}
 -- The figures, one at a time: the other side's power, then each side's (a form the moving
 -- side's player fills in; nothing in it is secret once the battle is fought).
 form.define("land_battle", "5.61 Land battle", function(ctx, values, data)
-  local enemies = {}
-  -- A major power is fought only once war is declared on it (5.3).
-  for _, power in ipairs(powers.enemies(ctx, data.moving)) do
-    enemies[#enemies + 1] = { power, name(ctx, power) }
-  end
-  local fields = { { key = "power", text = "the power whose army the moving army fights", choices = enemies } }
+  local fields = { { key = "power", text = "the power whose army the moving army fights", choices = powers.enemy_choices(ctx, data.moving) } }
   for _, side in ipairs(SIDES) do
     local whose = side == "moving" and data.moving or values.power
     for _, field in ipairs(FIELDS) do
@@ -120,21 +115,18 @@ end
 --- Once the figures are in, the battle; the caller's `on_resume` gets its result (the
 --- winner, its VP, the pursuit). Returns whether `result` was the battle's form.
 function battle.begin(ctx, moving, result)
-  if not (result and result.form == "land_battle") then
-    return false
-  end
-  if result.cancelled then
-    return true
-  end
-  local f = { moving = {}, other = {} }
-  for key, value in pairs(result.values) do
-    local side, field = key:match("^(%a+)%.(%a+)$")
-    if side then
-      f[side][field] = value
+  local ours, values = ask.filled(result, "land_battle")
+  if values then
+    local f = { moving = {}, other = {} }
+    for key, value in pairs(values) do
+      local side, field = key:match("^(%a+)%.(%a+)$")
+      if side then
+        f[side][field] = value
+      end
     end
+    ctx:call("land_battle", { f = f, powers = { moving = moving, other = values.power } })
   end
-  ctx:call("land_battle", { f = f, powers = { moving = moving, other = result.values.power } })
-  return true
+  return ours
 end
 
 -- The side that chooses in option turn `turn` (5.612 steps 4-6): the Initiative side, the
@@ -258,12 +250,7 @@ local function victory(ctx)
   ctx:log(string.format("%s wins the battle: %d VP; %s retreats and loses %d division(s) to the pursuit.",
     name(ctx, power), vp, name(ctx, l.powers[loser]), lost))
   l.result = { winner = power, vp = vp, pursuit = lost }
-  local allies = {}
-  for _, member in ipairs(powers.alliance(ctx, power)) do
-    if member ~= power then
-      allies[#allies + 1] = member
-    end
-  end
+  local allies = powers.allies(ctx, power)
   if vp > 0 and #allies > 0 then
     l.allies, l.present = allies, { power }
     return
@@ -356,9 +343,7 @@ battle.states.land_battle = steps.procedure("5.612 Land Battle Sequence", {
   { name = "5.621, 5.622 Victory and Pursuit", run = victory },
   {
     name = "5.621 An allied army: which allies had divisions in the battle",
-    each = function(ctx)
-      return ctx.locals.allies
-    end,
+    each = steps.listed("allies"),
     label = name,
     calls = "battle_split",
     run = function(ctx, ally)
@@ -401,96 +386,68 @@ battle.states.land_battle = steps.procedure("5.612 Land Battle Sequence", {
 -- An option turn (5.612 steps 4-6): the side may attack, retreat, roll an Auxiliary Option
 -- or fire Massed Batteries; in the third turn it must attack or retreat. It hands back the
 -- option chosen.
-local options = {}
-battle.states.land_options = options
-
-function options.prompt(ctx)
+battle.states.land_options = ask.question(function(ctx)
   local l = ctx.locals
-  local side = l.side
+  return string.format("5.612 Land battle (%d against %d divisions): %s's option", l.f.moving.divisions, l.f.other.divisions, name(ctx, l.powers[l.side]))
+end, function(ctx)
+  local l = ctx.locals
   local actions = {
     { name = "attack", label = "Attack" },
     { name = "retreat", label = "Retreat" },
   }
   if l.turn < 3 then
     actions[#actions + 1] = { name = "auxiliary", label = "Roll on the Auxiliary Options Table" }
-    if l.f[side].artillery > 0 then
+    if l.f[l.side].artillery > 0 then
       actions[#actions + 1] = { name = "batteries", label = "Massed Batteries: a d10 an artillery division" }
     end
   end
-  return {
-    seat = powers.voice(ctx, l.powers[side]),
-    text = string.format("5.612 Land battle (%d against %d divisions): %s's option", l.f.moving.divisions, l.f.other.divisions, name(ctx, l.powers[side])),
-    actions = actions,
-  }
-end
-
-options.attack = ask.result({ option = "attack" })
-options.retreat = ask.result({ option = "retreat" })
-options.auxiliary = ask.result({ option = "auxiliary" })
-options.batteries = ask.result({ option = "batteries" })
+  return actions
+end, {
+  attack = ask.result({ option = "attack" }),
+  retreat = ask.result({ option = "retreat" }),
+  auxiliary = ask.result({ option = "auxiliary" }),
+  batteries = ask.result({ option = "batteries" }),
+}, function(ctx)
+  return powers.voice(ctx, ctx.locals.powers[ctx.locals.side])
+end)
 
 -- Night or Rearguard: the side that rolled it may retreat now; it hands back whether it
 -- does.
-local withdraw = {}
-battle.states.land_withdraw = withdraw
+battle.states.land_withdraw = ask.question(function(ctx)
+  return string.format("Auxiliary Option %s: retreat now (no VP to the victor)?", ctx.locals.may_withdraw)
+end, {
+  { name = "withdraw", label = "Retreat" },
+  { name = "stay", label = "Stay and fight on" },
+}, { withdraw = ask.result({ withdraw = true }), stay = ask.result({ withdraw = false }) }, function(ctx)
+  return powers.voice(ctx, ctx.locals.power)
+end)
 
-function withdraw.prompt(ctx)
-  local l = ctx.locals
-  return {
-    seat = powers.voice(ctx, l.power),
-    text = string.format("Auxiliary Option %s: retreat now (no VP to the victor)?", l.may_withdraw),
-    actions = {
-      { name = "withdraw", label = "Retreat" },
-      { name = "stay", label = "Stay and fight on" },
-    },
-  }
+-- The seat of the allied army's commanding player: the victor's voice.
+local function commander(ctx)
+  return powers.voice(ctx, ctx.locals.winner)
 end
-
-withdraw.withdraw = ask.result({ withdraw = true })
-withdraw.stay = ask.result({ withdraw = false })
 
 -- 5.621: whether an ally had divisions in the allied army's victory (garrisons count),
 -- asked of the commanding player; it hands back the answer.
-local split = {}
-battle.states.battle_split = split
-
--- The seat of the allied army's commanding player.
-local function commander(ctx, power)
-  return ctx.vars.npc_ally[power] or ctx.vars.controller[power] or power
-end
-
-function split.prompt(ctx)
+battle.states.battle_split = ask.question(function(ctx)
   local l = ctx.locals
-  return {
-    seat = commander(ctx, l.winner),
-    text = string.format("5.621 %s's allied army wins %d VP: had %s divisions in the battle (garrisons count)?", name(ctx, l.winner), l.vp, name(ctx, l.ally)),
-    actions = {
-      { name = "present", arg = true, label = "Yes" },
-      { name = "present", arg = false, label = "No" },
-    },
-  }
-end
-
-split.present = ask.given
+  return string.format("5.621 %s's allied army wins %d VP: had %s divisions in the battle (garrisons count)?", name(ctx, l.winner), l.vp, name(ctx, l.ally))
+end, {
+  { name = "present", arg = true, label = "Yes" },
+  { name = "present", arg = false, label = "No" },
+}, { present = ask.given }, commander)
 
 -- 5.621: who has the next point left over, given by the commanding player.
-local remainder = {}
-battle.states.battle_remainder = remainder
-
-function remainder.prompt(ctx)
+battle.states.battle_remainder = ask.question(function(ctx)
   local l = ctx.locals
+  return string.format("5.621 %d VP among %s: %d each; who has the %s point left over?", l.vp, powers.names(ctx, l.present),
+    l.vp // #l.present, l.given == 0 and "first" or "next")
+end, function(ctx)
   local actions = {}
-  for _, p in ipairs(l.present) do
+  for _, p in ipairs(ctx.locals.present) do
     actions[#actions + 1] = { name = "extra", arg = p, label = name(ctx, p) }
   end
-  return {
-    seat = commander(ctx, l.winner),
-    text = string.format("5.621 %d VP among %s: %d each; who has the %s point left over?", l.vp, powers.names(ctx, l.present),
-      l.vp // #l.present, l.given == 0 and "first" or "next"),
-    actions = actions,
-  }
-end
-
-remainder.extra = ask.given
+  return actions
+end, { extra = ask.given }, commander)
 
 return battle

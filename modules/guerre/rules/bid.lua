@@ -27,6 +27,18 @@ local function ranked(seats, key)
   return list
 end
 
+-- `seats` ordered by `key(seat)`, the highest first; the seats of an equal key ordered
+-- among themselves by bid.by_dice (`sides`, `reason`).
+local function ties_by_dice(ctx, seats, key, sides, reason)
+  local order = {}
+  for _, group in ipairs(ranked(seats, key)) do
+    for _, seat in ipairs(bid.by_dice(ctx, group, sides, reason)) do
+      order[#order + 1] = seat
+    end
+  end
+  return order
+end
+
 --- `seats` ordered by a die each (`sides`, rolled for `reason(seat)`), the highest first;
 --- seats still tied roll again among themselves. One seat rolls nothing.
 function bid.by_dice(ctx, seats, sides, reason)
@@ -37,13 +49,7 @@ function bid.by_dice(ctx, seats, sides, reason)
   for _, seat in ipairs(seats) do
     rolls[seat] = ctx:roll(sides, reason(seat))
   end
-  local order = {}
-  for _, group in ipairs(ranked(seats, function(seat) return rolls[seat] end)) do
-    for _, seat in ipairs(bid.by_dice(ctx, group, sides, reason)) do
-      order[#order + 1] = seat
-    end
-  end
-  return order
+  return ties_by_dice(ctx, seats, function(seat) return rolls[seat] end, sides, reason)
 end
 
 --- `seats` in the order of their bids, highest first, each group of equal bids ordered by
@@ -52,13 +58,7 @@ function bid.order(ctx, bids, seats)
   local tied = function(seat)
     return "the tied bid at " .. ctx.data.seats[seat].name .. "'s place"
   end
-  local order = {}
-  for _, group in ipairs(ranked(seats, function(seat) return bids[seat] end)) do
-    for _, seat in ipairs(bid.by_dice(ctx, group, 6, tied)) do
-      order[#order + 1] = seat
-    end
-  end
-  return order
+  return ties_by_dice(ctx, seats, function(seat) return bids[seat] end, 6, tied)
 end
 
 bid.states = {}

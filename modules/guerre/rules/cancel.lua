@@ -5,6 +5,8 @@
 
 local powers = include("rules/powers.lua")
 local steps = include("@lib/steps.lua")
+local util = include("@lib/util.lua")
+local ask = include("rules/ask.lua")
 
 local cancel = {}
 
@@ -18,17 +20,9 @@ end
 
 -- The Player Countries who may try to cancel, in the powers' order: all but `parties`.
 local function others(ctx, parties)
-  local list = {}
-  for _, power in ipairs(ctx.vars.pcs) do
-    local party = false
-    for _, p in ipairs(parties) do
-      party = party or p == power
-    end
-    if not party then
-      list[#list + 1] = power
-    end
-  end
-  return list
+  return util.filter(ctx.vars.pcs, function(power)
+    return not util.contains(parties, power)
+  end)
 end
 
 --- The window on a declaration (`words`: "France declares war on Britain"; `parties` may
@@ -55,26 +49,19 @@ end
 
 cancel.states = {}
 
-local window = {}
-cancel.states.cancel_window = window
-
-function window.prompt(ctx)
-  local l = ctx.locals
-  local power = l.seats[l.n]
+local window = ask.question(function(ctx)
+  return string.format("4.62 %s: may %s try to cancel it?", ctx.locals.words, powers.name(ctx, ask.in_turn(ctx)))
+end, function(ctx)
   local actions = { { name = "pass", label = "Let it stand" } }
-  if ctx:counter("gold." .. power) >= cancel.COST then
+  if ctx:counter("gold." .. ask.in_turn(ctx)) >= cancel.COST then
     table.insert(actions, 1, { name = "cancel", label = "Pay 5 gold and roll to cancel it (95 or more)" })
   end
-  return {
-    seat = power,
-    text = string.format("4.62 %s: may %s try to cancel it?", l.words, powers.name(ctx, power)),
-    actions = actions,
-  }
-end
+  return actions
+end, {}, ask.in_turn)
+cancel.states.cancel_window = window
 
 function window.cancel(ctx)
-  local l = ctx.locals
-  local power = l.seats[l.n]
+  local power = ask.in_turn(ctx)
   ctx:add_counter("gold." .. power, -cancel.COST)
   local tens = ctx:roll(10, powers.name(ctx, power) .. "'s cancellation, tens")
   local ones = ctx:roll(10, powers.name(ctx, power) .. "'s cancellation, ones")
@@ -89,12 +76,9 @@ function window.cancel(ctx)
 end
 
 function window.pass(ctx)
-  local l = ctx.locals
-  if l.n < #l.seats then
-    l.n = l.n + 1
-    return
+  if not ask.pass_on(ctx) then
+    ctx:pop({ cancelled = false })
   end
-  ctx:pop({ cancelled = false })
 end
 
 return cancel

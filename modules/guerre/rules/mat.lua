@@ -7,6 +7,7 @@
 
 local form = include("@lib/form.lua")
 local powers = include("rules/powers.lua")
+local ask = include("rules/ask.lua")
 
 local mat = {}
 
@@ -75,18 +76,14 @@ end
 --- Keeps a filled-in mat form's Corps in its power's private state (a Corps with no
 --- division is off the mat). Returns whether `result` was such a form.
 function mat.store(ctx, power, result)
-  if not (result and result.form == "mat") then
-    return false
+  local ours, v = ask.filled(result, "mat")
+  if v then
+    local f = { infantry = v.infantry, cavalry = v.cavalry, artillery = v.artillery }
+    ctx.private[power].mat[tostring(v.corps)] = (f.infantry + f.cavalry + f.artillery > 0) and f or nil
+    ctx:tell(power, string.format("Corps #%d: %d infantry, %d cavalry, %d artillery.", v.corps, f.infantry, f.cavalry, f.artillery))
+    ctx:log(string.format("%s has adjusted its Player Mat.", powers.name(ctx, power)))
   end
-  if result.cancelled then
-    return true
-  end
-  local v = result.values
-  local f = { infantry = v.infantry, cavalry = v.cavalry, artillery = v.artillery }
-  ctx.private[power].mat[tostring(v.corps)] = (f.infantry + f.cavalry + f.artillery > 0) and f or nil
-  ctx:tell(power, string.format("Corps #%d: %d infantry, %d cavalry, %d artillery.", v.corps, f.infantry, f.cavalry, f.artillery))
-  ctx:log(string.format("%s has adjusted its Player Mat.", powers.name(ctx, power)))
-  return true
+  return ours
 end
 
 return mat

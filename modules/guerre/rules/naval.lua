@@ -42,13 +42,8 @@ naval.states = {}
 -- The figures, one at a time: the side the phasing player's stack fought, the squadrons of
 -- each side, each side's other modifiers (a form the phasing player fills in).
 form.define("naval", "5.44 Naval combat", function(ctx, _, data)
-  local enemies = {}
-  -- A major power is fought only once war is declared on it (5.3).
-  for _, power in ipairs(powers.enemies(ctx, data.attacker)) do
-    enemies[#enemies + 1] = { power, name(ctx, power) }
-  end
   return {
-    { key = "defender", text = "the power whose stack was found", choices = enemies },
+    { key = "defender", text = "the power whose stack was found", choices = powers.enemy_choices(ctx, data.attacker) },
     { key = "attacker_squadrons", text = "the phasing side's squadrons", min = 1, max = 100 },
     { key = "defender_squadrons", text = "the other side's squadrons", min = 1, max = 100 },
     { key = "attacker_drm", text = "the phasing side's other modifiers (Naval Combat Table)", min = -10, max = 10 },
@@ -65,15 +60,12 @@ end
 --- Once the figures are in, the combat; the caller's `on_resume` gets `{naval = the
 --- winner, or "tie"}`. Returns whether `result` was the naval form.
 function naval.begin(ctx, attacker, result)
-  if not (result and result.form == "naval") then
-    return false
-  end
-  if not result.cancelled then
-    local l = result.values
+  local ours, l = ask.filled(result, "naval")
+  if l then
     l.attacker = attacker
     ctx:call("naval_combat", l)
   end
-  return true
+  return ours
 end
 
 --- One round with the dice: returns the winner ("attacker", "defender") or nil on a tie,
@@ -144,21 +136,16 @@ naval.states.naval_combat = steps.procedure("5.44 Naval Combat", {
 
 -- After a tie: the phasing side, then the other (if a player's), may end the combat; it
 -- hands back whether another round is fought.
-local tie = {}
+local tie = ask.question(function(ctx)
+  return string.format("5.442 After the tie (%d against %d squadrons): fight another round, or end the combat",
+    ctx.locals.attacker_squadrons, ctx.locals.defender_squadrons)
+end, {
+  { name = "again", label = "Fight another round" },
+  { name = "end_combat", label = "End the combat" },
+}, { end_combat = ask.result(false) }, function(ctx)
+  return powers.voice(ctx, ctx.locals.asked == "defender" and ctx.locals.defender or ctx.locals.attacker)
+end)
 naval.states.naval_tie = tie
-
-function tie.prompt(ctx)
-  local seat = powers.voice(ctx, ctx.locals.asked == "defender" and ctx.locals.defender or ctx.locals.attacker)
-  return {
-    seat = seat,
-    text = string.format("5.442 After the tie (%d against %d squadrons): fight another round, or end the combat",
-      ctx.locals.attacker_squadrons, ctx.locals.defender_squadrons),
-    actions = {
-      { name = "again", label = "Fight another round" },
-      { name = "end_combat", label = "End the combat" },
-    },
-  }
-end
 
 function tie.again(ctx)
   if ctx.locals.asked ~= "defender" and ctx.vars.pcs_set[ctx.locals.defender] then
@@ -167,7 +154,5 @@ function tie.again(ctx)
   end
   ctx:pop(true)
 end
-
-tie.end_combat = ask.result(false)
 
 return naval

@@ -119,12 +119,9 @@ local function settle(ctx)
   local l = ctx.locals
   for _, pair in ipairs(l.made) do
     local power, other = pair[1], pair[2]
-    local fighting = {}
-    for _, ally in ipairs(powers.pc_allies(ctx, power)) do
-      if powers.at_war(ctx, ally, other) then
-        fighting[#fighting + 1] = ally
-      end
-    end
+    local fighting = util.filter(powers.pc_allies(ctx, power), function(ally)
+      return powers.at_war(ctx, ally, other)
+    end)
     if #fighting > 0 and ctx.vars.league[power] then
       powers.leave(ctx, power)
       local vp = ctx:add_counter("vp." .. power, -powers.BREAK_VP)
@@ -207,23 +204,17 @@ answer.reject = ask.result({ accepted = false })
 
 -- 5.11: an ally of the offering power, at war with the same enemy, may make its own offer;
 -- it hands back whether it does.
-local also = {}
-peace.states.peace_also = also
-
-function also.prompt(ctx)
+peace.states.peace_also = ask.question(function(ctx)
   local l = ctx.locals
+  return string.format("5.11 %s has offered %s peace: %s may make its own offer to %s", name(ctx, l.from), name(ctx, l.to), name(ctx, l.ally), name(ctx, l.to))
+end, function(ctx)
   return {
-    seat = l.ally,
-    text = string.format("5.11 %s has offered %s peace: %s may make its own offer to %s", name(ctx, l.from), name(ctx, l.to), name(ctx, l.ally), name(ctx, l.to)),
-    actions = {
-      { name = "offer", label = string.format("Offer %s a Negotiated Peace", name(ctx, l.to)) },
-      { name = "no_offer", label = "No offer" },
-    },
+    { name = "offer", label = string.format("Offer %s a Negotiated Peace", name(ctx, ctx.locals.to)) },
+    { name = "no_offer", label = "No offer" },
   }
-end
-
-also.offer = ask.result({ offer = true })
-also.no_offer = ask.result({ offer = false })
+end, { offer = ask.result({ offer = true }), no_offer = ask.result({ offer = false }) }, function(ctx)
+  return ctx.locals.ally
+end)
 
 --- `loser` surrenders to all its enemies (5.12-5.123); the Surrender Terms follow.
 function peace.surrender(ctx, loser)
@@ -263,12 +254,7 @@ function peace.surrender(ctx, loser)
   for _, enemy in ipairs(enemies) do
     powers.settle_npc(ctx, enemy)
   end
-  local winners = {}
-  for _, enemy in ipairs(enemies) do
-    if ctx.vars.pcs_set[enemy] then
-      winners[#winners + 1] = enemy
-    end
-  end
+  local winners = powers.players(ctx, enemies)
   if #winners == 0 then
     return
   end
@@ -369,9 +355,7 @@ peace.states.surrender_terms = steps.procedure("5.124 Surrender Terms", {
   },
   {
     name = "5.124 The victor's term in each group it has",
-    each = function(ctx)
-      return ctx.locals.groups
-    end,
+    each = steps.listed("groups"),
     calls = "surrender_term",
     run = function(ctx, g)
       local l = ctx.locals
@@ -431,9 +415,7 @@ peace.states.surrender_terms = steps.procedure("5.124 Surrender Terms", {
   },
   {
     name = "5.128 Victory Points for the home provinces each victor evacuates",
-    each = function(ctx)
-      return ctx.locals.winners
-    end,
+    each = steps.listed("winners"),
     label = name,
     calls = "evacuation",
     run = function(ctx, winner)
@@ -457,47 +439,48 @@ peace.states.surrender_terms = steps.procedure("5.124 Surrender Terms", {
   },
 })
 
--- 5.124: the single victor chooses a group of Surrender Terms; it hands back the group.
-local group = {}
-peace.states.surrender_group = group
+-- The Surrender Terms' questions are put to the victor in the locals (`winner`), or to the
+-- player who answers for the loser.
+local function victor_seat(ctx)
+  return ctx.locals.winner
+end
 
-function group.prompt(ctx)
+local function loser_seat(ctx)
+  return peace.voice(ctx, ctx.locals.loser)
+end
+
+-- 5.124: the single victor chooses a group of Surrender Terms; it hands back the group.
+peace.states.surrender_group = ask.question(function(ctx)
   local l = ctx.locals
+  return string.format("5.124 %s surrenders to %s: choose a group of Surrender Terms", name(ctx, l.loser), name(ctx, l.winner))
+end, function()
   local actions = {}
   for g, list in ipairs(peace.GROUPS) do
     actions[g] = { name = "group", arg = g, label = string.format("Group %d (%s, or %s)", g, peace.TERMS[list[1]], peace.TERMS[list[2]]) }
   end
-  return { seat = l.winner, text = string.format("5.124 %s surrenders to %s: choose a group of Surrender Terms", name(ctx, l.loser), name(ctx, l.winner)), actions = actions }
-end
-
-group.group = ask.given
+  return actions
+end, { group = ask.given }, victor_seat)
 
 -- 5.124: the loser lets the victor have a term of the group it chose, or gives it a term of
 -- each of the other two; it hands back whether it lets it have the group.
-local answer_group = {}
-peace.states.surrender_answer = answer_group
-
-function answer_group.prompt(ctx)
+peace.states.surrender_answer = ask.question(function(ctx)
+  local l = ctx.locals
+  local others = other_groups(l.group)
+  return string.format("5.124 %s chooses group %d: let it have one term of that group, or a term of each of groups %d and %d", name(ctx, l.winner), l.group, others[1], others[2])
+end, function(ctx)
   local l = ctx.locals
   local others = other_groups(l.group)
   return {
-    seat = peace.voice(ctx, l.loser),
-    text = string.format("5.124 %s chooses group %d: let it have one term of that group, or a term of each of groups %d and %d", name(ctx, l.winner), l.group, others[1], others[2]),
-    actions = {
-      { name = "accept", label = string.format("Let %s choose in group %d", name(ctx, l.winner), l.group) },
-      { name = "refuse", label = string.format("Give it groups %d and %d instead", others[1], others[2]) },
-    },
+    { name = "accept", label = string.format("Let %s choose in group %d", name(ctx, l.winner), l.group) },
+    { name = "refuse", label = string.format("Give it groups %d and %d instead", others[1], others[2]) },
   }
-end
-
-answer_group.accept = ask.result(true)
-answer_group.refuse = ask.result(false)
+end, { accept = ask.result(true), refuse = ask.result(false) }, loser_seat)
 
 -- 5.124: the loser names the next victor to choose a term; it hands back that victor.
-local order = {}
-peace.states.surrender_order = order
-
-function order.prompt(ctx)
+peace.states.surrender_order = ask.question(function(ctx)
+  local l = ctx.locals
+  return string.format("5.124 %s surrenders to %s: which of them chooses its term %s?", name(ctx, l.loser), powers.names(ctx, l.winners), #l.order == 0 and "first" or "next")
+end, function(ctx)
   local l = ctx.locals
   local actions = {}
   for _, w in ipairs(l.winners) do
@@ -505,21 +488,14 @@ function order.prompt(ctx)
       actions[#actions + 1] = { name = "next", arg = w, label = name(ctx, w) }
     end
   end
-  return {
-    seat = peace.voice(ctx, l.loser),
-    text = string.format("5.124 %s surrenders to %s: which of them chooses its term %s?", name(ctx, l.loser), powers.names(ctx, l.winners), #l.order == 0 and "first" or "next"),
-    actions = actions,
-  }
-end
-
-order.next = ask.given
+  return actions
+end, { next = ask.given }, loser_seat)
 
 -- 5.124: a victor takes one term of the groups offered (`groups`; `text` says which); it
 -- hands back the group and the term.
-local term = {}
-peace.states.surrender_term = term
-
-function term.prompt(ctx)
+local term = ask.question(function(ctx)
+  return ctx.locals.text
+end, function(ctx)
   local l = ctx.locals
   local actions = {}
   for _, g in ipairs(l.groups) do
@@ -529,8 +505,9 @@ function term.prompt(ctx)
       end
     end
   end
-  return { seat = l.winner, text = l.text, actions = actions }
-end
+  return actions
+end, {}, victor_seat)
+peace.states.surrender_term = term
 
 function term.term(ctx, arg)
   local g, t = arg:match("^(%d):(%a+)$")
@@ -539,23 +516,15 @@ end
 
 -- 5.128: the home provinces of the loser the victor evacuates, one at a time; it hands back
 -- a province's Political Value, or nothing once there are no more.
-local evacuation = {}
-peace.states.evacuation = evacuation
-
-function evacuation.prompt(ctx)
+peace.states.evacuation = ask.question(function(ctx)
   local l = ctx.locals
+  return string.format("5.128 The home provinces of %s that %s evacuates, one at a time: each gives its Political Value in VP, 1 at least%s",
+    name(ctx, l.loser), name(ctx, l.winner), l.evacuated > 0 and string.format(" (%d so far)", l.evacuated) or "")
+end, function(ctx)
   return {
-    seat = l.winner,
-    text = string.format("5.128 The home provinces of %s that %s evacuates, one at a time: each gives its Political Value in VP, 1 at least%s",
-      name(ctx, l.loser), name(ctx, l.winner), l.evacuated > 0 and string.format(" (%d so far)", l.evacuated) or ""),
-    actions = {
-      { name = "province", min = 0, max = 20, label = "A home province evacuated: its Political Value" },
-      { name = "evacuation_done", label = l.evacuated > 0 and "No more home provinces evacuated" or "No home province evacuated" },
-    },
+    { name = "province", min = 0, max = 20, label = "A home province evacuated: its Political Value" },
+    { name = "evacuation_done", label = ctx.locals.evacuated > 0 and "No more home provinces evacuated" or "No home province evacuated" },
   }
-end
-
-evacuation.province = ask.given
-evacuation.evacuation_done = ask.done
+end, { province = ask.given, evacuation_done = ask.done }, victor_seat)
 
 return peace

@@ -33,11 +33,9 @@ end
 
 --- The names of `list`, joined ("France, Prussia and Russia").
 function powers.names(ctx, list)
-  local names = {}
-  for i, p in ipairs(list) do
-    names[i] = powers.name(ctx, p)
-  end
-  return util.joined(names, "nobody")
+  return util.joined(util.map(list, function(p)
+    return powers.name(ctx, p)
+  end), "nobody")
 end
 
 --- The seat that decides for `power`: itself, or its PC ally or controller if an NPC.
@@ -67,13 +65,19 @@ end
 
 --- The powers `power` is at war with, in the powers' order.
 function powers.enemies(ctx, power)
-  local list = {}
-  for _, other in ipairs(ctx.vars.powers) do
-    if powers.at_war(ctx, power, other) then
-      list[#list + 1] = other
-    end
+  return util.filter(ctx.vars.powers, function(other)
+    return powers.at_war(ctx, power, other)
+  end)
+end
+
+--- The choices of the power a combat of `power`'s is fought against (a form's field): its
+--- enemies, for a major power is fought only once war is declared on it (5.3).
+function powers.enemy_choices(ctx, power)
+  local choices = {}
+  for _, enemy in ipairs(powers.enemies(ctx, power)) do
+    choices[#choices + 1] = { enemy, powers.name(ctx, enemy) }
   end
-  return list
+  return choices
 end
 
 function powers.in_war(ctx, power)
@@ -86,29 +90,29 @@ function powers.enforced(ctx, a, b)
   return last ~= nil and powers.season_index(ctx) <= last
 end
 
+--- The Player Countries among `list`, in its order.
+function powers.players(ctx, list)
+  return util.filter(list, function(power)
+    return ctx.vars.pcs_set[power]
+  end)
+end
+
 --- The Player Countries allied with Player Country `pc` (not `pc` itself).
 function powers.pc_allies(ctx, pc)
-  local list = {}
   local league = ctx.vars.league[pc]
-  if league then
-    for _, other in ipairs(ctx.vars.pcs) do
-      if other ~= pc and ctx.vars.league[other] == league then
-        list[#list + 1] = other
-      end
-    end
+  if not league then
+    return {}
   end
-  return list
+  return util.filter(ctx.vars.pcs, function(other)
+    return other ~= pc and ctx.vars.league[other] == league
+  end)
 end
 
 --- The NPCs allied with Player Country `pc`.
 function powers.npc_allies(ctx, pc)
-  local list = {}
-  for _, npc in ipairs(ctx.vars.powers) do
-    if ctx.vars.npc_ally[npc] == pc then
-      list[#list + 1] = npc
-    end
-  end
-  return list
+  return util.filter(ctx.vars.powers, function(npc)
+    return ctx.vars.npc_ally[npc] == pc
+  end)
 end
 
 --- The whole alliance `power` belongs to (5.3): its Player Countries and their NPC allies,
@@ -120,38 +124,29 @@ function powers.alliance(ctx, power)
   end
   local pcs = powers.pc_allies(ctx, head)
   pcs[#pcs + 1] = head
-  local members = {}
-  for _, p in ipairs(ctx.vars.powers) do
-    local ally = ctx.vars.npc_ally[p]
-    for _, pc in ipairs(pcs) do
-      if p == pc or ally == pc then
-        members[#members + 1] = p
-        break
-      end
-    end
-  end
-  return members
+  return util.filter(ctx.vars.powers, function(p)
+    return util.contains(pcs, p) or util.contains(pcs, ctx.vars.npc_ally[p])
+  end)
+end
+
+--- The other members of `power`'s alliance, in the powers' order.
+function powers.allies(ctx, power)
+  return util.filter(powers.alliance(ctx, power), function(member)
+    return member ~= power
+  end)
 end
 
 --- Whether `a` and `b` are allies (of one alliance).
 function powers.allied(ctx, a, b)
-  for _, p in ipairs(powers.alliance(ctx, a)) do
-    if p == b and p ~= a then
-      return true
-    end
-  end
-  return false
+  return util.contains(powers.allies(ctx, a), b)
 end
 
 --- Whether `power` or one of its allies is at war with `npc`: then it may not gain it
 --- (4.4, 4.71, 5.32).
 function powers.hostile(ctx, power, npc)
-  for _, member in ipairs(powers.alliance(ctx, power)) do
-    if powers.at_war(ctx, member, npc) then
-      return true
-    end
-  end
-  return false
+  return util.count(powers.alliance(ctx, power), function(member)
+    return powers.at_war(ctx, member, npc)
+  end) > 0
 end
 
 function powers.start_war(ctx, a, b)

@@ -421,37 +421,23 @@ function player_turn.surrender(ctx, loser)
   peace.surrender(ctx, loser)
 end
 
-function player_turn.ally(ctx, other)
-  advance(ctx, 2)
-  alliance.propose(ctx, ctx.locals.power, other)
-end
-
-function player_turn.leave(ctx)
-  advance(ctx, 2)
-  alliance.leave(ctx, ctx.locals.power)
-end
-
-function player_turn.break_npc(ctx, npc)
-  advance(ctx, 2)
-  alliance.break_npc(ctx, ctx.locals.power, npc)
-end
-
-function player_turn.declare_war(ctx, target)
-  advance(ctx, 3)
-  war.declare(ctx, ctx.locals.power, target)
-end
-
-function player_turn.battle(ctx)
-  if advance(ctx, 4) then
-    battle.enter(ctx, ctx.locals.power)
+-- The action `action` of a later step (STEP_OF): the turn moves on to that step, then
+-- `act(ctx, power, arg)` does it for the turn's power (unless the game has ended on the
+-- way, at the end of the War Declaration Step).
+local function in_step(action, act)
+  return function(ctx, arg)
+    if advance(ctx, STEP_OF[action]) then
+      act(ctx, ctx.locals.power, arg)
+    end
   end
 end
 
-function player_turn.naval(ctx)
-  if advance(ctx, 4) then
-    naval.enter(ctx, ctx.locals.power)
-  end
-end
+player_turn.ally = in_step("ally", alliance.propose)
+player_turn.leave = in_step("leave", alliance.leave)
+player_turn.break_npc = in_step("break_npc", alliance.break_npc)
+player_turn.declare_war = in_step("declare_war", war.declare)
+player_turn.battle = in_step("battle", battle.enter)
+player_turn.naval = in_step("naval", naval.enter)
 
 function player_turn.mat(ctx)
   mat.edit(ctx, ctx.locals.power)

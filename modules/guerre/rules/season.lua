@@ -12,6 +12,7 @@ local form = include("@lib/form.lua")
 local mat = include("rules/mat.lua")
 local powers = include("rules/powers.lua")
 local steps = include("@lib/steps.lua")
+local util = include("@lib/util.lua")
 local ask = include("rules/ask.lua")
 
 local season = {}
@@ -30,14 +31,10 @@ local date = season.date
 --- The powers whose chits go in the cup (4.6): the Player Countries and the Controlled
 --- NPCs (an inactive NPC's or an Allied NPC's does not).
 function season.in_cup(ctx)
-  local powers = {}
-  for _, power in ipairs(ctx.vars.powers) do
+  return util.filter(ctx.vars.powers, function(power)
     local npc = ctx.vars.npc[power]
-    if npc == nil or npc == "controlled" then
-      powers[#powers + 1] = power
-    end
-  end
-  return powers
+    return npc == nil or npc == "controlled"
+  end)
 end
 
 --- The first power to reach its Victory Point objective (7.0), if any.
@@ -52,17 +49,13 @@ end
 
 --- The ranking at the end (7.0): each Player Country by the share of its objective it has.
 function season.finish(ctx, why)
-  local scores, best, winners = {}, nil, {}
+  local scores = {}
   for _, power in ipairs(ctx.vars.pcs) do
-    local vp = ctx:counter("vp." .. power)
-    scores[power] = vp
-    local share = vp / ctx.data.tables.victory_objective[power]
-    if best == nil or share > best then
-      best, winners = share, { power }
-    elseif share == best then
-      winners[#winners + 1] = power
-    end
+    scores[power] = ctx:counter("vp." .. power)
   end
+  local _, winners = util.highest(ctx.vars.pcs, function(power)
+    return scores[power] / ctx.data.tables.victory_objective[power]
+  end)
   ctx:game_over({ winners = winners, scores = scores, text = why })
 end
 
@@ -86,13 +79,9 @@ end
 
 --- The members of `power`'s coalition who take their turns after it (4.61).
 function season.partners(ctx, power)
-  local list = {}
-  for _, m in ipairs(ctx.vars.coalition[power] or {}) do
-    if m ~= power then
-      list[#list + 1] = m
-    end
-  end
-  return list
+  return util.filter(ctx.vars.coalition[power] or {}, function(m)
+    return m ~= power
+  end)
 end
 
 -- 4.6: the Turn Start Phase opens: no coalition yet; a Peace Party's nation at peace now may
@@ -207,9 +196,7 @@ season.states.season = steps.procedure("4.5 Combat Season", {
   },
   ask.calling {
     name = "6.0 Mutual Build Phase",
-    each = function(ctx)
-      return ctx.vars.pcs
-    end,
+    each = ask.players,
     label = name,
     calls = "build",
   },
@@ -226,9 +213,7 @@ season.states.season = steps.procedure("4.5 Combat Season", {
 season.states.chit = steps.procedure("4.61 The Player Turns on one chit", {
   ask.calling {
     name = "4.61 Each country of the chit in turn",
-    each = function(ctx)
-      return ctx.locals.powers
-    end,
+    each = steps.listed("powers"),
     label = name,
     calls = "turn",
   },

@@ -14,6 +14,7 @@ local bid = include("rules/bid.lua")
 local cancel = include("rules/cancel.lua")
 local powers = include("rules/powers.lua")
 local steps = include("@lib/steps.lua")
+local util = include("@lib/util.lua")
 local ask = include("rules/ask.lua")
 
 local war = {}
@@ -26,8 +27,7 @@ local name = powers.name
 --- war with, not one whose alliance holds a power it has an Enforced Peace with (5.14), not
 --- one whose declaration was cancelled this Season (4.623).
 function war.declarable(ctx, power)
-  local list = {}
-  for _, target in ipairs(ctx.vars.powers) do
+  return util.filter(ctx.vars.powers, function(target)
     local ok = target ~= power and not powers.allied(ctx, power, target)
       and not powers.at_war(ctx, power, target)
       and ctx.vars.cancelled[power .. ">" .. target] ~= ctx:turn()
@@ -35,11 +35,8 @@ function war.declarable(ctx, power)
     for _, member in ipairs(powers.alliance(ctx, target)) do
       ok = ok and not powers.enforced(ctx, power, member)
     end
-    if ok then
-      list[#list + 1] = target
-    end
-  end
-  return list
+    return ok
+  end)
 end
 
 war.states = {}
@@ -53,14 +50,10 @@ end
 
 -- The NPCs among the targets that are bid for (5.32, 5.322): those with no ally.
 local function unallied_npcs(ctx, targets)
-  local list = {}
-  for _, target in ipairs(targets) do
+  return util.filter(targets, function(target)
     local status = ctx.vars.npc[target]
-    if status == "inactive" or status == "controlled" then
-      list[#list + 1] = target
-    end
-  end
-  return list
+    return status == "inactive" or status == "controlled"
+  end)
 end
 
 -- 5.31: the declaration stands: the declarer pays 10 VP and is at war with every target.
@@ -75,29 +68,20 @@ local function stands(ctx)
     end
   end
   ctx:log(string.format("%s declares war on %s and pays %d VP (5.31).", name(ctx, l.declarer), l.words, war.DECLARE_VP))
-  local allies = {}
-  for _, ally in ipairs(powers.pc_allies(ctx, l.declarer)) do
-    for _, target in ipairs(l.targets) do
-      if not powers.at_war(ctx, ally, target) then
-        allies[#allies + 1] = ally
-        break
-      end
-    end
-  end
-  l.allies = allies
+  l.allies = util.filter(powers.pc_allies(ctx, l.declarer), function(ally)
+    return util.count(l.targets, function(target)
+      return not powers.at_war(ctx, ally, target)
+    end) > 0
+  end)
 end
 
 -- The Player Countries who may bid for `npc`, which `declarer` attacked (5.32): all but the
 -- declarer and its allies, and those at war with the NPC (as for a roll, 4.4), in the
 -- powers' order.
 local function bidders(ctx, declarer, npc)
-  local list = {}
-  for _, power in ipairs(ctx.vars.pcs) do
-    if power ~= declarer and not powers.allied(ctx, power, declarer) and not powers.hostile(ctx, power, npc) then
-      list[#list + 1] = power
-    end
-  end
-  return list
+  return util.filter(ctx.vars.pcs, function(power)
+    return power ~= declarer and not powers.allied(ctx, power, declarer) and not powers.hostile(ctx, power, npc)
+  end)
 end
 
 local function allied(ctx, power, npc, paid)
@@ -117,15 +101,12 @@ local function caretaker(ctx, declarer, npc)
   -- 5.33 (L1790-L1792): every player but the attacker rolls; the highest runs the NPC (ties
   -- roll again); and not the attacker's allies, whom 3.3 excludes (L515-L519: "a player not
   -- Allied to the player at war").
-  local others, list = {}, {}
-  for _, power in ipairs(ctx.vars.pcs) do
-    if power ~= declarer then
-      others[#others + 1] = power
-      if not powers.allied(ctx, declarer, power) then
-        list[#list + 1] = power
-      end
-    end
-  end
+  local others = util.filter(ctx.vars.pcs, function(power)
+    return power ~= declarer
+  end)
+  local list = util.filter(others, function(power)
+    return not powers.allied(ctx, declarer, power)
+  end)
   -- Every other player allied to the attacker (two players, say): 5.33's roll among all but
   -- the attacker (RULES-GAPS.md).
   if #list == 0 then
@@ -170,9 +151,7 @@ war.states.war_declaration = steps.procedure("5.3 War Declaration", {
   },
   {
     name = "5.24 Each ally joins the war or refuses",
-    each = function(ctx)
-      return ctx.locals.allies
-    end,
+    each = steps.listed("allies"),
     label = name,
     calls = "war_allies",
     run = function(ctx, ally)
@@ -238,24 +217,16 @@ war.states.war_declaration = steps.procedure("5.3 War Declaration", {
 
 -- 5.24: an ally of the declarer agrees to join the war, or refuses; it hands back whether it
 -- agrees.
-local war_allies = {}
-war.states.war_allies = war_allies
-
-function war_allies.prompt(ctx)
+war.states.war_allies = ask.question(function(ctx)
   local l = ctx.locals
-  return {
-    seat = l.ally,
-    text = string.format("5.24 %s, your ally, is at war with %s: will %s join the war (and declare it in its next War Declaration Step)?",
-      name(ctx, l.declarer), l.words, name(ctx, l.ally)),
-    actions = {
-      { name = "agree", label = "Agree: declare war on them in my next War Declaration Step" },
-      { name = "refuse", label = "Refuse: the alliance is broken" },
-    },
-  }
-end
-
-war_allies.agree = ask.result(true)
-war_allies.refuse = ask.result(false)
+  return string.format("5.24 %s, your ally, is at war with %s: will %s join the war (and declare it in its next War Declaration Step)?",
+    name(ctx, l.declarer), l.words, name(ctx, l.ally))
+end, {
+  { name = "agree", label = "Agree: declare war on them in my next War Declaration Step" },
+  { name = "refuse", label = "Refuse: the alliance is broken" },
+}, { agree = ask.result(true), refuse = ask.result(false) }, function(ctx)
+  return ctx.locals.ally
+end)
 
 -- 5.32: the players not allied with the declarer bid gold for the attacked NPC, in secret,
 -- all revealed at once; it hands back the highest bid and who made it.
@@ -271,18 +242,14 @@ function auction.prompt(ctx)
   return { text = string.format("5.32 Bids in gold, in secret, for an alliance with %s", name(ctx, l.npc)), asks = asks }
 end
 
+-- (A bid of nothing is no bid: with none, the high bid is 0 and nobody made it.)
 function auction.reveal(ctx, choices)
   local l = ctx.locals
-  local best, top = 0, {}
-  for _, power in ipairs(bidders(ctx, l.declarer, l.npc)) do
+  local best, top = util.highest(bidders(ctx, l.declarer, l.npc), function(power)
     local b = choices[power].arg
-    if b > best then
-      best, top = b, { power }
-    elseif b == best and b > 0 then
-      top[#top + 1] = power
-    end
-  end
-  ctx:pop({ high = best, top = top })
+    return b > 0 and b or nil
+  end)
+  ctx:pop({ high = best or 0, top = top })
 end
 
 -- The open auction among the tied (5.32): each in turn raises the high bid or drops out;

@@ -160,18 +160,13 @@ local function npc_alliance_order(ctx)
   return order
 end
 
--- A step that asks each Player Country in turn, in the powers' order.
-local function each_player(ctx)
-  return ctx.vars.pcs
-end
-
 -- The Winterphase (4.0, 3.7 A), in the rulebook's order. The Peace Parties are read after
 -- the Expense Step (4.74 names no step), the Continental System's toll at the end of the VP
 -- Collection Step (4.24); then the turn marker moves from Winter to Spring (4.41).
 winter.states.winterphase = steps.procedure("4.0 Winterphase", {
   ask.calling {
     name = "4.21 Tax Collection Step",
-    each = each_player,
+    each = ask.players,
     label = name,
     calls = "tax",
     resume = collect_taxes,
@@ -179,7 +174,7 @@ winter.states.winterphase = steps.procedure("4.0 Winterphase", {
   { name = "4.22 Expense Step", run = pay_expenses },
   ask.calling {
     name = "4.74 Peace Parties",
-    each = each_player,
+    each = ask.players,
     skip = function(ctx, power)
       return not ctx.vars.peace_party[power]
     end,
@@ -189,7 +184,7 @@ winter.states.winterphase = steps.procedure("4.0 Winterphase", {
   },
   ask.calling {
     name = "4.23 Victory Point Collection Step",
-    each = each_player,
+    each = ask.players,
     label = name,
     calls = "vp_collection",
     resume = function(ctx, n, power)
@@ -224,9 +219,7 @@ winter.states.winterphase = steps.procedure("4.0 Winterphase", {
   },
   ask.calling {
     name = "4.4 NPC Alliance Phase: a roll as each chit comes out",
-    each = function(ctx)
-      return ctx.locals.order
-    end,
+    each = steps.listed("order"),
     label = name,
     calls = "npc_alliance",
     resume = function(ctx, npc, power)
@@ -338,22 +331,13 @@ end
 -- 4.4: as its chit comes out, a player may roll a d10 on the NPC Alliance Table to gain an
 -- NPC no one has, or to break another player's alliance with one (two more than its
 -- number, a 10 always).
-local npc_alliance = {}
-winter.states.npc_alliance = npc_alliance
-
-function npc_alliance.prompt(ctx)
-  local power = ctx.locals.power
+winter.states.npc_alliance = question(function(ctx, power)
+  return string.format("4.4 NPC Alliance Phase: %s may roll on the NPC Alliance Table", name(ctx, power))
+end, function(ctx, power)
   local actions = winter.npc_rolls(ctx, power, "roll", "Roll")
   actions[#actions + 1] = { name = "pass", label = "No roll" }
-  return {
-    seat = power,
-    text = string.format("%d Winterphase, 4.4 NPC Alliance Phase: %s may roll on the NPC Alliance Table", ctx.vars.year, name(ctx, power)),
-    actions = actions,
-  }
-end
-
-npc_alliance.roll = ask.given
-npc_alliance.pass = ask.done
+  return actions
+end, { roll = ask.given, pass = ask.done })
 
 --- The NPC Alliance Table's roll for `power` on `npc`: whether it gains (or breaks) it.
 function winter.alliance_roll(ctx, power, npc, roll)

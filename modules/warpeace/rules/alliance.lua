@@ -7,6 +7,7 @@
 -- 4 either way; the English Production Points lent to it), read on the owner's Alliance
 -- Table. Each January the French player also rolls twice for the foreign wars.
 
+local util = include("@lib/util.lua")
 local states = include("rules/states.lua")
 local calendar = include("rules/calendar.lua")
 local january = include("rules/january.lua")
@@ -19,28 +20,19 @@ alliance.LOWEST, alliance.HIGHEST = -3, 14
 --- The states whose players announce in this segment (G.1.c-e): the played major states
 --- of the faction, France and England excepted (they lead the factions).
 function alliance.announcers(ctx, faction)
-  local list = {}
-  for _, major in ipairs(calendar.majors_of(ctx, faction)) do
-    if states.played(ctx, major) and major ~= "FR" and major ~= "EN" then
-      list[#list + 1] = major
-    end
-  end
-  return list
+  return util.filter(calendar.majors_of(ctx, faction), function(major)
+    return states.played(ctx, major) and major ~= "FR" and major ~= "EN"
+  end)
 end
 
 --- The major states the faction's leader may roll for (G.1.d-e, G.1.l, I.2.a, I.2.f): no
 --- player represents them, they are not France or England, not already of the faction, and
 --- not conquered with land units still in their Force Pool.
 function alliance.candidates(ctx, faction)
-  local list = {}
-  for _, major in ipairs(states.MAJORS) do
-    local ok = not states.played(ctx, major) and major ~= "FR" and major ~= "EN"
+  return util.filter(states.MAJORS, function(major)
+    return not states.played(ctx, major) and major ~= "FR" and major ~= "EN"
       and ctx.vars.status[major] ~= faction and not ctx.vars.conquered[major]
-    if ok then
-      list[#list + 1] = major
-    end
-  end
-  return list
+  end)
 end
 
 --- The Alliance Table's result for `state` on a modified roll of `roll` (read within the

@@ -41,13 +41,7 @@ calendar.SEGMENTS = {
 
 --- The major states of `faction` (its status), in the seats' order.
 function calendar.majors_of(ctx, faction)
-  local list = {}
-  for _, major in ipairs(states.MAJORS) do
-    if ctx.vars.status[major] == faction then
-      list[#list + 1] = major
-    end
-  end
-  return list
+  return states.with_status(ctx, states.MAJORS, faction)
 end
 
 --- The seat that plays a segment's phases at the table: the French player's for the

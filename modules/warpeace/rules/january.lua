@@ -6,6 +6,7 @@
 -- the captor's; kept by the captured state, each unit returns to its home Force Pool).
 
 local form = include("@lib/form.lua")
+local util = include("@lib/util.lua")
 local steps = include("@lib/steps.lua")
 local states = include("rules/states.lua")
 local calendar = include("rules/calendar.lua")
@@ -161,16 +162,13 @@ end
 --- The winners of the count `counts` (seat to cities): the most, doubled for the Spanish
 --- player of a six-player game; and the scores.
 function january.winners(ctx, counts)
-  local scores, best, winners = {}, -1, {}
+  local scores = {}
   for _, seat in ipairs(ctx.vars.players) do
-    local score = counts[seat] * ((seat == "SP" and #ctx.vars.players == 6) and 2 or 1)
-    scores[seat] = score
-    if score > best then
-      best, winners = score, { seat }
-    elseif score == best then
-      winners[#winners + 1] = seat
-    end
+    scores[seat] = counts[seat] * ((seat == "SP" and #ctx.vars.players == 6) and 2 or 1)
   end
+  local _, winners = util.highest(ctx.vars.players, function(seat)
+    return scores[seat]
+  end)
   return winners, scores
 end
 

@@ -21,17 +21,6 @@ local production = {}
 production.LAND, production.NAVAL = states.LAND, states.NAVAL
 production.IBERIAN = { SP = true, portugal = true }
 
--- The minor states of `group` (one of states.GROUPS) on `faction`'s side, in its order.
-local function sided(ctx, group, faction)
-  local list = {}
-  for _, minor in ipairs(group.states) do
-    if ctx.vars.status[minor] == faction then
-      list[#list + 1] = minor
-    end
-  end
-  return list
-end
-
 --- Who produces in a faction's Reinforcement Phase (J.2, J.3): each major state of the
 --- faction, then each minor state group with a state of the faction (one of its states
 --- produces, J.3.b); none of a neutral minor (J.3.a).
@@ -39,7 +28,7 @@ function production.producers(ctx, faction)
   local list = calendar.majors_of(ctx, faction)
   if faction ~= "neutral" then
     for _, group in ipairs(states.GROUPS) do
-      if #sided(ctx, group, faction) > 0 then
+      if #states.with_status(ctx, group.states, faction) > 0 then
         list[#list + 1] = "group:" .. group.id
       end
     end
@@ -191,7 +180,7 @@ end
 local function group_states(ctx, l)
   for _, g in ipairs(states.GROUPS) do
     if g.id == l.group then
-      return sided(ctx, g, l.faction)
+      return states.with_status(ctx, g.states, l.faction)
     end
   end
   return {}

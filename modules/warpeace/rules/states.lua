@@ -86,21 +86,22 @@ end
 
 --- The names of `list`, joined ("France, Spain and Holland").
 function states.names(ctx, list)
-  local names = {}
-  for i, s in ipairs(list) do
-    names[i] = states.name(ctx, s)
-  end
-  return util.joined(names, "none")
+  return util.joined(util.map(list, function(s)
+    return states.name(ctx, s)
+  end), "none")
 end
 
 --- Whether a player represents major state `state`.
 function states.played(ctx, state)
-  for _, p in ipairs(ctx.vars.players) do
-    if p == state then
-      return true
-    end
-  end
-  return false
+  return util.contains(ctx.vars.players, state)
+end
+
+--- The states of `list` whose political status is `status` ("pro", "anti"…), in the
+--- list's order.
+function states.with_status(ctx, list, status)
+  return util.filter(list, function(state)
+    return ctx.vars.status[state] == status
+  end)
 end
 
 --- The seat that decides for `state` (J.2.i, G.1.f): its own player, else the French

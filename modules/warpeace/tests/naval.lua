@@ -11,6 +11,15 @@ local function combat(t, fr, en, nelson, die)
   return g
 end
 
+--- A combat (as `combat`) whose first round logs `line` and ends with the pursuit offered
+--- to the victor (F.7.c): checks both, then returns the game.
+local function pursuit(t, fr, en, nelson, die, line)
+  local g = combat(t, fr, en, nelson, die)
+  play.logged(t, g, line)
+  t:eq(g:state(), "naval_pursuit")
+  return g
+end
+
 local log = play.log
 
 -- Rules F.7.b and F.7.f: the odds line from the ratio (2 to 1 from 2, 3 to 2 from 1.5, else
@@ -18,10 +27,9 @@ local log = play.log
 -- England's 4, a 4: 2 to 1, 4 - 1 = 3, the fixture's "SS": an English squadron sunk, to
 -- England's Force Pool; France lets England retreat.
 test("F.7.b 8 squadrons to 4 are 2 to 1; the smaller English force -1", function(t)
-  local g = combat(t, 8, 4, "none", 4)
-  play.logged(t, g, "round 1: 8 against 4 squadrons, 2:1; France rolls 4 -1 the smaller force is English = 3: SS (a squadron of England sunk)")
+  local g = pursuit(t, 8, 4, "none", 4,
+    "round 1: 8 against 4 squadrons, 2:1; France rolls 4 -1 the smaller force is English = 3: SS (a squadron of England sunk)")
   t:eq(g:units("pool.EN", "squadrons"), 2, "1 in the pool, and the sunk one")
-  t:eq(g:state(), "naval_pursuit")
   g:act("stop")
   play.logged(t, g, "England is not pursued and retreats (F.7.d)")
   t:eq(g:state(), "phase")
@@ -40,9 +48,8 @@ end)
 -- "SR": England retreats, France may pursue (F.5.b: after each round) and does not; Nelson's
 -- injury roll 6 + 5 = 11: he is hurt (F.8.d).
 test("F.8.e Nelson with the smaller force -1", function(t)
-  local g = combat(t, 3, 2, "defender", 5)
-  play.logged(t, g, "France rolls 5 -1 the smaller force is English -1 Nelson with the smaller force = 3: SR (England retreats)")
-  t:eq(g:state(), "naval_pursuit")
+  local g = pursuit(t, 3, 2, "defender", 5,
+    "France rolls 5 -1 the smaller force is English -1 Nelson with the smaller force = 3: SR (England retreats)")
   g:act("stop", nil, { 6, 5 })
   play.logged(t, g, "Nelson's injury roll: 6 + 5 = 11, 11 or more: he is hurt")
   play.logged(t, g, "The naval combat ends after 1 round(s): England is not pursued and retreats (F.7.d).")
@@ -54,9 +61,7 @@ end)
 -- England retreats); France pursues, a 4 ("I"). Expected: the pursuit is offered to France,
 -- and once England is caught a second round is fought.
 test("F.7.c a retreating force may be pursued, and caught fights on", function(t)
-  local g = combat(t, 3, 2, "none", 4)
-  play.logged(t, g, "= 3: SR (England retreats)")
-  t:eq(g:state(), "naval_pursuit")
+  local g = pursuit(t, 3, 2, "none", 4, "= 3: SR (England retreats)")
   t:eq(g:prompt().seat, "FR")
   g:act("pursue", nil, { 4, 3 })
   play.logged(t, g, "France pursues: 4: intercepted (F.5.b).")
@@ -68,10 +73,8 @@ end)
 -- (2 - 1 = 1: the fixture's "LS"). Expected: a French squadron goes to France's Force
 -- Pool, and England, untouched, is the victor offered the pursuit.
 test("F.7.b LS: a squadron of the larger force sunk", function(t)
-  local g = combat(t, 4, 4, "none", 2)
-  play.logged(t, g, "France rolls 2 -1 the smaller force is English = 1: LS (a squadron of France sunk)")
+  local g = pursuit(t, 4, 4, "none", 2, "France rolls 2 -1 the smaller force is English = 1: LS (a squadron of France sunk)")
   t:eq(g:units("pool.FR", "squadrons"), 2, "1 in the pool, and the sunk one")
-  t:eq(g:state(), "naval_pursuit")
   t:eq(g:prompt().seat, "EN")
 end)
 

@@ -95,6 +95,16 @@ function M.battle(g, b, dice)
   return ""
 end
 
+--- Resolves the battle `b` with `dice` (as `battle`) and checks that the line the attacker
+--- is told holds each of `texts` (showing the line when it does not); returns the line.
+function M.fought(t, g, b, dice, texts)
+  local told = M.battle(g, b, dice)
+  for _, text in ipairs(texts) do
+    t:ok(told:find(text, 1, true), told)
+  end
+  return told
+end
+
 --- Whether `seat` was told a line holding `text`.
 function M.told(g, seat, text)
   for _, line in ipairs(g:log(seat)) do

@@ -7,6 +7,7 @@
 -- charts through it.
 
 local flowchart = include("@lib/flowchart.lua")
+local util = include("@lib/util.lua")
 local deck = include("@lib/deck.lua")
 local modifiers = include("@lib/modifiers.lua")
 local cards = include("rules/cards.lua")
@@ -187,15 +188,19 @@ end
 -- The index of the first action named `name` (with the argument `arg`, if given), or nil.
 chart.named = deck.find_action
 
-function chart.filter(list, keep)
-  local out = {}
-  for _, item in ipairs(list) do
-    if keep(item) then
-      out[#out + 1] = item
+--- The indices of the actions named `name` (of all the actions when `name` is nil), in order.
+function chart.indices(actions, name)
+  local list = {}
+  for i, action in ipairs(actions) do
+    if name == nil or action.name == name then
+      list[#list + 1] = i
     end
   end
-  return out
+  return list
 end
+
+-- The items of a list that `keep` accepts, in order (a new list).
+chart.filter = util.filter
 
 function chart.value_of(ctx, card)
   return cards.printed(ctx, card) or 0
@@ -204,15 +209,9 @@ end
 -- The card of `list` with the highest (sign 1) or lowest (sign -1) printed value; equal
 -- ones at random, `why` naming the draw.
 function chart.extreme(ctx, list, sign, why)
-  local best, tied = nil, {}
-  for _, card in ipairs(list) do
-    local v = chart.value_of(ctx, card) * sign
-    if best == nil or v > best then
-      best, tied = v, { card }
-    elseif v == best then
-      tied[#tied + 1] = card
-    end
-  end
+  local _, tied = util.highest(list, function(card)
+    return chart.value_of(ctx, card) * sign
+  end)
   if #tied <= 1 then
     return tied[1]
   end
@@ -331,31 +330,21 @@ end
 -- `rank_of(arg)` (the bot's priority table, named `table_name`), else one at random. `step`
 -- begins the reason.
 function chart.handicap_choice(ctx, actions, t, rank_of, step, table_name)
-  -- The issues of the best rank; among several, one at random (L1557, L1816, L1949: "chooses
-  -- randomly from one of the Minor Allies that provides a military unit").
-  local best, rank = {}, nil
-  for i, action in ipairs(actions) do
-    if action.name == "choose" then
-      local r = rank_of(action.arg)
-      if r and (rank == nil or r < rank) then
-        best, rank = { i }, r
-      elseif r and r == rank then
-        best[#best + 1] = i
-      end
-    end
-  end
+  -- The issues of the best rank, the lowest (the highest negative); among several, one at
+  -- random (L1557, L1816, L1949: "chooses randomly from one of the Minor Allies that
+  -- provides a military unit").
+  local choices = chart.indices(actions, "choose")
+  local top, best = util.highest(choices, function(i)
+    local r = rank_of(actions[i].arg)
+    return r and -r
+  end)
   if #best > 0 then
+    local rank = -top
     local pick = #best == 1 and best[1]
       or best[ctx:random(#best, string.format("%d issues of the same rank, at random (%s)", #best, step))]
     local how = #best == 1 and "" or string.format(", one of %d of that rank at random", #best)
     return t:choose(pick, "%s: the Handicap card's issue by Table %s (rank %d%s): %s.", step, table_name, rank, how,
       actions[pick].label)
-  end
-  local choices = {}
-  for i, action in ipairs(actions) do
-    if action.name == "choose" then
-      choices[#choices + 1] = i
-    end
   end
   local pick = choices[ctx:random(#choices, string.format("no criterion, at random (%s)", step))]
   return t:choose(pick, "%s: no criterion of this chapter fits; at random: %s.", step, actions[pick].label)

@@ -3,6 +3,7 @@
 -- farthest (18.4.5.6; 20.7.a, step 8: "the card that moves the issue the farthest"). Lifted
 -- from the Lützen & Bautzen French bot.
 
+local util = include("@lib/util.lua")
 local display = include("rules/display.lua")
 local cards = include("rules/cards.lua")
 
@@ -36,15 +37,9 @@ end
 -- The card of `hand` that takes `piece` farthest toward `power`, and where; `break_tie(tied)`
 -- picks among equal cards (the bot's own tie rule). Nil when no card's values are entered.
 function track.best_card(ctx, hand, piece, power, debate, break_tie)
-  local best, tied = nil, {}
-  for _, card in ipairs(hand) do
-    local pos = track.position_after(ctx, card, piece, power, debate)
-    if pos ~= nil and (best == nil or pos > best) then
-      best, tied = pos, { card }
-    elseif pos ~= nil and pos == best then
-      tied[#tied + 1] = card
-    end
-  end
+  local best, tied = util.highest(hand, function(card)
+    return track.position_after(ctx, card, piece, power, debate)
+  end)
   if best == nil then
     return nil
   end

@@ -48,13 +48,9 @@ function botwar.assign_cards(ctx, hand, fronts, laid_here, powers, tied, why)
   end
   counts[fronts[1]] = laid_here
   local function allowed(card)
-    local list = {}
-    for _, front in ipairs(fronts) do
-      if battle.usable(ctx, card, powers, front) then
-        list[#list + 1] = front
-      end
-    end
-    return list
+    return util.filter(fronts, function(front)
+      return battle.usable(ctx, card, powers, front)
+    end)
   end
   local function put(card, front)
     plan[card] = front

@@ -55,6 +55,21 @@ function play.to(g, stop, dice)
   error("the game did not reach the position the test waits for")
 end
 
+--- Plays on as `play.to` (with `dice`) until the game waits in state `state` for `seat`.
+function play.to_seat(g, state, seat, dice)
+  play.to(g, function(game)
+    return game:state() == state and game:prompt().seat == seat
+  end, dice)
+end
+
+--- Plays on as `play.to` (with `dice`) until the game is in the phase named `phase`
+--- ("Government Phase").
+function play.to_phase(g, phase, dice)
+  play.to(g, function(game)
+    return game:json().phase == phase
+  end, dice)
+end
+
 -- Answers the decision the game waits for with the first legal action of its first seat
 -- still to answer (with `dice`, as play.to).
 function play.first(g, dice)
@@ -170,24 +185,16 @@ end
 -- The cards of a zone that are not Leaders.
 function play.non_leaders(g, zone)
   local leaders = { napoleon = true, alexander = true, metternich = true, castlereagh = true }
-  local list = {}
-  for _, card in ipairs(g:zone(zone)) do
-    if not leaders[card] then
-      list[#list + 1] = card
-    end
-  end
-  return list
+  return util.filter(g:zone(zone), function(card)
+    return not leaders[card]
+  end)
 end
 
 -- The log lines containing `text`.
 function play.lines(g, text, seat)
-  local found = {}
-  for _, line in ipairs(g:log(seat)) do
-    if string.find(line, text, 1, true) then
-      found[#found + 1] = line
-    end
-  end
-  return found
+  return util.filter(g:log(seat), function(line)
+    return string.find(line, text, 1, true) ~= nil
+  end)
 end
 
 return play

@@ -1,5 +1,7 @@
 -- War and Peace tests: playing through the months.
 
+local util = include("@lib/util.lua")
+
 local M = {}
 
 M.FIXTURE = "tests/owner-fixture.ron"
@@ -22,19 +24,11 @@ end
 function M.pass(g)
   local state = g:state()
   local legal = g:legal()
-  local function has(action)
-    for _, a in ipairs(legal) do
-      if a == action then
-        return true
-      end
-    end
-    return false
-  end
   if g:prompt() == nil then
     return false
   elseif state == "form" then
     g:act("cancel")
-  elseif has("production") then
+  elseif util.contains(legal, "production") then
     g:act("production")
     while g:state() == "form" do
       local action = g:prompt().actions[1]
@@ -42,7 +36,7 @@ function M.pass(g)
     end
   elseif state == "alliance_phase" then
     g:act(legal[1]:match("^announce") and legal[1]:match("^(%S+)") or "no_roll", legal[1]:match("^announce (%S+)"))
-  elseif has("done") then
+  elseif util.contains(legal, "done") then
     g:act("done")
   else
     g:act(legal[1])

@@ -2,6 +2,7 @@
 -- cards to score, may bid, roll for troops or march a block; two passes in a row end it.
 
 local deck = include("@lib/deck.lua")
+local util = include("@lib/util.lua")
 local turn = include("rules/turn.lua")
 local detour = include("rules/detour.lua")
 local council = include("rules/council.lua")
@@ -45,13 +46,9 @@ end
 -- The cards a seat cannot find whose face (up or down) it can still read: none, or which
 -- card lies face down would show.
 local function unseen_faces(ctx)
-  local faces = {}
-  for _, card in ipairs(ctx.data.card_ids) do
-    if ctx:card_zone(card) == nil and ctx:face_up(card) ~= nil then
-      faces[#faces + 1] = card
-    end
-  end
-  return faces
+  return util.filter(ctx.data.card_ids, function(card)
+    return ctx:card_zone(card) == nil and ctx:face_up(card) ~= nil
+  end)
 end
 
 -- A bot that tries to look at the other hand: it reports what it sees, to test that bots
@@ -91,9 +88,9 @@ end
 
 -- Invariants: scores within the track, and every card somewhere on the table.
 local function check(ctx)
-  local cards = deck.cards_on_table(ctx)
-  if cards ~= #ctx.data.card_ids then
-    return false, string.format("%d cards on the table, %d in the game", cards, #ctx.data.card_ids)
+  local all, why = deck.all_cards_on_table(ctx)
+  if not all then
+    return false, why
   end
   for _, seat in ipairs(ctx:seats()) do
     local vp = ctx:counter("vp." .. seat)

@@ -1,5 +1,15 @@
 -- Testbed self-tests: each plays a few inputs and checks what the rules did.
 
+local util = include("@lib/util.lua")
+
+--- Tries the action `name` (with `arg` and `dice`, as `g:try`) and checks that it is refused
+--- with a reason that holds `text`.
+local function refused(t, g, text, name, arg, dice)
+  local ok, err = g:try(name, arg, dice)
+  t:eq(ok, false)
+  t:ok(err:find(text, 1, true), err)
+end
+
 -- Rule: setup deals two cards to each seat and Alpha begins.
 -- Set-up: basic scenario, seed 1. Expected: hands of 2, deck of 1, Alpha to play.
 test("setup deals two cards each and Alpha begins", function(t)
@@ -39,9 +49,7 @@ end)
 -- Rule: an action that is not listed is refused and changes nothing.
 test("an illegal action is refused", function(t)
   local g = t:game { scenario = "basic", seed = 1 }
-  local ok, err = g:try("play", "mystery")
-  t:eq(ok, false)
-  t:ok(err:find("not a legal action", 1, true), err)
+  refused(t, g, "not a legal action", "play", "mystery")
   t:eq(g:inputs(), 0)
   t:fails(function() g:act("bid", 4) end, "not a legal action")
 end)
@@ -71,9 +79,7 @@ end)
 -- Rule: with physical dice, a roll waits for the table's die.
 test("physical dice are asked for", function(t)
   local g = t:game { scenario = "basic", seed = 1, dice = "physical" }
-  local ok, err = g:try("recruit")
-  t:eq(ok, false)
-  t:ok(err:find("roll a 6-sided die", 1, true), err)
+  refused(t, g, "roll a 6-sided die", "recruit")
   g:act("recruit", nil, { 5 })
   t:eq(g:units("army.A", "inf"), 1)
 end)
@@ -81,9 +87,7 @@ end)
 -- Rule: a roll of 6 reads the recruit table's 6 row, which is not entered: it is asked for.
 test("an unknown table entry is asked for", function(t)
   local g = t:game { scenario = "basic", seed = 1 }
-  local ok, err = g:try("recruit", nil, { 6 })
-  t:eq(ok, false)
-  t:ok(err:find("table 'recruit_bonus': entry '6' is not entered yet", 1, true), err)
+  refused(t, g, "table 'recruit_bonus': entry '6' is not entered yet", "recruit", nil, { 6 })
 end)
 
 -- Rule: Alpha's block marches along links; East scores its VP, which is not entered.
@@ -94,17 +98,13 @@ test("marching east asks for the unknown VP of East", function(t)
   local _, space = g:space_of("block.A")
   t:eq(space, "south")
   g:act("pass")
-  local ok, err = g:try("march", "east")
-  t:eq(ok, false)
-  t:ok(err:find("space 'land/east': property 'vp'", 1, true), err)
+  refused(t, g, "space 'land/east': property 'vp'", "march", "east")
 end)
 
 -- Rule: playing a card whose value is not entered asks for it instead of guessing.
 test("an unknown card value is asked for", function(t)
   local g = t:game { scenario = "mystery", seed = 3 }
-  local ok, err = g:try("play", "mystery")
-  t:eq(ok, false)
-  t:ok(err:find("card 'mystery': field 'value' is not entered yet", 1, true), err)
+  refused(t, g, "card 'mystery': field 'value' is not entered yet", "play", "mystery")
   t:eq(g:inputs(), 0, "nothing was recorded")
 end)
 
@@ -332,13 +332,9 @@ test("private state and private log lines reach only their seat", function(t)
   t:eq(g:json("B").private, { B = { favour = 2 } })
   t:eq(g:json().private, { A = { favour = 1 }, B = { favour = 2 } })
   local function told(seat)
-    local found = {}
-    for _, line in ipairs(g:log(seat)) do
-      if line:find("favour", 1, true) then
-        found[#found + 1] = line
-      end
-    end
-    return found
+    return util.filter(g:log(seat), function(line)
+      return line:find("favour", 1, true) ~= nil
+    end)
   end
   t:eq(told("A"), { "Your favour in wagers is 1." })
   t:eq(told("B"), { "Your favour in wagers is 2." })
