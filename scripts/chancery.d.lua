@@ -503,7 +503,7 @@ function LibUtil.contains(list, value) end
 ---@param map any
 function LibUtil.sorted_keys(map) end
 
---- The ids of the pieces of kind `kind` ("block", "issue"…), in the data's order. The data never changes in a game, so each kind's list is made once (scripts run afresh for each game) and every caller gets the same list: read it, never change it.
+--- The ids of the pieces of kind `kind` ("block", "issue"…), in the data's order. The data never changes while a VM lives, so each kind's list is made once and every caller gets the same list: read it, never change it.
 ---@param ctx any
 ---@param kind any
 function LibUtil.pieces_of_kind(ctx, kind) end

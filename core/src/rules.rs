@@ -447,10 +447,11 @@ pub trait Rules {
     /// Rules of the same kind, with the same limits, for `module` (a reloaded version).
     fn reload(&self, module: Arc<Module>) -> Result<Box<dyn Rules>, RulesError>;
 
-    /// Makes these rules as they were just loaded, for a new game, keeping what can be
-    /// kept (a VM and its compiled scripts); nothing of the last game may survive. `false`
-    /// when these rules cannot: make new ones with [`Rules::reload`].
-    fn reset(&mut self) -> Result<bool, RulesError> {
+    /// Makes these rules ready for a new game, keeping the VM and its loaded scripts, and
+    /// so what the scripts keep in their own variables (their globals are read-only): a
+    /// caller that plays this way checks a sample of its games against fresh rules (see
+    /// [`crate::sim::Verify`]). `false` when these rules cannot: make new ones.
+    fn reuse(&mut self) -> Result<bool, RulesError> {
         Ok(false)
     }
 

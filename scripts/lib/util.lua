@@ -28,8 +28,8 @@ end
 local pieces_by_kind = {}
 
 --- The ids of the pieces of kind `kind` ("block", "issue"…), in the data's order. The data
---- never changes in a game, so each kind's list is made once (scripts run afresh for each
---- game) and every caller gets the same list: read it, never change it.
+--- never changes while a VM lives, so each kind's list is made once and every caller gets
+--- the same list: read it, never change it.
 function M.pieces_of_kind(ctx, kind)
   local list = pieces_by_kind[kind]
   if list == nil then

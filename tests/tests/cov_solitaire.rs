@@ -412,3 +412,41 @@ fn a_game_counts_its_bots_decisions_by_kind_and_the_steps_the_rules_take_alone()
         "bots answer every decision of a game of bots"
     );
 }
+
+#[test]
+fn every_bot_game_played_in_a_reused_vm_ends_as_in_a_new_one() {
+    use chancery_core::sim::Verify;
+    // A simulation's VM plays game after game without running the scripts again; here every
+    // such game is played again in a new VM (Verify::All), for the introductory scenario and
+    // each seating of the four-power one: a bot or a rule that kept something from one game
+    // to the next would end a game otherwise, and the simulation would stop with its seed.
+    let module = cov_with_fixture();
+    let runs: [(&str, &[(&str, &str)]); 5] = [
+        ("lutzen-bautzen", &[]),
+        ("clash-of-armies", &[]),
+        ("clash-of-armies", &[("seating", "solo-vs-allied-bot")]),
+        ("clash-of-armies", &[("seating", "solo-vs-french-bot")]),
+        (
+            "clash-of-armies",
+            &[("seating", "solo-allied-power"), ("human", "AU")],
+        ),
+    ];
+    for (scenario, options) in runs {
+        let config = SimConfig {
+            options: options_value(options),
+            max_steps: 20_000,
+            verify: Verify::All,
+            ..SimConfig::new(scenario, 3, 7)
+        };
+        let report = simulate(module.clone(), &config, &|_| {})
+            .unwrap_or_else(|err| panic!("{scenario} {options:?}: {err}"));
+        assert_eq!(report.outcomes.len(), 3, "{scenario} {options:?}");
+        for game in &report.outcomes {
+            assert!(
+                !game.failed && game.error.is_none(),
+                "{scenario} {options:?}: {:?}",
+                game.error
+            );
+        }
+    }
+}

@@ -259,72 +259,130 @@ fn a_simulation_plays_unwatched_unless_asked_and_a_game_at_the_table_watched() {
     assert!(!reasons.iter().any(|r| r.starts_with("9.2")), "{reasons:?}");
 }
 
-/// The testbed with a bot that remembers, in a script variable and in a global of its
-/// own, how often it was called: after two plays it only passes. A VM reused for another
-/// game without a reset would make the next game's bot pass from the start.
-fn forgetful_testbed() -> (tempfile::TempDir, std::sync::Arc<chancery_core::Module>) {
-    let (scratch, dir) = chancery_tests::copy_module(&test_module("testbed"));
+#[test]
+fn a_script_that_keeps_a_count_between_games_is_caught_by_the_fresh_vm_check_with_its_seed() {
+    use chancery_core::sim::{SimConfig, Verify, simulate};
+    // The bot counts its calls in a variable of its own script and, after its fifth call,
+    // takes its second action: a VM that plays game after game would carry the count
+    // into the next game, which the same game in a new VM does not.
+    let (_scratch, dir) = chancery_tests::copy_module(&test_module("testbed"));
     chancery_tests::edit(
         &dir.join("bots/simple.lua"),
-        "return function(ctx, seat, actions)\n",
-        "local calls = 0\n\
-         return function(ctx, seat, actions)\n  \
-           calls = calls + 1\n  \
-           rawset(_ENV, \"seen\", (rawget(_ENV, \"seen\") or 0) + 1)\n",
-    );
-    chancery_tests::edit(
-        &dir.join("bots/simple.lua"),
-        "  local best = highest(ctx, actions, \"play\")\n",
-        "  local best = highest(ctx, actions, \"play\")\n  \
-           if calls > 2 and rawget(_ENV, \"seen\") > 2 then best = nil end\n",
+        "return function(ctx, seat, actions)\n  local t = flowchart.trace()\n",
+        "local calls = 0\n\nreturn function(ctx, seat, actions)\n  local t = flowchart.trace()\n  \
+         calls = calls + 1\n  if calls > 5 and #actions > 1 then\n    return t:choose(2, \"9. The second.\")\n  end\n",
     );
     let module = load(&dir);
-    (scratch, module)
+    for verify in [Verify::Sample, Verify::All] {
+        let config = SimConfig {
+            max_steps: 10_000,
+            verify,
+            ..SimConfig::new("basic", 12, 3)
+        };
+        let report = simulate(module.clone(), &config, &|_| {}).expect("the games run");
+        let caught = report
+            .outcomes
+            .iter()
+            .find(|o| o.failed)
+            .unwrap_or_else(|| panic!("{verify:?}: no game was caught"));
+        let error = caught.error.clone().unwrap_or_default();
+        assert!(
+            error.starts_with(&format!("seed {}: ", caught.seed))
+                && error.contains("in a variable of its own"),
+            "{error}"
+        );
+        assert!(
+            report.outcomes.len() < 12,
+            "the simulation stops at the game caught: {}",
+            report.outcomes.len()
+        );
+    }
+
+    // The module as it is keeps nothing: every game checked, none differs.
+    let module = load(&test_module("testbed"));
+    let config = SimConfig {
+        max_steps: 10_000,
+        verify: Verify::All,
+        ..SimConfig::new("basic", 12, 3)
+    };
+    let report = simulate(module, &config, &|_| {}).expect("the games run");
+    assert!(
+        report
+            .outcomes
+            .iter()
+            .all(|o| !o.failed && o.error.is_none()),
+        "{:?}",
+        report.outcomes.iter().find_map(|o| o.error.clone())
+    );
 }
 
 #[test]
-fn a_vm_reused_for_the_next_simulated_game_keeps_nothing_of_the_last() {
-    use chancery_core::sim::{SimConfig, play_one, simulate};
-    let (_scratch, module) = forgetful_testbed();
-    let config = SimConfig {
-        max_steps: 10_000,
-        ..SimConfig::new("basic", 4, 5)
-    };
-    let fresh: Vec<String> = (0..4)
-        .map(|i| {
-            let spec = config.spec(&module, i).expect("a spec");
-            serde_json::to_string(&play_one(&module, spec, 10_000)).expect("serialises")
-        })
-        .collect();
-    let report = simulate(module.clone(), &config, &|_| {}).expect("the games run");
-    let reused: Vec<String> = report
-        .outcomes
-        .iter()
-        .map(|o| serde_json::to_string(o).expect("serialises"))
-        .collect();
-    assert!(report.outcomes.iter().all(|o| o.error.is_none()));
-    assert_eq!(reused, fresh, "one worker's games, each in a reset VM");
-
-    // The test can tell: the same rules handed to a second game without a reset remember
-    // the first game's calls, and the second game goes otherwise.
-    let mut first = chancery_core::Session::new(
-        module.clone(),
-        config.spec(&module, 0).expect("a spec"),
-        chancery_core::script::LuaRules::boxed(&module).expect("rules"),
-    )
-    .expect("starts");
-    first.run_bots(10_000).expect("plays");
-    let second_spec = config.spec(&module, 1).expect("a spec");
-    let mut second = chancery_core::Session::new(module.clone(), second_spec, first.into_rules())
-        .expect("starts");
-    second.run_bots(10_000).expect("plays");
-    let remembered = report.outcomes[1].clone();
-    assert_ne!(
+fn a_script_that_sets_a_global_after_loading_stops_with_its_file_and_line() {
+    for (set, refusal) in [
         (
-            second.history().len(),
-            second.table().result.as_ref().map(|r| r.scores.clone())
+            "tostring = nil",
+            "global 'tostring' set after the module loaded",
         ),
-        (remembered.steps, Some(remembered.scores)),
-        "without a reset the bot's remembered calls change the second game"
+        (
+            "rawset(_ENV, \"seen\", 1)",
+            "the module's globals (read-only once it has loaded) is read-only",
+        ),
+    ] {
+        sets_a_global_in_its_bot(set, refusal);
+    }
+}
+
+fn sets_a_global_in_its_bot(set: &str, refusal: &str) {
+    // `tostring` is one of the script's globals; setting it while a game runs (here, in
+    // the bot) is refused at the line that tries, and the game stands.
+    let (_scratch, dir) = chancery_tests::copy_module(&test_module("testbed"));
+    chancery_tests::edit(
+        &dir.join("bots/simple.lua"),
+        "return function(ctx, seat, actions)\n  local t = flowchart.trace()\n",
+        &format!("return function(ctx, seat, actions)\n  {set}\n  local t = flowchart.trace()\n"),
     );
+    let module = load(&dir);
+    let config = chancery_core::sim::SimConfig {
+        max_steps: 10_000,
+        ..chancery_core::sim::SimConfig::new("basic", 1, 3)
+    };
+    let spec = config.spec(&module, 0).expect("a spec");
+    let mut session = chancery_core::start_game(module, spec).expect("starts");
+    let before = session.history().len();
+    let err = session.run_bots(10).expect_err("the bot stops").to_string();
+    assert!(
+        err.contains("bots/simple.lua:17:") && err.contains(refusal),
+        "{err}"
+    );
+    assert_eq!(session.history().len(), before, "the game stands");
+}
+
+#[test]
+fn aftermath_and_the_testbed_play_every_game_in_a_reused_vm_as_in_a_new_one() {
+    use chancery_core::module::{LoadOptions, OverlayChoice};
+    use chancery_core::sim::{SimConfig, Verify, simulate};
+    // Aftermath's own placeholders (its demo overlay), as `--demo` plays it.
+    let demo = LoadOptions {
+        overlay: OverlayChoice::Demo,
+        strict: false,
+    };
+    let aftermath = chancery_tests::repo_root().join("modules/aftermath");
+    let testbed = test_module("testbed");
+    for (dir, overlay, scenario, games) in [
+        (&aftermath, &demo, "standard", 8),
+        (&testbed, &chancery_tests::no_overlay(), "basic", 24),
+    ] {
+        let module = std::sync::Arc::new(
+            chancery_core::load_module(dir, overlay).unwrap_or_else(|d| panic!("{d}")),
+        );
+        let config = SimConfig {
+            max_steps: 20_000,
+            verify: Verify::All,
+            ..SimConfig::new(scenario, games, 5)
+        };
+        let report = simulate(module, &config, &|_| {}).expect("the games run");
+        assert_eq!(report.outcomes.len(), games, "{}", dir.display());
+        let problem = report.outcomes.iter().find_map(|o| o.error.clone());
+        assert!(problem.is_none(), "{}: {problem:?}", dir.display());
+    }
 }

@@ -13,7 +13,7 @@ use chancery_core::sim::compare::compare;
 use chancery_core::sim::coverage;
 use chancery_core::sim::sequential::{Sequential, UntilClear, compare_until_clear};
 use chancery_core::sim::shard::{ShardFile, merge};
-use chancery_core::sim::{Shard, SimConfig, SimReport, simulate};
+use chancery_core::sim::{Shard, SimConfig, SimReport, Verify, simulate};
 use chancery_core::{Module, ScenarioId, SeatId};
 use clap::{Args, Subcommand};
 
@@ -106,6 +106,12 @@ pub struct SimArgs {
     /// the module's decisions do not depend on it.
     #[arg(long)]
     pub watched: bool,
+    /// Play every game that a worker's VM plays after another game again in a new VM, and
+    /// stop with the seed if any ends otherwise (by default: each worker's first such game
+    /// and one in 64 after). A VM plays game after game without running the module's
+    /// scripts again; this checks that no script keeps something from one game to the next.
+    #[arg(long)]
+    pub verify_all: bool,
     /// Overlay flags.
     #[command(flatten)]
     pub overlay: OverlayArgs,
@@ -297,6 +303,11 @@ fn config(args: &SimArgs, module: &Module) -> anyhow::Result<SimConfig> {
         profile: args.profile,
         check: args.check,
         watched: args.watched,
+        verify: if args.verify_all {
+            Verify::All
+        } else {
+            Verify::Sample
+        },
     })
 }
 

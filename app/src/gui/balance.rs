@@ -112,6 +112,7 @@ impl Balance {
             profile: false,
             check: false,
             watched: false,
+            verify: Default::default(),
         };
         self.setup = setup_words(&module, &config);
         // The other version as `old_module_dir` reads it, and as the results name it.

@@ -14,7 +14,7 @@ use super::budget::Limits;
 use super::call::{CallState, FlowEvent, Lazy, Remembered, Which};
 use super::convert;
 use super::convert::to_lua;
-use super::sandbox::{Includes, Sources, Vm, install_include};
+use super::sandbox::{Sources, Vm, install_include};
 use super::stack::{Arg, CallArgs};
 use super::util::{describe, field, is_memory_error, our_frames, script_error, with_position};
 use super::{data, diag, lazy};
@@ -109,13 +109,11 @@ pub(crate) struct Host {
     /// The ids that have effects, with their hook names.
     pub effects: std::collections::BTreeMap<String, Vec<String>>,
     pub api_calls: Rc<RefCell<Vec<u64>>>,
-    /// The compiled scripts and what `include` returned.
-    includes: Rc<Includes>,
     /// What the VM remembers of `ctx:space_of` and `ctx:known`.
     remembered: Rc<RefCell<Remembered>>,
     /// `ctx.watched` in this VM's calls: whether anyone will read their words.
     pub watched: bool,
-    /// How many times an automatic state's `run` has been called since the last reset.
+    /// How many times an automatic state's `run` has been called in this game.
     pub automatic_runs: std::cell::Cell<u64>,
 }
 
@@ -186,20 +184,18 @@ impl Host {
             kinds: declared.kinds,
             effects: declared.effects,
             api_calls,
-            includes,
             remembered: Rc::new(RefCell::new(remembered)),
             watched: true,
             automatic_runs: std::cell::Cell::new(0),
         })
     }
 
-    /// Loads the rules again in this VM, as if new: every script runs again in a new
-    /// environment (from its compiled chunk), so no variable a script kept, in a chunk's
-    /// locals or its globals, survives; the API counts, printed lines and the answers of
-    /// `ctx:space_of` and `ctx:known` the VM remembers are cleared. The engine's own tables
-    /// (ctx, the read-only data, the libraries) are shared and cannot be written by scripts.
-    pub fn reset(&mut self) -> Result<(), Diagnostics> {
-        self.includes.forget();
+    /// Makes this VM ready for a new game without running the scripts again: the API
+    /// counts, printed lines, steps counted and the answers of `ctx:space_of` and
+    /// `ctx:known` the VM remembers are cleared. The scripts' globals are read-only since
+    /// they loaded, but what a script keeps in its own local variables survives: a
+    /// simulation that plays this way checks a sample of its games against fresh VMs.
+    pub fn reuse(&mut self) -> Result<(), Diagnostics> {
         self.remembered.borrow_mut().forget().map_err(|e| {
             Diagnostics(vec![Diagnostic::error(
                 &self.module.dir,
@@ -211,19 +207,6 @@ impl Host {
         self.vm.output.borrow_mut().clear();
         self.api_calls.borrow_mut().iter_mut().for_each(|n| *n = 0);
         self.automatic_runs.set(0);
-        // The scripts run again from the same bytecode over the same data, with nothing
-        // kept from before: the rules table has the shape checked at the first load, and
-        // declares the same states, kinds and effects.
-        let hooks = run_scripts(&self.vm, &self.module)?;
-        self.state_table = hooks.get("states").map_err(|e| {
-            Diagnostics(vec![Diagnostic::error(
-                &self.module.dir,
-                0,
-                0,
-                format!("cannot read states: {}", describe(&e).0),
-            )])
-        })?;
-        self.hooks = hooks;
         Ok(())
     }
 
@@ -686,6 +669,10 @@ fn run_scripts(vm: &Vm, module: &Module) -> Result<LuaTable, Diagnostics> {
         }
         Err(err) => return Err(Diagnostics(vec![load_error(module, &main, &err)])),
     };
+    // From here on the scripts' globals are read-only: what a game changes lives in the
+    // table, never in a script, so a VM can play game after game.
+    vm.freeze_envs()
+        .map_err(|e| Diagnostics(vec![Diagnostic::error(&module.dir, 0, 0, describe(&e).0)]))?;
     Ok(hooks)
 }
 

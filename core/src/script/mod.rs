@@ -551,9 +551,9 @@ impl Rules for LuaRules {
         LuaRules::boxed_with(module, self.limits)
     }
 
-    fn reset(&mut self) -> Result<bool, RulesError> {
+    fn reuse(&mut self) -> Result<bool, RulesError> {
         for host in std::iter::once(&mut self.host).chain(self.seat_hosts.values_mut()) {
-            host.reset()
+            host.reuse()
                 .map_err(|d| RulesError::Script(d.to_string()))?;
         }
         Ok(true)

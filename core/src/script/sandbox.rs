@@ -145,15 +145,26 @@ local coroutine_view = readonly(G.coroutine, "coroutine")
 local assert, ipairs, rawequal, getmetatable = G.assert, G.ipairs, G.rawequal, G.getmetatable
 local tonumber, type, version = G.tonumber, G.type, G._VERSION
 
-local env_meta = {
-  __index = function(_, k)
-    error("undeclared global '" .. tostring(k) .. "'", 2)
-  end,
-  __newindex = function(_, k)
-    error("assignment to undeclared global '" .. tostring(k) .. "' (declare it local)", 2)
-  end,
-  __metatable = false,
-}
+local function undeclared(_, k)
+  error("undeclared global '" .. tostring(k) .. "'", 2)
+end
+local function assign_undeclared(_, k)
+  error("assignment to undeclared global '" .. tostring(k) .. "' (declare it local)", 2)
+end
+-- A frozen environment's __newindex: setting a global the chunk has (behind it, in
+-- `inner`) is refused as read-only, one it does not have as undeclared.
+local function assign_after_load(inner)
+  return function(_, k)
+    if rawget(inner, k) == nil then
+      error("assignment to undeclared global '" .. tostring(k) .. "' (declare it local)", 2)
+    end
+    error("global '" .. tostring(k) .. "' set after the module loaded: a module's globals are "
+      .. "read-only while games run (keep a game's state in ctx.vars or ctx.locals)", 2)
+  end
+end
+
+-- The environments made since the last freeze, each with its own metatable.
+local unfrozen = {}
 
 -- A new chunk's globals: the safe ones, written out so that the table is made at its size
 -- in one step (each game loads every script again in a new environment), and `extra`.
@@ -170,7 +181,23 @@ local function make_env(extra)
   if extra then
     for k, v in pairs(extra) do env[k] = v end
   end
-  return setmetatable(env, env_meta)
+  local meta = { __index = undeclared, __newindex = assign_undeclared, __metatable = false }
+  unfrozen[env] = meta
+  return setmetatable(env, meta)
+end
+
+-- Makes every environment made since the last freeze read-only: its globals move to a
+-- table behind it, so setting one (even one the module set itself while it loaded) is an
+-- error at the line that tries, and reading an undeclared one is an error as before.
+local function freeze_envs()
+  for env, meta in next, unfrozen do
+    local inner = setmetatable({}, { __index = undeclared, __metatable = false })
+    for k, v in next, env do inner[k] = v end
+    for k in next, inner do env[k] = nil end
+    meta.__index, meta.__newindex = inner, assign_after_load(inner)
+    names[env] = "the module's globals (read-only once it has loaded)"
+  end
+  unfrozen = {}
 end
 
 for _, name in G.ipairs({"dofile", "loadfile", "load", "collectgarbage", "require", "print"}) do
@@ -229,7 +256,7 @@ local function remember_known(known)
 end
 
 return {
-  readonly = readonly, make_env = make_env, partial = partial,
+  readonly = readonly, make_env = make_env, freeze_envs = freeze_envs, partial = partial,
   remember_places = remember_places, remember_known = remember_known,
 }
 "#;
@@ -244,6 +271,7 @@ pub(crate) struct Vm {
     pub output: Rc<RefCell<Vec<String>>>,
     readonly: Function,
     make_env: Function,
+    freeze_envs: Function,
     extra_globals: Table,
     /// The prelude's list of partly filled tables (see `lazy.rs`).
     pub partial: Table,
@@ -312,6 +340,7 @@ impl Vm {
         Ok(Vm {
             readonly: prelude.get("readonly")?,
             make_env: prelude.get("make_env")?,
+            freeze_envs: prelude.get("freeze_envs")?,
             partial: prelude.get("partial")?,
             remember_places: prelude.get("remember_places")?,
             remember_known: prelude.get("remember_known")?,
@@ -365,6 +394,12 @@ impl Vm {
     /// A new environment for one chunk: the safe globals, and nothing else.
     pub fn new_env(&self) -> mlua::Result<Table> {
         self.make_env.call(self.extra_globals.clone())
+    }
+
+    /// Makes the environments of the chunks loaded so far read-only (see the prelude's
+    /// `freeze_envs`): once a module's scripts have loaded, no script sets a global.
+    pub fn freeze_envs(&self) -> mlua::Result<()> {
+        self.freeze_envs.call(())
     }
 
     /// A read-only view of `t`, named `name` in errors.
@@ -660,13 +695,6 @@ impl Includes {
     /// Keeps `chunk`, compiled from `path`, for `include` to run.
     pub fn keep(&self, path: &str, chunk: Function) {
         self.chunks.borrow_mut().insert(path.to_owned(), chunk);
-    }
-
-    /// Forgets what every script returned: the next `include` of a script runs its chunk
-    /// again, in a new environment, so nothing the last run made or changed survives.
-    pub fn forget(&self) {
-        self.loaded.borrow_mut().clear();
-        self.loading.borrow_mut().clear();
     }
 }
 

@@ -53,7 +53,26 @@ pub struct SimConfig {
     /// Play as if people read every game's words (`ctx.watched` true), as a game at the
     /// table does: slower, and the results must be the same as without it.
     pub watched: bool,
+    /// Which games played in a reused VM are played again in a fresh one to check that the
+    /// module keeps nothing from one game to the next.
+    pub verify: Verify,
 }
+
+/// Which games of a simulation are checked against a fresh VM. A worker's VM plays game
+/// after game without running the module's scripts again (their globals are read-only);
+/// what a script keeps in a local variable would survive into the next game, so a checked
+/// game is played again in a new VM, and a difference stops the simulation with its seed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Verify {
+    /// Each worker's first game in a reused VM, and one game in [`VERIFY_EVERY`] after.
+    #[default]
+    Sample,
+    /// Every game played in a reused VM (the module tests' and CI's way).
+    All,
+}
+
+/// With [`Verify::Sample`], one game in this many is checked against a fresh VM.
+pub const VERIFY_EVERY: usize = 64;
 
 /// The most games one run (or one shard) plays: their outcomes are kept in memory until
 /// the summary (about 4 KiB each at most). More are played as shards, then merged.
@@ -170,6 +189,7 @@ impl SimConfig {
             profile: false,
             check: false,
             watched: false,
+            verify: Verify::Sample,
         }
     }
 
@@ -231,8 +251,9 @@ struct Watch {
     watched: bool,
 }
 
-/// Plays one bot-only game with `rules` left by the last game (reset first), or new ones;
-/// leaves the rules in `rules` for the next game when they can be reset.
+/// Plays one bot-only game with `rules` left by the last game (made ready for a new one
+/// without running the scripts again), or new ones; leaves the rules in `rules` for the
+/// next game.
 fn play_reusing(
     module: &Arc<Module>,
     spec: GameSpec,
@@ -260,7 +281,7 @@ fn play_reusing(
     let started = Instant::now();
     let reused = rules
         .take()
-        .and_then(|mut r| r.reset().ok().filter(|ok| *ok).map(|_| r));
+        .and_then(|mut r| r.reuse().ok().filter(|ok| *ok).map(|_| r));
     let session = reused
         .map_or_else(|| LuaRules::boxed(module), Ok)
         .map_err(SessionError::from)
@@ -287,6 +308,33 @@ fn play_reusing(
     outcome.nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
     *rules = Some(session.into_rules());
     outcome
+}
+
+/// Marks `outcome` (a game played in a reused VM) failed if `fresh`, the same game played
+/// in a new VM, ended otherwise: a script kept something from an earlier game.
+fn check_against_fresh(outcome: &mut GameOutcome, fresh: &GameOutcome) {
+    let what = |o: &GameOutcome| {
+        (
+            o.winners.clone(),
+            o.scores.clone(),
+            o.steps,
+            o.card_use.clone(),
+            o.bot_rules.clone(),
+            o.error.clone(),
+            (o.forced, o.chosen, o.automatic),
+        )
+    };
+    if what(outcome) == what(fresh) {
+        return;
+    }
+    outcome.error = Some(format!(
+        "seed {}: the game played in a VM that had played other games ended otherwise than the \
+         same game in a new VM ({} inputs against {}, scores {:?} against {:?}): a script keeps \
+         something from one game to the next in a variable of its own; keep a game's state in \
+         ctx.vars or ctx.locals",
+        outcome.seed, outcome.steps, fresh.steps, outcome.scores, fresh.scores
+    ));
+    outcome.failed = true;
 }
 
 /// Counts in `outcome` the cards the game's inputs chose (and those of its winners), and
@@ -412,24 +460,42 @@ pub fn simulate_until(
                         crate::script::profile::start();
                     }
                     let mut mine = Vec::new();
-                    // One VM per worker, its rules reset between games.
+                    // One VM per worker, reused from game to game.
                     let mut rules = None;
+                    let mut checked_one = false;
+                    let watch = Watch {
+                        check: config.check,
+                        watched: config.watched,
+                    };
                     while !failed.load(Ordering::Relaxed) && !stop.load(Ordering::Relaxed) {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(spec) = specs.get(i) else { break };
                         if config.profile {
                             crate::script::profile::new_game(spec.seed);
                         }
-                        let outcome = play_reusing(
+                        let reused = rules.is_some();
+                        let mut outcome = play_reusing(
                             &module,
                             spec.clone(),
                             config.max_steps,
-                            Watch {
-                                check: config.check,
-                                watched: config.watched,
-                            },
+                            watch,
                             &mut rules,
                         );
+                        let wanted = match config.verify {
+                            Verify::All => true,
+                            Verify::Sample => !checked_one || i.is_multiple_of(VERIFY_EVERY),
+                        };
+                        if reused && wanted && !outcome.failed {
+                            checked_one = true;
+                            let fresh = play_reusing(
+                                &module,
+                                spec.clone(),
+                                config.max_steps,
+                                watch,
+                                &mut None,
+                            );
+                            check_against_fresh(&mut outcome, &fresh);
+                        }
                         if outcome.failed {
                             failed.store(true, Ordering::Relaxed);
                         }

@@ -1,6 +1,6 @@
--- Congress of Vienna: answers read once a game. The data never changes while a game runs
--- (the scripts run afresh for each game), so what the rules and bots read of it again and
--- again (a card's fields, a block's owner) is worked out once for each key and kept.
+-- Congress of Vienna: answers read once. The module's data never changes while its VM lives
+-- (a simulation's VM plays game after game), so what the rules and bots read of it again
+-- and again (a card's fields, a block's owner) is worked out once for each key and kept.
 
 local once = {}
 
