@@ -757,6 +757,45 @@ mod tests {
     }
 
     #[test]
+    fn the_interpreter_is_the_patched_one_that_counts_instructions_inline() {
+        // vendor/PATCHES.md: the build takes Lua from vendor/lua-src through Cargo's
+        // [patch]; a build from the registry's sources would not carry the mark.
+        let lua = mlua::Lua::new();
+        let mark: Option<String> = lua.globals().get("_CHANCERY_PATCH").expect("reads");
+        assert_eq!(mark.as_deref(), Some("inline instruction count"));
+    }
+
+    #[test]
+    fn a_runaway_stops_at_the_same_instruction_every_time() {
+        // The budget's count is kept inline by the patch; the hook still falls on the same
+        // instruction: a loop that counts its turns stops with the same count each run.
+        let turns = || {
+            let vm = Vm::new(Limits {
+                instructions: 100_000,
+                ..Limits::default()
+            })
+            .expect("a VM");
+            let counter = vm.lua.create_table().expect("a table");
+            vm.lua
+                .globals()
+                .set("counter", counter.clone())
+                .expect("set");
+            vm.budget.start();
+            let result = vm
+                .lua
+                .load("counter.n = 0 while true do counter.n = counter.n + 1 end")
+                .exec();
+            vm.budget.stop();
+            assert!(result.is_err(), "the budget stops the loop");
+            counter.get::<i64>("n").expect("a count")
+        };
+        let first = turns();
+        assert!(first > 1000, "{first}");
+        assert_eq!(turns(), first);
+        assert_eq!(turns(), first);
+    }
+
+    #[test]
     fn every_vm_visits_string_keys_in_the_same_order() {
         // Lua seeds string hashes from the clock and the addresses of the new state unless
         // built with a fixed seed (.cargo/config.toml): VMs alive side by side, or in two
