@@ -470,8 +470,8 @@ pub trait Rules {
         Vec::new()
     }
 
-    /// How many steps the rules took on their own (automatic states run) since they were
-    /// made or last reset: the part of a game that asks no one.
+    /// How many steps the rules took on their own (automatic states run) in the current
+    /// game: the part of a game that asks no one.
     fn automatic_runs(&self) -> u64 {
         0
     }

@@ -46,8 +46,10 @@ pub fn start() {
     PHASE.set(PHASE_SEED);
 }
 
-/// Starts the draws again for the game of `seed`, so that a game is sampled alike
-/// whichever thread plays it, and whatever it played before.
+/// Starts the draws again for the game of `seed`, so that a game's draws are the same
+/// whichever thread plays it. (What a VM's scripts keep from the games it played before,
+/// such as the data they read once, can still change a game's instructions a little: with
+/// several threads, a profile's counts vary slightly from run to run; with one, never.)
 pub fn new_game(seed: u64) {
     // Odd: xorshift never leaves a state of zero.
     PHASE.set((PHASE_SEED ^ seed.wrapping_mul(0xD6E8_FEB8_6659_FD93)) | 1);
@@ -69,6 +71,12 @@ pub(crate) fn phase() -> u32 {
 /// Stops profiling on this thread and returns its samples, by function.
 pub fn take() -> BTreeMap<String, Samples> {
     SAMPLES.with_borrow_mut(Option::take).unwrap_or_default()
+}
+
+/// Profiles again on this thread, from `samples` (what [`take`] returned): a game played
+/// between the two, such as a check of a game in a new VM, is left out of the profile.
+pub fn resume(samples: BTreeMap<String, Samples>) {
+    SAMPLES.with_borrow_mut(|s| *s = Some(samples));
 }
 
 /// Whether this thread is profiling.

@@ -148,15 +148,18 @@ local tonumber, type, version = G.tonumber, G.type, G._VERSION
 local function undeclared(_, k)
   error("undeclared global '" .. tostring(k) .. "'", 2)
 end
+local function undeclared_assignment(k)
+  return "assignment to undeclared global '" .. tostring(k) .. "' (declare it local)"
+end
 local function assign_undeclared(_, k)
-  error("assignment to undeclared global '" .. tostring(k) .. "' (declare it local)", 2)
+  error(undeclared_assignment(k), 2)
 end
 -- A frozen environment's __newindex: setting a global the chunk has (behind it, in
 -- `inner`) is refused as read-only, one it does not have as undeclared.
 local function assign_after_load(inner)
   return function(_, k)
     if rawget(inner, k) == nil then
-      error("assignment to undeclared global '" .. tostring(k) .. "' (declare it local)", 2)
+      error(undeclared_assignment(k), 2)
     end
     error("global '" .. tostring(k) .. "' set after the module loaded: a module's globals are "
       .. "read-only while games run (keep a game's state in ctx.vars or ctx.locals)", 2)
@@ -167,7 +170,7 @@ end
 local unfrozen = {}
 
 -- A new chunk's globals: the safe ones, written out so that the table is made at its size
--- in one step (each game loads every script again in a new environment), and `extra`.
+-- in one step (every VM loads every script in a new environment), and `extra`.
 local function make_env(extra)
   local env = {
     assert = assert, error = error, ipairs = ipairs, next = safe_next, pairs = pairs,

@@ -487,6 +487,9 @@ pub fn simulate_until(
                         };
                         if reused && wanted && !outcome.failed {
                             checked_one = true;
+                            // The check is not profiled: which games a worker checks
+                            // depends on how the games fell to the workers.
+                            let profiled = config.profile.then(crate::script::profile::take);
                             let fresh = play_reusing(
                                 &module,
                                 spec.clone(),
@@ -494,6 +497,9 @@ pub fn simulate_until(
                                 watch,
                                 &mut None,
                             );
+                            if let Some(samples) = profiled {
+                                crate::script::profile::resume(samples);
+                            }
                             check_against_fresh(&mut outcome, &fresh);
                         }
                         if outcome.failed {

@@ -667,21 +667,6 @@ local function stop_at(ctx)
   return ctx.data.tables.french_ibd_stop.stop
 end
 
--- France's military cards not yet laid, from its war cards (the seat's zone).
-local function cards_in_hand(ctx, seat, zone)
-  local laid = {}
-  for _, entry in ipairs(ctx.private[seat].battle or {}) do
-    laid[entry.card] = true
-  end
-  local list = {}
-  for _, card in ipairs(ctx:zone(zone or ("hand." .. seat))) do
-    if not laid[card] then
-      list[#list + 1] = card
-    end
-  end
-  return list
-end
-
 local function lay_index(actions, card)
   return index_of(actions, function(a)
     return a.name == "lay" and a.card == card and (a.arg.target == nil or a.arg.target == "own")
