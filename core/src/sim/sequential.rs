@@ -412,7 +412,7 @@ mod tests {
             distinct(&[side.clone(), side.clone(), side.clone(), other]),
             2
         );
-        assert_eq!(distinct(&[side.clone()]), 1);
+        assert_eq!(distinct(std::slice::from_ref(&side)), 1);
         assert_eq!(distinct(&[]), 0);
     }
 
