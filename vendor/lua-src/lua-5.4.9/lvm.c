@@ -1753,7 +1753,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         goto ret;
       }
       vmcase(OP_RETURN0) {
-        if (l_unlikely(L->hookmask)) {
+        if (l_unlikely(L->hookmask & ~LUA_MASKCOUNT)) {  /* Chancery: not for the count */
           StkId ra = RA(i);
           L->top.p = ra;
           savepc(ci);
@@ -1770,7 +1770,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         goto ret;
       }
       vmcase(OP_RETURN1) {
-        if (l_unlikely(L->hookmask)) {
+        if (l_unlikely(L->hookmask & ~LUA_MASKCOUNT)) {  /* Chancery: not for the count */
           StkId ra = RA(i);
           L->top.p = ra + 1;
           savepc(ci);
