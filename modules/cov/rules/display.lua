@@ -9,6 +9,7 @@
 
 local util = include("@lib/util.lua")
 local powers = include("rules/powers.lua")
+local once = include("rules/once.lua")
 
 local display = {}
 
@@ -23,9 +24,9 @@ function display.issue_name(ctx, piece)
   return ctx.data.pieces[piece].name
 end
 
-function display.issue_of(ctx, piece)
+display.issue_of = once.per_key(function(ctx, piece)
   return ctx.data.pieces[piece].props.issue
-end
+end)
 
 -- Where an issue marker stands: "display" (waiting on the Diplomacy Display), "table",
 -- or a power and a space number 1-7; nil and the place when it is elsewhere (a box).
@@ -130,15 +131,20 @@ function display.put(ctx, piece, power, n)
 end
 
 -- The issues that can be negotiated now: on the Table or a National Track, not secured.
+-- (Asked for every issue of every play: where each stands is read here directly, as
+-- display.where reads it.)
 function display.negotiable(ctx)
   local secured = ctx.vars.secured or {}
-  return util.filter(util.pieces_of_kind(ctx, "issue"), function(piece)
-    if secured[piece] then
-      return false
+  local list = {}
+  for _, piece in ipairs(util.pieces_of_kind(ctx, "issue")) do
+    if not secured[piece] then
+      local place, space = ctx:space_of(piece)
+      if place == "diplomacy" and space ~= "display" then
+        list[#list + 1] = piece
+      end
     end
-    local kind = display.where(ctx, piece)
-    return kind == "table" or kind == "track"
-  end)
+  end
+  return list
 end
 
 -- How many issues stand on each power's National Track (spaces 1 to the Seat).
