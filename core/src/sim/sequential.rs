@@ -387,7 +387,7 @@ mod tests {
     }
 
     /// Tuned for the run's middle on a log scale (447 pairs of a 5,000-game run starting at
-    /// 40), the sequence is a third narrower at 320 pairs than tuned for the most games,
+    /// 40), the sequence is a quarter narrower at 320 pairs than tuned for the most games,
     /// and at most a tenth wider at the end.
     #[test]
     fn the_tuning_narrows_the_middle_of_a_run_for_little_width_at_its_end() {
