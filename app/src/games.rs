@@ -718,6 +718,25 @@ pub fn eyes_for(file: &SaveFile, seat: Option<&SeatId>) -> anyhow::Result<Option
     Ok(file.table.eyes(seat).cloned())
 }
 
+/// A headline metric's interval and the precision asked, in the metric's own unit, for a
+/// person: ("±25.8 points", "±2.0 points") for a win rate, ("±8.64 inputs", "±17.30
+/// inputs") for the game's length, ("±0.41", "±0.67") for a score.
+pub fn headline_width(h: &chancery_core::sim::sequential::Headline) -> (String, String) {
+    let (scale, unit) = match h.group.as_str() {
+        "wins" => (100.0, " points"),
+        "length" => (1.0, " inputs"),
+        _ => (1.0, ""),
+    };
+    let show = |x: f64| {
+        if x.is_finite() {
+            format!("±{:.1$}{unit}", x * scale, if scale > 1.0 { 1 } else { 2 })
+        } else {
+            "not yet known".to_owned()
+        }
+    };
+    (show(h.half_width), show(h.precision))
+}
+
 /// A headline metric in words: "wins of France", "length".
 pub fn headline_name(module: &Module, h: &chancery_core::sim::sequential::Headline) -> String {
     if h.name.is_empty() {
@@ -728,5 +747,39 @@ pub fn headline_name(module: &Module, h: &chancery_core::sim::sequential::Headli
             h.group,
             module.seat_name(&chancery_core::SeatId::from(h.name.as_str()))
         )
+    }
+}
+
+#[cfg(test)]
+mod headline_tests {
+    use super::headline_width;
+    use chancery_core::sim::sequential::Headline;
+
+    fn headline(group: &str, half_width: f64, precision: f64) -> Headline {
+        Headline {
+            group: group.into(),
+            name: String::new(),
+            difference: 0.0,
+            half_width,
+            precision,
+            changed: false,
+            precise: false,
+        }
+    }
+
+    #[test]
+    fn a_headline_s_width_is_told_in_its_own_unit() {
+        let (width, wanted) = headline_width(&headline("wins", 0.258, 0.02));
+        assert_eq!(
+            (width.as_str(), wanted.as_str()),
+            ("±25.8 points", "±2.0 points")
+        );
+        let (width, wanted) = headline_width(&headline("length", 8.64, 17.3));
+        assert_eq!(
+            (width.as_str(), wanted.as_str()),
+            ("±8.64 inputs", "±17.30 inputs")
+        );
+        let (width, _) = headline_width(&headline("score", f64::INFINITY, 0.67));
+        assert_eq!(width, "not yet known");
     }
 }

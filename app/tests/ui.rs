@@ -1554,6 +1554,9 @@ fn the_balance_panel_compares_an_edit_with_the_old_version_and_draws_the_result(
     h.run();
     h.get_by_label("a folder").click();
     h.run();
+    // Stopping when clear is on by default, with the precision it stops at beside it.
+    h.get_by_label("to within");
+    assert_eq!(h.state().balance.precision, 2.0);
     let original = repo().join("tests/modules/testbed");
     type_into(
         &mut h,

@@ -716,11 +716,10 @@ fn until_clear(
                 .iter()
                 .filter(|h| !h.settled())
                 .map(|h| {
+                    let (width, wanted) = crate::games::headline_width(h);
                     format!(
-                        "{} ±{:.3} (want ±{:.3})",
-                        crate::games::headline_name(module, h),
-                        h.half_width,
-                        h.precision
+                        "{} {width} (want {wanted})",
+                        crate::games::headline_name(module, h)
                     )
                 })
                 .next()

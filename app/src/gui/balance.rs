@@ -43,6 +43,9 @@ pub struct Balance {
     pub folder: String,
     /// When comparing: stop as soon as the answer is clear (at most `games` each).
     pub until_clear: bool,
+    /// The precision at which a metric that has not changed counts as known: points of
+    /// percent for win rates, percent of the old mean for scores and length.
+    pub precision: f64,
     job: Option<Job>,
     /// The set-up options of the games of the last run, in words.
     setup: Option<String>,
@@ -59,6 +62,7 @@ impl Default for Balance {
             against: Against::Nothing,
             folder: String::new(),
             until_clear: true,
+            precision: UntilClear::default().precision,
             job: None,
             setup: None,
             result: None,
@@ -133,6 +137,7 @@ impl Balance {
         let round = Arc::new(Mutex::new(None));
         let last_round = round.clone();
         let until_clear = self.until_clear;
+        let precision = self.precision;
         std::thread::spawn(move || {
             let progress = |n: usize| count.store(n, Ordering::Relaxed);
             let result = match against {
@@ -156,7 +161,10 @@ impl Balance {
                     .map_err(|e| format!("{e:#}"))
                     .and_then(|old| {
                         if until_clear {
-                            let rule = UntilClear::default();
+                            let rule = UntilClear {
+                                precision,
+                                ..UntilClear::default()
+                            };
                             let told = |r: &Round| {
                                 if let Ok(mut last) = last_round.lock() {
                                     *last = Some(r.clone());
@@ -284,13 +292,28 @@ fn settings_ui(ui: &mut Ui, balance: &mut Balance, running: bool) {
             ui.radio_value(&mut balance.against, Against::Folder, "a folder");
         });
         if balance.against != Against::Nothing {
-            ui.checkbox(
-                &mut balance.until_clear,
-                "Stop as soon as the answer is clear (at most the games above)",
-            )
-            .on_hover_text(
-                "Plays rounds of games and stops when each seat's win rate and score, and the game's length, is clearly changed or known to within 2 points (2 % of the mean for scores and length). The intervals stay valid however often they are looked at.",
-            );
+            ui.horizontal(|ui| {
+                ui.checkbox(
+                    &mut balance.until_clear,
+                    "Stop as soon as the answer is clear (at most the games above)",
+                )
+                .on_hover_text(
+                    "Plays rounds of games and stops when each seat's win rate and score, and the game's length, is clearly changed or known to within the precision. The intervals stay valid however often they are looked at.",
+                );
+                if balance.until_clear {
+                    let label = ui.label("to within");
+                    ui.add(
+                        egui::DragValue::new(&mut balance.precision)
+                            .range(0.1..=50.0)
+                            .speed(0.1)
+                            .suffix(" points"),
+                    )
+                    .labelled_by(label.id)
+                    .on_hover_text(
+                        "Win rates to within this many points of percent; scores and the game's length to within this percentage of the old version's mean. A wider precision stops sooner.",
+                    );
+                }
+            });
         }
         if balance.against == Against::Folder {
             ui.horizontal(|ui| {
@@ -407,10 +430,11 @@ fn round_ui(ui: &mut Ui, module: &Module, round: &Round) {
                 } else {
                     1.0
                 };
+                let (now, wanted) = crate::games::headline_width(h);
                 ui.add(
                     egui::ProgressBar::new(width)
-                        .desired_width(160.0)
-                        .text(format!("±{:.3} of ±{:.3}", h.half_width, h.precision)),
+                        .desired_width(200.0)
+                        .text(format!("{now} of {wanted}")),
                 );
                 ui.label(if h.changed {
                     "clearly changed"
