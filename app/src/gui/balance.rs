@@ -101,10 +101,10 @@ impl Balance {
         self.job.is_some()
     }
 
-    /// Starts the games for the open module, on a thread of their own.
-    fn start(&mut self, view: &GameView) {
-        let module = view.session().module().clone();
-        let config = SimConfig {
+    /// The games the panel's settings ask for: the open game's scenario and options, every
+    /// seat its default bot, on every core.
+    fn config(&self, view: &GameView) -> SimConfig {
+        SimConfig {
             scenario: view.session().table().scenario.clone(),
             games: self.games.max(1),
             seed: self.seed,
@@ -117,7 +117,13 @@ impl Balance {
             check: false,
             watched: false,
             verify: Default::default(),
-        };
+        }
+    }
+
+    /// Starts the games for the open module, on a thread of their own.
+    fn start(&mut self, view: &GameView) {
+        let module = view.session().module().clone();
+        let config = self.config(view);
         self.setup = setup_words(&module, &config);
         // The other version as `old_module_dir` reads it, and as the results name it.
         let against = match self.against {
@@ -136,8 +142,11 @@ impl Balance {
         let (count, halt) = (done.clone(), stop.clone());
         let round = Arc::new(Mutex::new(None));
         let last_round = round.clone();
-        let until_clear = self.until_clear;
-        let precision = self.precision;
+        // When comparing until the answer is clear: the rule it stops by.
+        let until_clear = self.until_clear.then(|| UntilClear {
+            precision: self.precision,
+            ..UntilClear::default()
+        });
         std::thread::spawn(move || {
             let progress = |n: usize| count.store(n, Ordering::Relaxed);
             let result = match against {
@@ -160,11 +169,7 @@ impl Balance {
                 Some((spec, against)) => load_old_version(&spec, &module.dir, &load)
                     .map_err(|e| format!("{e:#}"))
                     .and_then(|old| {
-                        if until_clear {
-                            let rule = UntilClear {
-                                precision,
-                                ..UntilClear::default()
-                            };
+                        if let Some(rule) = until_clear {
                             let told = |r: &Round| {
                                 if let Ok(mut last) = last_round.lock() {
                                     *last = Some(r.clone());
