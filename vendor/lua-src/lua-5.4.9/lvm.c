@@ -1180,8 +1180,14 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
   cl = ci_func(ci);
   k = cl->p->k;
   pc = ci->u.l.savedpc;
-  if (l_unlikely(trap))
-    trap = luaG_tracecall(L);
+  if (l_unlikely(trap)) {
+    if (L->hookmask == LUA_MASKCOUNT) {  /* Chancery: 'luaG_tracecall' inline */
+      ci->u.l.trap = 1;  /* no call hook to run: keep counting in this function */
+      trap = !(pc == cl->p->code && cl->p->is_vararg);  /* varargs: from VARARGPREP */
+    }
+    else
+      trap = luaG_tracecall(L);
+  }
   base = ci->func.p + 1;
   /* main loop of interpreter */
   for (;;) {
