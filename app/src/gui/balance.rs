@@ -105,18 +105,13 @@ impl Balance {
     /// seat its default bot, on every core.
     fn config(&self, view: &GameView) -> SimConfig {
         SimConfig {
-            scenario: view.session().table().scenario.clone(),
-            games: self.games.max(1),
-            seed: self.seed,
-            bots: Default::default(),
             options: view.session().spec().options.clone(),
-            max_steps: 100_000,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            shard: Default::default(),
-            profile: false,
-            check: false,
-            watched: false,
-            verify: Default::default(),
+            ..SimConfig::new(
+                view.session().table().scenario.clone(),
+                self.games.max(1),
+                self.seed,
+            )
         }
     }
 

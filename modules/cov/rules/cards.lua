@@ -23,15 +23,13 @@ local cards = {}
 
 -- What never changes in a game, read once (rules/once.lua): each card's fields (the
 -- read-only view of them, whose values not entered are still asked for when read), whether
--- it is a Leader, whether all the values its sum reads are entered, and each issue marker's
--- issue.
+-- it is a Leader, and whether all the values its sum reads are entered (each issue marker's
+-- issue is display.issue_of's, read once too).
 local fields = once.per_key(function(ctx, card)
   return ctx.data.cards[card].fields
 end)
 
-local issue_of = once.per_key(function(ctx, piece)
-  return ctx.data.pieces[piece].props.issue
-end)
+local issue_of = display.issue_of
 
 function cards.name(ctx, card)
   return ctx.data.cards[card].name

@@ -172,7 +172,7 @@ end
 --- The markers of issue `issue` ("mil_op_us"), in the data's order, wherever they are.
 local function markers_of(ctx, issue)
   return util.filter(util.pieces_of_kind(ctx, "issue"), function(piece)
-    return ctx.data.pieces[piece].props.issue == issue
+    return display.issue_of(ctx, piece) == issue
   end)
 end
 
