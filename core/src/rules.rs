@@ -311,6 +311,10 @@ pub struct StepIo {
     pub rolls: Vec<(u32, i64)>,
     /// Log lines the step wrote.
     pub log: Vec<LogLine>,
+    /// The decision after the step, when the rules read it for the table the step left (a
+    /// pass in a reaction window reads it to see whether anyone is still to answer): the
+    /// caller takes it instead of asking the rules again for the same table.
+    pub prompt_after: Option<Prompt>,
 }
 
 impl StepIo {

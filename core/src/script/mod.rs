@@ -309,8 +309,9 @@ impl LuaRules {
             } else {
                 format!("{name} passes.")
             }));
-        let still_open = self.read_prompt(work)?.is_some_and(|p| !p.asks.is_empty());
-        if still_open {
+        if let Some(prompt) = self.read_prompt(work)?.filter(|p| !p.asks.is_empty()) {
+            // Still open: this is the decision on the table the step leaves.
+            io.prompt_after = Some(prompt);
             return Ok(());
         }
         let answers = work

@@ -731,6 +731,8 @@ impl Session {
         label: Option<String>,
     ) {
         self.keep_within_log_limit(&mut input, &mut io.log);
+        // The decision after the step, when the rules read it already for this table.
+        let prompt_after = io.prompt_after.take();
         let mut table = table;
         if secret || io.log.iter().any(|l| l.to.is_some()) {
             table.secrets_told = true;
@@ -762,7 +764,10 @@ impl Session {
         if n.is_multiple_of(CHECKPOINT_EVERY) && !self.lean {
             self.history.checkpoints.insert(n, self.table.clone());
         }
-        self.prompt = self.rules.prompt(&mut self.table);
+        self.prompt = match prompt_after {
+            Some(prompt) => Ok(Some(prompt)),
+            None => self.rules.prompt(&mut self.table),
+        };
     }
 
     /// Counts the step's log lines and reasons against the game's limit; once it is reached,
