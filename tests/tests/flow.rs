@@ -5,7 +5,7 @@
 
 use chancery_core::save::SaveFile;
 use chancery_core::view::state_json;
-use chancery_core::{Actor, Choice, GameSpec, Input, Session, Value};
+use chancery_core::{Actor, Choice, GameSpec, Input, Prompt, Session, Value};
 use chancery_tests::{copy_module, edit, load, start, test_module};
 
 fn json(session: &Session) -> String {
@@ -95,6 +95,11 @@ fn a_secret_choice_half_answered_survives_undo_save_and_reload() {
 /// A pass that leaves a reaction window open hands the session the decision the rules read
 /// to see who is still to answer, instead of the session asking again: it is the same
 /// decision the rules give when asked afresh for that table (after an undo back to it).
+/// The decision the session waits on (`None` when the game is over).
+fn decision(session: &Session) -> Option<Prompt> {
+    session.prompt().clone().expect("a prompt")
+}
+
 #[test]
 fn the_decision_after_a_pass_is_the_one_the_rules_give_afresh() {
     let mut session = council();
@@ -104,34 +109,23 @@ fn the_decision_after_a_pass_is_the_one_the_rules_give_afresh() {
     session
         .apply(answer("B", "commit", "three"))
         .expect("Beta wagers");
-    let window = session
-        .prompt()
-        .clone()
-        .expect("a prompt")
-        .expect("a decision");
+    let window = decision(&session).expect("a decision");
     assert_eq!(window.state, "objection");
     let first = window.asks[0].seat.clone().expect("a seat asked");
     session
         .apply(answer(first.as_str(), "pass", ""))
         .expect("the first seat passes");
-    let after_pass = session
-        .prompt()
-        .clone()
-        .expect("a prompt")
-        .expect("still open");
+    let after_pass = decision(&session).expect("still open");
     assert_eq!(after_pass.state, "objection");
     let second = after_pass.asks[0].seat.clone().expect("a seat asked");
     assert_ne!(first, second, "the seat that passed is not asked again");
     session
         .apply(answer(second.as_str(), "pass", ""))
         .expect("the second seat passes");
-    assert_ne!(
-        session.prompt().clone().ok().flatten(),
-        Some(after_pass.clone())
-    );
+    assert_ne!(decision(&session), Some(after_pass.clone()));
     assert!(session.undo(), "back to just after the first pass");
     assert_eq!(
-        session.prompt().clone().expect("a prompt"),
+        decision(&session),
         Some(after_pass),
         "read afresh, the rules give the decision the pass handed on"
     );

@@ -181,26 +181,7 @@ local function term(ctx, s, province, w, seat)
   return worth(s, winner(ctx, s, province, pending, w, seat), province, w) * (pending and 3 or 1)
 end
 
--- The sum of `terms`, in order.
-local function total(terms)
-  local sum = 0
-  for i = 1, #terms do
-    sum = sum + terms[i]
-  end
-  return sum
-end
-
--- Each open province's term in position `s`, in map order.
-local function terms_of(ctx, s, w, seat)
-  local terms, open = {}, s.open
-  for i = 1, #open do
-    terms[i] = term(ctx, s, open[i], w, seat)
-  end
-  return terms
-end
-
--- The value of a position: the sum of its open provinces' terms, in map order (added as
--- they come: the same sum as `total` of them, without a list made for each position).
+-- The value of a position: the sum of its open provinces' terms, added in map order.
 local function value(ctx, s, w, seat)
   local sum, open = 0, s.open
   for i = 1, #open do
@@ -210,10 +191,16 @@ local function value(ctx, s, w, seat)
 end
 
 -- The value of the position the bot decides in, with each province's term kept in `s`, so
--- that a change that touches a few countries needs only their terms worked out again.
+-- that a change that touches a few countries needs only their terms worked out again (and
+-- added in the same order: the same sum).
 local function base_value(ctx, s, w, seat)
-  s.terms = terms_of(ctx, s, w, seat)
-  return total(s.terms)
+  local terms, sum, open = {}, 0, s.open
+  for i = 1, #open do
+    terms[i] = term(ctx, s, open[i], w, seat)
+    sum = sum + terms[i]
+  end
+  s.terms = terms
+  return sum
 end
 
 -- Each kind of change, made to a position in place: it returns what puts the position
