@@ -863,7 +863,7 @@ fn recorded_game(cwd: &Path, inputs: usize) -> Run {
         .map(|i| format!("by hand: note n{i}\n"))
         .collect();
     std::fs::write(&notes, lines).expect("write");
-    let long = cwd.join(format!("long-{inputs}.ron")).display().to_string();
+    let save = cwd.join(format!("game-{inputs}.ron")).display().to_string();
     let made = chancery(
         &[
             "new",
@@ -872,13 +872,13 @@ fn recorded_game(cwd: &Path, inputs: usize) -> Run {
             "--answers",
             &notes.display().to_string(),
             "--out",
-            &long,
+            &save,
         ],
         cwd,
     );
     assert_eq!(made.code, 0, "{}", made.text);
     let recorded = module.join("tests/replays/long.ron").display().to_string();
-    let made = chancery(&["record", &long, "--out", &recorded], cwd);
+    let made = chancery(&["record", &save, "--out", &recorded], cwd);
     assert_eq!(made.code, 0, "{}", made.text);
     chancery(
         &["test", &module.display().to_string(), "--no-overlay"],

@@ -92,14 +92,14 @@ fn a_secret_choice_half_answered_survives_undo_save_and_reload() {
     );
 }
 
-/// A pass that leaves a reaction window open hands the session the decision the rules read
-/// to see who is still to answer, instead of the session asking again: it is the same
-/// decision the rules give when asked afresh for that table (after an undo back to it).
 /// The decision the session waits on (`None` when the game is over).
 fn decision(session: &Session) -> Option<Prompt> {
     session.prompt().clone().expect("a prompt")
 }
 
+/// A pass that leaves a reaction window open hands the session the decision the rules read
+/// to see who is still to answer, instead of the session asking again: it is the same
+/// decision the rules give when asked afresh for that table (after an undo back to it).
 #[test]
 fn the_decision_after_a_pass_is_the_one_the_rules_give_afresh() {
     let mut session = council();
